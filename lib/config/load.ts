@@ -1,0 +1,316 @@
+/**
+ * Loads the effective configuration. Layers, highest precedence first: dedicated flags, `-c`
+ * overrides, the selected profile, the project's `.openinterpreter/config.toml` (trusted projects
+ * only), the user's `config.toml`, built-in defaults. Nothing here writes a file.
+ */
+import { join, resolve } from "node:path";
+import { ConfigError, UsageError } from "../errors.ts";
+import { isTable, joinKeyPath } from "./_keypath.ts";
+import { parseToml, type ValidatedLayer, validateLayer } from "./_layer.ts";
+import { parseOverride } from "./_override.ts";
+import {
+  type EffectiveConfig,
+  mergeLayer,
+  type MergeState,
+  newMergeState,
+  toEffectiveConfig,
+  valueAt,
+} from "./effective.ts";
+import { describeOrigin, type Origin } from "./origin.ts";
+import { builtinProviderRows } from "./provider.ts";
+import {
+  type ConfigFile,
+  configFileSchema,
+  defaultValues,
+  LOCAL_PROVIDERS,
+  mcpTransportProblem,
+  type TrustLevel,
+} from "./schema.ts";
+
+/** Config keys that have a dedicated flag. */
+export type FlagKey = "model" | "model_provider" | "sandbox_mode" | "approval_policy" | "harness";
+
+/** Values of dedicated command-line flags, keyed by config key; validated like config values. */
+export interface FlagOverrides {
+  model?: string;
+  model_provider?: string;
+  sandbox_mode?: string;
+  approval_policy?: string;
+  harness?: string;
+  /** `--oss`: use `local_provider`, else `oss_provider`, else "ollama". */
+  oss?: boolean;
+  /** `--local-provider`: "ollama" or "lmstudio"; implies `oss`. */
+  local_provider?: string;
+  /** `-C`/`--cd`, resolved against `LoadConfigOptions.cwd`. */
+  cwd?: string;
+  /** Flag names for origins when a key was set by another flag (say `--full-auto`). */
+  names?: Partial<Record<FlagKey, string>>;
+}
+
+/** Inputs of `loadConfig`; `env` is read instead of the process environment. */
+export interface LoadConfigOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  flags: FlagOverrides;
+  /** Raw `-c` values in command-line order, like `model="o3"`; the last one wins. */
+  overrides: string[];
+  /** `--profile`; when absent the top-level `profile` key selects one. */
+  profile?: string;
+}
+
+const FLAG_NAMES: Record<FlagKey, string> = {
+  model: "--model",
+  model_provider: "--provider",
+  sandbox_mode: "--sandbox",
+  approval_policy: "--ask-for-approval",
+  harness: "--harness",
+};
+
+/** Reads and merges every config layer; see the module comment for the order. */
+export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConfig> {
+  const cwd = await resolveCwd(opts.cwd, opts.flags.cwd);
+  const projectRoot = await findProjectRoot(cwd);
+  const home = configHome(opts.env, opts.cwd);
+  const warnings: string[] = [];
+  const files: string[] = [];
+  const layers: Array<{ layer: ConfigFile; origin: Origin }> = [];
+
+  const userFile = home === undefined ? undefined : join(home, "config.toml");
+  const user = userFile === undefined ? undefined : await readLayer(userFile);
+  if (userFile && user) {
+    files.push(userFile);
+    warnings.push(...user.warnings);
+    layers.push({ layer: user.value, origin: { kind: "user", file: userFile } });
+  }
+  const trust = await trustOf(user?.value, projectRoot);
+  const project = await readProjectLayer(projectRoot, trust, userFile, warnings);
+  if (project) {
+    files.push(project.origin.file);
+    layers.push(project);
+  }
+  const overrides = opts.overrides.map(parseOverride);
+  for (const override of overrides) {
+    warnings.push(...override.warnings);
+  }
+
+  const pre = newMergeState();
+  for (const { layer, origin } of layers) mergeLayer(pre, layer, origin);
+  for (const o of overrides) mergeLayer(pre, o.value, o.origin);
+  const profile = selectProfile(pre, opts.profile, userFile);
+
+  const state = newMergeState();
+  mergeLayer(state, { ...defaultValues(trust) }, { kind: "default" });
+  for (const { layer, origin } of layers) mergeLayer(state, layer, origin);
+  if (profile) mergeLayer(state, profile.layer, profile.originOf);
+  for (const o of overrides) mergeLayer(state, o.value, o.origin);
+  mergeFlags(state, opts);
+  checkMcpServers(state);
+  return toEffectiveConfig(state, { cwd, projectRoot, trust, home, files, warnings });
+}
+
+async function resolveCwd(base: string, flag: string | undefined): Promise<string> {
+  const cwd = resolve(base, flag ?? ".");
+  if (flag === undefined) return cwd;
+  const info = await Deno.stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory) {
+    throw new UsageError(`Cannot use "${cwd}" as the working directory: not a directory`, {
+      hint: "Pass an existing directory to --cd",
+    });
+  }
+  return cwd;
+}
+
+/** The nearest ancestor of `cwd` (itself included) that holds `.git`, else `cwd`. */
+export async function findProjectRoot(cwd: string): Promise<string> {
+  let dir = resolve(cwd);
+  while (true) {
+    if (await exists(join(dir, ".git"))) return dir;
+    const parent = resolve(dir, "..");
+    if (parent === dir) return resolve(cwd);
+    dir = parent;
+  }
+}
+
+/** `$OPENINTERPRETER_HOME`, else `~/.openinterpreter`; undefined when no home is known. */
+export function configHome(
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string | undefined {
+  if (env.OPENINTERPRETER_HOME) return resolve(cwd, env.OPENINTERPRETER_HOME);
+  const home = env.HOME || env.USERPROFILE;
+  return home ? join(home, ".openinterpreter") : undefined;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readLayer(file: string): Promise<ValidatedLayer<ConfigFile> | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new ConfigError(`Cannot read "${file}": ${(error as Error).message}`, {
+      hint: `Check that "${file}" is a readable file`,
+      cause: error,
+    });
+  }
+  const raw = parseToml(text, file);
+  return validateLayer(raw, configFileSchema, { where: `"${file}"`, text });
+}
+
+/** The project layer; it is read only when the user config trusts the project root. */
+async function readProjectLayer(
+  root: string,
+  trust: TrustLevel | undefined,
+  userFile: string | undefined,
+  warnings: string[],
+): Promise<{ layer: ConfigFile; origin: { kind: "project"; file: string } } | undefined> {
+  const file = join(root, ".openinterpreter", "config.toml");
+  if (file === userFile) return undefined;
+  if (trust !== "trusted") {
+    if (await exists(file)) {
+      warnings.push(
+        `Ignoring "${file}" because the project "${root}" is not trusted; to load it, add ` +
+          `[projects.${joinKeyPath([root])}] trust_level = "trusted" to "${
+            userFile ?? "config.toml"
+          }"`,
+      );
+    }
+    return undefined;
+  }
+  const project = await readLayer(file);
+  if (!project) return undefined;
+  warnings.push(...project.warnings);
+  return {
+    layer: withoutProjects(project.value, file, warnings),
+    origin: { kind: "project", file },
+  };
+}
+
+async function trustOf(
+  user: ConfigFile | undefined,
+  root: string,
+): Promise<TrustLevel | undefined> {
+  const projects = user?.projects ?? {};
+  const roots = new Set([root, await Deno.realPath(root).catch(() => root)]);
+  for (const [path, entry] of Object.entries(projects)) {
+    if (roots.has(resolve(path)) && entry.trust_level) return entry.trust_level;
+  }
+  return undefined;
+}
+
+function withoutProjects(layer: ConfigFile, file: string, warnings: string[]): ConfigFile {
+  if (layer.projects === undefined) return layer;
+  warnings.push(`Ignoring "projects" in "${file}": trust can only be set in the user config`);
+  const { projects: _, ...rest } = layer;
+  return rest;
+}
+
+interface SelectedProfile {
+  layer: Record<string, unknown>;
+  originOf: (path: string[]) => Origin;
+}
+
+function selectProfile(
+  pre: MergeState,
+  flag: string | undefined,
+  userFile: string | undefined,
+): SelectedProfile | undefined {
+  const name = flag ?? (valueAt(pre.values, ["profile"]) as string | undefined);
+  if (name === undefined) return undefined;
+  const profiles = valueAt(pre.values, ["profiles"]);
+  const layer = isTable(profiles) ? profiles[name] : undefined;
+  if (!isTable(layer)) {
+    const chosenBy: Origin = flag !== undefined
+      ? { kind: "flag", name: "--profile" }
+      : pre.origins.get("profile") ?? { kind: "default" };
+    const names = isTable(profiles) ? Object.keys(profiles) : [];
+    const known = names.length === 0
+      ? "no profiles are defined"
+      : `defined profiles are ${names.map((n) => `"${n}"`).join(", ")}`;
+    throw new ConfigError(
+      `Cannot find profile "${name}" selected by ${describeOrigin(chosenBy)}: ${known}`,
+      {
+        hint: `Add a [profiles.${joinKeyPath([name])}] table to "${userFile ?? "config.toml"}", ` +
+          "or select a defined profile with --profile",
+      },
+    );
+  }
+  return {
+    layer,
+    originOf(path) {
+      const source = pre.origins.get(joinKeyPath(["profiles", name, ...path]));
+      const file = source?.kind === "user" || source?.kind === "project" ? source.file : undefined;
+      return { kind: "profile", name, file };
+    },
+  };
+}
+
+function mergeFlags(state: MergeState, opts: LoadConfigOptions): void {
+  const { flags } = opts;
+  const entries: Array<[string, unknown, string]> = [];
+  if (opts.profile !== undefined) entries.push(["profile", opts.profile, "--profile"]);
+  for (const key of Object.keys(FLAG_NAMES) as FlagKey[]) {
+    if (flags[key] !== undefined) {
+      entries.push([key, flags[key], flags.names?.[key] ?? FLAG_NAMES[key]]);
+    }
+  }
+  const local = localProvider(state, flags);
+  if (local) {
+    entries.push(["model_provider", local.id, local.flag]);
+    // As in Codex, --oss without --model asks for the local default model, not the configured one.
+    const model = builtinProviderRows().find((row) => row.id === local.id)?.defaultModel;
+    if (flags.model === undefined && model) entries.push(["model", model, local.flag]);
+  }
+  for (const [key, value, flag] of entries) {
+    const source = { where: `flag ${flag}`, usage: true };
+    const { value: layer } = validateLayer({ [key]: value }, configFileSchema, source);
+    mergeLayer(state, layer, { kind: "flag", name: flag });
+  }
+}
+
+function localProvider(
+  state: MergeState,
+  flags: FlagOverrides,
+): { id: string; flag: string } | undefined {
+  if (!flags.oss && flags.local_provider === undefined) return undefined;
+  const id = flags.local_provider ?? valueAt(state.values, ["oss_provider"]) ?? "ollama";
+  if (!(LOCAL_PROVIDERS as readonly unknown[]).includes(id)) {
+    const allowed = LOCAL_PROVIDERS.map((p) => `"${p}"`).join(", ");
+    throw new UsageError(`Invalid value "${id}" for --local-provider: expected one of ${allowed}`, {
+      hint: "Pass --local-provider ollama or --local-provider lmstudio",
+    });
+  }
+  if (flags.model_provider !== undefined && flags.model_provider !== id) {
+    throw new UsageError(
+      `Cannot use --oss with provider "${flags.model_provider}": --oss selects "${id}"`,
+      { hint: "Drop --oss to use another provider, or drop the provider flag" },
+    );
+  }
+  return {
+    id: id as string,
+    flag: flags.local_provider !== undefined ? "--local-provider" : "--oss",
+  };
+}
+
+function checkMcpServers(state: MergeState): void {
+  const servers = valueAt(state.values, ["mcp_servers"]);
+  if (!isTable(servers)) return;
+  for (const [id, server] of Object.entries(servers)) {
+    const problem = mcpTransportProblem(server as Record<string, unknown>);
+    if (problem === undefined) continue;
+    const table = joinKeyPath(["mcp_servers", id]);
+    const origin = state.origins.get(table) ?? { kind: "default" };
+    throw new ConfigError(
+      `Invalid MCP server "${id}" set by ${describeOrigin(origin)}: ${problem}`,
+      { hint: `Give [${table}] exactly one of "command" or "url"` },
+    );
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Turns the effective config into provider settings. A `[model_providers.<id>]` entry whose id is
+ * a built-in one overrides the built-in's fields key by key (unlike Codex, which ignores such
+ * entries): that is how users point `ollama` at another host or add headers to `openai`.
+ */
+import { AuthError, ConfigError } from "../errors.ts";
+import { BUILTIN_PROVIDERS } from "../providers/builtin.ts";
+import type { Compat, ProviderSettings, WireApi } from "../providers/types.ts";
+import { joinKeyPath } from "./_keypath.ts";
+import type { EffectiveConfig } from "./effective.ts";
+import { describeOrigin } from "./origin.ts";
+import { LOCAL_PROVIDERS, type ProviderEntry } from "./schema.ts";
+
+/** A row of the built-in provider table. */
+export interface BuiltinProviderRow {
+  id: string;
+  name: string;
+  baseUrl: string;
+  wireApi: WireApi;
+  envKey?: string;
+  compat: Compat;
+  defaultModel: string;
+}
+
+/** The provider to call and the model to ask for. */
+export interface ResolvedProvider {
+  settings: ProviderSettings;
+  model: string;
+}
+
+/** Options of `resolveProvider`. */
+export interface ResolveProviderOptions {
+  /** The built-in table; the real one unless a test passes another. */
+  builtins?: readonly BuiltinProviderRow[];
+}
+
+const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
+/** Replaces the base URL of the local providers, like Codex's `CODEX_OSS_BASE_URL`. */
+const OSS_BASE_URL_VAR = "OPENINTERPRETER_OSS_BASE_URL";
+
+/** Picks `model_provider` from the config, merges user and built-in fields, reads the API key. */
+export function resolveProvider(
+  config: EffectiveConfig,
+  env: Record<string, string | undefined>,
+  options: ResolveProviderOptions = {},
+): ResolvedProvider {
+  const builtins = options.builtins ?? builtinProviderRows();
+  const id = config.values.model_provider;
+  const builtin = builtins.find((row) => row.id === id);
+  const entry: ProviderEntry | undefined = config.values.model_providers[id];
+  if (!builtin && !entry) throw unknownProvider(config, id, builtins);
+  const ossUrl = builtin && isLocal(id) ? env[OSS_BASE_URL_VAR] || undefined : undefined;
+  const baseUrl = ossUrl ?? entry?.base_url ?? builtin?.baseUrl;
+  if (!baseUrl) {
+    throw new ConfigError(`Provider "${id}" has no "base_url"`, {
+      hint: `Set base_url in [${joinKeyPath(["model_providers", id])}], ` +
+        'for example base_url = "http://localhost:8000/v1"',
+    });
+  }
+  const model = config.values.model ?? builtin?.defaultModel;
+  if (!model) {
+    throw new ConfigError(`No model is set for provider "${id}"`, {
+      hint: 'Set model = "<model id>" in config.toml, or pass --model',
+    });
+  }
+  const envKey = entry?.env_key ?? builtin?.envKey;
+  const settings: ProviderSettings = {
+    id,
+    name: entry?.name ?? builtin?.name ?? id,
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    wireApi: entry?.wire_api ?? builtin?.wireApi ?? "responses",
+    apiKey: envKey === undefined ? undefined : requireKey(id, envKey, env),
+    headers: { ...entry?.http_headers, ...envHeaders(entry?.env_http_headers ?? {}, env) },
+    queryParams: { ...entry?.query_params },
+    maxRetries: entry?.request_max_retries ?? DEFAULT_MAX_RETRIES,
+    streamIdleTimeoutMs: entry?.stream_idle_timeout_ms ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+    compat: { ...builtin?.compat, ...compatOf(entry?.compat) },
+  };
+  return { settings, model };
+}
+
+/** The built-in provider table from `lib/providers/builtin.ts`. */
+export function builtinProviderRows(): readonly BuiltinProviderRow[] {
+  const table: unknown = BUILTIN_PROVIDERS;
+  return Array.isArray(table) ? table : Object.values(table as Record<string, BuiltinProviderRow>);
+}
+
+function isLocal(id: string): boolean {
+  return (LOCAL_PROVIDERS as readonly string[]).includes(id);
+}
+
+function requireKey(id: string, envKey: string, env: Record<string, string | undefined>): string {
+  const key = env[envKey]?.trim();
+  if (key) return key;
+  const state = env[envKey] === undefined ? "is not set" : "is empty";
+  throw new AuthError(
+    `Missing API key for provider "${id}": environment variable "${envKey}" ${state}`,
+    { hint: `export ${envKey}=... or choose another provider with --model/-c model_provider=...` },
+  );
+}
+
+function envHeaders(
+  headers: Record<string, string>,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [header, variable] of Object.entries(headers)) {
+    const value = env[variable];
+    if (value) out[header] = value;
+  }
+  return out;
+}
+
+function compatOf(compat: ProviderEntry["compat"]): Compat {
+  const out: Compat = {};
+  if (compat?.reasoning_field !== undefined) out.reasoningField = compat.reasoning_field;
+  if (compat?.max_tokens_field !== undefined) out.maxTokensField = compat.max_tokens_field;
+  if (compat?.stream_usage !== undefined) out.streamUsage = compat.stream_usage;
+  return out;
+}
+
+function unknownProvider(
+  config: EffectiveConfig,
+  id: string,
+  builtins: readonly BuiltinProviderRow[],
+): ConfigError {
+  const known = [...builtins.map((row) => row.id), ...Object.keys(config.values.model_providers)];
+  const origin = config.origin("model_provider");
+  const setBy = origin ? ` (set by ${describeOrigin(origin)})` : "";
+  return new ConfigError(
+    `Unknown model provider "${id}"${setBy}: known providers are ${
+      known.map((k) => `"${k}"`).join(", ")
+    }`,
+    {
+      hint: `Pick a known provider, or define one in config.toml: [${
+        joinKeyPath(["model_providers", id])
+      }] with base_url = "https://...", wire_api = "chat" and env_key = "MY_API_KEY"`,
+    },
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * The schema of `config.toml`. Every key is optional in a file; built-in defaults live in
+ * `defaultValues()` so that each effective value can say which layer set it.
+ */
+import { z } from "zod";
+
+/** Values of `model_reasoning_effort`. */
+export const REASONING_EFFORTS = ["minimal", "low", "medium", "high", "xhigh"] as const;
+/** Values of `sandbox_mode`. */
+export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
+/** Values of `approval_policy`. */
+export const APPROVAL_POLICIES = ["untrusted", "on-failure", "on-request", "never"] as const;
+/** Values of `model_providers.<id>.wire_api`. */
+export const WIRE_APIS = ["chat", "responses", "messages"] as const;
+/** Values of `shell_environment_policy.inherit`. */
+export const ENV_INHERIT = ["all", "core", "none"] as const;
+/** Values of `mcp_servers.<id>.default_tools_approval_mode` and `tools.<tool>.approval_mode`. */
+export const MCP_APPROVAL_MODES = ["auto", "prompt", "approve"] as const;
+/** Values of `projects.<path>.trust_level`. */
+export const TRUST_LEVELS = ["trusted", "untrusted"] as const;
+/** Local providers that `--oss` can pick (`oss_provider`, `--local-provider`). */
+export const LOCAL_PROVIDERS = ["ollama", "lmstudio"] as const;
+
+/** A `sandbox_mode` value. */
+export type SandboxMode = typeof SANDBOX_MODES[number];
+/** An `approval_policy` value. */
+export type ApprovalPolicy = typeof APPROVAL_POLICIES[number];
+/** A `model_reasoning_effort` value. */
+export type ReasoningEffort = typeof REASONING_EFFORTS[number];
+/** A `projects.<path>.trust_level` value. */
+export type TrustLevel = typeof TRUST_LEVELS[number];
+/** A local provider id. */
+export type LocalProvider = typeof LOCAL_PROVIDERS[number];
+
+const stringMap = z.record(z.string(), z.string());
+const stringList = z.array(z.string());
+const nonEmpty = z.string().min(1);
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+/** `[model_providers.<id>]`: a provider defined by the user, or changes to a built-in one. */
+export const providerEntrySchema = z.strictObject({
+  name: nonEmpty,
+  base_url: httpUrl,
+  env_key: nonEmpty,
+  wire_api: z.enum(WIRE_APIS),
+  http_headers: stringMap,
+  env_http_headers: stringMap,
+  query_params: stringMap,
+  request_max_retries: z.int().min(0).max(100),
+  stream_idle_timeout_ms: z.int().min(1),
+  compat: z.strictObject({
+    reasoning_field: nonEmpty,
+    max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]),
+    stream_usage: z.boolean(),
+  }).partial(),
+}).partial();
+
+const mcpToolSchema = z.strictObject({ approval_mode: z.enum(MCP_APPROVAL_MODES) }).partial();
+
+/** `[mcp_servers.<id>]`: a stdio (`command`) or streamable HTTP (`url`) MCP server. */
+export const mcpServerSchema = z.strictObject({
+  command: nonEmpty,
+  args: stringList,
+  env: stringMap,
+  env_vars: stringList,
+  cwd: nonEmpty,
+  url: httpUrl,
+  bearer_token_env_var: nonEmpty,
+  http_headers: stringMap,
+  env_http_headers: stringMap,
+  startup_timeout_sec: z.number().positive(),
+  startup_timeout_ms: z.int().positive(),
+  tool_timeout_sec: z.number().positive(),
+  enabled: z.boolean(),
+  required: z.boolean(),
+  enabled_tools: stringList,
+  disabled_tools: stringList,
+  default_tools_approval_mode: z.enum(MCP_APPROVAL_MODES),
+  tools: z.record(z.string(), mcpToolSchema),
+}).partial();
+
+const sandboxWorkspaceWriteSchema = z.strictObject({
+  writable_roots: stringList,
+  network_access: z.boolean(),
+  exclude_tmpdir_env_var: z.boolean(),
+  exclude_slash_tmp: z.boolean(),
+}).partial();
+
+const shellEnvironmentPolicySchema = z.strictObject({
+  inherit: z.enum(ENV_INHERIT),
+  ignore_default_excludes: z.boolean(),
+  exclude: stringList,
+  include_only: stringList,
+  set: stringMap,
+  experimental_use_profile: z.boolean(),
+}).partial();
+
+const settingsShape = {
+  model: nonEmpty,
+  model_provider: nonEmpty,
+  model_reasoning_effort: z.enum(REASONING_EFFORTS),
+  model_context_window: z.int().positive(),
+  harness: z.string(),
+  harness_guidance: z.boolean(),
+  sandbox_mode: z.enum(SANDBOX_MODES),
+  approval_policy: z.enum(APPROVAL_POLICIES),
+  sandbox_workspace_write: sandboxWorkspaceWriteSchema,
+  shell_environment_policy: shellEnvironmentPolicySchema,
+  model_providers: z.record(z.string(), providerEntrySchema),
+  mcp_servers: z.record(z.string(), mcpServerSchema),
+  oss_provider: z.enum(LOCAL_PROVIDERS),
+};
+
+/** `[profiles.<name>]`: the top-level keys except `profile`, `profiles` and `projects`. */
+export const profileSchema = z.strictObject(settingsShape).partial();
+
+/** One `config.toml` file (user or project), or one `-c` override, before merging. */
+export const configFileSchema = z.strictObject({
+  ...settingsShape,
+  profile: nonEmpty,
+  profiles: z.record(z.string(), profileSchema),
+  projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS) }).partial()),
+}).partial();
+
+/** One config layer as written in a file. */
+export type ConfigFile = z.infer<typeof configFileSchema>;
+/** One `[model_providers.<id>]` entry. */
+export type ProviderEntry = z.infer<typeof providerEntrySchema>;
+/** One `[mcp_servers.<id>]` entry. */
+export type McpServerEntry = z.infer<typeof mcpServerSchema>;
+/** The `[sandbox_workspace_write]` table. */
+export type SandboxWorkspaceWrite = Required<z.infer<typeof sandboxWorkspaceWriteSchema>>;
+/** The `[shell_environment_policy]` table. */
+export type ShellEnvironmentPolicy = Required<z.infer<typeof shellEnvironmentPolicySchema>>;
+
+/** The keys that always have a value, from the built-in defaults if no layer sets them. */
+export interface ConfigDefaults {
+  model_provider: string;
+  harness: string;
+  harness_guidance: boolean;
+  sandbox_mode: SandboxMode;
+  approval_policy: ApprovalPolicy;
+  sandbox_workspace_write: SandboxWorkspaceWrite;
+  shell_environment_policy: ShellEnvironmentPolicy;
+  model_providers: Record<string, ProviderEntry>;
+  mcp_servers: Record<string, McpServerEntry>;
+}
+
+/** The merged configuration: the layers over the built-in defaults. */
+export type ConfigValues = Omit<ConfigFile, keyof ConfigDefaults> & ConfigDefaults;
+
+/**
+ * Built-in defaults. Sandbox and approval defaults follow Codex: a trusted project gets
+ * workspace-write with on-request approval, an untrusted-marked one workspace-write with
+ * untrusted approval, and a project with no trust decision read-only with on-request.
+ * Commands inherit the whole environment minus names matching *KEY*, *SECRET* and *TOKEN*.
+ */
+export function defaultValues(trust?: TrustLevel): ConfigDefaults {
+  return {
+    model_provider: "openai",
+    harness: "",
+    harness_guidance: true,
+    sandbox_mode: trust ? "workspace-write" : "read-only",
+    approval_policy: trust === "untrusted" ? "untrusted" : "on-request",
+    sandbox_workspace_write: {
+      writable_roots: [],
+      network_access: false,
+      exclude_tmpdir_env_var: false,
+      exclude_slash_tmp: false,
+    },
+    shell_environment_policy: {
+      inherit: "all",
+      ignore_default_excludes: false,
+      exclude: [],
+      include_only: [],
+      set: {},
+      experimental_use_profile: false,
+    },
+    model_providers: {},
+    mcp_servers: {},
+  };
+}
+
+/** Why an MCP server entry is unusable (it needs exactly one of `command` or `url`), if it is. */
+export function mcpTransportProblem(server: McpServerEntry): string | undefined {
+  if (server.command !== undefined && server.url !== undefined) {
+    return 'set only one of "command" (stdio) or "url" (HTTP), not both';
+  }
+  if (server.command === undefined && server.url === undefined) {
+    return 'set "command" for a stdio server or "url" for an HTTP server';
+  }
+  return undefined;
+}

@@ -1,0 +1,240 @@
+import type { z } from "zod";
+import { HarnessError, ToolError } from "../errors.ts";
+import type { Capability } from "../tools/capability.ts";
+import { capabilityById } from "../tools/registry.ts";
+import { declaredProperties } from "./_check_tool.ts";
+import { fillTemplate, type Lookup } from "./_template.ts";
+import type { Harness, HarnessTool } from "./types.ts";
+
+/** A model tool call matched to its harness tool and turned into capability input. */
+export interface ResolvedCall {
+  tool: HarnessTool;
+  capability: Capability;
+  /** Capability input, already validated by the capability's zod schema. */
+  input: unknown;
+}
+
+/**
+ * Matches a tool call to the harness tool of that name and maps its wire arguments onto the
+ * capability's input. Throws ToolError, worded with wire names, for an unknown tool,
+ * arguments that are not a JSON object, unexpected or missing arguments, and invalid values.
+ */
+export function resolveCall(
+  h: Harness,
+  call: { name: string; args: unknown; rawArgs?: string },
+): ResolvedCall {
+  const tool = h.tools.find((t) => t.declaration.name === call.name);
+  if (!tool) {
+    throw new ToolError(
+      fillTemplate(h.unknownToolTemplate, (n) => n === "name" ? { value: call.name } : undefined),
+      `Available tools: ${h.tools.map((t) => t.declaration.name).join(", ")}`,
+    );
+  }
+  const capability = capabilityById(tool.capability);
+  if (!capability) {
+    throw new HarnessError(
+      `Harness "${h.id}" maps "${call.name}" to unknown capability "${tool.capability}"`,
+    );
+  }
+  const name = tool.declaration.name;
+  const args = argsObject(name, call);
+  checkWireArgs(tool, args);
+  const raw: Record<string, unknown> = {};
+  for (const [wire, field] of Object.entries(tool.args)) {
+    const value = args[wire];
+    if (field !== "" && value !== undefined && value !== null) raw[field] = value;
+  }
+  Object.assign(raw, tool.fixedArgs);
+  const parsed = capability.input.safeParse(raw);
+  if (!parsed.success) {
+    const wireOf = new Map(
+      Object.entries(tool.args).filter(([, f]) => f !== "").map(([w, f]) => [f, w]),
+    );
+    const problems = parsed.error.issues.map((i) => describeIssue(i, wireOf, raw));
+    throw new ToolError(
+      `Invalid arguments for "${name}": ${problems.join("; ")}`,
+      schemaHint(tool),
+    );
+  }
+  return { tool, capability, input: parsed.data };
+}
+
+/** Derived placeholders available to result templates, computed from the capability output. */
+const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown } | undefined> = {
+  /** Seconds with four decimals, from `durationMs`. */
+  duration_s: (o) =>
+    typeof o.durationMs === "number" ? { value: (o.durationMs / 1000).toFixed(4) } : undefined,
+  /** Seconds, from `timeoutMs`, only when `timedOut` is true (the line is dropped otherwise). */
+  timeout_s: (o) =>
+    typeof o.timedOut === "boolean"
+      ? { value: o.timedOut && typeof o.timeoutMs === "number" ? o.timeoutMs / 1000 : null }
+      : undefined,
+  /** One `A path` / `M path` / `D path` line per entry of `changes` (moves list the new path). */
+  changed_files: (o) => Array.isArray(o.changes) ? { value: changedFiles(o.changes) } : undefined,
+};
+
+/**
+ * The model-facing text of a capability result. `{field}` reads an output field, by its own
+ * name or snake_case of a camelCase name (`{exit_code}` reads `exitCode`), or a derived value
+ * listed in DERIVED. A line with a null value is left out; an empty `{output}` becomes
+ * `emptyOutput` when the tool sets one.
+ */
+export function renderResult(tool: HarnessTool, output: unknown): string {
+  const o: Record<string, unknown> = isObject(output) ? output : { output };
+  const lookup: Lookup = (name) => {
+    const hit = fieldOf(o, name) ?? DERIVED[name]?.(o);
+    if (name === "output" && hit?.value === "" && tool.result.emptyOutput !== undefined) {
+      return { value: tool.result.emptyOutput };
+    }
+    return hit;
+  };
+  return fillTemplate(tool.result.template, lookup);
+}
+
+/** The model-facing text of a failed call, from the harness's error template. */
+export function renderToolError(h: Harness, err: ToolError): string {
+  return fillTemplate(h.errorTemplate, (name) => {
+    if (name === "message") return { value: err.message };
+    if (name === "hint") return { value: err.hint || undefined };
+    return undefined;
+  });
+}
+
+function argsObject(
+  name: string,
+  call: { args: unknown; rawArgs?: string },
+): Record<string, unknown> {
+  let args = call.args;
+  if (!isObject(args)) {
+    const text = typeof args === "string" ? args : call.rawArgs;
+    if (text !== undefined && (args === undefined || args === null || typeof args === "string")) {
+      if (text.trim() === "") return {};
+      try {
+        args = JSON.parse(text);
+      } catch {
+        const prefix = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+        throw new ToolError(
+          `Invalid arguments for "${name}": the arguments are not valid JSON: ${
+            JSON.stringify(prefix)
+          }`,
+          "Send the arguments as one JSON object",
+        );
+      }
+    } else if (args === undefined || args === null) return {};
+  }
+  if (!isObject(args)) {
+    const kind = Array.isArray(args) ? "an array" : args === null ? "null" : `a ${typeof args}`;
+    throw new ToolError(
+      `Invalid arguments for "${name}": expected a JSON object, got ${kind}`,
+      "Send the arguments as one JSON object",
+    );
+  }
+  return args;
+}
+
+function checkWireArgs(tool: HarnessTool, args: Record<string, unknown>): void {
+  const name = tool.declaration.name;
+  const declared = Object.keys(declaredProperties(tool));
+  if (tool.declaration.parameters.additionalProperties === false) {
+    const extra = Object.keys(args).filter((k) => !declared.includes(k));
+    if (extra.length) {
+      throw new ToolError(
+        `Invalid arguments for "${name}": unexpected argument${extra.length > 1 ? "s" : ""} ${
+          quoteList(extra)
+        }`,
+        `Allowed arguments: ${declared.join(", ")}`,
+      );
+    }
+  }
+  const props = declaredProperties(tool);
+  for (const [wire, field] of Object.entries(tool.args)) {
+    const problem = field === "" && args[wire] != null
+      ? jsonTypeProblem(props[wire], args[wire])
+      : "";
+    if (problem) {
+      throw new ToolError(
+        `Invalid arguments for "${name}": "${wire}": ${problem}`,
+        schemaHint(tool),
+      );
+    }
+  }
+  const required = tool.declaration.parameters.required;
+  const missing = Array.isArray(required)
+    ? required.filter((k) => args[k] === undefined || args[k] === null)
+    : [];
+  if (missing.length) {
+    throw new ToolError(
+      `Invalid arguments for "${name}": missing required argument${missing.length > 1 ? "s" : ""} ${
+        quoteList(missing)
+      }`,
+      schemaHint(tool),
+    );
+  }
+}
+
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  wireOf: Map<string, string>,
+  raw: Record<string, unknown>,
+): string {
+  const [field, ...rest] = issue.path.map(String);
+  const wire = field === undefined ? undefined : wireOf.get(field);
+  const path = (wire ?? (field === undefined ? "" : `fixed argument ${field}`)) +
+    rest.map((p) => /^\d+$/.test(p) ? `[${p}]` : `.${p}`).join("");
+  if (
+    issue.code === "invalid_type" && rest.length === 0 && field !== undefined &&
+    raw[field] === undefined
+  ) {
+    return `missing required argument "${path}"`;
+  }
+  const message = issue.message.replace(/^Invalid input: /, "");
+  return path ? `"${path}": ${message}` : message;
+}
+
+/**
+ * Checks the declared JSON-schema `type` and `enum` of an argument the capability ignores (the
+ * capability's zod schema checks the others), so a bad value is reported either way.
+ */
+function jsonTypeProblem(schema: unknown, value: unknown): string {
+  if (!isObject(schema)) return "";
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
+    return `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join("|")}`;
+  }
+  const type = schema.type;
+  if (typeof type !== "string") return "";
+  const actual = Array.isArray(value) ? "array" : typeof value;
+  const ok = type === "integer" ? Number.isInteger(value) : actual === type;
+  return ok ? "" : `expected ${type}, received ${actual}`;
+}
+
+function schemaHint(tool: HarnessTool): string {
+  const required = tool.declaration.parameters.required;
+  const req = Array.isArray(required) && required.length
+    ? `required: ${required.join(", ")}; `
+    : "";
+  return `Arguments of "${tool.declaration.name}": ${req}all: ${
+    Object.keys(declaredProperties(tool)).join(", ")
+  }`;
+}
+
+function changedFiles(changes: unknown[]): string {
+  const letter: Record<string, string> = { add: "A", update: "M", move: "M", delete: "D" };
+  return changes.filter(isObject).map((c) =>
+    `${letter[String(c.kind)] ?? "M"} ${String(c.movePath ?? c.path)}`
+  ).join("\n");
+}
+
+function fieldOf(o: Record<string, unknown>, name: string): { value: unknown } | undefined {
+  if (Object.hasOwn(o, name)) return { value: o[name] };
+  const camel = name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  if (camel !== name && Object.hasOwn(o, camel)) return { value: o[camel] };
+  return undefined;
+}
+
+function quoteList(names: string[]): string {
+  return names.map((n) => `"${n}"`).join(", ");
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

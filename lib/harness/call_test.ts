@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { ToolError } from "../errors.ts";
+import { loadHarness } from "./load.ts";
+import { renderResult, renderToolError, resolveCall } from "./call.ts";
+import type { Harness, HarnessTool } from "./types.ts";
+
+const BUILTIN = fileURLToPath(new URL("../../harnesses/", import.meta.url));
+const native = await loadHarness("native", { builtinDir: BUILTIN });
+
+function toolNamed(h: Harness, name: string): HarnessTool {
+  return h.tools.find((t) => t.declaration.name === name)!;
+}
+
+function rejects(
+  call: { name: string; args: unknown; rawArgs?: string },
+  message: RegExp,
+): ToolError {
+  let caught: unknown;
+  try {
+    resolveCall(native, call);
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof ToolError, `expected ToolError, got ${caught}`);
+  assert.match(caught.message, message);
+  return caught;
+}
+
+Deno.test("resolveCall() maps wire arguments onto capability fields", () => {
+  const r = resolveCall(native, {
+    name: "exec_command",
+    args: { cmd: "ls", workdir: "src", yield_time_ms: 5000, tty: true, justification: "why" },
+  });
+  assert.equal(r.capability.id, "shell.run");
+  assert.equal(r.tool.declaration.name, "exec_command");
+  assert.deepEqual(r.input, { command: "ls", cwd: "src", min_timeout_ms: 5000 });
+});
+
+Deno.test("resolveCall() parses rawArgs and treats empty rawArgs as no arguments", () => {
+  const r = resolveCall(native, { name: "apply_patch", args: undefined, rawArgs: '{"input":"x"}' });
+  assert.deepEqual(r.input, { patch: "x" });
+  const s = resolveCall(native, { name: "apply_patch", args: '{"input":"y"}' });
+  assert.deepEqual(s.input, { patch: "y" });
+  rejects(
+    { name: "exec_command", args: undefined, rawArgs: "" },
+    /missing required argument "cmd"/,
+  );
+});
+
+Deno.test("resolveCall() drops null optional arguments", () => {
+  const r = resolveCall(native, { name: "exec_command", args: { cmd: "ls", workdir: null } });
+  assert.deepEqual(r.input, { command: "ls" });
+});
+
+Deno.test("resolveCall() uses the unknown tool template for a missing tool", () => {
+  const err = rejects({ name: "Bash", args: {} }, /^unsupported call: Bash$/);
+  assert.match(err.hint ?? "", /exec_command, apply_patch, update_plan/);
+});
+
+Deno.test("resolveCall() says arguments are not valid JSON and quotes a prefix", () => {
+  const raw = '{"cmd": "echo ' + "x".repeat(100);
+  const err = rejects(
+    { name: "exec_command", args: undefined, rawArgs: raw },
+    /^Invalid arguments for "exec_command": the arguments are not valid JSON: "\{\\"cmd\\": \\"echo x+…"$/,
+  );
+  assert.ok(err.message.length < 160);
+});
+
+Deno.test("resolveCall() rejects arguments that are not an object", () => {
+  rejects({ name: "exec_command", args: ["ls"] }, /expected a JSON object, got an array/);
+  rejects({ name: "exec_command", args: 3 }, /expected a JSON object, got a number/);
+});
+
+Deno.test("resolveCall() rejects unexpected arguments when additionalProperties is false", () => {
+  const err = rejects(
+    { name: "exec_command", args: { cmd: "ls", command: "ls", cwd: "." } },
+    /^Invalid arguments for "exec_command": unexpected arguments "command", "cwd"$/,
+  );
+  assert.match(err.hint ?? "", /Allowed arguments: cmd, justification/);
+});
+
+Deno.test("resolveCall() names wire arguments in type errors", () => {
+  rejects(
+    { name: "exec_command", args: { cmd: "ls", workdir: 5 } },
+    /^Invalid arguments for "exec_command": "workdir": expected string, received number$/,
+  );
+  rejects({ name: "exec_command", args: { cmd: 1 } }, /"cmd": expected string/);
+  rejects(
+    { name: "update_plan", args: { plan: [{ step: "a", status: "done" }] } },
+    /^Invalid arguments for "update_plan": "plan\[0\]\.status": Invalid option/,
+  );
+});
+
+Deno.test("resolveCall() checks declared type and enum of arguments it ignores", () => {
+  rejects(
+    { name: "exec_command", args: { cmd: "ls", sandbox_permissions: "root" } },
+    /"sandbox_permissions": expected one of "use_default"\|"require_escalated"$/,
+  );
+  rejects(
+    { name: "exec_command", args: { cmd: "ls", tty: "yes" } },
+    /"tty": expected boolean, received string$/,
+  );
+  rejects(
+    { name: "exec_command", args: { cmd: "ls", prefix_rule: "git" } },
+    /"prefix_rule": expected array/,
+  );
+  const r = resolveCall(native, {
+    name: "exec_command",
+    args: { cmd: "ls", tty: false, prefix_rule: ["git"] },
+  });
+  assert.deepEqual(r.input, { command: "ls" });
+});
+
+Deno.test("resolveCall() reports missing required arguments by wire name", () => {
+  const err = rejects({ name: "apply_patch", args: {} }, /missing required argument "input"$/);
+  assert.match(err.hint ?? "", /required: input/);
+});
+
+Deno.test("resolveCall() reports a required capability field left empty by its wire name", () => {
+  const h: Harness = {
+    ...native,
+    tools: [{
+      ...toolNamed(native, "exec_command"),
+      declaration: {
+        ...toolNamed(native, "exec_command").declaration,
+        parameters: { ...toolNamed(native, "exec_command").declaration.parameters, required: [] },
+      },
+    }],
+  };
+  assert.throws(
+    () => resolveCall(h, { name: "exec_command", args: { workdir: "." } }),
+    (err) => err instanceof ToolError && /missing required argument "cmd"/.test(err.message),
+  );
+});
+
+Deno.test("resolveCall() applies fixed arguments over wire arguments", () => {
+  const exec = toolNamed(native, "exec_command");
+  const h: Harness = { ...native, tools: [{ ...exec, fixedArgs: { login: true } }] };
+  const r = resolveCall(h, { name: "exec_command", args: { cmd: "ls", login: false } });
+  assert.deepEqual(r.input, { command: "ls", login: true });
+});
+
+Deno.test("renderResult() renders exec_command like Codex", () => {
+  const tool = toolNamed(native, "exec_command");
+  const base = { command: "x", cwd: ".", durationMs: 1234.5, timeoutMs: 120000, truncated: false };
+  assert.equal(
+    renderResult(tool, { ...base, exitCode: 2, output: "boom\n", timedOut: false }),
+    "Wall time: 1.2345 seconds\nProcess exited with code 2\nOutput:\nboom\n",
+  );
+  assert.equal(
+    renderResult(tool, { ...base, exitCode: null, output: "", timedOut: true, timeoutMs: 5000 }),
+    "Wall time: 1.2345 seconds\nProcess timed out after 5 seconds and was killed\nOutput:\n",
+  );
+});
+
+Deno.test("renderResult() lists changed files for apply_patch", () => {
+  const out = renderResult(toolNamed(native, "apply_patch"), {
+    changes: [
+      { path: "a.ts", kind: "add" },
+      { path: "b.ts", kind: "update" },
+      { path: "c.ts", kind: "delete" },
+      { path: "d.ts", kind: "move", movePath: "e.ts" },
+    ],
+  });
+  assert.equal(out, "Success. Updated the following files:\nA a.ts\nM b.ts\nD c.ts\nM e.ts\n");
+});
+
+Deno.test("renderResult() renders update_plan as a fixed line", () => {
+  assert.equal(renderResult(toolNamed(native, "update_plan"), { plan: [] }), "Plan updated");
+});
+
+Deno.test("renderResult() substitutes empty_output, keeps unknown braces, formats values", () => {
+  const tool: HarnessTool = {
+    ...toolNamed(native, "exec_command"),
+    result: {
+      template: "{exit_code}|{flag}|{list}|{nope}|{}\n{output}",
+      emptyOutput: "(no output)",
+    },
+  };
+  assert.equal(
+    renderResult(tool, { exitCode: 0, flag: true, list: [1, 2], output: "" }),
+    "0|true|[1,2]|{nope}|{}\n(no output)",
+  );
+  assert.equal(renderResult({ ...tool, result: { template: "[{output}]" } }, "plain"), "[plain]");
+});
+
+Deno.test("renderToolError() fills message and hint, dropping an absent hint line", () => {
+  assert.equal(
+    renderToolError(native, new ToolError("bad thing", "do this")),
+    "bad thing\ndo this",
+  );
+  assert.equal(renderToolError(native, new ToolError("bad thing")), "bad thing");
+});

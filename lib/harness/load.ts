@@ -1,0 +1,214 @@
+import { basename, join, resolve } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import type { z } from "zod";
+import { HarnessError } from "../errors.ts";
+import type { ToolDeclaration } from "../model/message.ts";
+import { capabilityById } from "../tools/registry.ts";
+import { checkToolMapping } from "./_check_tool.ts";
+import { checkPromptTemplate } from "./prompt.ts";
+import { declarationSchema, type HarnessSpec, harnessSpecSchema } from "./spec_schema.ts";
+import type { Harness, HarnessTool } from "./types.ts";
+
+/** Name of the spec file inside a harness folder. */
+export const SPEC_FILE = "harness.toml";
+
+/** Where harness folders are looked up. */
+export interface HarnessDirs {
+  /** The repository's `harnesses/` folder. */
+  builtinDir: string;
+  /** The user's harness folder (`~/.openinterpreter/harnesses`), checked first. */
+  userDir?: string;
+}
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** Loads and validates harness `id`, from the user folder first, then the built-in one. */
+export async function loadHarness(id: string, opts: HarnessDirs): Promise<Harness> {
+  if (ID_PATTERN.test(id)) {
+    for (const root of roots(opts)) {
+      const dir = join(root, id);
+      if (await isFile(join(dir, SPEC_FILE))) return await loadHarnessDir(dir);
+    }
+  }
+  const ids = await listHarnessIds(opts);
+  throw new HarnessError(`Unknown harness "${id}"`, {
+    hint: ids.length
+      ? `Available harnesses: ${ids.join(", ")}`
+      : `No harness folders found in ${roots(opts).join(" or ")}`,
+  });
+}
+
+/** Ids of every harness folder (one holding a `harness.toml`) in the user and built-in folders. */
+export async function listHarnessIds(opts: HarnessDirs): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const root of roots(opts)) {
+    try {
+      for await (const entry of Deno.readDir(root)) {
+        if (await isFile(join(root, entry.name, SPEC_FILE))) ids.add(entry.name);
+      }
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  return [...ids].sort();
+}
+
+/** Loads and validates the harness in folder `dir`. */
+export async function loadHarnessDir(dir: string): Promise<Harness> {
+  dir = resolve(dir);
+  const file = join(dir, SPEC_FILE);
+  const spec = parseSpec(await readText(file, `Cannot load harness from "${dir}"`), file);
+  const at = (key: string) => `Invalid harness spec "${file}": key "${key}"`;
+  if (spec.id !== basename(dir)) {
+    throw new HarnessError(`${at("id")}: "${spec.id}" does not match the folder name`, {
+      hint: `Set id = "${basename(dir)}" or rename the folder to "${spec.id}"`,
+    });
+  }
+  checkPlaceholders(spec.error_template, ["message", "hint"], at("error_template"));
+  checkPlaceholders(spec.unknown_tool_template, ["name"], at("unknown_tool_template"));
+  const promptFile = resolve(dir, spec.system_prompt);
+  const systemPrompt = await readText(promptFile, at("system_prompt"));
+  checkPromptTemplate(systemPrompt, promptFile);
+  const tools: HarnessTool[] = [];
+  for (const [i, entry] of spec.tools.entries()) {
+    const atTool = (key: string) => at(`tools[${i}].${key}`);
+    const declaration = await loadDeclaration(resolve(dir, entry.declaration), atTool);
+    const tool: HarnessTool = {
+      declaration,
+      capability: entry.capability,
+      args: { ...entry.args },
+      fixedArgs: plain(entry.fixed_args),
+      result: { template: entry.result.template, emptyOutput: entry.result.empty_output },
+    };
+    checkToolMapping(tool, capabilityById(entry.capability), atTool);
+    const twin = tools.find((t) => t.declaration.name === declaration.name);
+    if (twin) {
+      throw new HarnessError(
+        `${atTool("declaration")}: tool "${declaration.name}" is declared twice`,
+        {
+          hint: "Give each tool a different name",
+        },
+      );
+    }
+    tools.push(tool);
+  }
+  return {
+    id: spec.id,
+    label: spec.label,
+    dir,
+    systemPrompt,
+    tools,
+    wireApis: spec.wire_apis,
+    reasoningReplay: spec.reasoning_replay,
+    errorTemplate: spec.error_template,
+    unknownToolTemplate: spec.unknown_tool_template,
+    match: { models: spec.match.models, providers: spec.match.providers },
+  };
+}
+
+function roots(opts: HarnessDirs): string[] {
+  return opts.userDir ? [opts.userDir, opts.builtinDir] : [opts.builtinDir];
+}
+
+function parseSpec(text: string, file: string): HarnessSpec {
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (err) {
+    const { line, column } = err as { line?: number; column?: number };
+    const where = typeof line === "number" ? ` at line ${line}, column ${column}` : "";
+    throw new HarnessError(`Cannot parse "${file}"${where}: ${firstLine(err)}`, {
+      hint: "Fix the TOML syntax",
+      cause: err,
+    });
+  }
+  const parsed = harnessSpecSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HarnessError(`Invalid harness spec "${file}": ${describeIssue(issue)}`, {
+      hint: issue.code === "unrecognized_keys"
+        ? "Remove the key or fix its spelling"
+        : "See lib/harness/spec_schema.ts for the keys and their types",
+    });
+  }
+  return parsed.data;
+}
+
+async function loadDeclaration(
+  path: string,
+  at: (key: string) => string,
+): Promise<ToolDeclaration> {
+  const text = await readText(path, at("declaration"));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HarnessError(`Invalid tool declaration "${path}": ${firstLine(err)}`, {
+      hint: "Fix the JSON syntax",
+      cause: err,
+    });
+  }
+  const parsed = declarationSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new HarnessError(
+      `Invalid tool declaration "${path}": ${describeIssue(parsed.error.issues[0])}`,
+      { hint: 'A declaration is {"name", "description", "parameters": {"type": "object", ...}}' },
+    );
+  }
+  const raw = json as ToolDeclaration;
+  return { name: raw.name, description: raw.description, parameters: raw.parameters };
+}
+
+async function readText(path: string, where: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    throw new HarnessError(`${where}: cannot read "${path}": ${firstLine(err)}`, {
+      hint: `Create the file or fix the path (relative to the folder of ${SPEC_FILE})`,
+      cause: err,
+    });
+  }
+}
+
+function checkPlaceholders(template: string, allowed: string[], where: string): void {
+  for (const m of template.matchAll(/\{([a-z_][a-z0-9_]*)\}/g)) {
+    if (!allowed.includes(m[1])) {
+      throw new HarnessError(`${where}: unknown placeholder "{${m[1]}}"`, {
+        hint: `Use ${allowed.map((a) => `{${a}}`).join(" and ")}`,
+      });
+    }
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const key = issue.path.map((p, i) =>
+    typeof p === "number" ? `[${p}]` : i ? `.${String(p)}` : String(p)
+  )
+    .join("");
+  if (issue.code === "unrecognized_keys") {
+    const where = key ? ` in "${key}"` : "";
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${
+      issue.keys.map((k) => `"${k}"`).join(", ")
+    }${where}`;
+  }
+  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) {
+    return `missing key "${key}" (${issue.expected})`;
+  }
+  return `key "${key || "(root)"}": ${issue.message}`;
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}
+
+function plain(value: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value));
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}

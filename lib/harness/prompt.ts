@@ -1,0 +1,37 @@
+import { HarnessError } from "../errors.ts";
+import type { Harness, PromptVars } from "./types.ts";
+
+/** Template variable name → the `PromptVars` field it reads. */
+export const PROMPT_VARIABLES: Readonly<Record<string, keyof PromptVars>> = Object.freeze({
+  cwd: "cwd",
+  date: "date",
+  platform: "platform",
+  shell: "shell",
+  model: "model",
+  git_status: "gitStatus",
+  agents_md: "agentsMd",
+  sandbox: "sandbox",
+});
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
+
+/** Throws HarnessError when `template` (read from `file`) uses an unknown `{{variable}}`. */
+export function checkPromptTemplate(template: string, file: string): void {
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    if (!Object.hasOwn(PROMPT_VARIABLES, m[1])) {
+      const line = template.slice(0, m.index).split("\n").length;
+      throw new HarnessError(
+        `Invalid system prompt "${file}" at line ${line}: unknown variable "{{${m[1]}}}"`,
+        { hint: `Use one of: ${Object.keys(PROMPT_VARIABLES).map((v) => `{{${v}}}`).join(", ")}` },
+      );
+    }
+  }
+}
+
+/** The harness's system prompt with every `{{variable}}` replaced from `vars`. */
+export function renderSystemPrompt(h: Harness, vars: PromptVars): string {
+  return h.systemPrompt.replace(PLACEHOLDER, (whole, name: string) => {
+    const key = PROMPT_VARIABLES[name];
+    return key === undefined ? whole : vars[key];
+  });
+}

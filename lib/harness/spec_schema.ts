@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/**
+ * Schema of `harnesses/<id>/harness.toml`, the contract for harness authors. Paths are relative
+ * to the spec's folder. Unknown keys are errors, so a misspelt key never passes silently.
+ */
+export const harnessSpecSchema = z.strictObject({
+  /** Folder name; must equal the folder the spec is in. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "use lowercase letters, digits, '_' or '-'"),
+  label: z.string().min(1),
+  /** Markdown template with `{{variable}}` placeholders. */
+  system_prompt: z.string().min(1),
+  wire_apis: z.array(z.enum(["responses", "chat", "messages"])).min(1),
+  reasoning_replay: z.enum(["all", "latest", "none"]),
+  /** Text of a failed call; `{message}` and `{hint}` are filled in. */
+  error_template: z.string().min(1),
+  /** Text for a call to a tool the harness lacks; `{name}` is filled in. */
+  unknown_tool_template: z.string().min(1),
+  match: z.strictObject({
+    models: z.array(z.string()).default([]),
+    providers: z.array(z.string()).default([]),
+  }).default({ models: [], providers: [] }),
+  tools: z.array(z.strictObject({
+    /** JSON file with `{ name, description, parameters }`. */
+    declaration: z.string().min(1),
+    /** Capability id, for example `shell.run`. */
+    capability: z.string().min(1),
+    /** Wire argument → capability field; "" accepts the argument and ignores it. */
+    args: z.record(z.string(), z.string()).default({}),
+    fixed_args: z.record(z.string(), z.unknown()).default({}),
+    result: z.strictObject({
+      template: z.string(),
+      empty_output: z.string().optional(),
+    }),
+  })).default([]),
+});
+
+/** A parsed `harness.toml`. */
+export type HarnessSpec = z.infer<typeof harnessSpecSchema>;
+
+/** Schema of a tool declaration file (`tools/<name>.json`). */
+export const declarationSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "use 1-64 letters, digits, '_', '.' or '-'"),
+  description: z.string().min(1),
+  parameters: z.looseObject({
+    type: z.literal("object"),
+    properties: z.record(z.string(), z.looseObject({})).default({}),
+    required: z.array(z.string()).optional(),
+    additionalProperties: z.union([z.boolean(), z.looseObject({})]).optional(),
+  }),
+});
+
+/** A parsed tool declaration file. */
+export type DeclarationFile = z.infer<typeof declarationSchema>;

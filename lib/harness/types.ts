@@ -1,0 +1,56 @@
+import type { ToolDeclaration } from "../model/message.ts";
+import type { WireApi } from "../providers/types.ts";
+
+/** How a capability's structured output becomes the text the model reads. Data from the spec. */
+export interface ResultFormat {
+  /** Template with `{field}` placeholders filled from the capability output. */
+  template: string;
+  /** Replaces `{output}` when that field is empty. */
+  emptyOutput?: string;
+}
+
+/** One tool as a harness advertises it and maps it onto a capability. */
+export interface HarnessTool {
+  /** Wire name, our description, and the vendor's exact JSON schema. */
+  declaration: ToolDeclaration;
+  /** Capability id, for example `shell.run`. */
+  capability: string;
+  /** Wire argument name to capability field; "" means accepted and unused. */
+  args: Record<string, string>;
+  /** Capability fields with fixed values for this tool. */
+  fixedArgs: Record<string, unknown>;
+  result: ResultFormat;
+}
+
+/** A harness: everything the one loop needs to present a vendor's surface to a model. */
+export interface Harness {
+  id: string;
+  label: string;
+  /** Folder the spec was loaded from. */
+  dir: string;
+  /** System prompt template with `{{variable}}` placeholders. */
+  systemPrompt: string;
+  tools: HarnessTool[];
+  /** Wire APIs this harness can be used with. */
+  wireApis: WireApi[];
+  /** How much earlier model reasoning is sent back: every turn, only the latest, or none. */
+  reasoningReplay: "all" | "latest" | "none";
+  /** Template for a failed tool call's text; `{message}` and `{hint}` are filled in. */
+  errorTemplate: string;
+  /** Text for a call to a tool the harness does not have; `{name}` is filled in. */
+  unknownToolTemplate: string;
+  /** Patterns for automatic choice (used by issue 3's selection). */
+  match: { models: string[]; providers: string[] };
+}
+
+/** Values available to system prompt templates. */
+export interface PromptVars {
+  cwd: string;
+  date: string;
+  platform: string;
+  shell: string;
+  model: string;
+  gitStatus: string;
+  agentsMd: string;
+  sandbox: string;
+}

@@ -1,0 +1,125 @@
+import type { Harness } from "../harness/types.ts";
+import type { Block, Message, ModelRequest, Usage } from "../model/message.ts";
+import { addUsage, emptyUsage, textOf } from "../model/message.ts";
+import type { ProviderFailure } from "../model/stream.ts";
+import type { Provider } from "../providers/types.ts";
+import type { ToolContext } from "../tools/capability.ts";
+import { type BeforeToolCall, dispatchToolCall } from "./dispatch.ts";
+import type { LoopEvent, TurnOutcome } from "./events.ts";
+
+/** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
+export interface LoopState {
+  model: string;
+  system: string;
+  messages: Message[];
+  usage: Usage;
+  reasoningEffort?: ModelRequest["reasoningEffort"];
+}
+
+/** What the loop needs from the outside world. */
+export interface LoopDeps {
+  provider: Provider;
+  harness: Harness;
+  ctx: ToolContext;
+  emit: (event: LoopEvent) => void;
+  beforeToolCall?: BeforeToolCall;
+  /** Most model requests in one turn before the loop stops; guards against endless tool loops. */
+  maxSteps?: number;
+}
+
+const DEFAULT_MAX_STEPS = 200;
+
+/**
+ * Runs one user turn: request, stream, run the tool calls, send the results, and repeat until
+ * the model answers without calling a tool. Knows no harness by name: everything
+ * harness-specific comes from `deps.harness`.
+ */
+export async function runTurn(
+  state: LoopState,
+  deps: LoopDeps & { signal: AbortSignal },
+): Promise<TurnOutcome> {
+  const limit = deps.maxSteps ?? DEFAULT_MAX_STEPS;
+  const turnUsage = emptyUsage();
+  const finish = (outcome: TurnOutcome) => {
+    deps.emit({ type: "turn_end", outcome, usage: turnUsage });
+    return outcome;
+  };
+  for (let step = 0; step < limit; step++) {
+    if (deps.signal.aborted) return finish({ status: "aborted" });
+    deps.emit({ type: "model_request", index: step });
+    const reply = await streamReply(state, deps);
+    if ("failure" in reply) {
+      if (deps.signal.aborted) return finish({ status: "aborted" });
+      return finish({ status: "failed", error: reply.failure });
+    }
+    addUsage(turnUsage, reply.message.usage);
+    addUsage(state.usage, reply.message.usage);
+    state.messages.push(reply.message);
+    deps.emit({ type: "assistant_message", message: reply.message });
+    const calls = reply.message.blocks.filter((b) => b.type === "tool_call");
+    if (calls.length === 0) {
+      return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
+    }
+    for (const call of calls) {
+      const result = await dispatchToolCall(call, deps);
+      state.messages.push({
+        role: "tool_result",
+        callId: call.id,
+        name: call.name,
+        blocks: [{ type: "text", text: result.text }],
+        isError: result.isError,
+      });
+      if (deps.signal.aborted) return finish({ status: "aborted" });
+    }
+  }
+  return finish({ status: "step_limit", limit });
+}
+
+type Reply =
+  | { message: Message & { role: "assistant" } }
+  | { failure: ProviderFailure };
+
+async function streamReply(
+  state: LoopState,
+  deps: LoopDeps & { signal: AbortSignal },
+): Promise<Reply> {
+  const request: ModelRequest = {
+    model: state.model,
+    system: state.system,
+    messages: replayReasoning(state.messages, deps.harness.reasoningReplay),
+    tools: deps.harness.tools.map((t) => t.declaration),
+    reasoningEffort: state.reasoningEffort,
+  };
+  for await (const event of deps.provider.stream(request, deps.signal)) {
+    switch (event.type) {
+      case "text_delta":
+      case "thinking_delta":
+      case "retry":
+        deps.emit(event);
+        break;
+      case "done":
+        return {
+          message: { role: "assistant", blocks: event.blocks, stop: event.stop, usage: event.usage },
+        };
+      case "error":
+        return { failure: event.error };
+    }
+  }
+  return {
+    failure: { message: "The provider stream ended without a final event", retryable: true },
+  };
+}
+
+/** Applies the harness's reasoning carry-over rule to the history sent to the model. */
+export function replayReasoning(
+  messages: Message[],
+  mode: Harness["reasoningReplay"],
+): Message[] {
+  if (mode === "all") return messages;
+  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
+  return messages.map((m, i) => {
+    if (m.role !== "assistant" || (mode === "latest" && i === lastAssistant)) return m;
+    const blocks: Block[] = m.blocks.filter((b) => b.type !== "thinking");
+    return { ...m, blocks };
+  });
+}

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { loadHarness } from "../harness/load.ts";
+import type { Block, Message, ModelRequest } from "../model/message.ts";
+import { emptyUsage } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
+import type { Provider, ProviderSettings } from "../providers/types.ts";
+import { type LoopState, replayReasoning, runTurn } from "./agent_loop.ts";
+import type { LoopEvent } from "./events.ts";
+
+const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
+
+/** A provider that answers each request with the next scripted reply and records requests. */
+function scriptedProvider(replies: Array<Block[] | StreamEvent>) {
+  const requests: ModelRequest[] = [];
+  const provider: Provider = {
+    settings: {} as ProviderSettings,
+    async *stream(request) {
+      requests.push(structuredClone(request));
+      const next = replies.shift();
+      if (!next) throw new Error("script exhausted");
+      if (!Array.isArray(next)) return yield next;
+      const calls = next.some((b) => b.type === "tool_call");
+      yield { type: "done", blocks: next, stop: calls ? "tool_calls" : "end_turn", usage: emptyUsage() };
+    },
+  };
+  return { provider, requests };
+}
+
+async function run(replies: Array<Block[] | StreamEvent>) {
+  const cwd = await Deno.makeTempDir();
+  const harness = await loadHarness("native", { builtinDir: HARNESSES });
+  const { provider, requests } = scriptedProvider(replies);
+  const events: LoopEvent[] = [];
+  const state: LoopState = {
+    model: "m",
+    system: "s",
+    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
+    usage: emptyUsage(),
+  };
+  const signal = new AbortController().signal;
+  const outcome = await runTurn(state, {
+    provider,
+    harness,
+    ctx: { cwd, signal, env: { PATH: Deno.env.get("PATH") ?? "" }, state: new Map() },
+    emit: (e) => events.push(e),
+    signal,
+  });
+  return { outcome, state, requests, events, cwd };
+}
+
+const call = (id: string, name: string, args: unknown): Block => ({
+  type: "tool_call",
+  id,
+  name,
+  args,
+});
+
+Deno.test("runTurn() runs tool calls and sends results until the model stops calling tools", async () => {
+  const { outcome, requests } = await run([
+    [call("c1", "exec_command", { cmd: "echo hello" })],
+    [{ type: "text", text: "done" }],
+  ]);
+  assert.deepEqual(outcome, { status: "completed", finalText: "done" });
+  const last = requests[1].messages.at(-1) as Message & { role: "tool_result" };
+  assert.equal(last.role, "tool_result");
+  assert.equal(last.callId, "c1");
+  assert.equal(last.isError, false);
+  assert.match((last.blocks[0] as { text: string }).text, /hello/);
+});
+
+Deno.test("runTurn() returns bad tool arguments to the model as an error and goes on", async () => {
+  const { outcome, requests } = await run([
+    [call("c1", "exec_command", { cmd: 42 }), call("c2", "no_such_tool", {})],
+    [{ type: "text", text: "recovered" }],
+  ]);
+  assert.equal(outcome.status, "completed");
+  const results = requests[1].messages.filter((m) => m.role === "tool_result");
+  assert.deepEqual(results.map((r) => [r.callId, r.isError]), [["c1", true], ["c2", true]]);
+  assert.match(JSON.stringify(results[0].blocks), /cmd/);
+  assert.match(JSON.stringify(results[1].blocks), /unsupported call: no_such_tool/);
+});
+
+Deno.test("runTurn() ends with the provider's failure", async () => {
+  const { outcome } = await run([{ type: "error", error: { message: "boom", retryable: false } }]);
+  assert.deepEqual(outcome, { status: "failed", error: { message: "boom", retryable: false } });
+});
+
+Deno.test("replayReasoning() keeps only the latest reasoning in 'latest' mode", () => {
+  const assistant = (text: string): Message => ({
+    role: "assistant",
+    blocks: [{ type: "thinking", text }, { type: "text", text }],
+    stop: "end_turn",
+    usage: emptyUsage(),
+  });
+  const messages = [assistant("a"), assistant("b")];
+  const thinking = (ms: Message[]) =>
+    ms.map((m) => m.blocks.filter((b) => b.type === "thinking").length);
+  assert.deepEqual(thinking(replayReasoning(messages, "latest")), [0, 1]);
+  assert.deepEqual(thinking(replayReasoning(messages, "none")), [0, 0]);
+  assert.deepEqual(thinking(replayReasoning(messages, "all")), [1, 1]);
+});

@@ -1,0 +1,34 @@
+import type { Message, Usage } from "../model/message.ts";
+import type { ProviderFailure } from "../model/stream.ts";
+
+/** A tool call as the loop tracks it. */
+export interface ToolCallInfo {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+/** Everything the loop reports while it runs. UIs, persistence and tests subscribe to these. */
+export type LoopEvent =
+  | { type: "model_request"; index: number }
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; text: string }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "assistant_message"; message: Message & { role: "assistant" } }
+  | { type: "tool_start"; call: ToolCallInfo; capability?: string; input?: unknown }
+  | {
+    type: "tool_end";
+    call: ToolCallInfo;
+    capability?: string;
+    output?: unknown;
+    text: string;
+    isError: boolean;
+  }
+  | { type: "turn_end"; outcome: TurnOutcome; usage: Usage };
+
+/** How a turn ended. */
+export type TurnOutcome =
+  | { status: "completed"; finalText: string }
+  | { status: "failed"; error: ProviderFailure }
+  | { status: "aborted" }
+  | { status: "step_limit"; limit: number };

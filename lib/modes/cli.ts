@@ -1,0 +1,115 @@
+import { Command, CommanderError, Option } from "commander";
+import { UsageError } from "../errors.ts";
+
+/** Options shared by `exec` and `debug config`, as parsed from the command line. */
+export interface SharedOptions {
+  model?: string;
+  oss?: boolean;
+  localProvider?: "ollama" | "lmstudio";
+  profile?: string;
+  sandbox?: "read-only" | "workspace-write" | "danger-full-access";
+  askForApproval?: "untrusted" | "on-failure" | "on-request" | "never";
+  yolo?: boolean;
+  config: string[];
+  cd?: string;
+  chatCompletions?: boolean;
+  skipGitRepoCheck?: boolean;
+  harness?: string;
+  verbose?: boolean;
+}
+
+/** What the command line asked for. */
+export type Invocation =
+  | { mode: "exec"; prompt?: string; options: SharedOptions }
+  | { mode: "debug_config"; options: SharedOptions }
+  | { mode: "done" };
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function addSharedOptions(cmd: Command): Command {
+  return cmd
+    .option("-m, --model <model>", "model id to use")
+    .option("--oss", "use a local provider (Ollama or LM Studio)")
+    .addOption(
+      new Option("--local-provider <provider>", "local provider for --oss").choices([
+        "ollama",
+        "lmstudio",
+      ]),
+    )
+    .option("-p, --profile <name>", "use the [profiles.NAME] table of config.toml")
+    .addOption(
+      new Option("-s, --sandbox <mode>", "sandbox for model-run commands").choices([
+        "read-only",
+        "workspace-write",
+        "danger-full-access",
+      ]),
+    )
+    .addOption(
+      new Option("-a, --ask-for-approval <policy>", "when to ask before running a command")
+        .choices(["untrusted", "on-failure", "on-request", "never"]),
+    )
+    .option("--yolo", "no sandbox and no approvals (dangerous)")
+    .option("-c, --config <key=value>", "override a config value (TOML value)", collect, [])
+    .option("-C, --cd <dir>", "working directory for the agent")
+    .option("--chat-completions", "talk to the provider over the Chat Completions API")
+    .option("--skip-git-repo-check", "allow running outside a git repository")
+    .option("--harness <id>", "harness to present to the model (default: automatic)")
+    .option("--verbose", "show stack traces and causes of errors");
+}
+
+/** Builds the command tree; `onInvoke` receives what was asked for. */
+function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Command {
+  const program = new Command("interpreter")
+    .description("A coding agent for your terminal that works with any model")
+    .version(version, "-V, --version", "print the version and git commit")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
+  program.action(() => {
+    program.outputHelp();
+    onInvoke({ mode: "done" });
+  });
+  addSharedOptions(
+    program.command("exec").alias("e").description("run a task non-interactively and exit")
+      .argument("[prompt]", "the task; '-' or no argument reads it from stdin"),
+  ).action((prompt: string | undefined, options: SharedOptions) => {
+    onInvoke({ mode: "exec", prompt, options });
+  });
+  const debug = program.command("debug").description("inspect the agent's setup");
+  addSharedOptions(
+    debug.command("config").description("print effective config values and where each came from"),
+  ).action((options: SharedOptions) => onInvoke({ mode: "debug_config", options }));
+  for (const cmd of [program, debug, ...program.commands, ...debug.commands]) {
+    cmd.exitOverride().configureOutput({ outputError: () => {} });
+  }
+  return program;
+}
+
+/** Parses `argv` (without the program name). Usage errors become `UsageError`. */
+export function parseArgs(argv: string[], version: string): Invocation {
+  let invocation: Invocation = { mode: "done" };
+  const program = buildProgram(version, (inv) => (invocation = inv));
+  try {
+    program.parse(argv, { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return { mode: "done" };
+    const message = error.message.replace(/^error: /, "");
+    throw new UsageError(capitalize(message), {
+      hint: `Run "interpreter ${commandPath(argv)}--help" to see the accepted options`,
+    });
+  }
+  return invocation;
+}
+
+function commandPath(argv: string[]): string {
+  if (argv[0] === "exec" || argv[0] === "e") return "exec ";
+  if (argv[0] === "debug") return argv[1] === "config" ? "debug config " : "debug ";
+  return "";
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,131 @@
+import { fileURLToPath } from "node:url";
+import { UserError } from "../errors.ts";
+import { loadConfig } from "../config/load.ts";
+import { resolveProvider } from "../config/provider.ts";
+import { loadHarness } from "../harness/load.ts";
+import { renderSystemPrompt } from "../harness/prompt.ts";
+import { runTurn } from "../loop/agent_loop.ts";
+import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
+import { emptyUsage } from "../model/message.ts";
+import { openProvider } from "../providers/mod.ts";
+import type { SharedOptions } from "./cli.ts";
+import { makeStyle, progressLines } from "./exec_reporter.ts";
+import { readAllStdin, readPrompt } from "./prompt_input.ts";
+import {
+  findGitRoot,
+  flagOverrides,
+  promptVars,
+  resolveWorkdir,
+  wireMismatch,
+} from "./session_setup.ts";
+
+const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
+const NO_SANDBOX_NOTE =
+  "Commands run directly in the working directory without an OS sandbox, and no approval is asked.";
+
+/** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
+export async function runExec(argument: string | undefined, options: SharedOptions): Promise<number> {
+  const env = Deno.env.toObject();
+  const cwd = await resolveWorkdir(options.cd);
+  if (!options.skipGitRepoCheck && !options.yolo && !(await findGitRoot(cwd))) {
+    throw new UserError(
+      "Not inside a trusted directory and --skip-git-repo-check was not specified",
+      { hint: "Run inside a git repository, or pass --skip-git-repo-check" },
+    );
+  }
+  const prompt = await readPrompt({
+    argument,
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    readStdin: readAllStdin,
+    note: (line) => console.error(line),
+  });
+  const config = await loadConfig({
+    cwd,
+    env,
+    flags: flagOverrides(options, cwd),
+    overrides: options.config,
+    profile: options.profile,
+  });
+  for (const warning of config.warnings) console.error(`warning: ${warning}`);
+  const { settings, model } = resolveProvider(config, env);
+  if (options.chatCompletions) settings.wireApi = "chat";
+  const harnessId = config.values.harness || "native";
+  const harness = await loadHarness(harnessId, {
+    builtinDir: BUILTIN_HARNESSES,
+    userDir: `${config.home}/harnesses`,
+  });
+  if (!harness.wireApis.includes(settings.wireApi)) {
+    throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
+  }
+  const provider = await openProvider(settings);
+  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  console.error(
+    style.dim(
+      `workdir: ${cwd}\nmodel: ${model}\nprovider: ${settings.id} (${settings.wireApi})\n` +
+        `harness: ${harness.id}\nsandbox: none (commands run unsandboxed)`,
+    ),
+  );
+  const system = renderSystemPrompt(
+    harness,
+    await promptVars(cwd, { model, home: config.home, sandbox: NO_SANDBOX_NOTE, env }),
+  );
+  const state = {
+    model,
+    system,
+    messages: [{ role: "user" as const, blocks: [{ type: "text" as const, text: prompt }] }],
+    usage: emptyUsage(),
+    reasoningEffort: config.values.model_reasoning_effort,
+  };
+  const outcome = await withInterrupt((signal) =>
+    runTurn(state, {
+      provider,
+      harness,
+      ctx: { cwd, signal, env: commandEnv(env), state: new Map() },
+      emit: (event: LoopEvent) => {
+        for (const line of progressLines(event, style)) console.error(line);
+      },
+      signal,
+    })
+  );
+  return report(outcome, state.usage.inputTokens + state.usage.outputTokens);
+}
+
+function report(outcome: TurnOutcome, tokens: number): number {
+  console.error(`tokens used: ${tokens}`);
+  switch (outcome.status) {
+    case "completed":
+      console.log(outcome.finalText);
+      return 0;
+    case "aborted":
+      console.error("error: Interrupted");
+      return 130;
+    case "step_limit":
+      console.error(`error: The model made ${outcome.limit} requests without finishing the task`);
+      console.error("hint: Split the task into smaller steps, or try a stronger model");
+      return 1;
+    case "failed":
+      console.error(`error: ${outcome.error.message}`);
+      if (outcome.error.hint) console.error(`hint: ${outcome.error.hint}`);
+      return 1;
+  }
+}
+
+/** Runs `task` with an abort signal tied to Ctrl-C; a second Ctrl-C exits at once. */
+async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) Deno.exit(130);
+    controller.abort();
+  };
+  Deno.addSignalListener("SIGINT", onSigint);
+  try {
+    return await task(controller.signal);
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSigint);
+  }
+}
+
+// TODO(#4): apply [shell_environment_policy]; until then commands inherit the environment.
+function commandEnv(env: Record<string, string>): Record<string, string> {
+  return env;
+}

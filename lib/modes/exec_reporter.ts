@@ -1,0 +1,96 @@
+import type { LoopEvent } from "../loop/events.ts";
+
+/** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
+export interface Style {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+}
+
+/** ANSI styling, or none. */
+export function makeStyle(color: boolean): Style {
+  const wrap = (code: string) => (text: string) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  return { dim: wrap("2"), bold: wrap("1"), red: wrap("31"), green: wrap("32") };
+}
+
+const OUTPUT_LINES = 12;
+const DIFF_LINES = 40;
+
+/**
+ * Turns loop events into the progress lines `exec` prints on stderr: each command with its exit
+ * code and the tail of its output, each patch as a short diff, plan updates and tool errors.
+ */
+export function progressLines(event: LoopEvent, style: Style): string[] {
+  switch (event.type) {
+    case "tool_start":
+      return startLines(event, style);
+    case "tool_end":
+      return endLines(event, style);
+    case "retry":
+      return [
+        style.dim(`Reconnecting (attempt ${event.attempt}, in ${event.delayMs} ms): ${event.reason}`),
+      ];
+    default:
+      return [];
+  }
+}
+
+function startLines(event: Extract<LoopEvent, { type: "tool_start" }>, style: Style): string[] {
+  const input = event.input as Record<string, unknown> | undefined;
+  if (event.capability === "shell.run" && input) {
+    return [`${style.bold("exec")} ${String(input.command)}`];
+  }
+  return [];
+}
+
+function endLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style): string[] {
+  if (event.isError) {
+    return [style.red(`${event.call.name} failed:`), ...indent(tail(event.text, OUTPUT_LINES))];
+  }
+  const output = event.output as Record<string, unknown> | undefined;
+  if (event.capability === "shell.run" && output) {
+    const code = output.exitCode;
+    const status = code === 0 ? style.green("exited 0") : style.red(`exited ${code ?? "(timeout)"}`);
+    const ms = Number(output.durationMs ?? 0);
+    return [`${status} ${style.dim(`in ${ms} ms`)}`, ...indent(tail(String(output.output), OUTPUT_LINES))];
+  }
+  if (event.capability === "fs.apply_patch" && output) {
+    const changes = output.changes as Array<{ path: string; kind: string; diff: string }>;
+    return changes.flatMap((c) => [
+      style.bold(`${c.kind} ${c.path}`),
+      ...head(c.diff, DIFF_LINES).map((l) => colorDiffLine(l, style)),
+    ]);
+  }
+  if (event.capability === "plan.update" && output) {
+    const plan = output.plan as Array<{ step: string; status: string }>;
+    const mark = { completed: "[x]", in_progress: "[~]", pending: "[ ]" } as Record<string, string>;
+    return [style.bold("plan"), ...plan.map((p) => `  ${mark[p.status] ?? "[ ]"} ${p.step}`)];
+  }
+  return [];
+}
+
+function colorDiffLine(line: string, style: Style): string {
+  if (line.startsWith("+") && !line.startsWith("+++")) return style.green(line);
+  if (line.startsWith("-") && !line.startsWith("---")) return style.red(line);
+  return style.dim(line);
+}
+
+function lines(text: string): string[] {
+  const all = text.replace(/\n$/, "").split("\n");
+  return all.length === 1 && all[0] === "" ? [] : all;
+}
+
+function tail(text: string, n: number): string[] {
+  const all = lines(text);
+  return all.length <= n ? all : [`… ${all.length - n} earlier lines`, ...all.slice(-n)];
+}
+
+function head(text: string, n: number): string[] {
+  const all = lines(text);
+  return all.length <= n ? all : [...all.slice(0, n), `… ${all.length - n} more lines`];
+}
+
+function indent(list: string[]): string[] {
+  return list.map((l) => `  ${l}`);
+}

@@ -1,0 +1,112 @@
+import { dirname, join, resolve } from "node:path";
+import { ConfigError, HarnessError, UserError } from "../errors.ts";
+import type { PromptVars } from "../harness/types.ts";
+import type { SharedOptions } from "./cli.ts";
+
+/** Resolves `-C/--cd` against the current directory and checks it is a directory. */
+export async function resolveWorkdir(cd: string | undefined): Promise<string> {
+  const dir = resolve(Deno.cwd(), cd ?? ".");
+  const info = await Deno.stat(dir).catch(() => undefined);
+  if (!info?.isDirectory) {
+    throw new UserError(`Cannot use "${dir}" as the working directory: it is not a directory`, {
+      hint: "Pass an existing directory to -C/--cd",
+    });
+  }
+  return dir;
+}
+
+/** The nearest ancestor of `dir` (itself included) that holds `.git`, if any. */
+export async function findGitRoot(dir: string): Promise<string | undefined> {
+  for (let current = dir;; current = dirname(current)) {
+    if (await Deno.stat(join(current, ".git")).catch(() => undefined)) return current;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** Maps command-line flags onto config keys, for the config loader. */
+export function flagOverrides(options: SharedOptions, cwd: string) {
+  const flags: Record<string, unknown> = { cwd };
+  if (options.model) flags.model = options.model;
+  if (options.sandbox) flags.sandbox_mode = options.sandbox;
+  if (options.askForApproval) flags.approval_policy = options.askForApproval;
+  if (options.harness !== undefined) flags.harness = options.harness;
+  if (options.oss) flags.oss = true;
+  if (options.localProvider) flags.local_provider = options.localProvider;
+  if (options.yolo) {
+    if (options.sandbox && options.sandbox !== "danger-full-access") {
+      throw new ConfigError(`Cannot combine --yolo with --sandbox "${options.sandbox}"`, {
+        hint: "--yolo already means --sandbox danger-full-access; drop one of the two flags",
+      });
+    }
+    flags.sandbox_mode = "danger-full-access";
+    flags.approval_policy = "never";
+  }
+  return flags;
+}
+
+/** Collects the values the system prompt templates can use. */
+export async function promptVars(
+  cwd: string,
+  opts: { model: string; home: string; sandbox: string; env: Record<string, string | undefined> },
+): Promise<PromptVars> {
+  return {
+    cwd,
+    date: currentDate(opts.env),
+    platform: `${Deno.build.os} ${Deno.build.arch}`,
+    shell: opts.env.SHELL ?? "/bin/bash",
+    model: opts.model,
+    gitStatus: await gitStatus(cwd),
+    agentsMd: await agentsMd(cwd, opts.home),
+    sandbox: opts.sandbox,
+  };
+}
+
+/** Today's date, or the fixed `OPENINTERPRETER_TEST_TIME` used by tests. */
+function currentDate(env: Record<string, string | undefined>): string {
+  const fixed = env.OPENINTERPRETER_TEST_TIME;
+  return fixed ? fixed.slice(0, 10) : new Date().toISOString().slice(0, 10);
+}
+
+async function gitStatus(cwd: string): Promise<string> {
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["status", "--short", "--branch"],
+      cwd,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (!out.success) return "(not a git repository)";
+    const text = new TextDecoder().decode(out.stdout).trim();
+    const lines = text.split("\n");
+    return lines.length > 40 ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n") : text;
+  } catch {
+    return "(git is not available)";
+  }
+}
+
+const AGENTS_MD_MAX_BYTES = 32 * 1024;
+
+/** The user's global AGENTS.md followed by the project's, each trimmed and capped. */
+async function agentsMd(cwd: string, home: string): Promise<string> {
+  const root = (await findGitRoot(cwd)) ?? cwd;
+  const candidates = [join(home, "AGENTS.md")];
+  for (let dir = cwd;; dir = dirname(dir)) {
+    candidates.splice(1, 0, join(dir, "AGENTS.md"));
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  const parts: string[] = [];
+  for (const file of candidates) {
+    const text = await Deno.readTextFile(file).catch(() => "");
+    if (text.trim()) parts.push(text.trim().slice(0, AGENTS_MD_MAX_BYTES));
+  }
+  return parts.join("\n\n");
+}
+
+/** The error for a harness that cannot run over the chosen wire API. */
+export function wireMismatch(harness: string, wire: string, supported: string[]): HarnessError {
+  return new HarnessError(`wire_api = "${wire}" is not supported by harness = "${harness}"`, {
+    hint: `Use a provider whose wire_api is one of ${
+      supported.map((w) => `"${w}"`).join(", ")
+    }, or choose another harness with --harness`,
+  });
+}

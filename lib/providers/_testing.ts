@@ -1,0 +1,231 @@
+/** Test helpers: a scripted SSE server on 127.0.0.1, and transport tests every wire must pass. */
+import assert from "node:assert/strict";
+import type { ModelRequest } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
+import type { Provider, ProviderSettings, WireApi } from "./types.ts";
+
+/** One scripted HTTP reply. `hold` keeps the body open after `body` is sent. */
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  hold?: boolean;
+}
+
+/** A request the server received. */
+export interface Recorded {
+  path: string;
+  search: string;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** A running scripted server; `baseUrl` ends in `/v1`. */
+export interface ScriptedServer extends AsyncDisposable {
+  baseUrl: string;
+  requests: Recorded[];
+}
+
+/** Serves `replies` in order, one per request, and records every request. */
+export function serveReplies(replies: Reply[]): ScriptedServer {
+  const requests: Recorded[] = [];
+  const queue = [...replies];
+  const encoder = new TextEncoder();
+  const held: ReadableStreamDefaultController[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    const body = await req.json().catch(() => ({}));
+    requests.push({ path: url.pathname, search: url.search, headers: req.headers, body });
+    const reply = queue.shift() ?? { status: 500, body: '{"error":{"message":"no reply left"}}' };
+    const status = reply.status ?? 200;
+    const type = status >= 400 ? "application/json" : "text/event-stream";
+    const headers = { "content-type": type, ...reply.headers };
+    if (!reply.hold) return new Response(reply.body ?? "", { status, headers });
+    const stream = new ReadableStream({
+      start(controller) {
+        if (reply.body) controller.enqueue(encoder.encode(reply.body));
+        held.push(controller);
+      },
+    });
+    return new Response(stream, { status, headers });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
+    requests,
+    async [Symbol.asyncDispose]() {
+      for (const controller of held) {
+        try {
+          controller.close();
+        } catch {
+          // already cancelled by the client
+        }
+      }
+      await server.shutdown();
+    },
+  };
+}
+
+/** SSE with data lines only, ending in `[DONE]` (Chat Completions). */
+export function sseData(chunks: unknown[]): string {
+  return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+}
+
+/** SSE with an `event:` line named after each event's `type` (Responses, Messages). */
+export function sseEvents(events: ({ type: string } & Record<string, unknown>)[]): string {
+  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+}
+
+/** Settings for a test provider at `baseUrl`. */
+export function testSettings(
+  baseUrl: string,
+  wireApi: WireApi,
+  overrides: Partial<ProviderSettings> = {},
+): ProviderSettings {
+  return {
+    id: "test",
+    name: "Test",
+    baseUrl,
+    wireApi,
+    apiKey: "sk-test",
+    envKey: "TEST_API_KEY",
+    headers: {},
+    queryParams: {},
+    maxRetries: 2,
+    streamIdleTimeoutMs: 2_000,
+    compat: {},
+    ...overrides,
+  };
+}
+
+/** A one-message request. */
+export function simpleRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model: "test-model",
+    system: "Be brief",
+    messages: [{ role: "user", blocks: [{ type: "text", text: "hi" }] }],
+    tools: [],
+    ...overrides,
+  };
+}
+
+/** Every event of one stream. */
+export async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+/** The transport behaviour every wire shares, exercised against a real server. */
+export function transportTests(spec: {
+  wire: WireApi;
+  create: (settings: ProviderSettings) => Provider;
+  /** A complete successful stream whose text is "ok". */
+  okBody: string;
+  /** The start of a stream, up to one text delta. */
+  partialBody: string;
+}): void {
+  const { wire, create, okBody, partialBody } = spec;
+  const run = async (replies: Reply[], overrides: Partial<ProviderSettings> = {}) => {
+    await using server = serveReplies(replies);
+    const provider = create(testSettings(server.baseUrl, wire, overrides));
+    return await collect(provider.stream(simpleRequest(), new AbortController().signal));
+  };
+  const jsonError = (message: string) => JSON.stringify({ error: { message, type: "x_error" } });
+
+  Deno.test(`${wire}: stream() retries after 429 honoring Retry-After`, async () => {
+    const events = await run([
+      { status: 429, headers: { "retry-after": "0" }, body: jsonError("slow down") },
+      { body: okBody },
+    ]);
+    const retry = events.find((e) => e.type === "retry");
+    assert.ok(retry?.type === "retry");
+    assert.equal(retry.delayMs, 0);
+    assert.match(retry.reason, /HTTP 429: slow down/);
+    const last = events.at(-1);
+    assert.ok(last?.type === "done");
+    assert.deepEqual(last.blocks, [{ type: "text", text: "ok" }]);
+  });
+
+  Deno.test(`${wire}: stream() retries after 500 then succeeds`, async () => {
+    const events = await run([
+      { status: 500, headers: { "retry-after-ms": "5" }, body: jsonError("boom") },
+      { body: okBody },
+    ]);
+    assert.deepEqual(events.filter((e) => e.type === "retry").map((e) => e.type), ["retry"]);
+    assert.equal(events.at(-1)?.type, "done");
+  });
+
+  Deno.test(`${wire}: stream() gives up after maxRetries`, async () => {
+    const fail = { status: 503, headers: { "retry-after": "0" }, body: jsonError("down") };
+    const events = await run([fail, fail, fail], { maxRetries: 1 });
+    assert.equal(events.filter((e) => e.type === "retry").length, 1);
+    const last = events.at(-1);
+    assert.ok(last?.type === "error");
+    assert.equal(last.error.status, 503);
+    assert.equal(last.error.retryable, true);
+  });
+
+  Deno.test(`${wire}: stream() ends with an error event on malformed SSE data`, async () => {
+    const events = await run([{ body: "event: message_start\ndata: {not json\n\n" }]);
+    const last = events.at(-1);
+    assert.ok(last?.type === "error");
+    assert.match(last.error.message, /Malformed stream from Test/);
+  });
+
+  Deno.test(`${wire}: stream() retries a transient error event sent before any output`, async () => {
+    const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    const events = await run([
+      { body: `event: error\ndata: ${JSON.stringify(overloaded)}\n\n` },
+      { body: okBody },
+    ]);
+    const retry = events.find((e) => e.type === "retry");
+    assert.ok(retry?.type === "retry");
+    assert.match(retry.reason, /Test reported an error: Overloaded/);
+    assert.equal(events.at(-1)?.type, "done");
+  });
+
+  Deno.test(`${wire}: stream() maps 401 to an error naming the key variable`, async () => {
+    const events = await run([{ status: 401, body: jsonError("bad key") }]);
+    assert.equal(events.length, 1);
+    const last = events[0];
+    assert.ok(last.type === "error");
+    assert.equal(last.error.status, 401);
+    assert.match(last.error.message, /HTTP 401: bad key/);
+    assert.match(last.error.hint ?? "", /\$TEST_API_KEY/);
+  });
+
+  Deno.test(`${wire}: stream() ends with a retryable error when the stream goes idle`, async () => {
+    const events = await run([{ hold: true }], { streamIdleTimeoutMs: 100, maxRetries: 0 });
+    const last = events.at(-1);
+    assert.ok(last?.type === "error");
+    assert.match(last.error.message, /Stream idle for 100 ms/);
+    assert.equal(last.error.retryable, true);
+  });
+
+  Deno.test(`${wire}: stream() reports an unreachable server`, async () => {
+    const server = serveReplies([]);
+    const baseUrl = server.baseUrl;
+    await server[Symbol.asyncDispose]();
+    const provider = create(testSettings(baseUrl, wire, { maxRetries: 0 }));
+    const events = await collect(provider.stream(simpleRequest(), new AbortController().signal));
+    const last = events.at(-1);
+    assert.ok(last?.type === "error");
+    assert.match(last.error.message, /Cannot reach Test at http:\/\/127\.0\.0\.1/);
+    assert.equal(last.error.retryable, true);
+  });
+
+  Deno.test(`${wire}: stream() stops with "aborted" and keeps partial text`, async () => {
+    await using server = serveReplies([{ body: partialBody, hold: true }]);
+    const provider = create(testSettings(server.baseUrl, wire));
+    const abort = new AbortController();
+    const events: StreamEvent[] = [];
+    for await (const event of provider.stream(simpleRequest(), abort.signal)) {
+      events.push(event);
+      if (event.type === "text_delta") abort.abort();
+    }
+    const last = events.at(-1);
+    assert.ok(last?.type === "done");
+    assert.equal(last.stop, "aborted");
+    assert.deepEqual(last.blocks, [{ type: "text", text: "ok" }]);
+  });
+}

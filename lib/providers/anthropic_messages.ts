@@ -1,0 +1,276 @@
+/** Anthropic Messages API: request body, stream reducer and provider. */
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
+import { emptyUsage, textOf } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
+import {
+  abortedEvent,
+  deltaEvent,
+  doneEvent,
+  newToolCall,
+  num,
+  rec,
+  replayArgs,
+  str,
+} from "./_blocks.ts";
+import { driveStream } from "./_drive.ts";
+import { isTransientKind, sdkClientOptions, trimBaseUrl } from "./_http.ts";
+import type { Compat, Provider, ProviderSettings } from "./types.ts";
+
+type Json = Record<string, unknown>;
+type WireMessage = { role: "user" | "assistant"; content: Json[] };
+
+/** `max_tokens` is required by the API; this applies when the request sets no limit. */
+export const DEFAULT_MAX_TOKENS = 32_000;
+const THINKING_BUDGETS = { minimal: 1024, low: 4096, medium: 10_000, high: 20_000, xhigh: 31_999 };
+const MIN_THINKING_BUDGET = 1024;
+const STOP_REASONS: Record<string, StopReason> = {
+  tool_use: "tool_calls",
+  max_tokens: "max_tokens",
+  model_context_window_exceeded: "max_tokens",
+};
+
+/**
+ * Builds the Messages request body. Consecutive messages of one role are merged, so a run of
+ * tool results becomes one user message. Thinking is replayed only with its signature, and
+ * redacted thinking (kept as a thinking block with `encrypted` and no `id`) verbatim.
+ */
+export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "compat">): Json {
+  const messages: WireMessage[] = [];
+  const push = (role: WireMessage["role"], content: Json[]) => {
+    if (content.length === 0) return;
+    const last = messages.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else messages.push({ role, content });
+  };
+  for (const message of request.messages) {
+    if (message.role === "user") push("user", contentBlocks(message.blocks));
+    else if (message.role === "assistant") push("assistant", assistantBlocks(message.blocks));
+    else {
+      const result: Json = { type: "tool_result", tool_use_id: wireId(message.callId) };
+      result.content = message.blocks.every((b) => b.type === "text")
+        ? textOf(message.blocks)
+        : contentBlocks(message.blocks);
+      if (message.isError) result.is_error = true;
+      push("user", [result]);
+    }
+  }
+  const maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const body: Json = { model: request.model, max_tokens: maxTokens, messages, stream: true };
+  if (request.system) body.system = request.system;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters,
+    }));
+  }
+  if (request.reasoningEffort) {
+    Object.assign(body, thinkingParams(request.reasoningEffort, maxTokens, settings.compat));
+  }
+  return body;
+}
+
+function thinkingParams(
+  effort: NonNullable<ModelRequest["reasoningEffort"]>,
+  maxTokens: number,
+  compat: Compat,
+): Json {
+  if (compat.thinking === "adaptive") {
+    return { thinking: { type: "adaptive" }, output_config: { effort: effort === "minimal" ? "low" : effort } };
+  }
+  const budget = Math.min(THINKING_BUDGETS[effort], maxTokens - 1);
+  return budget < MIN_THINKING_BUDGET ? {} : { thinking: { type: "enabled", budget_tokens: budget } };
+}
+
+/** Tool ids must match `^[a-zA-Z0-9_-]+$`; ids minted by other providers are made to fit. */
+function wireId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+
+function contentBlocks(blocks: Block[]): Json[] {
+  return blocks.flatMap((b): Json[] => {
+    if (b.type === "text") return b.text === "" ? [] : [{ type: "text", text: b.text }];
+    if (b.type === "image") {
+      return [{ type: "image", source: { type: "base64", media_type: b.mime, data: b.base64 } }];
+    }
+    return [];
+  });
+}
+
+function assistantBlocks(blocks: Block[]): Json[] {
+  return blocks.flatMap((b): Json[] => {
+    if (b.type === "thinking") {
+      if (b.signature) return [{ type: "thinking", thinking: b.text, signature: b.signature }];
+      if (b.encrypted && !b.id) return [{ type: "redacted_thinking", data: b.encrypted }];
+      return [];
+    }
+    if (b.type === "tool_call") {
+      return [{ type: "tool_use", id: wireId(b.id), name: b.name, input: replayArgs(b) }];
+    }
+    return contentBlocks([b]);
+  });
+}
+
+/** What the reducer has seen of one streamed message. */
+export interface MessagesState {
+  blocks: Block[];
+  /** Blocks by content block `index`. */
+  byIndex: Map<number, Block>;
+  usage: Usage;
+  stopReason?: string;
+}
+
+/** A fresh reducer state. */
+export function initMessagesState(): MessagesState {
+  return { blocks: [], byIndex: new Map(), usage: emptyUsage() };
+}
+
+/** Reduces one Messages stream event into `state`; returns the events it produced. */
+export function fromWire(chunk: unknown, state: MessagesState): StreamEvent[] {
+  const e = rec(chunk);
+  switch (e.type) {
+    case "message_start":
+      mergeUsage(state.usage, rec(rec(e.message).usage));
+      return [];
+    case "content_block_start":
+      return blockStart(num(e.index), rec(e.content_block), state);
+    case "content_block_delta":
+      return blockDelta(state.byIndex.get(num(e.index)), rec(e.delta));
+    case "message_delta":
+      state.stopReason = str(rec(e.delta).stop_reason) ?? state.stopReason;
+      mergeUsage(state.usage, rec(e.usage));
+      return [];
+    case "error": {
+      const error = rec(e.error);
+      const message = `Message failed: ${str(error.message) ?? "no reason given"}`;
+      return [{ type: "error", error: { message, retryable: isTransientKind(error.type) } }];
+    }
+    default:
+      return [];
+  }
+}
+
+function blockStart(index: number, cb: Json, state: MessagesState): StreamEvent[] {
+  let block: Block;
+  const events: StreamEvent[] = [];
+  if (cb.type === "text") {
+    block = { type: "text", text: str(cb.text) ?? "" };
+    if (block.text) events.push(deltaEvent("text", block.text));
+  } else if (cb.type === "thinking") {
+    block = { type: "thinking", text: str(cb.thinking) ?? "" };
+    if (str(cb.signature)) block.signature = str(cb.signature);
+    if (block.text) events.push(deltaEvent("thinking", block.text));
+  } else if (cb.type === "redacted_thinking") {
+    block = { type: "thinking", text: "", encrypted: str(cb.data) ?? "" };
+  } else if (cb.type === "tool_use") {
+    const input = rec(cb.input);
+    const initial = Object.keys(input).length > 0 ? JSON.stringify(input) : "";
+    block = newToolCall(str(cb.id) ?? `toolu_${index}`, str(cb.name) ?? "", initial);
+    events.push({ type: "tool_call_start", id: block.id, name: block.name });
+    if (initial) events.push({ type: "tool_call_delta", id: block.id, argsDelta: initial });
+  } else {
+    return [];
+  }
+  state.byIndex.set(index, block);
+  state.blocks.push(block);
+  return events;
+}
+
+function blockDelta(block: Block | undefined, d: Json): StreamEvent[] {
+  if (d.type === "text_delta" && block?.type === "text") {
+    const text = str(d.text) ?? "";
+    block.text += text;
+    return text ? [deltaEvent("text", text)] : [];
+  }
+  if (d.type === "thinking_delta" && block?.type === "thinking") {
+    const text = str(d.thinking) ?? "";
+    block.text += text;
+    return text ? [deltaEvent("thinking", text)] : [];
+  }
+  if (d.type === "signature_delta" && block?.type === "thinking") {
+    block.signature = (block.signature ?? "") + (str(d.signature) ?? "");
+    return [];
+  }
+  if (d.type === "input_json_delta" && block?.type === "tool_call") {
+    const json = str(d.partial_json) ?? "";
+    block.rawArgs = (block.rawArgs ?? "") + json;
+    return json ? [{ type: "tool_call_delta", id: block.id, argsDelta: json }] : [];
+  }
+  return [];
+}
+
+/** Usage counts are running totals; `inputTokens` includes cache reads and writes. */
+function mergeUsage(usage: Usage, u: Json): void {
+  const input = num(u.input_tokens);
+  const read = num(u.cache_read_input_tokens);
+  const write = num(u.cache_creation_input_tokens);
+  if (input + read + write > 0) {
+    usage.inputTokens = input + read + write;
+    usage.cachedInputTokens = read;
+  }
+  if (typeof u.output_tokens === "number") usage.outputTokens = u.output_tokens;
+  const thinking = num(rec(u.output_tokens_details).thinking_tokens);
+  if (thinking > 0) usage.reasoningTokens = thinking;
+}
+
+/** The last event of a message: `done`, or an error when no stop reason arrived. */
+export function finishMessages(state: MessagesState, how: "complete" | "aborted"): StreamEvent {
+  if (how === "aborted") return abortedEvent(state.blocks, state.usage);
+  if (!state.stopReason) {
+    const message = "Stream ended before the message finished: no stop_reason was sent";
+    return { type: "error", error: { message, retryable: true } };
+  }
+  return doneEvent(state.blocks, STOP_REASONS[state.stopReason] ?? "end_turn", state.usage);
+}
+
+/**
+ * The base URL for the Anthropic SDK, which appends `/v1/messages` itself. A Codex-style
+ * base_url that ends in `/v1` loses that suffix; any other base_url is passed through, which is
+ * the form Anthropic-compatible vendors document (e.g. `https://host/anthropic`).
+ */
+export function messagesSdkBaseUrl(baseUrl: string): string {
+  const trimmed = trimBaseUrl(baseUrl);
+  return trimmed.endsWith("/v1") ? trimmed.slice(0, -3) : trimmed;
+}
+
+async function anthropicClient(settings: ProviderSettings): Promise<Anthropic> {
+  const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
+  const base = sdkClientOptions(settings, {
+    baseUrl: messagesSdkBaseUrl(settings.baseUrl),
+    customHeadersEnv: "ANTHROPIC_CUSTOM_HEADERS",
+  });
+  // The long-standing form every Messages server accepts: `x-api-key` and version 2023-06-01
+  // (this SDK would send `Authorization: Bearer` and a newer version). http_headers still win.
+  const defaultHeaders = {
+    "x-api-key": base.apiKey,
+    authorization: null,
+    "anthropic-version": "2023-06-01",
+    ...base.defaultHeaders,
+  };
+  return new AnthropicClient({ ...base, defaultHeaders, webhookKey: null, openTelemetry: false });
+}
+
+/** A provider that speaks the Messages API through the Anthropic SDK. */
+export function createMessagesProvider(settings: ProviderSettings): Provider {
+  let client: Promise<Anthropic> | undefined;
+  return {
+    settings,
+    stream(request, signal) {
+      return driveStream({
+        settings,
+        model: request.model,
+        async open(abort) {
+          client ??= anthropicClient(settings);
+          const body = toWire(request, settings);
+          // `post` rather than `messages.create`, which prints deprecation warnings to the console.
+          const stream = (await client).post("/v1/messages", { body, stream: true, signal: abort });
+          return await (stream as unknown as Promise<AsyncIterable<unknown>>);
+        },
+        init: initMessagesState,
+        step: fromWire,
+        finish: finishMessages,
+      }, signal);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * The built-in providers, as data. `baseUrl` is Codex-style: it includes the API version path
+ * (`/v1`), and the adapter appends `/chat/completions`, `/responses` or `/messages`.
+ */
+import type { Compat, WireApi } from "./types.ts";
+
+/** One row of the built-in provider table. */
+export interface BuiltinProvider {
+  id: string;
+  name: string;
+  baseUrl: string;
+  wireApi: WireApi;
+  /** The environment variable holding the key; absent for local servers that need none. */
+  envKey?: string;
+  compat: Compat;
+  defaultModel: string;
+}
+
+const CHAT_USAGE: Compat = { streamUsage: true };
+const REASONING_REPLAY: Compat = { streamUsage: true, reasoningField: "reasoning_content" };
+
+/** Every built-in provider, in display order; `builtinProvider()` looks one up by id. */
+export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.freeze(([
+  {
+    id: "openai",
+    name: "OpenAI",
+    baseUrl: "https://api.openai.com/v1",
+    wireApi: "responses",
+    envKey: "OPENAI_API_KEY",
+    compat: {},
+    defaultModel: "gpt-6.2-sol",
+  },
+  {
+    id: "anthropic",
+    name: "Anthropic",
+    baseUrl: "https://api.anthropic.com/v1",
+    wireApi: "messages",
+    envKey: "ANTHROPIC_API_KEY",
+    compat: {},
+    defaultModel: "claude-sonnet-5-5",
+  },
+  {
+    id: "deepseek",
+    name: "DeepSeek",
+    baseUrl: "https://api.deepseek.com/v1",
+    wireApi: "chat",
+    envKey: "DEEPSEEK_API_KEY",
+    compat: REASONING_REPLAY,
+    defaultModel: "deepseek-chat",
+  },
+  {
+    id: "moonshot",
+    name: "Moonshot AI",
+    baseUrl: "https://api.moonshot.ai/v1",
+    wireApi: "chat",
+    envKey: "MOONSHOT_API_KEY",
+    compat: REASONING_REPLAY,
+    defaultModel: "kimi-k2-thinking",
+  },
+  {
+    id: "zhipu",
+    name: "Zhipu AI",
+    baseUrl: "https://open.bigmodel.cn/api/paas/v4",
+    wireApi: "chat",
+    // The variable Zhipu's own SDKs read.
+    envKey: "ZHIPUAI_API_KEY",
+    compat: CHAT_USAGE,
+    defaultModel: "glm-4.6",
+  },
+  {
+    id: "dashscope",
+    name: "Alibaba Cloud Model Studio",
+    baseUrl: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
+    wireApi: "chat",
+    envKey: "DASHSCOPE_API_KEY",
+    compat: CHAT_USAGE,
+    defaultModel: "qwen3-coder-plus",
+  },
+  {
+    id: "openrouter",
+    name: "OpenRouter",
+    baseUrl: "https://openrouter.ai/api/v1",
+    wireApi: "chat",
+    envKey: "OPENROUTER_API_KEY",
+    compat: CHAT_USAGE,
+    defaultModel: "anthropic/claude-sonnet-4.5",
+  },
+  {
+    id: "ollama",
+    name: "Ollama",
+    baseUrl: "http://localhost:11434/v1",
+    wireApi: "chat",
+    compat: CHAT_USAGE,
+    defaultModel: "gpt-oss:20b",
+  },
+  {
+    id: "lmstudio",
+    name: "LM Studio",
+    baseUrl: "http://localhost:1234/v1",
+    wireApi: "chat",
+    compat: CHAT_USAGE,
+    defaultModel: "openai/gpt-oss-20b",
+  },
+  {
+    id: "ollama-cloud",
+    name: "Ollama Cloud",
+    baseUrl: "https://ollama.com/v1",
+    wireApi: "chat",
+    envKey: "OLLAMA_API_KEY",
+    compat: CHAT_USAGE,
+    defaultModel: "gpt-oss:120b",
+  },
+] satisfies BuiltinProvider[]).map((row) =>
+  Object.freeze({ ...row, compat: Object.freeze({ ...row.compat }) })
+));
+
+/** The built-in provider with this id, if any. */
+export function builtinProvider(id: string): Readonly<BuiltinProvider> | undefined {
+  return BUILTIN_PROVIDERS.find((row) => row.id === id);
+}

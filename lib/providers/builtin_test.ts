@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { BUILTIN_PROVIDERS, builtinProvider } from "./builtin.ts";
+
+Deno.test("BUILTIN_PROVIDERS has unique ids and base URLs without a trailing slash", () => {
+  const ids = BUILTIN_PROVIDERS.map((row) => row.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const row of BUILTIN_PROVIDERS) {
+    assert.match(row.baseUrl, /^https?:\/\/[^/]+(\/.*[^/])?$/, row.id);
+    assert.ok(row.defaultModel, row.id);
+  }
+});
+
+Deno.test("builtinProvider() returns frozen rows with their wire API and key variable", () => {
+  const anthropic = builtinProvider("anthropic");
+  assert.equal(anthropic?.wireApi, "messages");
+  assert.equal(anthropic?.baseUrl, "https://api.anthropic.com/v1");
+  assert.equal(builtinProvider("openai")?.envKey, "OPENAI_API_KEY");
+  assert.equal(builtinProvider("deepseek")?.compat.reasoningField, "reasoning_content");
+  assert.equal(builtinProvider("ollama")?.envKey, undefined);
+  assert.ok(Object.isFrozen(builtinProvider("moonshot")?.compat));
+  assert.equal(builtinProvider("nope"), undefined);
+});

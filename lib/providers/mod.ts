@@ -1,0 +1,22 @@
+/** Model providers: open one from resolved settings. Adapters and SDKs load on first use. */
+import { ConfigError } from "../errors.ts";
+import type { Provider, ProviderSettings } from "./types.ts";
+
+export type { Compat, Provider, ProviderSettings, WireApi } from "./types.ts";
+export { BUILTIN_PROVIDERS, type BuiltinProvider, builtinProvider } from "./builtin.ts";
+
+/** Opens a provider for `settings`, importing only the adapter its wire API needs. */
+export async function openProvider(settings: ProviderSettings): Promise<Provider> {
+  switch (settings.wireApi) {
+    case "chat":
+      return (await import("./openai_chat.ts")).createChatProvider(settings);
+    case "responses":
+      return (await import("./openai_responses.ts")).createResponsesProvider(settings);
+    case "messages":
+      return (await import("./anthropic_messages.ts")).createMessagesProvider(settings);
+    default:
+      throw new ConfigError(`Unknown wire_api "${settings.wireApi}" for provider "${settings.id}"`, {
+        hint: 'Use "responses", "chat" or "messages"',
+      });
+  }
+}

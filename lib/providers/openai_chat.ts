@@ -1,0 +1,230 @@
+/** OpenAI Chat Completions: request body, stream reducer and provider. */
+import type OpenAI from "openai";
+import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
+import { emptyUsage, textOf } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
+import {
+  abortedEvent,
+  appendText,
+  deltaEvent,
+  doneEvent,
+  newToolCall,
+  num,
+  rec,
+  replayArgs,
+  str,
+  type ToolCallBlock,
+} from "./_blocks.ts";
+import { driveStream } from "./_drive.ts";
+import { openaiClient } from "./_openai_client.ts";
+import type { Compat, Provider, ProviderSettings } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+const STOP_REASONS: Record<string, StopReason> = {
+  stop: "end_turn",
+  tool_calls: "tool_calls",
+  function_call: "tool_calls",
+  length: "max_tokens",
+};
+
+/** Builds the Chat Completions request body for `request`. */
+export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "compat">): Json {
+  const { compat } = settings;
+  const messages: Json[] = [];
+  if (request.system) messages.push({ role: "system", content: request.system });
+  let toolImages: Json[] = [];
+  for (const message of request.messages) {
+    if (message.role !== "tool_result" && toolImages.length > 0) {
+      messages.push({ role: "user", content: toolImages });
+      toolImages = [];
+    }
+    if (message.role === "user") {
+      messages.push({ role: "user", content: userContent(message.blocks) });
+    } else if (message.role === "assistant") {
+      const wire = assistantMessage(message.blocks, compat);
+      if (wire) messages.push(wire);
+    } else {
+      const content = textOf(message.blocks);
+      messages.push({ role: "tool", tool_call_id: message.callId, content });
+      toolImages.push(...imageParts(message.blocks));
+    }
+  }
+  if (toolImages.length > 0) messages.push({ role: "user", content: toolImages });
+  const body: Json = { model: request.model, messages, stream: true };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  if (compat.streamUsage) body.stream_options = { include_usage: true };
+  if (request.maxOutputTokens) body[compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
+  if (request.reasoningEffort) body.reasoning_effort = request.reasoningEffort;
+  return body;
+}
+
+/** User content: a plain string when it is all text, else text and image parts. */
+function userContent(blocks: Block[]): string | Json[] {
+  if (blocks.every((b) => b.type === "text")) return textOf(blocks);
+  return blocks.flatMap((b): Json[] => {
+    if (b.type === "text") return [{ type: "text", text: b.text }];
+    return imageParts([b]);
+  });
+}
+
+function imageParts(blocks: Block[]): Json[] {
+  return blocks.flatMap((b) =>
+    b.type === "image"
+      ? [{ type: "image_url", image_url: { url: `data:${b.mime};base64,${b.base64}` } }]
+      : []
+  );
+}
+
+/**
+ * An assistant message, or undefined when there is nothing to send. Thinking goes back under
+ * `compat.reasoningField` when set; messages with tool calls always carry that field.
+ */
+function assistantMessage(blocks: Block[], compat: Compat): Json | undefined {
+  const text = textOf(blocks);
+  const calls = blocks.filter((b): b is ToolCallBlock => b.type === "tool_call");
+  if (text === "" && calls.length === 0) return undefined;
+  const wire: Json = { role: "assistant", content: text === "" ? null : text };
+  const thinking = blocks.map((b) => b.type === "thinking" ? b.text : "").join("");
+  if (compat.reasoningField && (thinking !== "" || calls.length > 0)) {
+    wire[compat.reasoningField] = thinking;
+  }
+  if (calls.length > 0) {
+    wire.tool_calls = calls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.name, arguments: JSON.stringify(replayArgs(c)) },
+    }));
+  }
+  return wire;
+}
+
+/** What the reducer has seen of one streamed completion. */
+export interface ChatState {
+  blocks: Block[];
+  /** Tool calls by their streamed `index`. */
+  calls: Map<number, ToolCallBlock>;
+  lastIndex: number;
+  usage: Usage;
+  finishReason?: string;
+  /** Delta fields read as reasoning, in order of preference. */
+  reasoningFields: string[];
+}
+
+/** A fresh reducer state; `compat.reasoningField` is read first, then the common field names. */
+export function initChatState(compat: Compat): ChatState {
+  const fields = [compat.reasoningField, "reasoning_content", "reasoning"]
+    .filter((f): f is string => typeof f === "string");
+  return {
+    blocks: [],
+    calls: new Map(),
+    lastIndex: 0,
+    usage: emptyUsage(),
+    reasoningFields: [...new Set(fields)],
+  };
+}
+
+/** Reduces one streamed `chat.completion.chunk` into `state`; returns the events it produced. */
+export function fromWire(chunk: unknown, state: ChatState): StreamEvent[] {
+  const c = rec(chunk);
+  const choice = rec(Array.isArray(c.choices) ? c.choices[0] : undefined);
+  const usage = c.usage ?? choice.usage;
+  if (usage !== null && typeof usage === "object") state.usage = chatUsage(rec(usage));
+  const delta = rec(choice.delta);
+  const events: StreamEvent[] = [];
+  const reasoning = state.reasoningFields.map((f) => str(delta[f])).find((r) => r);
+  if (reasoning) {
+    appendText(state.blocks, "thinking", reasoning);
+    events.push(deltaEvent("thinking", reasoning));
+  }
+  const content = str(delta.content);
+  if (content) {
+    appendText(state.blocks, "text", content);
+    events.push(deltaEvent("text", content));
+  }
+  if (Array.isArray(delta.tool_calls)) {
+    for (const call of delta.tool_calls) events.push(...toolCallDelta(rec(call), state));
+  }
+  const finish = str(choice.finish_reason);
+  if (finish) state.finishReason = finish;
+  return events;
+}
+
+/**
+ * Accumulates one `delta.tool_calls` entry. Entries are keyed by `index`; a new `id` at a known
+ * index starts a new call (some servers number every call 0), and a missing index continues the
+ * last call.
+ */
+function toolCallDelta(entry: Json, state: ChatState): StreamEvent[] {
+  const fn = rec(entry.function);
+  const index = typeof entry.index === "number" ? entry.index : state.lastIndex;
+  const id = str(entry.id) || undefined;
+  state.lastIndex = index;
+  const events: StreamEvent[] = [];
+  let call = state.calls.get(index);
+  if (!call || (id !== undefined && id !== call.id)) {
+    call = newToolCall(id ?? `call_${crypto.randomUUID().slice(0, 8)}`, str(fn.name) ?? "");
+    state.calls.set(index, call);
+    state.blocks.push(call);
+    events.push({ type: "tool_call_start", id: call.id, name: call.name });
+  } else if (call.name === "" && str(fn.name)) {
+    call.name = str(fn.name)!;
+  }
+  const args = typeof fn.arguments === "string"
+    ? fn.arguments
+    : fn.arguments === undefined || fn.arguments === null
+    ? ""
+    : JSON.stringify(fn.arguments);
+  if (args !== "") {
+    call.rawArgs = (call.rawArgs ?? "") + args;
+    events.push({ type: "tool_call_delta", id: call.id, argsDelta: args });
+  }
+  return events;
+}
+
+function chatUsage(u: Json): Usage {
+  return {
+    inputTokens: num(u.prompt_tokens),
+    outputTokens: num(u.completion_tokens),
+    cachedInputTokens: num(rec(u.prompt_tokens_details).cached_tokens) ||
+      num(u.prompt_cache_hit_tokens),
+    reasoningTokens: num(rec(u.completion_tokens_details).reasoning_tokens),
+  };
+}
+
+/** The last event of a completion: `done`, or an error when no `finish_reason` arrived. */
+export function finishChat(state: ChatState, how: "complete" | "aborted"): StreamEvent {
+  if (how === "aborted") return abortedEvent(state.blocks, state.usage);
+  if (!state.finishReason) {
+    const message = "Stream ended before the model finished: no finish_reason was sent";
+    return { type: "error", error: { message, retryable: true } };
+  }
+  return doneEvent(state.blocks, STOP_REASONS[state.finishReason] ?? "end_turn", state.usage);
+}
+
+/** A provider that speaks Chat Completions through the OpenAI SDK. */
+export function createChatProvider(settings: ProviderSettings): Provider {
+  let client: Promise<OpenAI> | undefined;
+  return {
+    settings,
+    stream(request, signal) {
+      return driveStream({
+        settings,
+        model: request.model,
+        async open(abort) {
+          client ??= openaiClient(settings);
+          const body = toWire(request, settings) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
+          return await (await client).chat.completions.create(body, { signal: abort });
+        },
+        init: () => initChatState(settings.compat),
+        step: fromWire,
+        finish: finishChat,
+      }, signal);
+    },
+  };
+}

@@ -1,0 +1,266 @@
+/** OpenAI Responses API: request body, stream reducer and provider. */
+import type OpenAI from "openai";
+import type { Block, ModelRequest, Usage } from "../model/message.ts";
+import { emptyUsage, textOf } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
+import {
+  abortedEvent,
+  deltaEvent,
+  doneEvent,
+  newToolCall,
+  num,
+  rec,
+  replayArgs,
+  str,
+  type TextLikeBlock,
+  type ToolCallBlock,
+} from "./_blocks.ts";
+import { driveStream } from "./_drive.ts";
+import { isTransientKind } from "./_http.ts";
+import { openaiClient } from "./_openai_client.ts";
+import type { Provider, ProviderSettings } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Builds the Responses request body. Requests are stateless (`store: false`); reasoning is
+ * replayed from its encrypted content, which is requested whenever a reasoning effort is set.
+ */
+export function toWire(
+  request: ModelRequest,
+  _settings?: Pick<ProviderSettings, "compat">,
+): Json {
+  const input: Json[] = [];
+  for (const message of request.messages) {
+    if (message.role === "user") {
+      input.push({ type: "message", role: "user", content: inputParts(message.blocks) });
+    } else if (message.role === "assistant") {
+      input.push(...assistantItems(message.blocks));
+    } else {
+      const hasImage = message.blocks.some((b) => b.type === "image");
+      const output = hasImage ? inputParts(message.blocks) : textOf(message.blocks);
+      input.push({ type: "function_call_output", call_id: message.callId, output });
+    }
+  }
+  const body: Json = { model: request.model, input, stream: true, store: false };
+  if (request.system) body.instructions = request.system;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      type: "function",
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    }));
+    body.tool_choice = "auto";
+    body.parallel_tool_calls = true;
+  }
+  if (request.reasoningEffort) {
+    body.reasoning = { effort: request.reasoningEffort, summary: "auto" };
+    body.include = ["reasoning.encrypted_content"];
+  }
+  if (request.maxOutputTokens) body.max_output_tokens = request.maxOutputTokens;
+  return body;
+}
+
+function inputParts(blocks: Block[]): Json[] {
+  return blocks.flatMap((b): Json[] => {
+    if (b.type === "text") return [{ type: "input_text", text: b.text }];
+    if (b.type === "image") {
+      return [{ type: "input_image", image_url: `data:${b.mime};base64,${b.base64}`, detail: "auto" }];
+    }
+    return [];
+  });
+}
+
+/**
+ * Output items in block order. Only thinking that came from a Responses server with encrypted
+ * content is replayed: with `store: false` a bare reasoning id cannot be resolved.
+ */
+function assistantItems(blocks: Block[]): Json[] {
+  const items: Json[] = [];
+  for (const block of blocks) {
+    const last = items.at(-1);
+    if (block.type === "text" && block.text !== "") {
+      const part = { type: "output_text", text: block.text };
+      if (last?.type === "message") (last.content as Json[]).push(part);
+      else items.push({ type: "message", role: "assistant", content: [part] });
+    } else if (block.type === "thinking" && block.id && block.encrypted) {
+      const summary = block.text === "" ? [] : [{ type: "summary_text", text: block.text }];
+      items.push({ type: "reasoning", id: block.id, summary, encrypted_content: block.encrypted });
+    } else if (block.type === "tool_call") {
+      const args = JSON.stringify(replayArgs(block));
+      items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: args });
+    }
+  }
+  return items;
+}
+
+/** What the reducer has seen of one streamed response. */
+export interface ResponsesState {
+  blocks: Block[];
+  /** Blocks by output item id (or `#<output_index>` when a server sends no id). */
+  items: Map<string, Block>;
+  /** The last summary part index seen per reasoning item, to separate parts. */
+  parts: Map<string, number>;
+  usage: Usage;
+  status?: "completed" | "incomplete";
+  incompleteReason?: string;
+}
+
+/** A fresh reducer state. */
+export function initResponsesState(): ResponsesState {
+  return { blocks: [], items: new Map(), parts: new Map(), usage: emptyUsage() };
+}
+
+function itemKey(id: unknown, index: unknown): string {
+  return str(id) || `#${num(index)}`;
+}
+
+/** The block for an item, created with `make` (and appended) on first sight. */
+function blockFor<B extends Block>(state: ResponsesState, key: string, make: () => B): B {
+  let block = state.items.get(key);
+  if (!block) {
+    block = make();
+    state.items.set(key, block);
+    state.blocks.push(block);
+  }
+  return block as B;
+}
+
+function textBlock(state: ResponsesState, key: string, kind: "text" | "thinking") {
+  return blockFor<TextLikeBlock>(state, key, () => ({ type: kind, text: "" }));
+}
+
+/** Reduces one Responses stream event into `state`; returns the events it produced. */
+export function fromWire(chunk: unknown, state: ResponsesState): StreamEvent[] {
+  const e = rec(chunk);
+  const key = itemKey(e.item_id, e.output_index);
+  const delta = str(e.delta) ?? "";
+  switch (e.type) {
+    case "response.output_item.added":
+    case "response.output_item.done":
+      return outputItem(rec(e.item), itemKey(rec(e.item).id, e.output_index), state);
+    case "response.output_text.delta":
+    case "response.refusal.delta":
+      textBlock(state, key, "text").text += delta;
+      return delta ? [deltaEvent("text", delta)] : [];
+    case "response.reasoning_summary_text.delta":
+    case "response.reasoning_text.delta": {
+      const block = textBlock(state, key, "thinking");
+      const part = num(e.summary_index ?? e.content_index);
+      const text = block.text !== "" && state.parts.get(key) !== part ? `\n\n${delta}` : delta;
+      state.parts.set(key, part);
+      block.text += text;
+      return text ? [deltaEvent("thinking", text)] : [];
+    }
+    case "response.function_call_arguments.delta": {
+      const call = state.items.get(key);
+      if (call?.type !== "tool_call" || !delta) return [];
+      call.rawArgs = (call.rawArgs ?? "") + delta;
+      return [{ type: "tool_call_delta", id: call.id, argsDelta: delta }];
+    }
+    case "response.completed":
+    case "response.incomplete":
+      return completed(rec(e.response), state);
+    case "response.failed": {
+      const error = rec(rec(e.response).error);
+      return [failure(str(error.message) ?? "no reason given", error.code)];
+    }
+    case "error":
+      return [failure(str(e.message) ?? "no reason given", e.code)];
+    default:
+      return [];
+  }
+}
+
+/** Handles `output_item.added` and `.done`; `.done` fills in what deltas did not carry. */
+function outputItem(item: Json, key: string, state: ResponsesState): StreamEvent[] {
+  const seen = state.items.has(key);
+  if (item.type === "function_call") {
+    const id = str(item.call_id) ?? str(item.id) ?? key;
+    const call = blockFor<ToolCallBlock>(state, key, () => newToolCall(id, str(item.name) ?? ""));
+    const events: StreamEvent[] = seen ? [] : [{ type: "tool_call_start", id, name: call.name }];
+    const args = str(item.arguments) ?? "";
+    if (args.length > (call.rawArgs ?? "").length) {
+      const rest = args.startsWith(call.rawArgs ?? "") ? args.slice((call.rawArgs ?? "").length) : args;
+      events.push({ type: "tool_call_delta", id: call.id, argsDelta: rest });
+      call.rawArgs = args;
+    }
+    return events;
+  }
+  if (item.type === "reasoning") {
+    const block = blockFor(state, key, () => ({ type: "thinking", text: "" } as TextLikeBlock));
+    if (block.type !== "thinking") return [];
+    if (str(item.id)) block.id = str(item.id);
+    if (str(item.encrypted_content)) block.encrypted = str(item.encrypted_content);
+    const parts = Array.isArray(item.summary) ? item.summary : [];
+    const summary = parts.map((p) => str(rec(p).text) ?? "").filter(Boolean).join("\n\n");
+    if (block.text !== "" || summary === "") return [];
+    block.text = summary;
+    return [deltaEvent("thinking", summary)];
+  }
+  if (item.type === "message") {
+    const block = textBlock(state, key, "text");
+    const parts = Array.isArray(item.content) ? item.content : [];
+    const text = parts.map((p) => str(rec(p).text) ?? str(rec(p).refusal) ?? "").join("");
+    if (block.text !== "" || text === "") return [];
+    block.text = text;
+    return [deltaEvent("text", text)];
+  }
+  return [];
+}
+
+function completed(response: Json, state: ResponsesState): StreamEvent[] {
+  const u = rec(response.usage);
+  state.usage = {
+    inputTokens: num(u.input_tokens),
+    outputTokens: num(u.output_tokens),
+    cachedInputTokens: num(rec(u.input_tokens_details).cached_tokens),
+    reasoningTokens: num(rec(u.output_tokens_details).reasoning_tokens),
+  };
+  state.status = response.status === "incomplete" ? "incomplete" : "completed";
+  state.incompleteReason = str(rec(response.incomplete_details).reason);
+  return [];
+}
+
+function failure(message: string, code: unknown): StreamEvent {
+  const detail = typeof code === "string" ? `${message} (${code})` : message;
+  return {
+    type: "error",
+    error: { message: `Response failed: ${detail}`, retryable: isTransientKind(code) },
+  };
+}
+
+/** The last event of a response: `done`, or an error when `response.completed` never came. */
+export function finishResponses(state: ResponsesState, how: "complete" | "aborted"): StreamEvent {
+  if (how === "aborted") return abortedEvent(state.blocks, state.usage);
+  if (!state.status) {
+    const message = "Stream ended before the response completed: no response.completed event";
+    return { type: "error", error: { message, retryable: true } };
+  }
+  const truncated = state.status === "incomplete" && state.incompleteReason === "max_output_tokens";
+  return doneEvent(state.blocks, truncated ? "max_tokens" : "end_turn", state.usage);
+}
+
+/** A provider that speaks the Responses API through the OpenAI SDK. */
+export function createResponsesProvider(settings: ProviderSettings): Provider {
+  let client: Promise<OpenAI> | undefined;
+  return {
+    settings,
+    stream(request, signal) {
+      return driveStream({
+        settings,
+        model: request.model,
+        async open(abort) {
+          client ??= openaiClient(settings);
+          const body = toWire(request) as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
+          return await (await client).responses.create(body, { signal: abort });
+        },
+        init: initResponsesState,
+        step: fromWire,
+        finish: finishResponses,
+      }, signal);
+    },
+  };
+}

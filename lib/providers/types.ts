@@ -1,0 +1,47 @@
+import type { ModelRequest } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
+
+/** The three wire APIs we speak. */
+export type WireApi = "chat" | "responses" | "messages";
+
+/** Provider quirks, kept as data so adapter code never branches on model or vendor names. */
+export interface Compat {
+  /** Chat: the assistant-message field that carries reasoning (DeepSeek, Kimi: "reasoning_content"). */
+  reasoningField?: string;
+  /** Chat: "max_tokens" or "max_completion_tokens". */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** Chat: send `stream_options.include_usage`. */
+  streamUsage?: boolean;
+  /**
+   * Messages: how a reasoning effort is requested. "budget" (default) sends
+   * `thinking.budget_tokens`; "adaptive" sends `thinking.type = "adaptive"` and `output_config.effort`.
+   */
+  thinking?: "budget" | "adaptive";
+}
+
+/** A fully resolved provider: where to send requests and how. */
+export interface ProviderSettings {
+  id: string;
+  name: string;
+  baseUrl: string;
+  wireApi: WireApi;
+  /** Undefined for local providers that need no key. */
+  apiKey?: string;
+  /** The environment variable the key comes from; named in authentication hints. */
+  envKey?: string;
+  headers: Record<string, string>;
+  queryParams: Record<string, string>;
+  maxRetries: number;
+  streamIdleTimeoutMs: number;
+  compat: Compat;
+}
+
+/**
+ * A model provider. Contract: once called, `stream` never throws; every failure (HTTP status,
+ * malformed stream, idle timeout, abort) ends the stream with an `error` event, and success ends
+ * it with one `done` event that holds the complete assistant blocks.
+ */
+export interface Provider {
+  readonly settings: ProviderSettings;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+}

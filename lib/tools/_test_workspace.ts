@@ -1,0 +1,31 @@
+import { dirname, join } from "node:path";
+import type { ToolContext } from "./capability.ts";
+
+/** A temporary workspace directory with a ready tool context; removed on dispose. */
+export interface TempWorkspace extends AsyncDisposable {
+  dir: string;
+  ctx: ToolContext;
+  /** Reads a workspace file as text. */
+  read(path: string): Promise<string>;
+}
+
+/** Creates a temp dir holding `files` (path → text) and a context rooted at it. Test helper. */
+export async function tempWorkspace(
+  files: Record<string, string> = {},
+  opts: { signal?: AbortSignal } = {},
+): Promise<TempWorkspace> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_tools_" }));
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(dir, path)), { recursive: true });
+    await Deno.writeTextFile(join(dir, path), text);
+  }
+  const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir };
+  return {
+    dir,
+    ctx: { cwd: dir, signal: opts.signal ?? new AbortController().signal, env, state: new Map() },
+    read: (path) => Deno.readTextFile(join(dir, path)),
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}

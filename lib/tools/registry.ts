@@ -1,0 +1,16 @@
+import type { Capability } from "./capability.ts";
+import { applyPatch } from "./apply_patch.ts";
+import { shellRun } from "./shell_run.ts";
+import { updatePlan } from "./update_plan.ts";
+
+/** Every capability a harness can map tools onto. */
+export const CAPABILITIES: readonly Capability[] = Object.freeze([
+  shellRun as Capability,
+  applyPatch as Capability,
+  updatePlan as Capability,
+]);
+
+/** The capability with this id, or undefined. */
+export function capabilityById(id: string): Capability | undefined {
+  return CAPABILITIES.find((c) => c.id === id);
+}

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ToolError } from "../errors.ts";
+import { OUTPUT_KEEP_BYTES, shellArgs, shellRun } from "./shell_run.ts";
+import { tempWorkspace } from "./_test_workspace.ts";
+
+Deno.test("shellRun() returns exit code and combined output of a successful command", async () => {
+  await using ws = await tempWorkspace();
+  const out = await shellRun.run({ command: "echo hello; echo oops >&2" }, ws.ctx);
+  assert.equal(out.exitCode, 0);
+  assert.equal(out.timedOut, false);
+  assert.equal(out.truncated, false);
+  assert.equal(out.cwd, ".");
+  assert.match(out.output, /hello\n/);
+  assert.match(out.output, /oops\n/);
+  assert.ok(out.durationMs >= 0);
+});
+
+Deno.test("shellRun() keeps arrival order between stdout and stderr", async () => {
+  await using ws = await tempWorkspace();
+  const cmd = "echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three";
+  const out = await shellRun.run({ command: cmd }, ws.ctx);
+  assert.equal(out.output, "one\ntwo\nthree\n");
+});
+
+Deno.test("shellRun() reports a non-zero exit as data, not an error", async () => {
+  await using ws = await tempWorkspace();
+  const out = await shellRun.run({ command: "echo failing; exit 7" }, ws.ctx);
+  assert.equal(out.exitCode, 7);
+  assert.equal(out.output, "failing\n");
+});
+
+Deno.test("shellRun() resolves cwd against the workspace", async () => {
+  await using ws = await tempWorkspace({ "sub/marker.txt": "x" });
+  const out = await shellRun.run({ command: "pwd; ls", cwd: "sub" }, ws.ctx);
+  assert.equal(out.output, `${join(ws.dir, "sub")}\nmarker.txt\n`);
+  assert.equal(out.cwd, "sub");
+});
+
+Deno.test("shellRun() throws ToolError when the working directory does not exist", async () => {
+  await using ws = await tempWorkspace();
+  await assert.rejects(
+    () => shellRun.run({ command: "true", cwd: "missing" }, ws.ctx),
+    (err) => err instanceof ToolError && /"missing" does not exist/.test(err.message),
+  );
+});
+
+Deno.test("shellRun() throws ToolError when the shell cannot be started", async () => {
+  await using ws = await tempWorkspace();
+  await assert.rejects(
+    () => shellRun.run({ command: "true", shell: "/no/such/shell" }, ws.ctx),
+    (err) => err instanceof ToolError && err.message.includes("/no/such/shell"),
+  );
+});
+
+Deno.test("shellRun() passes only the context environment", async () => {
+  await using ws = await tempWorkspace();
+  ws.ctx.env.OI_MARK = "marked";
+  Deno.env.set("OI_LEAK", "leaked");
+  try {
+    const out = await shellRun.run({ command: 'echo "$OI_MARK/${OI_LEAK:-none}"' }, ws.ctx);
+    assert.equal(out.output, "marked/none\n");
+  } finally {
+    Deno.env.delete("OI_LEAK");
+  }
+});
+
+Deno.test({
+  name: "shellRun() kills the process group and reports timedOut on timeout",
+  ignore: Deno.build.os !== "linux",
+  fn: killsGroupOnTimeout,
+});
+
+async function killsGroupOnTimeout() {
+  await using ws = await tempWorkspace();
+  const pidFile = join(ws.dir, "bg.pid");
+  const cmd = `sleep 30 & echo $! > ${pidFile}; echo started; wait`;
+  const t0 = performance.now();
+  const out = await shellRun.run({ command: cmd, timeout_ms: 300 }, ws.ctx);
+  assert.ok(performance.now() - t0 < 5000);
+  assert.equal(out.timedOut, true);
+  assert.equal(out.exitCode, null);
+  assert.equal(out.timeoutMs, 300);
+  assert.equal(out.output, "started\n");
+  const pid = Number(await Deno.readTextFile(pidFile));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(await processAlive(pid), false);
+}
+
+Deno.test("shellRun() min_timeout_ms raises but never lowers the timeout", async () => {
+  await using ws = await tempWorkspace();
+  const low = await shellRun.run({ command: "true", min_timeout_ms: 10 }, ws.ctx);
+  assert.equal(low.timeoutMs, 120_000);
+  const high = await shellRun.run({ command: "true", timeout_ms: 50, min_timeout_ms: 900 }, ws.ctx);
+  assert.equal(high.timeoutMs, 900);
+});
+
+Deno.test("shellRun() does not wait for background children that keep the pipes open", async () => {
+  await using ws = await tempWorkspace();
+  const t0 = performance.now();
+  const out = await shellRun.run({ command: "sleep 5 & echo parent" }, ws.ctx);
+  assert.ok(performance.now() - t0 < 3000);
+  assert.equal(out.exitCode, 0);
+  assert.equal(out.output, "parent\n");
+});
+
+Deno.test("shellRun() rejects with the abort reason when the signal aborts", async () => {
+  const ac = new AbortController();
+  await using ws = await tempWorkspace({}, { signal: ac.signal });
+  setTimeout(() => ac.abort(new Error("stop now")), 200);
+  const t0 = performance.now();
+  await assert.rejects(() => shellRun.run({ command: "sleep 30" }, ws.ctx), /stop now/);
+  assert.ok(performance.now() - t0 < 5000);
+});
+
+Deno.test("shellRun() keeps head and tail of a long output with a truncation marker", async () => {
+  await using ws = await tempWorkspace();
+  const total = OUTPUT_KEEP_BYTES * 3;
+  const cmd =
+    `printf 'A%.0s' $(seq 1 ${OUTPUT_KEEP_BYTES}); head -c ${OUTPUT_KEEP_BYTES} /dev/zero | tr '\\0' M;` +
+    ` printf 'Z%.0s' $(seq 1 ${OUTPUT_KEEP_BYTES})`;
+  const out = await shellRun.run({ command: cmd }, ws.ctx);
+  assert.equal(out.truncated, true);
+  assert.ok(out.output.startsWith("A".repeat(OUTPUT_KEEP_BYTES) + "\n[… "));
+  assert.ok(out.output.endsWith("]\n" + "Z".repeat(OUTPUT_KEEP_BYTES)));
+  assert.ok(out.output.includes(`[… ${total - 2 * OUTPUT_KEEP_BYTES} bytes truncated …]`));
+  assert.ok(!out.output.includes("M"));
+});
+
+Deno.test("shellRun() runs a login shell when asked", async () => {
+  await using ws = await tempWorkspace();
+  const out = await shellRun.run(
+    { command: "shopt -q login_shell && echo login", login: true },
+    ws.ctx,
+  );
+  assert.equal(out.output, "login\n");
+  const plain = await shellRun.run({ command: "shopt -q login_shell || echo plain" }, ws.ctx);
+  assert.equal(plain.output, "plain\n");
+});
+
+Deno.test("shellArgs() picks flags by shell family", () => {
+  assert.deepEqual(shellArgs("/bin/zsh", true), ["-lc"]);
+  assert.deepEqual(shellArgs("sh", false), ["-c"]);
+  assert.deepEqual(shellArgs("pwsh", false), ["-NoProfile", "-Command"]);
+  assert.deepEqual(shellArgs("C:\\Windows\\cmd.exe", false), ["/c"]);
+});
+
+/** Alive means present and not a zombie: a killed orphan may wait a while to be reaped. */
+async function processAlive(pid: number): Promise<boolean> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}

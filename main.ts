@@ -1,0 +1,49 @@
+/** `interpreter`: parse flags, pick a mode, print fatal errors. */
+
+import { UserError } from "./lib/errors.ts";
+import { gitCommit, VERSION } from "./lib/version.ts";
+
+async function versionLine(): Promise<string> {
+  return `interpreter ${VERSION} (commit ${await gitCommit()})`;
+}
+
+function printError(error: unknown, verbose: boolean): number {
+  if (error instanceof UserError) {
+    console.error(`error: ${error.message}`);
+    if (error.hint) console.error(`hint: ${error.hint}`);
+    if (verbose && error.cause) console.error(error.cause);
+    return error.exitCode;
+  }
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error("hint: This is a bug in interpreter; please report it with the output above");
+  if (error instanceof Error && error.stack) console.error(error.stack);
+  return 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    console.log(await versionLine());
+    return 0;
+  }
+  const verbose = argv.includes("--verbose");
+  try {
+    const { parseArgs } = await import("./lib/modes/cli.ts");
+    const invocation = parseArgs(argv, await versionLine());
+    switch (invocation.mode) {
+      case "done":
+        return 0;
+      case "exec": {
+        const { runExec } = await import("./lib/modes/exec.ts");
+        return await runExec(invocation.prompt, invocation.options);
+      }
+      case "debug_config": {
+        const { runDebugConfig } = await import("./lib/modes/debug_config.ts");
+        return await runDebugConfig(invocation.options);
+      }
+    }
+  } catch (error) {
+    return printError(error, verbose);
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { DENO_PERMISSION_FLAGS } from "./deno_flags.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/** The flags as scripts/interpreter sees them: read_deno_flags from scripts/_deno.sh. */
+async function bashFlags(): Promise<string[]> {
+  const out = await new Deno.Command("bash", {
+    args: ["-c", ". scripts/_deno.sh && read_deno_flags sandbox/deno_flags.json"],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).split("\n").filter((line) => line !== "");
+}
+
+Deno.test("DENO_PERMISSION_FLAGS matches what the bash launcher reads from deno_flags.json", async () => {
+  assert.deepEqual(await bashFlags(), [...DENO_PERMISSION_FLAGS]);
+});
+
+Deno.test("DENO_PERMISSION_FLAGS starts with --no-prompt", () => {
+  assert.equal(DENO_PERMISSION_FLAGS[0], "--no-prompt");
+});
+
+Deno.test("deno_flags.json keeps one string per line so sed can read it", async () => {
+  const text = await Deno.readTextFile(`${REPO}/sandbox/deno_flags.json`);
+  const lines = text.trimEnd().split("\n");
+  assert.equal(lines[0], "[");
+  assert.equal(lines.at(-1), "]");
+  assert.deepEqual(
+    lines.slice(1, -1),
+    DENO_PERMISSION_FLAGS.map((flag, i, all) =>
+      `  ${JSON.stringify(flag)}${i < all.length - 1 ? "," : ""}`
+    ),
+  );
+});
+
+Deno.test("DENO_PERMISSION_FLAGS grants only what the agent needs", () => {
+  for (const flag of DENO_PERMISSION_FLAGS) {
+    assert.match(flag, /^--[a-z-]+(=[^"\\\s]+)?$/, `unexpected flag ${flag}`);
+  }
+  for (const broad of ["-A", "--allow-all", "--allow-ffi", "--allow-import"]) {
+    assert.ok(!DENO_PERMISSION_FLAGS.includes(broad), `${broad} must not be granted`);
+  }
+  assert.equal(new Set(DENO_PERMISSION_FLAGS).size, DENO_PERMISSION_FLAGS.length);
+});

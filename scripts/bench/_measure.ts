@@ -1,0 +1,44 @@
+/** Timing helpers shared by the benchmarks in this folder. */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+
+/** The deno binary scripts/interpreter picks first: the pinned one, else this one. */
+export function launcherDeno(): string {
+  const pinned = `${REPO}/scripts/deno/node_modules/.bin/deno`;
+  return existsSync(pinned) ? pinned : Deno.execPath();
+}
+
+/** The median of a non-empty list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs `measure` once to warm caches, then `runs` times; returns the timings in ms. */
+export async function sample(runs: number, measure: () => Promise<number>): Promise<number[]> {
+  await measure();
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(await measure());
+  return times;
+}
+
+/** Wall time in ms of one process run to completion; throws with its stderr if it fails. */
+export async function timeProcess(cmd: string, args: string[]): Promise<number> {
+  const start = performance.now();
+  const out = await new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).output();
+  const elapsed = performance.now() - start;
+  if (!out.success) {
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    throw new Error(`"${cmd} ${args.join(" ")}" exited with code ${out.code}: ${stderr}`);
+  }
+  return elapsed;
+}
+
+/** A number of milliseconds, right-aligned, with one decimal. */
+export function ms(value: number): string {
+  return `${value.toFixed(1).padStart(7)} ms`;
+}

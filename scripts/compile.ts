@@ -1,0 +1,118 @@
+// deno-lint-ignore-file no-console -- a command-line script; its output is the point
+/**
+ * Builds the release binaries into `dist/`: `deno task compile` (add `--dry-run` to print the
+ * commands without running them).
+ *
+ * Permission flags are baked into a compiled binary (reference/sandbox.md §1.6), so they come from
+ * the same list `scripts/interpreter` uses, `sandbox/deno_flags.json`, `--no-prompt` included.
+ * The commit is written to `lib/_build_info.json` for the build, then the file is restored.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readGitCommit } from "../lib/version.ts";
+import { DENO_PERMISSION_FLAGS } from "../sandbox/deno_flags.ts";
+
+/** A release target: the Rust target triple `deno compile` takes and the asset it produces. */
+export interface Target {
+  triple: string;
+  asset: string;
+}
+
+/** Every release asset; install.sh and install.ps1 download these names. */
+export const TARGETS: readonly Target[] = [
+  { triple: "x86_64-unknown-linux-gnu", asset: "interpreter-linux-x64" },
+  { triple: "aarch64-unknown-linux-gnu", asset: "interpreter-linux-arm64" },
+  { triple: "x86_64-apple-darwin", asset: "interpreter-darwin-x64" },
+  { triple: "aarch64-apple-darwin", asset: "interpreter-darwin-arm64" },
+  { triple: "x86_64-pc-windows-msvc", asset: "interpreter-windows-x64.exe" },
+];
+
+const DIST = "dist";
+const BUILD_INFO = "lib/_build_info.json";
+const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
+
+/** The `deno` arguments that build one target, relative to the repository root. */
+export function compileArgs(target: Target): string[] {
+  return [
+    "compile",
+    "--frozen",
+    "--target",
+    target.triple,
+    "--output",
+    `${DIST}/${target.asset}`,
+    "--include",
+    "harnesses",
+    ...DENO_PERMISSION_FLAGS,
+    "--config",
+    "deno.json",
+    "main.ts",
+  ];
+}
+
+/** One line of a `sha256sum`-format file: the hex digest, two spaces, the file name. */
+export async function sha256sumLine(path: string, name: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex}  ${name}`;
+}
+
+/** Quotes an argument for a POSIX shell when it needs it, so dry-run output can be pasted. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+async function run(args: string[]): Promise<void> {
+  const status = await new Deno.Command(Deno.execPath(), { args, cwd: REPO }).spawn().status;
+  if (!status.success) {
+    throw new Error(`Command failed with exit code ${status.code}: deno ${args.join(" ")}`);
+  }
+}
+
+async function build(commit: string): Promise<void> {
+  const buildInfoPath = join(REPO, BUILD_INFO);
+  const placeholder = await Deno.readTextFile(buildInfoPath);
+  await Deno.mkdir(join(REPO, DIST), { recursive: true });
+  await Deno.remove(join(REPO, DIST, "SHA256SUMS")).catch(() => {});
+  await Deno.writeTextFile(buildInfoPath, JSON.stringify({ commit }) + "\n");
+  try {
+    for (const target of TARGETS) await run(compileArgs(target));
+  } finally {
+    await Deno.writeTextFile(buildInfoPath, placeholder);
+  }
+  const lines = [];
+  for (const { asset } of TARGETS) lines.push(await sha256sumLine(join(REPO, DIST, asset), asset));
+  await Deno.writeTextFile(join(REPO, DIST, "SHA256SUMS"), lines.join("\n") + "\n");
+  console.log(`Wrote ${TARGETS.length} binaries and ${DIST}/SHA256SUMS for commit ${commit}`);
+}
+
+async function main(args: string[]): Promise<number> {
+  const unknown = args.filter((arg) => arg !== "--dry-run");
+  if (unknown.length > 0) {
+    console.error(`error: Unknown argument "${unknown[0]}"`);
+    console.error("hint: the only option is --dry-run");
+    return 2;
+  }
+  const commit = await readGitCommit(REPO) ?? "";
+  if (!commit) {
+    console.error(`warning: No git commit found; "interpreter --version" shows "unknown"`);
+  }
+  if (!args.includes("--dry-run")) {
+    try {
+      await build(commit);
+      return 0;
+    } catch (error) {
+      console.error(`error: ${error instanceof Error ? error.message : error}`);
+      console.error('hint: fix the problem reported above, then run "deno task compile" again');
+      return 1;
+    }
+  }
+  console.log(`# cd ${shellQuote(REPO)}`);
+  console.log(`# write ${BUILD_INFO}: ${JSON.stringify({ commit })}`);
+  for (const target of TARGETS) {
+    console.log([Deno.execPath(), ...compileArgs(target)].map(shellQuote).join(" "));
+  }
+  console.log(`# restore ${BUILD_INFO}, then write ${DIST}/SHA256SUMS`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

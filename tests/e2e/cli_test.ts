@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startFakeProvider } from "../fake_provider/server.ts";
+import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+
+const emptyHome = () => Deno.makeTempDir({ prefix: "oi-home-" });
+
+Deno.test("interpreter --version prints the version and the git commit", async () => {
+  const result = await interpreter(["--version"], { cwd: Deno.cwd(), home: await emptyHome() });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^interpreter \d+\.\d+\.\d+ \(commit [0-9a-f]{7,}|unknown\)/);
+});
+
+Deno.test("interpreter exec rejects an unknown flag with exit code 2 and a hint", async () => {
+  const result = await interpreter(["exec", "--frobnicate", "x"], {
+    cwd: Deno.cwd(),
+    home: await emptyHome(),
+  });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^error: Unknown option '--frobnicate'/m);
+  assert.match(result.stderr, /^hint: Run "interpreter exec --help"/m);
+});
+
+Deno.test("interpreter exec rejects a bad --sandbox value with exit code 2", async () => {
+  const result = await interpreter(["exec", "-s", "loose", "x"], {
+    cwd: Deno.cwd(),
+    home: await emptyHome(),
+  });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^error: .*'loose' is invalid/m);
+});
+
+Deno.test("interpreter exec names the missing API key variable", async () => {
+  const repo = await fixtureRepo("habits");
+  const result = await interpreter(["exec", "-c", 'model_provider="deepseek"', "hi"], {
+    cwd: repo,
+    home: await emptyHome(),
+    env: { DEEPSEEK_API_KEY: "" },
+  });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /^error: .*"DEEPSEEK_API_KEY"/m);
+  assert.match(result.stderr, /^hint: /m);
+});
+
+Deno.test("interpreter exec refuses to run outside a git repository without the flag", async () => {
+  const dir = await Deno.makeTempDir();
+  const result = await interpreter(["exec", "hi"], { cwd: dir, home: await emptyHome() });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /--skip-git-repo-check/);
+});
+
+Deno.test("interpreter exec reports a provider failure with exit code 1", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([
+    { error: { status: 401, body: { error: { message: "bad key" } } }, reply: {} },
+  ]);
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const result = await interpreter(["exec", "hi"], { cwd: repo, home });
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /^error: .*401/m);
+});
+
+Deno.test("interpreter debug config shows each value with its origin", async () => {
+  const home = await emptyHome();
+  await Deno.writeTextFile(join(home, "config.toml"), 'model = "from-user"\n');
+  const result = await interpreter(
+    ["debug", "config", "-c", "model_reasoning_effort=\"high\"", "--harness", "native"],
+    { cwd: Deno.cwd(), home },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /model = "from-user".*#.*user/);
+  assert.match(result.stdout, /model_reasoning_effort = "high".*#.*-c/);
+  assert.match(result.stdout, /harness = "native".*#.*--harness/);
+});

@@ -1,0 +1,247 @@
+/**
+ * A scripted model provider on 127.0.0.1 for tests. It speaks OpenAI Chat Completions
+ * (`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`) and Anthropic Messages
+ * (`POST /v1/messages`), streamed or not. Each request consumes one script turn, rendered into
+ * the wire format the request's path asks for.
+ *
+ * Every request is checked first (see `invariants.ts`). A request that breaks an invariant or
+ * the turn's `expect` is recorded in `failures` with its body and answered with HTTP 400; a
+ * request past the end of the script is recorded and answered with HTTP 500. Both carry
+ * `x-should-retry: false` so SDK clients fail at once instead of retrying.
+ */
+import { checkExpect, checkRequest, type Ledger, newLedger, recordIssued } from "./invariants.ts";
+import { type IdCounters, planReply, type ReplyPlan, type Wire } from "./plan.ts";
+import { chatJson, chatStreamFrames } from "./render_chat.ts";
+import { messagesJson, messagesStreamFrames } from "./render_messages.ts";
+import { responsesJson, responsesStreamFrames } from "./render_responses.ts";
+import { viewRequest } from "./request_view.ts";
+import { type ScriptError, type ScriptTurn, validateScript } from "./script.ts";
+import { sseResponse } from "./sse.ts";
+import { isObject } from "./tool_shapes.ts";
+
+export { loadScript, parseScript, type ScriptTurn } from "./script.ts";
+
+/** Tuning for `startFakeProvider`. */
+export interface FakeProviderOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Code points per text, reasoning or argument delta. Default 8. */
+  chunkSize?: number;
+  /** Pause between streamed frames, for cancellation tests. Default 0. */
+  chunkDelayMs?: number;
+  /** Accept tool calls and reasoning in request histories that this server never issued. */
+  allowForeignIds?: boolean;
+  /** Chat delta and message field that carries reasoning. Default `reasoning_content`. */
+  chatReasoningField?: string;
+}
+
+/** A request as received. */
+export interface RecordedRequest {
+  method: string;
+  /** URL path, e.g. `/v1/messages`. */
+  path: string;
+  /** Header names are lower case. */
+  headers: Record<string, string>;
+  /** Parsed JSON body, or the raw text when it is not JSON. */
+  body: unknown;
+  /** Index of the script turn the request consumed, or null when it consumed none. */
+  turn: number | null;
+}
+
+/** A request that broke an invariant, an `expect`, or ran past the end of the script. */
+export interface Failure {
+  /** Index into `requests`. */
+  request: number;
+  path: string;
+  problems: string[];
+  body: unknown;
+}
+
+/** A running fake provider. */
+export interface FakeProvider extends AsyncDisposable {
+  /** `http://127.0.0.1:PORT/v1`, the base URL for OpenAI clients. */
+  readonly baseUrl: string;
+  /** `http://127.0.0.1:PORT`, the base URL for Anthropic clients (they append `/v1/messages`). */
+  readonly origin: string;
+  readonly requests: RecordedRequest[];
+  readonly failures: Failure[];
+  /** Script turns not yet consumed. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+const WIRES: Record<string, Wire> = {
+  "/v1/chat/completions": "chat",
+  "/v1/responses": "responses",
+  "/v1/messages": "messages",
+};
+
+interface State {
+  script: ScriptTurn[];
+  next: number;
+  ids: IdCounters;
+  ledger: Ledger;
+  requests: RecordedRequest[];
+  failures: Failure[];
+  opts: Required<Omit<FakeProviderOptions, "port">>;
+}
+
+/** Starts serving `script` on 127.0.0.1; close it with `close()` or `await using`. */
+export function startFakeProvider(
+  script: ScriptTurn[],
+  opts: FakeProviderOptions = {},
+): FakeProvider {
+  if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize > 0)) {
+    throw new RangeError(`Cannot use chunkSize ${opts.chunkSize}: expected a positive integer`);
+  }
+  const state: State = {
+    script: validateScript(script),
+    next: 0,
+    ids: new Map(),
+    ledger: newLedger(),
+    requests: [],
+    failures: [],
+    opts: {
+      chunkSize: opts.chunkSize ?? 8,
+      chunkDelayMs: opts.chunkDelayMs ?? 0,
+      allowForeignIds: opts.allowForeignIds ?? false,
+      chatReasoningField: opts.chatReasoningField ?? "reasoning_content",
+    },
+  };
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: opts.port ?? 0, onListen() {} },
+    (request) => handle(request, state).catch((error) => crashed(error, state)),
+  );
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  let closing: Promise<void> | undefined;
+  const close = () => closing ??= server.shutdown();
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    requests: state.requests,
+    failures: state.failures,
+    remaining: () => state.script.length - state.next,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+async function handle(request: Request, state: State): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  const raw = await request.text();
+  const parsed = parseJson(raw);
+  const recorded: RecordedRequest = {
+    method: request.method,
+    path,
+    headers: Object.fromEntries(request.headers),
+    body: parsed.ok ? parsed.value : raw,
+    turn: null,
+  };
+  state.requests.push(recorded);
+  const wire = WIRES[path];
+  const fail = (status: number, problems: string[]) => {
+    const index = state.requests.indexOf(recorded);
+    state.failures.push({ request: index, path, problems, body: recorded.body });
+    const message = `Fake provider: ${problems.join("; ")}`;
+    return errorResponse(wire ?? "chat", status, message, { "x-should-retry": "false" });
+  };
+  if (request.method !== "POST" || wire === undefined) {
+    return fail(404, [`No route for ${request.method} ${path}`]);
+  }
+  if (!parsed.ok) return fail(400, [`The request body is not JSON: ${parsed.error}`]);
+  const view = viewRequest(wire, parsed.value, request.headers);
+  const problems = checkRequest(view, state.ledger, state.opts);
+  const turn = state.script[state.next];
+  if (turn === undefined) {
+    const count = state.script.length;
+    const n = state.requests.length;
+    return fail(500, [
+      ...problems,
+      `The script is exhausted: request ${n} arrived after all ${count} turns`,
+    ]);
+  }
+  problems.push(...checkExpect(view, turn.expect));
+  if (problems.length > 0) return fail(400, problems);
+  recorded.turn = state.next++;
+  if (turn.error) return scriptedError(wire, turn.error);
+  const plan = planReply(turn.reply!, {
+    wire,
+    model: view.model as string,
+    ids: state.ids,
+    requestChars: raw.length,
+    chunkSize: state.opts.chunkSize,
+  });
+  recordIssued(state.ledger, plan);
+  return render(plan, parsed.value as Record<string, unknown>, state);
+}
+
+/** A bug in the fake itself still fails the test that met it. */
+function crashed(error: unknown, state: State): Response {
+  const last = state.requests.at(-1);
+  const problem = `The fake provider crashed: ${(error as Error)?.stack ?? error}`;
+  state.failures.push({
+    request: state.requests.length - 1,
+    path: last?.path ?? "",
+    problems: [problem],
+    body: last?.body,
+  });
+  return Response.json({ error: { message: problem, type: "api_error" } }, {
+    status: 500,
+    headers: { "x-should-retry": "false" },
+  });
+}
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+function render(plan: ReplyPlan, body: Record<string, unknown>, state: State): Response {
+  const chatOpts = {
+    includeUsage: isObject(body.stream_options) && body.stream_options.include_usage === true,
+    reasoningField: state.opts.chatReasoningField,
+  };
+  if (body.stream !== true) {
+    const json = plan.wire === "chat"
+      ? chatJson(plan, chatOpts)
+      : plan.wire === "responses"
+      ? responsesJson(plan)
+      : messagesJson(plan);
+    return Response.json(json);
+  }
+  const frames = plan.wire === "chat"
+    ? chatStreamFrames(plan, chatOpts)
+    : plan.wire === "responses"
+    ? responsesStreamFrames(plan)
+    : messagesStreamFrames(plan);
+  return sseResponse(frames, state.opts.chunkDelayMs);
+}
+
+function scriptedError(wire: Wire, error: ScriptError): Response {
+  const message = `Scripted error ${error.status} from the fake provider`;
+  const headers = { "retry-after": "0", ...error.headers };
+  if (error.body === undefined) return errorResponse(wire, error.status, message, headers);
+  return Response.json(error.body, { status: error.status, headers });
+}
+
+function errorResponse(
+  wire: Wire,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+): Response {
+  const type = status === 429
+    ? "rate_limit_error"
+    : status === 529
+    ? "overloaded_error"
+    : status >= 500
+    ? "api_error"
+    : "invalid_request_error";
+  const body = wire === "messages"
+    ? { type: "error", error: { type, message } }
+    : { error: { message, type, param: null, code: null } };
+  return Response.json(body, { status, headers });
+}
