@@ -16,6 +16,7 @@ set -eu
 
 RELEASES_URL="https://github.com/openinterpreter/interpreter/releases"
 DEFAULT_BASE_URL="$RELEASES_URL/latest/download"
+FROM_SOURCE="run it from a clone instead: https://github.com/openinterpreter/interpreter"
 
 fail() {
   printf 'error: %s\n' "$1" >&2
@@ -32,12 +33,12 @@ asset_name() {
     Darwin) os=darwin ;;
     MINGW* | MSYS* | CYGWIN* | Windows_NT)
       fail "This installer is for Linux and macOS" "on Windows, run install.ps1 in PowerShell" ;;
-    *) fail "No release binary for the operating system \"$os\"" "build from source: $RELEASES_URL" ;;
+    *) fail "No release binary for the operating system \"$os\"" "$FROM_SOURCE" ;;
   esac
   case $arch in
     x86_64 | amd64) arch=x64 ;;
     aarch64 | arm64) arch=arm64 ;;
-    *) fail "No release binary for the CPU \"$arch\"" "build from source: $RELEASES_URL" ;;
+    *) fail "No release binary for the CPU \"$arch\"" "$FROM_SOURCE" ;;
   esac
   # A shell running under Rosetta reports x86_64 on Apple silicon; prefer the native binary.
   if [ "$os" = darwin ] && [ "$arch" = x64 ] &&
@@ -110,8 +111,9 @@ main() {
   download "$base_url/$asset" "$tmp_dir/$asset"
   download "$base_url/SHA256SUMS" "$tmp_dir/SHA256SUMS"
 
-  expected=$(awk -v name="$asset" '{ f = $2; sub(/^\*/, "", f); if (f == name) { print tolower($1); exit } }' \
-    "$tmp_dir/SHA256SUMS")
+  # sha256sum lines are "<hex>  <name>", or "<hex> *<name>" in binary mode.
+  expected=$(awk -v name="$asset" \
+    '{ f = $2; sub(/^\*/, "", f); if (f == name) { print tolower($1); exit } }' "$tmp_dir/SHA256SUMS")
   [ -n "$expected" ] || fail "SHA256SUMS has no entry for \"$asset\"; nothing was installed" \
     "the release may be incomplete; try another INTERPRETER_VERSION or report it at $RELEASES_URL"
   actual=$(sha256_of "$tmp_dir/$asset")
@@ -122,9 +124,11 @@ main() {
   mkdir -p "$install_dir" || fail "Cannot create the directory \"$install_dir\"" \
     "set INTERPRETER_INSTALL_DIR to a directory you can write to"
   staged="$install_dir/.interpreter.$$.tmp"
-  cp "$tmp_dir/$asset" "$staged" && chmod 755 "$staged" && mv -f "$staged" "$install_dir/interpreter" ||
+  if ! { cp "$tmp_dir/$asset" "$staged" && chmod 755 "$staged" &&
+    mv -f "$staged" "$install_dir/interpreter"; }; then
     fail "Cannot write \"$install_dir/interpreter\"" \
       "set INTERPRETER_INSTALL_DIR to a directory you can write to"
+  fi
   staged=""
   link_alias "$install_dir"
 
@@ -133,8 +137,9 @@ main() {
   case ":${PATH:-}:" in
     *":$install_dir:"*) ;;
     *)
-      printf 'hint: %s is not on your PATH; add this line to your shell profile (~/.profile, ~/.zshrc):\n' \
-        "$install_dir"
+      printf 'hint: %s is not on your PATH; add this line to your shell profile' "$install_dir"
+      printf ' (~/.profile, ~/.zshrc):\n'
+      # shellcheck disable=SC2016 # $PATH is for the user's profile, not expanded here
       printf '  export PATH="%s:$PATH"\n' "$install_dir"
       ;;
   esac

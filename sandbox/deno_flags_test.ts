@@ -4,10 +4,13 @@ import { DENO_PERMISSION_FLAGS } from "./deno_flags.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
-/** The flags as scripts/interpreter sees them: read_deno_flags from scripts/_deno.sh. */
+/** The flags as scripts/interpreter reads them, with read_deno_flags from scripts/_deno.sh. */
 async function bashFlags(): Promise<string[]> {
   const out = await new Deno.Command("bash", {
-    args: ["-c", ". scripts/_deno.sh && read_deno_flags sandbox/deno_flags.json"],
+    args: [
+      "-c",
+      '. scripts/_deno.sh && read_deno_flags sandbox/deno_flags.json && printf "%s\\n" "${DENO_FLAGS[@]}"',
+    ],
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",
@@ -24,7 +27,7 @@ Deno.test("DENO_PERMISSION_FLAGS starts with --no-prompt", () => {
   assert.equal(DENO_PERMISSION_FLAGS[0], "--no-prompt");
 });
 
-Deno.test("deno_flags.json keeps one string per line so sed can read it", async () => {
+Deno.test("deno_flags.json keeps one string per line so bash can read it", async () => {
   const text = await Deno.readTextFile(`${REPO}/sandbox/deno_flags.json`);
   const lines = text.trimEnd().split("\n");
   assert.equal(lines[0], "[");

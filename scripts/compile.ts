@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-console -- a command-line script; its output is the point
 /**
- * Builds the release binaries into `dist/`: `deno task compile` (add `--dry-run` to print the
- * commands without running them).
+ * Builds the release assets into `dist/`: one binary per target, install.sh, install.ps1 and
+ * SHA256SUMS. Run `deno task compile`; add `--dry-run` to print the commands instead.
  *
  * Permission flags are baked into a compiled binary (reference/sandbox.md §1.6), so they come from
  * the same list `scripts/interpreter` uses, `sandbox/deno_flags.json`, `--no-prompt` included.
@@ -28,6 +28,8 @@ export const TARGETS: readonly Target[] = [
 ];
 
 const DIST = "dist";
+/** Uploaded with the binaries, so that `.../releases/latest/download/install.sh` works. */
+const INSTALLERS = ["install.sh", "install.ps1"];
 const BUILD_INFO = "lib/_build_info.json";
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 
@@ -79,10 +81,14 @@ async function build(commit: string): Promise<void> {
   } finally {
     await Deno.writeTextFile(buildInfoPath, placeholder);
   }
+  for (const file of INSTALLERS) await Deno.copyFile(join(REPO, file), join(REPO, DIST, file));
   const lines = [];
-  for (const { asset } of TARGETS) lines.push(await sha256sumLine(join(REPO, DIST, asset), asset));
+  for (const name of [...TARGETS.map((t) => t.asset), ...INSTALLERS]) {
+    lines.push(await sha256sumLine(join(REPO, DIST, name), name));
+  }
   await Deno.writeTextFile(join(REPO, DIST, "SHA256SUMS"), lines.join("\n") + "\n");
-  console.log(`Wrote ${TARGETS.length} binaries and ${DIST}/SHA256SUMS for commit ${commit}`);
+  console.log(`Wrote ${TARGETS.length} binaries, the installers and ${DIST}/SHA256SUMS`);
+  console.log(`Commit: ${commit || "unknown"}`);
 }
 
 async function main(args: string[]): Promise<number> {
@@ -111,7 +117,8 @@ async function main(args: string[]): Promise<number> {
   for (const target of TARGETS) {
     console.log([Deno.execPath(), ...compileArgs(target)].map(shellQuote).join(" "));
   }
-  console.log(`# restore ${BUILD_INFO}, then write ${DIST}/SHA256SUMS`);
+  console.log(`# restore ${BUILD_INFO}, copy ${INSTALLERS.join(" and ")} to ${DIST}/`);
+  console.log(`# write ${DIST}/SHA256SUMS`);
   return 0;
 }
 

@@ -124,6 +124,35 @@ Deno.test("scripts/interpreter uses deno from PATH when the pinned one is not in
   assert.deepEqual(JSON.parse(out.stdout).args, ["a"]);
 });
 
+Deno.test("scripts/interpreter installs the pinned deno with npm ci when there is no deno", async () => {
+  await using checkout = await fakeCheckout({ pinned: false });
+  // A stub npm that "installs" by linking the real deno where the package would put it.
+  const bin = await pathWith(`${checkout.root}/bin`, { sed: "/usr/bin/sed", ln: "/bin/ln" });
+  await Deno.writeTextFile(
+    `${bin}/npm`,
+    `#!/bin/bash\necho "npm $*" >> "${checkout.root}/npm.log"\necho "added 1 package"\n` +
+      `ln -s "${Deno.execPath()}" "$3/node_modules/.bin/deno"\n`,
+  );
+  await Deno.chmod(`${bin}/npm`, 0o755);
+  const out = await run("/bin/bash", [checkout.launcher, "a"], { env: { PATH: bin } });
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(JSON.parse(out.stdout).args, ["a"], "npm output must not reach stdout");
+  assert.match(out.stderr, /added 1 package/);
+  assert.equal(
+    await Deno.readTextFile(`${checkout.root}/npm.log`),
+    `npm ci --prefix ${checkout.root}/scripts/deno --no-audit --no-fund\n`,
+  );
+});
+
+Deno.test("scripts/interpreter exits 2 when npm cannot install deno", async () => {
+  await using checkout = await fakeCheckout({ pinned: false });
+  const bin = await pathWith(`${checkout.root}/bin`, { sed: "/usr/bin/sed", npm: "/bin/false" });
+  const out = await run("/bin/bash", [checkout.launcher, "a"], { env: { PATH: bin } });
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /^error: Cannot install Deno with "npm ci --prefix scripts\/deno"$/m);
+  assert.equal(out.stdout, "");
+});
+
 Deno.test("scripts/interpreter exits 2 with error and hint lines when neither deno nor npm exists", async () => {
   await using checkout = await fakeCheckout({ pinned: false });
   const bin = await pathWith(`${checkout.root}/bin`, { sed: "/usr/bin/sed" });
@@ -139,6 +168,9 @@ Deno.test("scripts/interpreter refuses a deno_flags.json it cannot read line by 
   await Deno.writeTextFile(`${checkout.root}/sandbox/deno_flags.json`, '["--no-prompt", "-A"]\n');
   const out = await run(checkout.launcher, ["a"]);
   assert.equal(out.code, 2);
-  assert.match(out.stderr, /^error: Cannot read the Deno flags in "sandbox\/deno_flags.json"/m);
+  assert.match(
+    out.stderr,
+    /^error: Cannot read "sandbox\/deno_flags.json": expected "--no-prompt" first$/m,
+  );
   assert.equal(out.stdout, "");
 });

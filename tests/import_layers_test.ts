@@ -7,10 +7,33 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 /** Which of our folders each layer may import from; imports flow one way, down this list. */
 const ALLOWED: Record<string, string[]> = {
   "main.ts": ["lib/modes", "lib/errors.ts", "lib/version.ts"],
-  "lib/modes": ["lib/modes", "lib/loop", "lib/config", "lib/harness", "lib/tools", "lib/providers", "lib/model", "lib/errors.ts", "sandbox"],
-  "lib/loop": ["lib/loop", "lib/harness", "lib/tools", "lib/providers", "lib/model", "lib/errors.ts"],
+  "lib/modes": [
+    "lib/modes",
+    "lib/loop",
+    "lib/config",
+    "lib/harness",
+    "lib/tools",
+    "lib/providers",
+    "lib/model",
+    "lib/errors.ts",
+    "sandbox",
+  ],
+  "lib/loop": [
+    "lib/loop",
+    "lib/harness",
+    "lib/tools",
+    "lib/providers",
+    "lib/model",
+    "lib/errors.ts",
+  ],
   "lib/config": ["lib/config", "lib/providers", "lib/errors.ts"],
-  "lib/harness": ["lib/harness", "lib/tools", "lib/providers/types.ts", "lib/model", "lib/errors.ts"],
+  "lib/harness": [
+    "lib/harness",
+    "lib/tools",
+    "lib/providers/types.ts",
+    "lib/model",
+    "lib/errors.ts",
+  ],
   "lib/tools": ["lib/tools", "lib/model", "lib/errors.ts", "sandbox"],
   "lib/providers": ["lib/providers", "lib/model", "lib/errors.ts"],
   "lib/model": ["lib/model"],
@@ -50,7 +73,9 @@ Deno.test("imports in lib/, sandbox/ and main.ts only point down the layer order
     const text = await Deno.readTextFile(join(REPO, file));
     for (const spec of relativeImports(text)) {
       const target = relative(REPO, resolve(dirname(join(REPO, file)), spec));
-      if (!ALLOWED[layer].some((allowed) => target === allowed || target.startsWith(`${allowed}/`))) {
+      if (
+        !ALLOWED[layer].some((allowed) => target === allowed || target.startsWith(`${allowed}/`))
+      ) {
         violations.push(`${file} imports ${target}`);
       }
     }

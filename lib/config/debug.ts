@@ -25,7 +25,7 @@ export function formatConfigDebug(config: EffectiveConfig): string {
   const width = Math.min(MAX_PAD, Math.max(0, ...rows.map((r) => r.text.length)));
   const trust = config.trust ?? "no trust decision";
   const lines = [
-    `# home: ${config.home ?? "(none: set OPENINTERPRETER_HOME or HOME)"}`,
+    `# home: ${config.home}`,
     `# project root: ${config.projectRoot} (${trust})`,
     `# files read: ${config.files.length === 0 ? "none" : config.files.join(", ")}`,
     ...rows.map((r) => `${r.text.padEnd(width)}    # ${r.origin}`),

@@ -18,8 +18,8 @@ export interface ConfigContext {
   projectRoot: string;
   /** The user config's `trust_level` for `projectRoot`, if any. */
   trust?: TrustLevel;
-  /** `$OPENINTERPRETER_HOME`, else `~/.openinterpreter`; undefined when no home is known. */
-  home?: string;
+  /** `$OPENINTERPRETER_HOME`, else `~/.openinterpreter`. */
+  home: string;
   /** Config files that were read, lowest precedence first. */
   files: string[];
   /** Unknown keys and ignored files, one sentence each. */

@@ -5,6 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { ConfigError, UsageError } from "../errors.ts";
+import { builtinProvider } from "../providers/builtin.ts";
 import { isTable, joinKeyPath } from "./_keypath.ts";
 import { parseToml, type ValidatedLayer, validateLayer } from "./_layer.ts";
 import { parseOverride } from "./_override.ts";
@@ -17,7 +18,6 @@ import {
   valueAt,
 } from "./effective.ts";
 import { describeOrigin, type Origin } from "./origin.ts";
-import { builtinProviderRows } from "./provider.ts";
 import {
   type ConfigFile,
   configFileSchema,
@@ -75,9 +75,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
   const files: string[] = [];
   const layers: Array<{ layer: ConfigFile; origin: Origin }> = [];
 
-  const userFile = home === undefined ? undefined : join(home, "config.toml");
-  const user = userFile === undefined ? undefined : await readLayer(userFile);
-  if (userFile && user) {
+  const userFile = join(home, "config.toml");
+  const user = await readLayer(userFile);
+  if (user) {
     files.push(userFile);
     warnings.push(...user.warnings);
     layers.push({ layer: user.value, origin: { kind: "user", file: userFile } });
@@ -131,14 +131,17 @@ export async function findProjectRoot(cwd: string): Promise<string> {
   }
 }
 
-/** `$OPENINTERPRETER_HOME`, else `~/.openinterpreter`; undefined when no home is known. */
-export function configHome(
-  env: Record<string, string | undefined>,
-  cwd: string,
-): string | undefined {
+/** `$OPENINTERPRETER_HOME`, else `~/.openinterpreter`; a `ConfigError` when neither is known. */
+export function configHome(env: Record<string, string | undefined>, cwd: string): string {
   if (env.OPENINTERPRETER_HOME) return resolve(cwd, env.OPENINTERPRETER_HOME);
   const home = env.HOME || env.USERPROFILE;
-  return home ? join(home, ".openinterpreter") : undefined;
+  if (home) return join(home, ".openinterpreter");
+  throw new ConfigError(
+    "Cannot find the config home: neither OPENINTERPRETER_HOME nor HOME is set",
+    {
+      hint: "Set OPENINTERPRETER_HOME to a directory for config.toml and sessions",
+    },
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -169,7 +172,7 @@ async function readLayer(file: string): Promise<ValidatedLayer<ConfigFile> | und
 async function readProjectLayer(
   root: string,
   trust: TrustLevel | undefined,
-  userFile: string | undefined,
+  userFile: string,
   warnings: string[],
 ): Promise<{ layer: ConfigFile; origin: { kind: "project"; file: string } } | undefined> {
   const file = join(root, ".openinterpreter", "config.toml");
@@ -178,9 +181,7 @@ async function readProjectLayer(
     if (await exists(file)) {
       warnings.push(
         `Ignoring "${file}" because the project "${root}" is not trusted; to load it, add ` +
-          `[projects.${joinKeyPath([root])}] trust_level = "trusted" to "${
-            userFile ?? "config.toml"
-          }"`,
+          `[projects.${joinKeyPath([root])}] trust_level = "trusted" to "${userFile}"`,
       );
     }
     return undefined;
@@ -221,7 +222,7 @@ interface SelectedProfile {
 function selectProfile(
   pre: MergeState,
   flag: string | undefined,
-  userFile: string | undefined,
+  userFile: string,
 ): SelectedProfile | undefined {
   const name = flag ?? (valueAt(pre.values, ["profile"]) as string | undefined);
   if (name === undefined) return undefined;
@@ -238,7 +239,7 @@ function selectProfile(
     throw new ConfigError(
       `Cannot find profile "${name}" selected by ${describeOrigin(chosenBy)}: ${known}`,
       {
-        hint: `Add a [profiles.${joinKeyPath([name])}] table to "${userFile ?? "config.toml"}", ` +
+        hint: `Add a [profiles.${joinKeyPath([name])}] table to "${userFile}", ` +
           "or select a defined profile with --profile",
       },
     );
@@ -266,7 +267,7 @@ function mergeFlags(state: MergeState, opts: LoadConfigOptions): void {
   if (local) {
     entries.push(["model_provider", local.id, local.flag]);
     // As in Codex, --oss without --model asks for the local default model, not the configured one.
-    const model = builtinProviderRows().find((row) => row.id === local.id)?.defaultModel;
+    const model = builtinProvider(local.id)?.defaultModel;
     if (flags.model === undefined && model) entries.push(["model", model, local.flag]);
   }
   for (const [key, value, flag] of entries) {

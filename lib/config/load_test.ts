@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfigError, UsageError } from "../errors.ts";
 import { tempTree } from "./_testing.ts";
-import { type FlagOverrides, loadConfig } from "./load.ts";
+import { configHome, type FlagOverrides, loadConfig } from "./load.ts";
 
 const trusted = (repo: string) => `[projects."${repo}"]\ntrust_level = "trusted"\n`;
 
@@ -204,4 +204,10 @@ Deno.test("loadConfig() does not even parse the config of an untrusted project",
     loadConfig({ cwd: t.repo, env: t.env, flags: {}, overrides: [] }),
     /Cannot parse ".*\/repo\/.openinterpreter\/config.toml" at line 1/,
   );
+});
+
+Deno.test("configHome() prefers OPENINTERPRETER_HOME, then HOME, else throws", () => {
+  assert.equal(configHome({ OPENINTERPRETER_HOME: "rel", HOME: "/h" }, "/cwd"), "/cwd/rel");
+  assert.equal(configHome({ HOME: "/h" }, "/cwd"), "/h/.openinterpreter");
+  assert.throws(() => configHome({}, "/cwd"), /neither OPENINTERPRETER_HOME nor HOME is set/);
 });

@@ -10,12 +10,7 @@ export {
   type LoadConfigOptions,
 } from "./load.ts";
 export { describeOrigin, type Origin } from "./origin.ts";
-export {
-  type BuiltinProviderRow,
-  type ResolvedProvider,
-  resolveProvider,
-  type ResolveProviderOptions,
-} from "./provider.ts";
+export { type ResolvedProvider, resolveProvider, type ResolveProviderOptions } from "./provider.ts";
 export type {
   ApprovalPolicy,
   ConfigFile,

@@ -4,23 +4,12 @@
  * entries): that is how users point `ollama` at another host or add headers to `openai`.
  */
 import { AuthError, ConfigError } from "../errors.ts";
-import { BUILTIN_PROVIDERS } from "../providers/builtin.ts";
-import type { Compat, ProviderSettings, WireApi } from "../providers/types.ts";
+import { BUILTIN_PROVIDERS, type BuiltinProvider } from "../providers/builtin.ts";
+import type { Compat, ProviderSettings } from "../providers/types.ts";
 import { joinKeyPath } from "./_keypath.ts";
 import type { EffectiveConfig } from "./effective.ts";
 import { describeOrigin } from "./origin.ts";
 import { LOCAL_PROVIDERS, type ProviderEntry } from "./schema.ts";
-
-/** A row of the built-in provider table. */
-export interface BuiltinProviderRow {
-  id: string;
-  name: string;
-  baseUrl: string;
-  wireApi: WireApi;
-  envKey?: string;
-  compat: Compat;
-  defaultModel: string;
-}
 
 /** The provider to call and the model to ask for. */
 export interface ResolvedProvider {
@@ -31,7 +20,7 @@ export interface ResolvedProvider {
 /** Options of `resolveProvider`. */
 export interface ResolveProviderOptions {
   /** The built-in table; the real one unless a test passes another. */
-  builtins?: readonly BuiltinProviderRow[];
+  builtins?: readonly BuiltinProvider[];
 }
 
 const DEFAULT_MAX_RETRIES = 4;
@@ -45,7 +34,7 @@ export function resolveProvider(
   env: Record<string, string | undefined>,
   options: ResolveProviderOptions = {},
 ): ResolvedProvider {
-  const builtins = options.builtins ?? builtinProviderRows();
+  const builtins = options.builtins ?? BUILTIN_PROVIDERS;
   const id = config.values.model_provider;
   const builtin = builtins.find((row) => row.id === id);
   const entry: ProviderEntry | undefined = config.values.model_providers[id];
@@ -71,6 +60,7 @@ export function resolveProvider(
     baseUrl: baseUrl.replace(/\/+$/, ""),
     wireApi: entry?.wire_api ?? builtin?.wireApi ?? "responses",
     apiKey: envKey === undefined ? undefined : requireKey(id, envKey, env),
+    envKey,
     headers: { ...entry?.http_headers, ...envHeaders(entry?.env_http_headers ?? {}, env) },
     queryParams: { ...entry?.query_params },
     maxRetries: entry?.request_max_retries ?? DEFAULT_MAX_RETRIES,
@@ -78,12 +68,6 @@ export function resolveProvider(
     compat: { ...builtin?.compat, ...compatOf(entry?.compat) },
   };
   return { settings, model };
-}
-
-/** The built-in provider table from `lib/providers/builtin.ts`. */
-export function builtinProviderRows(): readonly BuiltinProviderRow[] {
-  const table: unknown = BUILTIN_PROVIDERS;
-  return Array.isArray(table) ? table : Object.values(table as Record<string, BuiltinProviderRow>);
 }
 
 function isLocal(id: string): boolean {
@@ -123,7 +107,7 @@ function compatOf(compat: ProviderEntry["compat"]): Compat {
 function unknownProvider(
   config: EffectiveConfig,
   id: string,
-  builtins: readonly BuiltinProviderRow[],
+  builtins: readonly BuiltinProvider[],
 ): ConfigError {
   const known = [...builtins.map((row) => row.id), ...Object.keys(config.values.model_providers)];
   const origin = config.origin("model_provider");

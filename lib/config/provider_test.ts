@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { AuthError, ConfigError } from "../errors.ts";
 import { tempTree } from "./_testing.ts";
 import { type FlagOverrides, loadConfig } from "./load.ts";
-import { type BuiltinProviderRow, resolveProvider } from "./provider.ts";
+import type { BuiltinProvider } from "../providers/builtin.ts";
+import { resolveProvider } from "./provider.ts";
 
-const BUILTINS: BuiltinProviderRow[] = [
+const BUILTINS: BuiltinProvider[] = [
   {
     id: "deepseek",
     name: "DeepSeek",

@@ -52,6 +52,10 @@ export async function runTurn(
       if (deps.signal.aborted) return finish({ status: "aborted" });
       return finish({ status: "failed", error: reply.failure });
     }
+    if (reply.message.stop === "aborted" || deps.signal.aborted) {
+      state.messages.push(reply.message);
+      return finish({ status: "aborted" });
+    }
     addUsage(turnUsage, reply.message.usage);
     addUsage(state.usage, reply.message.usage);
     state.messages.push(reply.message);
@@ -99,7 +103,12 @@ async function streamReply(
         break;
       case "done":
         return {
-          message: { role: "assistant", blocks: event.blocks, stop: event.stop, usage: event.usage },
+          message: {
+            role: "assistant",
+            blocks: event.blocks,
+            stop: event.stop,
+            usage: event.usage,
+          },
         };
       case "error":
         return { failure: event.error };

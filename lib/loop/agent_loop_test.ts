@@ -21,7 +21,12 @@ function scriptedProvider(replies: Array<Block[] | StreamEvent>) {
       if (!next) throw new Error("script exhausted");
       if (!Array.isArray(next)) return yield next;
       const calls = next.some((b) => b.type === "tool_call");
-      yield { type: "done", blocks: next, stop: calls ? "tool_calls" : "end_turn", usage: emptyUsage() };
+      yield {
+        type: "done",
+        blocks: next,
+        stop: calls ? "tool_calls" : "end_turn",
+        usage: emptyUsage(),
+      };
     },
   };
   return { provider, requests };

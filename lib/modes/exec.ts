@@ -24,7 +24,10 @@ const NO_SANDBOX_NOTE =
   "Commands run directly in the working directory without an OS sandbox, and no approval is asked.";
 
 /** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
-export async function runExec(argument: string | undefined, options: SharedOptions): Promise<number> {
+export async function runExec(
+  argument: string | undefined,
+  options: SharedOptions,
+): Promise<number> {
   const env = Deno.env.toObject();
   const cwd = await resolveWorkdir(options.cd);
   if (!options.skipGitRepoCheck && !options.yolo && !(await findGitRoot(cwd))) {

@@ -29,7 +29,9 @@ export function progressLines(event: LoopEvent, style: Style): string[] {
       return endLines(event, style);
     case "retry":
       return [
-        style.dim(`Reconnecting (attempt ${event.attempt}, in ${event.delayMs} ms): ${event.reason}`),
+        style.dim(
+          `Reconnecting (attempt ${event.attempt}, in ${event.delayMs} ms): ${event.reason}`,
+        ),
       ];
     default:
       return [];
@@ -51,9 +53,14 @@ function endLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style)
   const output = event.output as Record<string, unknown> | undefined;
   if (event.capability === "shell.run" && output) {
     const code = output.exitCode;
-    const status = code === 0 ? style.green("exited 0") : style.red(`exited ${code ?? "(timeout)"}`);
+    const status = code === 0
+      ? style.green("exited 0")
+      : style.red(`exited ${code ?? "(timeout)"}`);
     const ms = Number(output.durationMs ?? 0);
-    return [`${status} ${style.dim(`in ${ms} ms`)}`, ...indent(tail(String(output.output), OUTPUT_LINES))];
+    return [
+      `${status} ${style.dim(`in ${ms} ms`)}`,
+      ...indent(tail(String(output.output), OUTPUT_LINES)),
+    ];
   }
   if (event.capability === "fs.apply_patch" && output) {
     const changes = output.changes as Array<{ path: string; kind: string; diff: string }>;

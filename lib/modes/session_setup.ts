@@ -40,6 +40,7 @@ export function flagOverrides(options: SharedOptions, cwd: string) {
     }
     flags.sandbox_mode = "danger-full-access";
     flags.approval_policy = "never";
+    flags.names = { sandbox_mode: "--yolo", approval_policy: "--yolo" };
   }
   return flags;
 }
@@ -78,7 +79,9 @@ async function gitStatus(cwd: string): Promise<string> {
     if (!out.success) return "(not a git repository)";
     const text = new TextDecoder().decode(out.stdout).trim();
     const lines = text.split("\n");
-    return lines.length > 40 ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n") : text;
+    return lines.length > 40
+      ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")
+      : text;
   } catch {
     return "(git is not available)";
   }

@@ -68,6 +68,7 @@ async function* attemptOnce<S>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
     clearTimeout(timer);
+    if (idleMs <= 0) return;
     timer = setTimeout(() => {
       idle = true;
       controller.abort();

@@ -10,6 +10,8 @@ const MAX_SERVER_DELAY_MS = 60_000;
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 const MAX_DETAIL_CHARS = 500;
+/** The SDK request timeout when the idle watchdog is off (`stream_idle_timeout_ms = 0`). */
+const DEFAULT_SDK_TIMEOUT_MS = 600_000;
 /** Error types and codes that providers report inside a stream for transient failures. */
 const TRANSIENT_ERROR_KINDS = new Set([
   "overloaded_error",
@@ -51,7 +53,9 @@ export function sdkClientOptions(
     defaultQuery: { ...settings.queryParams },
     maxRetries: 0,
     // Our idle watchdog fires first; this only bounds a server that never sends headers.
-    timeout: Math.max(2 * settings.streamIdleTimeoutMs, 1_000),
+    timeout: settings.streamIdleTimeoutMs > 0
+      ? Math.max(2 * settings.streamIdleTimeoutMs, 1_000)
+      : DEFAULT_SDK_TIMEOUT_MS,
     logLevel: "off",
   };
 }
@@ -60,7 +64,9 @@ export function sdkClientOptions(
 function envHeaderNames(variable: string): string[] {
   let value: string | undefined;
   try {
-    value = Deno.env.get(variable);
+    // Never prompt for access just to read this.
+    const granted = Deno.permissions.querySync({ name: "env", variable }).state === "granted";
+    value = granted ? Deno.env.get(variable) : undefined;
   } catch {
     return [];
   }
@@ -93,14 +99,14 @@ export function describeError(
   const name = ctx.settings.name;
   const headers = e.headers instanceof Headers ? e.headers : undefined;
   if (typeof e.status === "number") {
-    const fallback = String(e.message).replace(/^\d{3} /, "");
+    const fallback = clean(String(e.message).replace(/^\d{3} /, ""));
     const failure = statusFailure(e.status, bodyDetail(e.error) ?? fallback, ctx);
     const override = headers?.get("x-should-retry");
     if (override === "true" || override === "false") failure.retryable = override === "true";
     return { failure, retryAfterMs: retryAfterMs(headers) };
   }
   if (err instanceof SyntaxError) {
-    const message = `Malformed stream from ${name}: ${err.message}`;
+    const message = `Malformed stream from ${name}: ${clean(err.message)}`;
     return {
       failure: { message, hint: "The server sent data that is not valid JSON", retryable: false },
     };
@@ -109,11 +115,11 @@ export function describeError(
     const body = rec(e.error);
     const kinds = [rec(body.error).type, body.type, body.code];
     const retryable = kinds.some(isTransientKind);
-    const message = `${name} reported an error: ${bodyDetail(e.error) ?? String(e.message)}`;
+    const message = `${name} reported an error: ${bodyDetail(e.error) ?? clean(String(e.message))}`;
     return { failure: { message, retryable } };
   }
   const cause = rec(e.cause);
-  const detail = str(cause.message) ?? str(e.message) ?? String(err);
+  const detail = clean(str(cause.message) ?? str(e.message) ?? String(err));
   return {
     failure: {
       message: `Cannot reach ${name} at ${ctx.settings.baseUrl}: ${detail}`,
@@ -142,12 +148,21 @@ function statusFailure(
     return { ...base, hint, retryable: false };
   }
   if (status === 429) {
-    return { ...base, hint: "Rate limited: wait a moment, or check the plan's limits", retryable: true };
+    return {
+      ...base,
+      hint: "Rate limited: wait a moment, or check the plan's limits",
+      retryable: true,
+    };
   }
   if (status >= 500) {
     return { ...base, hint: "The provider failed on its side: try again later", retryable: true };
   }
   return { ...base, retryable: status === 408 || status === 409 };
+}
+
+/** An SDK message in our style: trimmed, without a final period. */
+function clean(message: string): string {
+  return message.trim().replace(/\.$/, "");
 }
 
 /** The human-readable part of an error body, shortened. */

@@ -10,7 +10,10 @@ Deno.test("retryAfterMs() reads retry-after-ms, seconds and HTTP dates, capped a
   assert.equal(retryAfterMs(new Headers({ "retry-after-ms": "250" })), 250);
   assert.equal(retryAfterMs(new Headers({ "retry-after": "2" })), 2000);
   const now = Date.parse("2030-01-01T00:00:00Z");
-  assert.equal(retryAfterMs(new Headers({ "retry-after": "Tue, 01 Jan 2030 00:00:05 GMT" }), now), 5000);
+  assert.equal(
+    retryAfterMs(new Headers({ "retry-after": "Tue, 01 Jan 2030 00:00:05 GMT" }), now),
+    5000,
+  );
   assert.equal(retryAfterMs(new Headers({ "retry-after": "3600" })), 60_000);
   assert.equal(retryAfterMs(new Headers({ "retry-after": "soon" })), undefined);
   assert.equal(retryAfterMs(new Headers()), undefined);
@@ -34,7 +37,10 @@ Deno.test("describeError() gives each HTTP status a hint and retry class", () =>
   assert.equal(limited.failure.retryable, true);
   assert.equal(limited.retryAfterMs, 1000);
   assert.equal(describeError(httpError(502, "bad gateway"), ctx).failure.retryable, true);
-  assert.equal(describeError(httpError(400, { error: { message: "x" } }), ctx).failure.retryable, false);
+  assert.equal(
+    describeError(httpError(400, { error: { message: "x" } }), ctx).failure.retryable,
+    false,
+  );
   const vetoed = describeError(httpError(500, "x", { "x-should-retry": "false" }), ctx).failure;
   assert.equal(vetoed.retryable, false);
 });

@@ -173,7 +173,10 @@ export function transportTests(spec: {
   });
 
   Deno.test(`${wire}: stream() retries a transient error event sent before any output`, async () => {
-    const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    const overloaded = {
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    };
     const events = await run([
       { body: `event: error\ndata: ${JSON.stringify(overloaded)}\n\n` },
       { body: okBody },

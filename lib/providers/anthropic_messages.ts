@@ -77,10 +77,15 @@ function thinkingParams(
   compat: Compat,
 ): Json {
   if (compat.thinking === "adaptive") {
-    return { thinking: { type: "adaptive" }, output_config: { effort: effort === "minimal" ? "low" : effort } };
+    return {
+      thinking: { type: "adaptive" },
+      output_config: { effort: effort === "minimal" ? "low" : effort },
+    };
   }
   const budget = Math.min(THINKING_BUDGETS[effort], maxTokens - 1);
-  return budget < MIN_THINKING_BUDGET ? {} : { thinking: { type: "enabled", budget_tokens: budget } };
+  return budget < MIN_THINKING_BUDGET
+    ? {}
+    : { thinking: { type: "enabled", budget_tokens: budget } };
 }
 
 /** Tool ids must match `^[a-zA-Z0-9_-]+$`; ids minted by other providers are made to fit. */

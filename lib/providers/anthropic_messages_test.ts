@@ -33,8 +33,20 @@ const history: Message[] = [
     stop: "tool_calls",
     usage: emptyUsage(),
   },
-  { role: "tool_result", callId: "toolu_1", name: "ls", blocks: [{ type: "text", text: "a" }], isError: false },
-  { role: "tool_result", callId: "call:2", name: "cat", blocks: [{ type: "text", text: "e" }], isError: true },
+  {
+    role: "tool_result",
+    callId: "toolu_1",
+    name: "ls",
+    blocks: [{ type: "text", text: "a" }],
+    isError: false,
+  },
+  {
+    role: "tool_result",
+    callId: "call:2",
+    name: "cat",
+    blocks: [{ type: "text", text: "e" }],
+    isError: true,
+  },
   { role: "user", blocks: [{ type: "text", text: "and then?" }] },
 ];
 
@@ -67,10 +79,17 @@ Deno.test("toWire() groups consecutive tool results into one user message", () =
 
 Deno.test("toWire() declares tools and asks for thinking per compat", () => {
   const tools = [{ name: "ls", description: "List", parameters: { type: "object" } }];
-  const budget = toWire(simpleRequest({ tools, reasoningEffort: "medium", maxOutputTokens: 4000 }), {
-    compat: {},
-  });
-  assert.deepEqual(budget.tools, [{ name: "ls", description: "List", input_schema: { type: "object" } }]);
+  const budget = toWire(
+    simpleRequest({ tools, reasoningEffort: "medium", maxOutputTokens: 4000 }),
+    {
+      compat: {},
+    },
+  );
+  assert.deepEqual(budget.tools, [{
+    name: "ls",
+    description: "List",
+    input_schema: { type: "object" },
+  }]);
   assert.deepEqual(budget.thinking, { type: "enabled", budget_tokens: 3999 });
   const adaptive = toWire(simpleRequest({ reasoningEffort: "minimal" }), {
     compat: { thinking: "adaptive" },
@@ -85,25 +104,55 @@ Deno.test("toWire() declares tools and asks for thinking per compat", () => {
 
 Deno.test("messagesSdkBaseUrl() strips a trailing /v1 only", () => {
   assert.equal(messagesSdkBaseUrl("https://api.anthropic.com/v1/"), "https://api.anthropic.com");
-  assert.equal(messagesSdkBaseUrl("https://api.deepseek.com/anthropic"), "https://api.deepseek.com/anthropic");
+  assert.equal(
+    messagesSdkBaseUrl("https://api.deepseek.com/anthropic"),
+    "https://api.deepseek.com/anthropic",
+  );
 });
 
 const events = [
-  { type: "message_start", message: { usage: { input_tokens: 5, cache_read_input_tokens: 10, output_tokens: 1 } } },
+  {
+    type: "message_start",
+    message: { usage: { input_tokens: 5, cache_read_input_tokens: 10, output_tokens: 1 } },
+  },
   { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
   { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hmm" } },
   { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "SIG" } },
   { type: "content_block_stop", index: 0 },
-  { type: "content_block_start", index: 1, content_block: { type: "redacted_thinking", data: "R" } },
+  {
+    type: "content_block_start",
+    index: 1,
+    content_block: { type: "redacted_thinking", data: "R" },
+  },
   { type: "content_block_stop", index: 1 },
   { type: "content_block_start", index: 2, content_block: { type: "text", text: "" } },
   { type: "content_block_delta", index: 2, delta: { type: "text_delta", text: "Hi" } },
   { type: "content_block_stop", index: 2 },
-  { type: "content_block_start", index: 3, content_block: { type: "tool_use", id: "t1", name: "ls", input: {} } },
-  { type: "content_block_start", index: 4, content_block: { type: "tool_use", id: "t2", name: "cat", input: {} } },
-  { type: "content_block_delta", index: 3, delta: { type: "input_json_delta", partial_json: '{"x"' } },
-  { type: "content_block_delta", index: 4, delta: { type: "input_json_delta", partial_json: "{}" } },
-  { type: "content_block_delta", index: 3, delta: { type: "input_json_delta", partial_json: ":1}" } },
+  {
+    type: "content_block_start",
+    index: 3,
+    content_block: { type: "tool_use", id: "t1", name: "ls", input: {} },
+  },
+  {
+    type: "content_block_start",
+    index: 4,
+    content_block: { type: "tool_use", id: "t2", name: "cat", input: {} },
+  },
+  {
+    type: "content_block_delta",
+    index: 3,
+    delta: { type: "input_json_delta", partial_json: '{"x"' },
+  },
+  {
+    type: "content_block_delta",
+    index: 4,
+    delta: { type: "input_json_delta", partial_json: "{}" },
+  },
+  {
+    type: "content_block_delta",
+    index: 3,
+    delta: { type: "input_json_delta", partial_json: ":1}" },
+  },
   { type: "content_block_stop", index: 3 },
   { type: "content_block_stop", index: 4 },
   { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 30 } },
@@ -135,11 +184,21 @@ Deno.test("fromWire() assembles signed thinking, text and parallel tool uses", (
 Deno.test("fromWire() keeps rawArgs for invalid tool input JSON", () => {
   const state = initMessagesState();
   fromWire(events[10], state);
-  fromWire({ type: "content_block_delta", index: 3, delta: { type: "input_json_delta", partial_json: "{x" } }, state);
+  fromWire({
+    type: "content_block_delta",
+    index: 3,
+    delta: { type: "input_json_delta", partial_json: "{x" },
+  }, state);
   fromWire({ type: "message_delta", delta: { stop_reason: "tool_use" }, usage: {} }, state);
   const done = finishMessages(state, "complete");
   assert.ok(done.type === "done");
-  assert.deepEqual(done.blocks, [{ type: "tool_call", id: "t1", name: "ls", args: undefined, rawArgs: "{x" }]);
+  assert.deepEqual(done.blocks, [{
+    type: "tool_call",
+    id: "t1",
+    name: "ls",
+    args: undefined,
+    rawArgs: "{x",
+  }]);
 });
 
 Deno.test("finishMessages() maps max_tokens and reports a missing stop reason", () => {

@@ -15,8 +15,11 @@ export async function openProvider(settings: ProviderSettings): Promise<Provider
     case "messages":
       return (await import("./anthropic_messages.ts")).createMessagesProvider(settings);
     default:
-      throw new ConfigError(`Unknown wire_api "${settings.wireApi}" for provider "${settings.id}"`, {
-        hint: 'Use "responses", "chat" or "messages"',
-      });
+      throw new ConfigError(
+        `Unknown wire_api "${settings.wireApi}" for provider "${settings.id}"`,
+        {
+          hint: 'Use "responses", "chat" or "messages"',
+        },
+      );
   }
 }

@@ -59,7 +59,9 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     }));
   }
   if (compat.streamUsage) body.stream_options = { include_usage: true };
-  if (request.maxOutputTokens) body[compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
+  if (request.maxOutputTokens) {
+    body[compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
+  }
   if (request.reasoningEffort) body.reasoning_effort = request.reasoningEffort;
   return body;
 }
@@ -166,14 +168,15 @@ function toolCallDelta(entry: Json, state: ChatState): StreamEvent[] {
   const id = str(entry.id) || undefined;
   state.lastIndex = index;
   const events: StreamEvent[] = [];
+  const name = str(fn.name) ?? "";
   let call = state.calls.get(index);
   if (!call || (id !== undefined && id !== call.id)) {
-    call = newToolCall(id ?? `call_${crypto.randomUUID().slice(0, 8)}`, str(fn.name) ?? "");
+    call = newToolCall(id ?? `call_${crypto.randomUUID().slice(0, 8)}`, name);
     state.calls.set(index, call);
     state.blocks.push(call);
-    events.push({ type: "tool_call_start", id: call.id, name: call.name });
-  } else if (call.name === "" && str(fn.name)) {
-    call.name = str(fn.name)!;
+    events.push({ type: "tool_call_start", id: call.id, name });
+  } else if (call.name === "") {
+    call.name = name;
   }
   const args = typeof fn.arguments === "string"
     ? fn.arguments
@@ -218,7 +221,10 @@ export function createChatProvider(settings: ProviderSettings): Provider {
         model: request.model,
         async open(abort) {
           client ??= openaiClient(settings);
-          const body = toWire(request, settings) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
+          const body = toWire(
+            request,
+            settings,
+          ) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
           return await (await client).chat.completions.create(body, { signal: abort });
         },
         init: () => initChatState(settings.compat),

@@ -9,13 +9,7 @@ import {
   testSettings,
   transportTests,
 } from "./_testing.ts";
-import {
-  createChatProvider,
-  finishChat,
-  fromWire,
-  initChatState,
-  toWire,
-} from "./openai_chat.ts";
+import { createChatProvider, finishChat, fromWire, initChatState, toWire } from "./openai_chat.ts";
 
 const toolTurn: Message[] = [
   { role: "user", blocks: [{ type: "text", text: "list and read" }] },
@@ -30,8 +24,20 @@ const toolTurn: Message[] = [
     stop: "tool_calls",
     usage: emptyUsage(),
   },
-  { role: "tool_result", callId: "c1", name: "ls", blocks: [{ type: "text", text: "a" }], isError: false },
-  { role: "tool_result", callId: "c2", name: "cat", blocks: [{ type: "text", text: "bad" }], isError: true },
+  {
+    role: "tool_result",
+    callId: "c1",
+    name: "ls",
+    blocks: [{ type: "text", text: "a" }],
+    isError: false,
+  },
+  {
+    role: "tool_result",
+    callId: "c2",
+    name: "cat",
+    blocks: [{ type: "text", text: "bad" }],
+    isError: true,
+  },
 ];
 
 Deno.test("toWire() puts the system message first and answers each tool call", () => {
@@ -87,14 +93,21 @@ Deno.test("toWire() declares tools and sends images as data URLs", () => {
     simpleRequest({
       messages: [{
         role: "user",
-        blocks: [{ type: "text", text: "see" }, { type: "image", mime: "image/png", base64: "AA==" }],
+        blocks: [{ type: "text", text: "see" }, {
+          type: "image",
+          mime: "image/png",
+          base64: "AA==",
+        }],
       }],
       tools: [{ name: "ls", description: "List", parameters: { type: "object" } }],
     }),
     { compat: { maxTokensField: "max_completion_tokens" } },
   );
   assert.deepEqual(body.tools, [
-    { type: "function", function: { name: "ls", description: "List", parameters: { type: "object" } } },
+    {
+      type: "function",
+      function: { name: "ls", description: "List", parameters: { type: "object" } },
+    },
   ]);
   assert.deepEqual((body.messages as unknown[])[1], {
     role: "user",
@@ -113,8 +126,17 @@ const parallelChunks = [
   chunk({ reasoning_content: "think" }),
   chunk({ content: "Hel" }),
   chunk({ content: "lo" }),
-  chunk({ tool_calls: [{ index: 0, id: "a", type: "function", function: { name: "ls", arguments: "" } }] }),
-  chunk({ tool_calls: [{ index: 1, id: "b", type: "function", function: { name: "cat", arguments: '{"p' } }] }),
+  chunk({
+    tool_calls: [{ index: 0, id: "a", type: "function", function: { name: "ls", arguments: "" } }],
+  }),
+  chunk({
+    tool_calls: [{
+      index: 1,
+      id: "b",
+      type: "function",
+      function: { name: "cat", arguments: '{"p' },
+    }],
+  }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '{"x":1}' } }] }),
   chunk({ tool_calls: [{ index: 1, function: { arguments: 'ath":"f"}' } }] }),
   chunk({}, "tool_calls"),
@@ -151,7 +173,10 @@ Deno.test("fromWire() accumulates interleaved parallel tool calls by index", () 
 
 Deno.test("fromWire() keeps rawArgs and leaves args undefined for invalid JSON", () => {
   const state = initChatState({});
-  fromWire(chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "ls", arguments: "{oops" } }] }), state);
+  fromWire(
+    chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "ls", arguments: "{oops" } }] }),
+    state,
+  );
   fromWire(chunk({}, "tool_calls"), state);
   const done = finishChat(state, "complete");
   assert.ok(done.type === "done");
@@ -172,8 +197,14 @@ Deno.test("fromWire() reads the compat reasoning field and length stops", () => 
 
 Deno.test("fromWire() starts a new call when a known index gets a new id", () => {
   const state = initChatState({});
-  fromWire(chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "ls", arguments: "{}" } }] }), state);
-  fromWire(chunk({ tool_calls: [{ index: 0, id: "b", function: { name: "pwd", arguments: "{}" } }] }), state);
+  fromWire(
+    chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "ls", arguments: "{}" } }] }),
+    state,
+  );
+  fromWire(
+    chunk({ tool_calls: [{ index: 0, id: "b", function: { name: "pwd", arguments: "{}" } }] }),
+    state,
+  );
   fromWire(chunk({}, "tool_calls"), state);
   const done = finishChat(state, "complete");
   assert.ok(done.type === "done");

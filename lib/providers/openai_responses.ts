@@ -67,7 +67,11 @@ function inputParts(blocks: Block[]): Json[] {
   return blocks.flatMap((b): Json[] => {
     if (b.type === "text") return [{ type: "input_text", text: b.text }];
     if (b.type === "image") {
-      return [{ type: "input_image", image_url: `data:${b.mime};base64,${b.base64}`, detail: "auto" }];
+      return [{
+        type: "input_image",
+        image_url: `data:${b.mime};base64,${b.base64}`,
+        detail: "auto",
+      }];
     }
     return [];
   });
@@ -181,16 +185,18 @@ function outputItem(item: Json, key: string, state: ResponsesState): StreamEvent
     const id = str(item.call_id) ?? str(item.id) ?? key;
     const call = blockFor<ToolCallBlock>(state, key, () => newToolCall(id, str(item.name) ?? ""));
     const events: StreamEvent[] = seen ? [] : [{ type: "tool_call_start", id, name: call.name }];
-    const args = str(item.arguments) ?? "";
-    if (args.length > (call.rawArgs ?? "").length) {
-      const rest = args.startsWith(call.rawArgs ?? "") ? args.slice((call.rawArgs ?? "").length) : args;
-      events.push({ type: "tool_call_delta", id: call.id, argsDelta: rest });
+    const args = str(item.arguments);
+    const sofar = call.rawArgs ?? "";
+    if (args !== undefined && args !== sofar) {
+      if (args.startsWith(sofar)) {
+        events.push({ type: "tool_call_delta", id: call.id, argsDelta: args.slice(sofar.length) });
+      }
       call.rawArgs = args;
     }
     return events;
   }
   if (item.type === "reasoning") {
-    const block = blockFor(state, key, () => ({ type: "thinking", text: "" } as TextLikeBlock));
+    const block = textBlock(state, key, "thinking");
     if (block.type !== "thinking") return [];
     if (str(item.id)) block.id = str(item.id);
     if (str(item.encrypted_content)) block.encrypted = str(item.encrypted_content);

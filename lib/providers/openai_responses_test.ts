@@ -30,8 +30,20 @@ const history: Message[] = [
     stop: "tool_calls",
     usage: emptyUsage(),
   },
-  { role: "tool_result", callId: "call_1", name: "ls", blocks: [{ type: "text", text: "a" }], isError: false },
-  { role: "tool_result", callId: "call_2", name: "cat", blocks: [{ type: "text", text: "e" }], isError: true },
+  {
+    role: "tool_result",
+    callId: "call_1",
+    name: "ls",
+    blocks: [{ type: "text", text: "a" }],
+    isError: false,
+  },
+  {
+    role: "tool_result",
+    callId: "call_2",
+    name: "cat",
+    blocks: [{ type: "text", text: "e" }],
+    isError: true,
+  },
 ];
 
 Deno.test("toWire() maps history to input items in order", () => {
@@ -61,7 +73,13 @@ Deno.test("toWire() declares non-strict function tools and asks for encrypted re
     maxOutputTokens: 500,
   }));
   assert.deepEqual(body.tools, [
-    { type: "function", name: "ls", description: "List", parameters: { type: "object" }, strict: false },
+    {
+      type: "function",
+      name: "ls",
+      description: "List",
+      parameters: { type: "object" },
+      strict: false,
+    },
   ]);
   assert.deepEqual(body.reasoning, { effort: "high", summary: "auto" });
   assert.deepEqual(body.include, ["reasoning.encrypted_content"]);
@@ -78,15 +96,35 @@ const usage = {
 
 const parallelEvents = [
   { type: "response.created", response: { id: "resp_1", status: "in_progress" } },
-  { type: "response.output_item.added", output_index: 0, item: { type: "reasoning", id: "rs_9", summary: [] } },
-  { type: "response.reasoning_summary_text.delta", item_id: "rs_9", output_index: 0, summary_index: 0, delta: "Plan" },
-  { type: "response.reasoning_summary_text.delta", item_id: "rs_9", output_index: 0, summary_index: 1, delta: "More" },
+  {
+    type: "response.output_item.added",
+    output_index: 0,
+    item: { type: "reasoning", id: "rs_9", summary: [] },
+  },
+  {
+    type: "response.reasoning_summary_text.delta",
+    item_id: "rs_9",
+    output_index: 0,
+    summary_index: 0,
+    delta: "Plan",
+  },
+  {
+    type: "response.reasoning_summary_text.delta",
+    item_id: "rs_9",
+    output_index: 0,
+    summary_index: 1,
+    delta: "More",
+  },
   {
     type: "response.output_item.done",
     output_index: 0,
     item: { type: "reasoning", id: "rs_9", summary: [], encrypted_content: "SECRET" },
   },
-  { type: "response.output_item.added", output_index: 1, item: { type: "message", id: "msg_1", content: [] } },
+  {
+    type: "response.output_item.added",
+    output_index: 1,
+    item: { type: "message", id: "msg_1", content: [] },
+  },
   { type: "response.output_text.delta", item_id: "msg_1", output_index: 1, delta: "Hi" },
   {
     type: "response.output_item.added",
@@ -98,13 +136,29 @@ const parallelEvents = [
     output_index: 3,
     item: { type: "function_call", id: "fc_2", call_id: "call_b", name: "cat", arguments: "" },
   },
-  { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 2, delta: '{"x":' },
-  { type: "response.function_call_arguments.delta", item_id: "fc_2", output_index: 3, delta: '{"p":2}' },
+  {
+    type: "response.function_call_arguments.delta",
+    item_id: "fc_1",
+    output_index: 2,
+    delta: '{"x":',
+  },
+  {
+    type: "response.function_call_arguments.delta",
+    item_id: "fc_2",
+    output_index: 3,
+    delta: '{"p":2}',
+  },
   { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 2, delta: "1}" },
   {
     type: "response.output_item.done",
     output_index: 2,
-    item: { type: "function_call", id: "fc_1", call_id: "call_a", name: "ls", arguments: '{"x":1}' },
+    item: {
+      type: "function_call",
+      id: "fc_1",
+      call_id: "call_a",
+      name: "ls",
+      arguments: '{"x":1}',
+    },
   },
   { type: "response.completed", response: { id: "resp_1", status: "completed", usage } },
 ];

@@ -18,11 +18,19 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs `measure` once to warm caches, then `runs` times; returns the timings in ms. */
-export async function sample(runs: number, measure: () => Promise<number>): Promise<number[]> {
-  await measure();
-  const times = [];
-  for (let i = 0; i < runs; i++) times.push(await measure());
+/**
+ * Runs each measurement once to warm caches, then `runs` rounds of all of them in turn, so that
+ * load from other processes affects each one alike. Returns the timings in ms, per measurement.
+ */
+export async function sample(
+  runs: number,
+  measures: (() => Promise<number>)[],
+): Promise<number[][]> {
+  for (const measure of measures) await measure();
+  const times: number[][] = measures.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [j, measure] of measures.entries()) times[j].push(await measure());
+  }
   return times;
 }
 

@@ -23,10 +23,10 @@ async function main(args: string[]): Promise<number> {
       ...DENO_PERMISSION_FLAGS,
       `${dir}/one_line.ts`,
     ];
-    const cli = median(
-      await sample(RUNS, () => timeProcess(`${REPO}/scripts/interpreter`, ["--version"])),
-    );
-    const baseline = median(await sample(RUNS, () => timeProcess(launcherDeno(), baselineArgs)));
+    const [cli, baseline] = (await sample(RUNS, [
+      () => timeProcess(`${REPO}/scripts/interpreter`, ["--version"]),
+      () => timeProcess(launcherDeno(), baselineArgs),
+    ])).map(median);
     const ratio = cli / baseline;
     const verdict = ratio <= TARGET_RATIO ? "ok" : "OVER TARGET";
     console.log(`scripts/interpreter --version  ${ms(cli)}  (median of ${RUNS})`);

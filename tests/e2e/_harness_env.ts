@@ -15,7 +15,11 @@ export async function fixtureRepo(fixture: string): Promise<string> {
   }
   await run("git", ["init", "-q"], dir);
   await run("git", ["add", "."], dir);
-  await run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"], dir);
+  await run(
+    "git",
+    ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"],
+    dir,
+  );
   return dir;
 }
 

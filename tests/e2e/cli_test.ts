@@ -52,7 +52,7 @@ Deno.test("interpreter exec refuses to run outside a git repository without the 
 Deno.test("interpreter exec reports a provider failure with exit code 1", async () => {
   const repo = await fixtureRepo("habits");
   await using fake = await startFakeProvider([
-    { error: { status: 401, body: { error: { message: "bad key" } } }, reply: {} },
+    { error: { status: 401, body: { error: { message: "bad key" } } } },
   ]);
   const home = await fakeHome(fake.baseUrl, "chat");
   const result = await interpreter(["exec", "hi"], { cwd: repo, home });
@@ -65,7 +65,7 @@ Deno.test("interpreter debug config shows each value with its origin", async () 
   const home = await emptyHome();
   await Deno.writeTextFile(join(home, "config.toml"), 'model = "from-user"\n');
   const result = await interpreter(
-    ["debug", "config", "-c", "model_reasoning_effort=\"high\"", "--harness", "native"],
+    ["debug", "config", "-c", 'model_reasoning_effort="high"', "--harness", "native"],
     { cwd: Deno.cwd(), home },
   );
   assert.equal(result.code, 0, result.stderr);

@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import type { StreamEvent } from "../model/stream.ts";
+import { driveStream, type WireDriver } from "./_drive.ts";
+import { collect, testSettings } from "./_testing.ts";
+import type { ProviderSettings } from "./types.ts";
+
+/** A chunk (string), a pause in ms (number), a thrown error, or "HOLD" to stall until aborted. */
+type Step = string | number | Error;
+
+/** A driver whose attempts replay scripted steps; each string chunk becomes a text delta. */
+function scripted(
+  attempts: (Step[] | Error)[],
+  overrides: Partial<ProviderSettings> = {},
+): WireDriver<string[]> & { opened: number } {
+  const driver = {
+    opened: 0,
+    settings: testSettings("http://h/v1", "chat", overrides),
+    model: "m",
+    open(signal: AbortSignal): Promise<AsyncIterable<unknown>> {
+      const script = attempts[driver.opened++];
+      if (script instanceof Error) return Promise.reject(script);
+      return Promise.resolve((async function* () {
+        for (const step of script) {
+          if (step instanceof Error) throw step;
+          if (step === "HOLD") {
+            await new Promise((resolve) =>
+              signal.addEventListener("abort", resolve, { once: true })
+            );
+          } else if (typeof step === "number") {
+            await new Promise((resolve) => setTimeout(resolve, step));
+          } else {
+            yield step;
+          }
+        }
+      })());
+    },
+    init: (): string[] => [],
+    step(chunk: unknown, state: string[]): StreamEvent[] {
+      state.push(String(chunk));
+      return [{ type: "text_delta", text: String(chunk) }];
+    },
+    finish(state: string[], how: "complete" | "aborted"): StreamEvent {
+      const blocks = [{ type: "text" as const, text: state.join("") }];
+      const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+      return { type: "done", blocks, stop: how === "aborted" ? "aborted" : "end_turn", usage };
+    },
+  };
+  return driver;
+}
+
+const status = (code: number) =>
+  Object.assign(new Error("x"), { status: code, headers: new Headers({ "retry-after": "0" }) });
+
+Deno.test("driveStream() does not retry once output has been emitted", async () => {
+  const driver = scripted([["a", new TypeError("reset")], ["b"]]);
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  assert.deepEqual(events.map((e) => e.type), ["text_delta", "error"]);
+  assert.equal(driver.opened, 1);
+});
+
+Deno.test("driveStream() does not retry failures that are not retryable", async () => {
+  const driver = scripted([status(400), ["ok"]]);
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  assert.deepEqual(events.map((e) => e.type), ["error"]);
+  assert.equal(driver.opened, 1);
+});
+
+Deno.test("driveStream() numbers retries and reports the delay", async () => {
+  const driver = scripted([status(503), status(429), ["ok"]]);
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  const retries = events.filter((e) => e.type === "retry");
+  assert.deepEqual(retries.map((e) => e.type === "retry" && [e.attempt, e.delayMs]), [[1, 0], [
+    2,
+    0,
+  ]]);
+  assert.equal(events.at(-1)?.type, "done");
+  assert.equal(driver.opened, 3);
+});
+
+Deno.test("driveStream() ends with aborted when the signal fires during a retry wait", async () => {
+  const slow = Object.assign(new Error("x"), {
+    status: 503,
+    headers: new Headers({ "retry-after": "30" }),
+  });
+  const abort = new AbortController();
+  const events: StreamEvent[] = [];
+  for await (const event of driveStream(scripted([slow, ["never"]]), abort.signal)) {
+    events.push(event);
+    if (event.type === "retry") abort.abort();
+  }
+  assert.deepEqual(events.map((e) => e.type), ["retry", "done"]);
+  assert.equal((events[1] as { stop: string }).stop, "aborted");
+});
+
+Deno.test("driveStream() returns aborted at once for an already aborted signal", async () => {
+  const driver = scripted([["x"]]);
+  const events = await collect(driveStream(driver, AbortSignal.abort()));
+  assert.deepEqual(events, [{
+    type: "done",
+    blocks: [{ type: "text", text: "" }],
+    stop: "aborted",
+    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
+  }]);
+  assert.equal(driver.opened, 0);
+});
+
+Deno.test("driveStream() resets the idle watchdog on every chunk", async () => {
+  const driver = scripted([["a", 30, "b", 30, "c", "HOLD"]], {
+    streamIdleTimeoutMs: 50,
+    maxRetries: 0,
+  });
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  assert.deepEqual(events.map((e) => e.type), ["text_delta", "text_delta", "text_delta", "error"]);
+  const last = events.at(-1);
+  assert.ok(last?.type === "error");
+  assert.match(last.error.message, /^Stream idle for 50 ms: Test sent no data$/);
+});
