@@ -1,4 +1,5 @@
 /** `interpreter`: parse flags, pick a mode, print fatal errors. */
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 
 import { UserError } from "./lib/errors.ts";
 import { gitCommit, VERSION } from "./lib/version.ts";

@@ -42,6 +42,7 @@ Deno.test("resolveProvider() reads the key from the provider's env_key", async (
     baseUrl: "https://api.deepseek.com/v1",
     wireApi: "chat",
     apiKey: "sk-1",
+    envKey: "DEEPSEEK_API_KEY",
     headers: {},
     queryParams: {},
     maxRetries: 4,

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { loadConfig } from "../config/load.ts";
 import { formatConfigDebug } from "../config/debug.ts";
 import type { SharedOptions } from "./cli.ts";

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
