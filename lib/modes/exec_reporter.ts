@@ -1,4 +1,5 @@
 import type { LoopEvent } from "../loop/events.ts";
+import { type Block, textOf } from "../model/message.ts";
 
 /** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
 export interface Style {
@@ -27,6 +28,8 @@ export function progressLines(event: LoopEvent, style: Style): string[] {
       return startLines(event, style);
     case "tool_end":
       return endLines(event, style);
+    case "assistant_message":
+      return interimText(event.message.blocks, style);
     case "retry":
       return [
         style.dim(
@@ -56,9 +59,9 @@ function endLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style)
     const status = code === 0
       ? style.green("exited 0")
       : style.red(`exited ${code ?? "(timeout)"}`);
-    const ms = Number(output.durationMs ?? 0);
+    const took = formatDuration(Number(output.durationMs ?? 0));
     return [
-      `${status} ${style.dim(`in ${ms} ms`)}`,
+      `${status} ${style.dim(`in ${took}`)}`,
       ...indent(tail(String(output.output), OUTPUT_LINES)),
     ];
   }
@@ -75,6 +78,21 @@ function endLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style)
     return [style.bold("plan"), ...plan.map((p) => `  ${mark[p.status] ?? "[ ]"} ${p.step}`)];
   }
   return [];
+}
+
+/** Text the model writes alongside tool calls; the final answer goes to stdout instead. */
+function interimText(blocks: Block[], style: Style): string[] {
+  if (!blocks.some((b) => b.type === "tool_call")) return [];
+  const thinking = blocks.filter((b) => b.type === "thinking").map((b) => b.text.trim());
+  const text = textOf(blocks).trim();
+  return [
+    ...thinking.filter(Boolean).map((t) => style.dim(`thinking: ${t}`)),
+    ...(text ? [text] : []),
+  ];
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function colorDiffLine(line: string, style: Style): string {
