@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, interpreter, LAUNCHER } from "./_harness_env.ts";
 
 const emptyHome = () => Deno.makeTempDir({ prefix: "oi-home-" });
 
@@ -72,4 +72,34 @@ Deno.test("interpreter debug config shows each value with its origin", async () 
   assert.match(result.stdout, /model = "from-user".*#.*user/);
   assert.match(result.stdout, /model_reasoning_effort = "high".*#.*-c/);
   assert.match(result.stdout, /harness = "native".*#.*--harness/);
+});
+
+Deno.test("interpreter --help lists the exec command and exits 0", async () => {
+  const result = await interpreter(["--help"], { cwd: Deno.cwd(), home: await emptyHome() });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^Usage: interpreter/m);
+  assert.match(result.stdout, /^\s+exec\|e \[options\] \[prompt\]/m);
+});
+
+Deno.test("interpreter exec reads the prompt from stdin when given '-'", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "prompt from a pipe" }, reply: { text: "piped ok" } },
+  ]);
+  const home = await fakeHome(fake.baseUrl, "responses");
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["exec", "-"],
+    cwd: repo,
+    env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode("prompt from a pipe\n"));
+  await writer.close();
+  const out = await child.output();
+  assert.deepEqual(fake.failures, []);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.equal(new TextDecoder().decode(out.stdout), "piped ok\n");
 });
