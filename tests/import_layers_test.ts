@@ -10,6 +10,7 @@ const ALLOWED: Record<string, string[]> = {
   "lib/modes": [
     "lib/modes",
     "lib/loop",
+    "lib/approval",
     "lib/config",
     "lib/harness",
     "lib/tools",
@@ -20,12 +21,14 @@ const ALLOWED: Record<string, string[]> = {
   ],
   "lib/loop": [
     "lib/loop",
+    "lib/approval",
     "lib/harness",
     "lib/tools",
     "lib/providers",
     "lib/model",
     "lib/errors.ts",
   ],
+  "lib/approval": ["lib/approval", "lib/errors.ts"],
   "lib/config": ["lib/config", "lib/providers", "lib/errors.ts"],
   "lib/harness": [
     "lib/harness",

@@ -1,5 +1,5 @@
 /**
- * The stream driver every adapter shares: opens the SDK stream, feeds chunks to the wire's
+ * The stream driver every adapter shares: opens the event stream, feeds chunks to the wire's
  * reducer, and owns retries, the idle watchdog and abort. It never throws.
  */
 import { emptyUsage } from "../model/message.ts";
@@ -11,8 +11,11 @@ import type { ProviderSettings } from "./types.ts";
 export interface WireDriver<S> {
   settings: ProviderSettings;
   model: string;
-  /** Sends the request; resolves to the parsed stream once response headers arrive. */
-  open(signal: AbortSignal): Promise<AsyncIterable<unknown>>;
+  /**
+   * Sends the request; resolves to the parsed stream once response headers arrive. Calls
+   * `onActivity` whenever bytes arrive, so keep-alive comments reset the idle watchdog too.
+   */
+  open(signal: AbortSignal, onActivity: () => void): Promise<AsyncIterable<unknown>>;
   /** A fresh reducer state for one attempt. */
   init(): S;
   /** Reduces one chunk; an `error` event in the result ends the attempt. */
@@ -85,7 +88,7 @@ async function* attemptOnce<S>(
   });
   try {
     arm();
-    const chunks = await driver.open(controller.signal);
+    const chunks = await driver.open(controller.signal, arm);
     for await (const chunk of chunks) {
       arm();
       for (const event of driver.step(chunk, state)) {

@@ -1,17 +1,15 @@
-/** HTTP concerns shared by the adapters: SDK client options, failure mapping and retry timing. */
+/** HTTP concerns shared by the adapters: request building, failure mapping and retry timing. */
 import type { ProviderFailure } from "../model/stream.ts";
 import { rec, str } from "./_blocks.ts";
 import type { ProviderSettings } from "./types.ts";
 
-/** The key sent to providers that need none; the SDKs refuse to run without one. */
-const KEYLESS_PLACEHOLDER = "not-needed";
+/** Sent with every request; a constant, so the version module stays out of this layer. */
+const USER_AGENT = "interpreter";
 /** The longest wait a server's Retry-After may impose. */
 const MAX_SERVER_DELAY_MS = 60_000;
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 const MAX_DETAIL_CHARS = 500;
-/** The SDK request timeout when the idle watchdog is off (`stream_idle_timeout_ms = 0`). */
-const DEFAULT_SDK_TIMEOUT_MS = 600_000;
 /** Error types and codes that providers report inside a stream for transient failures. */
 const TRANSIENT_ERROR_KINDS = new Set([
   "overloaded_error",
@@ -21,57 +19,88 @@ const TRANSIENT_ERROR_KINDS = new Set([
   "rate_limit_exceeded",
 ]);
 
-/** Options common to both SDK clients. Every option is explicit so no SDK environment variable applies. */
-export interface SdkClientOptions {
-  apiKey: string;
-  baseURL: string;
-  defaultHeaders: Record<string, string | null>;
-  defaultQuery: Record<string, string>;
-  maxRetries: 0;
-  timeout: number;
-  logLevel: "off";
+/** One streaming request, ready to send. */
+export interface WireRequest {
+  url: string;
+  headers: Headers;
+  body: unknown;
+}
+
+/** A response with an error status. `error` is the parsed body, or its text when not JSON. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly error: unknown;
+  constructor(status: number, opts: { headers: Headers; body: unknown; statusText?: string }) {
+    super(`${status} ${opts.statusText ?? ""}`.trim());
+    this.name = "HttpError";
+    this.status = status;
+    this.headers = opts.headers;
+    this.error = opts.body;
+  }
+}
+
+/** An error object a server sent inside a stream; `error` is the whole event. */
+export class StreamReportedError extends Error {
+  readonly error: unknown;
+  constructor(event: unknown) {
+    super("The stream reported an error");
+    this.name = "StreamReportedError";
+    this.error = event;
+  }
+}
+
+/** `baseUrl` with `path` appended to its path (trailing slashes dropped) and `query` added. */
+export function endpointUrl(
+  baseUrl: string,
+  opts: { path: string; query?: Record<string, string> },
+): string {
+  const url = new URL(baseUrl);
+  url.pathname = trimBaseUrl(url.pathname) + opts.path;
+  for (const [name, value] of Object.entries(opts.query ?? {})) url.searchParams.set(name, value);
+  return url.href;
 }
 
 /**
- * Builds the SDK client options for `settings`. Retries are ours (the SDK makes one attempt),
- * and headers named in the SDK's custom-headers variable are removed unless the settings set them.
+ * Headers for a streaming JSON request: our defaults, then the wire's `auth` headers, then the
+ * provider's configured headers, which win over both (names compare case-insensitively).
  */
-export function sdkClientOptions(
-  settings: ProviderSettings,
-  opts: { baseUrl: string; customHeadersEnv: string },
-): SdkClientOptions {
-  const headers: Record<string, string | null> = {};
-  for (const name of envHeaderNames(opts.customHeadersEnv)) headers[name] = null;
-  for (const [name, value] of Object.entries(settings.headers)) {
-    delete headers[name.toLowerCase()];
-    headers[name] = value;
-  }
-  return {
-    apiKey: settings.apiKey || KEYLESS_PLACEHOLDER,
-    baseURL: opts.baseUrl,
-    defaultHeaders: headers,
-    defaultQuery: { ...settings.queryParams },
-    maxRetries: 0,
-    // Our idle watchdog fires first; this only bounds a server that never sends headers.
-    timeout: settings.streamIdleTimeoutMs > 0
-      ? Math.max(2 * settings.streamIdleTimeoutMs, 1_000)
-      : DEFAULT_SDK_TIMEOUT_MS,
-    logLevel: "off",
-  };
+export function requestHeaders(settings: ProviderSettings, auth: Record<string, string>): Headers {
+  const headers = new Headers({
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    "user-agent": USER_AGENT,
+    ...auth,
+  });
+  for (const [name, value] of Object.entries(settings.headers)) headers.set(name, value);
+  return headers;
 }
 
-/** Header names listed in an SDK custom-headers variable (`Name: value` lines), lowercased. */
-function envHeaderNames(variable: string): string[] {
-  let value: string | undefined;
+/** Posts `request` and resolves once response headers arrive; an error status throws `HttpError`. */
+export async function post(request: WireRequest, signal: AbortSignal): Promise<Response> {
+  const response = await fetch(request.url, {
+    method: "POST",
+    headers: request.headers,
+    body: JSON.stringify(request.body),
+    signal,
+  });
+  if (response.ok) return response;
+  const text = await response.text();
+  throw new HttpError(response.status, {
+    headers: response.headers,
+    body: parseBody(text),
+    statusText: response.statusText,
+  });
+}
+
+/** A body as JSON when it parses, else its text; undefined when empty. */
+function parseBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
   try {
-    // Never prompt for access just to read this.
-    const granted = Deno.permissions.querySync({ name: "env", variable }).state === "granted";
-    value = granted ? Deno.env.get(variable) : undefined;
+    return JSON.parse(text);
   } catch {
-    return [];
+    return text;
   }
-  return (value ?? "").split("\n").filter((line) => line.includes(":"))
-    .map((line) => line.slice(0, line.indexOf(":")).trim().toLowerCase()).filter(Boolean);
 }
 
 /** Removes trailing slashes from a base URL. */
@@ -90,7 +119,7 @@ export function isTransientKind(kind: unknown): boolean {
   return typeof kind === "string" && TRANSIENT_ERROR_KINDS.has(kind);
 }
 
-/** Maps anything an SDK call throws to a failure the user can act on. */
+/** Maps anything a request or its stream throws to a failure the user can act on. */
 export function describeError(
   err: unknown,
   ctx: { settings: ProviderSettings; model: string },
@@ -99,7 +128,7 @@ export function describeError(
   const name = ctx.settings.name;
   const headers = e.headers instanceof Headers ? e.headers : undefined;
   if (typeof e.status === "number") {
-    const fallback = clean(String(e.message).replace(/^\d{3} /, ""));
+    const fallback = clean(String(e.message).replace(/^\d{3}\s*/, ""));
     const failure = statusFailure(e.status, bodyDetail(e.error) ?? fallback, ctx);
     const override = headers?.get("x-should-retry");
     if (override === "true" || override === "false") failure.retryable = override === "true";
@@ -107,19 +136,21 @@ export function describeError(
   }
   if (err instanceof SyntaxError) {
     const message = `Malformed stream from ${name}: ${clean(err.message)}`;
-    return {
-      failure: { message, hint: "The server sent data that is not valid JSON", retryable: false },
-    };
+    const hint = "The reply is not a stream of JSON events: check base_url and wire_api";
+    return { failure: { message, hint, retryable: false } };
   }
   if (e.error !== undefined) {
     const body = rec(e.error);
-    const kinds = [rec(body.error).type, body.type, body.code];
+    const inner = rec(body.error);
+    const kinds = [inner.type, inner.code, body.type, body.code];
     const retryable = kinds.some(isTransientKind);
     const message = `${name} reported an error: ${bodyDetail(e.error) ?? clean(String(e.message))}`;
     return { failure: { message, retryable } };
   }
   const cause = rec(e.cause);
-  const detail = clean(str(cause.message) ?? str(e.message) ?? String(err));
+  // Deno's fetch wraps the cause in a prefix that repeats the URL: keep the cause alone.
+  const detail = clean(str(cause.message) ?? str(e.message) ?? String(err))
+    .replace(/^error sending request for url \(.*?\): (client error \(\w+\): )?/, "");
   return {
     failure: {
       message: `Cannot reach ${name} at ${ctx.settings.baseUrl}: ${detail}`,
@@ -136,7 +167,8 @@ function statusFailure(
   ctx: { settings: ProviderSettings; model: string },
 ): ProviderFailure {
   const { settings } = ctx;
-  const base = { status, message: `${settings.name} returned HTTP ${status}: ${detail}` };
+  const what = `${settings.name} returned HTTP ${status}`;
+  const base = { status, message: detail === "" ? what : `${what}: ${detail}` };
   if (status === 401 || status === 403) {
     const where = settings.envKey
       ? `$${settings.envKey}`
@@ -160,12 +192,12 @@ function statusFailure(
   return { ...base, retryable: status === 408 || status === 409 };
 }
 
-/** An SDK message in our style: trimmed, without a final period. */
+/** A message in our style: trimmed, without a final period. */
 function clean(message: string): string {
   return message.trim().replace(/\.$/, "");
 }
 
-/** The human-readable part of an error body, shortened. */
+/** The human-readable part of an error body (`error.message` for OpenAI and Anthropic), shortened. */
 function bodyDetail(body: unknown): string | undefined {
   if (body === undefined || body === null) return undefined;
   const b = rec(body);

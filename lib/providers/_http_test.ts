@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { describeError, retryAfterMs, retryDelayMs, sdkClientOptions } from "./_http.ts";
+import {
+  describeError,
+  endpointUrl,
+  HttpError,
+  requestHeaders,
+  retryAfterMs,
+  retryDelayMs,
+  StreamReportedError,
+} from "./_http.ts";
 import { testSettings } from "./_testing.ts";
 
 const ctx = { settings: testSettings("http://h/v1", "chat"), model: "m1" };
@@ -56,18 +64,57 @@ Deno.test("describeError() treats unknown transport errors as retryable connecti
   const { failure } = describeError(err, ctx);
   assert.equal(failure.message, "Cannot reach Test at http://h/v1: refused");
   assert.equal(failure.retryable, true);
+  const denoFetch = new TypeError(
+    "error sending request for url (http://h/v1/x): client error (Connect): tcp connect error",
+  );
+  const fetchFailure = describeError(denoFetch, ctx).failure;
+  assert.equal(fetchFailure.message, "Cannot reach Test at http://h/v1: tcp connect error");
 });
 
-Deno.test("sdkClientOptions() removes SDK env headers unless settings set them", () => {
-  const name = "INTERPRETER_TEST_CUSTOM_HEADERS";
-  Deno.env.set(name, "X-Leak: 1\nX-Kept: 2");
-  try {
-    const settings = testSettings("http://h/v1", "chat", { headers: { "X-Kept": "mine" } });
-    const opts = sdkClientOptions(settings, { baseUrl: "http://h/v1", customHeadersEnv: name });
-    assert.deepEqual(opts.defaultHeaders, { "x-leak": null, "X-Kept": "mine" });
-    assert.equal(opts.maxRetries, 0);
-    assert.equal(opts.apiKey, "sk-test");
-  } finally {
-    Deno.env.delete(name);
-  }
+Deno.test("describeError() falls back to the status text when the body is empty", () => {
+  const err = new HttpError(429, { headers: new Headers(), body: undefined, statusText: "Busy" });
+  assert.equal(describeError(err, ctx).failure.message, "Test returned HTTP 429: Busy");
+  const bare = new HttpError(500, { headers: new Headers(), body: undefined });
+  assert.equal(describeError(bare, ctx).failure.message, "Test returned HTTP 500");
+});
+
+Deno.test("describeError() reads errors reported inside a stream in both vendors' shapes", () => {
+  const anthropic = new StreamReportedError({
+    type: "error",
+    error: { type: "overloaded_error", message: "Overloaded" },
+  });
+  assert.deepEqual(describeError(anthropic, ctx).failure, {
+    message: "Test reported an error: Overloaded",
+    retryable: true,
+  });
+  const openai = new StreamReportedError({ error: { code: "server_error", message: "Oops" } });
+  assert.deepEqual(describeError(openai, ctx).failure, {
+    message: "Test reported an error: Oops",
+    retryable: true,
+  });
+  const invalid = new StreamReportedError({ error: { type: "invalid_request_error" } });
+  assert.equal(describeError(invalid, ctx).failure.retryable, false);
+});
+
+Deno.test("endpointUrl() appends the path to the base path and adds query parameters", () => {
+  assert.equal(
+    endpointUrl("http://h:8/v1/", { path: "/responses", query: { "api-version": "7" } }),
+    "http://h:8/v1/responses?api-version=7",
+  );
+  assert.equal(
+    endpointUrl("https://h/openai/v1?key=1", { path: "/chat/completions" }),
+    "https://h/openai/v1/chat/completions?key=1",
+  );
+});
+
+Deno.test("requestHeaders() lets configured headers win over defaults and authentication", () => {
+  const settings = testSettings("http://h/v1", "chat", {
+    headers: { Authorization: "Token mine", "User-Agent": "custom", "X-Extra": "1" },
+  });
+  const headers = requestHeaders(settings, { authorization: "Bearer sk-test" });
+  assert.equal(headers.get("authorization"), "Token mine");
+  assert.equal(headers.get("user-agent"), "custom");
+  assert.equal(headers.get("x-extra"), "1");
+  assert.equal(headers.get("content-type"), "application/json");
+  assert.equal(headers.get("accept"), "text/event-stream");
 });

@@ -4,11 +4,15 @@ import type { ModelRequest } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import type { Provider, ProviderSettings, WireApi } from "./types.ts";
 
-/** One scripted HTTP reply. `hold` keeps the body open after `body` is sent. */
+/**
+ * One scripted HTTP reply. `parts` are sent in order after `body`, a number being a pause in ms;
+ * `hold` keeps the body open after everything is sent.
+ */
 export interface Reply {
   status?: number;
   headers?: Record<string, string>;
   body?: string;
+  parts?: (string | number)[];
   hold?: boolean;
 }
 
@@ -40,11 +44,20 @@ export function serveReplies(replies: Reply[]): ScriptedServer {
     const status = reply.status ?? 200;
     const type = status >= 400 ? "application/json" : "text/event-stream";
     const headers = { "content-type": type, ...reply.headers };
-    if (!reply.hold) return new Response(reply.body ?? "", { status, headers });
+    if (!reply.hold && !reply.parts) return new Response(reply.body ?? "", { status, headers });
     const stream = new ReadableStream({
-      start(controller) {
+      async start(controller) {
         if (reply.body) controller.enqueue(encoder.encode(reply.body));
         held.push(controller);
+        try {
+          for (const part of reply.parts ?? []) {
+            if (typeof part === "number") await new Promise((r) => setTimeout(r, part));
+            else controller.enqueue(encoder.encode(part));
+          }
+          if (!reply.hold) controller.close();
+        } catch {
+          // cancelled by the client
+        }
       },
     });
     return new Response(stream, { status, headers });
@@ -203,6 +216,27 @@ export function transportTests(spec: {
     assert.ok(last?.type === "error");
     assert.match(last.error.message, /Stream idle for 100 ms/);
     assert.equal(last.error.retryable, true);
+  });
+
+  Deno.test(`${wire}: stream() counts SSE comments as activity for the idle watchdog`, async () => {
+    const ping = ": keep-alive\n\n";
+    const parts = [ping, 60, ping, 60, ping, 60, ping, 60, ping, 60, okBody];
+    const events = await run([{ parts }], { streamIdleTimeoutMs: 200, maxRetries: 0 });
+    const last = events.at(-1);
+    assert.ok(last?.type === "done", JSON.stringify(last));
+    assert.deepEqual(last.blocks, [{ type: "text", text: "ok" }]);
+  });
+
+  Deno.test(`${wire}: stream() reports an error sent as a JSON reply with status 200`, async () => {
+    const events = await run([{
+      headers: { "content-type": "application/json" },
+      body: jsonError("quota exceeded"),
+    }]);
+    assert.equal(events.length, 1);
+    const last = events[0];
+    assert.ok(last.type === "error");
+    assert.equal(last.error.message, "Test reported an error: quota exceeded");
+    assert.equal(last.error.retryable, false);
   });
 
   Deno.test(`${wire}: stream() reports an unreachable server`, async () => {

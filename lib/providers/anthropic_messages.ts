@@ -1,5 +1,4 @@
 /** Anthropic Messages API: request body, stream reducer and provider. */
-import type Anthropic from "@anthropic-ai/sdk";
 import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
 import { emptyUsage, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
@@ -14,7 +13,14 @@ import {
   str,
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
-import { isTransientKind, sdkClientOptions, trimBaseUrl } from "./_http.ts";
+import {
+  endpointUrl,
+  isTransientKind,
+  requestHeaders,
+  trimBaseUrl,
+  type WireRequest,
+} from "./_http.ts";
+import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
@@ -230,48 +236,45 @@ export function finishMessages(state: MessagesState, how: "complete" | "aborted"
 }
 
 /**
- * The base URL for the Anthropic SDK, which appends `/v1/messages` itself. A Codex-style
- * base_url that ends in `/v1` loses that suffix; any other base_url is passed through, which is
- * the form Anthropic-compatible vendors document (e.g. `https://host/anthropic`).
+ * The Messages endpoint for a base_url. A Codex-style base_url includes the version and ends in
+ * `/v1` (`https://api.anthropic.com/v1` → `https://api.anthropic.com/v1/messages`); any other
+ * base_url is the form Anthropic-compatible vendors document, without the version, and gets
+ * `/v1/messages` (`https://host/anthropic` → `https://host/anthropic/v1/messages`).
  */
-export function messagesSdkBaseUrl(baseUrl: string): string {
-  const trimmed = trimBaseUrl(baseUrl);
-  return trimmed.endsWith("/v1") ? trimmed.slice(0, -3) : trimmed;
+export function messagesUrl(baseUrl: string, query: Record<string, string> = {}): string {
+  const path = trimBaseUrl(new URL(baseUrl).pathname).endsWith("/v1")
+    ? "/messages"
+    : "/v1/messages";
+  return endpointUrl(baseUrl, { path, query });
 }
 
-async function anthropicClient(settings: ProviderSettings): Promise<Anthropic> {
-  const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
-  const base = sdkClientOptions(settings, {
-    baseUrl: messagesSdkBaseUrl(settings.baseUrl),
-    customHeadersEnv: "ANTHROPIC_CUSTOM_HEADERS",
-  });
-  // The long-standing form every Messages server accepts: `x-api-key` and version 2023-06-01
-  // (this SDK would send `Authorization: Bearer` and a newer version). http_headers still win.
-  const defaultHeaders = {
-    "x-api-key": base.apiKey,
-    authorization: null,
-    "anthropic-version": "2023-06-01",
-    ...base.defaultHeaders,
+/**
+ * The request for `body`. Authentication is the long-standing form every Messages server
+ * accepts: `x-api-key` and `anthropic-version: 2023-06-01`; configured headers still win.
+ */
+function messagesRequest(settings: ProviderSettings, body: Json): WireRequest {
+  const auth: Record<string, string> = { "anthropic-version": "2023-06-01" };
+  if (settings.apiKey) auth["x-api-key"] = settings.apiKey;
+  return {
+    url: messagesUrl(settings.baseUrl, settings.queryParams),
+    headers: requestHeaders(settings, auth),
+    body,
   };
-  return new AnthropicClient({ ...base, defaultHeaders, webhookKey: null, openTelemetry: false });
 }
 
-/** A provider that speaks the Messages API through the Anthropic SDK. */
+/** A provider that speaks the Messages API: POST to `messagesUrl(base_url)`, read SSE. */
 export function createMessagesProvider(settings: ProviderSettings): Provider {
-  let client: Promise<Anthropic> | undefined;
   return {
     settings,
     stream(request, signal) {
       return driveStream({
         settings,
         model: request.model,
-        async open(abort) {
-          client ??= anthropicClient(settings);
-          const body = toWire(request, settings);
-          // `post` rather than `messages.create`, which prints deprecation warnings to the console.
-          const stream = (await client).post("/v1/messages", { body, stream: true, signal: abort });
-          return await (stream as unknown as Promise<AsyncIterable<unknown>>);
-        },
+        open: (abort, onActivity) =>
+          openEventStream(
+            messagesRequest(settings, toWire(request, settings)),
+            { signal: abort, onActivity },
+          ),
         init: initMessagesState,
         step: fromWire,
         finish: finishMessages,

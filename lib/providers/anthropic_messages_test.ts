@@ -14,7 +14,7 @@ import {
   finishMessages,
   fromWire,
   initMessagesState,
-  messagesSdkBaseUrl,
+  messagesUrl,
   toWire,
 } from "./anthropic_messages.ts";
 
@@ -102,11 +102,15 @@ Deno.test("toWire() declares tools and asks for thinking per compat", () => {
   assert.equal(tooSmall.thinking, undefined);
 });
 
-Deno.test("messagesSdkBaseUrl() strips a trailing /v1 only", () => {
-  assert.equal(messagesSdkBaseUrl("https://api.anthropic.com/v1/"), "https://api.anthropic.com");
+Deno.test("messagesUrl() appends /messages after /v1, else /v1/messages", () => {
   assert.equal(
-    messagesSdkBaseUrl("https://api.deepseek.com/anthropic"),
-    "https://api.deepseek.com/anthropic",
+    messagesUrl("https://api.anthropic.com/v1"),
+    "https://api.anthropic.com/v1/messages",
+  );
+  assert.equal(messagesUrl("http://127.0.0.1:9/v1/"), "http://127.0.0.1:9/v1/messages");
+  assert.equal(
+    messagesUrl("https://api.deepseek.com/anthropic", { beta: "true" }),
+    "https://api.deepseek.com/anthropic/v1/messages?beta=true",
   );
 });
 
@@ -223,6 +227,20 @@ Deno.test("createMessagesProvider() posts to base_url/messages with Anthropic he
   assert.equal(request.headers.get("authorization"), null);
   assert.equal(request.headers.get("anthropic-version"), "2023-06-01");
   assert.equal(request.body.max_tokens, DEFAULT_MAX_TOKENS);
+});
+
+Deno.test("createMessagesProvider() lets configured headers win and sends no key when unset", async () => {
+  await using server = serveReplies([{ body: sseEvents(events) }]);
+  const provider = createMessagesProvider(testSettings(server.baseUrl, "messages", {
+    apiKey: undefined,
+    headers: { "Anthropic-Version": "2099-01-01", "anthropic-beta": "x" },
+  }));
+  const out = await collect(provider.stream(simpleRequest(), new AbortController().signal));
+  assert.equal(out.at(-1)?.type, "done");
+  const [request] = server.requests;
+  assert.equal(request.headers.get("x-api-key"), null);
+  assert.equal(request.headers.get("anthropic-version"), "2099-01-01");
+  assert.equal(request.headers.get("anthropic-beta"), "x");
 });
 
 const ok = [

@@ -1,6 +1,8 @@
 /**
  * The built-in providers, as data. `baseUrl` is Codex-style: it includes the API version path
- * (`/v1`), and the adapter appends `/chat/completions`, `/responses` or `/messages`.
+ * (`/v1`), and the adapter appends `/chat/completions`, `/responses` or `/messages`. For the
+ * Messages wire only, a base_url that does not end in `/v1` is taken in the unversioned form
+ * Anthropic-compatible vendors document (`https://host/anthropic`) and gets `/v1/messages`.
  */
 import type { Compat, WireApi } from "./types.ts";
 

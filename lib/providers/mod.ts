@@ -1,4 +1,4 @@
-/** Model providers: open one from resolved settings. Adapters and SDKs load on first use. */
+/** Model providers: open one from resolved settings. Each adapter loads on first use. */
 import { ConfigError } from "../errors.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 

@@ -18,8 +18,11 @@ Deno.test("openProvider() rejects an unknown wire API with a config error", asyn
   await assert.rejects(openProvider(settings), ConfigError);
 });
 
-/** Modules reachable from `root` through static, runtime (non-type, non-dynamic) imports. */
-async function staticCodeGraph(root: string): Promise<Set<string>> {
+/**
+ * Specifiers reachable from `root` through runtime imports, and also through type-only and
+ * dynamic imports when `all` is set.
+ */
+async function importGraph(root: string, opts: { all: boolean }): Promise<Set<string>> {
   const { stdout } = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", new URL(root, import.meta.url).href],
     stdout: "piped",
@@ -28,7 +31,11 @@ async function staticCodeGraph(root: string): Promise<Set<string>> {
     roots: string[];
     modules: {
       specifier: string;
-      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+      dependencies?: {
+        code?: { specifier: string };
+        type?: { specifier: string };
+        isDynamic?: boolean;
+      }[];
     }[];
   };
   const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
@@ -37,24 +44,44 @@ async function staticCodeGraph(root: string): Promise<Set<string>> {
     if (seen.has(specifier)) return;
     seen.add(specifier);
     for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (dep.code && !dep.isDynamic) visit(dep.code.specifier);
+      if (dep.code && (opts.all || !dep.isDynamic)) visit(dep.code.specifier);
+      if (dep.type && opts.all) visit(dep.type.specifier);
     }
   };
   info.roots.forEach(visit);
   return seen;
 }
 
-Deno.test("mod.ts and the adapters import the SDKs only dynamically", async () => {
-  for (
-    const root of [
-      "./mod.ts",
-      "./openai_chat.ts",
-      "./openai_responses.ts",
-      "./anthropic_messages.ts",
-    ]
-  ) {
-    const graph = await staticCodeGraph(root);
-    assert.ok(graph.size > 1, root);
-    assert.deepEqual([...graph].filter((s) => s.startsWith("npm:")), [], root);
+/** The npm packages among `specifiers`, by name. */
+function npmPackages(specifiers: Set<string>): string[] {
+  const names = [...specifiers].filter((s) => s.startsWith("npm:"))
+    .map((s) => s.replace(/^npm:\/?/, "").replace(/(.)@.*$/, "$1"));
+  return [...new Set(names)].sort();
+}
+
+const PROVIDER_MODULES = [...Deno.readDirSync(new URL(".", import.meta.url))]
+  .map((entry) => entry.name)
+  .filter((name) => name.endsWith(".ts") && !name.endsWith("_test.ts") && name !== "_testing.ts")
+  .sort();
+
+Deno.test("mod.ts loads no npm package before a provider is opened", async () => {
+  const graph = await importGraph("./mod.ts", { all: false });
+  assert.ok(graph.size > 1);
+  assert.deepEqual(npmPackages(graph), []);
+});
+
+Deno.test("no provider module imports a vendor SDK, even for types or dynamically", async () => {
+  assert.ok(PROVIDER_MODULES.includes("openai_chat.ts"));
+  for (const name of PROVIDER_MODULES) {
+    const graph = await importGraph(`./${name}`, { all: true });
+    const sdks = npmPackages(graph).filter((p) => p === "openai" || p === "@anthropic-ai/sdk");
+    assert.deepEqual(sdks, [], name);
+  }
+});
+
+Deno.test("the adapters load eventsource-parser and no other npm package", async () => {
+  for (const name of ["openai_chat.ts", "openai_responses.ts", "anthropic_messages.ts"]) {
+    const graph = await importGraph(`./${name}`, { all: false });
+    assert.deepEqual(npmPackages(graph), ["eventsource-parser"], name);
   }
 });

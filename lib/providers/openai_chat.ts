@@ -1,5 +1,4 @@
 /** OpenAI Chat Completions: request body, stream reducer and provider. */
-import type OpenAI from "openai";
 import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
 import { emptyUsage, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
@@ -16,7 +15,8 @@ import {
   type ToolCallBlock,
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
-import { openaiClient } from "./_openai_client.ts";
+import { openaiRequest } from "./_openai_request.ts";
+import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
@@ -210,23 +210,19 @@ export function finishChat(state: ChatState, how: "complete" | "aborted"): Strea
   return doneEvent(state.blocks, STOP_REASONS[state.finishReason] ?? "end_turn", state.usage);
 }
 
-/** A provider that speaks Chat Completions through the OpenAI SDK. */
+/** A provider that speaks Chat Completions: POST `${base_url}/chat/completions`, read SSE. */
 export function createChatProvider(settings: ProviderSettings): Provider {
-  let client: Promise<OpenAI> | undefined;
   return {
     settings,
     stream(request, signal) {
       return driveStream({
         settings,
         model: request.model,
-        async open(abort) {
-          client ??= openaiClient(settings);
-          const body = toWire(
-            request,
-            settings,
-          ) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
-          return await (await client).chat.completions.create(body, { signal: abort });
-        },
+        open: (abort, onActivity) =>
+          openEventStream(
+            openaiRequest(settings, { path: "/chat/completions", body: toWire(request, settings) }),
+            { signal: abort, onActivity },
+          ),
         init: () => initChatState(settings.compat),
         step: fromWire,
         finish: finishChat,

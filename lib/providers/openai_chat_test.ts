@@ -244,12 +244,12 @@ Deno.test("createChatProvider() streams text, parallel calls and usage from a se
   assert.deepEqual(request.body.stream_options, { include_usage: true });
 });
 
-Deno.test("createChatProvider() sends a placeholder key to keyless servers", async () => {
+Deno.test("createChatProvider() sends no Authorization header to keyless servers", async () => {
   await using server = serveReplies([{ body: sseData([chunk({ content: "ok" }, "stop")]) }]);
   const provider = createChatProvider(testSettings(server.baseUrl, "chat", { apiKey: undefined }));
   const events = await collect(provider.stream(simpleRequest(), new AbortController().signal));
   assert.equal(events.at(-1)?.type, "done");
-  assert.equal(server.requests[0].headers.get("authorization"), "Bearer not-needed");
+  assert.equal(server.requests[0].headers.get("authorization"), null);
 });
 
 transportTests({

@@ -1,5 +1,4 @@
 /** OpenAI Responses API: request body, stream reducer and provider. */
-import type OpenAI from "openai";
 import type { Block, ModelRequest, Usage } from "../model/message.ts";
 import { emptyUsage, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
@@ -17,7 +16,8 @@ import {
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
 import { isTransientKind } from "./_http.ts";
-import { openaiClient } from "./_openai_client.ts";
+import { openaiRequest } from "./_openai_request.ts";
+import { openEventStream } from "./_sse.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
@@ -249,20 +249,19 @@ export function finishResponses(state: ResponsesState, how: "complete" | "aborte
   return doneEvent(state.blocks, truncated ? "max_tokens" : "end_turn", state.usage);
 }
 
-/** A provider that speaks the Responses API through the OpenAI SDK. */
+/** A provider that speaks the Responses API: POST `${base_url}/responses`, read SSE. */
 export function createResponsesProvider(settings: ProviderSettings): Provider {
-  let client: Promise<OpenAI> | undefined;
   return {
     settings,
     stream(request, signal) {
       return driveStream({
         settings,
         model: request.model,
-        async open(abort) {
-          client ??= openaiClient(settings);
-          const body = toWire(request) as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
-          return await (await client).responses.create(body, { signal: abort });
-        },
+        open: (abort, onActivity) =>
+          openEventStream(
+            openaiRequest(settings, { path: "/responses", body: toWire(request) }),
+            { signal: abort, onActivity },
+          ),
         init: initResponsesState,
         step: fromWire,
         finish: finishResponses,

@@ -1,0 +1,68 @@
+/** Streaming transport: one POST, then the server-sent events of its body as parsed JSON. */
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { rec } from "./_blocks.ts";
+import { post, StreamReportedError, type WireRequest } from "./_http.ts";
+
+/** The data line that ends a Chat Completions stream. */
+const DONE = "[DONE]";
+
+/**
+ * Sends `request` and resolves, once response headers arrive, to the JSON payloads of its event
+ * stream (see `jsonEvents`). A success status with a JSON body is the server ignoring
+ * `stream: true`, or an error in disguise: it throws instead of streaming.
+ */
+export async function openEventStream(
+  request: WireRequest,
+  opts: { signal: AbortSignal; onActivity: () => void },
+): Promise<AsyncIterable<unknown>> {
+  const response = await post(request, opts.signal);
+  opts.onActivity();
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("application/json")) {
+    const data = JSON.parse(await response.text());
+    if (hasError(data)) throw new StreamReportedError(data);
+    throw new SyntaxError('Expected an event stream, got a single "application/json" reply');
+  }
+  return jsonEvents(response.body ?? new ReadableStream(), opts.onActivity);
+}
+
+/**
+ * The JSON payloads of an SSE body, in order. Each payload's own `type` field names it, so
+ * `event:` lines are not consulted. The stream ends with the body or at `data: [DONE]`; events
+ * without data are skipped. Data that is not JSON throws `SyntaxError`; a payload with an `error`
+ * member (how OpenAI and Anthropic report failures mid-stream) throws `StreamReportedError`.
+ * `onActivity` runs for every piece of the body, so comments and pings count as data.
+ */
+export async function* jsonEvents(
+  body: ReadableStream<Uint8Array>,
+  onActivity: () => void,
+): AsyncGenerator<unknown> {
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      onActivity();
+      parser.feed(decoder.decode(value, { stream: true }));
+      for (const event of pending.splice(0)) {
+        const text = event.data.trim();
+        if (text === DONE) return;
+        if (text === "") continue;
+        const data: unknown = JSON.parse(text);
+        if (hasError(data)) throw new StreamReportedError(data);
+        yield data;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** Whether a payload carries an `error` member. */
+function hasError(data: unknown): boolean {
+  const error = rec(data).error;
+  return error !== undefined && error !== null && error !== false;
+}

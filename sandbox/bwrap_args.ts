@@ -1,0 +1,88 @@
+/**
+ * The bubblewrap argv for one sandboxed command (reference/sandbox.md §2.1, §2.5).
+ *
+ * Mount order matters: the read-only root first, then the private `/tmp`, then the writable
+ * binds, then the protected paths re-bound read-only on top of them. Only protected paths that
+ * exist are bound, so bwrap never creates placeholder files on the host.
+ */
+import { join } from "node:path";
+
+/** Protected names re-bound read-only under every writable root unless the caller says otherwise. */
+export const DEFAULT_PROTECTED_NAMES: readonly string[] = Object.freeze([
+  ".git",
+  ".agents",
+  ".openinterpreter",
+]);
+
+/** What a sandboxed command may do. */
+export interface SandboxPolicy {
+  mode: "read-only" | "workspace-write";
+  /** Absolute, canonical paths; for workspace-write this already includes the cwd. */
+  writableRoots: string[];
+  /** Names under each writable root that stay read-only, usually `DEFAULT_PROTECTED_NAMES`. */
+  protectedNames: string[];
+  networkAccess: boolean;
+  /** Mount an empty tmpfs on `/tmp` that disappears when the command ends. */
+  privateTmp: boolean;
+}
+
+/** Options of `bwrapArgs()`. */
+export interface BwrapArgsOptions {
+  /** The program and its arguments, run after `--`. */
+  command: string[];
+  /** Absolute working directory inside the sandbox. */
+  cwd: string;
+  /** A file descriptor that carries a seccomp BPF program (see `seccomp_bpf.ts`). */
+  seccompFd?: number;
+  /** Protected paths that exist under the writable roots, from `protectedPathsUnder()`. */
+  existingProtectedPaths?: string[];
+  /** False for bubblewrap older than 0.8.0, which lacks `--disable-userns`. */
+  disableUserns?: boolean;
+}
+
+/** Builds the argv (without the `bwrap` program itself) that runs `opts.command` under `policy`. */
+export function bwrapArgs(policy: SandboxPolicy, opts: BwrapArgsOptions): string[] {
+  const args = ["--new-session", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev"];
+  args.push("--unshare-pid", "--proc", "/proc");
+  if (policy.privateTmp) args.push("--tmpfs", "/tmp");
+  const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
+  for (const root of roots) args.push("--bind", root, root);
+  for (const path of opts.existingProtectedPaths ?? []) {
+    if (roots.some((root) => isInside(path, root))) args.push("--ro-bind", path, path);
+  }
+  args.push("--unshare-user");
+  if (opts.disableUserns ?? true) args.push("--disable-userns");
+  if (!policy.networkAccess) args.push("--unshare-net");
+  args.push("--chdir", opts.cwd);
+  if (opts.seccompFd !== undefined) args.push("--seccomp", String(opts.seccompFd));
+  return [...args, "--", ...opts.command];
+}
+
+/**
+ * Finds which of `names` exist directly under each root, as real paths without duplicates.
+ *
+ * A symlinked entry (a `.git` pointing elsewhere) resolves to its target: bwrap 0.8 follows
+ * symlinks at a mount destination and cannot cover the link itself, so the target is protected
+ * and the link, whose parent is writable, can still be replaced. Dangling links are skipped.
+ */
+export async function protectedPathsUnder(
+  roots: string[],
+  names: readonly string[],
+): Promise<string[]> {
+  const found = new Set<string>();
+  for (const root of roots) {
+    for (const name of names) {
+      try {
+        found.add(await Deno.realPath(join(root, name)));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+    }
+  }
+  return [...found];
+}
+
+function isInside(path: string, root: string): boolean {
+  const base = root.endsWith("/") ? root : `${root}/`;
+  return path.startsWith(base);
+}
