@@ -71,6 +71,9 @@ const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown }
       : undefined,
   /** One `A path` / `M path` / `D path` line per entry of `changes` (moves list the new path). */
   changed_files: (o) => Array.isArray(o.changes) ? { value: changedFiles(o.changes) } : undefined,
+  /** `lines` as `<number>\t<line>` lines (`cat -n` style), numbered from `startLine` (or 1). */
+  numbered_lines: (o) =>
+    Array.isArray(o.lines) ? { value: numberedLines(o.lines, o.startLine) } : undefined,
 };
 
 /**
@@ -222,6 +225,11 @@ function changedFiles(changes: unknown[]): string {
   return changes.filter(isObject).map((c) =>
     `${letter[String(c.kind)] ?? "M"} ${String(c.movePath ?? c.path)}`
   ).join("\n");
+}
+
+function numberedLines(lines: unknown[], start: unknown): string {
+  const first = typeof start === "number" ? start : 1;
+  return lines.map((line, i) => `${first + i}\t${String(line)}`).join("\n");
 }
 
 function fieldOf(o: Record<string, unknown>, name: string): { value: unknown } | undefined {

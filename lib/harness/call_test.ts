@@ -192,3 +192,46 @@ Deno.test("renderToolError() fills message and hint, dropping an absent hint lin
   );
   assert.equal(renderToolError(native, new ToolError("bad thing")), "bad thing");
 });
+
+Deno.test("renderResult() numbers lines from startLine for {numbered_lines}", async () => {
+  const bare = await loadHarness("claude-code-bare", { builtinDir: BUILTIN });
+  const read = toolNamed(bare, "Read");
+  assert.equal(
+    renderResult(read, { lines: ["a", "", "c"], startLine: 9, totalLines: 20 }),
+    "9\ta\n10\t\n11\tc",
+  );
+  assert.equal(renderResult(read, { lines: [], startLine: 1 }), "");
+  const bash = toolNamed(bare, "Bash");
+  assert.equal(renderResult(bash, { output: "" }), "(Bash completed with no output)");
+  assert.equal(renderResult(bash, { output: "x\n", exitCode: 1 }), "x\n");
+  const edit = toolNamed(bare, "Edit");
+  assert.match(
+    renderResult(edit, { absolutePath: "/w/a.py", replacements: 1 }),
+    /^The file \/w\/a\.py has been updated successfully\. /,
+  );
+  assert.equal(
+    renderToolError(bare, new ToolError("File has not been read yet.", "ignored hint")),
+    "<tool_use_error>File has not been read yet.</tool_use_error>",
+  );
+});
+
+Deno.test("resolveCall() maps claude-code-bare Edit and fixes require_read", async () => {
+  const bare = await loadHarness("claude-code-bare", { builtinDir: BUILTIN });
+  const r = resolveCall(bare, {
+    name: "Edit",
+    args: { file_path: "a.py", old_string: "x", new_string: "y", replace_all: false },
+  });
+  assert.equal(r.capability.id, "fs.edit");
+  assert.deepEqual(r.input, {
+    path: "a.py",
+    old_string: "x",
+    new_string: "y",
+    replace_all: false,
+    require_read: true,
+  });
+  const b = resolveCall(bare, {
+    name: "Bash",
+    args: { command: "ls", timeout: 5000, description: "list", run_in_background: false },
+  });
+  assert.deepEqual(b.input, { command: "ls", timeout_ms: 5000 });
+});

@@ -1,9 +1,11 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
-import { loadHarness } from "../harness/load.ts";
+import { listHarnessIds, loadHarness } from "../harness/load.ts";
+import { chooseHarness } from "../harness/select.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
@@ -53,11 +55,19 @@ export async function runExec(
   for (const warning of config.warnings) console.error(`warning: ${warning}`);
   const { settings, model } = resolveProvider(config, env);
   if (options.chatCompletions) settings.wireApi = "chat";
-  const harnessId = config.values.harness || "native";
-  const harness = await loadHarness(harnessId, {
-    builtinDir: BUILTIN_HARNESSES,
-    userDir: `${config.home}/harnesses`,
-  });
+  const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
+  const harness = await loadHarness(
+    chooseHarness({
+      configured: config.values.harness,
+      model,
+      providerId: settings.id,
+      providerName: settings.name,
+      baseUrl: settings.baseUrl,
+      wireApi: settings.wireApi,
+      available: await listHarnessIds(dirs),
+    }),
+    dirs,
+  );
   if (!harness.wireApis.includes(settings.wireApi)) {
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
   }

@@ -58,7 +58,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
   }
-  if (compat.streamUsage) body.stream_options = { include_usage: true };
+  if (compat.streamUsage ?? true) body.stream_options = { include_usage: true };
   if (request.maxOutputTokens) {
     body[compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
   }

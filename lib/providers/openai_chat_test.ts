@@ -57,7 +57,7 @@ Deno.test("toWire() puts the system message first and answers each tool call", (
     { role: "tool", tool_call_id: "c2", content: "bad" },
   ]);
   assert.equal(body.stream, true);
-  assert.equal(body.stream_options, undefined);
+  assert.deepEqual(body.stream_options, { include_usage: true });
   assert.equal(body.tools, undefined);
 });
 
@@ -257,4 +257,9 @@ transportTests({
   create: createChatProvider,
   okBody: sseData([chunk({ content: "ok" }), chunk({}, "stop")]),
   partialBody: `data: ${JSON.stringify(chunk({ content: "ok" }))}\n\n`,
+});
+
+Deno.test("toWire() leaves out stream_options when compat.streamUsage is false", () => {
+  const body = toWire(simpleRequest({ messages: toolTurn }), { compat: { streamUsage: false } });
+  assert.equal(body.stream_options, undefined);
 });

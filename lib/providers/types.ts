@@ -10,7 +10,7 @@ export interface Compat {
   reasoningField?: string;
   /** Chat: "max_tokens" or "max_completion_tokens". */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
-  /** Chat: send `stream_options.include_usage`. */
+  /** Chat: send `stream_options.include_usage` (default true; set false for servers that reject it). */
   streamUsage?: boolean;
   /**
    * Messages: how a reasoning effort is requested. "budget" (default) sends

@@ -10,5 +10,14 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
   const ids = CAPABILITIES.map((c) => c.id);
   assert.equal(new Set(ids).size, ids.length);
   for (const id of ids) assert.match(id, /^[a-z]+\.[a-z_]+$/);
-  assert.deepEqual([...ids].sort(), ["fs.apply_patch", "plan.update", "shell.run"]);
+  assert.deepEqual([...ids].sort(), [
+    "fs.apply_patch",
+    "fs.edit",
+    "fs.glob",
+    "fs.grep",
+    "fs.read",
+    "fs.write",
+    "plan.update",
+    "shell.run",
+  ]);
 });

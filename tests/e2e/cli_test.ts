@@ -103,3 +103,25 @@ Deno.test("interpreter exec reads the prompt from stdin when given '-'", async (
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   assert.equal(new TextDecoder().decode(out.stdout), "piped ok\n");
 });
+
+Deno.test("interpreter exec chooses claude-code-bare for a DeepSeek model automatically", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([
+    { expect: { tools_include: ["Bash", "Read", "Edit"] }, reply: { text: "bare ok" } },
+  ]);
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const result = await interpreter(["exec", "-m", "deepseek-chat", "hi"], { cwd: repo, home });
+  assert.deepEqual(fake.failures, []);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /^harness: claude-code-bare$/m);
+});
+
+Deno.test("interpreter exec names an unknown harness and lists the known ones", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([]);
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const result = await interpreter(["exec", "--harness", "nope", "hi"], { cwd: repo, home });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^error: .*"nope"/m);
+  assert.match(result.stderr, /native/);
+});

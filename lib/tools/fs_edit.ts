@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
+import { atomicWrite } from "./_atomic_write.ts";
+import { displayPath, resolvePath } from "./_paths.ts";
+import { readRecordOf, recordRead } from "./_read_records.ts";
+import { unifiedDiff } from "./_unified_diff.ts";
+
+const editSchema = z.object({
+  old_string: z.string().describe("Exact text to replace"),
+  new_string: z.string().describe("Replacement text"),
+});
+
+/**
+ * Input of `fs.edit`. Give either `edits`, or one edit as top-level `old_string` and
+ * `new_string` (the shape single-edit tools send).
+ */
+export const fsEditInput = z.object({
+  path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
+  edits: z.array(editSchema).min(1).optional().describe("Replacements, applied in order"),
+  old_string: z.string().optional().describe("Exact text to replace (single edit)"),
+  new_string: z.string().optional().describe("Replacement text (single edit)"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence instead of one"),
+  require_read: z.boolean().optional()
+    .describe("Refuse unless fs.read read the file this session and it has not changed since"),
+});
+
+/** One exact replacement. */
+export type Edit = z.infer<typeof editSchema>;
+
+/** Result of `fs.edit`. */
+export interface FsEditOutput {
+  /** Relative to the workspace when inside it. */
+  path: string;
+  /** Absolute path of the edited file. */
+  absolutePath: string;
+  /** Occurrences replaced, over all edits. */
+  replacements: number;
+  /** Unified diff of the change. */
+  diff: string;
+}
+
+/**
+ * Replaces exact strings in a file. Each edit applies to the text left by the ones before it;
+ * without `replace_all` its `old_string` must occur exactly once. A file whose line endings are
+ * all CRLF keeps them, whatever endings the strings use. All edits apply or none.
+ */
+export const fsEdit = defineCapability({
+  id: "fs.edit",
+  input: fsEditInput,
+  mutates: true,
+  async run(input, ctx): Promise<FsEditOutput> {
+    const edits = editsOf(input);
+    const abs = resolvePath(ctx.cwd, input.path);
+    const before = await readExisting(abs, input.path);
+    if (input.require_read) await checkRead(ctx, abs);
+    const crlf = before.includes("\r\n") && !/(^|[^\r])\n/.test(before);
+    let text = crlf ? before.replaceAll("\r\n", "\n") : before;
+    let replacements = 0;
+    for (const [i, edit] of edits.entries()) {
+      const r = applyEdit(text, normalize(edit, crlf), {
+        replaceAll: input.replace_all ?? false,
+        label: edits.length > 1 ? `edits[${i}].old_string` : "old_string",
+        given: input.path,
+      });
+      text = r.text;
+      replacements += r.count;
+    }
+    const after = crlf ? text.replaceAll("\n", "\r\n") : text;
+    ctx.signal.throwIfAborted();
+    await atomicWrite(abs, after);
+    recordRead(ctx, abs, (await Deno.stat(abs)).mtime);
+    const path = displayPath(ctx.cwd, abs);
+    return { path, absolutePath: abs, replacements, diff: unifiedDiff(path, path, before, after) };
+  },
+});
+
+function editsOf(input: z.infer<typeof fsEditInput>): Edit[] {
+  const single = input.old_string !== undefined || input.new_string !== undefined;
+  if (input.edits && single) {
+    throw new ToolError(
+      "Cannot edit: give either edits or old_string and new_string, not both",
+      "Put every replacement in edits",
+    );
+  }
+  if (input.edits) return input.edits;
+  if (input.old_string === undefined || input.new_string === undefined) {
+    throw new ToolError(
+      `Cannot edit "${input.path}": missing ${
+        input.old_string === undefined ? "old_string" : "new_string"
+      }`,
+      "Give the exact text to replace and its replacement",
+    );
+  }
+  return [{ old_string: input.old_string, new_string: input.new_string }];
+}
+
+function normalize(edit: Edit, crlf: boolean): Edit {
+  if (!crlf) return edit;
+  return {
+    old_string: edit.old_string.replaceAll("\r\n", "\n"),
+    new_string: edit.new_string.replaceAll("\r\n", "\n"),
+  };
+}
+
+/** Applies one edit to `text`; throws ToolError for an empty, missing or ambiguous old_string. */
+export function applyEdit(
+  text: string,
+  edit: Edit,
+  opts: { replaceAll: boolean; label: string; given: string },
+): { text: string; count: number } {
+  const { label, given } = opts;
+  if (edit.old_string === "") {
+    throw new ToolError(
+      `Cannot edit "${given}": ${label} is empty`,
+      "Quote the exact text to replace, or write the whole file instead",
+    );
+  }
+  if (edit.old_string === edit.new_string) {
+    throw new ToolError(
+      `Cannot edit "${given}": ${label} and its new_string are identical, so nothing would change`,
+      "Give the replacement text you want",
+    );
+  }
+  const count = text.split(edit.old_string).length - 1;
+  if (count === 0) {
+    throw new ToolError(
+      `Cannot edit "${given}": ${label} not found in the file`,
+      "Copy the text exactly from the file, whitespace and indentation included, or read it again",
+    );
+  }
+  if (count > 1 && !opts.replaceAll) {
+    throw new ToolError(
+      `Cannot edit "${given}": ${label} occurs ${count} times; it must occur exactly once`,
+      "Add surrounding lines to make it unique, or set replace_all to replace every occurrence",
+    );
+  }
+  const next = opts.replaceAll
+    ? text.replaceAll(edit.old_string, () => edit.new_string)
+    : text.replace(edit.old_string, () => edit.new_string);
+  return { text: next, count };
+}
+
+async function readExisting(abs: string, given: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(abs);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        `Cannot edit "${given}": file does not exist`,
+        "Check the path, or write the whole file to create it",
+      );
+    }
+    if (err instanceof Deno.errors.IsADirectory) {
+      throw new ToolError(`Cannot edit "${given}": it is a directory`, "Edit a file");
+    }
+    throw err;
+  }
+}
+
+async function checkRead(ctx: ToolContext, abs: string): Promise<void> {
+  const record = readRecordOf(ctx, abs);
+  if (!record) {
+    throw new ToolError("File has not been read yet. Read it first before writing to it.");
+  }
+  const mtimeMs = (await Deno.stat(abs)).mtime?.getTime() ?? null;
+  if (mtimeMs !== record.mtimeMs) {
+    throw new ToolError(
+      "File has changed since it was last read. Read it again before writing to it.",
+    );
+  }
+}

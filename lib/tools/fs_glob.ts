@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
+import { rgFiles, type SearchEngine, searchEngine, walkFiles } from "./_file_walk.ts";
+import { displayPath, resolvePath } from "./_paths.ts";
+
+/** Most files a glob returns; `truncated` says when more matched. */
+export const MAX_GLOB_RESULTS = 1000;
+
+/** Input of `fs.glob`. */
+export const fsGlobInput = z.object({
+  pattern: z.string().min(1).describe("Glob such as `**/*.ts` or `src/*.{js,jsx}`"),
+  path: z.string().optional().describe("Folder to search, absolute or relative to the workspace"),
+});
+
+/** Result of `fs.glob`. */
+export interface FsGlobOutput {
+  /** The searched folder, relative to the workspace when inside it. */
+  root: string;
+  /** Matching files relative to `root`, most recently modified first, then by name. */
+  files: string[];
+  truncated: boolean;
+}
+
+/**
+ * Finds files by glob (ripgrep `--glob` syntax) under a folder. Hidden files and anything a
+ * `.gitignore` at or below the folder excludes are skipped; see RG_FILTER_FLAGS.
+ */
+export const fsGlob = defineCapability({
+  id: "fs.glob",
+  input: fsGlobInput,
+  mutates: false,
+  async run(input, ctx): Promise<FsGlobOutput> {
+    return globFiles(input, ctx, await searchEngine(ctx));
+  },
+});
+
+/** `fs.glob` with a chosen engine; both engines give the same result. */
+export async function globFiles(
+  input: z.infer<typeof fsGlobInput>,
+  ctx: ToolContext,
+  engine: SearchEngine,
+): Promise<FsGlobOutput> {
+  const root = await searchRoot(ctx, input.path, "glob");
+  const opts = { glob: input.pattern, env: ctx.env, signal: ctx.signal };
+  const found = engine === "rg" ? await rgFiles(root, opts) : await walkFiles(root, opts);
+  const sorted = await sortByMtime(root, found);
+  return {
+    root: displayPath(ctx.cwd, root),
+    files: sorted.slice(0, MAX_GLOB_RESULTS),
+    truncated: sorted.length > MAX_GLOB_RESULTS,
+  };
+}
+
+/** The absolute folder to search; ToolError when it is missing or not a folder. */
+export async function searchRoot(
+  ctx: ToolContext,
+  path: string | undefined,
+  verb: string,
+): Promise<string> {
+  const root = resolvePath(ctx.cwd, path ?? ".");
+  let isDir = false;
+  try {
+    isDir = (await Deno.stat(root)).isDirectory;
+  } catch {
+    throw new ToolError(`Cannot ${verb} in "${path}": folder does not exist`, "Check the path");
+  }
+  if (!isDir) {
+    throw new ToolError(`Cannot ${verb} in "${path}": it is not a folder`, "Give a folder path");
+  }
+  return root;
+}
+
+async function sortByMtime(root: string, files: string[]): Promise<string[]> {
+  const withTime = await Promise.all(files.map(async (f) => {
+    const stat = await Deno.stat(join(root, f)).catch(() => undefined);
+    return { f, t: stat?.mtime?.getTime() ?? 0 };
+  }));
+  withTime.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
+  return withTime.map((x) => x.f);
+}

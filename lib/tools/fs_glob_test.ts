@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ToolError } from "../errors.ts";
+import { expandBraces, globMatcher } from "./_file_walk.ts";
+import { tempWorkspace } from "./_test_workspace.ts";
+import { treeWorkspace } from "./_test_tree.ts";
+import { fsGlob, globFiles } from "./fs_glob.ts";
+
+const hasRg = await new Deno.Command("rg", { args: ["--version"] }).output()
+  .then((o) => o.success, () => false);
+
+Deno.test("walkFiles() and rg --files list the same files for every pattern", {
+  ignore: !hasRg,
+}, async () => {
+  await using ws = await treeWorkspace();
+  const patterns = ["*", "**/*.ts", "*.ts", "src/*", "src/**", "**/*.{ts,tsx}", "*.md", "d?cs/*"];
+  for (const pattern of [...patterns, "src/lib/*.ts", "[a-m]*.ts", "**/lib/**"]) {
+    const rg = await globFiles({ pattern }, ws.ctx, "rg");
+    const js = await globFiles({ pattern }, ws.ctx, "js");
+    assert.deepEqual(js, rg, `pattern ${pattern}`);
+  }
+  const sub = await globFiles({ pattern: "*.ts", path: "src" }, ws.ctx, "js");
+  assert.deepEqual(sub, await globFiles({ pattern: "*.ts", path: "src" }, ws.ctx, "rg"));
+});
+
+Deno.test("fsGlob() honors .gitignore at each level and sorts newest first", async () => {
+  await using ws = await treeWorkspace();
+  const all = await fsGlob.run({ pattern: "*" }, ws.ctx);
+  assert.equal(all.root, ".");
+  assert.equal(all.truncated, false);
+  assert.deepEqual(all.files, [
+    "src/blob.bin",
+    "docs/crlf.txt",
+    "docs/a b.md",
+    "src/lib/deep.ts",
+    "src/top.txt",
+    "src/util.tsx",
+    "src/main.ts",
+    "README.md",
+    "keep.log",
+  ]);
+  const ts = await fsGlob.run({ pattern: "**/*.{ts,tsx}", path: "src" }, ws.ctx);
+  assert.equal(ts.root, "src");
+  assert.deepEqual(ts.files, ["lib/deep.ts", "util.tsx", "main.ts"]);
+});
+
+Deno.test("fsGlob() caps results at 1000 and flags truncation", async () => {
+  await using ws = await tempWorkspace();
+  for (let i = 0; i < 1005; i++) await Deno.writeTextFile(join(ws.dir, `f${i}.txt`), "");
+  const out = await fsGlob.run({ pattern: "*.txt" }, ws.ctx);
+  assert.equal(out.files.length, 1000);
+  assert.equal(out.truncated, true);
+});
+
+Deno.test("fsGlob() refuses a missing folder", async () => {
+  await using ws = await tempWorkspace();
+  await assert.rejects(
+    fsGlob.run({ pattern: "*", path: "nope" }, ws.ctx),
+    (e) => e instanceof ToolError && /folder does not exist/.test(e.message),
+  );
+});
+
+Deno.test("globMatcher() follows gitignore glob rules", () => {
+  const m = (g: string, p: string) => globMatcher(g)(p);
+  assert.ok(m("*.ts", "a/b/c.ts"));
+  assert.ok(!m("src/*.ts", "src/a/b.ts"));
+  assert.ok(m("src/**/*.ts", "src/b.ts"));
+  assert.ok(m("/src/*.ts", "src/b.ts"));
+  assert.ok(!m("*.ts", "a.tsx"));
+  assert.ok(m("!*.ts", "a.js"));
+  assert.deepEqual(expandBraces("a{b,c{d,e}}f{1,2}"), [
+    "abf1",
+    "abf2",
+    "acdf1",
+    "acdf2",
+    "acef1",
+    "acef2",
+  ]);
+});

@@ -1,0 +1,172 @@
+import { extname } from "node:path";
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability } from "./capability.ts";
+import { displayPath, resolvePath } from "./_paths.ts";
+import { recordRead } from "./_read_records.ts";
+
+/** Lines returned when the call gives no limit. */
+export const DEFAULT_READ_LIMIT = 2000;
+/** Characters kept of a longer line; the rest is replaced by a marker. */
+export const MAX_LINE_CHARS = 2000;
+/** Files larger than this are only read with an explicit `offset` or `limit`. */
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** Input of `fs.read`. */
+export const fsReadInput = z.object({
+  path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
+  offset: z.number().int().min(0).optional()
+    .describe("First line to return, counting from 1 (0 is read as 1)"),
+  limit: z.number().int().min(1).optional().describe("Number of lines to return"),
+});
+
+/** Result of `fs.read`: a window of the file's lines, without line terminators. */
+export interface FsReadOutput {
+  /** Relative to the workspace when inside it. */
+  path: string;
+  lines: string[];
+  /** Number of the first returned line, counting from 1. */
+  startLine: number;
+  totalLines: number;
+  /** Whether the window reaches the last line of the file. */
+  endOfFile: boolean;
+  /** Whether any returned line was cut to MAX_LINE_CHARS. */
+  truncated: boolean;
+}
+
+/**
+ * Reads a window of a UTF-8 text file's lines and records the read (see READ_RECORDS_KEY), so
+ * `fs.edit` can require a read first. Binary, non-UTF-8 and image files are ToolErrors: tool
+ * results are text only for now, so images are refused rather than returned as data.
+ */
+export const fsRead = defineCapability({
+  id: "fs.read",
+  input: fsReadInput,
+  mutates: false,
+  async run(input, ctx): Promise<FsReadOutput> {
+    const abs = resolvePath(ctx.cwd, input.path);
+    const stat = await statFile(abs, input.path);
+    if (stat.size > MAX_READ_BYTES && input.offset === undefined && input.limit === undefined) {
+      throw new ToolError(
+        `Cannot read "${input.path}": the file is ${stat.size} bytes, more than ${MAX_READ_BYTES}`,
+        "Read a part of it with offset and limit, or search it with a shell command",
+      );
+    }
+    const startLine = Math.max(input.offset ?? 1, 1);
+    const limit = input.limit ?? DEFAULT_READ_LIMIT;
+    using file = await Deno.open(abs);
+    const window = await readWindow(file, { startLine, limit, given: input.path });
+    if (startLine > 1 && startLine > window.totalLines) {
+      throw new ToolError(
+        `Cannot read "${input.path}" from line ${startLine}: the file has ${window.totalLines} lines`,
+        `Use an offset from 1 to ${Math.max(window.totalLines, 1)}`,
+      );
+    }
+    recordRead(ctx, abs, stat.mtime);
+    let truncated = false;
+    const lines = window.lines.map((line) => {
+      if (line.length <= MAX_LINE_CHARS) return line;
+      truncated = true;
+      return `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`;
+    });
+    return {
+      path: displayPath(ctx.cwd, abs),
+      lines,
+      startLine,
+      totalLines: window.totalLines,
+      endOfFile: startLine + lines.length - 1 >= window.totalLines,
+      truncated,
+    };
+  },
+});
+
+async function statFile(abs: string, given: string): Promise<Deno.FileInfo> {
+  let stat: Deno.FileInfo;
+  try {
+    stat = await Deno.stat(abs);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new ToolError(`Cannot read "${given}": file does not exist`, "Check the path");
+    }
+    throw err;
+  }
+  if (stat.isDirectory) {
+    throw new ToolError(
+      `Cannot read "${given}": it is a directory`,
+      "List it with a shell command or a file search",
+    );
+  }
+  return stat;
+}
+
+const IMAGE_EXTENSIONS: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+/** The image MIME type of a file, from its extension or its first bytes. */
+export function imageMime(path: string, head: Uint8Array): string | undefined {
+  const byExt = IMAGE_EXTENSIONS[extname(path).toLowerCase()];
+  if (byExt) return byExt;
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (head[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  if (ascii(0, 4) === "GIF8") return "image/gif";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
+  return undefined;
+}
+
+/** Streams the file, keeping lines `startLine` to `startLine + limit - 1` and counting all. */
+async function readWindow(
+  file: Deno.FsFile,
+  opts: { startLine: number; limit: number; given: string },
+): Promise<{ lines: string[]; totalLines: number }> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const lines: string[] = [];
+  const last = opts.startLine + opts.limit - 1;
+  let lineNo = 1;
+  let partial = "";
+  let first = true;
+  const buf = new Uint8Array(CHUNK_BYTES);
+  for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
+    const chunk = buf.subarray(0, n);
+    if (first) checkText(opts.given, chunk);
+    first = false;
+    if (chunk.includes(0)) throw new ToolError(`Cannot read "${opts.given}": file is binary`);
+    const parts = (partial + decode(decoder, chunk, true, opts.given)).split("\n");
+    partial = parts.pop()!;
+    for (const line of parts) {
+      if (lineNo >= opts.startLine && lineNo <= last) lines.push(line.replace(/\r$/, ""));
+      lineNo++;
+    }
+  }
+  partial += decode(decoder, new Uint8Array(), false, opts.given);
+  if (partial !== "") {
+    if (lineNo >= opts.startLine && lineNo <= last) lines.push(partial.replace(/\r$/, ""));
+    lineNo++;
+  }
+  return { lines, totalLines: lineNo - 1 };
+}
+
+function checkText(given: string, head: Uint8Array): void {
+  const mime = imageMime(given, head);
+  if (mime) {
+    throw new ToolError(
+      `Cannot read "${given}": it is an image (${mime}) and image results are not supported yet`,
+      "Inspect it with a shell command such as `file`",
+    );
+  }
+}
+
+function decode(decoder: TextDecoder, bytes: Uint8Array, stream: boolean, given: string): string {
+  try {
+    return decoder.decode(bytes, { stream });
+  } catch {
+    throw new ToolError(`Cannot read "${given}": file is not UTF-8 text`);
+  }
+}

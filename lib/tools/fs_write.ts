@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability } from "./capability.ts";
+import { atomicWrite } from "./_atomic_write.ts";
+import { displayPath, resolvePath } from "./_paths.ts";
+import { recordRead } from "./_read_records.ts";
+import { unifiedDiff } from "./_unified_diff.ts";
+
+/** Input of `fs.write`. */
+export const fsWriteInput = z.object({
+  path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
+  content: z.string().describe("The whole new text of the file"),
+});
+
+/** Result of `fs.write`. */
+export interface FsWriteOutput {
+  /** Relative to the workspace when inside it. */
+  path: string;
+  /** UTF-8 length of the content. */
+  bytes: number;
+  /** Whether the file did not exist before. */
+  created: boolean;
+  /** Unified diff from the old text (or /dev/null) to the new one. */
+  diff: string;
+}
+
+/**
+ * Writes a whole file atomically (temp file and rename), keeping the mode of an existing file
+ * and creating parent folders. The written file counts as read for `fs.edit`.
+ */
+export const fsWrite = defineCapability({
+  id: "fs.write",
+  input: fsWriteInput,
+  mutates: true,
+  async run(input, ctx): Promise<FsWriteOutput> {
+    const abs = resolvePath(ctx.cwd, input.path);
+    const path = displayPath(ctx.cwd, abs);
+    const before = await readIfExists(abs, input.path);
+    ctx.signal.throwIfAborted();
+    await atomicWrite(abs, input.content);
+    recordRead(ctx, abs, (await Deno.stat(abs)).mtime);
+    return {
+      path,
+      bytes: new TextEncoder().encode(input.content).length,
+      created: before === undefined,
+      diff: unifiedDiff(
+        before === undefined ? "/dev/null" : path,
+        path,
+        before ?? "",
+        input.content,
+      ),
+    };
+  },
+});
+
+async function readIfExists(abs: string, given: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(abs);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    if (err instanceof Deno.errors.IsADirectory) {
+      throw new ToolError(`Cannot write "${given}": it is a directory`, "Write to a file path");
+    }
+    throw err;
+  }
+}

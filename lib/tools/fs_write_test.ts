@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { tempWorkspace } from "./_test_workspace.ts";
+import { readRecordOf } from "./_read_records.ts";
+import { fsWrite } from "./fs_write.ts";
+
+Deno.test("fsWrite() creates a file and its parent folders", async () => {
+  await using ws = await tempWorkspace();
+  const out = await fsWrite.run({ path: "a/b/c.txt", content: "héllo\n" }, ws.ctx);
+  assert.equal(out.path, "a/b/c.txt");
+  assert.equal(out.bytes, 7);
+  assert.equal(out.created, true);
+  assert.match(out.diff, /^--- \/dev\/null\n\+\+\+ a\/b\/c\.txt\n@@ -0,0 \+1,1 @@\n\+héllo\n$/);
+  assert.equal(await ws.read("a/b/c.txt"), "héllo\n");
+  assert.ok(readRecordOf(ws.ctx, join(ws.dir, "a/b/c.txt")));
+});
+
+Deno.test("fsWrite() replaces a file, keeps its mode and leaves no temp file", async () => {
+  await using ws = await tempWorkspace({ "run.sh": "echo 1\n" });
+  await Deno.chmod(join(ws.dir, "run.sh"), 0o755);
+  const out = await fsWrite.run({ path: "run.sh", content: "echo 2\n" }, ws.ctx);
+  assert.equal(out.created, false);
+  assert.match(out.diff, /-echo 1\n\+echo 2\n/);
+  assert.equal((await Deno.stat(join(ws.dir, "run.sh"))).mode! & 0o777, 0o755);
+  const names = [];
+  for await (const e of Deno.readDir(ws.dir)) names.push(e.name);
+  assert.deepEqual(names, ["run.sh"]);
+});
