@@ -41,6 +41,8 @@ export interface Harness {
   unknownToolTemplate: string;
   /** Patterns for automatic choice (used by issue 3's selection). */
   match: { models: string[]; providers: string[] };
+  /** Set for text-protocol harnesses; absent means native function calls. */
+  protocol?: TextProtocol;
 }
 
 /** Values available to system prompt templates. */
@@ -53,4 +55,29 @@ export interface PromptVars {
   gitStatus: string;
   agentsMd: string;
   sandbox: string;
+}
+
+/** What a text-protocol harness made of one model reply. */
+export type ParsedReply =
+  | { kind: "calls"; calls: Array<{ name: string; args: unknown }> }
+  | { kind: "finish"; finalText: string }
+  | { kind: "format_error"; message: string };
+
+/** One executed call and its rendered result, as a text protocol reports it back. */
+export interface ProtocolResult {
+  name: string;
+  args: unknown;
+  text: string;
+  isError: boolean;
+}
+
+/**
+ * A text protocol: the model writes commands in its reply text (a fenced block, an XML tag, a
+ * JSON object) instead of native function calls. Tools are then not sent on the wire; the loop
+ * parses each reply, runs the calls through the same capabilities, and answers with a user
+ * message. `state` lives for the session (for example a pending submit confirmation).
+ */
+export interface TextProtocol {
+  parse(reply: string, state: Map<string, unknown>): ParsedReply;
+  observation(results: ProtocolResult[], state: Map<string, unknown>): string;
 }

@@ -1,4 +1,4 @@
-import type { Harness } from "../harness/types.ts";
+import type { Harness, ProtocolResult } from "../harness/types.ts";
 import type { Block, Message, ModelRequest, Usage } from "../model/message.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
@@ -60,6 +60,12 @@ export async function runTurn(
     addUsage(state.usage, reply.message.usage);
     state.messages.push(reply.message);
     deps.emit({ type: "assistant_message", message: reply.message });
+    if (deps.harness.protocol) {
+      const done = await runTextProtocolStep(state, deps, step);
+      if (done) return finish(done);
+      if (deps.signal.aborted) return finish({ status: "aborted" });
+      continue;
+    }
     const calls = reply.message.blocks.filter((b) => b.type === "tool_call");
     if (calls.length === 0) {
       return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
@@ -91,7 +97,7 @@ async function streamReply(
     model: state.model,
     system: state.system,
     messages: replayReasoning(state.messages, deps.harness.reasoningReplay),
-    tools: deps.harness.tools.map((t) => t.declaration),
+    tools: deps.harness.protocol ? [] : deps.harness.tools.map((t) => t.declaration),
     reasoningEffort: state.reasoningEffort,
   };
   for await (const event of deps.provider.stream(request, deps.signal)) {
@@ -117,6 +123,34 @@ async function streamReply(
   return {
     failure: { message: "The provider stream ended without a final event", retryable: true },
   };
+}
+
+/**
+ * One step of a text-protocol harness: parse the reply just appended, run the commands it holds,
+ * and answer with a user message. Returns the outcome when the model has finished.
+ */
+async function runTextProtocolStep(
+  state: LoopState,
+  deps: LoopDeps & { signal: AbortSignal },
+  step: number,
+): Promise<TurnOutcome | undefined> {
+  const protocol = deps.harness.protocol!;
+  const reply = state.messages.at(-1)!;
+  const parsed = protocol.parse(textOf(reply.blocks), deps.ctx.state);
+  if (parsed.kind === "finish") return { status: "completed", finalText: parsed.finalText };
+  let text = parsed.kind === "format_error" ? parsed.message : "";
+  if (parsed.kind === "calls") {
+    const results: ProtocolResult[] = [];
+    for (const [i, call] of parsed.calls.entries()) {
+      const id = `text_${step}_${i}`;
+      const result = await dispatchToolCall({ id, ...call }, deps);
+      results.push({ ...call, ...result });
+      if (deps.signal.aborted) break;
+    }
+    text = protocol.observation(results, deps.ctx.state);
+  }
+  state.messages.push({ role: "user", blocks: [{ type: "text", text }] });
+  return undefined;
 }
 
 /** Applies the harness's reasoning carry-over rule to the history sent to the model. */

@@ -105,3 +105,49 @@ Deno.test("replayReasoning() keeps only the latest reasoning in 'latest' mode", 
   assert.deepEqual(thinking(replayReasoning(messages, "none")), [0, 0]);
   assert.deepEqual(thinking(replayReasoning(messages, "all")), [1, 1]);
 });
+
+Deno.test("runTurn() drives a text protocol: parse commands, answer with an observation", async () => {
+  const cwd = await Deno.makeTempDir();
+  const native = await loadHarness("native", { builtinDir: HARNESSES });
+  const harness = {
+    ...native,
+    protocol: {
+      parse: (reply: string) =>
+        reply.startsWith("RUN ")
+          ? {
+            kind: "calls" as const,
+            calls: [{ name: "exec_command", args: { cmd: reply.slice(4) } }],
+          }
+          : reply === "DONE"
+          ? { kind: "finish" as const, finalText: "finished" }
+          : { kind: "format_error" as const, message: "Write RUN <command> or DONE" },
+      observation: (results: Array<{ text: string }>) => `OBSERVATION:\n${results[0].text}`,
+    },
+  };
+  const { provider, requests } = scriptedProvider([
+    [{ type: "text", text: "hmm" }],
+    [{ type: "text", text: "RUN echo from-text" }],
+    [{ type: "text", text: "DONE" }],
+  ]);
+  const signal = new AbortController().signal;
+  const state: LoopState = {
+    model: "m",
+    system: "s",
+    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
+    usage: emptyUsage(),
+  };
+  const outcome = await runTurn(state, {
+    provider,
+    harness,
+    ctx: { cwd, signal, env: { PATH: Deno.env.get("PATH") ?? "" }, state: new Map() },
+    emit: () => {},
+    signal,
+  });
+  assert.deepEqual(outcome, { status: "completed", finalText: "finished" });
+  assert.deepEqual(requests[0].tools, [], "a text protocol sends no tool declarations");
+  const userTexts = requests[2].messages.filter((m) => m.role === "user").map((m) =>
+    (m.blocks[0] as { text: string }).text
+  );
+  assert.equal(userTexts[1], "Write RUN <command> or DONE");
+  assert.match(userTexts[2], /^OBSERVATION:\n[\s\S]*from-text/);
+});
