@@ -74,7 +74,27 @@ const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown }
   /** `lines` as `<number>\t<line>` lines (`cat -n` style), numbered from `startLine` (or 1). */
   numbered_lines: (o) =>
     Array.isArray(o.lines) ? { value: numberedLines(o.lines, o.startLine) } : undefined,
+  /** `lines` joined as plain text, without numbers. */
+  text: (o) => Array.isArray(o.lines) ? { value: o.lines.join("\n") } : undefined,
+  /** A note on how to read on when a read stopped before the end (dropped at end of file). */
+  more_lines_note: (o) => Array.isArray(o.lines) ? { value: moreLinesNote(o) } : undefined,
+  /** `Command exited with code N` for a non-zero exit (dropped on success). */
+  exit_note: (o) =>
+    "exitCode" in o
+      ? {
+        value: o.exitCode === 0 || o.exitCode === null
+          ? null
+          : `Command exited with code ${o.exitCode}`,
+      }
+      : undefined,
 };
+
+function moreLinesNote(o: Record<string, unknown>): string | null {
+  if (o.endOfFile !== false || typeof o.totalLines !== "number") return null;
+  const next = Number(o.startLine ?? 1) + (o.lines as unknown[]).length;
+  const remaining = o.totalLines - next + 1;
+  return `[${remaining} more lines in file. Use offset=${next} to continue.]`;
+}
 
 /**
  * The model-facing text of a capability result. `{field}` reads an output field, by its own

@@ -235,3 +235,27 @@ Deno.test("resolveCall() maps claude-code-bare Edit and fixes require_read", asy
   });
   assert.deepEqual(b.input, { command: "ls", timeout_ms: 5000 });
 });
+
+Deno.test("renderResult() offers plain text, a read-on note and an exit note", () => {
+  const tool = (template: string) => ({
+    declaration: { name: "t", description: "t", parameters: { type: "object" } },
+    capability: "x",
+    args: {},
+    fixedArgs: {},
+    result: { template },
+  });
+  const read = { lines: ["a", "b"], startLine: 3, totalLines: 10, endOfFile: false };
+  assert.equal(
+    renderResult(tool("{text}\n\n{more_lines_note}"), read),
+    "a\nb\n\n[6 more lines in file. Use offset=5 to continue.]",
+  );
+  assert.equal(
+    renderResult(tool("{text}\n{more_lines_note}"), { ...read, endOfFile: true }),
+    "a\nb",
+  );
+  assert.equal(
+    renderResult(tool("{output}\n{exit_note}"), { output: "x", exitCode: 2 }),
+    "x\nCommand exited with code 2",
+  );
+  assert.equal(renderResult(tool("{output}\n{exit_note}"), { output: "x", exitCode: 0 }), "x");
+});

@@ -6,10 +6,31 @@ import { displayPath, resolvePath } from "./_paths.ts";
 import { readRecordOf, recordRead } from "./_read_records.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
 
-const editSchema = z.object({
-  old_string: z.string().describe("Exact text to replace"),
-  new_string: z.string().describe("Replacement text"),
-});
+/** Spellings vendors use for the fields of one edit inside an `edits[]` array. */
+const EDIT_FIELD_ALIASES: Record<string, "old_string" | "new_string"> = {
+  oldText: "old_string",
+  old_text: "old_string",
+  oldString: "old_string",
+  newText: "new_string",
+  new_text: "new_string",
+  newString: "new_string",
+};
+
+/** Nested fields cannot be renamed by a harness's argument mapping, so edits accept each spelling. */
+function normalizeEditFields(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [EDIT_FIELD_ALIASES[key] ?? key, v]),
+  );
+}
+
+const editSchema = z.preprocess(
+  normalizeEditFields,
+  z.object({
+    old_string: z.string().describe("Exact text to replace"),
+    new_string: z.string().describe("Replacement text"),
+  }),
+);
 
 /**
  * Input of `fs.edit`. Give either `edits`, or one edit as top-level `old_string` and

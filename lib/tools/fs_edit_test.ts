@@ -90,3 +90,15 @@ Deno.test("fsEdit() refuses bad input shapes and missing files", async () => {
     /file does not exist/,
   );
 });
+
+Deno.test("fsEdit accepts the oldText/newText spelling inside edits[]", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.txt`, "alpha beta\n");
+  const input = fsEdit.input.parse({
+    path: "a.txt",
+    edits: [{ oldText: "beta", newText: "gamma" }, { old_text: "alpha", new_text: "delta" }],
+  });
+  const ctx = { cwd: dir, signal: new AbortController().signal, env: {}, state: new Map() };
+  await fsEdit.run(input, ctx);
+  assert.equal(await Deno.readTextFile(`${dir}/a.txt`), "delta gamma\n");
+});
