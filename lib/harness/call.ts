@@ -74,6 +74,12 @@ const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown }
   /** `lines` as `<number>\t<line>` lines (`cat -n` style), numbered from `startLine` (or 1). */
   numbered_lines: (o) =>
     Array.isArray(o.lines) ? { value: numberedLines(o.lines, o.startLine) } : undefined,
+  /** `lines` as `<number>: <line>` lines, numbered from `startLine` (or 1). */
+  colon_numbered_lines: (o) =>
+    Array.isArray(o.lines) ? { value: numberedLines(o.lines, o.startLine, ": ") } : undefined,
+  /** Number of the last line in `lines`. */
+  last_line: (o) =>
+    Array.isArray(o.lines) ? { value: Number(o.startLine ?? 1) + o.lines.length - 1 } : undefined,
   /** `lines` joined as plain text, without numbers. */
   text: (o) => Array.isArray(o.lines) ? { value: o.lines.join("\n") } : undefined,
   /** A note on how to read on when a read stopped before the end (dropped at end of file). */
@@ -97,6 +103,17 @@ function moreLinesNote(o: Record<string, unknown>): string | null {
 }
 
 /**
+ * `{if_<field>}` is empty when the field is truthy and drops its line otherwise; `{unless_<field>}`
+ * is the reverse. They let a template choose between lines, such as an end-of-file note.
+ */
+function conditional(o: Record<string, unknown>, name: string): { value: unknown } | undefined {
+  const match = /^(if|unless)_(.+)$/.exec(name);
+  const hit = match ? fieldOf(o, match[2]) : undefined;
+  if (!match || !hit) return undefined;
+  return { value: Boolean(hit.value) === (match[1] === "if") ? "" : null };
+}
+
+/**
  * The model-facing text of a capability result. `{field}` reads an output field, by its own
  * name or snake_case of a camelCase name (`{exit_code}` reads `exitCode`), or a derived value
  * listed in DERIVED. A line with a null value is left out; an empty `{output}` becomes
@@ -105,7 +122,7 @@ function moreLinesNote(o: Record<string, unknown>): string | null {
 export function renderResult(tool: HarnessTool, output: unknown): string {
   const o: Record<string, unknown> = isObject(output) ? output : { output };
   const lookup: Lookup = (name) => {
-    const hit = fieldOf(o, name) ?? DERIVED[name]?.(o);
+    const hit = fieldOf(o, name) ?? DERIVED[name]?.(o) ?? conditional(o, name);
     if (name === "output" && hit?.value === "" && tool.result.emptyOutput !== undefined) {
       return { value: tool.result.emptyOutput };
     }
@@ -247,9 +264,9 @@ function changedFiles(changes: unknown[]): string {
   ).join("\n");
 }
 
-function numberedLines(lines: unknown[], start: unknown): string {
+function numberedLines(lines: unknown[], start: unknown, separator = "\t"): string {
   const first = typeof start === "number" ? start : 1;
-  return lines.map((line, i) => `${first + i}\t${String(line)}`).join("\n");
+  return lines.map((line, i) => `${first + i}${separator}${String(line)}`).join("\n");
 }
 
 function fieldOf(o: Record<string, unknown>, name: string): { value: unknown } | undefined {

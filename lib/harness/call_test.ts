@@ -259,3 +259,19 @@ Deno.test("renderResult() offers plain text, a read-on note and an exit note", (
   );
   assert.equal(renderResult(tool("{output}\n{exit_note}"), { output: "x", exitCode: 0 }), "x");
 });
+
+Deno.test("renderResult() picks lines with {if_field} and {unless_field}", () => {
+  const tool = {
+    declaration: { name: "t", description: "t", parameters: { type: "object" } },
+    capability: "x",
+    args: {},
+    fixedArgs: {},
+    result: {
+      template: "{colon_numbered_lines}\n(End of file){if_end_of_file}\n" +
+        "(More after line {last_line}){unless_end_of_file}",
+    },
+  };
+  const read = { lines: ["a", "b"], startLine: 4, endOfFile: false };
+  assert.equal(renderResult(tool, read), "4: a\n5: b\n(More after line 5)");
+  assert.equal(renderResult(tool, { ...read, endOfFile: true }), "4: a\n5: b\n(End of file)");
+});

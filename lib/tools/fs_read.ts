@@ -26,6 +26,7 @@ export const fsReadInput = z.object({
 export interface FsReadOutput {
   /** Relative to the workspace when inside it. */
   path: string;
+  absolutePath: string;
   lines: string[];
   /** Number of the first returned line, counting from 1. */
   startLine: number;
@@ -73,6 +74,7 @@ export const fsRead = defineCapability({
     });
     return {
       path: displayPath(ctx.cwd, abs),
+      absolutePath: abs,
       lines,
       startLine,
       totalLines: window.totalLines,

@@ -10,6 +10,7 @@ Deno.test("fsRead() returns the requested window of lines", async () => {
   const out = await fsRead.run({ path: "a.txt", offset: 2, limit: 1 }, ws.ctx);
   assert.deepEqual(out, {
     path: "a.txt",
+    absolutePath: `${ws.ctx.cwd}/a.txt`,
     lines: ["two"],
     startLine: 2,
     totalLines: 3,
