@@ -38,6 +38,8 @@ export interface BwrapArgsOptions {
   existingProtectedPaths?: string[];
   /** False for bubblewrap older than 0.8.0, which lacks `--disable-userns`. */
   disableUserns?: boolean;
+  /** Paths re-bound read-only after the private `/tmp`, e.g. a read-only cwd under `/tmp`. */
+  readOnlyBinds?: string[];
 }
 
 /** Builds the argv (without the `bwrap` program itself) that runs `opts.command` under `policy`. */
@@ -45,6 +47,7 @@ export function bwrapArgs(policy: SandboxPolicy, opts: BwrapArgsOptions): string
   const args = ["--new-session", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev"];
   args.push("--unshare-pid", "--proc", "/proc");
   if (policy.privateTmp) args.push("--tmpfs", "/tmp");
+  for (const path of opts.readOnlyBinds ?? []) args.push("--ro-bind", path, path);
   const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
   for (const root of roots) args.push("--bind", root, root);
   for (const path of opts.existingProtectedPaths ?? []) {

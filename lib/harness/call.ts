@@ -4,6 +4,7 @@ import type { Capability } from "../tools/capability.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { declaredProperties } from "./_check_tool.ts";
 import { fillTemplate, type Lookup } from "./_template.ts";
+import { FORMAT_DERIVED } from "./_formats.ts";
 import type { Harness, HarnessTool } from "./types.ts";
 
 /** A model tool call matched to its harness tool and turned into capability input. */
@@ -15,34 +16,37 @@ export interface ResolvedCall {
 }
 
 /**
- * Matches a tool call to the harness tool of that name and maps its wire arguments onto the
- * capability's input. Throws ToolError, worded with wire names, for an unknown tool,
+ * Matches a tool call to the harness tool of that name (or its route, when the call sets the
+ * route's argument) and maps its wire arguments onto the capability's input. Throws ToolError, worded with wire names, for an unknown tool,
  * arguments that are not a JSON object, unexpected or missing arguments, and invalid values.
  */
 export function resolveCall(
   h: Harness,
   call: { name: string; args: unknown; rawArgs?: string },
 ): ResolvedCall {
-  const tool = h.tools.find((t) => t.declaration.name === call.name);
-  if (!tool) {
+  const named = h.tools.find((t) => t.declaration.name === call.name);
+  if (!named) {
     throw new ToolError(
       fillTemplate(h.unknownToolTemplate, (n) => n === "name" ? { value: call.name } : undefined),
       `Available tools: ${h.tools.map((t) => t.declaration.name).join(", ")}`,
     );
   }
+  const name = named.declaration.name;
+  const args = argsObject(name, call);
+  const tool = named.route && isPresent(args[named.route.when]) ? named.route.tool : named;
   const capability = capabilityById(tool.capability);
   if (!capability) {
     throw new HarnessError(
       `Harness "${h.id}" maps "${call.name}" to unknown capability "${tool.capability}"`,
     );
   }
-  const name = tool.declaration.name;
-  const args = argsObject(name, call);
   checkWireArgs(tool, args);
   const raw: Record<string, unknown> = {};
   for (const [wire, field] of Object.entries(tool.args)) {
     const value = args[wire];
-    if (field !== "" && value !== undefined && value !== null) raw[field] = value;
+    if (field !== "" && value !== undefined && value !== null) {
+      raw[field] = wireValue(tool, wire, value);
+    }
   }
   Object.assign(raw, tool.fixedArgs);
   const parsed = capability.input.safeParse(raw);
@@ -59,8 +63,16 @@ export function resolveCall(
   return { tool, capability, input: parsed.data };
 }
 
+/** A numeric wire value scaled by `scale`, then moved by `shift`; other values as given. */
+function wireValue(tool: HarnessTool, wire: string, value: unknown): unknown {
+  if (typeof value !== "number") return value;
+  return value * (tool.scale[wire] ?? 1) + (tool.shift?.[wire] ?? 0);
+}
+
 /** Derived placeholders available to result templates, computed from the capability output. */
 const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown } | undefined> = {
+  /** Vendor layouts: see `_formats.ts`. */
+  ...FORMAT_DERIVED,
   /** Seconds with four decimals, from `durationMs`. */
   duration_s: (o) =>
     typeof o.durationMs === "number" ? { value: (o.durationMs / 1000).toFixed(4) } : undefined,
@@ -77,9 +89,23 @@ const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown }
   /** `lines` as `<number>: <line>` lines, numbered from `startLine` (or 1). */
   colon_numbered_lines: (o) =>
     Array.isArray(o.lines) ? { value: numberedLines(o.lines, o.startLine, ": ") } : undefined,
+  /** How many entries `lines` has. */
+  line_count: (o) => Array.isArray(o.lines) ? { value: o.lines.length } : undefined,
   /** Number of the last line in `lines`. */
   last_line: (o) =>
     Array.isArray(o.lines) ? { value: Number(o.startLine ?? 1) + o.lines.length - 1 } : undefined,
+  /** `files`, one per line. */
+  file_list: (o) => Array.isArray(o.files) ? { value: o.files.map(String).join("\n") } : undefined,
+  /** How many entries of `lines` are matches rather than context (grep content mode). */
+  match_count: (o) =>
+    Array.isArray(o.lines) && o.mode !== undefined
+      ? { value: (o.lines as GrepLike[]).filter((l) => l.match).length }
+      : undefined,
+  /** Grep matches grouped by file: `<path>:` then `  Line <n>: <text>` lines. */
+  matches_by_file: (o) =>
+    Array.isArray(o.lines) && o.mode !== undefined
+      ? { value: matchesByFile(o.lines as GrepLike[]) }
+      : undefined,
   /** `lines` joined as plain text, without numbers. */
   text: (o) => Array.isArray(o.lines) ? { value: o.lines.join("\n") } : undefined,
   /** A note on how to read on when a read stopped before the end (dropped at end of file). */
@@ -94,6 +120,24 @@ const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown }
       }
       : undefined,
 };
+
+interface GrepLike {
+  path: string;
+  line: number;
+  text: string;
+  match: boolean;
+}
+
+function matchesByFile(lines: GrepLike[]): string {
+  const blocks: string[] = [];
+  let current: string | undefined;
+  for (const l of lines.filter((l) => l.match)) {
+    if (l.path !== current) blocks.push(`${blocks.length ? "\n" : ""}${l.path}:`);
+    current = l.path;
+    blocks.push(`  Line ${l.line}: ${l.text}`);
+  }
+  return blocks.join("\n");
+}
 
 function moreLinesNote(o: Record<string, unknown>): string | null {
   if (o.endOfFile !== false || typeof o.totalLines !== "number") return null;
@@ -110,7 +154,13 @@ function conditional(o: Record<string, unknown>, name: string): { value: unknown
   const match = /^(if|unless)_(.+)$/.exec(name);
   const hit = match ? fieldOf(o, match[2]) : undefined;
   if (!match || !hit) return undefined;
-  return { value: Boolean(hit.value) === (match[1] === "if") ? "" : null };
+  return { value: isPresent(hit.value) === (match[1] === "if") ? "" : null };
+}
+
+/** Truthy, and not an empty string or list: what `{if_<field>}` tests. */
+function isPresent(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return Boolean(value);
 }
 
 /**

@@ -34,7 +34,12 @@ Deno.test("resolveCall() maps wire arguments onto capability fields", () => {
   });
   assert.equal(r.capability.id, "shell.run");
   assert.equal(r.tool.declaration.name, "exec_command");
-  assert.deepEqual(r.input, { command: "ls", cwd: "src", min_timeout_ms: 5000 });
+  assert.deepEqual(r.input, {
+    command: "ls",
+    cwd: "src",
+    min_timeout_ms: 5000,
+    justification: "why",
+  });
 });
 
 Deno.test("resolveCall() parses rawArgs and treats empty rawArgs as no arguments", () => {
@@ -95,7 +100,7 @@ Deno.test("resolveCall() names wire arguments in type errors", () => {
 Deno.test("resolveCall() checks declared type and enum of arguments it ignores", () => {
   rejects(
     { name: "exec_command", args: { cmd: "ls", sandbox_permissions: "root" } },
-    /"sandbox_permissions": expected one of "use_default"\|"require_escalated"$/,
+    /"sandbox_permissions": (Invalid option: )?expected one of "use_default"\|"require_escalated"$/,
   );
   rejects(
     { name: "exec_command", args: { cmd: "ls", tty: "yes" } },
@@ -242,6 +247,7 @@ Deno.test("renderResult() offers plain text, a read-on note and an exit note", (
     capability: "x",
     args: {},
     fixedArgs: {},
+    scale: {},
     result: { template },
   });
   const read = { lines: ["a", "b"], startLine: 3, totalLines: 10, endOfFile: false };
@@ -266,6 +272,7 @@ Deno.test("renderResult() picks lines with {if_field} and {unless_field}", () =>
     capability: "x",
     args: {},
     fixedArgs: {},
+    scale: {},
     result: {
       template: "{colon_numbered_lines}\n(End of file){if_end_of_file}\n" +
         "(More after line {last_line}){unless_end_of_file}",
@@ -274,4 +281,12 @@ Deno.test("renderResult() picks lines with {if_field} and {unless_field}", () =>
   const read = { lines: ["a", "b"], startLine: 4, endOfFile: false };
   assert.equal(renderResult(tool, read), "4: a\n5: b\n(More after line 5)");
   assert.equal(renderResult(tool, { ...read, endOfFile: true }), "4: a\n5: b\n(End of file)");
+});
+
+Deno.test("resolveCall() scales a numeric wire argument, such as seconds into milliseconds", async () => {
+  const pi = await loadHarness("pi", {
+    builtinDir: fileURLToPath(new URL("../../harnesses", import.meta.url)),
+  });
+  const resolved = resolveCall(pi, { name: "bash", args: { command: "true", timeout: 2 } });
+  assert.deepEqual(resolved.input, { command: "true", timeout_ms: 2000 });
 });

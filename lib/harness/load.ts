@@ -6,8 +6,9 @@ import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
 import { checkPromptTemplate } from "./prompt.ts";
+import { resolveProtocol } from "./protocols/mod.ts";
 import { declarationSchema, type HarnessSpec, harnessSpecSchema } from "./spec_schema.ts";
-import type { Harness, HarnessTool } from "./types.ts";
+import type { Harness, HarnessTool, ToolRoute } from "./types.ts";
 
 /** Name of the spec file inside a harness folder. */
 export const SPEC_FILE = "harness.toml";
@@ -69,6 +70,9 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
   const promptFile = resolve(dir, spec.system_prompt);
   const systemPrompt = await readText(promptFile, at("system_prompt"));
   checkPromptTemplate(systemPrompt, promptFile);
+  const guidance = spec.guidance
+    ? await loadGuidance(resolve(dir, spec.guidance), systemPrompt, at("guidance"))
+    : undefined;
   const tools: HarnessTool[] = [];
   for (const [i, entry] of spec.tools.entries()) {
     const atTool = (key: string) => at(`tools[${i}].${key}`);
@@ -78,9 +82,14 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
       capability: entry.capability,
       args: { ...entry.args },
       fixedArgs: plain(entry.fixed_args),
+      scale: { ...entry.scale },
+      shift: { ...entry.shift },
       result: { template: entry.result.template, emptyOutput: entry.result.empty_output },
+      deferred: entry.deferred,
     };
     checkToolMapping(tool, capabilityById(entry.capability), atTool);
+    checkShift(tool, atTool);
+    if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
     const twin = tools.find((t) => t.declaration.name === declaration.name);
     if (twin) {
       throw new HarnessError(
@@ -92,18 +101,82 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     }
     tools.push(tool);
   }
+  checkDeferredReachable(tools, at("tools"));
+  const protocol = resolveProtocol(spec.interaction, { tools, at });
   return {
     id: spec.id,
     label: spec.label,
     dir,
     systemPrompt,
+    ...(guidance ? { guidance } : {}),
     tools,
     wireApis: spec.wire_apis,
     reasoningReplay: spec.reasoning_replay,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
     match: { models: spec.match.models, providers: spec.match.providers },
+    ...(protocol ? { protocol } : {}),
   };
+}
+
+/** The `route` of a tool entry, checked like a tool of its own with the same declaration. */
+function loadRoute(
+  route: NonNullable<HarnessSpec["tools"][number]["route"]>,
+  declaration: ToolDeclaration,
+  atTool: (key: string) => string,
+): ToolRoute {
+  const at = (key: string) => atTool(`route.${key}`);
+  const props = declaration.parameters.properties;
+  if (!props || typeof props !== "object" || !Object.hasOwn(props, route.when)) {
+    throw new HarnessError(
+      `${at("when")}: "${route.when}" is not a parameter of tool "${declaration.name}"`,
+      { hint: "Name a declared parameter whose value selects the route" },
+    );
+  }
+  const tool: HarnessTool = {
+    declaration,
+    capability: route.capability,
+    args: { ...route.args },
+    fixedArgs: plain(route.fixed_args),
+    scale: { ...route.scale },
+    result: { template: route.result.template, emptyOutput: route.result.empty_output },
+  };
+  checkToolMapping(tool, capabilityById(route.capability), at);
+  return { when: route.when, tool };
+}
+
+/** The guidance text; the system prompt must have a `{{guidance}}` slot for it. */
+async function loadGuidance(path: string, systemPrompt: string, where: string): Promise<string> {
+  const text = (await readText(path, where)).trim();
+  if (!/\{\{\s*guidance\s*\}\}/.test(systemPrompt)) {
+    throw new HarnessError(`${where}: the system prompt has no {{guidance}} placeholder`, {
+      hint: "Add {{guidance}} to the system prompt where the guidance belongs",
+    });
+  }
+  return text;
+}
+
+/** `shift` may only name wire arguments that are mapped to a field. */
+function checkShift(tool: HarnessTool, at: (key: string) => string): void {
+  for (const wire of Object.keys(tool.shift ?? {})) {
+    if (!tool.args[wire]) {
+      throw new HarnessError(`${at(`shift.${wire}`)}: "${wire}" is not mapped to a field`, {
+        hint: `Map ${wire} in args, or remove it from shift`,
+      });
+    }
+  }
+}
+
+/** Deferred tools are reachable only through a tool that is sent and can search or call. */
+function checkDeferredReachable(tools: HarnessTool[], where: string): void {
+  const deferred = tools.filter((t) => t.deferred).map((t) => t.declaration.name);
+  const reach = ["tools.search", "tools.call"];
+  if (deferred.length && !tools.some((t) => !t.deferred && reach.includes(t.capability))) {
+    throw new HarnessError(
+      `${where}: deferred tools ${deferred.map((n) => `"${n}"`).join(", ")} cannot be reached`,
+      { hint: 'Add a tool that is not deferred with capability "tools.search" or "tools.call"' },
+    );
+  }
 }
 
 function roots(opts: HarnessDirs): string[] {

@@ -1,4 +1,5 @@
 import { HarnessError } from "../errors.ts";
+import { deferredToolNames } from "./deferred.ts";
 import type { Harness, PromptVars } from "./types.ts";
 
 /** Template variable name → the `PromptVars` field it reads. */
@@ -11,6 +12,9 @@ export const PROMPT_VARIABLES: Readonly<Record<string, keyof PromptVars>> = Obje
   git_status: "gitStatus",
   agents_md: "agentsMd",
   sandbox: "sandbox",
+  deferred_tools: "deferredTools",
+  skills: "skills",
+  guidance: "guidance",
 });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
@@ -30,8 +34,14 @@ export function checkPromptTemplate(template: string, file: string): void {
 
 /** The harness's system prompt with every `{{variable}}` replaced from `vars`. */
 export function renderSystemPrompt(h: Harness, vars: PromptVars): string {
+  const all = {
+    ...vars,
+    deferredTools: vars.deferredTools ?? deferredToolNames(h, new Map()).join("\n"),
+    skills: vars.skills ?? "",
+    guidance: vars.guidance ?? h.guidance ?? "",
+  };
   return h.systemPrompt.replace(PLACEHOLDER, (whole, name: string) => {
     const key = PROMPT_VARIABLES[name];
-    return key === undefined ? whole : vars[key];
+    return key === undefined ? whole : all[key];
   });
 }

@@ -12,6 +12,7 @@ const VARS: PromptVars = {
   gitStatus: "clean",
   agentsMd: "be nice",
   sandbox: "workspace-write",
+  skills: "- pdf: Read PDFs",
 };
 
 function harness(systemPrompt: string): Harness {
@@ -34,7 +35,8 @@ Deno.test("renderSystemPrompt() replaces every variable", () => {
   assert.equal(
     renderSystemPrompt(harness(template), VARS),
     "cwd=/w;date=2026-01-02;platform=linux;shell=bash;model=m1;git_status=clean;" +
-      "agents_md=be nice;sandbox=workspace-write",
+      "agents_md=be nice;sandbox=workspace-write;deferred_tools=;skills=- pdf: Read PDFs;" +
+      "guidance=",
   );
   assert.equal(renderSystemPrompt(harness("{{ cwd }} {{cwd}}"), VARS), "/w /w");
 });

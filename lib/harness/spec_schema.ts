@@ -1,5 +1,11 @@
 import { z } from "zod";
 
+/** How a tool's result is rendered: a template with `{field}` placeholders. */
+const resultSchema = z.strictObject({
+  template: z.string(),
+  empty_output: z.string().optional(),
+});
+
 /**
  * Schema of `harnesses/<id>/harness.toml`, the contract for harness authors. Paths are relative
  * to the spec's folder. Unknown keys are errors, so a misspelt key never passes silently.
@@ -10,6 +16,8 @@ export const harnessSpecSchema = z.strictObject({
   label: z.string().min(1),
   /** Markdown template with `{{variable}}` placeholders. */
   system_prompt: z.string().min(1),
+  /** Reliability guidance (Markdown) put where the prompt has `{{guidance}}` (`harness_guidance`). */
+  guidance: z.string().min(1).optional(),
   wire_apis: z.array(z.enum(["responses", "chat", "messages"])).min(1),
   reasoning_replay: z.enum(["all", "latest", "none"]),
   /** Text of a failed call; `{message}` and `{hint}` are filled in. */
@@ -20,6 +28,18 @@ export const harnessSpecSchema = z.strictObject({
     models: z.array(z.string()).default([]),
     providers: z.array(z.string()).default([]),
   }).default({ models: [], providers: [] }),
+  /**
+   * How the model calls tools: native function calls (default), or a text protocol that
+   * parses commands out of the reply text. Text harnesses still declare [[tools]]; those are
+   * used to map and run the parsed commands and are not sent on the wire.
+   */
+  interaction: z.strictObject({
+    kind: z.enum(["function_calls", "text"]).default("function_calls"),
+    /** Text protocol id, one of lib/harness/protocols/mod.ts; required when kind = "text". */
+    protocol: z.string().min(1).optional(),
+    /** Texts the protocol sends, by name, with the `{placeholders}` the protocol documents. */
+    messages: z.record(z.string(), z.string()).default({}),
+  }).optional(),
   tools: z.array(z.strictObject({
     /** JSON file with `{ name, description, parameters }`. */
     declaration: z.string().min(1),
@@ -28,10 +48,25 @@ export const harnessSpecSchema = z.strictObject({
     /** Wire argument → capability field; "" accepts the argument and ignores it. */
     args: z.record(z.string(), z.string()).default({}),
     fixed_args: z.record(z.string(), z.unknown()).default({}),
-    result: z.strictObject({
-      template: z.string(),
-      empty_output: z.string().optional(),
-    }),
+    /** Wire argument → factor for a numeric value, e.g. `{ timeout = 1000 }` for seconds → ms. */
+    scale: z.record(z.string(), z.number().positive()).default({}),
+    /** Wire argument → number added after `scale`, e.g. `{ offset = 1 }` for 0-based lines. */
+    shift: z.record(z.string(), z.number()).default({}),
+    /** Left out of requests until a tool search loads it; its name is listed in the prompt. */
+    deferred: z.boolean().default(false),
+    result: resultSchema,
+    /**
+     * Calls that set wire argument `when` (true, or any non-empty value) go to another
+     * capability with their own mapping and result, e.g. a background `Bash` to `shell.start`.
+     */
+    route: z.strictObject({
+      when: z.string().min(1),
+      capability: z.string().min(1),
+      args: z.record(z.string(), z.string()).default({}),
+      fixed_args: z.record(z.string(), z.unknown()).default({}),
+      scale: z.record(z.string(), z.number().positive()).default({}),
+      result: resultSchema,
+    }).optional(),
   })).default([]),
 });
 

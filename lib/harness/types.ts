@@ -19,7 +19,25 @@ export interface HarnessTool {
   args: Record<string, string>;
   /** Capability fields with fixed values for this tool. */
   fixedArgs: Record<string, unknown>;
+  /** Wire argument → factor applied to a numeric value before mapping (seconds → ms: 1000). */
+  scale: Record<string, number>;
+  /** Wire argument → number added after `scale` (0-based line numbers → 1-based: 1). */
+  shift?: Record<string, number>;
   result: ResultFormat;
+  /** Sent only after a tool search loads it (see `lib/harness/deferred.ts`). */
+  deferred?: boolean;
+  /** Another capability for calls that set a given wire argument. */
+  route?: ToolRoute;
+}
+
+/**
+ * A call that sets wire argument `when` (true, or any non-empty value) runs `tool` instead:
+ * the same declaration with its own capability, mapping and result format. Claude's `Bash`
+ * with `run_in_background` goes to `shell.start` this way.
+ */
+export interface ToolRoute {
+  when: string;
+  tool: HarnessTool;
 }
 
 /** A harness: everything the one loop needs to present a vendor's surface to a model. */
@@ -30,6 +48,8 @@ export interface Harness {
   dir: string;
   /** System prompt template with `{{variable}}` placeholders. */
   systemPrompt: string;
+  /** Reliability guidance for `{{guidance}}`, from the spec's `guidance` file. */
+  guidance?: string;
   tools: HarnessTool[];
   /** Wire APIs this harness can be used with. */
   wireApis: WireApi[];
@@ -55,6 +75,12 @@ export interface PromptVars {
   gitStatus: string;
   agentsMd: string;
   sandbox: string;
+  /** Names of the harness's deferred tools, one per line; derived from the harness when unset. */
+  deferredTools?: string;
+  /** Agent Skills, one `- name: description (file: path)` line each; "" when unset. */
+  skills?: string;
+  /** Reliability guidance; the harness's own when unset, "" to leave it out (`harness_guidance`). */
+  guidance?: string;
 }
 
 /** What a text-protocol harness made of one model reply. */
@@ -69,6 +95,8 @@ export interface ProtocolResult {
   args: unknown;
   text: string;
   isError: boolean;
+  /** The capability's structured output, when the call succeeded. */
+  output?: unknown;
 }
 
 /**
@@ -79,5 +107,9 @@ export interface ProtocolResult {
  */
 export interface TextProtocol {
   parse(reply: string, state: Map<string, unknown>): ParsedReply;
-  observation(results: ProtocolResult[], state: Map<string, unknown>): string;
+  /** The user message answering the calls, or the end of the turn (a submit seen in output). */
+  observation(
+    results: ProtocolResult[],
+    state: Map<string, unknown>,
+  ): string | { kind: "finish"; finalText: string };
 }

@@ -1,3 +1,4 @@
+import { advertisedTools } from "../harness/deferred.ts";
 import type { Harness, ProtocolResult } from "../harness/types.ts";
 import type { Block, Message, ModelRequest, Usage } from "../model/message.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
@@ -97,7 +98,7 @@ async function streamReply(
     model: state.model,
     system: state.system,
     messages: replayReasoning(state.messages, deps.harness.reasoningReplay),
-    tools: deps.harness.protocol ? [] : deps.harness.tools.map((t) => t.declaration),
+    tools: deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state),
     reasoningEffort: state.reasoningEffort,
   };
   for await (const event of deps.provider.stream(request, deps.signal)) {
@@ -147,7 +148,9 @@ async function runTextProtocolStep(
       results.push({ ...call, ...result });
       if (deps.signal.aborted) break;
     }
-    text = protocol.observation(results, deps.ctx.state);
+    const observed = protocol.observation(results, deps.ctx.state);
+    if (typeof observed !== "string") return { status: "completed", finalText: observed.finalText };
+    text = observed;
   }
   state.messages.push({ role: "user", blocks: [{ type: "text", text }] });
   return undefined;

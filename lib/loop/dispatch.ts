@@ -8,13 +8,18 @@ import type { LoopEvent, ToolCallInfo } from "./events.ts";
 export interface DispatchResult {
   text: string;
   isError: boolean;
+  /** The capability's structured output, when the call succeeded. */
+  output?: unknown;
 }
 
-/** Decides whether a resolved call may run. Approval policies plug in here. */
+/**
+ * Decides whether a resolved call may run. Approval policies plug in here; an allowed call runs
+ * with `input` when given (an approved sandbox escape marks it).
+ */
 export type BeforeToolCall = (
   call: ToolCallInfo,
   resolved: { capability: string; input: unknown },
-) => Promise<{ allow: true } | { allow: false; reason: string }>;
+) => Promise<{ allow: true; input?: unknown } | { allow: false; reason: string }>;
 
 /**
  * Runs one tool call through the harness: map wire arguments onto the capability, run it, and
@@ -41,10 +46,11 @@ export async function dispatchToolCall(
       input: resolved.input,
     });
     if (verdict && !verdict.allow) throw new ToolError(verdict.reason);
-    const output = await resolved.capability.run(resolved.input, ctx);
+    const input = verdict?.input ?? resolved.input;
+    const output = await resolved.capability.run(input, ctx);
     const text = renderResult(resolved.tool, output);
     emit({ type: "tool_end", call, capability: capabilityId, output, text, isError: false });
-    return { text, isError: false };
+    return { text, isError: false, output };
   } catch (error) {
     const toolError = asToolError(error);
     if (capabilityId === undefined) emit({ type: "tool_start", call });

@@ -6,6 +6,7 @@ import { loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { chooseHarness } from "../harness/select.ts";
+import { toolCatalog } from "../harness/deferred.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
@@ -21,10 +22,10 @@ import {
   resolveWorkdir,
   wireMismatch,
 } from "./session_setup.ts";
+import { askOnTerminal, openSessionSandbox } from "./sandbox_setup.ts";
+import { withSubagents } from "./subagent.ts";
 
 const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
-const NO_SANDBOX_NOTE =
-  "Commands run directly in the working directory without an OS sandbox, and no approval is asked.";
 
 /** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
 export async function runExec(
@@ -73,15 +74,29 @@ export async function runExec(
   }
   const provider = await openProvider(settings);
   const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  const session = await openSessionSandbox(config.values, {
+    cwd,
+    env,
+    yolo: options.yolo,
+    ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,
+    onDenied: (message) => console.error(`denied: ${message.split("\n")[0]}`),
+  });
   console.error(
     style.dim(
       `workdir: ${cwd}\nmodel: ${model}\nprovider: ${settings.id} (${settings.wireApi})\n` +
-        `harness: ${harness.id}\nsandbox: none (commands run unsandboxed)`,
+        `harness: ${harness.id}\n${session.banner}`,
     ),
   );
+  for (const warning of session.warnings) console.error(`warning: ${warning}`);
   const system = renderSystemPrompt(
     harness,
-    await promptVars(cwd, { model, home: config.home, sandbox: NO_SANDBOX_NOTE, env }),
+    await promptVars(cwd, {
+      model,
+      home: config.home,
+      sandbox: session.promptNote,
+      env,
+      guidance: config.values.harness_guidance,
+    }),
   );
   const state = {
     model,
@@ -90,17 +105,33 @@ export async function runExec(
     usage: emptyUsage(),
     reasoningEffort: config.values.model_reasoning_effort,
   };
+  const toolState = new Map<string, unknown>();
+  const catalog = toolCatalog(harness, toolState, { guard: session.beforeToolCall });
   const outcome = await withInterrupt((signal) =>
     runTurn(state, {
       provider,
       harness,
-      ctx: { cwd, signal, env: commandEnv(env), state: new Map() },
+      ctx: withSubagents({
+        cwd,
+        signal,
+        env: session.env,
+        state: toolState,
+        toolCatalog: catalog,
+        sandbox: session.sandbox,
+        fs: session.fs,
+        networkAllowed: session.networkAllowed,
+        home: config.home,
+      }, { provider, harness, parent: state, style, beforeToolCall: session.beforeToolCall }),
+      beforeToolCall: session.beforeToolCall,
       emit: (event: LoopEvent) => {
         for (const line of progressLines(event, style)) console.error(line);
       },
       signal,
     })
-  );
+  ).finally(async () => {
+    await disposeAll(toolState.values());
+    await session[Symbol.asyncDispose]();
+  });
   return report(outcome, state.usage.inputTokens + state.usage.outputTokens);
 }
 
@@ -124,6 +155,16 @@ function report(outcome: TurnOutcome, tokens: number): number {
   }
 }
 
+/** Ends what tools left running in session state: background jobs, terminals. */
+async function disposeAll(values: Iterable<unknown>): Promise<void> {
+  for (const value of values) {
+    if (typeof value !== "object" || value === null) continue;
+    const v = value as Partial<AsyncDisposable & Disposable>;
+    if (typeof v[Symbol.asyncDispose] === "function") await v[Symbol.asyncDispose]!();
+    else if (typeof v[Symbol.dispose] === "function") v[Symbol.dispose]!();
+  }
+}
+
 /** Runs `task` with an abort signal tied to Ctrl-C; a second Ctrl-C exits at once. */
 async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
@@ -137,9 +178,4 @@ async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Prom
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
   }
-}
-
-// TODO(#4): apply [shell_environment_policy]; until then commands inherit the environment.
-function commandEnv(env: Record<string, string>): Record<string, string> {
-  return env;
 }

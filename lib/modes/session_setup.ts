@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { ConfigError, HarnessError, UserError } from "../errors.ts";
 import type { PromptVars } from "../harness/types.ts";
+import { discoverSkills, skillsListing } from "../tools/skills.ts";
 import type { SharedOptions } from "./cli.ts";
 
 /** Resolves `-C/--cd` against the current directory and checks it is a directory. */
@@ -48,9 +49,17 @@ export function flagOverrides(options: SharedOptions, cwd: string) {
 /** Collects the values the system prompt templates can use. */
 export async function promptVars(
   cwd: string,
-  opts: { model: string; home: string; sandbox: string; env: Record<string, string | undefined> },
+  opts: {
+    model: string;
+    home: string;
+    sandbox: string;
+    env: Record<string, string | undefined>;
+    /** `harness_guidance`: false leaves the harness's guidance out. */
+    guidance?: boolean;
+  },
 ): Promise<PromptVars> {
   return {
+    ...(opts.guidance === false ? { guidance: "" } : {}),
     cwd,
     date: currentDate(opts.env),
     platform: `${Deno.build.os} ${Deno.build.arch}`,
@@ -59,6 +68,7 @@ export async function promptVars(
     gitStatus: await gitStatus(cwd),
     agentsMd: await agentsMd(cwd, opts.home),
     sandbox: opts.sandbox,
+    skills: skillsListing(await discoverSkills(cwd, opts.home, { userHome: opts.env.HOME })),
   };
 }
 

@@ -1,32 +1,26 @@
 import { dirname } from "node:path";
-import { tempSibling } from "./_paths.ts";
+import { type FileSystem, inProcessFs } from "../../sandbox/file_system.ts";
 
 /**
- * Writes `text` to `path` through a temporary file in the same directory and a rename, so
- * readers never see a half-written file. Keeps the mode of an existing file (or of
- * `opts.modeFrom`, for a moved file); creates parent directories for a new one.
+ * Writes `text` to `path` through `opts.fs` (default: this process) with a temporary file in the
+ * same directory and a rename, so readers never see a half-written file. Keeps the mode of an
+ * existing file (or of `opts.modeFrom`, for a moved file); creates parent directories for a new
+ * one. An existing symlink is written through and stays a symlink.
  */
 export async function atomicWrite(
   path: string,
   text: string,
-  opts: { modeFrom?: string } = {},
+  opts: { fs?: FileSystem; modeFrom?: string } = {},
 ): Promise<void> {
-  const mode = await modeOf(opts.modeFrom ?? path) ?? await modeOf(path);
-  if (mode === undefined) await Deno.mkdir(dirname(path), { recursive: true });
-  const tmp = tempSibling(path);
-  try {
-    await Deno.writeTextFile(tmp, text, { createNew: true });
-    if (mode !== undefined) await Deno.chmod(tmp, mode);
-    await Deno.rename(tmp, path);
-  } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
+  const fs = opts.fs ?? inProcessFs;
+  const mode = await modeOf(fs, opts.modeFrom ?? path) ?? await modeOf(fs, path);
+  if (mode === undefined) await fs.mkdirp(dirname(path));
+  await fs.writeFileAtomic(path, new TextEncoder().encode(text), { mode });
 }
 
-async function modeOf(path: string): Promise<number | undefined> {
+async function modeOf(fs: FileSystem, path: string): Promise<number | undefined> {
   try {
-    const mode = (await Deno.stat(path)).mode;
+    const mode = (await fs.stat(path)).mode;
     return mode === null ? undefined : mode & 0o7777;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return undefined;

@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
+import { isAbsolute, normalize, relative, resolve } from "node:path";
 
 /** Resolves `path` against `cwd`; absolute paths are kept, both are normalized. */
 export function resolvePath(cwd: string, path: string): string {
@@ -11,9 +11,4 @@ export function displayPath(cwd: string, abs: string): string {
   if (rel === "") return ".";
   if (rel.startsWith("..") || isAbsolute(rel)) return abs;
   return rel;
-}
-
-/** A sibling path in the same directory, unique enough for a temporary file. */
-export function tempSibling(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
 }

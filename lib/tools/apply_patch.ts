@@ -3,6 +3,8 @@ import { structuredPatch } from "diff";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
+import { fsOf, readTextIfExists } from "./_fs.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
 import { applyHunks } from "./_patch_apply.ts";
 import { parsePatch, type PatchOp } from "./_patch_parse.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
@@ -38,7 +40,7 @@ export const applyPatch = defineCapability({
   mutates: true,
   async run(input, ctx): Promise<ApplyPatchOutput> {
     const ops = parsePatch(input.patch);
-    const files = new VirtualFiles();
+    const files = new VirtualFiles(fsOf(ctx));
     const changes: FileChange[] = [];
     for (const op of ops) changes.push(await planOp(op, ctx.cwd, files));
     ctx.signal.throwIfAborted();
@@ -104,14 +106,19 @@ function diffOf(from: string, to: string, before: string, after: string) {
 
 /** Pending file contents keyed by absolute path; `undefined` marks a deletion. */
 class VirtualFiles {
+  #fs: FileSystem;
   #pending = new Map<string, string | undefined>();
   #original = new Map<string, string | undefined>();
   #modeFrom = new Map<string, string>();
 
+  constructor(fs: FileSystem) {
+    this.#fs = fs;
+  }
+
   /** Current text of `abs`, including earlier pending changes; undefined when absent. */
   async read(abs: string): Promise<string | undefined> {
     if (this.#pending.has(abs)) return this.#pending.get(abs);
-    if (!this.#original.has(abs)) this.#original.set(abs, await readIfFile(abs));
+    if (!this.#original.has(abs)) this.#original.set(abs, await readIfFile(this.#fs, abs));
     return this.#original.get(abs);
   }
 
@@ -124,19 +131,19 @@ class VirtualFiles {
   /** Writes every pending change to disk. */
   async commit(): Promise<void> {
     for (const [abs, text] of this.#pending) {
-      if (text !== undefined) await atomicWrite(abs, text, { modeFrom: this.#modeFrom.get(abs) });
+      if (text === undefined) continue;
+      await atomicWrite(abs, text, { fs: this.#fs, modeFrom: this.#modeFrom.get(abs) });
     }
     for (const [abs, text] of this.#pending) {
-      if (text === undefined) await Deno.remove(abs).catch(ignoreNotFound);
+      if (text === undefined) await this.#fs.remove(abs).catch(ignoreNotFound);
     }
   }
 }
 
-async function readIfFile(abs: string): Promise<string | undefined> {
+async function readIfFile(fs: FileSystem, abs: string): Promise<string | undefined> {
   try {
-    return await Deno.readTextFile(abs);
+    return await readTextIfExists(fs, abs);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return undefined;
     if (err instanceof Deno.errors.IsADirectory) {
       throw new ToolError(
         `Cannot patch "${abs}": it is a directory`,

@@ -1,4 +1,8 @@
 import type { z } from "zod";
+import type { ToolCatalog } from "./tool_search.ts";
+import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
+import type { AskUser } from "./ask_user.ts";
 
 /** What a capability may use: the seams tests replace with real temp dirs and processes. */
 export interface ToolContext {
@@ -9,6 +13,25 @@ export interface ToolContext {
   env: Record<string, string>;
   /** Session-scoped state shared between calls (plans, read-file records, background jobs). */
   state: Map<string, unknown>;
+  /** The harness's deferred tools, for `tools.search` and `tools.call`; absent when none. */
+  toolCatalog?: ToolCatalog;
+  /** Whether the sandbox policy allows network access; absent means it does not. */
+  networkAllowed?: boolean;
+  /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
+  home?: string;
+  /**
+   * Runs a nested agent turn (a sub-agent) and returns its final text. Absent where sub-agents
+   * are unavailable, including inside a sub-agent, which bounds nesting to one level.
+   */
+  runSubagent?: (
+    req: { prompt: string; description?: string; agentType?: string },
+  ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
+  /** Wraps spawned commands in the session's OS sandbox; absent means spawn directly. */
+  sandbox?: CommandSandbox;
+  /** Where the file tools read and write (the sandboxed helper); absent means this process. */
+  fs?: FileSystem;
+  /** Puts questions to the user (`user.ask`); absent where no one can answer (exec, no TTY). */
+  askUser?: AskUser;
 }
 
 /**

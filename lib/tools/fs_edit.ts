@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
+import { decodeText, fsOf } from "./_fs.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 import { readRecordOf, recordRead } from "./_read_records.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
@@ -14,6 +16,8 @@ const EDIT_FIELD_ALIASES: Record<string, "old_string" | "new_string"> = {
   newText: "new_string",
   new_text: "new_string",
   newString: "new_string",
+  old: "old_string",
+  new: "new_string",
 };
 
 /** Nested fields cannot be renamed by a harness's argument mapping, so edits accept each spelling. */
@@ -29,6 +33,7 @@ const editSchema = z.preprocess(
   z.object({
     old_string: z.string().describe("Exact text to replace"),
     new_string: z.string().describe("Replacement text"),
+    replace_all: z.boolean().optional().describe("This edit replaces every occurrence (Kimi)"),
   }),
 );
 
@@ -38,7 +43,10 @@ const editSchema = z.preprocess(
  */
 export const fsEditInput = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
-  edits: z.array(editSchema).min(1).optional().describe("Replacements, applied in order"),
+  edits: z.preprocess(
+    (v) => typeof v === "object" && v !== null && !Array.isArray(v) ? [v] : v,
+    z.array(editSchema).min(1).optional(),
+  ).describe("Replacements, applied in order; a single edit object is taken as a list of one"),
   old_string: z.string().optional().describe("Exact text to replace (single edit)"),
   new_string: z.string().optional().describe("Replacement text (single edit)"),
   replace_all: z.boolean().optional().describe("Replace every occurrence instead of one"),
@@ -73,14 +81,15 @@ export const fsEdit = defineCapability({
   async run(input, ctx): Promise<FsEditOutput> {
     const edits = editsOf(input);
     const abs = resolvePath(ctx.cwd, input.path);
-    const before = await readExisting(abs, input.path);
-    if (input.require_read) await checkRead(ctx, abs);
+    const fs = fsOf(ctx);
+    const before = await readExisting(fs, abs, input.path);
+    if (input.require_read) await checkRead(ctx, fs, abs);
     const crlf = before.includes("\r\n") && !/(^|[^\r])\n/.test(before);
     let text = crlf ? before.replaceAll("\r\n", "\n") : before;
     let replacements = 0;
     for (const [i, edit] of edits.entries()) {
       const r = applyEdit(text, normalize(edit, crlf), {
-        replaceAll: input.replace_all ?? false,
+        replaceAll: edit.replace_all ?? input.replace_all ?? false,
         label: edits.length > 1 ? `edits[${i}].old_string` : "old_string",
         given: input.path,
       });
@@ -89,8 +98,8 @@ export const fsEdit = defineCapability({
     }
     const after = crlf ? text.replaceAll("\n", "\r\n") : text;
     ctx.signal.throwIfAborted();
-    await atomicWrite(abs, after);
-    recordRead(ctx, abs, (await Deno.stat(abs)).mtime);
+    await atomicWrite(abs, after, { fs });
+    recordRead(ctx, abs, (await fs.stat(abs)).mtime);
     const path = displayPath(ctx.cwd, abs);
     return { path, absolutePath: abs, replacements, diff: unifiedDiff(path, path, before, after) };
   },
@@ -119,6 +128,7 @@ function editsOf(input: z.infer<typeof fsEditInput>): Edit[] {
 function normalize(edit: Edit, crlf: boolean): Edit {
   if (!crlf) return edit;
   return {
+    ...edit,
     old_string: edit.old_string.replaceAll("\r\n", "\n"),
     new_string: edit.new_string.replaceAll("\r\n", "\n"),
   };
@@ -162,9 +172,9 @@ export function applyEdit(
   return { text: next, count };
 }
 
-async function readExisting(abs: string, given: string): Promise<string> {
+async function readExisting(fs: FileSystem, abs: string, given: string): Promise<string> {
   try {
-    return await Deno.readTextFile(abs);
+    return decodeText(await fs.readFile(abs));
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
       throw new ToolError(
@@ -179,12 +189,12 @@ async function readExisting(abs: string, given: string): Promise<string> {
   }
 }
 
-async function checkRead(ctx: ToolContext, abs: string): Promise<void> {
+async function checkRead(ctx: ToolContext, fs: FileSystem, abs: string): Promise<void> {
   const record = readRecordOf(ctx, abs);
   if (!record) {
     throw new ToolError("File has not been read yet. Read it first before writing to it.");
   }
-  const mtimeMs = (await Deno.stat(abs)).mtime?.getTime() ?? null;
+  const mtimeMs = (await fs.stat(abs)).mtime?.getTime() ?? null;
   if (mtimeMs !== record.mtimeMs) {
     throw new ToolError(
       "File has changed since it was last read. Read it again before writing to it.",

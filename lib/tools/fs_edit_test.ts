@@ -102,3 +102,17 @@ Deno.test("fsEdit accepts the oldText/newText spelling inside edits[]", async ()
   await fsEdit.run(input, ctx);
   assert.equal(await Deno.readTextFile(`${dir}/a.txt`), "delta gamma\n");
 });
+
+Deno.test("fsEdit takes Kimi's edit: one {old, new} object or a list with per-edit replace_all", async () => {
+  await using ws = await tempWorkspace({ "a.txt": "k k\nx\n" });
+  const one = fsEdit.input.parse({ path: "a.txt", edits: { old: "x", new: "y" } });
+  assert.equal((await fsEdit.run(one, ws.ctx)).replacements, 1);
+  const many = fsEdit.input.parse({
+    path: "a.txt",
+    edits: [{ old: "k", new: "m", replace_all: true }, { old: "y", new: "z" }],
+  });
+  assert.equal((await fsEdit.run(many, ws.ctx)).replacements, 3);
+  assert.equal(await ws.read("a.txt"), "m m\nz\n");
+  const ambiguous = fsEdit.input.parse({ path: "a.txt", edits: [{ old: "m", new: "n" }] });
+  await rejects(fsEdit.run(ambiguous, ws.ctx), /occurs 2 times/);
+});

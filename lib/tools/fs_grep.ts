@@ -18,8 +18,8 @@ export const fsGrepInput = z.object({
   pattern: z.string().min(1).describe("Regular expression, searched line by line"),
   path: z.string().optional().describe("Folder to search, absolute or relative to the workspace"),
   glob: z.string().optional().describe("Only search files matching this glob, e.g. `*.ts`"),
-  output_mode: z.enum(["files_with_matches", "content", "count"]).optional()
-    .describe("files_with_matches (default): file paths; content: lines; count: lines per file"),
+  output_mode: z.enum(["files_with_matches", "content", "count", "count_matches"]).optional()
+    .describe("files_with_matches (default): paths; content: lines; count(_matches): per file"),
   case_insensitive: z.boolean().optional(),
   context: z.number().int().min(0).optional().describe("Lines of context around each match"),
   head_limit: z.number().int().min(1).optional().describe("Return at most this many entries"),
@@ -76,7 +76,8 @@ export async function grepFiles(
   engine: SearchEngine,
 ): Promise<FsGrepOutput> {
   const root = await searchRoot(ctx, input.path, "search");
-  const mode = input.output_mode ?? "files_with_matches";
+  const wanted = input.output_mode ?? "files_with_matches";
+  const mode = wanted === "count_matches" ? "count" : wanted;
   const context = mode === "content" ? input.context ?? 0 : 0;
   const hits = engine === "rg"
     ? await rgSearch(root, input, context, ctx)

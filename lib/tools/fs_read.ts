@@ -4,6 +4,8 @@ import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 import { recordRead } from "./_read_records.ts";
+import { fsOf } from "./_fs.ts";
+import type { FileStat, FileSystem } from "../../sandbox/file_system.ts";
 
 /** Lines returned when the call gives no limit. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -12,13 +14,14 @@ export const MAX_LINE_CHARS = 2000;
 /** Files larger than this are only read with an explicit `offset` or `limit`. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
 
-const CHUNK_BYTES = 64 * 1024;
+/** Large, so that a file read through the sandboxed helper takes few round trips. */
+const CHUNK_BYTES = 1024 * 1024;
 
 /** Input of `fs.read`. */
 export const fsReadInput = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
-  offset: z.number().int().min(0).optional()
-    .describe("First line to return, counting from 1 (0 is read as 1)"),
+  offset: z.number().int().optional()
+    .describe("First line, counting from 1 (0 is read as 1); -N starts N lines before the end"),
   limit: z.number().int().min(1).optional().describe("Number of lines to return"),
 });
 
@@ -48,17 +51,19 @@ export const fsRead = defineCapability({
   mutates: false,
   async run(input, ctx): Promise<FsReadOutput> {
     const abs = resolvePath(ctx.cwd, input.path);
-    const stat = await statFile(abs, input.path);
+    const fs = fsOf(ctx);
+    const stat = await statFile(fs, abs, input.path);
     if (stat.size > MAX_READ_BYTES && input.offset === undefined && input.limit === undefined) {
       throw new ToolError(
         `Cannot read "${input.path}": the file is ${stat.size} bytes, more than ${MAX_READ_BYTES}`,
         "Read a part of it with offset and limit, or search it with a shell command",
       );
     }
-    const startLine = Math.max(input.offset ?? 1, 1);
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
-    using file = await Deno.open(abs);
-    const window = await readWindow(file, { startLine, limit, given: input.path });
+    const startLine = (input.offset ?? 1) < 0
+      ? await tailStart(fs, abs, input.offset!, input.path)
+      : Math.max(input.offset ?? 1, 1);
+    const window = await readWindow(fs, abs, { startLine, limit, given: input.path });
     if (startLine > 1 && startLine > window.totalLines) {
       throw new ToolError(
         `Cannot read "${input.path}" from line ${startLine}: the file has ${window.totalLines} lines`,
@@ -84,10 +89,10 @@ export const fsRead = defineCapability({
   },
 });
 
-async function statFile(abs: string, given: string): Promise<Deno.FileInfo> {
-  let stat: Deno.FileInfo;
+async function statFile(fs: FileSystem, abs: string, given: string): Promise<FileStat> {
+  let stat: FileStat;
   try {
-    stat = await Deno.stat(abs);
+    stat = await fs.stat(abs);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
       throw new ToolError(`Cannot read "${given}": file does not exist`, "Check the path");
@@ -123,9 +128,16 @@ export function imageMime(path: string, head: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** The first line of a read that starts `-offset` lines before the end (kimi `line_offset`). */
+async function tailStart(fs: FileSystem, abs: string, offset: number, given: string) {
+  const { totalLines } = await readWindow(fs, abs, { startLine: Infinity, limit: 0, given });
+  return Math.max(totalLines + offset + 1, 1);
+}
+
 /** Streams the file, keeping lines `startLine` to `startLine + limit - 1` and counting all. */
 async function readWindow(
-  file: Deno.FsFile,
+  fs: FileSystem,
+  abs: string,
   opts: { startLine: number; limit: number; given: string },
 ): Promise<{ lines: string[]; totalLines: number }> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -134,9 +146,9 @@ async function readWindow(
   let lineNo = 1;
   let partial = "";
   let first = true;
-  const buf = new Uint8Array(CHUNK_BYTES);
-  for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
-    const chunk = buf.subarray(0, n);
+  for (let offset = 0;; offset += CHUNK_BYTES) {
+    const chunk = await fs.readFile(abs, { offset, length: CHUNK_BYTES });
+    if (chunk.length === 0) break;
     if (first) checkText(opts.given, chunk);
     first = false;
     if (chunk.includes(0)) throw new ToolError(`Cannot read "${opts.given}": file is binary`);
@@ -146,6 +158,7 @@ async function readWindow(
       if (lineNo >= opts.startLine && lineNo <= last) lines.push(line.replace(/\r$/, ""));
       lineNo++;
     }
+    if (chunk.length < CHUNK_BYTES) break;
   }
   partial += decode(decoder, new Uint8Array(), false, opts.given);
   if (partial !== "") {

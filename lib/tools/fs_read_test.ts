@@ -19,6 +19,16 @@ Deno.test("fsRead() returns the requested window of lines", async () => {
   });
 });
 
+Deno.test("fsRead() counts a negative offset from the end of the file", async () => {
+  await using ws = await tempWorkspace({ "a.txt": "one\ntwo\nthree\nfour\n" });
+  const tail = await fsRead.run({ path: "a.txt", offset: -2 }, ws.ctx);
+  assert.deepEqual([tail.lines, tail.startLine, tail.endOfFile], [["three", "four"], 3, true]);
+  const window = await fsRead.run({ path: "a.txt", offset: -3, limit: 1 }, ws.ctx);
+  assert.deepEqual([window.lines, window.startLine], [["two"], 2]);
+  const all = await fsRead.run({ path: "a.txt", offset: -10 }, ws.ctx);
+  assert.deepEqual([all.lines.length, all.startLine], [4, 1]);
+});
+
 Deno.test("fsRead() reads the whole file, strips CR and counts a last line without newline", async () => {
   await using ws = await tempWorkspace({ "a.txt": "one\r\ntwo\r\nthree" });
   const out = await fsRead.run({ path: "a.txt", offset: 0 }, ws.ctx);

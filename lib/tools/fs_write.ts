@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
+import { fsOf, readTextIfExists } from "./_fs.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 import { recordRead } from "./_read_records.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
@@ -9,13 +11,16 @@ import { unifiedDiff } from "./_unified_diff.ts";
 /** Input of `fs.write`. */
 export const fsWriteInput = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
-  content: z.string().describe("The whole new text of the file"),
+  content: z.string().describe("The whole new text of the file, or the text to append"),
+  mode: z.enum(["overwrite", "append"]).optional()
+    .describe("`append` adds `content` at the end (creating the file); default `overwrite`"),
 });
 
 /** Result of `fs.write`. */
 export interface FsWriteOutput {
   /** Relative to the workspace when inside it. */
   path: string;
+  absolutePath: string;
   /** UTF-8 length of the content. */
   bytes: number;
   /** Whether the file did not exist before. */
@@ -35,29 +40,35 @@ export const fsWrite = defineCapability({
   async run(input, ctx): Promise<FsWriteOutput> {
     const abs = resolvePath(ctx.cwd, input.path);
     const path = displayPath(ctx.cwd, abs);
-    const before = await readIfExists(abs, input.path);
+    const fs = fsOf(ctx);
+    const before = await readIfExists(fs, abs, input.path);
     ctx.signal.throwIfAborted();
-    await atomicWrite(abs, input.content);
-    recordRead(ctx, abs, (await Deno.stat(abs)).mtime);
+    const after = input.mode === "append" ? (before ?? "") + input.content : input.content;
+    await atomicWrite(abs, after, { fs });
+    recordRead(ctx, abs, (await fs.stat(abs)).mtime);
     return {
       path,
+      absolutePath: abs,
       bytes: new TextEncoder().encode(input.content).length,
       created: before === undefined,
       diff: unifiedDiff(
         before === undefined ? "/dev/null" : path,
         path,
         before ?? "",
-        input.content,
+        after,
       ),
     };
   },
 });
 
-async function readIfExists(abs: string, given: string): Promise<string | undefined> {
+async function readIfExists(
+  fs: FileSystem,
+  abs: string,
+  given: string,
+): Promise<string | undefined> {
   try {
-    return await Deno.readTextFile(abs);
+    return await readTextIfExists(fs, abs);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return undefined;
     if (err instanceof Deno.errors.IsADirectory) {
       throw new ToolError(`Cannot write "${given}": it is a directory`, "Write to a file path");
     }

@@ -26,3 +26,14 @@ Deno.test("fsWrite() replaces a file, keeps its mode and leaves no temp file", a
   for await (const e of Deno.readDir(ws.dir)) names.push(e.name);
   assert.deepEqual(names, ["run.sh"]);
 });
+
+Deno.test("fsWrite() appends to a file, or creates it, in append mode", async () => {
+  await using ws = await tempWorkspace({ "log.txt": "one\n" });
+  const out = await fsWrite.run({ path: "log.txt", content: "two\n", mode: "append" }, ws.ctx);
+  assert.equal(await ws.read("log.txt"), "one\ntwo\n");
+  assert.deepEqual([out.bytes, out.created, out.absolutePath], [4, false, join(ws.dir, "log.txt")]);
+  assert.match(out.diff, / one\n\+two\n$/);
+  const fresh = await fsWrite.run({ path: "new.txt", content: "x", mode: "append" }, ws.ctx);
+  assert.equal(fresh.created, true);
+  assert.equal(await ws.read("new.txt"), "x");
+});

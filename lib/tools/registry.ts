@@ -6,18 +6,46 @@ import { fsGrep } from "./fs_grep.ts";
 import { fsRead } from "./fs_read.ts";
 import { fsWrite } from "./fs_write.ts";
 import { shellRun } from "./shell_run.ts";
+import { strReplaceEditor } from "./str_replace_editor.ts";
+import { terminalKeys } from "./terminal_keys.ts";
+import { toolCall, toolSearch } from "./tool_search.ts";
 import { updatePlan } from "./update_plan.ts";
+import { todoRead, todoWrite } from "./todo_write.ts";
+import { webFetch } from "./web_fetch.ts";
+import { skillList, skillLoad } from "./skills.ts";
+import { agentRun } from "./agent_task.ts";
+import { fsList } from "./fs_list.ts";
+import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
+import { userAsk } from "./ask_user.ts";
+import { fsNotebookEdit } from "./notebook_edit.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
   shellRun as Capability,
   applyPatch as Capability,
   updatePlan as Capability,
+  toolSearch as Capability,
+  toolCall as Capability,
   fsRead as Capability,
   fsWrite as Capability,
   fsEdit as Capability,
   fsGlob as Capability,
   fsGrep as Capability,
+  strReplaceEditor as Capability,
+  terminalKeys as Capability,
+  todoWrite as Capability,
+  todoRead as Capability,
+  webFetch as Capability,
+  skillList as Capability,
+  skillLoad as Capability,
+  agentRun as Capability,
+  fsList as Capability,
+  shellStart as Capability,
+  shellOutput as Capability,
+  shellStop as Capability,
+  shellList as Capability,
+  userAsk as Capability,
+  fsNotebookEdit as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

@@ -11,13 +11,30 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
   assert.equal(new Set(ids).size, ids.length);
   for (const id of ids) assert.match(id, /^[a-z]+\.[a-z_]+$/);
   assert.deepEqual([...ids].sort(), [
+    "agent.run",
     "fs.apply_patch",
     "fs.edit",
     "fs.glob",
     "fs.grep",
+    "fs.list",
+    "fs.notebook_edit",
     "fs.read",
+    "fs.str_replace_editor",
     "fs.write",
     "plan.update",
+    "shell.list",
+    "shell.output",
     "shell.run",
+    "shell.start",
+    "shell.stop",
+    "skill.list",
+    "skill.load",
+    "terminal.keys",
+    "todo.read",
+    "todo.write",
+    "tools.call",
+    "tools.search",
+    "user.ask",
+    "web.fetch",
   ]);
 });

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import { defineCapability } from "./capability.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
+import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -22,7 +23,21 @@ export const shellRunInput = z.object({
     .describe("Lower bound for the timeout; raises `timeout_ms` (or the default), never lowers it"),
   shell: z.string().min(1).optional().describe("Shell program; default bash"),
   login: z.boolean().optional().describe("Run as a login shell (-lc); default false"),
+  escalated: z.boolean().optional()
+    .describe("Ask to run outside the sandbox; runs only once the approval policy allows it"),
+  sandbox_permissions: z.enum(["use_default", "require_escalated"]).optional()
+    .describe('"require_escalated" is the same as `escalated: true`'),
+  justification: z.string().optional().describe("Why the command needs to leave the sandbox"),
 });
+
+/** True when the call asks to run outside the sandbox, by either spelling. */
+export function wantsEscalation(input: z.infer<typeof shellRunInput>): boolean {
+  return input.escalated === true || input.sandbox_permissions === "require_escalated";
+}
+
+/** Output that suggests the sandbox, not the command, made it fail (on-failure approval). */
+const SANDBOX_DENIAL =
+  /Read-only file system|Operation not permitted|Permission denied|Could not resolve host|Network is unreachable|Couldn't connect to server|Temporary failure in name resolution/;
 
 /** Result of `shell.run`. A non-zero exit is a result, not an error. */
 export interface ShellRunOutput {
@@ -52,44 +67,86 @@ export const shellRun = defineCapability({
     const wanted = Math.max(input.timeout_ms ?? DEFAULT_TIMEOUT_MS, input.min_timeout_ms ?? 0);
     const timeoutMs = Math.min(wanted, MAX_TIMER_MS);
     const shell = input.shell ?? "bash";
+    const argv = [shell, ...shellArgs(shell, input.login ?? false), input.command];
     const started = performance.now();
-    let child: Deno.ChildProcess;
-    try {
-      child = new Deno.Command(shell, {
-        args: [...shellArgs(shell, input.login ?? false), input.command],
-        cwd,
-        clearEnv: true,
-        env: ctx.env,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        detached: Deno.build.os !== "windows",
-      }).spawn();
-    } catch (err) {
-      throw new ToolError(
-        `Cannot start shell "${shell}": ${(err as Error).message}`,
-        input.shell ? "Omit `shell` to use the default shell" : "Check that bash is installed",
-      );
+    const escalated = wantsEscalation(input);
+    let result = await runOnce(argv, { cwd, timeoutMs, escalated, shell: input.shell }, ctx);
+    const sandbox = ctx.sandbox;
+    if (
+      sandbox?.retryUnsandboxed && sandbox.status.enforced && !escalated &&
+      result.code !== 0 && result.reason === null && SANDBOX_DENIAL.test(result.out.text()) &&
+      await sandbox.retryUnsandboxed(input.command, result.out.text())
+    ) {
+      result = await runOnce(argv, { cwd, timeoutMs, escalated: true, shell: input.shell }, ctx);
     }
-    const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
-    const killed = watchProcess(child, timeoutMs, ctx.signal);
-    const status = await collect(child, out);
-    killed.stop();
-    if (killed.reason === "abort") {
-      throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
-    }
+    const { out, reason: killed, code } = result;
     return {
       command: input.command,
       cwd: displayPath(ctx.cwd, cwd),
-      exitCode: killed.reason === "timeout" ? null : status.code,
+      exitCode: killed === "timeout" ? null : code,
       output: out.text(),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      timedOut: killed.reason === "timeout",
+      timedOut: killed === "timeout",
       timeoutMs,
       truncated: out.truncated,
     };
   },
 });
+
+interface RunOnce {
+  out: CappedOutput;
+  code: number;
+  reason: "timeout" | null;
+}
+
+/** Spawns `argv` (through the sandbox when the context has one) and collects its output. */
+async function runOnce(
+  argv: string[],
+  opts: { cwd: string; timeoutMs: number; escalated: boolean; shell?: string },
+  ctx: ToolContext,
+): Promise<RunOnce> {
+  const spec = await spawnSpec(argv, opts, ctx);
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(spec.cmd, {
+      args: spec.args,
+      cwd: opts.cwd,
+      clearEnv: true,
+      env: spec.env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+  } catch (err) {
+    throw new ToolError(
+      `Cannot start shell "${argv[0]}": ${(err as Error).message}`,
+      opts.shell ? "Omit `shell` to use the default shell" : "Check that bash is installed",
+    );
+  }
+  const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
+  const killed = watchProcess(child, opts.timeoutMs, ctx.signal);
+  const status = await collect(child, out);
+  killed.stop();
+  if (killed.reason === "abort") {
+    throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
+  }
+  return { out, code: status.code, reason: killed.reason };
+}
+
+async function spawnSpec(
+  argv: string[],
+  opts: { cwd: string; escalated: boolean },
+  ctx: ToolContext,
+): Promise<SpawnSpec> {
+  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env: ctx.env };
+  try {
+    return await ctx.sandbox.wrap({ argv, cwd: opts.cwd, env: ctx.env, escalated: opts.escalated });
+  } catch (err) {
+    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
+    throw err;
+  }
+}
 
 /** Arguments placed before the command line for the given shell program. */
 export function shellArgs(shell: string, login: boolean): string[] {

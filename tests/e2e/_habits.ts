@@ -30,7 +30,7 @@ export function habitsCase(
       await using fake = await startFakeProvider(turns);
       const home = await fakeHome(fake.baseUrl, wire);
       const result = await interpreter(
-        ["exec", "--harness", harness, "fix the failing test"],
+        ["exec", "--harness", harness, "-s", "workspace-write", "fix the failing test"],
         { cwd: repo, home },
       );
 

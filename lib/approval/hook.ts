@@ -1,0 +1,101 @@
+/**
+ * The loop's `beforeToolCall` hook for an approval policy: allow, ask the user, or refuse. The
+ * question itself is injected (a terminal prompt, an ACP request, or nothing when no one can
+ * answer, in which case every question is denied with a message saying why).
+ */
+import {
+  approvalDecision,
+  type ApprovalPolicy,
+  commandOf,
+  type SandboxFacts,
+  SHELL_CAPABILITY,
+} from "./policy.ts";
+
+/** What the user is asked. */
+export interface ApprovalQuestion {
+  capability: string;
+  /** The command line, or the capability's input as JSON for other tools. */
+  subject: string;
+  /** Why approval is needed. */
+  reason: string;
+  /** The model's justification, if it gave one. */
+  justification?: string;
+  unsandboxed: boolean;
+}
+
+/** The user's answer: run this once, run it and anything identical this session, or refuse. */
+export type ApprovalAnswer = "once" | "session" | "deny";
+
+/** Options of `approvalHook()`. */
+export interface ApprovalHookOptions {
+  policy: ApprovalPolicy;
+  sandbox: SandboxFacts;
+  /** The `mutates` flag of a capability id. */
+  mutates: (capability: string) => boolean;
+  /** Asks the user; absent when no one can answer (exec without a terminal). */
+  ask?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
+  /** Told about every refusal, for stderr. */
+  onDenied?: (message: string) => void;
+}
+
+/** The hook's verdict; an allowed call may run with a replaced input. */
+export type HookVerdict = { allow: true; input?: unknown } | { allow: false; reason: string };
+
+/** Builds the `beforeToolCall` hook for `opts.policy`. */
+export function approvalHook(
+  opts: ApprovalHookOptions,
+): (call: { name: string }, resolved: { capability: string; input: unknown }) => Promise<
+  HookVerdict
+> {
+  const approvedForSession = new Set<string>();
+  return async (call, resolved) => {
+    const verdict = approvalDecision(opts.policy, {
+      capability: resolved.capability,
+      mutates: opts.mutates(resolved.capability),
+      input: resolved.input,
+      sandbox: opts.sandbox,
+    });
+    if (verdict.decision === "deny") {
+      return deny(opts, [verdict.reason, verdict.hint].filter(Boolean).join("\n"));
+    }
+    const input = verdict.unsandboxed ? escalate(resolved.input) : resolved.input;
+    if (verdict.decision === "allow") return { allow: true, input };
+    const question = questionFor(resolved, verdict.reason, verdict.unsandboxed);
+    const key = `${question.capability}\u0000${question.subject}\u0000${question.unsandboxed}`;
+    if (approvedForSession.has(key)) return { allow: true, input };
+    if (!opts.ask) {
+      return deny(
+        opts,
+        `Approval needed to run ${call.name} (${verdict.reason}), but no one can be asked: ` +
+          `there is no terminal. It was not run\nTell the user what you wanted to run and why; ` +
+          `they can rerun with a different --ask-for-approval or --sandbox`,
+      );
+    }
+    const answer = await opts.ask(question);
+    if (answer === "deny") return deny(opts, `The user refused to run ${call.name}`);
+    if (answer === "session") approvedForSession.add(key);
+    return { allow: true, input };
+  };
+}
+
+function deny(opts: ApprovalHookOptions, reason: string): HookVerdict {
+  opts.onDenied?.(reason);
+  return { allow: false, reason };
+}
+
+function escalate(input: unknown): unknown {
+  return typeof input === "object" && input !== null ? { ...input, escalated: true } : input;
+}
+
+function questionFor(
+  resolved: { capability: string; input: unknown },
+  reason: string,
+  unsandboxed: boolean,
+): ApprovalQuestion {
+  const o = (resolved.input ?? {}) as Record<string, unknown>;
+  const subject = resolved.capability === SHELL_CAPABILITY
+    ? commandOf(resolved.input).command
+    : JSON.stringify(resolved.input);
+  const justification = typeof o.justification === "string" ? o.justification : undefined;
+  return { capability: resolved.capability, subject, reason, justification, unsandboxed };
+}

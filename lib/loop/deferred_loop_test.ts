@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { DEFERRED_FILES, DEFERRED_SPEC } from "../harness/_test_deferred.ts";
+import { writeHarness } from "../harness/_test_harness.ts";
+import { toolCatalog } from "../harness/deferred.ts";
+import { loadHarnessDir } from "../harness/load.ts";
+import type { Block, ModelRequest } from "../model/message.ts";
+import { emptyUsage, textOf } from "../model/message.ts";
+import type { Provider, ProviderSettings } from "../providers/types.ts";
+import { type LoopState, runTurn } from "./agent_loop.ts";
+
+function scriptedProvider(replies: Block[][]) {
+  const requests: ModelRequest[] = [];
+  const provider: Provider = {
+    settings: {} as ProviderSettings,
+    async *stream(request) {
+      requests.push(structuredClone(request));
+      const blocks = replies.shift();
+      if (!blocks) throw new Error("script exhausted");
+      const stop = blocks.some((b) => b.type === "tool_call") ? "tool_calls" : "end_turn";
+      yield { type: "done", blocks, stop, usage: emptyUsage() };
+    },
+  };
+  return { provider, requests };
+}
+
+const call = (id: string, name: string, args: unknown): Block => ({
+  type: "tool_call",
+  id,
+  name,
+  args,
+});
+
+Deno.test("runTurn() sends a deferred tool only after a tool search loads it", async () => {
+  const harness = await loadHarnessDir(
+    await writeHarness(await Deno.makeTempDir(), "d", DEFERRED_SPEC, DEFERRED_FILES),
+  );
+  const { provider, requests } = scriptedProvider([
+    [call("c1", "ToolSearch", { query: "select:later,Ghost" })],
+    [
+      call("c2", "later", { command: "echo hi" }),
+      call("c3", "tool_call", {
+        name: "Plan",
+        arguments: { plan: [{ step: "ship", status: "in_progress" }] },
+      }),
+    ],
+    [{ type: "text", text: "done" }],
+  ]);
+  const toolState = new Map<string, unknown>();
+  const state: LoopState = {
+    model: "m",
+    system: "s",
+    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
+    usage: emptyUsage(),
+  };
+  const signal = new AbortController().signal;
+  const outcome = await runTurn(state, {
+    provider,
+    harness,
+    ctx: {
+      cwd: await Deno.makeTempDir(),
+      signal,
+      env: { PATH: Deno.env.get("PATH") ?? "" },
+      state: toolState,
+      toolCatalog: toolCatalog(harness, toolState),
+    },
+    emit: () => {},
+    signal,
+  });
+  assert.equal(outcome.status, "completed");
+  const names = requests.map((r) => r.tools.map((t) => t.name));
+  assert.deepEqual(names[0], ["run", "ToolSearch", "tool_call"]);
+  assert.deepEqual(names[1], ["run", "ToolSearch", "tool_call", "later"]);
+  assert.deepEqual(names[2], names[1]);
+  assert.equal(requests[1].tools[3].description, "The later tool.");
+  const results = state.messages.flatMap((m) =>
+    m.role === "tool_result" ? [[m.callId, textOf(m.blocks), m.isError]] : []
+  );
+  assert.deepEqual(results, [
+    ["c1", "Loaded: later\nUnknown: Ghost", false],
+    ["c2", "later said hi\n", false],
+    ["c3", "Plan updated", false],
+  ]);
+  assert.deepEqual(toolState.get("plan"), [{ step: "ship", status: "in_progress" }]);
+});

@@ -1,0 +1,95 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import type { Harness } from "../harness/types.ts";
+import { type LoopState, runTurn } from "../loop/agent_loop.ts";
+import type { BeforeToolCall } from "../loop/dispatch.ts";
+import type { LoopEvent } from "../loop/events.ts";
+import { addUsage, emptyUsage } from "../model/message.ts";
+import type { Provider } from "../providers/types.ts";
+import type { ToolContext } from "../tools/capability.ts";
+import { progressLines, type Style } from "./exec_reporter.ts";
+
+/** The `ToolContext.runSubagent` seam. */
+export type SubagentRunner = NonNullable<ToolContext["runSubagent"]>;
+
+/** What a sub-agent shares with the agent that starts it. */
+export interface SubagentOptions {
+  provider: Provider;
+  /** The parent's harness; its `agent.run` tools are withheld from the sub-agent. */
+  harness: Harness;
+  /** The parent conversation: model, system prompt and reasoning effort are reused, and the
+   * sub-agent's token usage is added to its `usage`. */
+  parent: Pick<LoopState, "model" | "system" | "reasoningEffort" | "usage">;
+  /** Receives the nested loop's events, tagged with the request's description. */
+  emit: (event: LoopEvent, label: string) => void;
+  beforeToolCall?: BeforeToolCall;
+  maxSteps?: number;
+}
+
+/**
+ * Makes the runner for `ctx.runSubagent`: each call runs one nested turn of the same loop with a
+ * fresh conversation and session state, in a copy of `ctx` without `runSubagent` (so nesting
+ * stops at one level), and returns the final text, the number of tool calls and the outcome.
+ */
+export function makeSubagentRunner(ctx: ToolContext, opts: SubagentOptions): SubagentRunner {
+  const harness: Harness = {
+    ...opts.harness,
+    tools: opts.harness.tools.filter((t) => t.capability !== "agent.run"),
+  };
+  return async (req) => {
+    const { runSubagent: _omit, ...rest } = ctx;
+    const state: LoopState = {
+      model: opts.parent.model,
+      system: opts.parent.system,
+      messages: [{ role: "user", blocks: [{ type: "text", text: req.prompt }] }],
+      usage: emptyUsage(),
+      reasoningEffort: opts.parent.reasoningEffort,
+    };
+    const label = req.description ?? req.agentType ?? "sub-agent";
+    let toolCalls = 0;
+    const outcome = await runTurn(state, {
+      provider: opts.provider,
+      harness,
+      ctx: { ...rest, state: new Map() },
+      emit: (event) => {
+        if (event.type === "tool_end") toolCalls++;
+        opts.emit(event, label);
+      },
+      beforeToolCall: opts.beforeToolCall,
+      maxSteps: opts.maxSteps,
+      signal: ctx.signal,
+    });
+    addUsage(opts.parent.usage, state.usage);
+    const finalText = outcome.status === "completed"
+      ? outcome.finalText
+      : outcome.status === "failed"
+      ? outcome.error.message
+      : outcome.status === "step_limit"
+      ? `it made ${outcome.limit} model requests without finishing`
+      : "";
+    return { finalText, toolCalls, status: outcome.status };
+  };
+}
+
+/** `ctx` with a sub-agent runner whose progress is printed on stderr, indented under a label. */
+export function withSubagents(
+  ctx: ToolContext,
+  opts: Omit<SubagentOptions, "emit"> & { style: Style },
+): ToolContext {
+  const { style, ...rest } = opts;
+  const full: ToolContext = { ...ctx };
+  full.runSubagent = makeSubagentRunner(ctx, { ...rest, emit: stderrProgress(style) });
+  return full;
+}
+
+/** Prints a sub-agent's progress lines on stderr, each prefixed with a bar and indented. */
+function stderrProgress(style: Style): SubagentOptions["emit"] {
+  return (event, label) => {
+    if (event.type === "model_request" && event.index === 0) {
+      console.error(style.bold(`agent ${label}`));
+    }
+    for (const line of progressLines(event, style)) console.error(`  ${style.dim("│")} ${line}`);
+    if (event.type === "turn_end") {
+      console.error(`  ${style.dim(`└ agent ${label}: ${event.outcome.status}`)}`);
+    }
+  };
+}

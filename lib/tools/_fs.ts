@@ -1,0 +1,47 @@
+import type { ToolContext } from "./capability.ts";
+import { ToolError } from "../errors.ts";
+import { type FileSystem, FsRefusedError, inProcessFs } from "../../sandbox/file_system.ts";
+
+/**
+ * The file system of `ctx`: `ctx.fs` (the sandboxed helper) with its refused writes turned into
+ * ToolErrors that carry the sandbox's hint, or this process's own when `ctx.fs` is absent.
+ */
+export function fsOf(ctx: ToolContext): FileSystem {
+  const fs = ctx.fs;
+  if (!fs) return inProcessFs;
+  const guard =
+    <A extends unknown[], R>(op: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+      try {
+        return await op(...args);
+      } catch (err) {
+        if (err instanceof FsRefusedError) throw new ToolError(err.message, err.hint);
+        throw err;
+      }
+    };
+  return {
+    readFile: guard(fs.readFile.bind(fs)),
+    stat: guard(fs.stat.bind(fs)),
+    lstat: guard(fs.lstat.bind(fs)),
+    readDir: guard(fs.readDir.bind(fs)),
+    writeFileAtomic: guard(fs.writeFileAtomic.bind(fs)),
+    mkdirp: guard(fs.mkdirp.bind(fs)),
+    remove: guard(fs.remove.bind(fs)),
+    rename: guard(fs.rename.bind(fs)),
+    realPath: guard(fs.realPath.bind(fs)),
+  };
+}
+
+/** UTF-8 bytes as text, as `Deno.readTextFile` gives it: a BOM kept, invalid bytes replaced. */
+export function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+}
+
+/** The file's text (invalid UTF-8 replaced), or undefined when it does not exist. */
+export async function readTextIfExists(fs: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    return decodeText(await fs.readFile(path));
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw err;
+  }
+}

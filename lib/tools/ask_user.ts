@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability } from "./capability.ts";
+
+/** What the result says when no one can answer (exec mode, no terminal). */
+export const NOT_AVAILABLE_MESSAGE =
+  "The user is not available to answer questions in this mode; proceed with your best judgement and state your assumptions";
+/** What the result says when the user dismissed the questions without answering. */
+export const DECLINED_MESSAGE =
+  "The user declined to answer; proceed with your best judgement and state your assumptions";
+
+const optionSchema = z.object({
+  label: z.string().min(1).describe("Short answer the user can pick"),
+  description: z.string().optional().describe("What picking it means"),
+  preview: z.string().optional().describe("Optional preview shown beside the option"),
+});
+
+const questionSchema = z.object({
+  question: z.string().min(1).describe("The full question"),
+  id: z.string().min(1).optional().describe("Stable id for the answer (Codex); default q1, q2, …"),
+  header: z.string().optional().describe("Very short label for the question"),
+  options: z.array(optionSchema).optional().describe("Choices; the user may also type an answer"),
+  multiSelect: z.boolean().optional().describe("Allow picking several options (Claude spelling)"),
+  multi_select: z.boolean().optional().describe("Same as multiSelect (Kimi spelling)"),
+});
+
+/**
+ * Input of `user.ask`. One schema takes Claude/ZCode/Qwen `AskUserQuestion` and
+ * `ask_user_question` (`multiSelect`), Kimi `AskUserQuestion` (`multi_select`) and Codex or
+ * DeepSeek `request_user_input` (`id` per question): map `questions` → `questions` and the
+ * other top-level wire arguments (`answers`, `annotations`, `metadata`, `background`) to "".
+ */
+export const userAskInput = z.object({
+  questions: z.array(questionSchema).min(1).describe("Questions to put to the user, in order"),
+});
+
+/** A question as the UI receives it, spellings normalised. */
+export interface UserQuestion {
+  id: string;
+  question: string;
+  header: string;
+  options: Array<{ label: string; description: string; preview?: string }>;
+  multiSelect: boolean;
+}
+
+/** The user's answer to one question: picked option labels and/or typed text. */
+export interface UserAnswer {
+  /** The id of the UserQuestion answered. */
+  id: string;
+  answers: string[];
+}
+
+/**
+ * The UI seam behind `user.ask` (ToolContext.askUser): shows the questions and resolves with
+ * one answer per question, or null when the user dismissed them. Absent where no one can answer.
+ */
+export type AskUser = (
+  questions: UserQuestion[],
+  signal: AbortSignal,
+) => Promise<UserAnswer[] | null>;
+
+/** One answered question in the result of `user.ask`. */
+export interface AnsweredQuestion {
+  id: string;
+  question: string;
+  header: string;
+  answers: string[];
+}
+
+/** Result of `user.ask`. Not being able to ask is a result, not an error. */
+export type UserAskOutput =
+  | { answered: true; answers: AnsweredQuestion[] }
+  | { answered: false; message: string; answers: [] };
+
+/**
+ * Asks the user questions through `ctx.askUser`. Without that seam (no terminal), or when the
+ * user dismisses the questions, it tells the model to go on with its own judgement.
+ */
+export const userAsk = defineCapability({
+  id: "user.ask",
+  input: userAskInput,
+  mutates: false,
+  async run(input, ctx): Promise<UserAskOutput> {
+    const questions = normalizeQuestions(input.questions);
+    if (!ctx.askUser) return { answered: false, message: NOT_AVAILABLE_MESSAGE, answers: [] };
+    const replies = await ctx.askUser(questions, ctx.signal);
+    if (replies === null) return { answered: false, message: DECLINED_MESSAGE, answers: [] };
+    const byId = new Map(replies.map((r) => [r.id, r.answers]));
+    return {
+      answered: true,
+      answers: questions.map((q) => ({
+        id: q.id,
+        question: q.question,
+        header: q.header,
+        answers: byId.get(q.id) ?? [],
+      })),
+    };
+  },
+});
+
+/** Fills defaults and merges spellings; ToolError for duplicate question ids. */
+export function normalizeQuestions(
+  questions: z.infer<typeof userAskInput>["questions"],
+): UserQuestion[] {
+  const out = questions.map((q, i): UserQuestion => ({
+    id: q.id ?? `q${i + 1}`,
+    question: q.question,
+    header: q.header ?? "",
+    options: (q.options ?? []).map((o) => ({
+      label: o.label,
+      description: o.description ?? "",
+      ...(o.preview === undefined ? {} : { preview: o.preview }),
+    })),
+    multiSelect: q.multiSelect ?? q.multi_select ?? false,
+  }));
+  const seen = new Set<string>();
+  for (const q of out) {
+    if (seen.has(q.id)) {
+      throw new ToolError(
+        `Cannot ask: question id "${q.id}" is used twice`,
+        "Give every question a different id",
+      );
+    }
+    seen.add(q.id);
+  }
+  return out;
+}

@@ -1,0 +1,212 @@
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
+import { displayPath, resolvePath } from "./_paths.ts";
+import { type JobInfo, jobRegistryOf } from "./shell_jobs.ts";
+import { shellArgs } from "./shell_run.ts";
+import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
+
+/** How long a blocking `shell.output` waits when the call gives no timeout. */
+export const DEFAULT_WAIT_MS = 30_000;
+/** Longest wait a `shell.output` call may ask for. */
+export const MAX_WAIT_MS = 3_600_000;
+
+/**
+ * Input of `shell.start`. Harness mappings: Claude `Bash` with `run_in_background`, kimi `Bash`
+ * / `Shell` (`cwd`), qwen and gemini `run_shell_command` with `is_background` (`directory`,
+ * `dir_path` → `cwd`); routing those calls here instead of to `shell.run` is the harness's job.
+ */
+export const shellStartInput = z.object({
+  command: z.string().min(1).describe("Shell command line to run in the background"),
+  cwd: z.string().optional().describe("Working directory, absolute or relative to the workspace"),
+  description: z.string().optional().describe("Short label shown in job listings"),
+  escalated: z.boolean().optional()
+    .describe("Run outside the sandbox; set by the approval hook once the user allowed it"),
+});
+
+/** Result of `shell.start`. */
+export interface ShellStartOutput {
+  id: string;
+  pid: number;
+  /** Absolute path of the file receiving combined stdout and stderr as the job runs. */
+  outputPath: string;
+  command: string;
+  description: string;
+  /** Relative to the workspace when inside it. */
+  cwd: string;
+}
+
+/**
+ * Starts a command in the background (`bash -c`, own process group, through `ctx.sandbox` when
+ * the session has one) and returns at once.
+ */
+export const shellStart = defineCapability({
+  id: "shell.start",
+  input: shellStartInput,
+  mutates: true,
+  async run(input, ctx): Promise<ShellStartOutput> {
+    const cwd = resolvePath(ctx.cwd, input.cwd ?? ".");
+    await assertDirectory(cwd, input.cwd ?? ".");
+    const argv = ["bash", ...shellArgs("bash", false), input.command];
+    const spawn = await spawnSpec(argv, { cwd, escalated: input.escalated ?? false }, ctx);
+    ctx.signal.throwIfAborted();
+    const job = await jobRegistryOf(ctx).start({
+      spawn,
+      command: input.command,
+      cwd,
+      description: input.description,
+    });
+    return {
+      id: job.id,
+      pid: job.pid,
+      outputPath: job.outputPath,
+      command: job.command,
+      description: job.description,
+      cwd: displayPath(ctx.cwd, cwd),
+    };
+  },
+});
+
+/**
+ * Input of `shell.output`. `block` defaults to false (kimi, qwen `monitor`; Claude's schema
+ * makes it required). Give the wait as `timeout_ms` (Claude `TaskOutput.timeout`) or
+ * `timeout_s` (kimi `TaskOutput.timeout`, qwen `monitor.timeout`).
+ */
+export const shellOutputInput = z.object({
+  id: z.string().min(1).describe("Job id from shell.start"),
+  block: z.boolean().optional().describe("Wait for the job to complete; default false"),
+  timeout_ms: z.number().nonnegative().max(MAX_WAIT_MS).optional()
+    .describe("Longest wait when blocking, in milliseconds; default 30000"),
+  timeout_s: z.number().nonnegative().max(MAX_WAIT_MS / 1000).optional()
+    .describe("Longest wait when blocking, in seconds; `timeout_ms` wins when both are given"),
+});
+
+/** Result of `shell.output`. */
+export interface ShellOutputOutput {
+  id: string;
+  command: string;
+  description: string;
+  status: "running" | "completed";
+  /** Null while running, and when a signal ended the job. */
+  exitCode: number | null;
+  signal: string | null;
+  /** Everything the job wrote so far (stdout and stderr in arrival order), head and tail kept. */
+  output: string;
+  truncated: boolean;
+  /** `complete` once the job completed, so the output is final. */
+  retrieval: "not_ready" | "complete";
+  outputPath: string;
+}
+
+/** Returns a background job's status and output, optionally waiting for it to complete. */
+export const shellOutput = defineCapability({
+  id: "shell.output",
+  input: shellOutputInput,
+  mutates: false,
+  async run(input, ctx): Promise<ShellOutputOutput> {
+    const jobs = jobRegistryOf(ctx);
+    const waitMs = input.timeout_ms ??
+      (input.timeout_s === undefined ? DEFAULT_WAIT_MS : input.timeout_s * 1000);
+    const job = input.block ? await jobs.wait(input.id, waitMs, ctx.signal) : jobs.get(input.id);
+    const out = await jobs.output(input.id);
+    return {
+      id: job.id,
+      command: job.command,
+      description: job.description,
+      status: job.status,
+      exitCode: job.exitCode,
+      signal: job.signal,
+      output: out.text,
+      truncated: out.truncated,
+      retrieval: job.status === "completed" ? "complete" : "not_ready",
+      outputPath: job.outputPath,
+    };
+  },
+});
+
+/** Input of `shell.stop`. Claude/kimi `TaskStop.task_id`, qwen `task_stop.task_id` → `id`. */
+export const shellStopInput = z.object({
+  id: z.string().min(1).describe("Job id from shell.start"),
+});
+
+/** Result of `shell.stop`. Stopping a job that already completed is not an error. */
+export interface ShellStopOutput {
+  id: string;
+  command: string;
+  stopped: true;
+  /** Whether the job was still running when the call came. */
+  wasRunning: boolean;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** Stops a background job: SIGTERM, then SIGKILL, to its whole process group. */
+export const shellStop = defineCapability({
+  id: "shell.stop",
+  input: shellStopInput,
+  mutates: true,
+  async run(input, ctx): Promise<ShellStopOutput> {
+    const job = await jobRegistryOf(ctx).stop(input.id);
+    return {
+      id: job.id,
+      command: job.command,
+      stopped: true,
+      wasRunning: job.wasRunning,
+      exitCode: job.exitCode,
+      signal: job.signal,
+    };
+  },
+});
+
+/** Input of `shell.list`: kimi `TaskList` spelling and defaults. */
+export const shellListInput = z.object({
+  active_only: z.boolean().optional().describe("List only running jobs; default true"),
+  limit: z.number().int().min(1).max(100).optional()
+    .describe("Most jobs to list, newest first; default 20"),
+});
+
+/** Result of `shell.list`. */
+export interface ShellListOutput {
+  /** Newest first. */
+  jobs: JobInfo[];
+  /** Number of jobs listed. */
+  count: number;
+}
+
+/** Lists the session's background jobs. */
+export const shellList = defineCapability({
+  id: "shell.list",
+  input: shellListInput,
+  mutates: false,
+  run(input, ctx): Promise<ShellListOutput> {
+    const all = jobRegistryOf(ctx).list();
+    const jobs = (input.active_only ?? true ? all.filter((j) => j.status === "running") : all)
+      .slice(0, input.limit ?? 20);
+    return Promise.resolve({ jobs, count: jobs.length });
+  },
+});
+
+async function spawnSpec(
+  argv: string[],
+  opts: { cwd: string; escalated: boolean },
+  ctx: ToolContext,
+): Promise<SpawnSpec> {
+  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env: ctx.env };
+  try {
+    return await ctx.sandbox.wrap({ argv, cwd: opts.cwd, env: ctx.env, escalated: opts.escalated });
+  } catch (err) {
+    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
+    throw err;
+  }
+}
+
+async function assertDirectory(abs: string, given: string): Promise<void> {
+  const isDir = await Deno.stat(abs).then((s) => s.isDirectory, () => undefined);
+  if (isDir) return;
+  throw new ToolError(
+    `Cannot start command: working directory "${given}" ${
+      isDir === undefined ? "does not exist" : "is not a directory"
+    }`,
+    "Use an existing directory, relative to the workspace or absolute",
+  );
+}

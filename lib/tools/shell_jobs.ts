@@ -1,0 +1,273 @@
+import { join } from "node:path";
+import { ToolError } from "../errors.ts";
+import type { ToolContext } from "./capability.ts";
+import { CappedOutput } from "./_capped_output.ts";
+import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
+import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
+
+/**
+ * Key of the session's JobRegistry in `ctx.state`. The owner of `ctx.state` must dispose every
+ * value that is AsyncDisposable when the session ends, so background jobs do not outlive it.
+ */
+export const JOBS_STATE_KEY = "tools.shell_jobs";
+/** After SIGTERM, how long a stopped job's shell gets before its group is sent SIGKILL. */
+export const STOP_GRACE_MS = 2000;
+/** How long to keep copying output after a job's shell exits, before reporting it completed. */
+const DRAIN_GRACE_MS = 250;
+
+/** What a caller sees of a background job. */
+export interface JobInfo {
+  id: string;
+  command: string;
+  description: string;
+  /** Absolute working directory. */
+  cwd: string;
+  pid: number;
+  /** File receiving the job's combined stdout and stderr. */
+  outputPath: string;
+  status: "running" | "completed";
+  /** Null while running, and when a signal ended the shell. */
+  exitCode: number | null;
+  /** The signal that ended the shell, if one did. */
+  signal: string | null;
+  /** Milliseconds since the epoch. */
+  startedAt: number;
+}
+
+interface Job {
+  info: JobInfo;
+  child: Deno.ChildProcess;
+  /** Resolves once the shell exited and its output was copied (or the drain grace passed). */
+  finished: Promise<void>;
+  copy: Copy;
+}
+
+/**
+ * The background jobs of one session. Each job runs in its own process group with its combined
+ * output copied into `<dir>/<id>.output`. Disposing kills every job's group and
+ * removes the folder if the registry made it. Get the session's instance with `jobRegistryOf(ctx)`.
+ */
+export class JobRegistry implements AsyncDisposable {
+  readonly #jobs = new Map<string, Job>();
+  #dir: string | undefined;
+  #ownDir = false;
+  #disposed = false;
+  readonly #stopGraceMs: number;
+
+  /**
+   * `dir` is the folder for output files (kept on dispose), default a new temporary folder;
+   * `stopGraceMs` is how long `stop` waits after SIGTERM, default STOP_GRACE_MS.
+   */
+  constructor(opts: { dir?: string; stopGraceMs?: number } = {}) {
+    this.#dir = opts.dir;
+    this.#stopGraceMs = opts.stopGraceMs ?? STOP_GRACE_MS;
+  }
+
+  /**
+   * Starts a job in the background: spawns `spawn` (the shell, already wrapped by the sandbox
+   * when there is one) in `cwd`; `command` is the command line it runs, for listings. Throws
+   * ToolError when the process cannot start.
+   */
+  async start(
+    spec: { spawn: SpawnSpec; command: string; cwd: string; description?: string },
+  ): Promise<JobInfo> {
+    if (this.#disposed) throw new TypeError("JobRegistry is disposed");
+    if (this.#dir === undefined) {
+      this.#dir = await Deno.makeTempDir({ prefix: "oi_jobs_" });
+      this.#ownDir = true;
+    }
+    const id = this.#newId();
+    const outputPath = join(this.#dir, `${id}.output`);
+    const file = await Deno.open(outputPath, { write: true, createNew: true });
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(spec.spawn.cmd, {
+        args: spec.spawn.args,
+        cwd: spec.cwd,
+        clearEnv: true,
+        env: spec.spawn.env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        detached: Deno.build.os !== "windows",
+      }).spawn();
+    } catch (err) {
+      file.close();
+      await Deno.remove(outputPath).catch(() => {});
+      throw new ToolError(
+        `Cannot start background command: ${(err as Error).message}`,
+        "Check that bash is installed",
+      );
+    }
+    const info: JobInfo = {
+      id,
+      command: spec.command,
+      description: spec.description ?? "",
+      cwd: spec.cwd,
+      pid: child.pid,
+      outputPath,
+      status: "running",
+      exitCode: null,
+      signal: null,
+      startedAt: Date.now(),
+    };
+    const copy = copyOutput(child, file);
+    const finished = child.status.then(async (s) => {
+      await settleWithin(copy.done, DRAIN_GRACE_MS);
+      Object.assign(info, {
+        status: "completed",
+        exitCode: s.signal ? null : s.code,
+        signal: s.signal,
+      });
+    });
+    this.#jobs.set(id, { info, child, finished, copy });
+    return { ...info };
+  }
+
+  /** A snapshot of the job, or a ToolError `Unknown task id <id>`. */
+  get(id: string): JobInfo {
+    return { ...this.#job(id).info };
+  }
+
+  /** Snapshots of all jobs, newest first. */
+  list(): JobInfo[] {
+    return [...this.#jobs.values()].map((j) => ({ ...j.info })).reverse();
+  }
+
+  /** Waits until the job completes, `timeoutMs` passes or `signal` aborts (rejects). */
+  async wait(id: string, timeoutMs: number, signal: AbortSignal): Promise<JobInfo> {
+    const job = this.#job(id);
+    signal.throwIfAborted();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const timeout = new Promise<void>((res) => timer = setTimeout(res, timeoutMs));
+    try {
+      await Promise.race([job.finished, timeout, aborted]);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort!);
+    }
+    return { ...job.info };
+  }
+
+  /** The job's output so far, head and tail kept when longer than the shell.run cap. */
+  async output(id: string): Promise<{ text: string; truncated: boolean }> {
+    const job = this.#job(id);
+    const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
+    using file = await Deno.open(job.info.outputPath);
+    const buf = new Uint8Array(64 * 1024);
+    for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
+      out.push(buf.slice(0, n));
+    }
+    return { text: out.text(), truncated: out.truncated };
+  }
+
+  /**
+   * Stops the job: SIGTERM to its process group, SIGKILL to the group after the stop grace or
+   * once the shell is gone (for children that ignore SIGTERM). Returns the job as it ended.
+   */
+  async stop(id: string): Promise<JobInfo & { wasRunning: boolean }> {
+    const job = this.#job(id);
+    const wasRunning = job.info.status === "running";
+    if (wasRunning) {
+      signalGroup(job.child, "SIGTERM");
+      await settleWithin(job.finished, this.#stopGraceMs);
+    }
+    signalGroup(job.child, "SIGKILL");
+    await job.finished;
+    return { ...job.info, wasRunning };
+  }
+
+  /** Kills every job's process group, waits for the shells, and removes the output folder. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const jobs = [...this.#jobs.values()];
+    for (const job of jobs) signalGroup(job.child, "SIGKILL");
+    await Promise.all(jobs.map((j) => j.finished));
+    await Promise.all(jobs.map((j) => j.copy.cancel()));
+    if (this.#ownDir) await Deno.remove(this.#dir!, { recursive: true }).catch(() => {});
+  }
+
+  #job(id: string): Job {
+    const job = this.#jobs.get(id);
+    if (!job) throw new ToolError(`Unknown task id ${id}`, this.#knownIds());
+    return job;
+  }
+
+  #knownIds(): string {
+    const ids = [...this.#jobs.keys()];
+    return ids.length ? `Known task ids: ${ids.join(", ")}` : "No background tasks were started";
+  }
+
+  #newId(): string {
+    for (;;) {
+      const id = `b${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
+      if (!this.#jobs.has(id)) return id;
+    }
+  }
+}
+
+/** The session's JobRegistry from `ctx.state` (JOBS_STATE_KEY), created on first use. */
+export function jobRegistryOf(ctx: ToolContext): JobRegistry {
+  let reg = ctx.state.get(JOBS_STATE_KEY);
+  if (!(reg instanceof JobRegistry)) {
+    reg = new JobRegistry();
+    ctx.state.set(JOBS_STATE_KEY, reg);
+  }
+  return reg as JobRegistry;
+}
+
+interface Copy {
+  /** Resolves when both pipes closed (or were cancelled) and every chunk is in the file. */
+  done: Promise<void>;
+  /** Stops reading; pending reads end at once. */
+  cancel(): Promise<void>;
+}
+
+/** Copies stdout and stderr into `file` in arrival order; closes it when both pipes close. */
+function copyOutput(child: Deno.ChildProcess, file: Deno.FsFile): Copy {
+  const readers = [child.stdout.getReader(), child.stderr.getReader()];
+  let writes = Promise.resolve();
+  const pumps = readers.map(async (reader) => {
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        const chunk = r.value;
+        writes = writes.then(() => writeAll(file, chunk));
+      }
+    } catch {
+      // Cancelled on dispose.
+    }
+  });
+  const done = Promise.all(pumps).then(() => writes).finally(() => file.close());
+  const cancel = async () => {
+    await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
+    await done;
+  };
+  return { done, cancel };
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+}
+
+/** Sends `sig` to the child's whole process group; does nothing when it is already gone. */
+function signalGroup(child: Deno.ChildProcess, sig: Deno.Signal): void {
+  try {
+    if (Deno.build.os !== "windows") Deno.kill(-child.pid, sig);
+    else child.kill(sig);
+  } catch {
+    // Every process of the group has exited.
+  }
+}
+
+async function settleWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((res) => timer = setTimeout(res, ms));
+  await Promise.race([p.then(() => {}, () => {}), grace]);
+  clearTimeout(timer);
+}

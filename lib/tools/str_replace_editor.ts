@@ -1,0 +1,254 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
+import { atomicWrite } from "./_atomic_write.ts";
+import { resolvePath } from "./_paths.ts";
+
+/** Lines of context shown around an edit. */
+const SNIPPET_LINES = 4;
+const HISTORY_KEY = "fs.str_replace_editor.history";
+
+/** Input of `fs.str_replace_editor`: one editor command (the SWE-agent / OpenHands editor). */
+export const strReplaceEditorInput = z.object({
+  command: z.enum(["view", "create", "str_replace", "insert", "undo_edit"]),
+  path: z.string().min(1).describe("File or directory, absolute or relative to the workspace"),
+  file_text: z.string().optional().describe("Content of the new file (create)"),
+  old_str: z.string().optional().describe("Exact text to replace; must occur once (str_replace)"),
+  new_str: z.string().optional().describe("Replacement (str_replace) or text to insert (insert)"),
+  insert_line: z.number().int().optional().describe("Insert after this line; 0 = at the top"),
+  view_range: z.array(z.number().int()).optional()
+    .describe("[start, end] lines to view, 1-based; end -1 means to the end (view)"),
+});
+
+/** Input of `fs.str_replace_editor`. */
+export type StrReplaceEditorInput = z.infer<typeof strReplaceEditorInput>;
+
+/** Result of `fs.str_replace_editor`: the editor's text for the model. */
+export interface StrReplaceEditorOutput {
+  command: StrReplaceEditorInput["command"];
+  /** Absolute path the command acted on. */
+  path: string;
+  output: string;
+}
+
+/**
+ * The file editor of SWE-agent and OpenHands: view a file (`cat -n` style) or a directory (two
+ * levels), create a file, replace a unique string, insert after a line, and undo the last edit
+ * of a file (history kept in `ctx.state`). Result texts follow the vendor's.
+ */
+export const strReplaceEditor = defineCapability({
+  id: "fs.str_replace_editor",
+  input: strReplaceEditorInput,
+  mutates: true,
+  async run(input, ctx): Promise<StrReplaceEditorOutput> {
+    const path = resolvePath(ctx.cwd, input.path);
+    const kind = await pathKind(path);
+    if (input.command === "create") {
+      if (kind !== "missing") {
+        throw new ToolError(
+          `File already exists at: ${path}. Cannot overwrite files using command \`create\`.`,
+        );
+      }
+    } else if (kind === "missing") {
+      throw new ToolError(`The path ${path} does not exist. Please provide a valid path.`);
+    } else if (kind === "dir" && input.command !== "view") {
+      throw new ToolError(
+        `The path ${path} is a directory and only the \`view\` command can be used on directories`,
+      );
+    }
+    const output = await COMMANDS[input.command](input, path, ctx, kind === "dir");
+    return { command: input.command, path, output };
+  },
+});
+
+type Command = (
+  input: StrReplaceEditorInput,
+  path: string,
+  ctx: ToolContext,
+  isDir: boolean,
+) => Promise<string>;
+
+const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
+  async view(input, path, _ctx, isDir) {
+    if (isDir) {
+      if (input.view_range) {
+        throw new ToolError(
+          "The `view_range` parameter is not allowed when `path` points to a directory.",
+        );
+      }
+      const entries = await listTwoLevels(path);
+      return `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${
+        [path, ...entries].join("\n")
+      }\n`;
+    }
+    const lines = splitLines(await Deno.readTextFile(path));
+    const [start, end] = viewWindow(input.view_range, lines.length);
+    return `Here's the result of running \`cat -n\` on ${path}:\n${
+      catN(lines.slice(start - 1, end), start)
+    }\n`;
+  },
+  async create(input, path, ctx) {
+    const text = required(input.file_text, "file_text", "create");
+    await atomicWrite(path, text);
+    pushHistory(ctx, path, null);
+    return `File created successfully at: ${path}`;
+  },
+  async str_replace(input, path, ctx) {
+    const oldStr = required(input.old_str, "old_str", "str_replace");
+    const newStr = input.new_str ?? "";
+    const text = await Deno.readTextFile(path);
+    const at = occurrences(text, oldStr);
+    if (at.length === 0) {
+      throw new ToolError(
+        `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
+      );
+    }
+    if (at.length > 1) {
+      const lines = at.map((i) => lineOf(text, i));
+      throw new ToolError(
+        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${
+          JSON.stringify(lines).replaceAll(",", ", ")
+        }. Please ensure it is unique`,
+      );
+    }
+    const updated = text.slice(0, at[0]) + newStr + text.slice(at[0] + oldStr.length);
+    await atomicWrite(path, updated);
+    pushHistory(ctx, path, text);
+    const first = lineOf(text, at[0]);
+    const snippet = snippetAround(updated, first, newStr);
+    return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${snippet}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`;
+  },
+  async insert(input, path, ctx) {
+    const after = required(input.insert_line, "insert_line", "insert");
+    const newStr = required(input.new_str, "new_str", "insert");
+    const text = await Deno.readTextFile(path);
+    const lines = splitLines(text);
+    if (after < 0 || after > lines.length) {
+      throw new ToolError(
+        `Invalid \`insert_line\` parameter: ${after}. It should be within the range of lines of the file: [0, ${lines.length}]`,
+      );
+    }
+    const inserted = splitLines(newStr);
+    const next = [...lines.slice(0, after), ...inserted, ...lines.slice(after)];
+    const updated = next.join("\n") + (text.endsWith("\n") || text === "" ? "\n" : "");
+    await atomicWrite(path, updated);
+    pushHistory(ctx, path, text);
+    const snippet = snippetAround(updated, after + 1, newStr);
+    return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${snippet}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`;
+  },
+  async undo_edit(_input, path, ctx) {
+    const history = historyOf(ctx).get(path);
+    if (!history?.length) throw new ToolError(`No edit history found for ${path}.`);
+    const previous = history.pop()!;
+    if (previous === null) {
+      await Deno.remove(path);
+      return `Last edit to ${path} undone successfully. The file was removed.`;
+    }
+    await atomicWrite(path, previous);
+    return `Last edit to ${path} undone successfully. Here's the result of running \`cat -n\` on ${path}:\n${
+      catN(splitLines(previous), 1)
+    }\n`;
+  },
+};
+
+function required<T>(value: T | undefined, name: string, command: string): T {
+  if (value === undefined) {
+    throw new ToolError(`Parameter \`${name}\` is required for command: ${command}`);
+  }
+  return value;
+}
+
+/** Lines of `text` without the final newline's empty tail. */
+function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+/** `cat -n` numbering: the number right-aligned in six columns, a tab, the line. */
+function catN(lines: string[], first: number): string {
+  return lines.map((line, i) => `${String(first + i).padStart(6)}\t${line}`).join("\n");
+}
+
+function viewWindow(range: number[] | undefined, total: number): [number, number] {
+  if (!range) return [1, total];
+  const shown = `[${range.join(", ")}]`;
+  if (range.length !== 2) {
+    throw new ToolError("Invalid `view_range`. It should be a list of two integers.");
+  }
+  const [start, end] = range;
+  if (start < 1 || start > Math.max(total, 1)) {
+    throw new ToolError(
+      `Invalid \`view_range\`: ${shown}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${total}]`,
+    );
+  }
+  if (end === -1) return [start, total];
+  if (end > total) {
+    throw new ToolError(
+      `Invalid \`view_range\`: ${shown}. Its second element \`${end}\` should be smaller than the number of lines in the file: \`${total}\``,
+    );
+  }
+  if (end < start) {
+    throw new ToolError(
+      `Invalid \`view_range\`: ${shown}. Its second element \`${end}\` should be larger or equal than its first \`${start}\``,
+    );
+  }
+  return [start, end];
+}
+
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) found.push(i);
+  return found;
+}
+
+/** 1-based line number of character offset `index`. */
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split("\n").length;
+}
+
+/** Numbered lines around an edit that starts at line `first` and spans `inserted`. */
+function snippetAround(updated: string, first: number, inserted: string): string {
+  const lines = splitLines(updated);
+  const start = Math.max(1, first - SNIPPET_LINES);
+  const end = Math.min(lines.length, first + inserted.split("\n").length - 1 + SNIPPET_LINES);
+  return catN(lines.slice(start - 1, end), start);
+}
+
+function historyOf(ctx: ToolContext): Map<string, Array<string | null>> {
+  let history = ctx.state.get(HISTORY_KEY) as Map<string, Array<string | null>> | undefined;
+  if (!history) ctx.state.set(HISTORY_KEY, history = new Map());
+  return history;
+}
+
+/** Records the content before an edit; null means the file did not exist. */
+function pushHistory(ctx: ToolContext, path: string, before: string | null): void {
+  const history = historyOf(ctx);
+  history.set(path, [...history.get(path) ?? [], before]);
+}
+
+async function pathKind(path: string): Promise<"file" | "dir" | "missing"> {
+  try {
+    return (await Deno.stat(path)).isDirectory ? "dir" : "file";
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return "missing";
+    throw err;
+  }
+}
+
+/** Paths up to two levels below `dir`, hidden entries left out, in `find` order (sorted). */
+async function listTwoLevels(dir: string, depth = 1): Promise<string[]> {
+  const names: Array<{ name: string; isDir: boolean }> = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.name.startsWith(".")) names.push({ name: e.name, isDir: e.isDirectory });
+  }
+  names.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const out: string[] = [];
+  for (const { name, isDir } of names) {
+    out.push(join(dir, name));
+    if (isDir && depth < 2) out.push(...await listTwoLevels(join(dir, name), depth + 1));
+  }
+  return out;
+}

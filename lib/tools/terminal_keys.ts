@@ -1,0 +1,268 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { ToolError } from "../errors.ts";
+import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
+
+/** Longest wait one call may ask for, in seconds. */
+export const MAX_WAIT_S = 60;
+/** Wait used when the call gives none, in seconds. */
+export const DEFAULT_WAIT_S = 1;
+/** After a line is sent, how long to wait for the shell prompt to come back. */
+const PROMPT_WAIT_MS = 5_000;
+const POLL_MS = 100;
+const COLUMNS = 160;
+const ROWS = 40;
+const SESSION = "main";
+/** Where the session's terminal lives in `ctx.state`. */
+export const TERMINAL_STATE_KEY = "terminal.keys.session";
+/** The prompt the terminal's shell shows; `PROMPT_END` recognises it at the end of a line. */
+const PS1 = "\\u@\\h:\\w# ";
+const PROMPT_END = /^\S+@[^\s:]+:.*#$/;
+/** Whole keystrokes strings sent as one tmux key rather than as text. */
+const KEY_NAME = /^(?:C-[a-z\\\]\[@^_]|M-[a-z]|Enter|Escape|Tab|BSpace|Up|Down|Left|Right)$/i;
+
+/** Input of `terminal.keys`. */
+export const terminalKeysInput = z.object({
+  keystrokes: z.string().describe('Text to type; "\\n" presses Enter; "C-c" alone sends Ctrl-C'),
+  duration_s: z.number().min(0).optional()
+    .describe(`Seconds to wait before reading the screen; default 1, at most ${MAX_WAIT_S}`),
+});
+
+/** Result of `terminal.keys`. */
+export interface TerminalKeysOutput {
+  keystrokes: string;
+  /** Text added to the terminal since the previous read; null when it cannot be told apart. */
+  newOutput: string | null;
+  /** The visible screen, trailing blank lines removed. */
+  screen: string;
+  /** `newOutput` when known, else `screen`. */
+  output: string;
+}
+
+/**
+ * Types keystrokes into a terminal that lives for the session (a tmux server on a private
+ * socket), waits, and reads back what changed. The terminal is kept in `ctx.state` and closed
+ * by disposing it; a watchdog inside tmux also closes it when this process exits.
+ */
+export const terminalKeys = defineCapability({
+  id: "terminal.keys",
+  input: terminalKeysInput,
+  mutates: true,
+  async run(input, ctx): Promise<TerminalKeysOutput> {
+    let term = ctx.state.get(TERMINAL_STATE_KEY) as TmuxTerminal | undefined;
+    if (term && !(await term.alive())) {
+      await term[Symbol.asyncDispose]();
+      term = undefined;
+    }
+    if (!term) {
+      term = await TmuxTerminal.start(ctx);
+      ctx.state.set(TERMINAL_STATE_KEY, term);
+    }
+    await term.type(input.keystrokes);
+    const waitS = Math.min(input.duration_s ?? DEFAULT_WAIT_S, MAX_WAIT_S);
+    await sleep(waitS * 1000, ctx.signal);
+    if (input.keystrokes.endsWith("\n")) await term.waitForPrompt(PROMPT_WAIT_MS, ctx.signal);
+    const { newOutput, screen } = await term.read();
+    return { keystrokes: input.keystrokes, newOutput, screen, output: newOutput ?? screen };
+  },
+});
+
+/** A tmux server with one shell session, on a socket in a private temp folder. */
+export class TmuxTerminal implements AsyncDisposable {
+  #dir: string;
+  #env: Record<string, string>;
+  #history: string[] = [];
+  #closed = false;
+
+  private constructor(dir: string, env: Record<string, string>) {
+    this.#dir = dir;
+    this.#env = env;
+  }
+
+  /** Path of the tmux socket; `tmux -S <socket>` reaches this terminal. */
+  get socket(): string {
+    return join(this.#dir, "sock");
+  }
+
+  /** Starts the server and its shell in `ctx.cwd`, and waits for the first prompt. */
+  static async start(ctx: ToolContext): Promise<TmuxTerminal> {
+    const shell = await shellCommand(ctx);
+    const dir = await Deno.makeTempDir({ prefix: "oi-tmux-" });
+    const term = new TmuxTerminal(dir, shell.env);
+    try {
+      const conf = join(dir, "tmux.conf");
+      await Deno.writeTextFile(conf, "set -g history-limit 50000\nset -g status off\n");
+      await term.#tmux([
+        "-f",
+        conf,
+        "new-session",
+        "-d",
+        "-s",
+        SESSION,
+        "-x",
+        String(COLUMNS),
+        "-y",
+        String(ROWS),
+        "-c",
+        ctx.cwd,
+        shell.cmd,
+        ...shell.args,
+      ]);
+      await term.#tmux(["new-session", "-d", "-s", "watchdog", term.#watchdogScript()]);
+      await term.waitForPrompt(PROMPT_WAIT_MS, ctx.signal);
+      term.#history = await term.#historyLines();
+      return term;
+    } catch (err) {
+      await term[Symbol.asyncDispose]();
+      throw err;
+    }
+  }
+
+  /** Whether the shell session still exists (it ends when the shell exits). */
+  async alive(): Promise<boolean> {
+    if (this.#closed) return false;
+    try {
+      await this.#tmux(["has-session", "-t", SESSION]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Types `keystrokes` literally, pressing Enter for each newline. */
+  async type(keystrokes: string): Promise<void> {
+    if (KEY_NAME.test(keystrokes)) {
+      await this.#tmux(["send-keys", "-t", SESSION, keystrokes]);
+      return;
+    }
+    const parts = keystrokes.split("\n");
+    for (const [i, part] of parts.entries()) {
+      if (part) await this.#tmux(["send-keys", "-t", SESSION, "-l", "--", part]);
+      if (i < parts.length - 1) await this.#tmux(["send-keys", "-t", SESSION, "Enter"]);
+    }
+  }
+
+  /** Waits until the last screen line is a shell prompt, or `ms` pass. */
+  async waitForPrompt(ms: number, signal: AbortSignal): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const last = (await this.screen()).split("\n").at(-1) ?? "";
+      if (PROMPT_END.test(last)) return;
+      await sleep(POLL_MS, signal);
+    }
+  }
+
+  /** The visible screen. */
+  async screen(): Promise<string> {
+    return trimLines(await this.#tmux(["capture-pane", "-p", "-t", SESSION])).join("\n");
+  }
+
+  /** What was added since the previous read (null if the history no longer extends it). */
+  async read(): Promise<{ newOutput: string | null; screen: string }> {
+    const now = await this.#historyLines();
+    const before = this.#history;
+    this.#history = now;
+    return { newOutput: appended(before, now), screen: await this.screen() };
+  }
+
+  /** Kills the tmux server and removes its folder. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#tmux(["kill-server"]).catch(() => {});
+    await Deno.remove(this.#dir, { recursive: true }).catch(() => {});
+  }
+
+  async #historyLines(): Promise<string[]> {
+    return trimLines(await this.#tmux(["capture-pane", "-p", "-J", "-t", SESSION, "-S", "-"]));
+  }
+
+  /** Kills the server once this process is gone, however it ended. */
+  #watchdogScript(): string {
+    const sock = shQuote(this.socket);
+    return `trap '' HUP; while kill -0 ${Deno.pid} 2>/dev/null; do sleep 1; done; ` +
+      `tmux -S ${sock} kill-server; rm -rf ${shQuote(this.#dir)}`;
+  }
+
+  async #tmux(args: string[]): Promise<string> {
+    let out: Deno.CommandOutput;
+    try {
+      out = await new Deno.Command("tmux", {
+        args: ["-S", this.socket, ...args],
+        clearEnv: true,
+        env: this.#env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    } catch (err) {
+      throw new ToolError(
+        `Cannot run tmux: ${(err as Error).message}`,
+        "Install tmux to use the terminal",
+      );
+    }
+    const text = new TextDecoder().decode(out.stdout);
+    if (!out.success) {
+      const why = new TextDecoder().decode(out.stderr).trim();
+      throw new ToolError(`tmux ${args[0] === "-f" ? args[2] : args[0]} failed: ${why}`);
+    }
+    return text;
+  }
+}
+
+/**
+ * The terminal's shell, wrapped by the session's sandbox when there is one: the tmux server
+ * runs outside it, the shell (and all it starts) inside.
+ */
+async function shellCommand(ctx: ToolContext): Promise<SpawnSpec> {
+  const env = { ...ctx.env, PS1, HISTFILE: "/dev/null" };
+  const argv = ["bash", "--norc", "--noprofile"];
+  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env };
+  try {
+    return await ctx.sandbox.wrap({ argv, cwd: ctx.cwd, env });
+  } catch (err) {
+    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
+    throw err;
+  }
+}
+
+/** Lines with trailing spaces removed, and trailing empty lines dropped. */
+function trimLines(text: string): string[] {
+  const lines = text.split("\n").map((l) => l.trimEnd());
+  while (lines.length && lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+/**
+ * The lines `now` adds to `before`, starting with `before`'s last line as it reads now (the
+ * prompt line the input was typed on). Null when `now` does not extend `before`.
+ */
+function appended(before: string[], now: string[]): string | null {
+  if (before.length === 0) return now.join("\n");
+  const last = before.length - 1;
+  if (now.length < before.length) return null;
+  for (let i = 0; i < last; i++) if (now[i] !== before[i]) return null;
+  if (!now[last].startsWith(before[last])) return null;
+  return now.slice(last).join("\n");
+}
+
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * The seam between the file tools and the disk (reference/sandbox.md §0 item 2): the same small
+ * set of operations runs in this process (`inProcessFs`) or in the sandboxed helper process
+ * (`fs_helper_client.ts`), which serves them by calling `inProcessFs` under narrower permissions.
+ */
+import { basename, dirname, join } from "node:path";
+
+/** The part of `Deno.FileInfo` the file tools use; symlinks are followed except by `lstat`. */
+export interface FileStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtime: Date | null;
+  /** Permission bits and file type as `Deno.FileInfo.mode`; null where the platform has none. */
+  mode: number | null;
+}
+
+/** One entry of a folder listing. */
+export interface DirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+}
+
+/** A byte window of a file for `FileSystem.readFile`. */
+export interface ReadRange {
+  offset: number;
+  length: number;
+}
+
+/**
+ * The file operations the file tools need. Paths are absolute.
+ *
+ * Contract: failures reject with Deno's own error classes (`Deno.errors.NotFound`,
+ * `IsADirectory`, ...) whichever process ran the operation, so callers check them with
+ * `instanceof` as usual; a write the sandbox refuses rejects with `FsRefusedError`.
+ */
+export interface FileSystem {
+  /** The whole file, or the bytes of `range` (fewer only at the end of the file). */
+  readFile(path: string, range?: ReadRange): Promise<Uint8Array>;
+  stat(path: string): Promise<FileStat>;
+  lstat(path: string): Promise<FileStat>;
+  readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Replaces the file's contents through a temporary file in the same folder and a rename, so
+   * readers never see half a file. An existing symlink is followed and stays a symlink; the
+   * parent folder must exist. `mode` sets the permission bits of the new file.
+   */
+  writeFileAtomic(path: string, data: Uint8Array, opts?: { mode?: number }): Promise<void>;
+  /** Creates the folder and any missing parents; an existing folder is fine. */
+  mkdirp(path: string): Promise<void>;
+  /** Removes a file or an empty folder. */
+  remove(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  realPath(path: string): Promise<string>;
+}
+
+/** A write the sandbox refused; `message` says why and `hint` what to do instead. */
+export class FsRefusedError extends Error {
+  readonly path: string;
+  readonly hint: string;
+  constructor(message: string, opts: { path: string; hint: string; cause?: unknown }) {
+    super(message, { cause: opts.cause });
+    this.name = "FsRefusedError";
+    this.path = opts.path;
+    this.hint = opts.hint;
+  }
+}
+
+/** The operations run directly with Deno's APIs under this process's own permissions. */
+export const inProcessFs: FileSystem = Object.freeze({
+  readFile,
+  stat: async (path: string) => toStat(await Deno.stat(path)),
+  lstat: async (path: string) => toStat(await Deno.lstat(path)),
+  async readDir(path: string): Promise<DirEntry[]> {
+    const entries: DirEntry[] = [];
+    for await (const e of Deno.readDir(path)) {
+      entries.push({
+        name: e.name,
+        isFile: e.isFile,
+        isDirectory: e.isDirectory,
+        isSymlink: e.isSymlink,
+      });
+    }
+    return entries;
+  },
+  writeFileAtomic,
+  mkdirp: (path: string) => Deno.mkdir(path, { recursive: true }),
+  remove: (path: string) => Deno.remove(path),
+  rename: (from: string, to: string) => Deno.rename(from, to),
+  realPath: (path: string) => Deno.realPath(path),
+});
+
+function toStat(info: Deno.FileInfo): FileStat {
+  return {
+    isFile: info.isFile,
+    isDirectory: info.isDirectory,
+    isSymlink: info.isSymlink,
+    size: info.size,
+    mtime: info.mtime,
+    mode: info.mode,
+  };
+}
+
+async function readFile(path: string, range?: ReadRange): Promise<Uint8Array> {
+  if (range === undefined) return await Deno.readFile(path);
+  using file = await Deno.open(path);
+  await file.seek(range.offset, Deno.SeekMode.Start);
+  const buf = new Uint8Array(range.length);
+  let filled = 0;
+  while (filled < buf.length) {
+    const n = await file.read(buf.subarray(filled));
+    if (n === null) break;
+    filled += n;
+  }
+  return buf.subarray(0, filled);
+}
+
+async function writeFileAtomic(
+  path: string,
+  data: Uint8Array,
+  opts: { mode?: number } = {},
+): Promise<void> {
+  const target = await Deno.realPath(path).catch((err) => {
+    if (err instanceof Deno.errors.NotFound) return path;
+    throw err;
+  });
+  const tmp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await Deno.writeFile(tmp, data, { createNew: true });
+    if (opts.mode !== undefined) await Deno.chmod(tmp, opts.mode);
+    await Deno.rename(tmp, target);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadHarness, SPEC_FILE } from "../lib/harness/load.ts";
+import {
+  CAPTURE_TABLE,
+  capturedSchema,
+  type CaptureFile,
+  mentionsTool,
+  schemaDiff,
+  tomlComments,
+} from "./_capture_compare.ts";
+
+const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
+const CAPTURES = fileURLToPath(
+  new URL("../../shared/reference/captures/", import.meta.url),
+);
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const capturesPresent = await exists(CAPTURES);
+
+for (const { capture, harness } of CAPTURE_TABLE) {
+  const built = await exists(join(HARNESSES, harness, SPEC_FILE));
+  Deno.test({
+    name: `harness ${harness} matches ${capture}` +
+      (built ? "" : " (SKIPPED: harness not built yet)"),
+    ignore: !built || !capturesPresent,
+    fn: () => compareWithCapture(harness, capture),
+  });
+}
+
+/**
+ * Fails on any schema difference in a tool both declare, on a captured tool the harness leaves
+ * out without naming it in a harness.toml comment, and on a harness tool the capture lacks
+ * without such a comment. Deferred tools count as declared; those the capture only names (no
+ * schema) are checked by name.
+ */
+async function compareWithCapture(id: string, captureFile: string): Promise<void> {
+  if (!await exists(join(HARNESSES, id, SPEC_FILE))) assert.fail(`harness ${id} is missing`);
+  const h = await loadHarness(id, { builtinDir: HARNESSES });
+  const cap: CaptureFile = JSON.parse(await Deno.readTextFile(join(CAPTURES, captureFile)));
+  const comments = tomlComments(await Deno.readTextFile(join(HARNESSES, id, SPEC_FILE)));
+  const namedOnly = cap.annotations?.deferred_tools_named_in_context ?? [];
+  const ours = new Set(h.tools.map((t) => t.declaration.name));
+  const problems: string[] = [];
+  for (const tool of h.tools) {
+    const name = tool.declaration.name;
+    const theirs = cap.tools.find((t) => t.name === name);
+    if (theirs) {
+      const diff = schemaDiff(tool.declaration.parameters, capturedSchema(theirs));
+      problems.push(...diff.map((d) => `${name}.${d}`));
+    } else if (!namedOnly.includes(name) && !mentionsTool(comments, name)) {
+      problems.push(`${name}: not in ${captureFile}; explain the addition in a comment`);
+    }
+  }
+  for (const name of [...cap.tools.map((t) => t.name), ...namedOnly]) {
+    if (!ours.has(name) && !mentionsTool(comments, name)) {
+      problems.push(`${name}: in ${captureFile} but left out without a harness.toml comment`);
+    }
+  }
+  assert.deepEqual(problems, [], `harnesses/${id} differs from ${captureFile}`);
+}
+
+Deno.test("schemaDiff() reports type, required, enum, nested and missing-property changes", () => {
+  const capture = {
+    type: "object",
+    properties: {
+      path: { type: "string", description: 40 },
+      mode: { type: "string", enum: ["a", "b"] },
+      edits: { type: "array", items: { type: "object", properties: { old: { type: "string" } } } },
+    },
+    required: ["path", "mode"],
+  };
+  const same = structuredClone(capture) as typeof capture & Record<string, unknown>;
+  same.properties.path.description = "Our own words" as unknown as number;
+  same.required = ["mode", "path"];
+  assert.deepEqual(schemaDiff(same, capture), []);
+  const changed = {
+    type: "object",
+    properties: {
+      path: { type: "number" },
+      edits: { type: "array", items: { type: "object", properties: { old: { type: "integer" } } } },
+      extra: { type: "string" },
+    },
+    required: ["path"],
+  };
+  assert.deepEqual(schemaDiff(changed, capture), [
+    '(root): required is ["path"], capture has ["path","mode"]',
+    'path: type is "number", capture has "string"',
+    'edits[].old: type is "integer", capture has "string"',
+    "extra: not in the capture",
+    "mode: missing (the capture has it)",
+  ]);
+});
+
+Deno.test("mentionsTool() matches whole names in comments and ns.* for namespaces", () => {
+  const comments = tomlComments(
+    'id = "x" # Write is ours\n# left out: ListAgents, multi_agent_v1.*',
+  );
+  assert.ok(mentionsTool(comments, "Write"));
+  assert.ok(mentionsTool(comments, "ListAgents"));
+  assert.ok(!mentionsTool(comments, "Agent"));
+  assert.ok(mentionsTool(comments, "multi_agent_v1.spawn_agent"));
+  assert.ok(!mentionsTool(comments, "id"));
+  assert.ok(!mentionsTool("# notebook_edit", "edit"));
+});
