@@ -72,7 +72,10 @@ export async function runTurn(
       return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
     }
     for (const call of calls) {
-      const result = await dispatchToolCall(call, deps);
+      // Every call gets a result, even after Ctrl-C, so the history stays valid to resume.
+      const result = deps.signal.aborted
+        ? { text: "Interrupted by the user before this tool ran", isError: true }
+        : await dispatchToolCall(call, deps);
       state.messages.push({
         role: "tool_result",
         callId: call.id,
@@ -80,8 +83,8 @@ export async function runTurn(
         blocks: [{ type: "text", text: result.text }],
         isError: result.isError,
       });
-      if (deps.signal.aborted) return finish({ status: "aborted" });
     }
+    if (deps.signal.aborted) return finish({ status: "aborted" });
   }
   return finish({ status: "step_limit", limit });
 }

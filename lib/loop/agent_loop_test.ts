@@ -151,3 +151,30 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
   assert.equal(userTexts[1], "Write RUN <command> or DONE");
   assert.match(userTexts[2], /^OBSERVATION:\n[\s\S]*from-text/);
 });
+
+Deno.test("runTurn() answers every tool call even when interrupted mid-way", async () => {
+  const cwd = await Deno.makeTempDir();
+  const harness = await loadHarness("native", { builtinDir: HARNESSES });
+  const { provider } = scriptedProvider([
+    [call("c1", "exec_command", { cmd: "true" }), call("c2", "exec_command", { cmd: "true" })],
+  ]);
+  const controller = new AbortController();
+  const state: LoopState = {
+    model: "m",
+    system: "s",
+    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
+    usage: emptyUsage(),
+  };
+  const outcome = await runTurn(state, {
+    provider,
+    harness,
+    ctx: { cwd, signal: controller.signal, env: {}, state: new Map() },
+    emit: (e) => {
+      if (e.type === "tool_end") controller.abort();
+    },
+    signal: controller.signal,
+  });
+  assert.deepEqual(outcome, { status: "aborted" });
+  const results = state.messages.filter((m) => m.role === "tool_result");
+  assert.deepEqual(results.map((r) => [r.callId, r.isError]), [["c1", false], ["c2", true]]);
+});
