@@ -40,14 +40,13 @@ for (const id of await listHarnessIds(dirs)) {
   });
 
   Deno.test(`${id}: arguments of the wrong type name the wire argument in the harness's shape`, () => {
-    const required = (tool.declaration.parameters.required as string[])[0];
-    const text = rejection(harness, {
-      name: tool.declaration.name,
-      args: { [required]: { x: 1 } },
-    });
+    const required = tool.declaration.parameters.required as string[];
+    const args = Object.fromEntries(required.map((name) => [name, { x: 1 }]));
+    const text = rejection(harness, { name: tool.declaration.name, args });
+    const names = required.join("|");
     assert.match(
       text,
-      shaped(harness, `Invalid arguments for "${tool.declaration.name}": .*${required}`),
+      shaped(harness, `Invalid arguments for "${tool.declaration.name}": .*(${names})`),
     );
   });
 

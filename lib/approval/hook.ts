@@ -6,9 +6,9 @@
 import {
   approvalDecision,
   type ApprovalPolicy,
+  COMMAND_CAPABILITIES,
   commandOf,
   type SandboxFacts,
-  SHELL_CAPABILITY,
 } from "./policy.ts";
 
 /** What the user is asked. */
@@ -93,7 +93,7 @@ function questionFor(
   unsandboxed: boolean,
 ): ApprovalQuestion {
   const o = (resolved.input ?? {}) as Record<string, unknown>;
-  const subject = resolved.capability === SHELL_CAPABILITY
+  const subject = COMMAND_CAPABILITIES.has(resolved.capability)
     ? commandOf(resolved.input).command
     : JSON.stringify(resolved.input);
   const justification = typeof o.justification === "string" ? o.justification : undefined;

@@ -35,15 +35,15 @@ export type ApprovalDecision =
   | { decision: "ask"; unsandboxed: boolean; reason: string }
   | { decision: "deny"; reason: string; hint?: string };
 
-/** The capability whose commands the OS sandbox confines. */
-export const SHELL_CAPABILITY = "shell.run";
+/** Capabilities that run a command line, which the OS sandbox confines (foreground or background). */
+export const COMMAND_CAPABILITIES: ReadonlySet<string> = new Set(["shell.run", "shell.start"]);
 
 /** Decides whether a call runs, needs approval, or is refused. */
 export function approvalDecision(
   policy: ApprovalPolicy,
   req: ApprovalRequest,
 ): ApprovalDecision {
-  if (req.capability === SHELL_CAPABILITY) return commandDecision(policy, req);
+  if (COMMAND_CAPABILITIES.has(req.capability)) return commandDecision(policy, req);
   if (!req.mutates) return { decision: "allow", unsandboxed: false };
   if (req.sandbox.mode === "read-only") {
     return {
@@ -58,7 +58,7 @@ export function approvalDecision(
   return { decision: "allow", unsandboxed: false };
 }
 
-/** The command line of a `shell.run` input, and whether it asks to leave the sandbox. */
+/** The command line of a command capability's input, and whether it asks to leave the sandbox. */
 export function commandOf(input: unknown): { command: string; escalated: boolean } {
   const o = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   return {

@@ -64,3 +64,18 @@ Deno.test("approvalDecision() refuses file changes in read-only and asks under u
   assert.match(denied.reason, /read-only: fs\.apply_patch cannot change files/);
   assert.match(denied.hint ?? "", /--sandbox workspace-write/);
 });
+
+Deno.test("approvalDecision() treats a background command like a foreground one", () => {
+  const sandbox = { mode: "workspace-write" as const, enforced: true };
+  const req = (capability: string) => ({
+    capability,
+    mutates: true,
+    input: { command: "rm -rf build" },
+    sandbox,
+  });
+  assert.deepEqual(
+    approvalDecision("untrusted", req("shell.start")),
+    approvalDecision("untrusted", req("shell.run")),
+  );
+  assert.equal(approvalDecision("untrusted", req("shell.start")).decision, "ask");
+});

@@ -70,9 +70,9 @@ function isGrep(o: Output): boolean {
 
 function grepText(o: Output): string {
   if (o.mode === "content") {
-    return (o.lines as GrepLine[]).map((l) => `${l.path}${l.match ? ":" : "-"}${l.line}${
-      l.match ? ":" : "-"
-    }${l.text}`).join("\n");
+    return (o.lines as GrepLine[]).map((l) =>
+      `${l.path}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"}${l.text}`
+    ).join("\n");
   }
   if (o.mode === "count") {
     return (o.counts as { path: string; count: number }[]).map((c) => `${c.path}:${c.count}`)

@@ -106,6 +106,24 @@ const DERIVED: Record<string, (o: Record<string, unknown>) => { value: unknown }
     Array.isArray(o.lines) && o.mode !== undefined
       ? { value: matchesByFile(o.lines as GrepLike[]) }
       : undefined,
+  /** Grep lines ripgrep style: `path:n:text` for matches, `path-n-text` for context lines. */
+  grep_lines: (o) =>
+    Array.isArray(o.lines) && o.mode !== undefined
+      ? {
+        value: (o.lines as GrepLike[]).map((l) =>
+          `${l.path}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"}${l.text}`
+        ).join("\n"),
+      }
+      : undefined,
+  /** Grep counts, one `path:count` line per file (ripgrep's `--count`). */
+  count_lines: (o) =>
+    Array.isArray(o.counts)
+      ? {
+        value: (o.counts as Array<{ path: string; count: number }>).map((c) =>
+          `${c.path}:${c.count}`
+        ).join("\n"),
+      }
+      : undefined,
   /** `lines` joined as plain text, without numbers. */
   text: (o) => Array.isArray(o.lines) ? { value: o.lines.join("\n") } : undefined,
   /** A note on how to read on when a read stopped before the end (dropped at end of file). */

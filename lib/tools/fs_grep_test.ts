@@ -59,7 +59,10 @@ Deno.test("fsGrep() returns content lines with context and counts", async () => 
   ]);
   const count = await fsGrep.run({ pattern: "o", output_mode: "count", glob: "*.md" }, ws.ctx);
   assert.deepEqual(count.counts, [{ path: "README.md", count: 1 }]);
-  const kimi = await fsGrep.run({ pattern: "o", output_mode: "count_matches", glob: "*.md" }, ws.ctx);
+  const kimi = await fsGrep.run(
+    { pattern: "o", output_mode: "count_matches", glob: "*.md" },
+    ws.ctx,
+  );
   assert.deepEqual([kimi.mode, kimi.counts], ["count", count.counts]);
   const head = await fsGrep.run({ pattern: "TODO", head_limit: 2 }, ws.ctx);
   assert.deepEqual(head.files, ["README.md", "docs/a b.md"]);

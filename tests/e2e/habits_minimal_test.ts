@@ -1,0 +1,3 @@
+import { habitsCase } from "./_habits.ts";
+
+habitsCase("minimal", "habits_minimal.jsonl", { wires: ["chat", "messages"] });

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { renderResult, resolveCall } from "../lib/harness/call.ts";
+import { loadHarness } from "../lib/harness/load.ts";
+import type { Harness } from "../lib/harness/types.ts";
+
+const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
+const claude = await loadHarness("claude-code", { builtinDir: HARNESSES });
+const zcode = await loadHarness("zcode", { builtinDir: HARNESSES });
+
+function render(h: Harness, name: string, args: unknown, output: unknown): string {
+  return renderResult(resolveCall(h, { name, args }).tool, output);
+}
+
+const read = { lines: ["a", "b"], startLine: 1, totalLines: 2, endOfFile: true };
+const run = { exitCode: 0, output: "", timedOut: false, timeoutMs: 120000 };
+
+Deno.test("claude-code Read adds the line-count footer, with the end-of-file note at the end", () => {
+  assert.equal(
+    render(claude, "Read", { file_path: "f" }, read),
+    "1\ta\n2\tb\n<system>2 line(s) read from file starting from line 1. " +
+      "Total lines in file: 2. End of file reached.</system>",
+  );
+  assert.equal(
+    render(claude, "Read", { file_path: "f" }, { ...read, lines: ["a"], endOfFile: false }),
+    "1\ta\n<system>1 line(s) read from file starting from line 1. Total lines in file: 2.</system>",
+  );
+});
+
+Deno.test("claude-code and zcode send a background Bash to shell.start", () => {
+  for (const h of [claude, zcode]) {
+    const args = { command: "serve", run_in_background: true, dangerouslyDisableSandbox: true };
+    const r = resolveCall(h, { name: "Bash", args });
+    assert.equal(r.capability.id, "shell.start");
+    assert.deepEqual(r.input, { command: "serve" }, "escalation is never passed to a job");
+    assert.equal(
+      renderResult(r.tool, { id: "b1", outputPath: "/tmp/b1.output" }),
+      "Command running in background with ID: b1. Output is being written to: /tmp/b1.output. " +
+        "To check interim output, use Read on that file path.",
+    );
+    const fg = resolveCall(h, { name: "Bash", args: { command: "ls", timeout: 5000 } });
+    assert.deepEqual(fg.input, { command: "ls", timeout_ms: 5000 });
+  }
+});
+
+Deno.test("zcode Bash puts the exit code first and names an empty success", () => {
+  assert.equal(render(zcode, "Bash", { command: "x" }, run), "(Bash completed with no output)");
+  assert.equal(render(zcode, "Bash", { command: "x" }, { ...run, output: "ok" }), "ok");
+  assert.equal(
+    render(zcode, "Bash", { command: "x" }, { ...run, exitCode: 2, output: "boom" }),
+    "Exit code 2\nboom",
+  );
+  assert.equal(
+    render(zcode, "Bash", { command: "x" }, { ...run, exitCode: null, timedOut: true }),
+    "Command timed out after 120 seconds and was killed",
+  );
+});
+
+Deno.test("zcode Read has no footer and TodoRead answers with a todos object", () => {
+  assert.equal(render(zcode, "Read", { file_path: "f" }, read), "1\ta\n2\tb");
+  const todos = [{ content: "x", status: "pending", priority: "low" }];
+  assert.equal(
+    render(zcode, "TodoRead", {}, { todos, oldTodos: todos }),
+    '{"todos":[{"content":"x","status":"pending","priority":"low"}]}',
+  );
+});
