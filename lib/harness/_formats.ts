@@ -62,7 +62,42 @@ export const FORMAT_DERIVED: Record<string, Derived> = {
     Array.isArray(o.plan)
       ? { value: JSON.stringify({ explanation: o.explanation ?? null, items: o.plan }, null, 2) }
       : undefined,
+  /** Background jobs as Kimi Code `TaskList` lines: one block per job, blank line between. */
+  task_lines: (o) => Array.isArray(o.jobs) ? { value: taskLines(o.jobs) } : undefined,
+  /** A stopped background job as Kimi Code's `TaskStop` JSON object. */
+  task_stop_json: (o) => o.stopped === true ? { value: taskStopJson(o) } : undefined,
 };
+
+interface Job {
+  id: string;
+  description: string;
+  status: string;
+  command: string;
+  pid: number;
+}
+
+function taskLines(jobs: Job[]): string {
+  return jobs.map((j) =>
+    [
+      `task_id: ${j.id}`,
+      `description: ${j.description}`,
+      `status: ${j.status}`,
+      "detached: true",
+      "kind: process",
+      `command: ${j.command}`,
+      `pid: ${j.pid}`,
+    ].join("\n")
+  ).join("\n\n");
+}
+
+function taskStopJson(o: Output): string {
+  return JSON.stringify({
+    message: `Successfully stopped task: ${o.id} (${o.command})`,
+    task_id: o.id,
+    task_type: "local_bash",
+    command: o.command,
+  });
+}
 
 function isGrep(o: Output): boolean {
   return Array.isArray(o.lines) && Array.isArray(o.files) && typeof o.mode === "string";

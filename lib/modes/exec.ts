@@ -57,30 +57,47 @@ export async function runExec(
   const { settings, model } = resolveProvider(config, env);
   if (options.chatCompletions) settings.wireApi = "chat";
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
-  const harness = await loadHarness(
-    chooseHarness({
-      configured: config.values.harness,
-      model,
-      providerId: settings.id,
-      providerName: settings.name,
-      baseUrl: settings.baseUrl,
-      wireApi: settings.wireApi,
-      available: await listHarnessIds(dirs),
-    }),
-    dirs,
-  );
-  if (!harness.wireApis.includes(settings.wireApi)) {
-    throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
-  }
-  const provider = await openProvider(settings);
-  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
-  const session = await openSessionSandbox(config.values, {
+  // Independent start-up work runs together: it all stands between launch and the first request.
+  const sessionPromise = openSessionSandbox(config.values, {
     cwd,
     env,
     yolo: options.yolo,
     ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,
     onDenied: (message) => console.error(`denied: ${message.split("\n")[0]}`),
   });
+  const [harness, provider, session, vars] = await Promise.all([
+    listHarnessIds(dirs).then((available) =>
+      loadHarness(
+        chooseHarness({
+          configured: config.values.harness,
+          model,
+          providerId: settings.id,
+          providerName: settings.name,
+          baseUrl: settings.baseUrl,
+          wireApi: settings.wireApi,
+          available,
+        }),
+        dirs,
+      )
+    ),
+    openProvider(settings),
+    sessionPromise,
+    promptVars(cwd, {
+      model,
+      home: config.home,
+      sandbox: "",
+      env,
+      guidance: config.values.harness_guidance,
+    }),
+  ]).catch(async (error) => {
+    await sessionPromise.then((s) => s[Symbol.asyncDispose](), () => {});
+    throw error;
+  });
+  if (!harness.wireApis.includes(settings.wireApi)) {
+    await session[Symbol.asyncDispose]();
+    throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
+  }
+  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
   console.error(
     style.dim(
       `workdir: ${cwd}\nmodel: ${model}\nprovider: ${settings.id} (${settings.wireApi})\n` +
@@ -88,16 +105,7 @@ export async function runExec(
     ),
   );
   for (const warning of session.warnings) console.error(`warning: ${warning}`);
-  const system = renderSystemPrompt(
-    harness,
-    await promptVars(cwd, {
-      model,
-      home: config.home,
-      sandbox: session.promptNote,
-      env,
-      guidance: config.values.harness_guidance,
-    }),
-  );
+  const system = renderSystemPrompt(harness, { ...vars, sandbox: session.promptNote });
   const state = {
     model,
     system,

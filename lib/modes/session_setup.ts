@@ -58,6 +58,12 @@ export async function promptVars(
     guidance?: boolean;
   },
 ): Promise<PromptVars> {
+  // The three inputs read the disk and run git independently, so they are gathered together.
+  const [gitStatusText, agentsText, skills] = await Promise.all([
+    gitStatus(cwd),
+    agentsMd(cwd, opts.home),
+    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME }),
+  ]);
   return {
     ...(opts.guidance === false ? { guidance: "" } : {}),
     cwd,
@@ -65,10 +71,10 @@ export async function promptVars(
     platform: `${Deno.build.os} ${Deno.build.arch}`,
     shell: opts.env.SHELL ?? "/bin/bash",
     model: opts.model,
-    gitStatus: await gitStatus(cwd),
-    agentsMd: await agentsMd(cwd, opts.home),
+    gitStatus: gitStatusText,
+    agentsMd: agentsText,
     sandbox: opts.sandbox,
-    skills: skillsListing(await discoverSkills(cwd, opts.home, { userHome: opts.env.HOME })),
+    skills: skillsListing(skills),
   };
 }
 

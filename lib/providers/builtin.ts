@@ -20,6 +20,8 @@ export interface BuiltinProvider {
 
 const CHAT_USAGE: Compat = { streamUsage: true };
 const REASONING_REPLAY: Compat = { streamUsage: true, reasoningField: "reasoning_content" };
+/** Kimi wants `reasoning_content` on every assistant message, empty when there was none. */
+const REASONING_REPLAY_ALWAYS: Compat = { ...REASONING_REPLAY, reasoningReplay: "always" };
 
 /** Every built-in provider, in display order; `builtinProvider()` looks one up by id. */
 export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.freeze(([
@@ -56,7 +58,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     baseUrl: "https://api.moonshot.ai/v1",
     wireApi: "chat",
     envKey: "MOONSHOT_API_KEY",
-    compat: REASONING_REPLAY,
+    compat: REASONING_REPLAY_ALWAYS,
     defaultModel: "kimi-k2-thinking",
   },
   {

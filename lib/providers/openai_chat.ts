@@ -85,7 +85,8 @@ function imageParts(blocks: Block[]): Json[] {
 
 /**
  * An assistant message, or undefined when there is nothing to send. Thinking goes back under
- * `compat.reasoningField` when set; messages with tool calls always carry that field.
+ * `compat.reasoningField` when set; without thinking, the field is still sent, empty, on
+ * messages with tool calls, or on every message when `compat.reasoningReplay` is "always".
  */
 function assistantMessage(blocks: Block[], compat: Compat): Json | undefined {
   const text = textOf(blocks);
@@ -93,7 +94,8 @@ function assistantMessage(blocks: Block[], compat: Compat): Json | undefined {
   if (text === "" && calls.length === 0) return undefined;
   const wire: Json = { role: "assistant", content: text === "" ? null : text };
   const thinking = blocks.map((b) => b.type === "thinking" ? b.text : "").join("");
-  if (compat.reasoningField && (thinking !== "" || calls.length > 0)) {
+  const always = compat.reasoningReplay === "always";
+  if (compat.reasoningField && (thinking !== "" || calls.length > 0 || always)) {
     wire[compat.reasoningField] = thinking;
   }
   if (calls.length > 0) {

@@ -9,6 +9,7 @@ import {
   testSettings,
   transportTests,
 } from "./_testing.ts";
+import type { Compat } from "./types.ts";
 import { createChatProvider, finishChat, fromWire, initChatState, toWire } from "./openai_chat.ts";
 
 const toolTurn: Message[] = [
@@ -80,6 +81,64 @@ Deno.test("toWire() replays thinking under compat.reasoningField", () => {
   assert.equal(assistants[1].content, null);
   assert.deepEqual(body.stream_options, { include_usage: true });
   assert.equal(body.max_tokens, 99);
+});
+
+/** A turn whose assistant messages have no thinking: one with a tool call, one text-only. */
+const unthoughtTurn: Message[] = [
+  { role: "user", blocks: [{ type: "text", text: "go" }] },
+  {
+    role: "assistant",
+    blocks: [{ type: "tool_call", id: "c1", name: "ls", args: {} }],
+    stop: "tool_calls",
+    usage: emptyUsage(),
+  },
+  {
+    role: "tool_result",
+    callId: "c1",
+    name: "ls",
+    blocks: [{ type: "text", text: "a" }],
+    isError: false,
+  },
+  {
+    role: "assistant",
+    blocks: [{ type: "thinking", text: "done" }, { type: "text", text: "Found a" }],
+    stop: "end_turn",
+    usage: emptyUsage(),
+  },
+  { role: "user", blocks: [{ type: "text", text: "thanks" }] },
+  {
+    role: "assistant",
+    blocks: [{ type: "text", text: "Welcome" }],
+    stop: "end_turn",
+    usage: emptyUsage(),
+  },
+];
+
+function replayedReasoning(compat: Compat): (string | undefined)[] {
+  const body = toWire(simpleRequest({ messages: unthoughtTurn }), { compat });
+  return (body.messages as Record<string, unknown>[])
+    .filter((m) => m.role === "assistant")
+    .map((m) => "reasoning_content" in m ? String(m.reasoning_content) : undefined);
+}
+
+Deno.test("toWire() sends an empty reasoning field only with tool calls by default", () => {
+  const field = { reasoningField: "reasoning_content" };
+  assert.deepEqual(replayedReasoning(field), ["", "done", undefined]);
+  assert.deepEqual(replayedReasoning({ ...field, reasoningReplay: "tool_calls" }), [
+    "",
+    "done",
+    undefined,
+  ]);
+});
+
+Deno.test("toWire() sends the reasoning field on every assistant message when replay is always", () => {
+  const compat: Compat = { reasoningField: "reasoning_content", reasoningReplay: "always" };
+  assert.deepEqual(replayedReasoning(compat), ["", "done", ""]);
+  assert.deepEqual(replayedReasoning({ reasoningReplay: "always" }), [
+    undefined,
+    undefined,
+    undefined,
+  ]);
 });
 
 Deno.test("toWire() sends no reasoning field when compat has none", () => {

@@ -8,6 +8,12 @@ export type WireApi = "chat" | "responses" | "messages";
 export interface Compat {
   /** Chat: the assistant-message field that carries reasoning (DeepSeek, Kimi: "reasoning_content"). */
   reasoningField?: string;
+  /**
+   * Chat: which assistant messages carry `reasoningField` when they have no thinking (it is
+   * always sent with thinking). "tool_calls" (default) sends "" on messages with tool calls;
+   * "always" sends "" on every assistant message (Moonshot's Kimi expects the field on each).
+   */
+  reasoningReplay?: "tool_calls" | "always";
   /** Chat: "max_tokens" or "max_completion_tokens". */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** Chat: send `stream_options.include_usage` (default true; set false for servers that reject it). */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import type { ToolContext } from "./capability.ts";
 
 /** How files are listed and searched: ripgrep when installed, else our walker (same results). */
@@ -100,11 +100,14 @@ export async function walkFiles(
 }
 
 async function loadGitignore(dir: string, base: string): Promise<IgnoreLevel | undefined> {
+  let text: string;
   try {
-    return { base, ig: ignore().add(await Deno.readTextFile(join(dir, ".gitignore"))) };
+    text = await Deno.readTextFile(join(dir, ".gitignore"));
   } catch {
     return undefined;
   }
+  const { default: ignore } = await import("ignore"); // loaded on first use, not at start-up
+  return { base, ig: ignore().add(text) };
 }
 
 /** The deepest `.gitignore` with a rule for the path decides, as in git. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { structuredPatch } from "diff";
+import { unifiedDiff } from "./_unified_diff.ts";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
@@ -60,7 +60,10 @@ async function planOp(op: PatchOp, cwd: string, files: VirtualFiles): Promise<Fi
     return {
       path,
       kind: "add",
-      ...diffOf(prior === undefined ? NULL : path, path, prior ?? "", op.contents),
+      ...(await unifiedDiff(prior === undefined ? NULL : path, path, {
+        before: prior ?? "",
+        after: op.contents,
+      })),
     };
   }
   const before = await files.read(abs);
@@ -74,34 +77,23 @@ async function planOp(op: PatchOp, cwd: string, files: VirtualFiles): Promise<Fi
   }
   if (op.kind === "delete") {
     files.write(abs, undefined);
-    return { path, kind: "delete", ...diffOf(path, NULL, before, "") };
+    return { path, kind: "delete", ...(await unifiedDiff(path, NULL, { before, after: "" })) };
   }
   const after = applyHunks(before, op.hunks, op.path);
   if (op.movePath === undefined) {
     files.write(abs, after);
-    return { path, kind: "update", ...diffOf(path, path, before, after) };
+    return { path, kind: "update", ...(await unifiedDiff(path, path, { before, after })) };
   }
   const dest = resolvePath(cwd, op.movePath);
   const movePath = displayPath(cwd, dest);
   if (dest !== abs) files.write(abs, undefined);
   files.write(dest, after, abs);
-  return { path, kind: "move", movePath, ...diffOf(path, movePath, before, after) };
-}
-
-function diffOf(from: string, to: string, before: string, after: string) {
-  const patch = structuredPatch(from, to, before, after, "", "", { context: 3 });
-  let added = 0;
-  let removed = 0;
-  const body: string[] = [`--- ${from}`, `+++ ${to}`];
-  for (const h of patch.hunks) {
-    body.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
-    for (const line of h.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-      body.push(line);
-    }
-  }
-  return { diff: patch.hunks.length ? body.join("\n") + "\n" : "", added, removed };
+  return {
+    path,
+    kind: "move",
+    movePath,
+    ...(await unifiedDiff(path, movePath, { before, after })),
+  };
 }
 
 /** Pending file contents keyed by absolute path; `undefined` marks a deletion. */

@@ -101,7 +101,12 @@ export const fsEdit = defineCapability({
     await atomicWrite(abs, after, { fs });
     recordRead(ctx, abs, (await fs.stat(abs)).mtime);
     const path = displayPath(ctx.cwd, abs);
-    return { path, absolutePath: abs, replacements, diff: unifiedDiff(path, path, before, after) };
+    return {
+      path,
+      absolutePath: abs,
+      replacements,
+      diff: (await unifiedDiff(path, path, { before, after })).diff,
+    };
   },
 });
 

@@ -51,12 +51,10 @@ export const fsWrite = defineCapability({
       absolutePath: abs,
       bytes: new TextEncoder().encode(input.content).length,
       created: before === undefined,
-      diff: unifiedDiff(
-        before === undefined ? "/dev/null" : path,
-        path,
-        before ?? "",
+      diff: (await unifiedDiff(before === undefined ? "/dev/null" : path, path, {
+        before: before ?? "",
         after,
-      ),
+      })).diff,
     };
   },
 });

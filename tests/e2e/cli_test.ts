@@ -125,3 +125,14 @@ Deno.test("interpreter exec names an unknown harness and lists the known ones", 
   assert.match(result.stderr, /^error: .*"nope"/m);
   assert.match(result.stderr, /native/);
 });
+
+Deno.test("interpreter exec names both the harness and the wire API when they cannot pair", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([]);
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const result = await interpreter(["exec", "--harness", "zcode", "hi"], { cwd: repo, home });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^error: wire_api = "chat" is not supported by harness = "zcode"/m);
+  assert.match(result.stderr, /^hint: .*"messages"/m);
+  assert.equal(fake.requests.length, 0);
+});
