@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import { defineCapability, type ToolContext } from "./capability.ts";
+import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 import { type JobInfo, jobRegistryOf } from "./shell_jobs.ts";
 import { shellArgs } from "./shell_run.ts";
-import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
 
 /** How long a blocking `shell.output` waits when the call gives no timeout. */
 export const DEFAULT_WAIT_MS = 30_000;
@@ -48,7 +48,11 @@ export const shellStart = defineCapability({
     const cwd = resolvePath(ctx.cwd, input.cwd ?? ".");
     await assertDirectory(cwd, input.cwd ?? ".");
     const argv = ["bash", ...shellArgs("bash", false), input.command];
-    const spawn = await spawnSpec(argv, { cwd, escalated: input.escalated ?? false }, ctx);
+    const spawn = await sandboxedSpawn(
+      argv,
+      { cwd, env: ctx.env, escalated: input.escalated ?? false },
+      ctx,
+    );
     ctx.signal.throwIfAborted();
     const job = await jobRegistryOf(ctx).start({
       spawn,
@@ -185,20 +189,6 @@ export const shellList = defineCapability({
     return Promise.resolve({ jobs, count: jobs.length });
   },
 });
-
-async function spawnSpec(
-  argv: string[],
-  opts: { cwd: string; escalated: boolean },
-  ctx: ToolContext,
-): Promise<SpawnSpec> {
-  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env: ctx.env };
-  try {
-    return await ctx.sandbox.wrap({ argv, cwd: opts.cwd, env: ctx.env, escalated: opts.escalated });
-  } catch (err) {
-    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
-    throw err;
-  }
-}
 
 async function assertDirectory(abs: string, given: string): Promise<void> {
   const isDir = await Deno.stat(abs).then((s) => s.isDirectory, () => undefined);

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
+import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
-import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -105,7 +105,11 @@ async function runOnce(
   opts: { cwd: string; timeoutMs: number; escalated: boolean; shell?: string },
   ctx: ToolContext,
 ): Promise<RunOnce> {
-  const spec = await spawnSpec(argv, opts, ctx);
+  const spec = await sandboxedSpawn(
+    argv,
+    { cwd: opts.cwd, env: ctx.env, escalated: opts.escalated },
+    ctx,
+  );
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(spec.cmd, {
@@ -132,20 +136,6 @@ async function runOnce(
     throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
   }
   return { out, code: status.code, reason: killed.reason };
-}
-
-async function spawnSpec(
-  argv: string[],
-  opts: { cwd: string; escalated: boolean },
-  ctx: ToolContext,
-): Promise<SpawnSpec> {
-  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env: ctx.env };
-  try {
-    return await ctx.sandbox.wrap({ argv, cwd: opts.cwd, env: ctx.env, escalated: opts.escalated });
-  } catch (err) {
-    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
-    throw err;
-  }
 }
 
 /** Arguments placed before the command line for the given shell program. */

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 
 /** Longest wait one call may ask for, in seconds. */
@@ -217,14 +218,7 @@ export class TmuxTerminal implements AsyncDisposable {
  */
 async function shellCommand(ctx: ToolContext): Promise<SpawnSpec> {
   const env = { ...ctx.env, PS1, HISTFILE: "/dev/null" };
-  const argv = ["bash", "--norc", "--noprofile"];
-  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env };
-  try {
-    return await ctx.sandbox.wrap({ argv, cwd: ctx.cwd, env });
-  } catch (err) {
-    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
-    throw err;
-  }
+  return await sandboxedSpawn(["bash", "--norc", "--noprofile"], { cwd: ctx.cwd, env }, ctx);
 }
 
 /** Lines with trailing spaces removed, and trailing empty lines dropped. */

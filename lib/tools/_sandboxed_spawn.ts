@@ -1,0 +1,21 @@
+import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import { ToolError } from "../errors.ts";
+import type { ToolContext } from "./capability.ts";
+
+/**
+ * What to spawn for `argv`: the session sandbox's wrapper when there is one, else the command
+ * itself. A sandbox refusal becomes a ToolError, so the model learns why and what to do.
+ */
+export async function sandboxedSpawn(
+  argv: string[],
+  opts: { cwd: string; env: Record<string, string>; escalated?: boolean },
+  ctx: ToolContext,
+): Promise<SpawnSpec> {
+  if (!ctx.sandbox) return { cmd: argv[0], args: argv.slice(1), env: opts.env };
+  try {
+    return await ctx.sandbox.wrap({ argv, ...opts, escalated: opts.escalated ?? false });
+  } catch (err) {
+    if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
+    throw err;
+  }
+}
