@@ -136,3 +136,29 @@ Deno.test("interpreter exec names both the harness and the wire API when they ca
   assert.match(result.stderr, /^hint: .*"messages"/m);
   assert.equal(fake.requests.length, 0);
 });
+
+Deno.test("interpreter exec stops on Ctrl-C with exit code 130 and no answer on stdout", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([{ reply: { text: "x".repeat(400) } }], {
+    chunkDelayMs: 200,
+  });
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["exec", "hi"],
+    cwd: repo,
+    env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  for (let i = 0; i < 100 && fake.requests.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(fake.requests.length, 1, "the request must be under way before Ctrl-C");
+  child.kill("SIGINT");
+  const out = await child.output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 130, stderr);
+  assert.equal(new TextDecoder().decode(out.stdout), "");
+  assert.match(stderr, /^error: Interrupted$/m);
+});
