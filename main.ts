@@ -21,7 +21,18 @@ function printError(error: unknown, verbose: boolean): number {
   return 1;
 }
 
+/**
+ * The argument that makes this program serve file operations for the sandboxed file-tool helper.
+ * A `deno compile` binary cannot run `fs_helper_main.ts` as a script, so it runs itself with it.
+ */
+const FS_HELPER_ARG = "__fs_helper";
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && argv[0] === FS_HELPER_ARG) {
+    const { serve } = await import("./sandbox/fs_helper_main.ts");
+    await serve();
+    return 0;
+  }
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     console.log(await versionLine());
     return 0;

@@ -42,6 +42,27 @@ export function deniedWritePaths(policy: SandboxPolicy, existingProtected: strin
   return [...new Set([...named, ...existingProtected])];
 }
 
+/** The argument `main.ts` answers by serving as the helper (see `FS_HELPER_ARG` there). */
+const COMPILED_HELPER_ARG = "__fs_helper";
+
+/**
+ * Whether this process is a `deno compile` binary rather than `deno` itself. Such a binary
+ * cannot run the helper script, so it runs itself with `COMPILED_HELPER_ARG`. Its permission
+ * flags are baked in and cannot be narrowed, so there only the kernel layer (bwrap) confines the
+ * helper.
+ */
+export function isCompiledBinary(execPath: string): boolean {
+  const name = execPath.split(/[\\/]/).pop() ?? "";
+  return !/^deno(\.exe)?$/i.test(name);
+}
+
+function helperScript(): string {
+  if (HELPER_URL.protocol !== "file:") {
+    throw new Error(`Cannot start the file helper from "${HELPER_URL.href}": not a local file`);
+  }
+  return fileURLToPath(HELPER_URL);
+}
+
 /** The `deno` argv that runs the helper program with the policy's permissions. */
 export function helperDenoArgs(
   policy: SandboxPolicy,
@@ -71,15 +92,13 @@ export function helperDenoArgs(
  * cannot start (bwrap refused, deno missing).
  */
 export async function startFsHelper(opts: FsHelperOptions): Promise<FsHelper> {
-  if (HELPER_URL.protocol !== "file:") {
-    throw new Error(`Cannot start the file helper from "${HELPER_URL.href}": not a local file`);
-  }
   const policy = opts.policy;
   const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
   const existingProtected = await protectedPathsUnder(roots, policy.protectedNames);
-  const deno = [
-    opts.denoPath ?? Deno.execPath(),
-    ...helperDenoArgs(policy, { helperPath: fileURLToPath(HELPER_URL), existingProtected }),
+  const execPath = opts.denoPath ?? Deno.execPath();
+  const deno = isCompiledBinary(execPath) ? [execPath, COMPILED_HELPER_ARG] : [
+    execPath,
+    ...helperDenoArgs(policy, { helperPath: helperScript(), existingProtected }),
   ];
   const [program, ...args] = opts.bwrap === undefined ? deno : [
     opts.bwrap,

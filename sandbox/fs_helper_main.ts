@@ -44,7 +44,8 @@ async function answer(req: WireRequest): Promise<WireResponse> {
   }
 }
 
-async function serve(): Promise<void> {
+/** Serves requests from stdin until it closes. */
+export async function serve(): Promise<void> {
   const out = Deno.stdout.writable.getWriter();
   const encoder = new TextEncoder();
   const inFlight = new Set<Promise<void>>();

@@ -11,6 +11,7 @@ import {
   fileSystemFor,
   fsSandboxWarning,
   helperDenoArgs,
+  isCompiledBinary,
   startFsHelper,
 } from "./fs_helper_client.ts";
 import { probeBubblewrap } from "./probe.ts";
@@ -226,4 +227,11 @@ Deno.test("fileSystemFor() warns whenever no OS sandbox confines the file tools"
   const boxed = await fileSystemFor(l.policy, { probeOk: true, bwrap });
   await boxed.fs[Symbol.asyncDispose]();
   assert.equal(boxed.warning, undefined);
+});
+
+Deno.test("isCompiledBinary() tells deno itself from a compiled interpreter binary", () => {
+  assert.equal(isCompiledBinary("/usr/local/bin/deno"), false);
+  assert.equal(isCompiledBinary("C:\\tools\\deno.exe"), false);
+  assert.equal(isCompiledBinary("/home/me/.local/bin/interpreter"), true);
+  assert.equal(isCompiledBinary("C:\\Users\\me\\bin\\interpreter.exe"), true);
 });

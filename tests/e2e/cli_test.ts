@@ -162,3 +162,22 @@ Deno.test("interpreter exec stops on Ctrl-C with exit code 130 and no answer on 
   assert.equal(new TextDecoder().decode(out.stdout), "");
   assert.match(stderr, /^error: Interrupted$/m);
 });
+
+Deno.test("interpreter __fs_helper serves file operations, as a compiled binary's helper", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.txt`, "hello");
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["__fs_helper"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const request = { id: 7, op: "readFile", args: [`${dir}/a.txt`] };
+  await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+  await writer.close();
+  const out = await child.output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const reply = JSON.parse(new TextDecoder().decode(out.stdout).trim());
+  assert.deepEqual(reply, { id: 7, ok: true, result: btoa("hello") });
+});
