@@ -1,48 +1,21 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
-import type { Block, Message, ModelRequest } from "../model/message.ts";
+import type { Block, Message } from "../model/message.ts";
 import { emptyUsage } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
-import type { Provider, ProviderSettings } from "../providers/types.ts";
-import { type LoopState, replayReasoning, runTurn } from "./agent_loop.ts";
+import { replayReasoning, runTurn } from "./agent_loop.ts";
+import { call, freshState, scriptedProvider } from "./_test_loop.ts";
 import type { LoopEvent } from "./events.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
-
-/** A provider that answers each request with the next scripted reply and records requests. */
-function scriptedProvider(replies: Array<Block[] | StreamEvent>) {
-  const requests: ModelRequest[] = [];
-  const provider: Provider = {
-    settings: {} as ProviderSettings,
-    async *stream(request) {
-      requests.push(structuredClone(request));
-      const next = replies.shift();
-      if (!next) throw new Error("script exhausted");
-      if (!Array.isArray(next)) return yield next;
-      const calls = next.some((b) => b.type === "tool_call");
-      yield {
-        type: "done",
-        blocks: next,
-        stop: calls ? "tool_calls" : "end_turn",
-        usage: emptyUsage(),
-      };
-    },
-  };
-  return { provider, requests };
-}
 
 async function run(replies: Array<Block[] | StreamEvent>) {
   const cwd = await Deno.makeTempDir();
   const harness = await loadHarness("native", { builtinDir: HARNESSES });
   const { provider, requests } = scriptedProvider(replies);
   const events: LoopEvent[] = [];
-  const state: LoopState = {
-    model: "m",
-    system: "s",
-    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
-    usage: emptyUsage(),
-  };
+  const state = freshState();
   const signal = new AbortController().signal;
   const outcome = await runTurn(state, {
     provider,
@@ -53,13 +26,6 @@ async function run(replies: Array<Block[] | StreamEvent>) {
   });
   return { outcome, state, requests, events, cwd };
 }
-
-const call = (id: string, name: string, args: unknown): Block => ({
-  type: "tool_call",
-  id,
-  name,
-  args,
-});
 
 Deno.test("runTurn() runs tool calls and sends results until the model stops calling tools", async () => {
   const { outcome, requests } = await run([
@@ -130,12 +96,7 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
     [{ type: "text", text: "DONE" }],
   ]);
   const signal = new AbortController().signal;
-  const state: LoopState = {
-    model: "m",
-    system: "s",
-    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
-    usage: emptyUsage(),
-  };
+  const state = freshState();
   const outcome = await runTurn(state, {
     provider,
     harness,
@@ -159,12 +120,7 @@ Deno.test("runTurn() answers every tool call even when interrupted mid-way", asy
     [call("c1", "exec_command", { cmd: "true" }), call("c2", "exec_command", { cmd: "true" })],
   ]);
   const controller = new AbortController();
-  const state: LoopState = {
-    model: "m",
-    system: "s",
-    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
-    usage: emptyUsage(),
-  };
+  const state = freshState();
   const outcome = await runTurn(state, {
     provider,
     harness,

@@ -3,32 +3,9 @@ import { DEFERRED_FILES, DEFERRED_SPEC } from "../harness/_test_deferred.ts";
 import { writeHarness } from "../harness/_test_harness.ts";
 import { toolCatalog } from "../harness/deferred.ts";
 import { loadHarnessDir } from "../harness/load.ts";
-import type { Block, ModelRequest } from "../model/message.ts";
-import { emptyUsage, textOf } from "../model/message.ts";
-import type { Provider, ProviderSettings } from "../providers/types.ts";
-import { type LoopState, runTurn } from "./agent_loop.ts";
-
-function scriptedProvider(replies: Block[][]) {
-  const requests: ModelRequest[] = [];
-  const provider: Provider = {
-    settings: {} as ProviderSettings,
-    async *stream(request) {
-      requests.push(structuredClone(request));
-      const blocks = replies.shift();
-      if (!blocks) throw new Error("script exhausted");
-      const stop = blocks.some((b) => b.type === "tool_call") ? "tool_calls" : "end_turn";
-      yield { type: "done", blocks, stop, usage: emptyUsage() };
-    },
-  };
-  return { provider, requests };
-}
-
-const call = (id: string, name: string, args: unknown): Block => ({
-  type: "tool_call",
-  id,
-  name,
-  args,
-});
+import { textOf } from "../model/message.ts";
+import { runTurn } from "./agent_loop.ts";
+import { call, freshState, scriptedProvider } from "./_test_loop.ts";
 
 Deno.test("runTurn() sends a deferred tool only after a tool search loads it", async () => {
   const harness = await loadHarnessDir(
@@ -46,12 +23,7 @@ Deno.test("runTurn() sends a deferred tool only after a tool search loads it", a
     [{ type: "text", text: "done" }],
   ]);
   const toolState = new Map<string, unknown>();
-  const state: LoopState = {
-    model: "m",
-    system: "s",
-    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
-    usage: emptyUsage(),
-  };
+  const state = freshState();
   const signal = new AbortController().signal;
   const outcome = await runTurn(state, {
     provider,

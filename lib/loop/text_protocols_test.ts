@@ -5,7 +5,8 @@ import type { ModelRequest } from "../model/message.ts";
 import { emptyUsage, textOf } from "../model/message.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { TERMINAL_STATE_KEY } from "../tools/terminal_keys.ts";
-import { type LoopState, runTurn } from "./agent_loop.ts";
+import { freshState } from "./_test_loop.ts";
+import { runTurn } from "./agent_loop.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
@@ -33,12 +34,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
       };
     },
   };
-  const state: LoopState = {
-    model: "m",
-    system: "s",
-    messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
-    usage: emptyUsage(),
-  };
+  const state = freshState();
   const signal = new AbortController().signal;
   const ctxState = new Map<string, unknown>();
   try {

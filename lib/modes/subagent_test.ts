@@ -4,35 +4,15 @@ import { loadHarness } from "../harness/load.ts";
 import type { Harness, HarnessTool } from "../harness/types.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent } from "../loop/events.ts";
-import type { Block, Message, ModelRequest } from "../model/message.ts";
+import type { Block, Message } from "../model/message.ts";
 import { emptyUsage } from "../model/message.ts";
-import type { Provider, ProviderSettings } from "../providers/types.ts";
 import type { ToolContext } from "../tools/capability.ts";
+import { scriptedProvider } from "../loop/_test_loop.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
 /** A provider answering each request with the next scripted reply, one token per reply. */
-function scriptedProvider(replies: Block[][]) {
-  const requests: ModelRequest[] = [];
-  const provider: Provider = {
-    settings: {} as ProviderSettings,
-    async *stream(request) {
-      requests.push(structuredClone(request));
-      const next = replies.shift();
-      if (!next) throw new Error("script exhausted");
-      const calls = next.some((b) => b.type === "tool_call");
-      yield {
-        type: "done",
-        blocks: next,
-        stop: calls ? "tool_calls" : "end_turn",
-        usage: { ...emptyUsage(), outputTokens: 1 },
-      };
-    },
-  };
-  return { provider, requests };
-}
-
 const call = (id: string, name: string, args: unknown): Block => ({
   type: "tool_call",
   id,
