@@ -1,31 +1,15 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.ts";
-import { loadConfig } from "../config/load.ts";
-import { resolveProvider } from "../config/provider.ts";
-import { listHarnessIds, loadHarness } from "../harness/load.ts";
-import { chooseHarness } from "../harness/select.ts";
 import { toolCatalog } from "../harness/deferred.ts";
-import { renderSystemPrompt } from "../harness/prompt.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { emptyUsage } from "../model/message.ts";
-import { openProvider } from "../providers/mod.ts";
+import { type AgentSession, openAgentSession } from "./agent_session.ts";
 import type { SharedOptions } from "./cli.ts";
-import { makeStyle, progressLines } from "./exec_reporter.ts";
+import { makeStyle, progressLines, type Style } from "./exec_reporter.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
-import {
-  findGitRoot,
-  flagOverrides,
-  promptVars,
-  resolveWorkdir,
-  wireMismatch,
-} from "./session_setup.ts";
-import { askOnTerminal, openSessionSandbox } from "./sandbox_setup.ts";
+import { findGitRoot, resolveWorkdir } from "./session_setup.ts";
 import { withSubagents } from "./subagent.ts";
-
-const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
 /** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
 export async function runExec(
@@ -46,100 +30,60 @@ export async function runExec(
     readStdin: readAllStdin,
     note: (line) => console.error(line),
   });
-  const config = await loadConfig({
-    cwd,
-    env,
-    flags: flagOverrides(options, cwd),
-    overrides: options.config,
-    profile: options.profile,
-  });
-  for (const warning of config.warnings) console.error(`warning: ${warning}`);
-  const { settings, model } = resolveProvider(config, env);
-  if (options.chatCompletions) settings.wireApi = "chat";
-  const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
-  // Independent start-up work runs together: it all stands between launch and the first request.
-  const sessionPromise = openSessionSandbox(config.values, {
-    cwd,
-    env,
-    yolo: options.yolo,
-    ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,
-    onDenied: (message) => console.error(`denied: ${message.split("\n")[0]}`),
-  });
-  const [harness, provider, session, vars] = await Promise.all([
-    listHarnessIds(dirs).then((available) =>
-      loadHarness(
-        chooseHarness({
-          configured: config.values.harness,
-          model,
-          providerId: settings.id,
-          providerName: settings.name,
-          baseUrl: settings.baseUrl,
-          wireApi: settings.wireApi,
-          available,
-        }),
-        dirs,
-      )
-    ),
-    openProvider(settings),
-    sessionPromise,
-    promptVars(cwd, {
-      model,
-      home: config.home,
-      sandbox: "",
-      env,
-      guidance: config.values.harness_guidance,
-    }),
-  ]).catch(async (error) => {
-    await sessionPromise.then((s) => s[Symbol.asyncDispose](), () => {});
-    throw error;
-  });
-  if (!harness.wireApis.includes(settings.wireApi)) {
-    await session[Symbol.asyncDispose]();
-    throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
-  }
+  await using session = await openAgentSession(options, { cwd, env });
   const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  const { settings, harness, sandbox } = session;
   console.error(
     style.dim(
-      `workdir: ${cwd}\nmodel: ${model}\nprovider: ${settings.id} (${settings.wireApi})\n` +
-        `harness: ${harness.id}\n${session.banner}`,
+      `workdir: ${cwd}\nmodel: ${session.model}\nprovider: ${settings.id} (${settings.wireApi})\n` +
+        `harness: ${harness.id}\n${sandbox.banner}`,
     ),
   );
-  for (const warning of session.warnings) console.error(`warning: ${warning}`);
-  const system = renderSystemPrompt(harness, { ...vars, sandbox: session.promptNote });
+  for (const warning of sandbox.warnings) console.error(`warning: ${warning}`);
+  return await runTask(session, { prompt, cwd, style });
+}
+
+/** Runs the task as one turn of the loop and reports how it ended. */
+async function runTask(
+  session: AgentSession,
+  opts: { prompt: string; cwd: string; style: Style },
+): Promise<number> {
+  const { provider, harness, sandbox, config } = session;
   const state = {
-    model,
-    system,
-    messages: [{ role: "user" as const, blocks: [{ type: "text" as const, text: prompt }] }],
+    model: session.model,
+    system: session.system,
+    messages: [{ role: "user" as const, blocks: [{ type: "text" as const, text: opts.prompt }] }],
     usage: emptyUsage(),
     reasoningEffort: config.values.model_reasoning_effort,
   };
   const toolState = new Map<string, unknown>();
-  const catalog = toolCatalog(harness, toolState, { guard: session.beforeToolCall });
+  const beforeToolCall = sandbox.beforeToolCall;
+  const ctx = {
+    cwd: opts.cwd,
+    env: sandbox.env,
+    state: toolState,
+    toolCatalog: toolCatalog(harness, toolState, { guard: beforeToolCall }),
+    sandbox: sandbox.sandbox,
+    fs: sandbox.fs,
+    networkAllowed: sandbox.networkAllowed,
+    home: config.home,
+  };
+  const style = opts.style;
   const outcome = await withInterrupt((signal) =>
     runTurn(state, {
       provider,
       harness,
-      ctx: withSubagents({
-        cwd,
-        signal,
-        env: session.env,
-        state: toolState,
-        toolCatalog: catalog,
-        sandbox: session.sandbox,
-        fs: session.fs,
-        networkAllowed: session.networkAllowed,
-        home: config.home,
-      }, { provider, harness, parent: state, style, beforeToolCall: session.beforeToolCall }),
-      beforeToolCall: session.beforeToolCall,
+      ctx: withSubagents(
+        { ...ctx, signal },
+        { provider, harness, parent: state, style, beforeToolCall },
+      ),
+      beforeToolCall,
       emit: (event: LoopEvent) => {
         for (const line of progressLines(event, style)) console.error(line);
       },
       signal,
     })
-  ).finally(async () => {
-    await disposeAll(toolState.values());
-    await session[Symbol.asyncDispose]();
-  });
+  ).finally(() => disposeAll(toolState.values()));
   return report(outcome, state.usage.inputTokens + state.usage.outputTokens);
 }
 

@@ -1,0 +1,108 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+/**
+ * Everything a mode needs before its first model request: merged config, provider, harness,
+ * sandbox and approvals, and the rendered system prompt. `exec` uses it today; the REPL and the
+ * editor protocols will open the same session.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { EffectiveConfig } from "../config/effective.ts";
+import { loadConfig } from "../config/load.ts";
+import { resolveProvider } from "../config/provider.ts";
+import { listHarnessIds, loadHarness } from "../harness/load.ts";
+import { renderSystemPrompt } from "../harness/prompt.ts";
+import { chooseHarness } from "../harness/select.ts";
+import type { Harness } from "../harness/types.ts";
+import type { Provider, ProviderSettings } from "../providers/types.ts";
+import { openProvider } from "../providers/mod.ts";
+import type { SharedOptions } from "./cli.ts";
+import { askOnTerminal, openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
+import { flagOverrides, promptVars, wireMismatch } from "./session_setup.ts";
+
+const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
+
+/** A ready session. Dispose it to stop the sandbox and the file-tool helper. */
+export interface AgentSession extends AsyncDisposable {
+  config: EffectiveConfig;
+  settings: ProviderSettings;
+  model: string;
+  harness: Harness;
+  provider: Provider;
+  sandbox: SessionSandbox;
+  system: string;
+}
+
+/** Loads config, picks provider and harness, opens the sandbox and renders the prompt. */
+export async function openAgentSession(
+  options: SharedOptions,
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<AgentSession> {
+  const { cwd, env } = opts;
+  const config = await loadConfig({
+    cwd,
+    env,
+    flags: flagOverrides(options, cwd),
+    overrides: options.config,
+    profile: options.profile,
+  });
+  for (const warning of config.warnings) console.error(`warning: ${warning}`);
+  const { settings, model } = resolveProvider(config, env);
+  if (options.chatCompletions) settings.wireApi = "chat";
+  // Independent start-up work runs together: it all stands between launch and the first request.
+  const sandboxPromise = openSessionSandbox(config.values, {
+    cwd,
+    env,
+    yolo: options.yolo,
+    ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,
+    onDenied: (message) => console.error(`denied: ${message.split("\n")[0]}`),
+  });
+  const [harness, provider, sandbox, vars] = await Promise.all([
+    pickHarness(config, settings, model),
+    openProvider(settings),
+    sandboxPromise,
+    promptVars(cwd, {
+      model,
+      home: config.home,
+      sandbox: "",
+      env,
+      guidance: config.values.harness_guidance,
+    }),
+  ]).catch(async (error) => {
+    await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});
+    throw error;
+  });
+  if (!harness.wireApis.includes(settings.wireApi)) {
+    await sandbox[Symbol.asyncDispose]();
+    throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
+  }
+  const system = renderSystemPrompt(harness, { ...vars, sandbox: sandbox.promptNote });
+  return {
+    config,
+    settings,
+    model,
+    harness,
+    provider,
+    sandbox,
+    system,
+    [Symbol.asyncDispose]: () => sandbox[Symbol.asyncDispose](),
+  };
+}
+
+/** The configured harness, or the automatic choice for this model and provider. */
+async function pickHarness(
+  config: EffectiveConfig,
+  settings: ProviderSettings,
+  model: string,
+): Promise<Harness> {
+  const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
+  const id = chooseHarness({
+    configured: config.values.harness,
+    model,
+    providerId: settings.id,
+    providerName: settings.name,
+    baseUrl: settings.baseUrl,
+    wireApi: settings.wireApi,
+    available: await listHarnessIds(dirs),
+  });
+  return await loadHarness(id, dirs);
+}
