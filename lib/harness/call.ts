@@ -5,7 +5,7 @@ import { capabilityById } from "../tools/registry.ts";
 import { declaredProperties } from "./_check_tool.ts";
 import { fillTemplate, type Lookup } from "./_template.ts";
 import { FORMAT_DERIVED } from "./_formats.ts";
-import type { Harness, HarnessTool } from "./types.ts";
+import type { Harness, HarnessTool, ToolRoute } from "./types.ts";
 
 /** A model tool call matched to its harness tool and turned into capability input. */
 export interface ResolvedCall {
@@ -33,7 +33,7 @@ export function resolveCall(
   }
   const name = named.declaration.name;
   const args = argsObject(name, call);
-  const tool = named.route && isPresent(args[named.route.when]) ? named.route.tool : named;
+  const tool = named.route && routeApplies(named.route, args) ? named.route.tool : named;
   const capability = capabilityById(tool.capability);
   if (!capability) {
     throw new HarnessError(
@@ -173,6 +173,12 @@ function conditional(o: Record<string, unknown>, name: string): { value: unknown
   const hit = match ? fieldOf(o, match[2]) : undefined;
   if (!match || !hit) return undefined;
   return { value: isPresent(hit.value) === (match[1] === "if") ? "" : null };
+}
+
+function routeApplies(route: ToolRoute, args: Record<string, unknown>): boolean {
+  const value = args[route.when];
+  if (!route.matches) return isPresent(value);
+  return typeof value === "string" && route.matches.test(value);
 }
 
 /** Truthy, and not an empty string or list: what `{if_<field>}` tests. */

@@ -290,3 +290,15 @@ Deno.test("resolveCall() scales a numeric wire argument, such as seconds into mi
   const resolved = resolveCall(pi, { name: "bash", args: { command: "true", timeout: 2 } });
   assert.deepEqual(resolved.input, { command: "true", timeout_ms: 2000 });
 });
+
+Deno.test("resolveCall() routes a shell apply_patch heredoc to the patcher, and nothing else", async () => {
+  const native = await loadHarness("native", {
+    builtinDir: fileURLToPath(new URL("../../harnesses", import.meta.url)),
+  });
+  const heredoc = "apply_patch <<'EOF'\n*** Begin Patch\n*** End Patch\nEOF";
+  const routed = resolveCall(native, { name: "exec_command", args: { cmd: heredoc } });
+  assert.equal(routed.capability.id, "fs.apply_patch");
+  assert.deepEqual(routed.input, { patch: heredoc });
+  const plain = resolveCall(native, { name: "exec_command", args: { cmd: "echo apply_patch <<" } });
+  assert.equal(plain.capability.id, "shell.run");
+});

@@ -142,7 +142,18 @@ function loadRoute(
     result: { template: route.result.template, emptyOutput: route.result.empty_output },
   };
   checkToolMapping(tool, capabilityById(route.capability), at);
-  return { when: route.when, tool };
+  return { when: route.when, matches: routePattern(route.matches, at), tool };
+}
+
+function routePattern(pattern: string | undefined, at: (key: string) => string) {
+  if (pattern === undefined) return undefined;
+  try {
+    return new RegExp(pattern);
+  } catch (error) {
+    throw new HarnessError(`${at("matches")}: ${(error as Error).message}`, {
+      hint: "Write a JavaScript regular expression, with backslashes doubled in TOML strings",
+    });
+  }
 }
 
 /** The guidance text; the system prompt must have a `{{guidance}}` slot for it. */

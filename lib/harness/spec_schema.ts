@@ -56,11 +56,14 @@ export const harnessSpecSchema = z.strictObject({
     deferred: z.boolean().default(false),
     result: resultSchema,
     /**
-     * Calls that set wire argument `when` (true, or any non-empty value) go to another
-     * capability with their own mapping and result, e.g. a background `Bash` to `shell.start`.
+     * Calls that set wire argument `when` (true, or any non-empty value; or, with `matches`, a
+     * string matching that pattern) go to another capability with their own mapping and result,
+     * e.g. a background `Bash` to `shell.start`, or a shell `apply_patch <<EOF` to the patcher.
      */
     route: z.strictObject({
       when: z.string().min(1),
+      /** With `matches`, the route applies when `when` is a string matching this pattern. */
+      matches: z.string().min(1).optional(),
       capability: z.string().min(1),
       args: z.record(z.string(), z.string()).default({}),
       fixed_args: z.record(z.string(), z.unknown()).default({}),

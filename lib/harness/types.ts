@@ -37,6 +37,8 @@ export interface HarnessTool {
  */
 export interface ToolRoute {
   when: string;
+  /** When set, the route applies only if `when` holds a string this pattern matches. */
+  matches?: RegExp;
   tool: HarnessTool;
 }
 

@@ -21,7 +21,7 @@ export function habitsCase(
 ): void {
   const wires = opts.wires;
   for (const wire of wires) {
-    Deno.test(`exec fixes the habit tracker over the ${wire} wire API with the ${harness} harness`, async () => {
+    Deno.test(`exec fixes the habit tracker over the ${wire} wire API with the ${harness} harness (${script})`, async () => {
       const repo = await fixtureRepo("habits");
       const before = await run("python3", PYTEST, repo);
       assert.notEqual(before.code, 0, "the fixture must start with a failing test");

@@ -8,3 +8,6 @@ habitsCase("native", "habits_native.jsonl", {
     assert.match(stderr, /\+\s+if \(today - previous\)\.days == 1:/);
   },
 });
+
+// Codex-tuned models often patch through the shell; the native harness routes that to the patcher.
+habitsCase("native", "habits_native_heredoc.jsonl", { wires: ["responses"] });
