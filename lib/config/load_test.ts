@@ -89,7 +89,7 @@ Deno.test("loadConfig() ignores an untrusted project config and loads a trusted 
   const untrusted = await loadConfig(opts);
   assert.equal(untrusted.values.model, "user");
   assert.equal(untrusted.projectRoot, t.repo);
-  assert.equal(untrusted.values.sandbox_mode, "read-only");
+  assert.equal(untrusted.values.sandbox_mode, "workspace-write");
   assert.ok(untrusted.warnings.some((w) => w.includes("is not trusted")));
 
   await t.write("home/config.toml", `model = "user"\n${trusted(t.repo)}`);

@@ -150,9 +150,10 @@ export interface ConfigDefaults {
 export type ConfigValues = Omit<ConfigFile, keyof ConfigDefaults> & ConfigDefaults;
 
 /**
- * Built-in defaults. Sandbox and approval defaults follow Codex: a trusted project gets
- * workspace-write with on-request approval, an untrusted-marked one workspace-write with
- * untrusted approval, and a project with no trust decision read-only with on-request.
+ * Built-in defaults. The sandbox is workspace-write everywhere (Codex starts a project with no
+ * trust decision read-only; our issue #4 makes workspace-write the default, so that the agent can
+ * do its job out of the box, confined to the workspace). Approval is on-request, and untrusted for
+ * a project marked untrusted, as in Codex.
  * Commands inherit the whole environment minus names matching *KEY*, *SECRET* and *TOKEN*.
  */
 export function defaultValues(trust?: TrustLevel): ConfigDefaults {
@@ -160,7 +161,7 @@ export function defaultValues(trust?: TrustLevel): ConfigDefaults {
     model_provider: "openai",
     harness: "",
     harness_guidance: true,
-    sandbox_mode: trust ? "workspace-write" : "read-only",
+    sandbox_mode: "workspace-write",
     approval_policy: trust === "untrusted" ? "untrusted" : "on-request",
     sandbox_workspace_write: {
       writable_roots: [],

@@ -12,7 +12,8 @@ const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
 /**
  * Registers one end-to-end test per wire API: the real CLI runs `harness` against the scripted
  * model in `tests/fixtures/scripts/<script>`, which fixes the habit tracker with that harness's
- * own tools. The file must be fixed, pytest must pass, and the answer must reach stdout.
+ * own tools. The file must be fixed, pytest must pass, and the answer must reach stdout. No
+ * sandbox flag is given: the default (workspace-write) must let the agent do its job.
  */
 export function habitsCase(
   harness: string,
@@ -30,7 +31,7 @@ export function habitsCase(
       await using fake = await startFakeProvider(turns);
       const home = await fakeHome(fake.baseUrl, wire);
       const result = await interpreter(
-        ["exec", "--harness", harness, "-s", "workspace-write", "fix the failing test"],
+        ["exec", "--harness", harness, "fix the failing test"],
         { cwd: repo, home },
       );
 
