@@ -112,6 +112,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     tools,
     wireApis: spec.wire_apis,
     reasoningReplay: spec.reasoning_replay,
+    reasoningPlaceholder: spec.reasoning_placeholder,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
     match: { models: spec.match.models, providers: spec.match.providers },

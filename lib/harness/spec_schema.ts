@@ -20,6 +20,8 @@ export const harnessSpecSchema = z.strictObject({
   guidance: z.string().min(1).optional(),
   wire_apis: z.array(z.enum(["responses", "chat", "messages"])).min(1),
   reasoning_replay: z.enum(["all", "latest", "none"]),
+  /** Reasoning text sent on a tool-calling assistant turn that had none (DeepSeek TUI). */
+  reasoning_placeholder: z.string().min(1).optional(),
   /** Text of a failed call; `{message}` and `{hint}` are filled in. */
   error_template: z.string().min(1),
   /** Text for a call to a tool the harness lacks; `{name}` is filled in. */

@@ -57,6 +57,8 @@ export interface Harness {
   wireApis: WireApi[];
   /** How much earlier model reasoning is sent back: every turn, only the latest, or none. */
   reasoningReplay: "all" | "latest" | "none";
+  /** Reasoning text sent on a replayed tool-calling turn that had none. */
+  reasoningPlaceholder?: string;
   /** Template for a failed tool call's text; `{message}` and `{hint}` are filled in. */
   errorTemplate: string;
   /** Text for a call to a tool the harness does not have; `{name}` is filled in. */

@@ -100,7 +100,11 @@ async function streamReply(
   const request: ModelRequest = {
     model: state.model,
     system: state.system,
-    messages: replayReasoning(state.messages, deps.harness.reasoningReplay),
+    messages: replayReasoning(
+      state.messages,
+      deps.harness.reasoningReplay,
+      deps.harness.reasoningPlaceholder,
+    ),
     tools: deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state),
     reasoningEffort: state.reasoningEffort,
   };
@@ -159,16 +163,25 @@ async function runTextProtocolStep(
   return undefined;
 }
 
-/** Applies the harness's reasoning carry-over rule to the history sent to the model. */
+/**
+ * Applies the harness's reasoning carry-over rule to the history sent to the model: keep all
+ * reasoning, only the latest turn's, or none; and, with a placeholder, give every replayed
+ * tool-calling turn that had no reasoning the placeholder text instead.
+ */
 export function replayReasoning(
   messages: Message[],
   mode: Harness["reasoningReplay"],
+  placeholder?: string,
 ): Message[] {
-  if (mode === "all") return messages;
   const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
   return messages.map((m, i) => {
-    if (m.role !== "assistant" || (mode === "latest" && i === lastAssistant)) return m;
-    const blocks: Block[] = m.blocks.filter((b) => b.type !== "thinking");
-    return { ...m, blocks };
+    if (m.role !== "assistant") return m;
+    const keep = mode === "all" || (mode === "latest" && i === lastAssistant);
+    let blocks: Block[] = keep ? m.blocks : m.blocks.filter((b) => b.type !== "thinking");
+    const calls = blocks.some((b) => b.type === "tool_call");
+    if (placeholder && keep && calls && !blocks.some((b) => b.type === "thinking")) {
+      blocks = [{ type: "thinking", text: placeholder }, ...blocks];
+    }
+    return blocks === m.blocks ? m : { ...m, blocks };
   });
 }

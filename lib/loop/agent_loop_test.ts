@@ -134,3 +134,22 @@ Deno.test("runTurn() answers every tool call even when interrupted mid-way", asy
   const results = state.messages.filter((m) => m.role === "tool_result");
   assert.deepEqual(results.map((r) => [r.callId, r.isError]), [["c1", false], ["c2", true]]);
 });
+
+Deno.test("replayReasoning() gives tool-calling turns without reasoning the placeholder", () => {
+  const turn = (blocks: Block[]): Message => ({
+    role: "assistant",
+    blocks,
+    stop: "tool_calls",
+    usage: emptyUsage(),
+  });
+  const messages = [
+    turn([call("c1", "x", {})]),
+    turn([{ type: "thinking", text: "real" }, call("c2", "x", {})]),
+    turn([{ type: "text", text: "done" }]),
+  ];
+  const replayed = replayReasoning(messages, "all", "(reasoning omitted)");
+  assert.deepEqual(replayed[0].blocks[0], { type: "thinking", text: "(reasoning omitted)" });
+  assert.deepEqual(replayed[1], messages[1]);
+  assert.deepEqual(replayed[2], messages[2]);
+  assert.deepEqual(replayReasoning(messages, "all"), messages);
+});
