@@ -101,6 +101,7 @@ function compatOf(compat: ProviderEntry["compat"]): Compat {
   if (compat?.reasoning_field !== undefined) out.reasoningField = compat.reasoning_field;
   if (compat?.max_tokens_field !== undefined) out.maxTokensField = compat.max_tokens_field;
   if (compat?.stream_usage !== undefined) out.streamUsage = compat.stream_usage;
+  if (compat?.reasoning_replay !== undefined) out.reasoningReplay = compat.reasoning_replay;
   return out;
 }
 

@@ -107,7 +107,7 @@ Deno.test("resolveProvider() builds a user-defined provider with headers and par
       'http_headers = { "X-Team" = "a" }',
       'env_http_headers = { "X-Org" = "AZURE_ORG", "X-None" = "UNSET_VAR" }',
       "stream_idle_timeout_ms = 1000",
-      'compat = { max_tokens_field = "max_tokens", stream_usage = true }',
+      'compat = { max_tokens_field = "max_tokens", stream_usage = true, reasoning_replay = "always" }',
     ].join("\n"),
   );
   const { settings } = resolveProvider(config, { AZURE_KEY: "k", AZURE_ORG: "org" }, {
@@ -118,7 +118,11 @@ Deno.test("resolveProvider() builds a user-defined provider with headers and par
   assert.deepEqual(settings.headers, { "X-Team": "a", "X-Org": "org" });
   assert.deepEqual(settings.queryParams, { "api-version": "2025-04-01-preview" });
   assert.equal(settings.streamIdleTimeoutMs, 1000);
-  assert.deepEqual(settings.compat, { maxTokensField: "max_tokens", streamUsage: true });
+  assert.deepEqual(settings.compat, {
+    maxTokensField: "max_tokens",
+    streamUsage: true,
+    reasoningReplay: "always",
+  });
 });
 
 Deno.test("resolveProvider() rejects an unknown provider id, listing the known ones", async () => {
