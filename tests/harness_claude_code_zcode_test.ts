@@ -12,7 +12,7 @@ function render(h: Harness, name: string, args: unknown, output: unknown): strin
   return renderResult(resolveCall(h, { name, args }).tool, output);
 }
 
-const read = { lines: ["a", "b"], startLine: 1, totalLines: 2, endOfFile: true };
+const read = { lines: ["a", "b"], startLine: 1, totalLines: 2, endOfFile: true, unchanged: false };
 const run = { exitCode: 0, output: "", timedOut: false, timeoutMs: 120000 };
 
 Deno.test("claude-code Read adds the line-count footer, with the end-of-file note at the end", () => {
@@ -62,5 +62,20 @@ Deno.test("zcode Read has no footer and TodoRead answers with a todos object", (
   assert.equal(
     render(zcode, "TodoRead", {}, { todos, oldTodos: todos }),
     '{"todos":[{"content":"x","status":"pending","priority":"low"}]}',
+  );
+});
+
+Deno.test("zcode Read answers an unchanged whole-file re-read with a reminder, for real", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.py`, "x = 1\n");
+  const ctx = { cwd: dir, signal: new AbortController().signal, env: {}, state: new Map() };
+  const read = async () => {
+    const call = resolveCall(zcode, { name: "Read", args: { file_path: `${dir}/a.py` } });
+    return renderResult(call.tool, await call.capability.run(call.input, ctx));
+  };
+  assert.equal(await read(), "1\tx = 1");
+  assert.equal(
+    await read(),
+    "Wasted call — file unchanged since your last Read. Refer to that earlier tool_result instead.",
   );
 });

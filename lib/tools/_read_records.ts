@@ -7,12 +7,20 @@ import type { ToolContext } from "./capability.ts";
  */
 export const READ_RECORDS_KEY = "fs.read.records";
 
-/** Modification time in milliseconds since the epoch, or null when the platform has none. */
-export type ReadRecord = { mtimeMs: number | null };
+/**
+ * Modification time in milliseconds since the epoch (null when the platform has none), and
+ * whether the model was shown the whole file then.
+ */
+export type ReadRecord = { mtimeMs: number | null; whole: boolean };
 
 /** Notes that `abs` was read (or written by a tool) and had modification time `mtime`. */
-export function recordRead(ctx: ToolContext, abs: string, mtime: Date | null): void {
-  records(ctx).set(abs, { mtimeMs: mtime?.getTime() ?? null });
+export function recordRead(
+  ctx: ToolContext,
+  abs: string,
+  mtime: Date | null,
+  opts: { whole?: boolean } = {},
+): void {
+  records(ctx).set(abs, { mtimeMs: mtime?.getTime() ?? null, whole: opts.whole ?? false });
 }
 
 /** The read record of `abs`, or undefined when it was not read this session. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
-import { recordRead } from "./_read_records.ts";
+import { readRecordOf, recordRead } from "./_read_records.ts";
 import { fsOf } from "./_fs.ts";
 import type { FileStat, FileSystem } from "../../sandbox/file_system.ts";
 
@@ -23,6 +23,12 @@ export const fsReadInput = z.object({
   offset: z.number().int().optional()
     .describe("First line, counting from 1 (0 is read as 1); -N starts N lines before the end"),
   limit: z.number().int().min(1).optional().describe("Number of lines to return"),
+  skip_unchanged: z.boolean().optional()
+    .describe(
+      "A whole-file re-read of a file unchanged since its last whole read returns no lines",
+    ),
+  max_tokens: z.number().int().min(1).optional()
+    .describe("Refuse a window estimated above this many tokens (characters / 3, CJK twice)"),
 });
 
 /** Result of `fs.read`: a window of the file's lines, without line terminators. */
@@ -38,6 +44,8 @@ export interface FsReadOutput {
   endOfFile: boolean;
   /** Whether any returned line was cut to MAX_LINE_CHARS. */
   truncated: boolean;
+  /** With `skip_unchanged`: the model already has this whole file, so no lines are returned. */
+  unchanged: boolean;
 }
 
 /**
@@ -59,6 +67,11 @@ export const fsRead = defineCapability({
         "Read a part of it with offset and limit, or search it with a shell command",
       );
     }
+    const whole = input.offset === undefined && input.limit === undefined;
+    const before = readRecordOf(ctx, abs);
+    if (input.skip_unchanged && whole && before?.whole && before.mtimeMs === mtimeMs(stat)) {
+      return { ...emptyWindow(ctx.cwd, abs), unchanged: true };
+    }
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
     const startLine = (input.offset ?? 1) < 0
       ? await tailStart(fs, abs, input.offset!, input.path)
@@ -70,7 +83,8 @@ export const fsRead = defineCapability({
         `Use an offset from 1 to ${Math.max(window.totalLines, 1)}`,
       );
     }
-    recordRead(ctx, abs, stat.mtime);
+    if (input.max_tokens !== undefined) checkTokenBudget(window.lines, input.max_tokens);
+    recordRead(ctx, abs, stat.mtime, { whole: whole && window.lines.length >= window.totalLines });
     let truncated = false;
     const lines = window.lines.map((line) => {
       if (line.length <= MAX_LINE_CHARS) return line;
@@ -85,9 +99,40 @@ export const fsRead = defineCapability({
       totalLines: window.totalLines,
       endOfFile: startLine + lines.length - 1 >= window.totalLines,
       truncated,
+      unchanged: false,
     };
   },
 });
+
+function mtimeMs(stat: FileStat): number | null {
+  return stat.mtime?.getTime() ?? null;
+}
+
+function emptyWindow(cwd: string, abs: string): Omit<FsReadOutput, "unchanged"> {
+  const path = displayPath(cwd, abs);
+  return {
+    path,
+    absolutePath: abs,
+    lines: [],
+    startLine: 1,
+    totalLines: 0,
+    endOfFile: true,
+    truncated: false,
+  };
+}
+
+/** Tokens estimated as characters / 3, counting CJK characters twice, as ZCode does. */
+function checkTokenBudget(lines: string[], maxTokens: number): void {
+  const text = lines.join("\n");
+  const cjk = text.match(/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g)?.length ?? 0;
+  const tokens = Math.ceil((text.length + cjk) / 3);
+  if (tokens <= maxTokens) return;
+  throw new ToolError(
+    `File content (${tokens} tokens) exceeds maximum allowed tokens (${maxTokens}). Use offset ` +
+      "and limit parameters to read specific portions of the file, or search for specific content",
+    "Read a smaller window with offset and limit",
+  );
+}
 
 async function statFile(fs: FileSystem, abs: string, given: string): Promise<FileStat> {
   let stat: FileStat;

@@ -16,6 +16,7 @@ Deno.test("fsRead() returns the requested window of lines", async () => {
     totalLines: 3,
     endOfFile: false,
     truncated: false,
+    unchanged: false,
   });
 });
 
@@ -43,7 +44,7 @@ Deno.test("fsRead() records the read with the file's mtime", async () => {
   await fsRead.run({ path: "a.txt" }, ws.ctx);
   const abs = join(ws.dir, "a.txt");
   const mtime = (await Deno.stat(abs)).mtime!.getTime();
-  assert.deepEqual(readRecordOf(ws.ctx, abs), { mtimeMs: mtime });
+  assert.deepEqual(readRecordOf(ws.ctx, abs), { mtimeMs: mtime, whole: true });
 });
 
 Deno.test("fsRead() cuts long lines and defaults to 2000 lines", async () => {
@@ -89,4 +90,27 @@ Deno.test("fsRead() refuses a huge file without offset or limit but reads a wind
   const out = await fsRead.run({ path: "big.txt", offset: 10_000, limit: 2 }, ws.ctx);
   assert.equal(out.lines.length, 2);
   assert.equal(out.totalLines, MAX_READ_BYTES / 1024 + 10);
+});
+
+Deno.test("fsRead() with skip_unchanged returns no lines for an unchanged whole-file re-read", async () => {
+  await using ws = await tempWorkspace({ "a.txt": "one\ntwo\n" });
+  const first = await fsRead.run({ path: "a.txt", skip_unchanged: true }, ws.ctx);
+  assert.deepEqual([first.unchanged, first.lines], [false, ["one", "two"]]);
+  const again = await fsRead.run({ path: "a.txt", skip_unchanged: true }, ws.ctx);
+  assert.deepEqual([again.unchanged, again.lines], [true, []]);
+  const window = await fsRead.run({ path: "a.txt", skip_unchanged: true, limit: 1 }, ws.ctx);
+  assert.deepEqual([window.unchanged, window.lines], [false, ["one"]]);
+  await Deno.writeTextFile(join(ws.dir, "a.txt"), "changed\n");
+  await Deno.utime(join(ws.dir, "a.txt"), new Date(), new Date(Date.now() + 5000));
+  const changed = await fsRead.run({ path: "a.txt", skip_unchanged: true }, ws.ctx);
+  assert.deepEqual([changed.unchanged, changed.lines], [false, ["changed"]]);
+});
+
+Deno.test("fsRead() refuses a window over max_tokens, counting CJK characters twice", async () => {
+  await using ws = await tempWorkspace({ "a.txt": "abcdef\n", "cjk.txt": "\u6f22\u5b57\u6f22\n" });
+  await fsRead.run({ path: "a.txt", max_tokens: 2 }, ws.ctx);
+  await assert.rejects(
+    fsRead.run({ path: "cjk.txt", max_tokens: 1 }, ws.ctx),
+    /File content \(2 tokens\) exceeds maximum allowed tokens \(1\)/,
+  );
 });
