@@ -8,7 +8,7 @@ import { checkToolMapping } from "./_check_tool.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import { declarationSchema, type HarnessSpec, harnessSpecSchema } from "./spec_schema.ts";
-import type { Harness, HarnessTool, ToolRoute } from "./types.ts";
+import type { Harness, HarnessTool, Reminder, ToolRoute } from "./types.ts";
 
 /** Name of the spec file inside a harness folder. */
 export const SPEC_FILE = "harness.toml";
@@ -112,6 +112,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     tools,
     wireApis: spec.wire_apis,
     reasoningReplay: spec.reasoning_replay,
+    reminders: loadReminders(spec.reminders, at),
     reasoningPlaceholder: spec.reasoning_placeholder,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
@@ -155,6 +156,23 @@ function routePattern(pattern: string | undefined, at: (key: string) => string) 
       hint: "Write a JavaScript regular expression, with backslashes doubled in TOML strings",
     });
   }
+}
+
+/** Reminders from the spec, their prompt variables checked like the system prompt's. */
+function loadReminders(
+  entries: HarnessSpec["reminders"],
+  at: (key: string) => string,
+): Reminder[] {
+  return entries.map((entry, i) => {
+    checkPromptTemplate(entry.text, at(`reminders[${i}].text`));
+    if (entry.when === "session_start") return { when: entry.when, text: entry.text };
+    if (entry.after_calls === undefined) {
+      throw new HarnessError(`${at(`reminders[${i}].after_calls`)}: missing`, {
+        hint: "A todo_stale reminder needs after_calls: how many tool calls make the list stale",
+      });
+    }
+    return { when: entry.when, afterCalls: entry.after_calls, text: entry.text };
+  });
 }
 
 /** The guidance text; the system prompt must have a `{{guidance}}` slot for it. */

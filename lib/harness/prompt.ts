@@ -34,13 +34,18 @@ export function checkPromptTemplate(template: string, file: string): void {
 
 /** The harness's system prompt with every `{{variable}}` replaced from `vars`. */
 export function renderSystemPrompt(h: Harness, vars: PromptVars): string {
+  return fillPromptVariables(h.systemPrompt, h, vars);
+}
+
+/** `text` with every `{{variable}}` replaced from `vars` (and the harness's own values). */
+export function fillPromptVariables(text: string, h: Harness, vars: PromptVars): string {
   const all = {
     ...vars,
     deferredTools: vars.deferredTools ?? deferredToolNames(h, new Map()).join("\n"),
     skills: vars.skills ?? "",
     guidance: vars.guidance ?? h.guidance ?? "",
   };
-  return h.systemPrompt.replace(PLACEHOLDER, (whole, name: string) => {
+  return text.replace(PLACEHOLDER, (whole, name: string) => {
     const key = PROMPT_VARIABLES[name];
     return key === undefined ? whole : all[key];
   });

@@ -24,6 +24,7 @@ function harness(systemPrompt: string): Harness {
     tools: [],
     wireApis: ["chat"],
     reasoningReplay: "all",
+    reminders: [],
     errorTemplate: "{message}",
     unknownToolTemplate: "{name}",
     match: { models: [], providers: [] },

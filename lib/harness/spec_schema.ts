@@ -20,6 +20,16 @@ export const harnessSpecSchema = z.strictObject({
   guidance: z.string().min(1).optional(),
   wire_apis: z.array(z.enum(["responses", "chat", "messages"])).min(1),
   reasoning_replay: z.enum(["all", "latest", "none"]),
+  /**
+   * Reminders the harness injects, in its vendor's style: `session_start` text goes before the
+   * first prompt (it may use prompt `{{variables}}`); `todo_stale` text is added to a tool result
+   * once `after_calls` tool calls have passed without a todo update while items are open.
+   */
+  reminders: z.array(z.strictObject({
+    when: z.enum(["session_start", "todo_stale"]),
+    after_calls: z.int().min(1).optional(),
+    text: z.string().min(1),
+  })).default([]),
   /** Reasoning text sent on a tool-calling assistant turn that had none (DeepSeek TUI). */
   reasoning_placeholder: z.string().min(1).optional(),
   /** Text of a failed call; `{message}` and `{hint}` are filled in. */

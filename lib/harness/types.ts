@@ -42,6 +42,11 @@ export interface ToolRoute {
   tool: HarnessTool;
 }
 
+/** A reminder the harness injects: at the start, or when the todo list has gone stale. */
+export type Reminder =
+  | { when: "session_start"; text: string }
+  | { when: "todo_stale"; afterCalls: number; text: string };
+
 /** A harness: everything the one loop needs to present a vendor's surface to a model. */
 export interface Harness {
   id: string;
@@ -57,6 +62,8 @@ export interface Harness {
   wireApis: WireApi[];
   /** How much earlier model reasoning is sent back: every turn, only the latest, or none. */
   reasoningReplay: "all" | "latest" | "none";
+  /** Reminders injected into the conversation (see `reminders` in the spec schema). */
+  reminders: Reminder[];
   /** Reasoning text sent on a replayed tool-calling turn that had none. */
   reasoningPlaceholder?: string;
   /** Template for a failed tool call's text; `{message}` and `{hint}` are filled in. */

@@ -1,4 +1,5 @@
 import { advertisedTools } from "../harness/deferred.ts";
+import { todoReminderAfterCall } from "../harness/reminders.ts";
 import type { Harness, ProtocolResult } from "../harness/types.ts";
 import type { Block, Message, ModelRequest, Usage } from "../model/message.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
@@ -76,11 +77,12 @@ export async function runTurn(
       const result = deps.signal.aborted
         ? { text: "Interrupted by the user before this tool ran", isError: true }
         : await dispatchToolCall(call, deps);
+      const reminder = todoReminderAfterCall(deps.harness, deps.ctx.state);
       state.messages.push({
         role: "tool_result",
         callId: call.id,
         name: call.name,
-        blocks: [{ type: "text", text: result.text }],
+        blocks: [{ type: "text", text: reminder ? `${result.text}\n\n${reminder}` : result.text }],
         isError: result.isError,
       });
     }

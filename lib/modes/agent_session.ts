@@ -11,6 +11,7 @@ import { loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
+import { openingReminders } from "../harness/reminders.ts";
 import { chooseHarness } from "../harness/select.ts";
 import type { Harness } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
@@ -30,6 +31,8 @@ export interface AgentSession extends AsyncDisposable {
   provider: Provider;
   sandbox: SessionSandbox;
   system: string;
+  /** The harness's session-start reminders, sent before the first prompt. */
+  openingReminders: string[];
 }
 
 /** Loads config, picks provider and harness, opens the sandbox and renders the prompt. */
@@ -75,7 +78,8 @@ export async function openAgentSession(
     await sandbox[Symbol.asyncDispose]();
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
   }
-  const system = renderSystemPrompt(harness, { ...vars, sandbox: sandbox.promptNote });
+  const filled = { ...vars, sandbox: sandbox.promptNote };
+  const system = renderSystemPrompt(harness, filled);
   return {
     config,
     settings,
@@ -84,6 +88,7 @@ export async function openAgentSession(
     provider,
     sandbox,
     system,
+    openingReminders: openingReminders(harness, filled),
     [Symbol.asyncDispose]: () => sandbox[Symbol.asyncDispose](),
   };
 }

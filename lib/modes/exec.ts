@@ -52,7 +52,13 @@ async function runTask(
   const state = {
     model: session.model,
     system: session.system,
-    messages: [{ role: "user" as const, blocks: [{ type: "text" as const, text: opts.prompt }] }],
+    messages: [{
+      role: "user" as const,
+      blocks: [...session.openingReminders, opts.prompt].map((text) => ({
+        type: "text" as const,
+        text,
+      })),
+    }],
     usage: emptyUsage(),
     reasoningEffort: config.values.model_reasoning_effort,
   };

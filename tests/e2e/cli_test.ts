@@ -181,3 +181,21 @@ Deno.test("interpreter __fs_helper serves file operations, as a compiled binary'
   const reply = JSON.parse(new TextDecoder().decode(out.stdout).trim());
   assert.deepEqual(reply, { id: 7, ok: true, result: btoa("hello") });
 });
+
+Deno.test("interpreter exec sends qwen-code's date reminder before the prompt", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "Today's date is 2026-11-29." }, reply: { text: "ok" } },
+  ]);
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const result = await interpreter(["exec", "--harness", "qwen-code", "PROMPT-7f3"], {
+    cwd: repo,
+    home,
+    env: { OPENINTERPRETER_TEST_TIME: "2026-11-29" },
+  });
+  assert.deepEqual(fake.failures, []);
+  assert.equal(result.code, 0, result.stderr);
+  const body = fake.requests[0].body as { messages: Array<{ role: string; content: unknown }> };
+  const user = JSON.stringify(body.messages.find((m) => m.role === "user")?.content);
+  assert.ok(user.indexOf("Today's date") < user.indexOf("PROMPT-7f3"), "the reminder comes first");
+});

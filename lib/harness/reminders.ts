@@ -1,0 +1,39 @@
+import { currentTodos } from "../tools/todo_write.ts";
+import type { ToolContext } from "../tools/capability.ts";
+import { fillPromptVariables } from "./prompt.ts";
+import type { Harness, PromptVars } from "./types.ts";
+
+/** Key in `ToolContext.state`: tool calls since the todo list last changed, and the list then. */
+const TODO_WATCH_KEY = "harness.todo_watch";
+
+interface TodoWatch {
+  callsSince: number;
+  lastList: string;
+}
+
+/** The harness's session-start reminders, with prompt variables filled in. */
+export function openingReminders(h: Harness, vars: PromptVars): string[] {
+  return h.reminders.filter((r) => r.when === "session_start")
+    .map((r) => fillPromptVariables(r.text, h, vars));
+}
+
+/**
+ * Counts one finished tool call and returns the harness's todo-staleness reminder when the
+ * session's todo list has open items and has not changed for `afterCalls` calls. The count
+ * starts again after each reminder, so it is repeated at most every `afterCalls` calls.
+ */
+export function todoReminderAfterCall(h: Harness, state: ToolContext["state"]): string | undefined {
+  const reminder = h.reminders.find((r) => r.when === "todo_stale");
+  if (!reminder || reminder.when !== "todo_stale") return undefined;
+  const todos = currentTodos({ state });
+  const list = JSON.stringify(todos);
+  const watch = (state.get(TODO_WATCH_KEY) as TodoWatch | undefined) ??
+    { callsSince: 0, lastList: list };
+  watch.callsSince = list === watch.lastList ? watch.callsSince + 1 : 0;
+  watch.lastList = list;
+  state.set(TODO_WATCH_KEY, watch);
+  const open = todos.some((t) => t.status === "pending" || t.status === "in_progress");
+  if (!open || watch.callsSince < reminder.afterCalls) return undefined;
+  watch.callsSince = 0;
+  return reminder.text;
+}
