@@ -10,6 +10,7 @@ import { makeStyle, progressLines, type Style } from "./exec_reporter.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { findGitRoot, resolveWorkdir } from "./session_setup.ts";
 import { withSubagents } from "./subagent.ts";
+import { disposeState } from "./_dispose_state.ts";
 
 /** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
 export async function runExec(
@@ -89,7 +90,7 @@ async function runTask(
       },
       signal,
     })
-  ).finally(() => disposeAll(toolState.values()));
+  ).finally(() => disposeState(toolState));
   return report(outcome, state.usage.inputTokens + state.usage.outputTokens);
 }
 
@@ -110,16 +111,6 @@ function report(outcome: TurnOutcome, tokens: number): number {
       console.error(`error: ${outcome.error.message}`);
       if (outcome.error.hint) console.error(`hint: ${outcome.error.hint}`);
       return 1;
-  }
-}
-
-/** Ends what tools left running in session state: background jobs, terminals. */
-async function disposeAll(values: Iterable<unknown>): Promise<void> {
-  for (const value of values) {
-    if (typeof value !== "object" || value === null) continue;
-    const v = value as Partial<AsyncDisposable & Disposable>;
-    if (typeof v[Symbol.asyncDispose] === "function") await v[Symbol.asyncDispose]!();
-    else if (typeof v[Symbol.dispose] === "function") v[Symbol.dispose]!();
   }
 }
 
