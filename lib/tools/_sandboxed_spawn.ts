@@ -1,6 +1,7 @@
 import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import { ToolError } from "../errors.ts";
 import type { ToolContext } from "./capability.ts";
+import { resolvePath } from "./_paths.ts";
 
 /**
  * What to spawn for `argv`: the session sandbox's wrapper when there is one, else the command
@@ -18,4 +19,20 @@ export async function sandboxedSpawn(
     if (err instanceof SandboxRefusal) throw new ToolError(err.message, err.hint);
     throw err;
   }
+}
+
+/**
+ * The absolute working directory for a command: `given` (default ".") against `ctx.cwd`.
+ * A missing path or a file is a ToolError that names what the model gave.
+ */
+export async function commandCwd(ctx: ToolContext, given = "."): Promise<string> {
+  const abs = resolvePath(ctx.cwd, given);
+  const isDir = await Deno.stat(abs).then((s) => s.isDirectory, () => undefined);
+  if (isDir) return abs;
+  throw new ToolError(
+    `Cannot run command: working directory "${given}" ${
+      isDir === undefined ? "does not exist" : "is not a directory"
+    }`,
+    "Use an existing directory, relative to the workspace or absolute",
+  );
 }

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { ToolError } from "../errors.ts";
-import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { commandCwd, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability } from "./capability.ts";
-import { displayPath, resolvePath } from "./_paths.ts";
+import { displayPath } from "./_paths.ts";
 import { type JobInfo, jobRegistryOf } from "./shell_jobs.ts";
 import { shellArgs } from "./shell_run.ts";
 
@@ -45,8 +44,7 @@ export const shellStart = defineCapability({
   input: shellStartInput,
   mutates: true,
   async run(input, ctx): Promise<ShellStartOutput> {
-    const cwd = resolvePath(ctx.cwd, input.cwd ?? ".");
-    await assertDirectory(cwd, input.cwd ?? ".");
+    const cwd = await commandCwd(ctx, input.cwd);
     const argv = ["bash", ...shellArgs("bash", false), input.command];
     const spawn = await sandboxedSpawn(
       argv,
@@ -189,14 +187,3 @@ export const shellList = defineCapability({
     return Promise.resolve({ jobs, count: jobs.length });
   },
 });
-
-async function assertDirectory(abs: string, given: string): Promise<void> {
-  const isDir = await Deno.stat(abs).then((s) => s.isDirectory, () => undefined);
-  if (isDir) return;
-  throw new ToolError(
-    `Cannot start command: working directory "${given}" ${
-      isDir === undefined ? "does not exist" : "is not a directory"
-    }`,
-    "Use an existing directory, relative to the workspace or absolute",
-  );
-}

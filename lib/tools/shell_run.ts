@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { commandCwd, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
-import { displayPath, resolvePath } from "./_paths.ts";
+import { displayPath } from "./_paths.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -61,8 +61,7 @@ export const shellRun = defineCapability({
   input: shellRunInput,
   mutates: true,
   async run(input, ctx): Promise<ShellRunOutput> {
-    const cwd = resolvePath(ctx.cwd, input.cwd ?? ".");
-    await assertDirectory(cwd, input.cwd ?? ".");
+    const cwd = await commandCwd(ctx, input.cwd);
     ctx.signal.throwIfAborted();
     const wanted = Math.max(input.timeout_ms ?? DEFAULT_TIMEOUT_MS, input.min_timeout_ms ?? 0);
     const timeoutMs = Math.min(wanted, MAX_TIMER_MS);
@@ -144,21 +143,6 @@ export function shellArgs(shell: string, login: boolean): string[] {
   if (name === "pwsh" || name === "powershell") return ["-NoProfile", "-Command"];
   if (name === "cmd") return ["/c"];
   return [login ? "-lc" : "-c"];
-}
-
-async function assertDirectory(abs: string, given: string): Promise<void> {
-  try {
-    if ((await Deno.stat(abs)).isDirectory) return;
-  } catch {
-    throw new ToolError(
-      `Cannot run command: working directory "${given}" does not exist`,
-      "Use an existing directory, relative to the workspace or absolute",
-    );
-  }
-  throw new ToolError(
-    `Cannot run command: working directory "${given}" is not a directory`,
-    "Use an existing directory, relative to the workspace or absolute",
-  );
 }
 
 interface Watch {
