@@ -56,6 +56,8 @@ export interface LoadConfigOptions {
   overrides: string[];
   /** `--profile`; when absent the top-level `profile` key selects one. */
   profile?: string;
+  /** True for a project file that must not load yet (it changed while a session ran). */
+  isHeldBack?: (file: string) => boolean;
 }
 
 const FLAG_NAMES: Record<FlagKey, string> = {
@@ -83,7 +85,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
     layers.push({ layer: user.value, origin: { kind: "user", file: userFile } });
   }
   const trust = await trustOf(user?.value, projectRoot);
-  const project = await readProjectLayer(projectRoot, trust, userFile, warnings);
+  const project = await readProjectLayer(projectRoot, trust, userFile, warnings, opts.isHeldBack);
   if (project) {
     files.push(project.origin.file);
     layers.push(project);
@@ -174,9 +176,10 @@ async function readProjectLayer(
   trust: TrustLevel | undefined,
   userFile: string,
   warnings: string[],
+  isHeldBack?: (file: string) => boolean,
 ): Promise<{ layer: ConfigFile; origin: { kind: "project"; file: string } } | undefined> {
   const file = join(root, ".openinterpreter", "config.toml");
-  if (file === userFile) return undefined;
+  if (file === userFile || isHeldBack?.(file)) return undefined;
   if (trust !== "trusted") {
     if (await exists(file)) {
       warnings.push(

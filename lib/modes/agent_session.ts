@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EffectiveConfig } from "../config/effective.ts";
-import { loadConfig } from "../config/load.ts";
+import { configHome, findProjectRoot, loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
@@ -18,6 +18,8 @@ import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { SharedOptions } from "./cli.ts";
 import { askOnTerminal, openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
+import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
+import { openGitRunner } from "./safe_git.ts";
 import { flagOverrides, promptVars, wireMismatch } from "./session_setup.ts";
 
 const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
@@ -41,14 +43,40 @@ export async function openAgentSession(
   opts: { cwd: string; env: Record<string, string> },
 ): Promise<AgentSession> {
   const { cwd, env } = opts;
+  const flags = flagOverrides(options, cwd);
+  const watch = await openChangeWatch({
+    cwd,
+    root: await findProjectRoot(cwd),
+    home: configHome(env, cwd),
+  });
+  try {
+    return await openWatched(options, { ...opts, flags, watch });
+  } catch (error) {
+    await watch.close();
+    throw error;
+  }
+}
+
+async function openWatched(
+  options: SharedOptions,
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    flags: ReturnType<typeof flagOverrides>;
+    watch: ChangeWatch;
+  },
+): Promise<AgentSession> {
+  const { cwd, env, watch } = opts;
   const config = await loadConfig({
     cwd,
     env,
-    flags: flagOverrides(options, cwd),
+    flags: opts.flags,
     overrides: options.config,
     profile: options.profile,
+    isHeldBack: watch.isHeld,
   });
   for (const warning of config.warnings) console.error(`warning: ${warning}`);
+  if (watch.notice) console.error(`warning: ${watch.notice}`);
   const { settings, model } = resolveProvider(config, env);
   if (options.chatCompletions) settings.wireApi = "chat";
   // Independent start-up work runs together: it all stands between launch and the first request.
@@ -59,23 +87,32 @@ export async function openAgentSession(
     ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,
     onDenied: (message) => console.error(`denied: ${message.split("\n")[0]}`),
   });
+  const gitPromise = openGitRunner({ env });
+  const closeAll = async () => {
+    await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});
+    await gitPromise.then((g) => g[Symbol.asyncDispose](), () => {});
+  };
   const [harness, provider, sandbox, vars] = await Promise.all([
     pickHarness(config, settings, model),
     openProvider(settings),
     sandboxPromise,
-    promptVars(cwd, {
-      model,
-      home: config.home,
-      sandbox: "",
-      env,
-      guidance: config.values.harness_guidance,
-    }),
+    gitPromise.then((git) =>
+      promptVars(cwd, {
+        model,
+        home: config.home,
+        sandbox: "",
+        env,
+        guidance: config.values.harness_guidance,
+        git,
+        isHeldBack: watch.isHeld,
+      })
+    ),
   ]).catch(async (error) => {
-    await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});
+    await closeAll();
     throw error;
   });
   if (!harness.wireApis.includes(settings.wireApi)) {
-    await sandbox[Symbol.asyncDispose]();
+    await closeAll();
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
   }
   const filled = { ...vars, sandbox: sandbox.promptNote };
@@ -89,7 +126,10 @@ export async function openAgentSession(
     sandbox,
     system,
     openingReminders: openingReminders(harness, filled),
-    [Symbol.asyncDispose]: () => sandbox[Symbol.asyncDispose](),
+    [Symbol.asyncDispose]: async () => {
+      await closeAll();
+      await watch.close();
+    },
   };
 }
 

@@ -22,6 +22,7 @@ export interface SharedOptions {
 export type Invocation =
   | { mode: "exec"; prompt?: string; options: SharedOptions }
   | { mode: "debug_config"; options: SharedOptions }
+  | { mode: "trust_changes"; options: { cd?: string } }
   | { mode: "done" };
 
 function collect(value: string, previous: string[]): string[] {
@@ -81,6 +82,10 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   addSharedOptions(
     debug.command("config").description("print effective config values and where each came from"),
   ).action((options: SharedOptions) => onInvoke({ mode: "debug_config", options }));
+  program.command("trust-changes")
+    .description("load project config and skills that changed while a session ran")
+    .option("-C, --cd <dir>", "the project (default: the current directory)")
+    .action((options: { cd?: string }) => onInvoke({ mode: "trust_changes", options }));
   for (const cmd of [program, debug, ...program.commands, ...debug.commands]) {
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }

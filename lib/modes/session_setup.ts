@@ -3,6 +3,7 @@ import { ConfigError, HarnessError, UserError } from "../errors.ts";
 import type { PromptVars } from "../harness/types.ts";
 import { discoverSkills, skillsListing } from "../tools/skills.ts";
 import type { SharedOptions } from "./cli.ts";
+import type { GitRunner } from "./safe_git.ts";
 
 /** Resolves `-C/--cd` against the current directory and checks it is a directory. */
 export async function resolveWorkdir(cd: string | undefined): Promise<string> {
@@ -56,11 +57,15 @@ export async function promptVars(
     env: Record<string, string | undefined>;
     /** `harness_guidance`: false leaves the harness's guidance out. */
     guidance?: boolean;
+    git: GitRunner;
+    /** True for a file that changed while an earlier session ran and is not loaded yet. */
+    isHeldBack?: (path: string) => boolean;
   },
 ): Promise<PromptVars> {
+  const isHeldBack = opts.isHeldBack ?? (() => false);
   // The three inputs read the disk and run git independently, so they are gathered together.
   const [gitStatusText, agentsText, skills] = await Promise.all([
-    gitStatus(cwd),
+    gitStatus(cwd, opts.git, isHeldBack),
     agentsMd(cwd, opts.home),
     discoverSkills(cwd, opts.home, { userHome: opts.env.HOME }),
   ]);
@@ -74,7 +79,7 @@ export async function promptVars(
     gitStatus: gitStatusText,
     agentsMd: agentsText,
     sandbox: opts.sandbox,
-    skills: skillsListing(skills),
+    skills: skillsListing(skills.filter((skill) => !isHeldBack(skill.path))),
   };
 }
 
@@ -84,23 +89,27 @@ function currentDate(env: Record<string, string | undefined>): string {
   return fixed ? fixed.slice(0, 10) : new Date().toISOString().slice(0, 10);
 }
 
-async function gitStatus(cwd: string): Promise<string> {
-  try {
-    const out = await new Deno.Command("git", {
-      args: ["status", "--short", "--branch"],
-      cwd,
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    if (!out.success) return "(not a git repository)";
-    const text = new TextDecoder().decode(out.stdout).trim();
-    const lines = text.split("\n");
-    return lines.length > 40
-      ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")
-      : text;
-  } catch {
-    return "(git is not available)";
+/**
+ * `git status --short --branch`, run so that repository config cannot execute anything, and not
+ * at all in a repository that was created, or whose config changed, while a session ran.
+ */
+async function gitStatus(
+  cwd: string,
+  git: GitRunner,
+  isHeldBack: (path: string) => boolean,
+): Promise<string> {
+  const root = await findGitRoot(cwd);
+  if (!root) return "(not a git repository)";
+  if (isHeldBack(join(root, ".git")) || isHeldBack(join(root, ".git", "config"))) {
+    return "(git status not run: the repository changed while an earlier session ran)";
   }
+  const out = await git.run(["status", "--short", "--branch"], cwd);
+  if (out.skipped) return `(git status not run: ${out.skipped})`;
+  if (!out.ok) return "(not a git repository)";
+  const lines = out.stdout.trim().split("\n");
+  return lines.length > 40
+    ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")
+    : lines.join("\n");
 }
 
 const AGENTS_MD_MAX_BYTES = 32 * 1024;
