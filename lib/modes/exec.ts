@@ -76,7 +76,7 @@ async function runTask(
     home: config.home,
   };
   const style = opts.style;
-  const outcome = await withInterrupt((signal) =>
+  const { value: outcome, stoppedBy } = await withInterrupt((signal) =>
     runTurn(state, {
       provider,
       harness,
@@ -91,16 +91,24 @@ async function runTask(
       signal,
     })
   ).finally(() => disposeState(toolState));
-  return report(outcome, state.usage.inputTokens + state.usage.outputTokens);
+  return report(outcome, state.usage.inputTokens + state.usage.outputTokens, stoppedBy);
 }
 
-function report(outcome: TurnOutcome, tokens: number): number {
+function report(
+  outcome: TurnOutcome,
+  tokens: number,
+  stoppedBy?: { name: Deno.Signal; code: number },
+): number {
   console.error(`tokens used: ${tokens}`);
   switch (outcome.status) {
     case "completed":
       console.log(outcome.finalText);
       return 0;
     case "aborted":
+      if (stoppedBy && stoppedBy.name !== "SIGINT") {
+        console.error(`error: Stopped by ${stoppedBy.name}`);
+        return stoppedBy.code;
+      }
       console.error("error: Interrupted");
       return 130;
     case "step_limit":
@@ -114,17 +122,33 @@ function report(outcome: TurnOutcome, tokens: number): number {
   }
 }
 
-/** Runs `task` with an abort signal tied to Ctrl-C; a second Ctrl-C exits at once. */
-async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/** The signals that stop a run, with the exit code each one ends it with (128 + its number). */
+const STOP_SIGNALS: ReadonlyArray<[Deno.Signal, number]> = Deno.build.os === "windows"
+  ? [["SIGINT", 130]]
+  : [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]];
+
+/**
+ * Runs `task` with an abort signal tied to Ctrl-C, SIGTERM and SIGHUP, so that each of them
+ * kills the running commands' process groups and lets the session close; a second one exits at
+ * once. `stoppedBy` is the first signal's name and exit code.
+ */
+async function withInterrupt<T>(
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; stoppedBy?: { name: Deno.Signal; code: number } }> {
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) Deno.exit(130);
-    controller.abort();
-  };
-  Deno.addSignalListener("SIGINT", onSigint);
+  let stoppedBy: { name: Deno.Signal; code: number } | undefined;
+  const listeners = STOP_SIGNALS.map(([name, code]) => {
+    const listener = () => {
+      if (controller.signal.aborted) Deno.exit(stoppedBy?.code ?? code);
+      stoppedBy = { name, code };
+      controller.abort();
+    };
+    Deno.addSignalListener(name, listener);
+    return [name, listener] as const;
+  });
   try {
-    return await task(controller.signal);
+    return { value: await task(controller.signal), stoppedBy };
   } finally {
-    Deno.removeSignalListener("SIGINT", onSigint);
+    for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
   }
 }
