@@ -65,3 +65,11 @@ export class ToolError extends Error {
     this.hint = hint;
   }
 }
+
+/** The fix for a TOML syntax error, from the parser's message; `at` is like ` at line 3`. */
+export function tomlSyntaxHint(detail: string, at: string): string {
+  if (/redefine|already defined|duplicate/i.test(detail)) {
+    return `A key or table is set twice: remove or rename the second one${at}`;
+  }
+  return `Fix the TOML syntax${at}; strings need quotes, as in model = "gpt-5"`;
+}

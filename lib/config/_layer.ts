@@ -1,7 +1,7 @@
 /** Parsing and validating one config layer, with messages that name the file, key and line. */
 import { parse, TomlError } from "smol-toml";
 import { z } from "zod";
-import { ConfigError, UsageError } from "../errors.ts";
+import { ConfigError, tomlSyntaxHint, UsageError } from "../errors.ts";
 import { formatTomlValue, isTable, joinKeyPath, splitKeyPath } from "./_keypath.ts";
 import { valueAt } from "./effective.ts";
 
@@ -31,8 +31,7 @@ export function parseToml(text: string, file: string): Record<string, unknown> {
     throw new ConfigError(
       `Cannot parse "${file}" at line ${error.line}, column ${error.column}: ${detail}`,
       {
-        hint: `Fix the TOML syntax at line ${error.line} of "${file}"; ` +
-          `strings need quotes, as in model = "gpt-5"`,
+        hint: tomlSyntaxHint(detail, ` at line ${error.line} of "${file}"`),
         cause: error,
       },
     );

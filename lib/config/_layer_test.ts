@@ -23,6 +23,15 @@ Deno.test("loadConfig() reports a TOML syntax error with the file, line and colu
   assert.match(error.hint ?? "", /line 2 of "<home>\/config.toml"/);
 });
 
+Deno.test("loadConfig() says a key set twice is set twice, not that strings need quotes", async () => {
+  const error = await loadError({ "home/config.toml": 'model = "o3"\nmodel = "o4"\n' });
+  assert.match(error.message, /^Cannot parse "<home>\/config.toml" at line 2/);
+  assert.equal(
+    error.hint,
+    'A key or table is set twice: remove or rename the second one at line 2 of "<home>/config.toml"',
+  );
+});
+
 Deno.test("loadConfig() reports a bad enum value with file, key, line and allowed values", async () => {
   const error = await loadError({
     "home/config.toml": '# comment\nmodel = "o3"\nmodel_reasoning_effort = "fast"\n',

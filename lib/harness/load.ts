@@ -1,7 +1,7 @@
 import { basename, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
-import { HarnessError } from "../errors.ts";
+import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
@@ -52,6 +52,24 @@ export async function listHarnessIds(opts: HarnessDirs): Promise<string[]> {
     }
   }
   return [...ids].sort();
+}
+
+/**
+ * One warning per harness folder in `userDir` (other than `except`, which loads for real) that
+ * does not load, so that a broken harness is not silently unavailable.
+ */
+export async function userHarnessWarnings(userDir: string, except: string): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const id of await listHarnessIds({ builtinDir: userDir })) {
+    if (id === except) continue;
+    try {
+      await loadHarnessDir(join(userDir, id));
+    } catch (err) {
+      if (!(err instanceof HarnessError)) throw err;
+      warnings.push(`Skipping the harness "${id}" in ${userDir}: ${err.message} (${err.hint})`);
+    }
+  }
+  return warnings;
 }
 
 /** Loads and validates the harness in folder `dir`. */
@@ -221,7 +239,7 @@ function parseSpec(text: string, file: string): HarnessSpec {
     const { line, column } = err as { line?: number; column?: number };
     const where = typeof line === "number" ? ` at line ${line}, column ${column}` : "";
     throw new HarnessError(`Cannot parse "${file}"${where}: ${firstLine(err)}`, {
-      hint: "Fix the TOML syntax",
+      hint: tomlSyntaxHint(firstLine(err), typeof line === "number" ? ` at line ${line}` : ""),
       cause: err,
     });
   }
@@ -231,7 +249,7 @@ function parseSpec(text: string, file: string): HarnessSpec {
     throw new HarnessError(`Invalid harness spec "${file}": ${describeIssue(issue)}`, {
       hint: issue.code === "unrecognized_keys"
         ? "Remove the key or fix its spelling"
-        : "See lib/harness/spec_schema.ts for the keys and their types",
+        : "Give the key a value of the type shown; the README's Harnesses section lists the keys",
     });
   }
   return parsed.data;

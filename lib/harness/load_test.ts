@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
-import { listHarnessIds, loadHarness, loadHarnessDir } from "./load.ts";
+import { listHarnessIds, loadHarness, loadHarnessDir, userHarnessWarnings } from "./load.ts";
 import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
 
 const BUILTIN = fileURLToPath(new URL("../../harnesses/", import.meta.url));
@@ -32,6 +32,30 @@ Deno.test("loadHarness() prefers the user folder and lists ids of both", async (
     assert.equal((await loadHarness("t", dirs)).label, "Mine");
     assert.deepEqual(await listHarnessIds(dirs), ["t", "u"]);
     assert.equal((await loadHarness("t", { builtinDir: `${root}/builtin` })).label, "Test");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("userHarnessWarnings() names each broken user harness but the one in use", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    await writeHarness(root, "t", BASE_SPEC);
+    await writeHarness(root, "u", BASE_SPEC.replace('id = "t"', 'id = "u"\nbogus = 1'));
+    await writeHarness(root, "v", "id = [\n");
+    const warnings = await userHarnessWarnings(root, "v");
+    assert.equal(warnings.length, 1);
+    assert.match(
+      warnings[0],
+      /^Skipping the harness "u" in .*: Invalid harness spec .*bogus.*\(Remove the key/,
+    );
+    assert.doesNotMatch(warnings[0], /\.ts/, "no hint points at our source files");
+    const [other] = await userHarnessWarnings(root, "u");
+    assert.match(
+      other,
+      /^Skipping the harness "v" in .*: Cannot parse ".*\/v\/harness\.toml" at line 2/,
+    );
+    assert.match(other, /\(Fix the TOML syntax at line 2; strings need quotes/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

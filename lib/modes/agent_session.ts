@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { EffectiveConfig } from "../config/effective.ts";
 import { configHome, findProjectRoot, loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
-import { listHarnessIds, loadHarness } from "../harness/load.ts";
+import { listHarnessIds, loadHarness, userHarnessWarnings } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
 import { openingReminders } from "../harness/reminders.ts";
 import { chooseHarness } from "../harness/select.ts";
@@ -149,5 +149,9 @@ async function pickHarness(
     wireApi: settings.wireApi,
     available: await listHarnessIds(dirs),
   });
-  return await loadHarness(id, dirs);
+  const harness = await loadHarness(id, dirs);
+  for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) {
+    console.error(`warning: ${warning}`);
+  }
+  return harness;
 }
