@@ -1,12 +1,33 @@
 /**
  * A deliberately small shell tokenizer for the known-safe check: it splits a script into plain
  * commands joined by `&&`, `||`, `;`, `|` or newlines, and gives up (returns undefined) on
- * anything it does not fully understand: redirections, subshells and groups, `$` expansions,
- * backticks, heredocs, background `&`, comments, unquoted glob characters and control flow.
+ * anything whose words bash, sh or zsh could expand into something other than what is written:
+ * redirections, subshells and groups, `$` expansions, backticks, heredocs, background `&`,
+ * comments, unquoted glob characters (zsh's `^` too), brace expansion, tilde forms other than a
+ * plain `~` or `~/`, zsh's `=name`, and control flow. The words it returns are the words the
+ * program will see, except that a leading `~` stays as written (the shell gives `$HOME`).
  */
 
 const OPERATORS = ["&&", "||", ";", "|", "\n"];
-const REFUSED_CHARS = new Set(["<", ">", "(", ")", "$", "`", "&", "#", "*", "?", "[", "]"]);
+const REFUSED_CHARS = new Set([
+  "<",
+  ">",
+  "(",
+  ")",
+  "$",
+  "`",
+  "&",
+  "#",
+  "*",
+  "?",
+  "[",
+  "]",
+  "{",
+  "}",
+  "^",
+]);
+/** Characters after which a word ends (so a `~` before them is a plain `~`). */
+const WORD_END = new Set([" ", "\t", "\n", ";", "|", "&"]);
 const KEYWORDS = new Set([
   "if",
   "then",
@@ -65,7 +86,7 @@ export function splitPlainCommands(script: string): string[][] | undefined {
       if (i + 1 >= script.length) return undefined;
       if (script[i + 1] !== "\n") word = (word ?? "") + script[i + 1];
       i++;
-    } else if (REFUSED_CHARS.has(ch)) return undefined;
+    } else if (REFUSED_CHARS.has(ch) || expands(script, i, word === undefined)) return undefined;
     else word = (word ?? "") + ch;
   }
   endWord();
@@ -78,6 +99,18 @@ export function splitPlainCommands(script: string): string[][] | undefined {
   return commands.some((argv) => KEYWORDS.has(argv[0]) || /^\w+=/.test(argv[0]))
     ? undefined
     : commands;
+}
+
+/**
+ * Whether the unquoted `ch = script[i]` starts an expansion: any `~` but a leading `~` or `~/`
+ * (which only give `$HOME`), and a leading `=` followed by a name (zsh's command path).
+ */
+function expands(script: string, i: number, atWordStart: boolean): boolean {
+  const next = script[i + 1];
+  if (script[i] === "~") {
+    return !atWordStart || !(next === undefined || next === "/" || WORD_END.has(next));
+  }
+  return script[i] === "=" && atWordStart && next !== undefined && !WORD_END.has(next);
 }
 
 function readDoubleQuoted(script: string, from: number): { text: string; end: number } | undefined {

@@ -8,6 +8,7 @@ import {
   type ApprovalPolicy,
   COMMAND_CAPABILITIES,
   commandOf,
+  commandSubject,
   type SandboxFacts,
 } from "./policy.ts";
 
@@ -32,6 +33,8 @@ export interface ApprovalHookOptions {
   sandbox: SandboxFacts;
   /** The `mutates` flag of a capability id. */
   mutates: (capability: string) => boolean;
+  /** The environment commands run with; see `ApprovalRequest.env`. */
+  env?: Record<string, string>;
   /** Asks the user; absent when no one can answer (exec without a terminal). */
   ask?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
   /** Told about every refusal, for stderr. */
@@ -54,6 +57,7 @@ export function approvalHook(
       mutates: opts.mutates(resolved.capability),
       input: resolved.input,
       sandbox: opts.sandbox,
+      env: opts.env,
     });
     if (verdict.decision === "deny") {
       return deny(opts, [verdict.reason, verdict.hint].filter(Boolean).join("\n"));
@@ -94,8 +98,25 @@ function questionFor(
 ): ApprovalQuestion {
   const o = (resolved.input ?? {}) as Record<string, unknown>;
   const subject = COMMAND_CAPABILITIES.has(resolved.capability)
-    ? commandOf(resolved.input).command
+    ? visible(commandSubject(commandOf(resolved.input)))
     : JSON.stringify(resolved.input);
   const justification = typeof o.justification === "string" ? o.justification : undefined;
   return { capability: resolved.capability, subject, reason, justification, unsandboxed };
+}
+
+/**
+ * `text` with control characters (but newline and tab) and bidirectional overrides written as
+ * `\u{…}` escapes, so that a command cannot redraw or reorder what the user approves.
+ */
+function visible(text: string): string {
+  return [...text].map((ch) =>
+    hidden(ch.codePointAt(0)!) ? `\\u{${ch.codePointAt(0)!.toString(16)}}` : ch
+  )
+    .join("");
+}
+
+function hidden(code: number): boolean {
+  if (code === 0x0a || code === 0x09) return false;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x061c || code === 0x200e ||
+    code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }

@@ -55,3 +55,26 @@ Deno.test("approvalHook() marks an approved escalation so the command leaves the
   assert.equal(asked[0].justification, "net");
   assert.equal(asked[0].unsandboxed, true);
 });
+
+Deno.test("approvalHook() shows and remembers the shell, login flag and folder of a command", async () => {
+  const { hook, asked } = hookWith(["session", "once", "once", "once"]);
+  const run = (input: Record<string, unknown>) => hook(CALL, { capability: "shell.run", input });
+  assert.equal((await run({ command: "npm test" })).allow, true);
+  assert.equal((await run({ command: "npm test" })).allow, true);
+  assert.equal((await run({ command: "npm test", shell: "tools/evil" })).allow, true);
+  assert.equal((await run({ command: "npm test", shell: "bash", login: true })).allow, true);
+  assert.equal((await run({ command: "npm test", cwd: "other" })).allow, true);
+  assert.deepEqual(asked.map((q) => q.subject), [
+    "npm test",
+    "tools/evil -c 'npm test'",
+    "bash -lc 'npm test'",
+    "npm test  (in other)",
+  ]);
+});
+
+Deno.test("approvalHook() shows control and bidirectional characters of a command as escapes", async () => {
+  const { hook, asked } = hookWith(["once"]);
+  const command = "rm -rf ~ \r\u001b[2Kls\n\u202eecho";
+  await hook(CALL, { capability: "shell.run", input: { command } });
+  assert.equal(asked[0].subject, "rm -rf ~ \\u{d}\\u{1b}[2Kls\n\\u{202e}echo");
+});

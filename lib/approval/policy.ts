@@ -3,7 +3,8 @@
  * `approval_policy` and the session's sandbox (interfaces.md §6.4, §7). Pure: the hook in
  * `hook.ts` asks the user and applies the answer.
  */
-import { isKnownSafeCommand } from "./known_safe.ts";
+import { delimiter, isAbsolute } from "node:path";
+import { isKnownSafeShellCall } from "./known_safe.ts";
 
 /** Values of `approval_policy`. */
 export type ApprovalPolicy = "untrusted" | "on-failure" | "on-request" | "never";
@@ -24,6 +25,12 @@ export interface ApprovalRequest {
   mutates: boolean;
   input: unknown;
   sandbox: SandboxFacts;
+  /**
+   * The environment commands run with. When given, no command is known safe unless its `PATH`
+   * lists absolute folders only: an empty or relative entry would look bare names up in the
+   * working directory.
+   */
+  env?: Record<string, string>;
 }
 
 /**
@@ -37,6 +44,25 @@ export type ApprovalDecision =
 
 /** Capabilities that run a command line, which the OS sandbox confines (foreground or background). */
 export const COMMAND_CAPABILITIES: ReadonlySet<string> = new Set(["shell.run", "shell.start"]);
+
+/**
+ * Every input field of the command capabilities and what it means here: `runs` fields decide
+ * which program runs and where (the known-safe check and the approval question see them),
+ * `escalates` fields ask to leave the sandbox, `inert` ones change neither. A test fails when a
+ * command capability has a field that is not listed.
+ */
+export const COMMAND_FIELDS: Readonly<Record<string, "runs" | "escalates" | "inert">> = {
+  command: "runs",
+  shell: "runs",
+  login: "runs",
+  cwd: "runs",
+  escalated: "escalates",
+  sandbox_permissions: "escalates",
+  justification: "inert",
+  timeout_ms: "inert",
+  min_timeout_ms: "inert",
+  description: "inert",
+};
 
 /** Decides whether a call runs, needs approval, or is refused. */
 export function approvalDecision(
@@ -58,17 +84,51 @@ export function approvalDecision(
   return { decision: "allow", unsandboxed: false };
 }
 
-/** The command line of a command capability's input, and whether it asks to leave the sandbox. */
-export function commandOf(input: unknown): { command: string; escalated: boolean } {
+/** What a command capability's input runs, and whether it asks to leave the sandbox. */
+export interface CommandCall {
+  command: string;
+  /** The shell program (`shell.run`'s `shell`); absent means bash. */
+  shell?: string;
+  login: boolean;
+  cwd?: string;
+  escalated: boolean;
+}
+
+/** Reads the fields of a command capability's input that decide what runs and where. */
+export function commandOf(input: unknown): CommandCall {
   const o = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   return {
     command: typeof o.command === "string" ? o.command : "",
+    shell: typeof o.shell === "string" ? o.shell : undefined,
+    login: o.login === true,
+    cwd: typeof o.cwd === "string" ? o.cwd : undefined,
     escalated: o.escalated === true || o.sandbox_permissions === "require_escalated",
   };
 }
 
+/**
+ * The command line as the user should see it before approving: the command, preceded by the
+ * shell and its flag when they are not the default `bash -c`, followed by the working folder
+ * when the call gives one.
+ */
+export function commandSubject(call: CommandCall): string {
+  const shell = call.shell ?? "bash";
+  const line = shell === "bash" && !call.login
+    ? call.command
+    : `${shell} ${call.login ? "-lc" : "-c"} '${call.command.replaceAll("'", `'\\''`)}'`;
+  return call.cwd === undefined ? line : `${line}  (in ${call.cwd})`;
+}
+
+/** True when every entry of `path` is an absolute folder. */
+function lookupIsStable(path: string | undefined): boolean {
+  return path !== undefined && path.split(delimiter).every((dir) => isAbsolute(dir));
+}
+
 function commandDecision(policy: ApprovalPolicy, req: ApprovalRequest): ApprovalDecision {
-  const { command, escalated } = commandOf(req.input);
+  const call = commandOf(req.input);
+  const { escalated } = call;
+  const knownSafe = isKnownSafeShellCall(call) &&
+    (req.env === undefined || lookupIsStable(req.env.PATH));
   const full = req.sandbox.mode === "danger-full-access";
   if (escalated && !full) {
     if (policy === "never") {
@@ -81,7 +141,7 @@ function commandDecision(policy: ApprovalPolicy, req: ApprovalRequest): Approval
     return { decision: "ask", unsandboxed: true, reason: "it asks to run outside the sandbox" };
   }
   const sandboxed = full || req.sandbox.enforced;
-  if (isKnownSafeCommand(command)) return { decision: "allow", unsandboxed: !sandboxed };
+  if (knownSafe) return { decision: "allow", unsandboxed: !sandboxed };
   if (!sandboxed) {
     const problem = req.sandbox.problem?.message ?? "the command sandbox is unavailable";
     if (policy === "never") {

@@ -19,7 +19,14 @@ Deno.test("approvalDecision() decides shell commands by policy and sandbox", () 
   const rows: [ApprovalPolicy, SandboxFacts, Record<string, unknown>, string][] = [
     ["untrusted", WRITE, { command: "ls -la" }, "allow"],
     ["untrusted", WRITE, { command: "ls && rm -rf x" }, "ask"],
-    ["untrusted", WRITE, { command: "git status; cat a | wc -l" }, "allow"],
+    ["untrusted", WRITE, { command: "pwd; cat a | wc -l" }, "allow"],
+    ["untrusted", WRITE, { command: "git status" }, "ask"],
+    ["untrusted", FULL, { command: "ls" }, "allow"],
+    ["untrusted", FULL, { command: "ls", shell: "zsh", login: true }, "allow"],
+    ["untrusted", FULL, { command: "ls", shell: "tools/evil" }, "ask+unsandboxed"],
+    ["untrusted", FULL, { command: "ls", shell: "/bin/bash" }, "ask+unsandboxed"],
+    ["untrusted", FULL, { command: "ls", cwd: "sub" }, "allow"],
+    ["on-request", BROKEN, { command: "ls", shell: "evil" }, "ask+unsandboxed"],
     ["untrusted", WRITE, { command: "echo hi > f" }, "ask"],
     ["untrusted", FULL, { command: "npm test" }, "ask+unsandboxed"],
     ["on-request", WRITE, { command: "npm test" }, "allow"],
@@ -78,4 +85,25 @@ Deno.test("approvalDecision() treats a background command like a foreground one"
     approvalDecision("untrusted", req("shell.run")),
   );
   assert.equal(approvalDecision("untrusted", req("shell.start")).decision, "ask");
+});
+
+Deno.test("approvalDecision() knows no command safe when PATH would search the working folder", () => {
+  const decide = (PATH: string | undefined) => {
+    const env: Record<string, string> = PATH === undefined ? {} : { PATH };
+    const input = { command: "ls" };
+    return approvalDecision("untrusted", {
+      capability: "shell.run",
+      mutates: true,
+      input,
+      sandbox: FULL,
+      env,
+    })
+      .decision;
+  };
+  assert.equal(decide("/usr/local/bin:/usr/bin:/bin"), "allow");
+  for (
+    const path of ["/usr/bin:.", ".:/usr/bin", "/usr/bin::/bin", "bin:/usr/bin", "", undefined]
+  ) {
+    assert.equal(decide(path), "ask", `PATH=${path}`);
+  }
 });
