@@ -79,6 +79,11 @@ export interface OpenSandboxOptions {
   networkAccess: boolean;
   /** Give each command an empty `/tmp`; default true. */
   privateTmp?: boolean;
+  /**
+   * Folders commands must be able to read even under `/tmp` (the session's scratch folder, which
+   * holds background job output): re-bound read-only over the private `/tmp`. They must exist.
+   */
+  readablePaths?: string[];
   /** Names kept read-only under each writable root; default `DEFAULT_PROTECTED_NAMES`. */
   protectedNames?: readonly string[];
   /** The OS to sandbox for; default the running one. */
@@ -111,7 +116,8 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
   const extra = { retryUnsandboxed: opts.retryUnsandboxed };
   if (os === "linux") {
     const probe = await probeBubblewrap(opts.bwrap ? { bwrap: opts.bwrap } : {});
-    return { ...(await bwrapSandbox(policy, probe)), ...extra };
+    const readable = await canonical(opts.readablePaths ?? []);
+    return { ...(await bwrapSandbox(policy, probe, readable)), ...extra };
   }
   if (os === "darwin") return { ...seatbeltSandbox(policy), ...extra };
   return unavailable(opts.mode, {
@@ -131,7 +137,11 @@ export function describePolicy(policy: SandboxPolicy): string {
   return `${policy.mode}: ${writes}${tmp}, network ${policy.networkAccess ? "on" : "off"}`;
 }
 
-async function bwrapSandbox(policy: SandboxPolicy, probe: ProbeResult): Promise<CommandSandbox> {
+async function bwrapSandbox(
+  policy: SandboxPolicy,
+  probe: ProbeResult,
+  readable: string[],
+): Promise<CommandSandbox> {
   if (!probe.ok) {
     return unavailable(policy.mode, {
       message: probe.failure.message,
@@ -150,11 +160,12 @@ async function bwrapSandbox(policy: SandboxPolicy, probe: ProbeResult): Promise<
     enforced: true,
     description: `${describePolicy(policy)} (bubblewrap, ${seccomp})`,
   };
+  const underTmp = policy.privateTmp ? readable.filter((path) => isUnder(path, "/tmp")) : [];
   const readOnlyBinds = (cwd: string) =>
     policy.privateTmp && isUnder(cwd, "/tmp") &&
       !policy.writableRoots.some((root) => isUnder(cwd, root))
-      ? [cwd]
-      : [];
+      ? [...underTmp, cwd]
+      : underTmp;
   return {
     status,
     async wrap(req) {

@@ -11,6 +11,7 @@ import {
   commandSubject,
   type SandboxFacts,
 } from "./policy.ts";
+import { visible } from "./_visible.ts";
 
 /** What the user is asked. */
 export interface ApprovalQuestion {
@@ -100,23 +101,6 @@ function questionFor(
   const subject = COMMAND_CAPABILITIES.has(resolved.capability)
     ? visible(commandSubject(commandOf(resolved.input)))
     : JSON.stringify(resolved.input);
-  const justification = typeof o.justification === "string" ? o.justification : undefined;
+  const justification = typeof o.justification === "string" ? visible(o.justification) : undefined;
   return { capability: resolved.capability, subject, reason, justification, unsandboxed };
-}
-
-/**
- * `text` with control characters (but newline and tab) and bidirectional overrides written as
- * `\u{…}` escapes, so that a command cannot redraw or reorder what the user approves.
- */
-function visible(text: string): string {
-  return [...text].map((ch) =>
-    hidden(ch.codePointAt(0)!) ? `\\u{${ch.codePointAt(0)!.toString(16)}}` : ch
-  )
-    .join("");
-}
-
-function hidden(code: number): boolean {
-  if (code === 0x0a || code === 0x09) return false;
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x061c || code === 0x200e ||
-    code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }

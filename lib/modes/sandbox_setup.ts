@@ -2,7 +2,7 @@
  * The session's command sandbox and approval hook, from the merged config: which sandbox,
  * which writable roots, which environment, and how approval questions are asked.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
 import { type ApprovalAnswer, approvalHook, type ApprovalQuestion } from "../approval/hook.ts";
 import { capabilityById } from "../tools/registry.ts";
@@ -12,12 +12,19 @@ import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import { fileSystemFor } from "../../sandbox/fs_helper_client.ts";
 import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
+import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
+import { journaledFileSystem } from "../../sandbox/write_journal.ts";
 
 /** Everything a mode needs to run commands under the configured sandbox and approvals. */
 export interface SessionSandbox extends AsyncDisposable {
   sandbox: CommandSandbox;
-  /** File access for the file tools: a sandboxed helper process, started on first use. */
+  /**
+   * File access for the file tools: a sandboxed helper process, started on first use, whose
+   * atomic writes are journaled so that a crash leaves no temporary file behind for long.
+   */
   fs: FileSystem;
+  /** The session's own files (job output, terminal configuration), under `<home>/run`. */
+  scratch: SessionScratch;
   /** Environment for spawned commands, from `[shell_environment_policy]`. */
   env: Record<string, string>;
   networkAllowed: boolean;
@@ -33,6 +40,8 @@ export interface SessionSandbox extends AsyncDisposable {
 /** Options of `openSessionSandbox()`. */
 export interface SessionSandboxOptions {
   cwd: string;
+  /** The interpreter home; the session's scratch space lives in its `run` folder. */
+  home: string;
   env: Record<string, string>;
   /** Asks the user; absent when no one can answer. */
   ask?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
@@ -52,10 +61,16 @@ export async function openSessionSandbox(
   const networkAllowed = mode === "danger-full-access" ||
     (mode === "workspace-write" && wsw.network_access);
   const ask = opts.ask;
+  const scratchRoot = join(opts.home, "run");
+  // Sessions that were killed left their scratch folders and maybe a temporary file in the
+  // workspace; one listing of the folder finds them. Made now so sandboxes can bind it.
+  const leftovers = await cleanStaleSessions(scratchRoot);
+  await Deno.mkdir(scratchRoot, { recursive: true, mode: 0o700 });
   const sandbox = await openCommandSandbox({
     mode,
     writableRoots: [opts.cwd, ...wsw.writable_roots.map((root) => resolve(opts.cwd, root))],
     networkAccess: networkAllowed,
+    readablePaths: [scratchRoot],
     retryUnsandboxed: policy === "on-failure"
       ? async (command, output) => {
         const reason = `it failed in the sandbox: ${output.trim().split("\n").pop() ?? ""}`;
@@ -69,7 +84,7 @@ export async function openSessionSandbox(
   const writableRoots = mode === "workspace-write"
     ? [opts.cwd, ...wsw.writable_roots.map((root) => resolve(opts.cwd, root))]
     : [];
-  const fs = lazyFileSystem(async () =>
+  const helper = lazyFileSystem(async () =>
     (await fileSystemFor(
       mode === "danger-full-access" ? undefined : {
         mode,
@@ -81,6 +96,8 @@ export async function openSessionSandbox(
       { probeOk: status.kind === "bwrap" && status.enforced },
     )).fs
   );
+  const scratch = new SessionScratch(scratchRoot);
+  const fs = journaledFileSystem(helper, () => scratch.journalDir());
   const beforeToolCall = approvalHook({
     policy,
     sandbox: { mode, enforced: status.enforced, problem: status.problem },
@@ -89,6 +106,12 @@ export async function openSessionSandbox(
     onDenied: opts.onDenied,
   });
   const warnings: string[] = [];
+  if (leftovers.length) {
+    warnings.push(
+      `Removed ${leftovers.length} temporary file(s) an interrupted session left: ` +
+        leftovers.map((p) => `"${p}"`).join(", "),
+    );
+  }
   if (status.problem) warnings.push(`${status.problem.message}\nhint: ${status.problem.hint}`);
   if (mode !== "danger-full-access" && !(status.kind === "bwrap" && status.enforced)) {
     warnings.push("File tools run without an OS sandbox: symlink escapes are not blocked");
@@ -103,8 +126,10 @@ export async function openSessionSandbox(
   return {
     sandbox,
     fs,
+    scratch,
     async [Symbol.asyncDispose]() {
-      await fs[Symbol.asyncDispose]();
+      await helper[Symbol.asyncDispose]();
+      await scratch[Symbol.asyncDispose]();
       await sandbox.close();
     },
     env: commandEnvironment(values.shell_environment_policy, opts.env),

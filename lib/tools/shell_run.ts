@@ -71,19 +71,23 @@ export const shellRun = defineCapability({
     const escalated = wantsEscalation(input);
     let result = await runOnce(argv, { cwd, timeoutMs, escalated, shell: input.shell }, ctx);
     const sandbox = ctx.sandbox;
+    let rerun: boolean | string = false;
     if (
       sandbox?.retryUnsandboxed && sandbox.status.enforced && !escalated &&
-      result.code !== 0 && result.reason === null && SANDBOX_DENIAL.test(result.out.text()) &&
-      await sandbox.retryUnsandboxed(input.command, result.out.text())
+      result.code !== 0 && result.reason === null && SANDBOX_DENIAL.test(result.out.text())
     ) {
+      rerun = await sandbox.retryUnsandboxed(input.command, result.out.text());
+    }
+    if (rerun === true) {
       result = await runOnce(argv, { cwd, timeoutMs, escalated: true, shell: input.shell }, ctx);
     }
     const { out, reason: killed, code } = result;
+    const note = typeof rerun === "string" ? `\n${rerun}\n` : "";
     return {
       command: input.command,
       cwd: displayPath(ctx.cwd, cwd),
       exitCode: killed === "timeout" ? null : code,
-      output: out.text(),
+      output: out.text() + note,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       timedOut: killed === "timeout",
       timeoutMs,
