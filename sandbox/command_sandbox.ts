@@ -54,9 +54,9 @@ export interface CommandSandbox {
   wrap(req: CommandRequest): SpawnSpec | Promise<SpawnSpec>;
   /**
    * Asked after a sandboxed command failed in a way the sandbox may have caused (on-failure
-   * approval): true reruns it unsandboxed.
+   * approval): true reruns it unsandboxed; a string, added to the output, says why it was not.
    */
-  retryUnsandboxed?(command: string, output: string): Promise<boolean>;
+  retryUnsandboxed?(command: string, output: string): Promise<boolean | string>;
   /** Removes the session's temp files. */
   close(): Promise<void>;
 }
@@ -91,7 +91,7 @@ export interface OpenSandboxOptions {
   /** The bwrap program to probe and use. */
   bwrap?: string;
   /** See `CommandSandbox.retryUnsandboxed`. */
-  retryUnsandboxed?: (command: string, output: string) => Promise<boolean>;
+  retryUnsandboxed?: (command: string, output: string) => Promise<boolean | string>;
 }
 
 /** Probes the platform once and returns the session's command sandbox. */
@@ -153,7 +153,7 @@ async function bwrapSandbox(
   // Readable by all: the filter is no secret, and a command may run as another user.
   if (arch && filterPath) await Deno.writeFile(filterPath, seccompFilter(arch), { mode: 0o644 });
   if (filterPath) await Deno.chmod(filterPath, 0o644);
-  const seccomp = filterPath ? "seccomp: no Unix sockets, no io_uring" : "no seccomp filter";
+  const seccomp = filterPath ? "seccomp: no Unix sockets but stream pairs, no io_uring" : "no seccomp filter";
   const status: SandboxStatus = {
     mode: policy.mode,
     kind: "bwrap",

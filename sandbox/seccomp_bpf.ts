@@ -10,8 +10,13 @@
  * `socketcall`, which this filter cannot inspect, so allowing them would be a bypass. x32 calls
  * (x86_64 arch with bit 30 set in the number) fail with EPERM for the same reason.
  *
- * `socketpair(AF_UNIX)` stays allowed by default: it cannot reach anything outside the process,
- * and Node/libuv child stdio and Python multiprocessing need it. `blockSocketpair` denies it too.
+ * `socketpair(AF_UNIX, …)` is allowed only for connected types, `SOCK_STREAM` and
+ * `SOCK_SEQPACKET` (with the `SOCK_CLOEXEC`/`SOCK_NONBLOCK` flag bits masked off): Node/libuv child
+ * stdio and Python multiprocessing use stream pairs, Chromium's IPC uses seqpacket pairs, and the
+ * kernel gives either type no way out (`connect` fails with EISCONN, a stream send with an address
+ * fails, a seqpacket send ignores it). A `SOCK_DGRAM` pair is refused: datagram sockets can
+ * `sendto` or re-`connect` to any path, which reached journald, `/dev/log` and other host
+ * sockets. `blockSocketpair` refuses every `AF_UNIX` pair.
  */
 
 /** CPU architectures the generator knows. */
@@ -19,7 +24,7 @@ export type SeccompArch = "x86_64" | "aarch64";
 
 /** Options of `seccompFilter()`. */
 export interface SeccompFilterOptions {
-  /** Also make `socketpair(AF_UNIX, …)` fail with EPERM. */
+  /** Make every `socketpair(AF_UNIX, …)` fail with EPERM, stream pairs included. */
   blockSocketpair?: boolean;
 }
 
@@ -42,18 +47,23 @@ const ARCHES: Record<SeccompArch, ArchInfo> = {
   aarch64: { audit: 0xc00000b7, socket: 198, socketpair: 199, ioUring: [425, 426, 427] },
 };
 
-/** BPF opcodes: BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K. */
-export const BPF = Object.freeze({ LD_ABS: 0x20, JEQ: 0x15, JGE: 0x35, RET: 0x06 });
+/**
+ * BPF opcodes: BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K,
+ * BPF_ALU|BPF_AND|BPF_K, BPF_RET|BPF_K.
+ */
+export const BPF = Object.freeze({ LD_ABS: 0x20, JEQ: 0x15, JGE: 0x35, AND: 0x54, RET: 0x06 });
 /** seccomp return actions. */
 export const SECCOMP_RET = Object.freeze({
   ALLOW: 0x7fff0000,
   ERRNO: 0x00050000,
   KILL_PROCESS: 0x80000000,
 });
-/** Offsets in `struct seccomp_data`: nr, arch, low word of args[0]. */
-const OFFSET = { nr: 0, arch: 4, arg0: 16 } as const;
+/** Offsets in `struct seccomp_data`: nr, arch, low words of args[0] and args[1]. */
+const OFFSET = { nr: 0, arch: 4, arg0: 16, arg1: 24 } as const;
 const EPERM = 1;
 const AF_UNIX = 1;
+/** Socket types (the same numbers on both architectures) and the flag bits `type` may carry. */
+const SOCK = { STREAM: 1, SEQPACKET: 5, CLOEXEC: 0o2000000, NONBLOCK: 0o4000 } as const;
 
 /** One decoded `struct sock_filter`. */
 export interface SockFilter {
@@ -64,7 +74,7 @@ export interface SockFilter {
 }
 
 type Target = number | "next" | Label;
-type Label = "allow" | "deny" | "kill" | "domain";
+type Label = "allow" | "deny" | "kill" | "domain" | "pair" | "pairType";
 interface Op {
   code: number;
   k: number;
@@ -121,10 +131,17 @@ function program(a: ArchInfo, opts: SeccompFilterOptions): Op[] {
   ];
   if (a.x32Bit !== undefined) ops.push({ code: BPF.JGE, k: a.x32Bit, jt: "deny", jf: "next" });
   for (const nr of a.ioUring) ops.push({ code: BPF.JEQ, k: nr, jt: "deny", jf: "next" });
-  ops.push({ code: BPF.JEQ, k: a.socket, jt: "domain", jf: "next" });
-  if (opts.blockSocketpair) ops.push({ code: BPF.JEQ, k: a.socketpair, jt: "domain", jf: "next" });
   ops.push(
+    { code: BPF.JEQ, k: a.socket, jt: "domain", jf: "next" },
+    { code: BPF.JEQ, k: a.socketpair, jt: opts.blockSocketpair ? "domain" : "pair", jf: "next" },
     { code: BPF.RET, k: SECCOMP_RET.ALLOW },
+    // socketpair: an AF_UNIX pair passes only when its type, flags masked off, is connected.
+    { code: BPF.LD_ABS, k: OFFSET.arg0, label: "pair" },
+    { code: BPF.JEQ, k: AF_UNIX, jt: "pairType", jf: "allow" },
+    { code: BPF.LD_ABS, k: OFFSET.arg1, label: "pairType" },
+    { code: BPF.AND, k: ~(SOCK.CLOEXEC | SOCK.NONBLOCK) >>> 0 },
+    { code: BPF.JEQ, k: SOCK.STREAM, jt: "allow", jf: "next" },
+    { code: BPF.JEQ, k: SOCK.SEQPACKET, jt: "allow", jf: "deny" },
     { code: BPF.LD_ABS, k: OFFSET.arg0, label: "domain" },
     { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" },
     { code: BPF.RET, k: SECCOMP_RET.ALLOW, label: "allow" },
