@@ -5,6 +5,7 @@
 import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
 import { type ApprovalAnswer, approvalHook, type ApprovalQuestion } from "../approval/hook.ts";
+import { onFailureRerun } from "../approval/on_failure.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
@@ -72,12 +73,7 @@ export async function openSessionSandbox(
     networkAccess: networkAllowed,
     readablePaths: [scratchRoot],
     retryUnsandboxed: policy === "on-failure"
-      ? async (command, output) => {
-        const reason = `it failed in the sandbox: ${output.trim().split("\n").pop() ?? ""}`;
-        const question = { capability: "shell.run", subject: command, reason, unsandboxed: true };
-        if (!ask) opts.onDenied?.(`Not rerunning "${command}" unsandboxed: no terminal to ask`);
-        return ask ? (await ask(question)) !== "deny" : false;
-      }
+      ? onFailureRerun({ ask, onDenied: opts.onDenied })
       : undefined,
   });
   const status = sandbox.status;
@@ -98,9 +94,11 @@ export async function openSessionSandbox(
   );
   const scratch = new SessionScratch(scratchRoot);
   const fs = journaledFileSystem(helper, () => scratch.journalDir());
+  const env = commandEnvironment(values.shell_environment_policy, opts.env);
   const beforeToolCall = approvalHook({
     policy,
     sandbox: { mode, enforced: status.enforced, problem: status.problem },
+    env,
     mutates: (id) => capabilityById(id)?.mutates ?? true,
     ask,
     onDenied: opts.onDenied,
@@ -132,7 +130,7 @@ export async function openSessionSandbox(
       await scratch[Symbol.asyncDispose]();
       await sandbox.close();
     },
-    env: commandEnvironment(values.shell_environment_policy, opts.env),
+    env,
     networkAllowed,
     beforeToolCall,
     banner: `sandbox: ${status.description}\napproval: ${policy}`,
