@@ -46,15 +46,32 @@ export interface FileSystem {
   /**
    * Replaces the file's contents through a temporary file in the same folder and a rename, so
    * readers never see half a file. An existing symlink is followed and stays a symlink; the
-   * parent folder must exist. `mode` sets the permission bits of the new file.
+   * parent folder must exist. `mode` sets the permission bits of the new file; `tempName` names
+   * the temporary file (as `tempFileName()` makes it), so a caller can record where it will be.
    */
-  writeFileAtomic(path: string, data: Uint8Array, opts?: { mode?: number }): Promise<void>;
+  writeFileAtomic(path: string, data: Uint8Array, opts?: WriteOptions): Promise<void>;
   /** Creates the folder and any missing parents; an existing folder is fine. */
   mkdirp(path: string): Promise<void>;
   /** Removes a file or an empty folder. */
   remove(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   realPath(path: string): Promise<string>;
+}
+
+/** Options of `FileSystem.writeFileAtomic`. */
+export interface WriteOptions {
+  mode?: number;
+  tempName?: string;
+}
+
+/** The name of the temporary file an atomic write of `target` uses: `.<name>.<8 hex>.tmp`. */
+export function tempFileName(target: string): string {
+  return `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+}
+
+/** Whether `name` is a name `tempFileName()` makes. */
+export function isTempFileName(name: string): boolean {
+  return /^\.[^/\\]+\.[0-9a-f]{8}\.tmp$/.test(name);
 }
 
 /** A write the sandbox refused; `message` says why and `hint` what to do instead. */
@@ -121,13 +138,16 @@ async function readFile(path: string, range?: ReadRange): Promise<Uint8Array> {
 async function writeFileAtomic(
   path: string,
   data: Uint8Array,
-  opts: { mode?: number } = {},
+  opts: WriteOptions = {},
 ): Promise<void> {
+  if (opts.tempName !== undefined && !isTempFileName(opts.tempName)) {
+    throw new TypeError(`Cannot write "${path}": "${opts.tempName}" is not a temporary file name`);
+  }
   const target = await Deno.realPath(path).catch((err) => {
     if (err instanceof Deno.errors.NotFound) return path;
     throw err;
   });
-  const tmp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  const tmp = join(dirname(target), opts.tempName ?? tempFileName(target));
   try {
     await Deno.writeFile(tmp, data, { createNew: true });
     if (opts.mode !== undefined) await Deno.chmod(tmp, opts.mode);

@@ -8,7 +8,13 @@
 import { fileURLToPath } from "node:url";
 import { isAbsolute, join, relative } from "node:path";
 import { bwrapArgs, protectedPathsUnder, type SandboxPolicy } from "./bwrap_args.ts";
-import { type FileSystem, FsRefusedError, inProcessFs, type ReadRange } from "./file_system.ts";
+import {
+  type FileSystem,
+  FsRefusedError,
+  inProcessFs,
+  type ReadRange,
+  type WriteOptions,
+} from "./file_system.ts";
 import {
   errorFromWire,
   splitLines,
@@ -193,7 +199,7 @@ class HelperProcess {
       stat: async (path: string) => statFromWire(await call("stat", [path]) as WireStat),
       lstat: async (path: string) => statFromWire(await call("lstat", [path]) as WireStat),
       readDir: async (path: string) => await call("readDir", [path]) as never,
-      writeFileAtomic: (path: string, data: Uint8Array, opts?: { mode?: number }) =>
+      writeFileAtomic: (path: string, data: Uint8Array, opts?: WriteOptions) =>
         write("writeFileAtomic", [path, data.toBase64(), opts], [path]),
       mkdirp: (path: string) => write("mkdirp", [path], [path]),
       remove: (path: string) => write("remove", [path], [path]),

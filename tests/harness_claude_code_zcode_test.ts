@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { renderResult, resolveCall } from "../lib/harness/call.ts";
 import { loadHarness } from "../lib/harness/load.ts";
 import type { Harness } from "../lib/harness/types.ts";
+import { inProcessFs } from "../sandbox/file_system.ts";
 
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 const claude = await loadHarness("claude-code", { builtinDir: HARNESSES });
@@ -68,7 +69,13 @@ Deno.test("zcode Read has no footer and TodoRead answers with a todos object", (
 Deno.test("zcode Read answers an unchanged whole-file re-read with a reminder, for real", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/a.py`, "x = 1\n");
-  const ctx = { cwd: dir, signal: new AbortController().signal, env: {}, state: new Map() };
+  const ctx = {
+    cwd: dir,
+    signal: new AbortController().signal,
+    env: {},
+    state: new Map(),
+    fs: inProcessFs,
+  };
   const read = async () => {
     const call = resolveCall(zcode, { name: "Read", args: { file_path: `${dir}/a.py` } });
     return renderResult(call.tool, await call.capability.run(call.input, ctx));

@@ -5,6 +5,8 @@ import { loadHarness } from "../lib/harness/load.ts";
 import type { Harness } from "../lib/harness/types.ts";
 import type { ToolContext } from "../lib/tools/capability.ts";
 import { JobRegistry, JOBS_STATE_KEY } from "../lib/tools/shell_jobs.ts";
+import { testScratch } from "../lib/tools/_test_workspace.ts";
+import { inProcessFs } from "../sandbox/file_system.ts";
 
 /** Background shell jobs through the kimi-code and deepseek-tui surfaces, with real processes. */
 
@@ -13,17 +15,21 @@ const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 /** A temp workspace and a tool context whose job registry is disposed before the folder goes. */
 async function session() {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_kimi_code_" }));
-  const jobs = new JobRegistry({ stopGraceMs: 200 });
+  const scratch = await testScratch();
+  const jobs = new JobRegistry({ scratch, stopGraceMs: 200 });
   const ctx: ToolContext = {
     cwd: dir,
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir },
     state: new Map([[JOBS_STATE_KEY, jobs]]),
+    fs: inProcessFs,
+    scratch,
   };
   return {
     ctx,
     async [Symbol.asyncDispose]() {
       await jobs[Symbol.asyncDispose]();
+      await scratch[Symbol.asyncDispose]();
       await Deno.remove(dir, { recursive: true });
     },
   };

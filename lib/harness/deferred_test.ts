@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../errors.ts";
 import type { ToolContext } from "../tools/capability.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import { DEFERRED_FILES, DEFERRED_SPEC } from "./_test_deferred.ts";
 import { BASE_SPEC, writeHarness } from "./_test_harness.ts";
 import { advertisedTools, deferredToolNames, LOADED_TOOLS_KEY, toolCatalog } from "./deferred.ts";
@@ -19,6 +20,7 @@ function ctx(state: Map<string, unknown>): ToolContext {
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "" },
     state,
+    fs: inProcessFs,
   };
 }
 

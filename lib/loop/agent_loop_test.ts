@@ -7,6 +7,7 @@ import type { StreamEvent } from "../model/stream.ts";
 import { replayReasoning, runTurn } from "./agent_loop.ts";
 import { call, freshState, scriptedProvider } from "./_test_loop.ts";
 import type { LoopEvent } from "./events.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
@@ -20,7 +21,13 @@ async function run(replies: Array<Block[] | StreamEvent>) {
   const outcome = await runTurn(state, {
     provider,
     harness,
-    ctx: { cwd, signal, env: { PATH: Deno.env.get("PATH") ?? "" }, state: new Map() },
+    ctx: {
+      cwd,
+      signal,
+      env: { PATH: Deno.env.get("PATH") ?? "" },
+      state: new Map(),
+      fs: inProcessFs,
+    },
     emit: (e) => events.push(e),
     signal,
   });
@@ -100,7 +107,13 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
   const outcome = await runTurn(state, {
     provider,
     harness,
-    ctx: { cwd, signal, env: { PATH: Deno.env.get("PATH") ?? "" }, state: new Map() },
+    ctx: {
+      cwd,
+      signal,
+      env: { PATH: Deno.env.get("PATH") ?? "" },
+      state: new Map(),
+      fs: inProcessFs,
+    },
     emit: () => {},
     signal,
   });
@@ -124,7 +137,7 @@ Deno.test("runTurn() answers every tool call even when interrupted mid-way", asy
   const outcome = await runTurn(state, {
     provider,
     harness,
-    ctx: { cwd, signal: controller.signal, env: {}, state: new Map() },
+    ctx: { cwd, signal: controller.signal, env: {}, state: new Map(), fs: inProcessFs },
     emit: (e) => {
       if (e.type === "tool_end") controller.abort();
     },

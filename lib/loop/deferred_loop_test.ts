@@ -6,6 +6,7 @@ import { loadHarnessDir } from "../harness/load.ts";
 import { textOf } from "../model/message.ts";
 import { runTurn } from "./agent_loop.ts";
 import { call, freshState, scriptedProvider } from "./_test_loop.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 Deno.test("runTurn() sends a deferred tool only after a tool search loads it", async () => {
   const harness = await loadHarnessDir(
@@ -34,6 +35,7 @@ Deno.test("runTurn() sends a deferred tool only after a tool search loads it", a
       env: { PATH: Deno.env.get("PATH") ?? "" },
       state: toolState,
       toolCatalog: toolCatalog(harness, toolState),
+      fs: inProcessFs,
     },
     emit: () => {},
     signal,

@@ -5,6 +5,8 @@ import type { ModelRequest } from "../model/message.ts";
 import { emptyUsage, textOf } from "../model/message.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { TERMINAL_STATE_KEY } from "../tools/terminal_keys.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
+import { SessionScratch } from "../../sandbox/scratch_space.ts";
 import { freshState } from "./_test_loop.ts";
 import { runTurn } from "./agent_loop.ts";
 
@@ -37,11 +39,19 @@ async function runText(id: string, replies: string[], files: Record<string, stri
   const state = freshState();
   const signal = new AbortController().signal;
   const ctxState = new Map<string, unknown>();
+  await using scratch = new SessionScratch(`${cwd}.run`);
   try {
     const outcome = await runTurn(state, {
       provider,
       harness,
-      ctx: { cwd, signal, env: { PATH: Deno.env.get("PATH") ?? "" }, state: ctxState },
+      ctx: {
+        cwd,
+        signal,
+        env: { PATH: Deno.env.get("PATH") ?? "" },
+        state: ctxState,
+        fs: inProcessFs,
+        scratch,
+      },
       emit: () => {},
       signal,
     });

@@ -82,6 +82,7 @@ async function openWatched(
   // Independent start-up work runs together: it all stands between launch and the first request.
   const sandboxPromise = openSessionSandbox(config.values, {
     cwd,
+    home: config.home,
     env,
     yolo: options.yolo,
     ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,

@@ -72,6 +72,7 @@ async function runTask(
     toolCatalog: toolCatalog(harness, toolState, { guard: beforeToolCall }),
     sandbox: sandbox.sandbox,
     fs: sandbox.fs,
+    scratch: sandbox.scratch,
     networkAllowed: sandbox.networkAllowed,
     home: config.home,
   };

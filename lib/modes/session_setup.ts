@@ -4,6 +4,7 @@ import type { PromptVars } from "../harness/types.ts";
 import { discoverSkills, skillsListing } from "../tools/skills.ts";
 import type { SharedOptions } from "./cli.ts";
 import type { GitRunner } from "./safe_git.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 /** Resolves `-C/--cd` against the current directory and checks it is a directory. */
 export async function resolveWorkdir(cd: string | undefined): Promise<string> {
@@ -67,7 +68,8 @@ export async function promptVars(
   const [gitStatusText, agentsText, skills] = await Promise.all([
     gitStatus(cwd, opts.git, isHeldBack),
     agentsMd(cwd, opts.home),
-    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME }),
+    // Start-up reads, before any tool runs: this process reads as the helper would.
+    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME, fs: inProcessFs }),
   ]);
   return {
     ...(opts.guidance === false ? { guidance: "" } : {}),

@@ -9,6 +9,7 @@ import { emptyUsage } from "../model/message.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { scriptedProvider } from "../loop/_test_loop.ts";
 import { makeSubagentRunner } from "./subagent.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
@@ -45,7 +46,13 @@ async function harnessWithTask(): Promise<Harness> {
 async function context(): Promise<ToolContext> {
   const cwd = await Deno.makeTempDir({ prefix: "oi_subagent_" });
   const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
-  return { cwd, signal: new AbortController().signal, env, state: new Map([["parent", 1]]) };
+  return {
+    cwd,
+    signal: new AbortController().signal,
+    env,
+    state: new Map([["parent", 1]]),
+    fs: inProcessFs,
+  };
 }
 
 Deno.test("makeSubagentRunner() runs a nested turn that executes a real command", async () => {

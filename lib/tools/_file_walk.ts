@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Ignore } from "ignore";
 import type { ToolContext } from "./capability.ts";
+import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
 
 /** How files are listed and searched: ripgrep when installed, else our walker (same results). */
 export type SearchEngine = "rg" | "js";
@@ -73,20 +74,23 @@ interface IgnoreLevel {
   ig: Ignore;
 }
 
-/** Files under `root` (relative, `/`-separated), filtered as RG_FILTER_FLAGS describes. */
+/**
+ * Files under `root` (relative, `/`-separated), filtered as RG_FILTER_FLAGS describes, listed
+ * and read through `opts.fs` (the session's file system).
+ */
 export async function walkFiles(
   root: string,
-  opts: { glob?: string; signal: AbortSignal },
+  opts: { glob?: string; signal: AbortSignal; fs: FileSystem },
 ): Promise<string[]> {
+  const fs = opts.fs;
   const match = opts.glob === undefined ? undefined : globMatcher(opts.glob);
   const out: string[] = [];
   async function visit(rel: string, levels: IgnoreLevel[]): Promise<void> {
     opts.signal.throwIfAborted();
     const dir = join(root, rel);
-    const here = await loadGitignore(dir, rel);
+    const here = await loadGitignore(fs, dir, rel);
     const stack = here ? [...levels, here] : levels;
-    const entries: Deno.DirEntry[] = [];
-    for await (const entry of Deno.readDir(dir)) entries.push(entry);
+    const entries: DirEntry[] = await fs.readDir(dir);
     for (const entry of entries) {
       if (entry.name.startsWith(".") || entry.isSymlink) continue;
       const path = rel + entry.name;
@@ -99,10 +103,14 @@ export async function walkFiles(
   return out;
 }
 
-async function loadGitignore(dir: string, base: string): Promise<IgnoreLevel | undefined> {
+async function loadGitignore(
+  fs: FileSystem,
+  dir: string,
+  base: string,
+): Promise<IgnoreLevel | undefined> {
   let text: string;
   try {
-    text = await Deno.readTextFile(join(dir, ".gitignore"));
+    text = new TextDecoder().decode(await fs.readFile(join(dir, ".gitignore")));
   } catch {
     return undefined;
   }

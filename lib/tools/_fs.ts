@@ -1,14 +1,18 @@
 import type { ToolContext } from "./capability.ts";
 import { ToolError } from "../errors.ts";
-import { type FileSystem, FsRefusedError, inProcessFs } from "../../sandbox/file_system.ts";
+import { type FileSystem, FsRefusedError } from "../../sandbox/file_system.ts";
+import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 
 /**
- * The file system of `ctx`: `ctx.fs` (the sandboxed helper) with its refused writes turned into
- * ToolErrors that carry the sandbox's hint, or this process's own when `ctx.fs` is absent.
+ * The file system of `ctx`: `ctx.fs` (the session's, usually the sandboxed helper) with its
+ * refused writes turned into ToolErrors that carry the sandbox's hint. A context without one is
+ * a programming error, never a reason to touch the disk from this process.
  */
 export function fsOf(ctx: ToolContext): FileSystem {
   const fs = ctx.fs;
-  if (!fs) return inProcessFs;
+  if (!fs) {
+    throw new TypeError("Internal error: the tool context has no file system (ctx.fs)");
+  }
   const guard =
     <A extends unknown[], R>(op: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
       try {
@@ -44,4 +48,12 @@ export async function readTextIfExists(fs: FileSystem, path: string): Promise<st
     if (err instanceof Deno.errors.NotFound) return undefined;
     throw err;
   }
+}
+
+/** The scratch space of `ctx` (agent-private files); throws when the context has none. */
+export function scratchOf(ctx: ToolContext): ScratchSpace {
+  if (!ctx.scratch) {
+    throw new TypeError("Internal error: the tool context has no scratch space (ctx.scratch)");
+  }
+  return ctx.scratch;
 }

@@ -2,6 +2,7 @@ import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts
 import { ToolError } from "../errors.ts";
 import type { ToolContext } from "./capability.ts";
 import { resolvePath } from "./_paths.ts";
+import { fsOf } from "./_fs.ts";
 
 /**
  * What to spawn for `argv`: the session sandbox's wrapper when there is one, else the command
@@ -27,7 +28,7 @@ export async function sandboxedSpawn(
  */
 export async function commandCwd(ctx: ToolContext, given = "."): Promise<string> {
   const abs = resolvePath(ctx.cwd, given);
-  const isDir = await Deno.stat(abs).then((s) => s.isDirectory, () => undefined);
+  const isDir = await fsOf(ctx).stat(abs).then((s) => s.isDirectory, () => undefined);
   if (isDir) return abs;
   throw new ToolError(
     `Cannot run command: working directory "${given}" ${

@@ -1,9 +1,12 @@
 import { dirname, join } from "node:path";
 import type { ToolContext } from "./capability.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
+import { SessionScratch } from "../../sandbox/scratch_space.ts";
 
 /** A temporary workspace directory with a ready tool context; removed on dispose. */
 export interface TempWorkspace extends AsyncDisposable {
   dir: string;
+  /** A context rooted at `dir`: this process's file system, a scratch space outside `dir`. */
   ctx: ToolContext;
   /** Reads a workspace file as text. */
   read(path: string): Promise<string>;
@@ -20,12 +23,35 @@ export async function tempWorkspace(
     await Deno.writeTextFile(join(dir, path), text);
   }
   const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir };
+  const scratch = await testScratch();
   return {
     dir,
-    ctx: { cwd: dir, signal: opts.signal ?? new AbortController().signal, env, state: new Map() },
+    ctx: {
+      cwd: dir,
+      signal: opts.signal ?? new AbortController().signal,
+      env,
+      state: new Map(),
+      fs: inProcessFs,
+      scratch,
+    },
     read: (path) => Deno.readTextFile(join(dir, path)),
     async [Symbol.asyncDispose]() {
+      await scratch[Symbol.asyncDispose]();
       await Deno.remove(dir, { recursive: true });
     },
   };
+}
+
+/** A scratch space in its own temp folder, which disposing it removes. Test helper. */
+export async function testScratch(): Promise<SessionScratch & { root: string }> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_scratch_" }));
+  const scratch = new SessionScratch(root);
+  const dispose = scratch[Symbol.asyncDispose].bind(scratch);
+  return Object.assign(scratch, {
+    root,
+    async [Symbol.asyncDispose]() {
+      await dispose();
+      await Deno.remove(root, { recursive: true });
+    },
+  });
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ToolCatalog } from "./tool_search.ts";
 import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
+import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 import type { AskUser } from "./ask_user.ts";
 
 /** What a capability may use: the seams tests replace with real temp dirs and processes. */
@@ -28,8 +29,17 @@ export interface ToolContext {
   ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
   /** Wraps spawned commands in the session's OS sandbox; absent means spawn directly. */
   sandbox?: CommandSandbox;
-  /** Where the file tools read and write (the sandboxed helper); absent means this process. */
+  /**
+   * The session's file system (the sandboxed helper, or this process in danger-full-access):
+   * every read, write, listing and removal a capability makes goes through it (`fsOf(ctx)`).
+   * Optional only for contexts whose tools touch no file; a file tool without it throws.
+   */
   fs?: FileSystem;
+  /**
+   * The agent's own files (job output, terminal configuration), outside the workspace
+   * (`scratchOf(ctx)`). Optional like `fs`: a tool that needs it throws without it.
+   */
+  scratch?: ScratchSpace;
   /** Puts questions to the user (`user.ask`); absent where no one can answer (exec, no TTY). */
   askUser?: AskUser;
 }

@@ -3,6 +3,7 @@ import { ToolError } from "../errors.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { fsEdit } from "./fs_edit.ts";
 import { fsRead } from "./fs_read.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 async function rejects(p: Promise<unknown>, message: RegExp): Promise<void> {
   await assert.rejects(p, (err) => err instanceof ToolError && message.test(err.message));
@@ -98,7 +99,13 @@ Deno.test("fsEdit accepts the oldText/newText spelling inside edits[]", async ()
     path: "a.txt",
     edits: [{ oldText: "beta", newText: "gamma" }, { old_text: "alpha", new_text: "delta" }],
   });
-  const ctx = { cwd: dir, signal: new AbortController().signal, env: {}, state: new Map() };
+  const ctx = {
+    cwd: dir,
+    signal: new AbortController().signal,
+    env: {},
+    state: new Map(),
+    fs: inProcessFs,
+  };
   await fsEdit.run(input, ctx);
   assert.equal(await Deno.readTextFile(`${dir}/a.txt`), "delta gamma\n");
 });

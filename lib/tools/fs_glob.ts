@@ -3,6 +3,8 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { rgFiles, type SearchEngine, searchEngine, walkFiles } from "./_file_walk.ts";
+import { fsOf } from "./_fs.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 
 /** Most files a glob returns; `truncated` says when more matched. */
@@ -43,9 +45,10 @@ export async function globFiles(
   engine: SearchEngine,
 ): Promise<FsGlobOutput> {
   const root = await searchRoot(ctx, input.path, "glob");
-  const opts = { glob: input.pattern, env: ctx.env, signal: ctx.signal };
+  const fs = fsOf(ctx);
+  const opts = { glob: input.pattern, env: ctx.env, signal: ctx.signal, fs };
   const found = engine === "rg" ? await rgFiles(root, opts) : await walkFiles(root, opts);
-  const sorted = await sortByMtime(root, found);
+  const sorted = await sortByMtime(fs, root, found);
   return {
     root: displayPath(ctx.cwd, root),
     files: sorted.slice(0, MAX_GLOB_RESULTS),
@@ -62,7 +65,7 @@ export async function searchRoot(
   const root = resolvePath(ctx.cwd, path ?? ".");
   let isDir = false;
   try {
-    isDir = (await Deno.stat(root)).isDirectory;
+    isDir = (await fsOf(ctx).stat(root)).isDirectory;
   } catch {
     throw new ToolError(`Cannot ${verb} in "${path}": folder does not exist`, "Check the path");
   }
@@ -72,9 +75,9 @@ export async function searchRoot(
   return root;
 }
 
-async function sortByMtime(root: string, files: string[]): Promise<string[]> {
+async function sortByMtime(fs: FileSystem, root: string, files: string[]): Promise<string[]> {
   const withTime = await Promise.all(files.map(async (f) => {
-    const stat = await Deno.stat(join(root, f)).catch(() => undefined);
+    const stat = await fs.stat(join(root, f)).catch(() => undefined);
     return { f, t: stat?.mtime?.getTime() ?? 0 };
   }));
   withTime.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));

@@ -5,6 +5,8 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import { globMatcher, runRg, type SearchEngine, searchEngine, walkFiles } from "./_file_walk.ts";
 import { displayPath } from "./_paths.ts";
 import { searchRoot } from "./fs_glob.ts";
+import { fsOf } from "./_fs.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
 
 /** Entries returned when the call gives no `head_limit`. */
 export const DEFAULT_GREP_LIMIT = 1000;
@@ -179,22 +181,23 @@ async function jsSearch(
     );
   }
   const hits: Hits = new Map();
-  for (const path of await walkFiles(root, { glob: input.glob, signal: ctx.signal })) {
-    const found = await searchFile(join(root, path), path, re, context);
+  const fs = fsOf(ctx);
+  for (const path of await walkFiles(root, { glob: input.glob, signal: ctx.signal, fs })) {
+    const found = await searchFile(fs, join(root, path), { path, re, context });
     if (found.length) hits.set(path, found);
   }
   return hits;
 }
 
 async function searchFile(
+  fs: FileSystem,
   abs: string,
-  path: string,
-  re: RegExp,
-  context: number,
+  opts: { path: string; re: RegExp; context: number },
 ): Promise<GrepLine[]> {
-  const stat = await Deno.stat(abs);
+  const { path, re, context } = opts;
+  const stat = await fs.stat(abs);
   if (stat.size > MAX_GREP_FILE_BYTES) return [];
-  const bytes = await Deno.readFile(abs);
+  const bytes = await fs.readFile(abs);
   if (bytes.includes(0)) return [];
   const lines = new TextDecoder().decode(bytes).split("\n");
   if (lines.at(-1) === "") lines.pop();

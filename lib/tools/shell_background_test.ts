@@ -13,12 +13,13 @@ import {
 /** A workspace whose job registry is disposed before the folder is removed. */
 async function jobsWorkspace(files: Record<string, string> = {}) {
   const ws = await tempWorkspace(files);
-  const jobs = new JobRegistry({ stopGraceMs: 200 });
+  const jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 200 });
   ws.ctx.state.set(JOBS_STATE_KEY, jobs);
+  const dispose = ws[Symbol.asyncDispose].bind(ws);
   return Object.assign(ws, {
     async [Symbol.asyncDispose]() {
       await jobs[Symbol.asyncDispose]();
-      await Deno.remove(ws.dir, { recursive: true });
+      await dispose();
     },
   }) as TempWorkspace;
 }

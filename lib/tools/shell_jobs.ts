@@ -3,7 +3,9 @@ import { ToolError } from "../errors.ts";
 import type { ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
+import { scratchOf } from "./_fs.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import type { ScratchSpace, ScratchWriter } from "../../sandbox/scratch_space.ts";
 
 /**
  * Key of the session's JobRegistry in `ctx.state`. The owner of `ctx.state` must dispose every
@@ -44,22 +46,23 @@ interface Job {
 
 /**
  * The background jobs of one session. Each job runs in its own process group with its combined
- * output copied into `<dir>/<id>.output`. Disposing kills every job's group and
- * removes the folder if the registry made it. Get the session's instance with `jobRegistryOf(ctx)`.
+ * output copied into `<dir>/<id>.output`, where `<dir>` is a folder of the session's scratch
+ * space that sandboxed commands can read too. Disposing kills every job's group and removes the
+ * folder. Get the session's instance with `jobRegistryOf(ctx)`.
  */
 export class JobRegistry implements AsyncDisposable {
   readonly #jobs = new Map<string, Job>();
-  #dir: string | undefined;
-  #ownDir = false;
+  readonly #scratch: ScratchSpace;
+  #dir: Promise<string> | undefined;
   #disposed = false;
   readonly #stopGraceMs: number;
 
   /**
-   * `dir` is the folder for output files (kept on dispose), default a new temporary folder;
-   * `stopGraceMs` is how long `stop` waits after SIGTERM, default STOP_GRACE_MS.
+   * `scratch` holds the output files (the session's `ctx.scratch`); `stopGraceMs` is how long
+   * `stop` waits after SIGTERM, default STOP_GRACE_MS.
    */
-  constructor(opts: { dir?: string; stopGraceMs?: number } = {}) {
-    this.#dir = opts.dir;
+  constructor(opts: { scratch: ScratchSpace; stopGraceMs?: number }) {
+    this.#scratch = opts.scratch;
     this.#stopGraceMs = opts.stopGraceMs ?? STOP_GRACE_MS;
   }
 
@@ -72,13 +75,10 @@ export class JobRegistry implements AsyncDisposable {
     spec: { spawn: SpawnSpec; command: string; cwd: string; description?: string },
   ): Promise<JobInfo> {
     if (this.#disposed) throw new TypeError("JobRegistry is disposed");
-    if (this.#dir === undefined) {
-      this.#dir = await Deno.makeTempDir({ prefix: "oi_jobs_" });
-      this.#ownDir = true;
-    }
+    this.#dir ??= this.#scratch.makeDir("jobs-", { visibleToCommands: true });
     const id = this.#newId();
-    const outputPath = join(this.#dir, `${id}.output`);
-    const file = await Deno.open(outputPath, { write: true, createNew: true });
+    const outputPath = join(await this.#dir, `${id}.output`);
+    const file = await this.#scratch.create(outputPath);
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(spec.spawn.cmd, {
@@ -93,7 +93,7 @@ export class JobRegistry implements AsyncDisposable {
       }).spawn();
     } catch (err) {
       file.close();
-      await Deno.remove(outputPath).catch(() => {});
+      await this.#scratch.remove(outputPath).catch(() => {});
       throw new ToolError(
         `Cannot start background command: ${(err as Error).message}`,
         "Check that bash is installed",
@@ -158,11 +158,7 @@ export class JobRegistry implements AsyncDisposable {
   async output(id: string): Promise<{ text: string; truncated: boolean }> {
     const job = this.#job(id);
     const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
-    using file = await Deno.open(job.info.outputPath);
-    const buf = new Uint8Array(64 * 1024);
-    for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
-      out.push(buf.slice(0, n));
-    }
+    for await (const chunk of await this.#scratch.open(job.info.outputPath)) out.push(chunk);
     return { text: out.text(), truncated: out.truncated };
   }
 
@@ -190,7 +186,8 @@ export class JobRegistry implements AsyncDisposable {
     for (const job of jobs) signalGroup(job.child, "SIGKILL");
     await Promise.all(jobs.map((j) => j.finished));
     await Promise.all(jobs.map((j) => j.copy.cancel()));
-    if (this.#ownDir) await Deno.remove(this.#dir!, { recursive: true }).catch(() => {});
+    const dir = await this.#dir?.catch(() => undefined);
+    if (dir !== undefined) await this.#scratch.remove(dir).catch(() => {});
   }
 
   #job(id: string): Job {
@@ -216,7 +213,7 @@ export class JobRegistry implements AsyncDisposable {
 export function jobRegistryOf(ctx: ToolContext): JobRegistry {
   let reg = ctx.state.get(JOBS_STATE_KEY);
   if (!(reg instanceof JobRegistry)) {
-    reg = new JobRegistry();
+    reg = new JobRegistry({ scratch: scratchOf(ctx) });
     ctx.state.set(JOBS_STATE_KEY, reg);
   }
   return reg as JobRegistry;
@@ -230,14 +227,14 @@ interface Copy {
 }
 
 /** Copies stdout and stderr into `file` in arrival order; closes it when both pipes close. */
-function copyOutput(child: Deno.ChildProcess, file: Deno.FsFile): Copy {
+function copyOutput(child: Deno.ChildProcess, file: ScratchWriter): Copy {
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   let writes = Promise.resolve();
   const pumps = readers.map(async (reader) => {
     try {
       for (let r = await reader.read(); !r.done; r = await reader.read()) {
         const chunk = r.value;
-        writes = writes.then(() => writeAll(file, chunk));
+        writes = writes.then(() => file.write(chunk));
       }
     } catch {
       // Cancelled on dispose.
@@ -249,10 +246,6 @@ function copyOutput(child: Deno.ChildProcess, file: Deno.FsFile): Copy {
     await done;
   };
   return { done, cancel };
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
 }
 
 /** Sends `sig` to the child's whole process group; does nothing when it is already gone. */

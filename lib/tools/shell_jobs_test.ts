@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
 import { JobRegistry, jobRegistryOf, JOBS_STATE_KEY } from "./shell_jobs.ts";
@@ -15,10 +15,11 @@ const never = new AbortController().signal;
 
 Deno.test("JobRegistry.start() copies combined output into the job's file", async () => {
   await using ws = await tempWorkspace();
-  await using jobs = new JobRegistry({ dir: ws.dir });
+  await using jobs = new JobRegistry({ scratch: ws.ctx.scratch! });
   const job = await jobs.start(bash("echo out; echo err >&2; exit 3", ws.dir));
   assert.equal(job.status, "running");
-  assert.equal(job.outputPath, join(ws.dir, `${job.id}.output`));
+  assert.equal(basename(job.outputPath), `${job.id}.output`);
+  assert.ok(!job.outputPath.startsWith(ws.dir), "job output stays out of the workspace");
   const done = await jobs.wait(job.id, 10_000, never);
   assert.equal(done.status, "completed");
   assert.equal(done.exitCode, 3);
@@ -30,7 +31,7 @@ Deno.test("JobRegistry.start() copies combined output into the job's file", asyn
 
 Deno.test("JobRegistry.wait() returns a running job when the timeout passes first", async () => {
   await using ws = await tempWorkspace();
-  await using jobs = new JobRegistry({ dir: ws.dir });
+  await using jobs = new JobRegistry({ scratch: ws.ctx.scratch! });
   const job = await jobs.start(bash("echo early; sleep 30", ws.dir));
   const t0 = performance.now();
   const seen = await jobs.wait(job.id, 150, never);
@@ -41,7 +42,7 @@ Deno.test("JobRegistry.wait() returns a running job when the timeout passes firs
 
 Deno.test("JobRegistry.wait() rejects with the abort reason", async () => {
   await using ws = await tempWorkspace();
-  await using jobs = new JobRegistry({ dir: ws.dir });
+  await using jobs = new JobRegistry({ scratch: ws.ctx.scratch! });
   const job = await jobs.start(bash("sleep 30", ws.dir));
   const ac = new AbortController();
   setTimeout(() => ac.abort(new Error("stop waiting")), 100);
@@ -53,7 +54,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
   async fn() {
     await using ws = await tempWorkspace();
-    await using jobs = new JobRegistry({ dir: ws.dir, stopGraceMs: 10_000 });
+    await using jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 10_000 });
     const job = await jobs.start(bash("sleep 30", ws.dir));
     const t0 = performance.now();
     const stopped = await jobs.stop(job.id);
@@ -68,7 +69,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
   async fn() {
     await using ws = await tempWorkspace();
-    await using jobs = new JobRegistry({ dir: ws.dir, stopGraceMs: 200 });
+    await using jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 200 });
     const pidFile = join(ws.dir, "child.pid");
     const cmd = `trap '' TERM; sleep 30 & echo $! > ${pidFile}; wait`;
     const job = await jobs.start(bash(cmd, ws.dir));
@@ -87,7 +88,8 @@ Deno.test({
 });
 
 Deno.test("JobRegistry throws ToolError for an unknown id", async () => {
-  await using jobs = new JobRegistry();
+  await using ws = await tempWorkspace();
+  await using jobs = new JobRegistry({ scratch: ws.ctx.scratch! });
   assert.throws(
     () => jobs.get("nope"),
     (err) => err instanceof ToolError && err.message === "Unknown task id nope",
@@ -97,7 +99,7 @@ Deno.test("JobRegistry throws ToolError for an unknown id", async () => {
 
 Deno.test("JobRegistry.start() throws ToolError when the program cannot start", async () => {
   await using ws = await tempWorkspace();
-  await using jobs = new JobRegistry({ dir: ws.dir });
+  await using jobs = new JobRegistry({ scratch: ws.ctx.scratch! });
   const spawn = { cmd: "/no/such/shell", args: [], env };
   await assert.rejects(
     () => jobs.start({ spawn, command: "x", cwd: ws.dir }),
@@ -108,7 +110,7 @@ Deno.test("JobRegistry.start() throws ToolError when the program cannot start", 
 
 Deno.test("JobRegistry.output() keeps head and tail of a long output", async () => {
   await using ws = await tempWorkspace();
-  await using jobs = new JobRegistry({ dir: ws.dir });
+  await using jobs = new JobRegistry({ scratch: ws.ctx.scratch! });
   const n = OUTPUT_KEEP_BYTES;
   const cmd = `head -c ${n} /dev/zero | tr '\\0' A; head -c ${n} /dev/zero | tr '\\0' M;` +
     ` head -c ${n} /dev/zero | tr '\\0' Z`;

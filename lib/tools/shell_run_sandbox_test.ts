@@ -15,6 +15,7 @@ import {
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
 import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { hostSeccompArch } from "../../sandbox/seccomp_bpf.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
 const hasPython = await new Deno.Command("python3", { args: ["-c", "pass"] }).output()
@@ -124,6 +125,7 @@ function context(fx: Fixture, sandbox?: CommandSandbox, env?: Record<string, str
     env: env ?? { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: fx.ws },
     state: new Map(),
     sandbox,
+    fs: inProcessFs,
   };
   return (command: string) => shellRun.run({ command, timeout_ms: 20_000 }, ctx);
 }
@@ -235,7 +237,13 @@ Deno.test({
       bwrap: "/nonexistent/bwrap",
     });
     assert.equal(sandbox.status.enforced, false);
-    const ctx = { cwd: fx.ws, signal: new AbortController().signal, env: {}, state: new Map() };
+    const ctx = {
+      cwd: fx.ws,
+      signal: new AbortController().signal,
+      env: {},
+      state: new Map(),
+      fs: inProcessFs,
+    };
     await assert.rejects(
       () => shellRun.run({ command: "echo x > f.txt" }, { ...ctx, sandbox }),
       /bubblewrap is not installed; it was not run/,

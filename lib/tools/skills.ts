@@ -2,6 +2,8 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
+import { decodeText, fsOf } from "./_fs.ts";
+import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
 
 /** File that makes a folder an Agent Skill. */
 export const SKILL_FILE = "SKILL.md";
@@ -29,15 +31,17 @@ export interface SkillInfo {
  * precedence: `.agents/skills` in each folder from `cwd` up to the project root (the nearest
  * `.git`; only `cwd` without one), the project root's `.codex/skills`, the user's
  * `$HOME/.agents/skills` (`opts.userHome`), `<home>/skills`, then bundled `<home>/skills/.system`.
- * The first skill of a name wins; invalid SKILL.md files are skipped. Sorted by name.
+ * The first skill of a name wins; invalid SKILL.md files are skipped. Sorted by name. Folders
+ * are listed and files read through `opts.fs`.
  */
 export async function discoverSkills(
   cwd: string,
   home: string | undefined,
-  opts: { userHome?: string } = {},
+  opts: { userHome?: string; fs: FileSystem },
 ): Promise<SkillInfo[]> {
+  const fs = opts.fs;
   const roots: Array<[string, SkillScope]> = [];
-  const root = await projectRoot(cwd);
+  const root = await projectRoot(fs, cwd);
   for (let dir = cwd;; dir = dirname(dir)) {
     roots.push([join(dir, ".agents", "skills"), "repo"]);
     if (dir === root || dirname(dir) === dir) break;
@@ -50,7 +54,7 @@ export async function discoverSkills(
   }
   const found = new Map<string, SkillInfo>();
   for (const [dir, scope] of roots) {
-    for (const skill of await skillsUnder(dir, scope)) {
+    for (const skill of await skillsUnder(fs, dir, scope)) {
       if (!found.has(skill.name)) found.set(skill.name, skill);
     }
   }
@@ -149,7 +153,7 @@ export const skillLoad = defineCapability({
           : "No skills are installed; a skill is a folder with SKILL.md under .agents/skills",
       );
     }
-    const parsed = parseSkillFile(await Deno.readTextFile(skill.path));
+    const parsed = parseSkillFile(decodeText(await fsOf(ctx).readFile(skill.path)));
     let body = (parsed?.body ?? "").trimEnd();
     if (input.args !== undefined && input.args.trim() !== "") {
       body = body.includes("$ARGUMENTS")
@@ -162,11 +166,15 @@ export const skillLoad = defineCapability({
 });
 
 function contextSkills(ctx: ToolContext): Promise<SkillInfo[]> {
-  return discoverSkills(ctx.cwd, ctx.home, { userHome: ctx.env.HOME });
+  return discoverSkills(ctx.cwd, ctx.home, { userHome: ctx.env.HOME, fs: fsOf(ctx) });
 }
 
 /** Skill folders below `root`, breadth first, not descending into a skill or a dot folder. */
-async function skillsUnder(root: string, scope: SkillScope): Promise<SkillInfo[]> {
+async function skillsUnder(
+  fs: FileSystem,
+  root: string,
+  scope: SkillScope,
+): Promise<SkillInfo[]> {
   const skills: SkillInfo[] = [];
   let level = [root];
   let visited = 0;
@@ -174,12 +182,12 @@ async function skillsUnder(root: string, scope: SkillScope): Promise<SkillInfo[]
     const next: string[] = [];
     for (const dir of level) {
       if (++visited > MAX_DIRS) return skills;
-      const skill = await readSkill(dir, scope);
+      const skill = await readSkill(fs, dir, scope);
       if (skill) {
         skills.push(skill);
         continue;
       }
-      for (const entry of await listDir(dir)) {
+      for (const entry of await listDir(fs, dir)) {
         if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
           next.push(join(dir, entry.name));
         }
@@ -190,26 +198,30 @@ async function skillsUnder(root: string, scope: SkillScope): Promise<SkillInfo[]
   return skills;
 }
 
-async function readSkill(dir: string, scope: SkillScope): Promise<SkillInfo | undefined> {
+async function readSkill(
+  fs: FileSystem,
+  dir: string,
+  scope: SkillScope,
+): Promise<SkillInfo | undefined> {
   const path = join(dir, SKILL_FILE);
-  const text = await Deno.readTextFile(path).catch(() => undefined);
+  const text = await fs.readFile(path).then(decodeText, () => undefined);
   if (text === undefined) return undefined;
   const meta = parseSkillFile(text)?.meta;
   if (!meta?.name || !meta.description) return undefined;
   return { name: meta.name, description: meta.description, path, dir, scope };
 }
 
-async function listDir(dir: string): Promise<Deno.DirEntry[]> {
+async function listDir(fs: FileSystem, dir: string): Promise<DirEntry[]> {
   try {
-    return await Array.fromAsync(Deno.readDir(dir));
+    return await fs.readDir(dir);
   } catch {
     return [];
   }
 }
 
-async function projectRoot(cwd: string): Promise<string> {
+async function projectRoot(fs: FileSystem, cwd: string): Promise<string> {
   for (let dir = cwd;; dir = dirname(dir)) {
-    if (await Deno.stat(join(dir, ".git")).catch(() => undefined)) return dir;
+    if (await fs.stat(join(dir, ".git")).catch(() => undefined)) return dir;
     if (dirname(dir) === dir) return cwd;
   }
 }

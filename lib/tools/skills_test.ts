@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { discoverSkills, parseSkillFile, skillList, skillLoad, skillsListing } from "./skills.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 const skill = (name: string, description: string, body = `# ${name}\n`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
@@ -37,7 +38,10 @@ async function skillWorkspace() {
 
 Deno.test("discoverSkills() searches every root and lets the nearest scope win", async () => {
   await using ws = await skillWorkspace();
-  const skills = await discoverSkills(ws.ctx.cwd, ws.ctx.home, { userHome: ws.ctx.env.HOME });
+  const skills = await discoverSkills(ws.ctx.cwd, ws.ctx.home, {
+    userHome: ws.ctx.env.HOME,
+    fs: inProcessFs,
+  });
   assert.deepEqual(
     skills.map((s) => [s.name, s.description, s.scope]),
     [
@@ -56,7 +60,10 @@ Deno.test("discoverSkills() searches every root and lets the nearest scope win",
     skillsListing(skills.slice(0, 1)),
     `- creator: Make new skills (file: ${join(ws.dir, "oi/skills/.system/creator/SKILL.md")})`,
   );
-  assert.deepEqual(await discoverSkills(join(ws.dir, "outside/x"), undefined), []);
+  assert.deepEqual(
+    await discoverSkills(join(ws.dir, "outside/x"), undefined, { fs: inProcessFs }),
+    [],
+  );
 });
 
 Deno.test("parseSkillFile() reads quoted and block values and skips nested maps", () => {

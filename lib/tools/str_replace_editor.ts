@@ -3,7 +3,9 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
+import { decodeText, fsOf } from "./_fs.ts";
 import { resolvePath } from "./_paths.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
 
 /** Lines of context shown around an edit. */
 const SNIPPET_LINES = 4;
@@ -43,7 +45,8 @@ export const strReplaceEditor = defineCapability({
   mutates: true,
   async run(input, ctx): Promise<StrReplaceEditorOutput> {
     const path = resolvePath(ctx.cwd, input.path);
-    const kind = await pathKind(path);
+    const fs = fsOf(ctx);
+    const kind = await pathKind(fs, path);
     if (input.command === "create") {
       if (kind !== "missing") {
         throw new ToolError(
@@ -57,47 +60,50 @@ export const strReplaceEditor = defineCapability({
         `The path ${path} is a directory and only the \`view\` command can be used on directories`,
       );
     }
-    const output = await COMMANDS[input.command](input, path, ctx, kind === "dir");
+    const output = await COMMANDS[input.command](input, { path, fs, ctx, isDir: kind === "dir" });
     return { command: input.command, path, output };
   },
 });
 
-type Command = (
-  input: StrReplaceEditorInput,
-  path: string,
-  ctx: ToolContext,
-  isDir: boolean,
-) => Promise<string>;
+/** What a command acts on: the absolute path, the session's file system, and the context. */
+interface Target {
+  path: string;
+  fs: FileSystem;
+  ctx: ToolContext;
+  isDir: boolean;
+}
+
+type Command = (input: StrReplaceEditorInput, target: Target) => Promise<string>;
 
 const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
-  async view(input, path, _ctx, isDir) {
+  async view(input, { path, fs, isDir }) {
     if (isDir) {
       if (input.view_range) {
         throw new ToolError(
           "The `view_range` parameter is not allowed when `path` points to a directory.",
         );
       }
-      const entries = await listTwoLevels(path);
+      const entries = await listTwoLevels(fs, path);
       return `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${
         [path, ...entries].join("\n")
       }\n`;
     }
-    const lines = splitLines(await Deno.readTextFile(path));
+    const lines = splitLines(decodeText(await fs.readFile(path)));
     const [start, end] = viewWindow(input.view_range, lines.length);
     return `Here's the result of running \`cat -n\` on ${path}:\n${
       catN(lines.slice(start - 1, end), start)
     }\n`;
   },
-  async create(input, path, ctx) {
+  async create(input, { path, fs, ctx }) {
     const text = required(input.file_text, "file_text", "create");
-    await atomicWrite(path, text);
-    pushHistory(ctx, path, null);
+    await atomicWrite(path, text, { fs });
+    await pushHistory(ctx, fs, path, null);
     return `File created successfully at: ${path}`;
   },
-  async str_replace(input, path, ctx) {
+  async str_replace(input, { path, fs, ctx }) {
     const oldStr = required(input.old_str, "old_str", "str_replace");
     const newStr = input.new_str ?? "";
-    const text = await Deno.readTextFile(path);
+    const text = decodeText(await fs.readFile(path));
     const at = occurrences(text, oldStr);
     if (at.length === 0) {
       throw new ToolError(
@@ -113,16 +119,16 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
       );
     }
     const updated = text.slice(0, at[0]) + newStr + text.slice(at[0] + oldStr.length);
-    await atomicWrite(path, updated);
-    pushHistory(ctx, path, text);
+    await atomicWrite(path, updated, { fs });
+    await pushHistory(ctx, fs, path, text);
     const first = lineOf(text, at[0]);
     const snippet = snippetAround(updated, first, newStr);
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${snippet}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`;
   },
-  async insert(input, path, ctx) {
+  async insert(input, { path, fs, ctx }) {
     const after = required(input.insert_line, "insert_line", "insert");
     const newStr = required(input.new_str, "new_str", "insert");
-    const text = await Deno.readTextFile(path);
+    const text = decodeText(await fs.readFile(path));
     const lines = splitLines(text);
     if (after < 0 || after > lines.length) {
       throw new ToolError(
@@ -132,20 +138,29 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
     const inserted = splitLines(newStr);
     const next = [...lines.slice(0, after), ...inserted, ...lines.slice(after)];
     const updated = next.join("\n") + (text.endsWith("\n") || text === "" ? "\n" : "");
-    await atomicWrite(path, updated);
-    pushHistory(ctx, path, text);
+    await atomicWrite(path, updated, { fs });
+    await pushHistory(ctx, fs, path, text);
     const snippet = snippetAround(updated, after + 1, newStr);
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${snippet}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`;
   },
-  async undo_edit(_input, path, ctx) {
+  async undo_edit(_input, { path, fs, ctx }) {
     const history = historyOf(ctx).get(path);
     if (!history?.length) throw new ToolError(`No edit history found for ${path}.`);
-    const previous = history.pop()!;
+    const { before: previous, real } = history.at(-1)!;
+    const now = await fs.realPath(path);
+    if (now !== real) {
+      throw new ToolError(
+        `Cannot undo the last edit to ${path}: the path now leads to "${now}", not to the file ` +
+          `that was edited ("${real}")`,
+        "A folder on the path was replaced since the edit; restore it, or edit the file directly",
+      );
+    }
+    history.pop();
     if (previous === null) {
-      await Deno.remove(path);
+      await fs.remove(path);
       return `Last edit to ${path} undone successfully. The file was removed.`;
     }
-    await atomicWrite(path, previous);
+    await atomicWrite(path, previous, { fs });
     return `Last edit to ${path} undone successfully. Here's the result of running \`cat -n\` on ${path}:\n${
       catN(splitLines(previous), 1)
     }\n`;
@@ -217,21 +232,36 @@ function snippetAround(updated: string, first: number, inserted: string): string
   return catN(lines.slice(start - 1, end), start);
 }
 
-function historyOf(ctx: ToolContext): Map<string, Array<string | null>> {
-  let history = ctx.state.get(HISTORY_KEY) as Map<string, Array<string | null>> | undefined;
+/** One edit: the content before it (null: the file did not exist) and the real path edited. */
+interface HistoryEntry {
+  before: string | null;
+  real: string;
+}
+
+function historyOf(ctx: ToolContext): Map<string, HistoryEntry[]> {
+  let history = ctx.state.get(HISTORY_KEY) as Map<string, HistoryEntry[]> | undefined;
   if (!history) ctx.state.set(HISTORY_KEY, history = new Map());
   return history;
 }
 
-/** Records the content before an edit; null means the file did not exist. */
-function pushHistory(ctx: ToolContext, path: string, before: string | null): void {
+/**
+ * Records the content before an edit and the real path the edit wrote, which `undo_edit` checks
+ * so that a folder swapped for a symlink since then cannot redirect the undo elsewhere.
+ */
+async function pushHistory(
+  ctx: ToolContext,
+  fs: FileSystem,
+  path: string,
+  before: string | null,
+): Promise<void> {
+  const real = await fs.realPath(path);
   const history = historyOf(ctx);
-  history.set(path, [...history.get(path) ?? [], before]);
+  history.set(path, [...history.get(path) ?? [], { before, real }]);
 }
 
-async function pathKind(path: string): Promise<"file" | "dir" | "missing"> {
+async function pathKind(fs: FileSystem, path: string): Promise<"file" | "dir" | "missing"> {
   try {
-    return (await Deno.stat(path)).isDirectory ? "dir" : "file";
+    return (await fs.stat(path)).isDirectory ? "dir" : "file";
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return "missing";
     throw err;
@@ -239,16 +269,18 @@ async function pathKind(path: string): Promise<"file" | "dir" | "missing"> {
 }
 
 /** Paths up to two levels below `dir`, hidden entries left out, in `find` order (sorted). */
-async function listTwoLevels(dir: string, depth = 1): Promise<string[]> {
+async function listTwoLevels(fs: FileSystem, dir: string, depth = 1): Promise<string[]> {
   const names: Array<{ name: string; isDir: boolean }> = [];
-  for await (const e of Deno.readDir(dir)) {
+  for (const e of await fs.readDir(dir)) {
     if (!e.name.startsWith(".")) names.push({ name: e.name, isDir: e.isDirectory });
   }
   names.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const out: string[] = [];
   for (const { name, isDir } of names) {
     out.push(join(dir, name));
-    if (isDir && depth < 2) out.push(...await listTwoLevels(join(dir, name), depth + 1));
+    if (isDir && depth < 2) {
+      for (const sub of await listTwoLevels(fs, join(dir, name), depth + 1)) out.push(sub);
+    }
   }
   return out;
 }

@@ -2,7 +2,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { scratchOf } from "./_fs.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 
 /** Longest wait one call may ask for, in seconds. */
@@ -69,16 +71,21 @@ export const terminalKeys = defineCapability({
   },
 });
 
-/** A tmux server with one shell session, on a socket in a private temp folder. */
+/**
+ * A tmux server with one shell session, on a socket in a scratch folder that sandboxed commands
+ * cannot see (so the sandboxed shell cannot reach the server, which runs outside the sandbox).
+ */
 export class TmuxTerminal implements AsyncDisposable {
   #dir: string;
+  #scratch: ScratchSpace;
   #env: Record<string, string>;
   #history: string[] = [];
   #closed = false;
 
-  private constructor(dir: string, env: Record<string, string>) {
+  private constructor(dir: string, opts: { scratch: ScratchSpace; env: Record<string, string> }) {
     this.#dir = dir;
-    this.#env = env;
+    this.#scratch = opts.scratch;
+    this.#env = opts.env;
   }
 
   /** Path of the tmux socket; `tmux -S <socket>` reaches this terminal. */
@@ -89,11 +96,13 @@ export class TmuxTerminal implements AsyncDisposable {
   /** Starts the server and its shell in `ctx.cwd`, and waits for the first prompt. */
   static async start(ctx: ToolContext): Promise<TmuxTerminal> {
     const shell = await shellCommand(ctx);
-    const dir = await Deno.makeTempDir({ prefix: "oi-tmux-" });
-    const term = new TmuxTerminal(dir, shell.env);
+    const scratch = scratchOf(ctx);
+    const dir = await scratch.makeDir("oi-tmux-");
+    const term = new TmuxTerminal(dir, { scratch, env: shell.env });
     try {
       const conf = join(dir, "tmux.conf");
-      await Deno.writeTextFile(conf, "set -g history-limit 50000\nset -g status off\n");
+      const settings = "set -g history-limit 50000\nset -g status off\n";
+      await scratch.writeFile(conf, new TextEncoder().encode(settings));
       await term.#tmux([
         "-f",
         conf,
@@ -172,7 +181,7 @@ export class TmuxTerminal implements AsyncDisposable {
     if (this.#closed) return;
     this.#closed = true;
     await this.#tmux(["kill-server"]).catch(() => {});
-    await Deno.remove(this.#dir, { recursive: true }).catch(() => {});
+    await this.#scratch.remove(this.#dir).catch(() => {});
   }
 
   async #historyLines(): Promise<string[]> {

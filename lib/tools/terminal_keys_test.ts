@@ -87,9 +87,17 @@ Deno.test({
   async fn() {
     await using ws = await tempWorkspace();
     const module = new URL("./terminal_keys.ts", import.meta.url).href;
+    const fsModule = new URL("../../sandbox/file_system.ts", import.meta.url).href;
+    const scratchModule = new URL("../../sandbox/scratch_space.ts", import.meta.url).href;
     const script = `import { terminalKeys, TERMINAL_STATE_KEY } from ${JSON.stringify(module)};
+import { inProcessFs } from ${JSON.stringify(fsModule)};
+import { SessionScratch } from ${JSON.stringify(scratchModule)};
 const state = new Map();
-const ctx = { cwd: Deno.cwd(), signal: new AbortController().signal, env: Deno.env.toObject(), state };
+const scratch = new SessionScratch(Deno.cwd() + "/run");
+const ctx = {
+  cwd: Deno.cwd(), signal: new AbortController().signal, env: Deno.env.toObject(), state,
+  fs: inProcessFs, scratch,
+};
 await terminalKeys.run({ keystrokes: "echo hi\\n", duration_s: 0 }, ctx);
 console.log(state.get(TERMINAL_STATE_KEY).socket);`;
     const out = await new Deno.Command(Deno.execPath(), {
