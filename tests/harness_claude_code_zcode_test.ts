@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { renderResult, resolveCall } from "../lib/harness/call.ts";
 import { loadHarness } from "../lib/harness/load.ts";
 import type { Harness } from "../lib/harness/types.ts";
+import { approvalHook, type ApprovalQuestion } from "../lib/approval/hook.ts";
 import { inProcessFs } from "../sandbox/file_system.ts";
 
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
@@ -33,7 +34,7 @@ Deno.test("claude-code and zcode send a background Bash to shell.start", () => {
     const args = { command: "serve", run_in_background: true, dangerouslyDisableSandbox: true };
     const r = resolveCall(h, { name: "Bash", args });
     assert.equal(r.capability.id, "shell.start");
-    assert.deepEqual(r.input, { command: "serve" }, "escalation is never passed to a job");
+    assert.deepEqual(r.input, { command: "serve", escalated: true });
     assert.equal(
       renderResult(r.tool, { id: "b1", outputPath: "/tmp/b1.output" }),
       "Command running in background with ID: b1. Output is being written to: /tmp/b1.output. " +
@@ -41,6 +42,36 @@ Deno.test("claude-code and zcode send a background Bash to shell.start", () => {
     );
     const fg = resolveCall(h, { name: "Bash", args: { command: "ls", timeout: 5000 } });
     assert.deepEqual(fg.input, { command: "ls", timeout_ms: 5000 });
+  }
+});
+
+Deno.test("a background Bash with dangerouslyDisableSandbox asks the user, as a foreground one does", async () => {
+  for (const h of [claude, zcode]) {
+    for (const run_in_background of [false, true]) {
+      const args = { command: "serve", run_in_background, dangerouslyDisableSandbox: true };
+      const r = resolveCall(h, { name: "Bash", args });
+      const asked: ApprovalQuestion[] = [];
+      const hook = approvalHook({
+        policy: "on-request",
+        sandbox: { mode: "workspace-write", enforced: true },
+        mutates: () => true,
+        ask: (q) => (asked.push(q), Promise.resolve("once")),
+      });
+      const verdict = await hook({ name: "Bash" }, { capability: r.capability.id, input: r.input });
+      assert.deepEqual(verdict, {
+        allow: true,
+        input: { ...(r.input as object), escalated: true },
+      });
+      assert.equal(asked.length, 1, `${h.id} background=${run_in_background}: the user is asked`);
+      assert.equal(asked[0].unsandboxed, true);
+      const plain = resolveCall(h, { name: "Bash", args: { command: "serve", run_in_background } });
+      const sandboxed = await hook({ name: "Bash" }, {
+        capability: plain.capability.id,
+        input: plain.input,
+      });
+      assert.deepEqual(sandboxed, { allow: true, input: plain.input }, "control: no escalation");
+      assert.equal(asked.length, 1);
+    }
   }
 });
 

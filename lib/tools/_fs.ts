@@ -35,7 +35,7 @@ export function fsOf(ctx: ToolContext): FileSystem {
   };
 }
 
-/** UTF-8 bytes as text, as `Deno.readTextFile` gives it: a BOM kept, invalid bytes replaced. */
+/** UTF-8 bytes as text: a byte order mark kept, invalid bytes replaced. */
 export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 }

@@ -25,8 +25,10 @@ export async function unifiedDiff(
     // An empty side is numbered from the line before it, as GNU diff does.
     const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
     const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
-    body.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`, ...h.lines);
+    body.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
+    // One push per line: spreading a hunk of a large file into push() overflows the stack.
     for (const line of h.lines) {
+      body.push(line);
       if (line.startsWith("+")) added++;
       else if (line.startsWith("-")) removed++;
     }

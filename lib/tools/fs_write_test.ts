@@ -37,3 +37,14 @@ Deno.test("fsWrite() appends to a file, or creates it, in append mode", async ()
   assert.equal(fresh.created, true);
   assert.equal(await ws.read("new.txt"), "x");
 });
+
+Deno.test("fsWrite() writes a file of 300,000 lines and returns its diff", async () => {
+  await using ws = await tempWorkspace({ "big.txt": "old\n" });
+  const lines = 300_000;
+  const content = "1234567\n".repeat(lines);
+  const out = await fsWrite.run({ path: "big.txt", content }, ws.ctx);
+  assert.equal(out.bytes, content.length);
+  assert.equal((await Deno.stat(join(ws.dir, "big.txt"))).size, content.length);
+  const head = `--- big.txt\n+++ big.txt\n@@ -1,1 +1,${lines} @@\n-old\n`;
+  assert.ok(out.diff === head + "+1234567\n".repeat(lines), "the whole diff, line by line");
+});
