@@ -60,6 +60,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
   }
 
   async makeDir(prefix: string, opts: { visibleToCommands?: boolean } = {}): Promise<string> {
+    if (this.#disposed) throw new TypeError("The scratch space is disposed");
     const parent = opts.visibleToCommands ? await this.#sessionDir() : undefined;
     const dir = await Deno.makeTempDir({ dir: parent, prefix });
     this.#dirs.add(dir);

@@ -7,6 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { fsRead } from "./fs_read.ts";
+import { shellStart } from "./shell_background.ts";
+import { shellRun } from "./shell_run.ts";
+import { strReplaceEditor } from "./str_replace_editor.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 
 /** Deno's file APIs (each also as `...Sync`), named in the failure message. */
 const FILE_APIS = [
@@ -104,4 +109,15 @@ Deno.test("directFsUses() catches each way of reaching the disk", () => {
   const fine = "if (err instanceof Deno.errors.NotFound) new Deno.Command('rg', { env });";
   assert.deepEqual(directFsUses(fine), []);
   for (const api of FILE_APIS) assert.ok(!NON_FILE_MEMBERS.has(api), api);
+});
+
+Deno.test("a tool on a context without a file system or scratch space fails, never falls back", async () => {
+  const ctx = { cwd: Deno.cwd(), signal: new AbortController().signal, env: {}, state: new Map() };
+  const noFs = /TypeError: Internal error: the tool context has no file system \(ctx\.fs\)$/;
+  await assert.rejects(fsRead.run({ path: "deno.json" }, ctx), noFs);
+  await assert.rejects(strReplaceEditor.run({ command: "view", path: "." }, ctx), noFs);
+  await assert.rejects(shellRun.run({ command: "true" }, ctx), noFs);
+  const noScratch =
+    /TypeError: Internal error: the tool context has no scratch space \(ctx\.scratch\)$/;
+  await assert.rejects(shellStart.run({ command: "true" }, { ...ctx, fs: inProcessFs }), noScratch);
 });

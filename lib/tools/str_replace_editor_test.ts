@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { strReplaceEditor, type StrReplaceEditorInput } from "./str_replace_editor.ts";
@@ -117,4 +118,20 @@ Deno.test("strReplaceEditor undo_edit restores each file's edits in reverse orde
   await edit({ command: "create", path: "new.txt", file_text: "n" }, ws.ctx);
   await edit({ command: "undo_edit", path: "new.txt" }, ws.ctx);
   await assert.rejects(() => ws.read("new.txt"), Deno.errors.NotFound);
+});
+
+Deno.test("strReplaceEditor undo_edit refuses when a folder on the path became a symlink", async () => {
+  await using ws = await tempWorkspace({ "d/f.txt": "v1\n", "elsewhere/f.txt": "other\n" });
+  await edit({ command: "str_replace", path: "d/f.txt", old_str: "v1", new_str: "v2" }, ws.ctx);
+  await Deno.rename(join(ws.dir, "d"), join(ws.dir, "d.moved"));
+  await Deno.symlink(join(ws.dir, "elsewhere"), join(ws.dir, "d"));
+  await rejects(
+    edit({ command: "undo_edit", path: "d/f.txt" }, ws.ctx),
+    /^Cannot undo the last edit to .*d\/f\.txt: the path now leads to ".*elsewhere\/f\.txt"/,
+  );
+  assert.equal(await ws.read("elsewhere/f.txt"), "other\n");
+  await Deno.remove(join(ws.dir, "d"));
+  await Deno.rename(join(ws.dir, "d.moved"), join(ws.dir, "d"));
+  await edit({ command: "undo_edit", path: "d/f.txt" }, ws.ctx);
+  assert.equal(await ws.read("d/f.txt"), "v1\n", "the edit is still there to undo");
 });
