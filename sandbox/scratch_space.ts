@@ -11,6 +11,9 @@
 import { join } from "node:path";
 import { removeJournaledTemps, WRITES_FOLDER } from "./write_journal.ts";
 
+/** How old a lock file still under its temporary name must be before a cleaner looks at it. */
+const PENDING_LOCK_GRACE_MS = 60_000;
+
 /** Agent-private folders and files of one session. */
 export interface ScratchSpace {
   /**
@@ -97,7 +100,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
     for (const dir of this.#dirs) await removeIfExists(dir).catch(() => {});
     if (!this.#session) return;
     const session = await this.#session.catch(() => undefined);
-    if (session) await removeSession(this.#root, this.#id);
+    if (session) await removeSession(this.#root, this.#id, `${this.#id}.lock`);
     this.#lock?.close();
   }
 
@@ -142,8 +145,10 @@ export async function cleanStaleSessions(root: string): Promise<string[]> {
   }
   const removed: string[] = [];
   for (const name of names) {
-    const id = /^([^.].*)\.lock$/.exec(name)?.[1];
+    const [, pending, id] = /^(\.?)(.+)\.lock$/.exec(name) ?? [];
     if (id === undefined) continue;
+    // A lock still under its temporary name may belong to a session that is starting right now.
+    if (pending && !(await olderThan(join(root, name), PENDING_LOCK_GRACE_MS))) continue;
     let lock: Deno.FsFile;
     try {
       lock = await Deno.open(join(root, name), { write: true });
@@ -151,7 +156,7 @@ export async function cleanStaleSessions(root: string): Promise<string[]> {
       continue;
     }
     try {
-      if (await lock.tryLock(true)) removed.push(...await removeSession(root, id));
+      if (await lock.tryLock(true)) removed.push(...await removeSession(root, id, name));
     } finally {
       lock.close();
     }
@@ -160,14 +165,19 @@ export async function cleanStaleSessions(root: string): Promise<string[]> {
 }
 
 /**
- * Removes a session's journal leftovers, its folder and its lock file (which the caller holds
- * locked); returns the temporary files removed.
+ * Removes a session's journal leftovers, its folder and its lock file `lockName` (which the
+ * caller holds locked); returns the temporary files removed.
  */
-async function removeSession(root: string, id: string): Promise<string[]> {
+async function removeSession(root: string, id: string, lockName: string): Promise<string[]> {
   const removed = await removeJournaledTemps(join(root, id, WRITES_FOLDER));
   await removeIfExists(join(root, id));
-  await removeIfExists(join(root, `${id}.lock`));
+  await removeIfExists(join(root, lockName));
   return removed;
+}
+
+async function olderThan(path: string, ms: number): Promise<boolean> {
+  const mtime = await Deno.stat(path).then((s) => s.mtime, () => null);
+  return mtime !== null && Date.now() - mtime.getTime() > ms;
 }
 
 async function removeIfExists(path: string): Promise<void> {

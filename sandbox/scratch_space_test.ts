@@ -69,3 +69,16 @@ Deno.exit(0);`;
   assert.ok((await Deno.stat(liveDir)).isDirectory, "the live session keeps its folder");
   assert.deepEqual(await cleanStaleSessions(join(root.dir, "missing")), []);
 });
+
+Deno.test("cleanStaleSessions() leaves a lock still being set up unless it is old", async () => {
+  await using root = await tempRoot();
+  const run = root.dir;
+  for (const id of ["old", "new"]) {
+    await Deno.writeTextFile(join(run, `.${id}.lock`), "");
+    await Deno.mkdir(join(run, id));
+  }
+  const longAgo = new Date(Date.now() - 3_600_000);
+  await Deno.utime(join(run, ".old.lock"), longAgo, longAgo);
+  await cleanStaleSessions(run);
+  assert.deepEqual((await names(run)).sort(), [".new.lock", "new"]);
+});

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { inProcessFs, isTempFileName } from "./file_system.ts";
+import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
+import { FsRefusedError, inProcessFs, isTempFileName } from "./file_system.ts";
+import { startFsHelper } from "./fs_helper_client.ts";
 import { cleanStaleSessions, SessionScratch } from "./scratch_space.ts";
 import { journaledFileSystem, removeJournaledTemps } from "./write_journal.ts";
 
@@ -35,6 +37,32 @@ Deno.test("journaledFileSystem() keeps a record only while a write is in flight"
   );
   assert.deepEqual(await names(await scratch.journalDir()), []);
   assert.deepEqual(await names(d.ws), ["a.txt"]);
+});
+
+Deno.test("journaledFileSystem() over the file helper names the helper's temporary file", async () => {
+  await using d = await dirs();
+  await using scratch = new SessionScratch(d.run);
+  const policy: SandboxPolicy = {
+    mode: "workspace-write",
+    writableRoots: [d.ws],
+    protectedNames: [...DEFAULT_PROTECTED_NAMES],
+    networkAccess: false,
+    privateTmp: false,
+  };
+  await using helper = await startFsHelper({ policy });
+  const fs = journaledFileSystem(helper, () => scratch.journalDir());
+  await fs.writeFileAtomic(join(d.ws, "a.txt"), new TextEncoder().encode("a"));
+  assert.equal(await Deno.readTextFile(join(d.ws, "a.txt")), "a");
+  await assert.rejects(
+    fs.writeFileAtomic(join(d.run, "x.txt"), new Uint8Array()),
+    FsRefusedError,
+  );
+  assert.deepEqual(await names(await scratch.journalDir()), []);
+  assert.deepEqual(await names(d.ws), ["a.txt"]);
+  await assert.rejects(
+    helper.writeFileAtomic(join(d.ws, "b.txt"), new Uint8Array(), { tempName: "../b.tmp" }),
+    /is not a temporary file name/,
+  );
 });
 
 Deno.test("removeJournaledTemps() removes only files named as temporary files", async () => {
