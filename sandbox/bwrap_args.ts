@@ -2,10 +2,12 @@
  * The bubblewrap argv for one sandboxed command (reference/sandbox.md §2.1, §2.5).
  *
  * Mount order matters: the read-only root first, then the private `/tmp`, then the writable
- * binds, then the protected paths re-bound read-only on top of them. Only protected paths that
- * exist are bound, so bwrap never creates placeholder files on the host.
+ * binds, then the protected paths re-bound read-only on top of them (for a protected name that
+ * does not exist, the session's placeholder, see `placeholders.ts`). Every bound path exists when
+ * the caller builds the argv, so bwrap never creates files on the host itself.
  */
 import { join } from "node:path";
+import { isPlaceholder } from "./placeholders.ts";
 
 /** Protected names re-bound read-only under every writable root unless the caller says otherwise. */
 export const DEFAULT_PROTECTED_NAMES: readonly string[] = Object.freeze([
@@ -34,8 +36,13 @@ export interface BwrapArgsOptions {
   cwd: string;
   /** A file descriptor that carries a seccomp BPF program (see `seccomp_bpf.ts`). */
   seccompFd?: number;
-  /** Protected paths that exist under the writable roots, from `protectedPathsUnder()`. */
+  /**
+   * Protected paths that exist under the writable roots, from `protectedPathsUnder()`, and the
+   * placeholders `PlaceholderGuard.cover()` made for those that do not.
+   */
   existingProtectedPaths?: string[];
+  /** A descriptor bwrap writes the sandbox's pid to (`--info-fd`, see `run_record.ts`). */
+  infoFd?: number;
   /** False for bubblewrap older than 0.8.0, which lacks `--disable-userns`. */
   disableUserns?: boolean;
   /** Paths re-bound read-only after the private `/tmp`, e.g. a read-only cwd under `/tmp`. */
@@ -58,6 +65,7 @@ export function bwrapArgs(policy: SandboxPolicy, opts: BwrapArgsOptions): string
   if (!policy.networkAccess) args.push("--unshare-net");
   args.push("--chdir", opts.cwd);
   if (opts.seccompFd !== undefined) args.push("--seccomp", String(opts.seccompFd));
+  if (opts.infoFd !== undefined) args.push("--info-fd", String(opts.infoFd));
   return [...args, "--", ...opts.command];
 }
 
@@ -66,7 +74,8 @@ export function bwrapArgs(policy: SandboxPolicy, opts: BwrapArgsOptions): string
  *
  * A symlinked entry (a `.git` pointing elsewhere) resolves to its target: bwrap 0.8 follows
  * symlinks at a mount destination and cannot cover the link itself, so the target is protected
- * and the link, whose parent is writable, can still be replaced. Dangling links are skipped.
+ * and the link, whose parent is writable, can still be replaced. Dangling links are skipped, and
+ * so are placeholders (`isPlaceholder()`): they are not the user's, and may go at any time.
  */
 export async function protectedPathsUnder(
   roots: string[],
@@ -76,7 +85,9 @@ export async function protectedPathsUnder(
   for (const root of roots) {
     for (const name of names) {
       try {
-        found.add(await Deno.realPath(join(root, name)));
+        const path = join(root, name);
+        if (await isPlaceholder(path)) continue;
+        found.add(await Deno.realPath(path));
       } catch (error) {
         if (!(error instanceof Deno.errors.NotFound)) throw error;
       }

@@ -5,15 +5,17 @@
  * danger-full-access runs it as is. When a sandboxed mode cannot be had (bwrap missing or
  * broken, Windows), `wrap()` refuses every command that was not explicitly escalated, with the
  * reason and the fix: commands never run unsandboxed silently.
+ *
+ * Under bubblewrap, protected names that do not exist yet are covered too: the session makes
+ * placeholders for them before a command starts and removes them once no command of the session
+ * can still run (`placeholders.ts`, `run_record.ts`).
  */
-import {
-  bwrapArgs,
-  DEFAULT_PROTECTED_NAMES,
-  protectedPathsUnder,
-  type SandboxPolicy,
-} from "./bwrap_args.ts";
+import { join } from "node:path";
+import { bwrapArgs, DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
+import { PlaceholderGuard, sweepPlaceholders } from "./placeholders.ts";
 import { probeBubblewrap, type ProbeResult } from "./probe.ts";
-import { hostSeccompArch, seccompFilter, shellWithSeccompFd } from "./seccomp_bpf.ts";
+import { launcherArgs, RECORD_FD } from "./run_record.ts";
+import { hostSeccompArch, seccompFilter } from "./seccomp_bpf.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
 
 /** Values of `sandbox_mode`. */
@@ -57,7 +59,12 @@ export interface CommandSandbox {
    * approval): true reruns it unsandboxed; a string, added to the output, says why it was not.
    */
   retryUnsandboxed?(command: string, output: string): Promise<boolean | string>;
-  /** Removes the session's temp files. */
+  /**
+   * Removes the placeholders of missing protected names if no command `wrap()` sandboxed can
+   * still run; true when none are left. The sandbox also does this by itself soon after.
+   */
+  reclaim?(): Promise<boolean>;
+  /** Waits briefly for the session's sandboxes to end, then removes placeholders and temp files. */
   close(): Promise<void>;
 }
 
@@ -128,13 +135,18 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
 
 /** One line describing what a sandboxed command may do. */
 export function describePolicy(policy: SandboxPolicy): string {
+  const names = policy.protectedNames;
+  const listed = names.length > 1
+    ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
+    : names.join("");
+  const protectedNote = names.length === 0
+    ? ""
+    : `; in each, ${listed} ${names.length > 1 ? "are" : "is"} read-only and cannot be created`;
   const writes = policy.mode === "workspace-write"
-    ? `writes only to ${policy.writableRoots.join(", ")} (${
-      policy.protectedNames.join(", ")
-    } read-only)`
+    ? `writes only to ${policy.writableRoots.join(", ")}${protectedNote}`
     : "no writes";
-  const tmp = policy.privateTmp ? ", private /tmp" : "";
-  return `${policy.mode}: ${writes}${tmp}, network ${policy.networkAccess ? "on" : "off"}`;
+  const tmp = policy.privateTmp ? "; private /tmp" : "";
+  return `${policy.mode}: ${writes}${tmp}; network ${policy.networkAccess ? "on" : "off"}`;
 }
 
 async function bwrapSandbox(
@@ -148,12 +160,22 @@ async function bwrapSandbox(
       hint: `${probe.failure.hint}; or approve each command to run it unsandboxed`,
     });
   }
+  const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
+  const dir = await sessionDir();
   const arch = hostSeccompArch();
-  const filterPath = arch ? await Deno.makeTempFile({ prefix: "oi-seccomp-" }) : undefined;
-  // Readable by all: the filter is no secret, and a command may run as another user.
-  if (arch && filterPath) await Deno.writeFile(filterPath, seccompFilter(arch), { mode: 0o644 });
-  if (filterPath) await Deno.chmod(filterPath, 0o644);
-  const seccomp = filterPath ? "seccomp: no Unix sockets but stream pairs, no io_uring" : "no seccomp filter";
+  const filterPath = arch ? join(dir, "seccomp.bpf") : undefined;
+  if (arch && filterPath) {
+    await Deno.writeFile(filterPath, seccompFilter(arch), { createNew: true });
+    // Readable by all: the filter is no secret, and a command may run as another user.
+    await Deno.chmod(filterPath, 0o644);
+  }
+  await sweepPlaceholders(roots, policy.protectedNames);
+  const guard = new PlaceholderGuard({ roots, names: policy.protectedNames, recordDir: dir });
+  // The session folder holds the filter and the run records: read-only even under a root.
+  const ownBinds = roots.some((root) => isUnder(dir, root)) ? [dir] : [];
+  const seccomp = filterPath
+    ? "seccomp: no Unix sockets but stream pairs, no io_uring"
+    : "no seccomp filter";
   const status: SandboxStatus = {
     mode: policy.mode,
     kind: "bwrap",
@@ -170,30 +192,44 @@ async function bwrapSandbox(
     status,
     async wrap(req) {
       if (req.escalated) return direct(req);
-      const existingProtectedPaths = await protectedPathsUnder(
-        policy.writableRoots,
-        policy.protectedNames,
-      );
+      const cover = await guard.cover();
       const argv = bwrapArgs(policy, {
         command: req.argv,
         cwd: req.cwd,
         seccompFd: filterPath ? 3 : undefined,
-        existingProtectedPaths,
+        existingProtectedPaths: [...cover.existing, ...cover.placeholders, ...ownBinds],
+        infoFd: cover.record ? RECORD_FD : undefined,
         disableUserns: probe.supportsDisableUserns,
         readOnlyBinds: readOnlyBinds(req.cwd),
       });
-      const env = sandboxEnv(req.env, policy);
-      if (!filterPath) return { cmd: probe.bwrap, args: argv, env };
       return {
         cmd: "/bin/sh",
-        args: shellWithSeccompFd(filterPath, argv, { bwrap: probe.bwrap }),
-        env,
+        args: launcherArgs({
+          bwrap: probe.bwrap,
+          bwrapArgs: argv,
+          filterPath,
+          record: cover.record,
+        }),
+        env: sandboxEnv(req.env, policy),
       };
     },
+    reclaim: () => guard.reclaim(),
     async close() {
-      if (filterPath) await Deno.remove(filterPath).catch(() => {});
+      await guard[Symbol.asyncDispose]();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * A new folder for the session's filter and run records, by its real path (run records are
+ * compared with what `/proc` shows). Others may create entries in it but not list or remove them:
+ * a command that runs as another user claims its run record there.
+ */
+async function sessionDir(): Promise<string> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-sandbox-" }));
+  await Deno.chmod(dir, 0o1733);
+  return dir;
 }
 
 function seatbeltSandbox(policy: SandboxPolicy): CommandSandbox {
