@@ -8,7 +8,7 @@
  * `<id>/`, its folder. A session that died (even by SIGKILL) leaves an unlocked lock file, so the
  * next session's `cleanStaleSessions()` finds it with one listing and no tree walk.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { removeJournaledTemps, WRITES_FOLDER } from "./write_journal.ts";
 
 /** How old a lock file still under its temporary name must be before a cleaner looks at it. */
@@ -47,6 +47,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
   readonly #root: string;
   readonly #id = `${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   #session: Promise<string> | undefined;
+  #journal: Promise<string> | undefined;
   #lock: Deno.FsFile | undefined;
   readonly #dirs = new Set<string>();
   #disposed = false;
@@ -56,10 +57,12 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
   }
 
   /** The journal folder of in-flight writes (see `write_journal.ts`), made on first use. */
-  async journalDir(): Promise<string> {
-    const dir = join(await this.#sessionDir(), WRITES_FOLDER);
-    await Deno.mkdir(dir, { recursive: true });
-    return dir;
+  journalDir(): Promise<string> {
+    return this.#journal ??= this.#sessionDir().then(async (session) => {
+      const dir = join(session, WRITES_FOLDER);
+      await Deno.mkdir(dir, { recursive: true });
+      return dir;
+    });
   }
 
   async makeDir(prefix: string, opts: { visibleToCommands?: boolean } = {}): Promise<string> {
@@ -104,10 +107,11 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
     this.#lock?.close();
   }
 
-  #check(path: string): string {
+  #check(given: string): string {
     if (this.#disposed) throw new TypeError("The scratch space is disposed");
+    const path = resolve(given);
     for (const dir of this.#dirs) if (path === dir || path.startsWith(`${dir}/`)) return path;
-    throw new TypeError(`Cannot use "${path}": it is not in a scratch folder of this session`);
+    throw new TypeError(`Cannot use "${given}": it is not in a scratch folder of this session`);
   }
 
   #sessionDir(): Promise<string> {

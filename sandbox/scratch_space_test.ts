@@ -44,6 +44,7 @@ Deno.test("SessionScratch refuses any path outside the folders it made", async (
   await assert.rejects(scratch.open(victim), /not in a scratch folder/);
   await assert.rejects(scratch.remove(root.dir), /not in a scratch folder/);
   await assert.rejects(scratch.remove(join(dir, "..")), /not in a scratch folder/);
+  await assert.rejects(scratch.writeFile(`${dir}/../../victim.txt`, bytes), /not in a scratch/);
   assert.equal(await Deno.readTextFile(victim), "keep");
 });
 
