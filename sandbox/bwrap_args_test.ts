@@ -6,6 +6,7 @@ import {
   protectedPathsUnder,
   type SandboxPolicy,
 } from "./bwrap_args.ts";
+import { PLACEHOLDER_MODE } from "./placeholders.ts";
 
 const WS = "/home/u/project";
 
@@ -128,6 +129,26 @@ Deno.test("protectedPathsUnder() reports existing entries as real paths", async 
     const found = await protectedPathsUnder([root, root], DEFAULT_PROTECTED_NAMES);
     assert.deepEqual(found, [join(root, ".git"), join(root, "meta")]);
     assert.deepEqual(await protectedPathsUnder([join(root, "missing")], [".git"]), []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("bwrapArgs() asks for the sandbox's pid on the run record's descriptor", () => {
+  const argv = bwrapArgs(policy(), { command: ["true"], cwd: WS, seccompFd: 3, infoFd: 5 });
+  assert.deepEqual(argv.slice(-6), ["--seccomp", "3", "--info-fd", "5", "--", "true"]);
+  assert.ok(!bwrapArgs(policy(), { command: ["true"], cwd: WS }).includes("--info-fd"));
+});
+
+Deno.test("protectedPathsUnder() skips placeholders, which are the session's, not the user's", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(join(root, ".agents"));
+    await Deno.chmod(join(root, ".agents"), PLACEHOLDER_MODE);
+    await Deno.mkdir(join(root, ".git"));
+    assert.deepEqual(await protectedPathsUnder([root], DEFAULT_PROTECTED_NAMES), [
+      join(root, ".git"),
+    ]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

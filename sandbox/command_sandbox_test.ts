@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CommandSandbox, openCommandSandbox } from "./command_sandbox.ts";
+import { type CommandSandbox, describePolicy, openCommandSandbox } from "./command_sandbox.ts";
+import { DEFAULT_PROTECTED_NAMES } from "./bwrap_args.ts";
 import { isPlaceholder, PLACEHOLDER_MODE } from "./placeholders.ts";
 import { probeBubblewrap } from "./probe.ts";
 import { REVOKED_EXIT_CODE } from "./run_record.ts";
@@ -219,4 +220,27 @@ bwrapTest("sandboxed Deno subprocesses still work", async () => {
   const out = await run(w, `'${deno}' eval --quiet --no-config "${code}"`);
   assert.equal(out.output.trim().split("\n").at(-1), "deno-child-ok", out.output);
   assert.equal(out.code, 0);
+});
+
+Deno.test("describePolicy() names what stays read-only, whether it exists or not", () => {
+  const base = {
+    writableRoots: ["/w/a", "/w/b"],
+    protectedNames: [...DEFAULT_PROTECTED_NAMES],
+    networkAccess: false,
+    privateTmp: true,
+  };
+  assert.equal(
+    describePolicy({ ...base, mode: "workspace-write" }),
+    "workspace-write: writes only to /w/a, /w/b; in each, .git, .agents and .openinterpreter " +
+      "are read-only and cannot be created; private /tmp; network off",
+  );
+  assert.equal(
+    describePolicy({ ...base, mode: "workspace-write", protectedNames: [".git"] }),
+    "workspace-write: writes only to /w/a, /w/b; in each, .git is read-only and cannot be " +
+      "created; private /tmp; network off",
+  );
+  assert.equal(
+    describePolicy({ ...base, mode: "read-only", privateTmp: false, networkAccess: true }),
+    "read-only: no writes; network on",
+  );
 });

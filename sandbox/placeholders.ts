@@ -72,7 +72,10 @@ export interface PlaceholderGuardOptions {
   /** Canonical writable roots. */
   roots: string[];
   names: readonly string[];
-  /** A canonical folder for run records that sandboxed commands cannot write. */
+  /**
+   * A canonical folder for run records that sandboxed commands cannot write. Its owner removes it
+   * after disposing the guard, so that no launcher that has not started yet ever can.
+   */
   recordDir: string;
 }
 
@@ -94,6 +97,7 @@ export class PlaceholderGuard implements AsyncDisposable {
   #runs: Run[] = [];
   #serial: Promise<unknown> = Promise.resolve();
   #count = 0;
+  readonly #id = crypto.randomUUID().slice(0, 8);
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closing = false;
 
@@ -119,7 +123,7 @@ export class PlaceholderGuard implements AsyncDisposable {
         }
       }
       if (placeholders.length === 0) return { existing, placeholders };
-      const record = join(this.#opts.recordDir, `run-${++this.#count}`);
+      const record = join(this.#opts.recordDir, `run-${++this.#count}-${this.#id}`);
       this.#runs.push({ record, issued: Date.now() });
       this.#schedule();
       return { existing, placeholders, record };
@@ -138,7 +142,8 @@ export class PlaceholderGuard implements AsyncDisposable {
       }
       for (const held of this.#held.values()) await release(held);
       this.#held.clear();
-      for (const run of this.#runs) await Deno.remove(run.record).catch(() => {});
+      // The records stay until the record folder goes: a launcher started late, or twice, must
+      // find its record taken and not run uncovered.
       this.#runs = [];
       return true;
     });
@@ -176,6 +181,7 @@ export class PlaceholderGuard implements AsyncDisposable {
         return await Deno.realPath(path).catch(notFound);
       }
       const got = info === undefined ? await create(path) : await adopt(path);
+      if (got === "unneeded") return undefined;
       if (got) {
         this.#held.set(path, got);
         return "placeholder";
@@ -239,12 +245,17 @@ export async function sweepPlaceholders(
   return removed;
 }
 
-/** Creates `path` as a placeholder and locks it, or undefined when something else is there. */
-async function create(path: string): Promise<Held | undefined> {
+/**
+ * Creates `path` as a placeholder and locks it; undefined when something else is there now, and
+ * "unneeded" when this process may not create it, since then a sandboxed command may not either.
+ */
+async function create(path: string): Promise<Held | "unneeded" | undefined> {
   try {
     await Deno.mkdir(path, { mode: PLACEHOLDER_MODE });
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) return undefined;
+    if (error instanceof Deno.errors.PermissionDenied) return "unneeded";
+    if ((error as { code?: unknown }).code === "EROFS") return "unneeded";
     throw error;
   }
   await Deno.chmod(path, PLACEHOLDER_MODE); // the umask may have taken bits off

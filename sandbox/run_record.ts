@@ -77,6 +77,7 @@ export function launcherArgs(opts: LauncherOptions): string[] {
 export async function runState(record: string): Promise<RunState> {
   const first = await readRecord(record);
   if (first === undefined) return "unclaimed";
+  if (first.revoked) return "over";
   if (first.initPid !== undefined) return await initLives(first.initPid) ? "running" : "over";
   if (first.launcherPid === undefined) return "running";
   if (await holdsRecord(first.launcherPid, record)) return "running";
@@ -88,7 +89,10 @@ export async function runState(record: string): Promise<RunState> {
 /** Claims `record` for the session so that its launcher will not start; false if it did. */
 export async function revoke(record: string): Promise<boolean> {
   try {
-    await Deno.writeFile(record, new Uint8Array(), { createNew: true, mode: 0o600 });
+    await Deno.writeFile(record, new TextEncoder().encode(REVOKED), {
+      createNew: true,
+      mode: 0o600,
+    });
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) return false;
@@ -96,7 +100,11 @@ export async function revoke(record: string): Promise<boolean> {
   }
 }
 
+/** What `revoke()` writes; a launcher writes digits first. */
+const REVOKED = "revoked\n";
+
 interface RecordContent {
+  revoked: boolean;
   launcherPid?: number;
   initPid?: number;
 }
@@ -112,6 +120,7 @@ async function readRecord(path: string): Promise<RecordContent | undefined> {
   const line = text.match(/^(\d+)\n/);
   const init = text.match(/"child-pid":\s*(\d+)/);
   return {
+    revoked: text === REVOKED,
     launcherPid: line ? Number(line[1]) : undefined,
     initPid: init ? Number(init[1]) : undefined,
   };
