@@ -35,6 +35,8 @@ export interface AgentSession extends AsyncDisposable {
   system: string;
   /** The harness's session-start reminders, sent before the first prompt. */
   openingReminders: string[];
+  /** True for project files held back because they changed while an earlier session ran. */
+  isHeldBack: (path: string) => boolean;
 }
 
 /** Loads config, picks provider and harness, opens the sandbox and renders the prompt. */
@@ -127,6 +129,7 @@ async function openWatched(
     sandbox,
     system,
     openingReminders: openingReminders(harness, filled),
+    isHeldBack: watch.isHeld,
     [Symbol.asyncDispose]: async () => {
       await closeAll();
       await watch.close();

@@ -75,6 +75,7 @@ async function runTask(
     scratch: sandbox.scratch,
     networkAllowed: sandbox.networkAllowed,
     home: config.home,
+    isHeldBack: session.isHeldBack,
   };
   const style = opts.style;
   const { value: outcome, stoppedBy } = await withInterrupt((signal) =>

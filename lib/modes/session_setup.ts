@@ -69,7 +69,7 @@ export async function promptVars(
     gitStatus(cwd, opts.git, isHeldBack),
     agentsMd(cwd, opts.home),
     // Start-up reads, before any tool runs: this process reads as the helper would.
-    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME, fs: inProcessFs }),
+    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME, fs: inProcessFs, isHeldBack }),
   ]);
   return {
     ...(opts.guidance === false ? { guidance: "" } : {}),
@@ -81,7 +81,7 @@ export async function promptVars(
     gitStatus: gitStatusText,
     agentsMd: agentsText,
     sandbox: opts.sandbox,
-    skills: skillsListing(skills.filter((skill) => !isHeldBack(skill.path))),
+    skills: skillsListing(skills),
   };
 }
 

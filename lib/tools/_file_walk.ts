@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Ignore } from "ignore";
 import type { ToolContext } from "./capability.ts";
+import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
 
 /** How files are listed and searched: ripgrep when installed, else our walker (same results). */
@@ -23,12 +24,15 @@ export const RG_FILTER_FLAGS: readonly string[] = Object.freeze([
 
 const RG_STATE_KEY = "tools.rg_available";
 
-/** Whether `rg` can be run; checked once per session and remembered in `ctx.state`. */
+/**
+ * Whether `rg` can be run in the session's sandbox; checked once per session and remembered in
+ * `ctx.state`. Where the sandbox refuses commands, the JS search is used.
+ */
 export async function searchEngine(ctx: ToolContext): Promise<SearchEngine> {
   let known = ctx.state.get(RG_STATE_KEY) as boolean | undefined;
   if (known === undefined) {
     try {
-      const out = await new Deno.Command("rg", { args: ["--version"], env: ctx.env }).output();
+      const out = await spawnRg(["--version"], ctx.cwd, ctx);
       known = out.success;
     } catch {
       known = false;
@@ -39,19 +43,28 @@ export async function searchEngine(ctx: ToolContext): Promise<SearchEngine> {
 }
 
 /** Runs `rg` in `cwd`; resolves with its stdout, or throws with its stderr on exit code 2. */
-export async function runRg(
-  args: string[],
-  opts: { cwd: string; env: Record<string, string>; signal: AbortSignal },
-): Promise<string> {
-  const out = await new Deno.Command("rg", {
-    args: [...RG_FILTER_FLAGS, ...args],
-    cwd: opts.cwd,
-    env: opts.env,
-    stdin: "null",
-    signal: opts.signal,
-  }).output();
+export async function runRg(args: string[], cwd: string, ctx: ToolContext): Promise<string> {
+  const out = await spawnRg([...RG_FILTER_FLAGS, ...args], cwd, ctx);
   if (out.code > 1) throw new Error(`rg failed: ${new TextDecoder().decode(out.stderr).trim()}`);
   return new TextDecoder().decode(out.stdout);
+}
+
+/**
+ * `rg` runs inside the command sandbox like any command the model runs: it is found on the
+ * commands' `PATH`, which may name folders that sandboxed commands can write.
+ */
+async function spawnRg(args: string[], cwd: string, ctx: ToolContext) {
+  const spec = await sandboxedSpawn(["rg", ...args], { cwd, env: ctx.env }, ctx);
+  return await new Deno.Command(spec.cmd, {
+    args: spec.args,
+    cwd,
+    env: spec.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: ctx.signal,
+  }).output();
 }
 
 /**
@@ -60,9 +73,10 @@ export async function runRg(
  */
 export async function rgFiles(
   root: string,
-  opts: { glob?: string; env: Record<string, string>; signal: AbortSignal },
+  opts: { glob?: string },
+  ctx: ToolContext,
 ): Promise<string[]> {
-  const text = await runRg(["--files"], { ...opts, cwd: root });
+  const text = await runRg(["--files"], root, ctx);
   const match = opts.glob === undefined ? () => true : globMatcher(opts.glob);
   return text.split("\n").filter((l) => l !== "").map((l) => l.replace(/^\.\//, ""))
     .filter(match);

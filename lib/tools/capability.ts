@@ -20,6 +20,8 @@ export interface ToolContext {
   networkAllowed?: boolean;
   /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
   home?: string;
+  /** True for project files held back because they changed while an earlier session ran. */
+  isHeldBack?: (path: string) => boolean;
   /**
    * Runs a nested agent turn (a sub-agent) and returns its final text. Absent where sub-agents
    * are unavailable, including inside a sub-agent, which bounds nesting to one level.

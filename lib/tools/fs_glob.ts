@@ -47,7 +47,7 @@ export async function globFiles(
   const root = await searchRoot(ctx, input.path, "glob");
   const fs = fsOf(ctx);
   const opts = { glob: input.pattern, env: ctx.env, signal: ctx.signal, fs };
-  const found = engine === "rg" ? await rgFiles(root, opts) : await walkFiles(root, opts);
+  const found = engine === "rg" ? await rgFiles(root, opts, ctx) : await walkFiles(root, opts);
   const sorted = await sortByMtime(fs, root, found);
   return {
     root: displayPath(ctx.cwd, root),

@@ -119,7 +119,7 @@ async function rgSearch(
   args.push("--regexp", input.pattern, "--", ".");
   let text: string;
   try {
-    text = await runRg(args, { cwd: root, env: ctx.env, signal: ctx.signal });
+    text = await runRg(args, root, ctx);
   } catch (err) {
     throw new ToolError(
       `Cannot search for "${input.pattern}": ${(err as Error).message}`,

@@ -37,7 +37,12 @@ export interface SkillInfo {
 export async function discoverSkills(
   cwd: string,
   home: string | undefined,
-  opts: { userHome?: string; fs: FileSystem },
+  opts: {
+    userHome?: string;
+    fs: FileSystem;
+    /** True for a SKILL.md that is held back (it changed while an earlier session ran). */
+    isHeldBack?: (path: string) => boolean;
+  },
 ): Promise<SkillInfo[]> {
   const fs = opts.fs;
   const roots: Array<[string, SkillScope]> = [];
@@ -55,6 +60,7 @@ export async function discoverSkills(
   const found = new Map<string, SkillInfo>();
   for (const [dir, scope] of roots) {
     for (const skill of await skillsUnder(fs, dir, scope)) {
+      if (opts.isHeldBack?.(skill.path)) continue;
       if (!found.has(skill.name)) found.set(skill.name, skill);
     }
   }
@@ -166,7 +172,11 @@ export const skillLoad = defineCapability({
 });
 
 function contextSkills(ctx: ToolContext): Promise<SkillInfo[]> {
-  return discoverSkills(ctx.cwd, ctx.home, { userHome: ctx.env.HOME, fs: fsOf(ctx) });
+  return discoverSkills(ctx.cwd, ctx.home, {
+    userHome: ctx.env.HOME,
+    fs: fsOf(ctx),
+    isHeldBack: ctx.isHeldBack,
+  });
 }
 
 /** Skill folders below `root`, breadth first, not descending into a skill or a dot folder. */

@@ -26,7 +26,11 @@ Deno.test("what a session planted in the project is held back in the next one un
     { reply: { tool_calls: [{ name: "exec_command", args: { cmd: PLANT } }] } },
     { expect: { last_tool_result_contains: "exited with code 0" }, reply: { text: "planted" } },
     { reply: { text: "second" } },
-    { reply: { text: "second, with skills" } },
+    { reply: { tool_calls: [{ name: "skill", args: { skill: "first" } }] } },
+    {
+      expect: { last_tool_result_contains: 'Unknown skill "first"' },
+      reply: { text: "second, with skills" },
+    },
     { reply: { text: "third" } },
   ])));
   const home = await fakeHome(
@@ -66,7 +70,7 @@ Deno.test("what a session planted in the project is held back in the next one un
     assert.equal(third.code, 0, third.stderr);
     assert.doesNotMatch(third.stderr, /Held back/);
     assert.match(third.stderr, /sandbox: danger-full-access/);
-    assert.match(JSON.stringify(fake.requests[4].body), /Git status at the start[^]*## /);
+    assert.match(JSON.stringify(fake.requests[5].body), /Git status at the start[^]*## /);
     const planted = await Deno.stat(join(repo, "marker")).then(() => true, () => false);
     assert.equal(planted, false, "git status ran the allowed fsmonitor only inside the sandbox");
     assert.deepEqual(fake.failures, []);
