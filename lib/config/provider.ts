@@ -5,6 +5,7 @@
  */
 import { AuthError, ConfigError } from "../errors.ts";
 import { BUILTIN_PROVIDERS, type BuiltinProvider } from "../providers/builtin.ts";
+import { DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "../providers/mod.ts";
 import type { Compat, ProviderSettings } from "../providers/types.ts";
 import { joinKeyPath } from "./_keypath.ts";
 import type { EffectiveConfig } from "./effective.ts";
@@ -23,8 +24,6 @@ export interface ResolveProviderOptions {
   builtins?: readonly BuiltinProvider[];
 }
 
-const DEFAULT_MAX_RETRIES = 4;
-const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
 /** Replaces the base URL of the local providers, like Codex's `CODEX_OSS_BASE_URL`. */
 const OSS_BASE_URL_VAR = "OPENINTERPRETER_OSS_BASE_URL";
 

@@ -45,8 +45,8 @@ Deno.test("resolveProvider() reads the key from the provider's env_key", async (
     envKey: "DEEPSEEK_API_KEY",
     headers: {},
     queryParams: {},
-    maxRetries: 4,
-    streamIdleTimeoutMs: 300_000,
+    maxRetries: 2,
+    streamIdleTimeoutMs: 90_000,
     compat: { reasoningField: "reasoning_content" },
   });
 });

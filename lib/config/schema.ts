@@ -46,7 +46,9 @@ export const providerEntrySchema = z.strictObject({
   http_headers: stringMap,
   env_http_headers: stringMap,
   query_params: stringMap,
+  /** Retries after a transient failure, a dropped or stalled stream included (default 2). */
   request_max_retries: z.int().min(0).max(100),
+  /** Longest wait for the next stream data event; SSE comments do not count (default 90000). */
   stream_idle_timeout_ms: z.int().min(1),
   compat: z.strictObject({
     reasoning_field: nonEmpty,

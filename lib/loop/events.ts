@@ -1,5 +1,5 @@
 import type { Message, Usage } from "../model/message.ts";
-import type { ProviderFailure } from "../model/stream.ts";
+import type { ProviderFailure, RetryEvent } from "../model/stream.ts";
 
 /** A tool call as the loop tracks it. */
 export interface ToolCallInfo {
@@ -13,7 +13,7 @@ export type LoopEvent =
   | { type: "model_request"; index: number }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | RetryEvent
   | { type: "assistant_message"; message: Message & { role: "assistant" } }
   | { type: "tool_start"; call: ToolCallInfo; capability?: string; input?: unknown }
   | {

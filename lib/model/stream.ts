@@ -10,13 +10,28 @@ export interface ProviderFailure {
 
 /**
  * Events a provider stream yields, in order: deltas as they arrive, then exactly one of
- * `done` or `error` as the last event.
+ * `done` or `error` as the last event. A `retry` event may come between attempts; the final
+ * event's blocks are always one whole reply, never pieces of a failed attempt.
  */
 export type StreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; argsDelta: string }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | RetryEvent
   | { type: "done"; blocks: Block[]; stop: StopReason; usage: Usage }
   | { type: "error"; error: ProviderFailure };
+
+/**
+ * An attempt failed and retry `attempt` of `maxRetries` starts after `delayMs`. When
+ * `discarded` is true the attempt had streamed deltas: they were part of a reply that is thrown
+ * away, and the next attempt streams the reply again from its start.
+ */
+export interface RetryEvent {
+  type: "retry";
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  reason: string;
+  discarded: boolean;
+}

@@ -33,7 +33,8 @@ export function progressLines(event: LoopEvent, style: Style): string[] {
     case "retry":
       return [
         style.dim(
-          `Reconnecting (attempt ${event.attempt}, in ${event.delayMs} ms): ${event.reason}`,
+          `Reconnecting (${event.attempt}/${event.maxRetries}) ` +
+            `in ${formatDuration(event.delayMs)}: ${event.reason}`,
         ),
       ];
     default:

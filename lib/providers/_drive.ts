@@ -1,21 +1,30 @@
 /**
  * The stream driver every adapter shares: opens the event stream, feeds chunks to the wire's
- * reducer, and owns retries, the idle watchdog and abort. It never throws.
+ * reducer, and owns retries, the progress watchdog and abort. It never throws.
  */
 import { emptyUsage } from "../model/message.ts";
 import type { ProviderFailure, StreamEvent } from "../model/stream.ts";
 import { describeError, retryDelayMs } from "./_http.ts";
 import type { ProviderSettings } from "./types.ts";
 
+/**
+ * Default retries of one request. With the default idle bound a stall gives up in about four
+ * and a half minutes: three attempts of 90 s, and the backoff between them.
+ */
+export const DEFAULT_MAX_RETRIES = 2;
+/** Default longest wait for the next data event of a stream. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 90_000;
+/** The shortest default bound of a whole request, retries included. */
+const MIN_REQUEST_TIMEOUT_MS = 30 * 60_000;
+/** Longer timer delays overflow and fire at once; a bound this long is no bound. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** How one wire API opens a stream and turns its chunks into events. */
 export interface WireDriver<S> {
   settings: ProviderSettings;
   model: string;
-  /**
-   * Sends the request; resolves to the parsed stream once response headers arrive. Calls
-   * `onActivity` whenever bytes arrive, so keep-alive comments reset the idle watchdog too.
-   */
-  open(signal: AbortSignal, onActivity: () => void): Promise<AsyncIterable<unknown>>;
+  /** Sends the request; resolves to the stream's data events once response headers arrive. */
+  open(signal: AbortSignal): Promise<AsyncIterable<unknown>>;
   /** A fresh reducer state for one attempt. */
   init(): S;
   /** Reduces one chunk; an `error` event in the result ends the attempt. */
@@ -24,29 +33,61 @@ export interface WireDriver<S> {
   finish(state: S, how: "complete" | "aborted"): StreamEvent;
 }
 
+/**
+ * The time bounds of one request, in ms (0 disables one). `idleMs`: between data events, per
+ * attempt; `firstTokenMs`: from the start of an attempt to its first delta; `totalMs`: the whole
+ * request, retries and their waits included.
+ */
+export interface StreamBounds {
+  idleMs: number;
+  firstTokenMs: number;
+  totalMs: number;
+}
+
+/** The bounds `settings` ask for, with the defaults filled in. */
+export function streamBounds(settings: ProviderSettings): StreamBounds {
+  const idleMs = settings.streamIdleTimeoutMs;
+  return {
+    idleMs,
+    firstTokenMs: settings.firstTokenTimeoutMs ?? 2 * idleMs,
+    totalMs: settings.requestTimeoutMs ?? Math.max(MIN_REQUEST_TIMEOUT_MS, 10 * idleMs),
+  };
+}
+
 type Attempt =
   | { kind: "final"; event: StreamEvent }
   | { kind: "failed"; failure: ProviderFailure; emitted: boolean; retryAfterMs?: number };
 
-/** Runs `driver` with bounded retries; yields deltas, `retry` events, then one `done` or `error`. */
+/**
+ * Runs `driver` with bounded retries; yields deltas, `retry` events, then one `done` or `error`.
+ * A transient failure is retried even after deltas went out (a dropped or stalled stream): the
+ * `retry` event then says they are discarded, and the next attempt starts the reply over.
+ */
 export async function* driveStream<S>(
   driver: WireDriver<S>,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
   const { maxRetries } = driver.settings;
+  const bounds = streamBounds(driver.settings);
+  const deadline = bounds.totalMs > 0 ? Date.now() + bounds.totalMs : Infinity;
   for (let attempt = 1;; attempt++) {
-    const result = yield* attemptOnce(driver, signal);
+    const result = yield* attemptOnce(driver, signal, { ...bounds, deadline });
     if (result.kind === "final") {
       yield result.event;
       return;
     }
-    const { failure } = result;
-    if (!failure.retryable || result.emitted || attempt > maxRetries) {
-      yield { type: "error", error: failure };
+    const { failure, emitted } = result;
+    const delayMs = retryDelayMs(attempt, { serverDelayMs: result.retryAfterMs });
+    if (!failure.retryable || attempt > maxRetries || Date.now() + delayMs >= deadline) {
+      const gaveUp = failure.retryable && attempt > 1;
+      const message = gaveUp
+        ? `${failure.message} (gave up after ${attempt} attempts)`
+        : failure.message;
+      yield { type: "error", error: { ...failure, message } };
       return;
     }
-    const delayMs = retryDelayMs(attempt, { serverDelayMs: result.retryAfterMs });
-    yield { type: "retry", attempt, delayMs, reason: failure.message };
+    const reason = failure.message;
+    yield { type: "retry", attempt, maxRetries, delayMs, reason, discarded: emitted };
     if (!await sleep(delayMs, signal)) {
       yield { type: "done", blocks: [], stop: "aborted", usage: emptyUsage() };
       return;
@@ -58,6 +99,7 @@ export async function* driveStream<S>(
 async function* attemptOnce<S>(
   driver: WireDriver<S>,
   signal: AbortSignal,
+  bounds: StreamBounds & { deadline: number },
 ): AsyncGenerator<StreamEvent, Attempt> {
   const state = driver.init();
   const aborted = (): Attempt => ({ kind: "final", event: driver.finish(state, "aborted") });
@@ -65,52 +107,110 @@ async function* attemptOnce<S>(
   const controller = new AbortController();
   const forward = () => controller.abort();
   signal.addEventListener("abort", forward, { once: true });
-  const idleMs = driver.settings.streamIdleTimeoutMs;
-  let idle = false;
+  using watch = new Watchdog(forward);
   let emitted = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    if (idleMs <= 0) return;
-    timer = setTimeout(() => {
-      idle = true;
-      controller.abort();
-    }, idleMs);
-  };
-  const idleFailure = (): Attempt => ({
+  const stalled = (stall: Stall): Attempt => ({
     kind: "failed",
     emitted,
-    failure: {
-      message: `Stream idle for ${idleMs} ms: ${driver.settings.name} sent no data`,
-      hint: "Try again, or raise stream_idle_timeout_ms for slow models",
-      retryable: true,
-    },
+    failure: stallFailure(stall, bounds, driver.settings.name),
   });
   try {
-    arm();
-    const chunks = await driver.open(controller.signal, arm);
+    watch.arm("idle", bounds.idleMs);
+    watch.arm("first_token", bounds.firstTokenMs);
+    watch.arm("total", Math.max(1, bounds.deadline - Date.now()));
+    const chunks = await driver.open(controller.signal);
+    watch.arm("idle", bounds.idleMs);
     for await (const chunk of chunks) {
-      arm();
+      watch.arm("idle", bounds.idleMs);
       for (const event of driver.step(chunk, state)) {
         if (event.type === "error") return { kind: "failed", failure: event.error, emitted };
+        watch.clear("first_token");
         emitted = true;
         yield event;
       }
     }
     if (signal.aborted) return aborted();
-    if (idle) return idleFailure();
+    if (watch.fired) return stalled(watch.fired);
     const end = driver.finish(state, "complete");
     if (end.type === "error") return { kind: "failed", failure: end.error, emitted };
     return { kind: "final", event: end };
   } catch (err) {
     if (signal.aborted) return aborted();
-    if (idle) return idleFailure();
+    if (watch.fired) return stalled(watch.fired);
     return { kind: "failed", emitted, ...describeError(err, driver) };
   } finally {
-    clearTimeout(timer);
     signal.removeEventListener("abort", forward);
     controller.abort();
   }
+}
+
+/** Which bound of `StreamBounds` an attempt ran into. */
+type Stall = "idle" | "first_token" | "total";
+
+/** What running into a bound means; only the idle and first-token bounds are worth a retry. */
+function stallFailure(stall: Stall, bounds: StreamBounds, name: string): ProviderFailure {
+  const hint = "Try again later, or raise stream_idle_timeout_ms for slow models";
+  switch (stall) {
+    case "idle":
+      return {
+        message: `${name} is not answering: no data for ${duration(bounds.idleMs)}`,
+        hint,
+        retryable: true,
+      };
+    case "first_token":
+      return {
+        message: `${name} is not answering: no output within ${duration(bounds.firstTokenMs)}`,
+        hint,
+        retryable: true,
+      };
+    case "total":
+      return {
+        message: `${name} did not finish the reply within ${duration(bounds.totalMs)}`,
+        hint: "Try again, or ask for a shorter reply",
+        retryable: false,
+      };
+  }
+}
+
+/** Timers that abort an attempt when one of its bounds passes; `fired` names the first. */
+class Watchdog implements Disposable {
+  fired: Stall | undefined;
+  #timers = new Map<Stall, ReturnType<typeof setTimeout>>();
+  #onFire: () => void;
+
+  constructor(onFire: () => void) {
+    this.#onFire = onFire;
+  }
+
+  /** (Re)starts the timer for `stall`; `ms` of 0 or less, or past a timer's range, leaves it off. */
+  arm(stall: Stall, ms: number): void {
+    this.clear(stall);
+    if (!(ms > 0 && ms <= MAX_TIMER_MS) || this.fired) return;
+    this.#timers.set(
+      stall,
+      setTimeout(() => {
+        this.fired ??= stall;
+        this.#onFire();
+      }, ms),
+    );
+  }
+
+  clear(stall: Stall): void {
+    clearTimeout(this.#timers.get(stall));
+    this.#timers.delete(stall);
+  }
+
+  [Symbol.dispose](): void {
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+  }
+}
+
+/** `ms` for a message: "250 ms", "90 s", "5 min". */
+function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000 || ms % 60_000 !== 0) return `${Math.round(ms / 1000)} s`;
+  return `${ms / 60_000} min`;
 }
 
 /** Waits `ms`; resolves false if `signal` aborts first. */

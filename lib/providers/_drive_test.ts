@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { StreamEvent } from "../model/stream.ts";
-import { driveStream, type WireDriver } from "./_drive.ts";
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  driveStream,
+  streamBounds,
+  type WireDriver,
+} from "./_drive.ts";
+import { retryDelayMs, StreamInterruptedError } from "./_http.ts";
 import { collect, testSettings } from "./_testing.ts";
 import type { ProviderSettings } from "./types.ts";
 
@@ -51,11 +58,48 @@ function scripted(
 const status = (code: number) =>
   Object.assign(new Error("x"), { status: code, headers: new Headers({ "retry-after": "0" }) });
 
-Deno.test("driveStream() does not retry once output has been emitted", async () => {
-  const driver = scripted([["a", new TypeError("reset")], ["b"]]);
+const reset = () => new StreamInterruptedError(new TypeError("error reading a body"));
+
+Deno.test("driveStream() retries a stream that breaks off and discards its partial reply", async () => {
+  const driver = scripted([["a", reset()], ["b", "c"]]);
   const events = await collect(driveStream(driver, new AbortController().signal));
-  assert.deepEqual(events.map((e) => e.type), ["text_delta", "error"]);
-  assert.equal(driver.opened, 1);
+  assert.deepEqual(events.map((e) => e.type), [
+    "text_delta",
+    "retry",
+    "text_delta",
+    "text_delta",
+    "done",
+  ]);
+  const retry = events[1];
+  assert.ok(retry.type === "retry");
+  assert.equal(retry.discarded, true);
+  assert.equal(retry.maxRetries, 2);
+  assert.match(retry.reason, /^The stream from Test was interrupted: /);
+  const last = events.at(-1);
+  assert.ok(last?.type === "done");
+  assert.deepEqual(last.blocks, [{ type: "text", text: "bc" }]);
+  assert.equal(driver.opened, 2);
+});
+
+Deno.test("driveStream() says how many attempts it made when it gives up", async () => {
+  const driver = scripted([["a", reset()], ["b", reset()]], { maxRetries: 1 });
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  const last = events.at(-1);
+  assert.ok(last?.type === "error");
+  assert.match(
+    last.error.message,
+    /^The stream from Test was interrupted: .* \(gave up after 2 attempts\)$/,
+  );
+  assert.doesNotMatch(last.error.hint ?? "", /network/);
+  assert.equal(driver.opened, 2);
+});
+
+Deno.test("driveStream() marks a retry before any output as discarding nothing", async () => {
+  const driver = scripted([status(503), ["ok"]]);
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  const retry = events[0];
+  assert.ok(retry.type === "retry");
+  assert.equal(retry.discarded, false);
 });
 
 Deno.test("driveStream() does not retry failures that are not retryable", async () => {
@@ -113,5 +157,29 @@ Deno.test("driveStream() resets the idle watchdog on every chunk", async () => {
   assert.deepEqual(events.map((e) => e.type), ["text_delta", "text_delta", "text_delta", "error"]);
   const last = events.at(-1);
   assert.ok(last?.type === "error");
-  assert.match(last.error.message, /^Stream idle for 50 ms: Test sent no data$/);
+  assert.equal(last.error.message, "Test is not answering: no data for 50 ms");
+});
+
+Deno.test("driveStream() retries a stall after output and says the model is not answering", async () => {
+  const driver = scripted([["a", "HOLD"], ["b"]], { streamIdleTimeoutMs: 50 });
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  assert.deepEqual(events.map((e) => e.type), ["text_delta", "retry", "text_delta", "done"]);
+  const retry = events[1];
+  assert.ok(retry.type === "retry");
+  assert.equal(retry.reason, "Test is not answering: no data for 50 ms");
+  assert.equal(retry.discarded, true);
+});
+
+Deno.test("streamBounds() keeps a stall with the default settings under five minutes", () => {
+  const settings = testSettings("http://h/v1", "chat", {
+    maxRetries: DEFAULT_MAX_RETRIES,
+    streamIdleTimeoutMs: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  });
+  const bounds = streamBounds(settings);
+  let worst = bounds.idleMs;
+  for (let attempt = 1; attempt <= settings.maxRetries; attempt++) {
+    worst += retryDelayMs(attempt, { random: () => 1 }) + bounds.idleMs;
+  }
+  assert.ok(worst < 5 * 60_000, `a stall takes up to ${worst} ms`);
+  assert.deepEqual(bounds, { idleMs: 90_000, firstTokenMs: 180_000, totalMs: 1_800_000 });
 });

@@ -10,6 +10,7 @@ const MAX_SERVER_DELAY_MS = 60_000;
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 const MAX_DETAIL_CHARS = 500;
+const MAX_TITLE_CHARS = 100;
 /** Error types and codes that providers report inside a stream for transient failures. */
 const TRANSIENT_ERROR_KINDS = new Set([
   "overloaded_error",
@@ -31,12 +32,37 @@ export class HttpError extends Error {
   readonly status: number;
   readonly headers: Headers;
   readonly error: unknown;
-  constructor(status: number, opts: { headers: Headers; body: unknown; statusText?: string }) {
+  readonly url?: string;
+  constructor(
+    status: number,
+    opts: { headers: Headers; body: unknown; statusText?: string; url?: string },
+  ) {
     super(`${status} ${opts.statusText ?? ""}`.trim());
     this.name = "HttpError";
     this.status = status;
     this.headers = opts.headers;
     this.error = opts.body;
+    this.url = opts.url;
+  }
+}
+
+/** A success status whose body is an HTML page (a captive portal, a proxy's page), not a stream. */
+export class HtmlReplyError extends Error {
+  readonly url: string;
+  readonly html: string;
+  constructor(url: string, html: string) {
+    super(`Expected an event stream from "${url}", got an HTML page`);
+    this.name = "HtmlReplyError";
+    this.url = url;
+    this.html = html;
+  }
+}
+
+/** The body of a streamed reply broke off: the connection was reset or closed mid-stream. */
+export class StreamInterruptedError extends Error {
+  constructor(cause: unknown) {
+    super("The stream was interrupted", { cause });
+    this.name = "StreamInterruptedError";
   }
 }
 
@@ -90,7 +116,14 @@ export async function post(request: WireRequest, signal: AbortSignal): Promise<R
     headers: response.headers,
     body: parseBody(text),
     statusText: response.statusText,
+    url: request.url,
   });
+}
+
+/** Whether a reply is an HTML page, by its content type or by how its text starts. */
+export function isHtml(contentType: string | null | undefined, body: unknown): boolean {
+  if (/^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType ?? "")) return true;
+  return typeof body === "string" && /^\s*<(!doctype\s+html|html)[\s>]/i.test(body);
 }
 
 /** A body as JSON when it parses, else its text; undefined when empty. */
@@ -127,9 +160,25 @@ export function describeError(
   const e = rec(err);
   const name = ctx.settings.name;
   const headers = e.headers instanceof Headers ? e.headers : undefined;
+  if (err instanceof HtmlReplyError) return { failure: htmlFailure(err.html, ctx, err) };
+  if (err instanceof StreamInterruptedError) {
+    return {
+      failure: {
+        message: `The stream from ${name} was interrupted: ` +
+          "the connection was closed or reset before the reply was complete",
+        hint: "The provider or a proxy in between dropped the connection: try again later",
+        retryable: true,
+      },
+    };
+  }
   if (typeof e.status === "number") {
     const fallback = clean(String(e.message).replace(/^\d{3}\s*/, ""));
-    const failure = statusFailure(e.status, bodyDetail(e.error) ?? fallback, ctx);
+    let failure = statusFailure(e.status, bodyDetail(e.error) ?? fallback, ctx);
+    if (isHtml(headers?.get("content-type"), e.error)) {
+      const url = str(e.url) ?? ctx.settings.baseUrl;
+      const page = htmlFailure(String(e.error ?? ""), ctx, { url, status: e.status });
+      failure = { ...page, retryable: failure.retryable };
+    }
     const override = headers?.get("x-should-retry");
     if (override === "true" || override === "false") failure.retryable = override === "true";
     return { failure, retryAfterMs: retryAfterMs(headers) };
@@ -158,6 +207,38 @@ export function describeError(
       retryable: true,
     },
   };
+}
+
+/**
+ * A failure for an HTML page where an API reply belongs, naming the page's title and the URL.
+ * Without `status` the page came with a success status, in place of the event stream.
+ */
+function htmlFailure(
+  html: string,
+  ctx: { settings: ProviderSettings },
+  opts: { url: string; status?: number },
+): ProviderFailure {
+  const { name, baseUrl } = ctx.settings;
+  const title = htmlTitle(html);
+  const page = title === undefined ? "an HTML page" : `an HTML page ("${title}")`;
+  const what = opts.status === undefined
+    ? `${name} answered with ${page} instead of an API stream`
+    : `${name} returned HTTP ${opts.status} with ${page} instead of an API reply`;
+  return {
+    ...(opts.status === undefined ? {} : { status: opts.status }),
+    message: `${what}: ${opts.url}`,
+    hint: `Check base_url "${baseUrl}", and any proxy (HTTPS_PROXY, HTTP_PROXY) ` +
+      "or network sign-in page between here and the provider",
+    retryable: false,
+  };
+}
+
+/** The `<title>` of an HTML page, whitespace collapsed and shortened; undefined when absent. */
+function htmlTitle(html: string): string | undefined {
+  const match = /<title[^>]*>([^<]*)<\/title>/i.exec(html);
+  const title = match?.[1].replace(/\s+/g, " ").trim();
+  if (!title) return undefined;
+  return title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS)}…` : title;
 }
 
 /** A failure for an HTTP error status, with the provider's own message as detail. */

@@ -1,7 +1,14 @@
 /** Streaming transport: one POST, then the server-sent events of its body as parsed JSON. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { rec } from "./_blocks.ts";
-import { post, StreamReportedError, type WireRequest } from "./_http.ts";
+import {
+  HtmlReplyError,
+  isHtml,
+  post,
+  StreamInterruptedError,
+  StreamReportedError,
+  type WireRequest,
+} from "./_http.ts";
 
 /** The data line that ends a Chat Completions stream. */
 const DONE = "[DONE]";
@@ -9,43 +16,51 @@ const DONE = "[DONE]";
 /**
  * Sends `request` and resolves, once response headers arrive, to the JSON payloads of its event
  * stream (see `jsonEvents`). A success status with a JSON body is the server ignoring
- * `stream: true`, or an error in disguise: it throws instead of streaming.
+ * `stream: true`, or an error in disguise: it throws instead of streaming. So does an HTML page
+ * (`HtmlReplyError`), which is a proxy or a sign-in page answering instead of the API.
  */
 export async function openEventStream(
   request: WireRequest,
-  opts: { signal: AbortSignal; onActivity: () => void },
+  signal: AbortSignal,
 ): Promise<AsyncIterable<unknown>> {
-  const response = await post(request, opts.signal);
-  opts.onActivity();
+  const response = await post(request, signal);
   const type = response.headers.get("content-type") ?? "";
   if (type.startsWith("application/json")) {
     const data = JSON.parse(await response.text());
     if (hasError(data)) throw new StreamReportedError(data);
     throw new SyntaxError('Expected an event stream, got a single "application/json" reply');
   }
-  return jsonEvents(response.body ?? new ReadableStream(), opts.onActivity);
+  if (isHtml(type, undefined)) throw new HtmlReplyError(request.url, await response.text());
+  return jsonEvents(response.body ?? new ReadableStream(), signal);
 }
 
 /**
  * The JSON payloads of an SSE body, in order. Each payload's own `type` field names it, so
- * `event:` lines are not consulted. The stream ends with the body or at `data: [DONE]`; events
- * without data are skipped. Data that is not JSON throws `SyntaxError`; a payload with an `error`
- * member (how OpenAI and Anthropic report failures mid-stream) throws `StreamReportedError`.
- * `onActivity` runs for every piece of the body, so comments and pings count as data.
+ * `event:` lines are not consulted. The stream ends with the body or at `data: [DONE]`; comments
+ * and events without data are skipped. Data that is not JSON throws `SyntaxError`; a payload
+ * with an `error` member (how OpenAI and Anthropic report failures mid-stream) throws
+ * `StreamReportedError`; a body that breaks off throws `StreamInterruptedError`. When `signal`
+ * aborts, the body is cancelled and the abort reason thrown: a fetch's own abort does not stop a
+ * body that keeps sending.
  */
 export async function* jsonEvents(
   body: ReadableStream<Uint8Array>,
-  onActivity: () => void,
+  signal?: AbortSignal,
 ): AsyncGenerator<unknown> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   const decoder = new TextDecoder();
   const reader = body.getReader();
+  const cancel = () => reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", cancel, { once: true });
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      signal?.throwIfAborted();
+      const { done, value } = await reader.read().catch((err: unknown) => {
+        throw new StreamInterruptedError(err);
+      });
+      signal?.throwIfAborted();
       if (done) return;
-      onActivity();
       parser.feed(decoder.decode(value, { stream: true }));
       for (const event of pending.splice(0)) {
         const text = event.data.trim();
@@ -57,6 +72,7 @@ export async function* jsonEvents(
       }
     }
   } finally {
+    signal?.removeEventListener("abort", cancel);
     await reader.cancel().catch(() => {});
   }
 }

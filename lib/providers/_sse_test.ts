@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { StreamReportedError } from "./_http.ts";
+import { StreamInterruptedError, StreamReportedError } from "./_http.ts";
 import { jsonEvents } from "./_sse.ts";
 
 type Piece = string | Uint8Array;
@@ -22,9 +22,9 @@ function body(pieces: Piece[]): { stream: ReadableStream<Uint8Array>; cancelled:
   return { stream, cancelled: () => cancelled };
 }
 
-async function all(pieces: Piece[], onActivity = () => {}): Promise<unknown[]> {
+async function all(pieces: Piece[]): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const data of jsonEvents(body(pieces).stream, onActivity)) out.push(data);
+  for await (const data of jsonEvents(body(pieces).stream)) out.push(data);
   return out;
 }
 
@@ -41,18 +41,33 @@ Deno.test("jsonEvents() parses events split across chunks and ignores event name
 Deno.test("jsonEvents() stops at [DONE] and cancels the rest of the body", async () => {
   const { stream, cancelled } = body(['data: {"n":1}\n\ndata: [DONE]\n\n', 'data: {"n":2}\n\n']);
   const out: unknown[] = [];
-  for await (const data of jsonEvents(stream, () => {})) out.push(data);
+  for await (const data of jsonEvents(stream)) out.push(data);
   assert.deepEqual(out, [{ n: 1 }]);
   assert.equal(cancelled(), true);
 });
 
-Deno.test("jsonEvents() counts comments as activity and skips events without data", async () => {
-  let activity = 0;
-  const out = await all([": ping\n\n", "event: ping\ndata:\n\n", 'data: {"n":1}\n\n'], () => {
-    activity++;
-  });
+Deno.test("jsonEvents() skips comments and events without data", async () => {
+  const out = await all([": ping\n\n", "event: ping\ndata:\n\n", 'data: {"n":1}\n\n']);
   assert.deepEqual(out, [{ n: 1 }]);
-  assert.equal(activity, 3);
+});
+
+Deno.test("jsonEvents() throws StreamInterruptedError when the body breaks off", async () => {
+  const reset = new TypeError("error reading a body from connection");
+  let sent = false;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) return controller.error(reset);
+      sent = true;
+      controller.enqueue(new TextEncoder().encode('data: {"n":1}\n\n'));
+    },
+  });
+  const out: unknown[] = [];
+  const err = await (async () => {
+    for await (const data of jsonEvents(stream)) out.push(data);
+  })().then(() => undefined, (e: unknown) => e);
+  assert.deepEqual(out, [{ n: 1 }]);
+  assert.ok(err instanceof StreamInterruptedError);
+  assert.equal(err.cause, reset);
 });
 
 Deno.test("jsonEvents() throws SyntaxError on data that is not JSON", async () => {
@@ -78,4 +93,24 @@ Deno.test("jsonEvents() decodes a character split across chunks", async () => {
   const bytes = new TextEncoder().encode('data: {"t":"é"}\n\n');
   const cut = bytes.indexOf(0xc3) + 1;
   assert.deepEqual(await all([bytes.slice(0, cut), bytes.slice(cut)]), [{ t: "é" }]);
+});
+
+Deno.test("jsonEvents() stops a body that keeps sending once the signal aborts", async () => {
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(encoder.encode('data: {"n":1}\n\n'));
+    },
+  });
+  const abort = new AbortController();
+  const out: unknown[] = [];
+  const err = await (async () => {
+    for await (const data of jsonEvents(stream, abort.signal)) {
+      out.push(data);
+      if (out.length === 3) abort.abort(new Error("stalled"));
+    }
+  })().then(() => undefined, (e: unknown) => e);
+  assert.equal(out.length, 3);
+  assert.ok(err instanceof Error);
+  assert.equal(err.message, "stalled");
 });

@@ -6,13 +6,15 @@ import type { Provider, ProviderSettings, WireApi } from "./types.ts";
 
 /**
  * One scripted HTTP reply. `parts` are sent in order after `body`, a number being a pause in ms;
- * `hold` keeps the body open after everything is sent.
+ * `repeat` then sends its part every `everyMs` until the client goes away; `hold` keeps the body
+ * open after everything is sent.
  */
 export interface Reply {
   status?: number;
   headers?: Record<string, string>;
   body?: string;
   parts?: (string | number)[];
+  repeat?: { part: string; everyMs: number };
   hold?: boolean;
 }
 
@@ -36,6 +38,7 @@ export function serveReplies(replies: Reply[]): ScriptedServer {
   const queue = [...replies];
   const encoder = new TextEncoder();
   const held: ReadableStreamDefaultController[] = [];
+  const stop = new AbortController();
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
     const url = new URL(req.url);
     const body = await req.json().catch(() => ({}));
@@ -44,15 +47,20 @@ export function serveReplies(replies: Reply[]): ScriptedServer {
     const status = reply.status ?? 200;
     const type = status >= 400 ? "application/json" : "text/event-stream";
     const headers = { "content-type": type, ...reply.headers };
-    if (!reply.hold && !reply.parts) return new Response(reply.body ?? "", { status, headers });
+    if (!reply.hold && !reply.parts && !reply.repeat) {
+      return new Response(reply.body ?? "", { status, headers });
+    }
     const stream = new ReadableStream({
       async start(controller) {
         if (reply.body) controller.enqueue(encoder.encode(reply.body));
         held.push(controller);
         try {
           for (const part of reply.parts ?? []) {
-            if (typeof part === "number") await new Promise((r) => setTimeout(r, part));
+            if (typeof part === "number") await pause(part, stop.signal);
             else controller.enqueue(encoder.encode(part));
+          }
+          while (reply.repeat && await pause(reply.repeat.everyMs, stop.signal)) {
+            controller.enqueue(encoder.encode(reply.repeat.part));
           }
           if (!reply.hold) controller.close();
         } catch {
@@ -66,6 +74,7 @@ export function serveReplies(replies: Reply[]): ScriptedServer {
     baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
     requests,
     async [Symbol.asyncDispose]() {
+      stop.abort();
       for (const controller of held) {
         try {
           controller.close();
@@ -76,6 +85,22 @@ export function serveReplies(replies: Reply[]): ScriptedServer {
       await server.shutdown();
     },
   };
+}
+
+/** Waits `ms`; resolves false at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** SSE with data lines only, ending in `[DONE]` (Chat Completions). */
@@ -138,11 +163,14 @@ export function transportTests(spec: {
   partialBody: string;
 }): void {
   const { wire, create, okBody, partialBody } = spec;
-  const run = async (replies: Reply[], overrides: Partial<ProviderSettings> = {}) => {
+  const runCounted = async (replies: Reply[], overrides: Partial<ProviderSettings> = {}) => {
     await using server = serveReplies(replies);
     const provider = create(testSettings(server.baseUrl, wire, overrides));
-    return await collect(provider.stream(simpleRequest(), new AbortController().signal));
+    const events = await collect(provider.stream(simpleRequest(), new AbortController().signal));
+    return { events, requests: server.requests.length };
   };
+  const run = async (replies: Reply[], overrides: Partial<ProviderSettings> = {}) =>
+    (await runCounted(replies, overrides)).events;
   const jsonError = (message: string) => JSON.stringify({ error: { message, type: "x_error" } });
 
   Deno.test(`${wire}: stream() retries after 429 honoring Retry-After`, async () => {
@@ -210,21 +238,99 @@ export function transportTests(spec: {
     assert.match(last.error.hint ?? "", /\$TEST_API_KEY/);
   });
 
-  Deno.test(`${wire}: stream() ends with a retryable error when the stream goes idle`, async () => {
+  Deno.test(`${wire}: stream() says the model is not answering when the stream goes idle`, async () => {
     const events = await run([{ hold: true }], { streamIdleTimeoutMs: 100, maxRetries: 0 });
     const last = events.at(-1);
     assert.ok(last?.type === "error");
-    assert.match(last.error.message, /Stream idle for 100 ms/);
+    assert.equal(last.error.message, "Test is not answering: no data for 100 ms");
+    assert.match(last.error.hint ?? "", /stream_idle_timeout_ms/);
     assert.equal(last.error.retryable, true);
   });
 
-  Deno.test(`${wire}: stream() counts SSE comments as activity for the idle watchdog`, async () => {
-    const ping = ": keep-alive\n\n";
-    const parts = [ping, 60, ping, 60, ping, 60, ping, 60, ping, 60, okBody];
-    const events = await run([{ parts }], { streamIdleTimeoutMs: 200, maxRetries: 0 });
+  Deno.test(`${wire}: stream() does not count keep-alive comments as progress`, async () => {
+    const { events, requests } = await runCounted(
+      [{ repeat: { part: ": ping\n\n", everyMs: 10 } }, {
+        repeat: { part: ": ping\n\n", everyMs: 10 },
+      }],
+      { streamIdleTimeoutMs: 100, maxRetries: 1 },
+    );
+    const retry = events.find((e) => e.type === "retry");
+    assert.ok(retry?.type === "retry", JSON.stringify(events));
+    assert.equal(retry.reason, "Test is not answering: no data for 100 ms");
     const last = events.at(-1);
-    assert.ok(last?.type === "done", JSON.stringify(last));
-    assert.deepEqual(last.blocks, [{ type: "text", text: "ok" }]);
+    assert.ok(last?.type === "error", JSON.stringify(last));
+    assert.equal(
+      last.error.message,
+      "Test is not answering: no data for 100 ms (gave up after 2 attempts)",
+    );
+    assert.equal(requests, 2);
+  });
+
+  Deno.test(`${wire}: stream() bounds the time to the first token when data brings no output`, async () => {
+    const ping = 'event: ping\ndata: {"type":"ping"}\n\n';
+    const { events, requests } = await runCounted([{ repeat: { part: ping, everyMs: 10 } }], {
+      streamIdleTimeoutMs: 5_000,
+      firstTokenTimeoutMs: 150,
+      maxRetries: 0,
+    });
+    assert.equal(events.length, 1, JSON.stringify(events));
+    const last = events[0];
+    assert.ok(last.type === "error");
+    assert.equal(last.error.message, "Test is not answering: no output within 150 ms");
+    assert.equal(last.error.retryable, true);
+    assert.equal(requests, 1);
+  });
+
+  Deno.test(`${wire}: stream() bounds the whole request and does not retry past the bound`, async () => {
+    const ping = 'event: ping\ndata: {"type":"ping"}\n\n';
+    const { events, requests } = await runCounted(
+      [{ body: partialBody, repeat: { part: ping, everyMs: 10 } }, { body: okBody }],
+      { streamIdleTimeoutMs: 5_000, requestTimeoutMs: 200, maxRetries: 2 },
+    );
+    assert.deepEqual(events.map((e) => e.type), ["text_delta", "error"]);
+    const last = events.at(-1);
+    assert.ok(last?.type === "error");
+    assert.equal(last.error.message, "Test did not finish the reply within 200 ms");
+    assert.equal(last.error.retryable, false);
+    assert.equal(requests, 1);
+  });
+
+  Deno.test(`${wire}: stream() names an HTML page sent instead of an event stream`, async () => {
+    const page = "<!DOCTYPE html>\n<html><head><title> Sign in to\n the network </title></head>" +
+      "<body><form>...</form></body></html>";
+    const { events, requests } = await runCounted([{
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: page,
+    }, { body: okBody }]);
+    assert.equal(events.length, 1, JSON.stringify(events));
+    const last = events[0];
+    assert.ok(last.type === "error");
+    assert.match(
+      last.error.message,
+      /^Test answered with an HTML page \("Sign in to the network"\) instead of an API stream: http:\/\/127\.0\.0\.1:\d+\/v1\/(chat\/completions|responses|messages)$/,
+    );
+    assert.doesNotMatch(last.error.message, /finish_reason|stop_reason|response\.completed/);
+    assert.match(last.error.hint ?? "", /^Check base_url "http:\/\/127\.0\.0\.1:\d+\/v1".*proxy/);
+    assert.equal(last.error.retryable, false);
+    assert.equal(requests, 1);
+  });
+
+  Deno.test(`${wire}: stream() names an HTML error page from a proxy`, async () => {
+    const page = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>";
+    const events = await run([{
+      status: 502,
+      headers: { "content-type": "text/html" },
+      body: page,
+    }], { maxRetries: 0 });
+    const last = events.at(-1);
+    assert.ok(last?.type === "error");
+    assert.match(
+      last.error.message,
+      /^Test returned HTTP 502 with an HTML page \("502 Bad Gateway"\) instead of an API reply: http:\/\/127\.0\.0\.1:\d+\/v1\//,
+    );
+    assert.match(last.error.hint ?? "", /proxy/);
+    assert.equal(last.error.status, 502);
+    assert.equal(last.error.retryable, true);
   });
 
   Deno.test(`${wire}: stream() reports an error sent as a JSON reply with status 200`, async () => {

@@ -270,10 +270,10 @@ export function createMessagesProvider(settings: ProviderSettings): Provider {
       return driveStream({
         settings,
         model: request.model,
-        open: (abort, onActivity) =>
+        open: (abort) =>
           openEventStream(
             messagesRequest(settings, toWire(request, settings)),
-            { signal: abort, onActivity },
+            abort,
           ),
         init: initMessagesState,
         step: fromWire,

@@ -4,6 +4,7 @@ import type { Provider, ProviderSettings } from "./types.ts";
 
 export type { Compat, Provider, ProviderSettings, WireApi } from "./types.ts";
 export { BUILTIN_PROVIDERS, type BuiltinProvider, builtinProvider } from "./builtin.ts";
+export { DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./_drive.ts";
 
 /** Opens a provider for `settings`, importing only the adapter its wire API needs. */
 export async function openProvider(settings: ProviderSettings): Promise<Provider> {

@@ -220,10 +220,10 @@ export function createChatProvider(settings: ProviderSettings): Provider {
       return driveStream({
         settings,
         model: request.model,
-        open: (abort, onActivity) =>
+        open: (abort) =>
           openEventStream(
             openaiRequest(settings, { path: "/chat/completions", body: toWire(request, settings) }),
-            { signal: abort, onActivity },
+            abort,
           ),
         init: () => initChatState(settings.compat),
         step: fromWire,

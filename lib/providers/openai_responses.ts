@@ -257,10 +257,10 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
       return driveStream({
         settings,
         model: request.model,
-        open: (abort, onActivity) =>
+        open: (abort) =>
           openEventStream(
             openaiRequest(settings, { path: "/responses", body: toWire(request) }),
-            { signal: abort, onActivity },
+            abort,
           ),
         init: initResponsesState,
         step: fromWire,

@@ -37,15 +37,22 @@ export interface ProviderSettings {
   envKey?: string;
   headers: Record<string, string>;
   queryParams: Record<string, string>;
+  /** Retries of one request after a transient failure, a dropped or stalled stream included. */
   maxRetries: number;
+  /** Longest wait for the next data event (SSE comments do not count); 0 disables it. */
   streamIdleTimeoutMs: number;
+  /** Longest wait, per attempt, for the first delta; default twice `streamIdleTimeoutMs`. */
+  firstTokenTimeoutMs?: number;
+  /** Bound of one request with all its retries; default 30 min, or 10 idle periods if longer. */
+  requestTimeoutMs?: number;
   compat: Compat;
 }
 
 /**
  * A model provider. Contract: once called, `stream` never throws; every failure (HTTP status,
  * malformed stream, idle timeout, abort) ends the stream with an `error` event, and success ends
- * it with one `done` event that holds the complete assistant blocks.
+ * it with one `done` event that holds the complete assistant blocks. Deltas are a preview: a
+ * `retry` event with `discarded` set voids the deltas before it, and only `done` is the reply.
  */
 export interface Provider {
   readonly settings: ProviderSettings;
