@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { serveDrops, textFrames } from "../fake_provider/drop_server.ts";
+import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+
+const FIRST = "A first answer that the connection drops halfway through";
+const SECOND = "The whole second answer.";
+
+Deno.test("interpreter exec says Reconnecting (n/N) and prints only the retried answer", async () => {
+  const repo = await fixtureRepo("habits");
+  const first = textFrames("chat", FIRST);
+  await using server = serveDrops([
+    { frames: first, cut: { after: first.length - 4, how: "close" } },
+    { frames: textFrames("chat", SECOND) },
+  ]);
+  const home = await fakeHome(server.baseUrl, "chat");
+  const result = await interpreter(["exec", "hi"], { cwd: repo, home });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, `${SECOND}\n`);
+  assert.match(
+    result.stderr,
+    /^Reconnecting \(1\/2\) in \d+ ms: The stream from Fake was interrupted: /m,
+  );
+  assert.doesNotMatch(result.stderr, /Cannot reach|check the network/i);
+  assert.equal(server.requests(), 2);
+});
+
+Deno.test("interpreter exec names an HTML page that answers instead of the API", async () => {
+  const repo = await fixtureRepo("habits");
+  const portal = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response("<!doctype html><html><head><title>Hotel Wi-Fi</title></head></html>", {
+        headers: { "content-type": "text/html" },
+      }),
+  );
+  try {
+    const baseUrl = `http://127.0.0.1:${portal.addr.port}/v1`;
+    const home = await fakeHome(baseUrl, "chat");
+    const result = await interpreter(["exec", "hi"], { cwd: repo, home });
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      new RegExp(
+        '^error: Fake answered with an HTML page \\("Hotel Wi-Fi"\\) instead of an API stream: ' +
+          `${baseUrl}/chat/completions$`,
+        "m",
+      ),
+    );
+    assert.match(result.stderr, /^hint: Check base_url ".*", and any proxy/m);
+    assert.doesNotMatch(result.stderr, /finish_reason|Reconnecting/);
+  } finally {
+    await portal.shutdown();
+  }
+});
