@@ -1,3 +1,4 @@
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { serveDrops, textFrames } from "../../tests/fake_provider/drop_server.ts";
@@ -28,7 +29,7 @@ for (const wire of ["chat", "responses", "messages"] as WireApi[]) {
     const outcome = await runTurn(state, {
       provider,
       harness,
-      ctx: { cwd, signal, env: {}, state: new Map() },
+      ctx: { cwd, signal, env: {}, state: new Map(), fs: inProcessFs },
       emit: (event) => {
         events.push(event);
         if (event.type === "text_delta") server.release();

@@ -34,9 +34,9 @@ export interface ToolContext {
   /**
    * The session's file system (the sandboxed helper, or this process in danger-full-access):
    * every read, write, listing and removal a capability makes goes through it (`fsOf(ctx)`).
-   * Optional only for contexts whose tools touch no file; a file tool without it throws.
+   * A file tool on a context without it (from untyped code) throws; it never falls back.
    */
-  fs?: FileSystem;
+  fs: FileSystem;
   /**
    * The agent's own files (job output, terminal configuration), outside the workspace
    * (`scratchOf(ctx)`). Optional like `fs`: a tool that needs it throws without it.

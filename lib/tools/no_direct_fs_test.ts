@@ -5,6 +5,7 @@
  * is of Deno members that are not file APIs (errors, processes, platform facts), and a member
  * missing from it fails the scan, so a new use of Deno has to be looked at, not slipped in.
  */
+import type { ToolContext } from "./capability.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { fsRead } from "./fs_read.ts";
@@ -112,7 +113,13 @@ Deno.test("directFsUses() catches each way of reaching the disk", () => {
 });
 
 Deno.test("a tool on a context without a file system or scratch space fails, never falls back", async () => {
-  const ctx = { cwd: Deno.cwd(), signal: new AbortController().signal, env: {}, state: new Map() };
+  // A JavaScript caller can still leave `fs` out, which the type no longer allows.
+  const ctx = {
+    cwd: Deno.cwd(),
+    signal: new AbortController().signal,
+    env: {},
+    state: new Map(),
+  } as unknown as ToolContext;
   const noFs = /TypeError: Internal error: the tool context has no file system \(ctx\.fs\)$/;
   await assert.rejects(fsRead.run({ path: "deno.json" }, ctx), noFs);
   await assert.rejects(strReplaceEditor.run({ command: "view", path: "." }, ctx), noFs);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import { ToolError } from "../errors.ts";
 import type { ToolContext } from "./capability.ts";
 import {
@@ -45,6 +46,7 @@ function ctxWith(catalog?: ToolCatalog): ToolContext {
     signal: new AbortController().signal,
     env: {},
     state: new Map(),
+    fs: inProcessFs,
     toolCatalog: catalog,
   };
 }
