@@ -27,7 +27,8 @@
  * whether they exist or not. `isPlaceholder()` lets it skip them when it binds protected paths.
  */
 import { join } from "node:path";
-import { revoke, runState } from "./run_record.ts";
+import { allMountPoints } from "./_proc_facts.ts";
+import { revoke, runState, runStates } from "./run_record.ts";
 
 /** The permission bits of a placeholder folder. */
 export const PLACEHOLDER_MODE = 0o555;
@@ -36,8 +37,10 @@ const PLACEHOLDER_OWNER = 65534;
 
 /** How long a run record may stay unclaimed before an idle check revokes it. */
 const CLAIM_GRACE_MS = 10_000;
-/** How often, while placeholders exist, the session checks whether it can remove them. */
-const RECLAIM_EVERY_MS = 250;
+/** How soon after a command starts, and at most how seldom, the session checks whether it can
+ * remove the placeholders (each check runs one `/bin/sh` that reads `/proc`). */
+const RECLAIM_FIRST_MS = 100;
+const RECLAIM_MAX_MS = 2_000;
 /** How long disposing waits for the session's sandboxes to end before leaving placeholders. */
 const DISPOSE_WAIT_MS = 5_000;
 
@@ -99,6 +102,7 @@ export class PlaceholderGuard implements AsyncDisposable {
   #count = 0;
   readonly #id = crypto.randomUUID().slice(0, 8);
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #delay = RECLAIM_FIRST_MS;
   #closing = false;
 
   constructor(opts: PlaceholderGuardOptions) {
@@ -125,6 +129,7 @@ export class PlaceholderGuard implements AsyncDisposable {
       if (placeholders.length === 0) return { existing, placeholders };
       const record = join(this.#opts.recordDir, `run-${++this.#count}-${this.#id}`);
       this.#runs.push({ record, issued: Date.now() });
+      this.#delay = RECLAIM_FIRST_MS;
       this.#schedule();
       return { existing, placeholders, record };
     });
@@ -137,8 +142,10 @@ export class PlaceholderGuard implements AsyncDisposable {
    */
   reclaim(opts: { revokeUnclaimed?: boolean } = {}): Promise<boolean> {
     return this.#exclusive(async () => {
-      for (const run of this.#runs) {
-        if (!(await this.#isOver(run, opts.revokeUnclaimed ?? false))) return false;
+      const states = this.#runs.length ? await runStates(this.#runs.map((r) => r.record)) : [];
+      for (const [i, run] of this.#runs.entries()) {
+        if (states[i] === "running") return false;
+        if (states[i] === "unclaimed" && !(await this.#revoke(run, opts))) return false;
       }
       for (const held of this.#held.values()) await release(held);
       this.#held.clear();
@@ -190,20 +197,21 @@ export class PlaceholderGuard implements AsyncDisposable {
     throw new Error(`Cannot protect "${path}": it keeps changing; the command was not run`);
   }
 
-  async #isOver(run: Run, revokeUnclaimed: boolean): Promise<boolean> {
-    const state = await runState(run.record);
-    if (state !== "unclaimed") return state === "over";
-    if (!revokeUnclaimed && Date.now() - run.issued < CLAIM_GRACE_MS) return false;
+  /** Revokes an unclaimed record unless it is too recent; true when it will never run now. */
+  async #revoke(run: Run, opts: { revokeUnclaimed?: boolean }): Promise<boolean> {
+    if (!opts.revokeUnclaimed && Date.now() - run.issued < CLAIM_GRACE_MS) return false;
     return await revoke(run.record) || await runState(run.record) === "over";
   }
 
+  /** Checks again later, less often the longer the session's sandboxes keep running. */
   #schedule(): void {
     if (this.#timer !== undefined || this.#closing) return;
     const timer = setTimeout(async () => {
       this.#timer = undefined;
+      this.#delay = Math.min(this.#delay * 2, RECLAIM_MAX_MS);
       const clean = await this.reclaim().catch(() => false);
       if (!clean) this.#schedule();
-    }, RECLAIM_EVERY_MS);
+    }, this.#delay);
     Deno.unrefTimer(timer);
     this.#timer = timer;
   }
@@ -230,7 +238,7 @@ export async function sweepPlaceholders(
     }
   }
   if (candidates.length === 0) return [];
-  const covered = await mountPoints();
+  const covered = await allMountPoints();
   const removed: string[] = [];
   for (const path of candidates) {
     if (covered.has(path)) continue;
@@ -305,29 +313,6 @@ async function release(held: Held): Promise<void> {
 async function removeIfUnchanged(held: Held): Promise<boolean> {
   if (!(await isStill(held))) return false;
   return await Deno.remove(held.path).then(() => true, () => false);
-}
-
-/**
- * The mount points of every mount namespace this process can see (one process's mountinfo per
- * namespace), so that a sweep never uncovers a placeholder that a running sandbox covers.
- */
-async function mountPoints(): Promise<Set<string>> {
-  const seen = new Set<string>();
-  const points = new Set<string>();
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const ns = await Deno.readLink(`/proc/${entry.name}/ns/mnt`).catch(() => undefined);
-    if (ns === undefined || seen.has(ns)) continue;
-    seen.add(ns);
-    const info = await Deno.readTextFile(`/proc/${entry.name}/mountinfo`).catch(() => "");
-    for (const line of info.split("\n")) {
-      const point = line.split(" ")[4];
-      if (point) {
-        points.add(point.replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8))));
-      }
-    }
-  }
-  return points;
 }
 
 function notFound(error: unknown): undefined {

@@ -18,7 +18,9 @@
  *
  * Nothing the sandboxed command does can shorten this: it never has the record open (bwrap closes
  * the info fd for it), cannot signal its own init, and cannot see the session folder writable.
+ * Deno may not read `/proc` without `--allow-all`, so `_proc_facts.ts` asks a shell.
  */
+import { type ProcFacts, procFacts } from "./_proc_facts.ts";
 
 /** The descriptor the launcher opens the record on, passed to bwrap as `--info-fd`. */
 export const RECORD_FD = 5;
@@ -75,15 +77,38 @@ export function launcherArgs(opts: LauncherOptions): string[] {
 
 /** Reads what `record` says now; see the module comment for the reasoning. */
 export async function runState(record: string): Promise<RunState> {
-  const first = await readRecord(record);
-  if (first === undefined) return "unclaimed";
-  if (first.revoked) return "over";
-  if (first.initPid !== undefined) return await initLives(first.initPid) ? "running" : "over";
-  if (first.launcherPid === undefined) return "running";
-  if (await holdsRecord(first.launcherPid, record)) return "running";
-  // The launcher let go of the record: whatever bwrap wrote into it is there now.
-  const last = await readRecord(record);
-  return last?.initPid !== undefined && await initLives(last.initPid) ? "running" : "over";
+  return (await runStates([record]))[0];
+}
+
+/** `runState()` for several records, with one look at `/proc` (two when a launcher just ended). */
+export async function runStates(records: string[]): Promise<RunState[]> {
+  const contents = await Promise.all(records.map(readRecord));
+  const launchers = contents.flatMap((c) =>
+    c && !c.revoked && c.initPid === undefined && c.launcherPid !== undefined ? [c.launcherPid] : []
+  );
+  const inits = contents.flatMap((c) => (c?.initPid !== undefined ? [c.initPid] : []));
+  const pids = [...launchers, ...inits];
+  const facts = pids.length ? await procFacts({ fd: RECORD_FD, fdOf: launchers, pids }) : NO_FACTS;
+  const states = contents.map((c, i): RunState | "reread" => {
+    if (c === undefined) return "unclaimed";
+    if (c.revoked) return "over";
+    if (c.initPid !== undefined) return initLives(facts, c.initPid) ? "running" : "over";
+    if (c.launcherPid === undefined) return "running";
+    return holdsRecord(facts, c.launcherPid, records[i]) ? "running" : "reread";
+  });
+  const again = states.flatMap((state, i) => (state === "reread" ? [i] : []));
+  if (again.length === 0) return states as RunState[];
+  // Those launchers let go of their records: whatever bwrap wrote into them is there now.
+  const later = await Promise.all(again.map((i) => readRecord(records[i])));
+  const initsNow = later.flatMap((c) => (c?.initPid !== undefined ? [c.initPid] : []));
+  const more = initsNow.length
+    ? await procFacts({ fd: RECORD_FD, fdOf: [], pids: initsNow })
+    : facts;
+  again.forEach((i, k) => {
+    const init = later[k]?.initPid;
+    states[i] = init !== undefined && initLives(more, init) ? "running" : "over";
+  });
+  return states as RunState[];
 }
 
 /** Claims `record` for the session so that its launcher will not start; false if it did. */
@@ -99,6 +124,8 @@ export async function revoke(record: string): Promise<boolean> {
     throw error;
   }
 }
+
+const NO_FACTS: ProcFacts = { ownPidNs: "", fds: new Map(), processes: new Map() };
 
 /** What `revoke()` writes; a launcher writes digits first. */
 const REVOKED = "revoked\n";
@@ -127,12 +154,11 @@ async function readRecord(path: string): Promise<RecordContent | undefined> {
 }
 
 /** Whether process `pid` still has `record` open, as the launcher and bwrap do; unclear is yes. */
-async function holdsRecord(pid: number, record: string): Promise<boolean> {
-  try {
-    return await Deno.readLink(`/proc/${pid}/fd/${RECORD_FD}`) === record;
-  } catch (error) {
-    return !(error instanceof Deno.errors.NotFound);
-  }
+function holdsRecord(facts: ProcFacts, pid: number, record: string): boolean {
+  const proc = facts.processes.get(pid);
+  if (!proc?.exists || proc.state === "Z" || proc.state === "X") return false;
+  const open = facts.fds.get(pid);
+  return open === record || open === "?";
 }
 
 /**
@@ -140,15 +166,8 @@ async function holdsRecord(pid: number, record: string): Promise<boolean> {
  * outlived everything in its namespace; a pid now used by a process of our own pid namespace was
  * reused after the init was reaped. Anything unclear counts as alive.
  */
-async function initLives(pid: number): Promise<boolean> {
-  let stat: string;
-  try {
-    stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-  } catch (error) {
-    return !(error instanceof Deno.errors.NotFound);
-  }
-  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  if (state === "Z" || state === "X") return false;
-  const ns = await Deno.readLink(`/proc/${pid}/ns/pid`).catch(() => undefined);
-  return ns === undefined || ns !== await Deno.readLink("/proc/self/ns/pid");
+function initLives(facts: ProcFacts, pid: number): boolean {
+  const proc = facts.processes.get(pid);
+  if (!proc?.exists || proc.state === "Z" || proc.state === "X") return false;
+  return proc.pidNs === undefined || proc.pidNs !== facts.ownPidNs;
 }

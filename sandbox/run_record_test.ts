@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bwrapArgs, DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
-import { PlaceholderGuard } from "./placeholders.ts";
+import { PLACEHOLDER_MODE, PlaceholderGuard } from "./placeholders.ts";
+import { DENO_PERMISSION_FLAGS } from "./deno_flags.ts";
 import { probeBubblewrap } from "./probe.ts";
 import { launcherArgs, RECORD_FD, revoke, REVOKED_EXIT_CODE, runState } from "./run_record.ts";
 
@@ -128,3 +129,46 @@ bwrapTest("reclaim() waits for a running sandbox after revoking an unclaimed rec
   assert.equal(await s.guard.reclaim(), true, "the revoked record counts as over from now on");
   assert.deepEqual(await Array.fromAsync(Deno.readDir(s.ws)), []);
 });
+
+/** Runs `runStates()` and `sweepPlaceholders()` in a Deno with the agent's own permissions. */
+async function asTheAgent(records: string[], ws: string): Promise<unknown> {
+  const code = `
+    import { runStates } from ${JSON.stringify(import.meta.resolve("./run_record.ts"))};
+    import { sweepPlaceholders } from ${JSON.stringify(import.meta.resolve("./placeholders.ts"))};
+    const [ws, ...records] = Deno.args;
+    const states = await runStates(records);
+    const removed = await sweepPlaceholders([ws], [".agents"]);
+    console.log(JSON.stringify({ states, removed }));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", ...DENO_PERMISSION_FLAGS, "--no-config", code, ws, ...records],
+    stderr: "inherit",
+  }).output();
+  assert.ok(out.success);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+bwrapTest(
+  "runStates() and sweeps read /proc with the agent's permissions (no --allow-all)",
+  async () => {
+    await using s = await scratch();
+    const { child, record } = await s.start("echo up; read x");
+    assert.equal(await firstLine(child), "up\n");
+    // A placeholder a crashed session left, which its still running sandbox covers: no lock.
+    const orphan = join(s.ws, "..", "orphan");
+    const agents = join(orphan, ".agents");
+    await Deno.mkdir(agents, { recursive: true });
+    await Deno.chmod(agents, PLACEHOLDER_MODE);
+    const covering = new Deno.Command(BWRAP, {
+      args: ["--ro-bind", "/", "/", "--bind", orphan, orphan, "--ro-bind", agents, agents]
+        .concat(["--unshare-user", "--", "sh", "-c", "echo up; read x"]),
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    assert.equal(await firstLine(covering), "up\n");
+    assert.deepEqual(await asTheAgent([record], orphan), { states: ["running"], removed: [] });
+    await finish(child);
+    await finish(covering);
+    await over(record);
+    assert.deepEqual(await asTheAgent([record], orphan), { states: ["over"], removed: [agents] });
+  },
+);
