@@ -8,6 +8,7 @@
 import { shellRun } from "../../lib/tools/shell_run.ts";
 import type { ToolContext } from "../../lib/tools/capability.ts";
 import { openCommandSandbox } from "../../sandbox/command_sandbox.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import { median, ms, sample } from "./_measure.ts";
 
 const RUNS = 30;
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
       signal: new AbortController().signal,
       env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
       state: new Map(),
+      fs: inProcessFs,
     };
     const time = (c: ToolContext) => async () => {
       const started = performance.now();

@@ -117,3 +117,46 @@ Deno.test("a project file the user edits between sessions loads as usual", async
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a subfolder without a repository cannot get one that runs a planted fsmonitor next time", async () => {
+  const repo = await Deno.realPath(await fixtureRepo("habits"));
+  const sub = join(repo, "sub");
+  await Deno.mkdir(sub);
+  const plant = "printf '#!/bin/sh\\necho pwned > marker\\n' > plant.sh && chmod +x plant.sh && " +
+    'git init -q && git config core.fsmonitor "$PWD/plant.sh"';
+  const turn = (text: string) => [
+    { reply: { tool_calls: [{ name: "exec_command", args: { cmd: plant } }] } },
+    { reply: { text } },
+  ];
+  await using fake = await startFakeProvider(parseScript(script([
+    ...turn("sandboxed"),
+    ...turn("full access"),
+    { reply: { text: "next" } },
+  ])));
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const marker = () => Deno.stat(join(sub, "marker")).then(() => true, () => false);
+  try {
+    const sandboxed = await interpreter(["exec", "plant"], { cwd: sub, home });
+    assert.equal(sandboxed.code, 0, sandboxed.stderr);
+    await assert.rejects(() => Deno.lstat(join(sub, ".git")), Deno.errors.NotFound);
+
+    const full = await interpreter(["exec", "--yolo", "plant"], { cwd: sub, home });
+    assert.equal(full.code, 0, full.stderr);
+    assert.ok(
+      (await Deno.stat(join(sub, ".git"))).isDirectory,
+      "control: full access can git init",
+    );
+    const next = await interpreter(["exec", "go"], { cwd: sub, home });
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(
+      next.stderr,
+      /warning: Held back .*\.git\/config/,
+    );
+    assert.match(JSON.stringify(fake.requests.at(-1)?.body), /git status not run/);
+    assert.equal(await marker(), false);
+    assert.deepEqual(fake.failures, []);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
