@@ -138,6 +138,16 @@ export function probeArgs(supportsDisableUserns: boolean): string[] {
 /** Runs `bwrap --version` and then a probe shaped like the real recipe, and classifies failure. */
 export async function probeBubblewrap(opts: ProbeOptions = {}): Promise<ProbeResult> {
   const bwrap = opts.bwrap ?? await defaultBwrap();
+  // One probe per program and process: the session's sandbox and the one its own git commands
+  // run in are opened together at start-up.
+  let probe = probes.get(bwrap);
+  if (!probe) probes.set(bwrap, probe = probeOnce(bwrap));
+  return await probe;
+}
+
+const probes = new Map<string, Promise<ProbeResult>>();
+
+async function probeOnce(bwrap: string): Promise<ProbeResult> {
   const version = await run(bwrap, ["--version"]);
   if (version.code !== 0) return failed(bwrap, version);
   const parsed = parseBwrapVersion(version.stdout);
