@@ -25,11 +25,15 @@ export interface LoopDeps {
   ctx: ToolContext;
   emit: (event: LoopEvent) => void;
   beforeToolCall?: BeforeToolCall;
-  /** Most model requests in one turn before the loop stops; guards against endless tool loops. */
+  /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
   maxSteps?: number;
 }
 
-const DEFAULT_MAX_STEPS = 200;
+/**
+ * Model requests one turn may make when the caller sets no limit. Generous on purpose: long real
+ * tasks need hundreds; the loop guard, not this ceiling, is what stops a model that repeats itself.
+ */
+export const DEFAULT_MAX_STEPS = 1000;
 
 /**
  * Runs one user turn: request, stream, run the tool calls, send the results, and repeat until
