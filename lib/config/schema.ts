@@ -104,6 +104,8 @@ const settingsShape = {
   model_provider: nonEmpty,
   model_reasoning_effort: z.enum(REASONING_EFFORTS),
   model_context_window: z.int().positive(),
+  /** Most model requests in one turn; unset means the loop's default (1000). */
+  max_turn_steps: z.int().positive(),
   harness: z.string(),
   harness_guidance: z.boolean(),
   sandbox_mode: z.enum(SANDBOX_MODES),

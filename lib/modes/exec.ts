@@ -87,6 +87,7 @@ async function runTask(
         { provider, harness, parent: state, style, beforeToolCall },
       ),
       beforeToolCall,
+      maxSteps: config.values.max_turn_steps,
       emit: (event: LoopEvent) => {
         for (const line of progressLines(event, style)) console.error(line);
       },
@@ -115,7 +116,9 @@ function report(
       return 130;
     case "step_limit":
       console.error(`error: The model made ${outcome.limit} requests without finishing the task`);
-      console.error("hint: Split the task into smaller steps, or try a stronger model");
+      console.error(
+        `hint: To let it continue, raise max_turn_steps (-c max_turn_steps=${outcome.limit * 2})`,
+      );
       return 1;
     case "failed":
       console.error(`error: ${outcome.error.message}`);
