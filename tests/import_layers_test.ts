@@ -9,6 +9,7 @@ const ALLOWED: Record<string, string[]> = {
   "main.ts": ["lib/modes", "lib/errors.ts", "lib/version.ts", "sandbox/fs_helper_main.ts"],
   "lib/modes": [
     "lib/modes",
+    "lib/session",
     "lib/loop",
     "lib/approval",
     "lib/config",
@@ -28,6 +29,7 @@ const ALLOWED: Record<string, string[]> = {
     "lib/model",
     "lib/errors.ts",
   ],
+  "lib/session": ["lib/session", "lib/model", "lib/errors.ts", "lib/version.ts"],
   "lib/approval": ["lib/approval", "lib/errors.ts"],
   "lib/config": ["lib/config", "lib/providers", "lib/errors.ts"],
   "lib/harness": [

@@ -1,0 +1,194 @@
+/** Finds saved sessions: the picker's list, the newest one for a folder, an id or its prefix. */
+import { basename, join, resolve } from "node:path";
+import { textOf } from "../model/message.ts";
+import { SessionError } from "./errors.ts";
+import type { SessionHeader, SessionOrigin } from "./events.ts";
+import { parseHeaderLine, readSession, type SessionRecord } from "./read.ts";
+import { sessionsRoot } from "./store.ts";
+import { UUID_PATTERN } from "./uuid.ts";
+
+/** One saved session, as a picker shows it. */
+export interface SessionSummary {
+  id: string;
+  file: string;
+  /** When the session started. */
+  created: Date;
+  /** When the file was last written. */
+  modified: Date;
+  cwd: string;
+  origin: SessionOrigin;
+  header: SessionHeader;
+  /** The text of the first user message (at most `PROMPT_PREVIEW` characters), if any. */
+  firstPrompt?: string;
+}
+
+/** Filters for `findSessions()`. */
+export interface FindOptions {
+  /** Only sessions started in this folder. */
+  cwd?: string;
+  origin?: SessionOrigin;
+  /** Stop after this many matches (the newest). */
+  limit?: number;
+  /** Called for each file that is skipped because it cannot be read as a session. */
+  onSkipped?: (file: string, error: Error) => void;
+}
+
+/** How much of the first prompt a summary keeps. */
+export const PROMPT_PREVIEW = 500;
+
+const FILE_NAME = new RegExp(`^session-.*-(${UUID_PATTERN.source})\\.jsonl$`);
+const CHUNK = 64 * 1024;
+
+/** The sessions under `home` that match `opts`, newest first. */
+export async function findSessions(
+  home: string,
+  opts: FindOptions = {},
+): Promise<SessionSummary[]> {
+  const cwd = opts.cwd === undefined ? undefined : resolve(opts.cwd);
+  const found: SessionSummary[] = [];
+  for await (const day of sessionDays(home)) {
+    for (const file of day) {
+      try {
+        const summary = await summarize(file);
+        if (cwd !== undefined && resolve(summary.cwd) !== cwd) continue;
+        if (opts.origin && summary.origin !== opts.origin) continue;
+        found.push(summary);
+      } catch (e) {
+        opts.onSkipped?.(file, e as Error);
+      }
+    }
+    // Folders are by local date: finishing the day keeps the order right within it.
+    if (opts.limit !== undefined && found.length >= opts.limit) break;
+  }
+  found.sort((a, b) => b.created.getTime() - a.created.getTime() || (b.id < a.id ? -1 : 1));
+  return opts.limit === undefined ? found : found.slice(0, opts.limit);
+}
+
+/** The newest session started in `cwd` (REPL sessions unless `origin` says otherwise). */
+export async function lastSession(
+  home: string,
+  opts: { cwd?: string; origin?: SessionOrigin } = {},
+): Promise<SessionSummary | undefined> {
+  const origin = opts.origin ?? "repl";
+  const [newest] = await findSessions(home, { cwd: opts.cwd, origin, limit: 1 });
+  return newest;
+}
+
+/**
+ * The file of the session `ref` names: a path to a session file, a session id, or the start of
+ * one (at least 4 characters). A `SessionError` when none or more than one session matches.
+ */
+export async function resolveSession(home: string, ref: string): Promise<string> {
+  if (ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl")) {
+    const file = resolve(ref);
+    const info = await Deno.stat(file).catch(() => undefined);
+    if (!info?.isFile) throw new SessionError(`Session file "${ref}" does not exist`);
+    return file;
+  }
+  const prefix = ref.toLowerCase();
+  if (!/^[0-9a-f-]{4,36}$/.test(prefix)) {
+    throw new SessionError(`"${ref}" is not a session id`, {
+      hint: 'Give a session id (or its first characters) as shown by "interpreter resume"',
+    });
+  }
+  const matches: { id: string; file: string }[] = [];
+  for await (const day of sessionDays(home)) {
+    for (const file of day) {
+      const id = FILE_NAME.exec(basename(file))?.[1];
+      if (id === prefix) return file;
+      if (id?.startsWith(prefix)) matches.push({ id, file });
+    }
+  }
+  if (matches.length === 1) return matches[0].file;
+  if (matches.length === 0) {
+    throw new SessionError(`No session with id "${ref}" in "${sessionsRoot(home)}"`, {
+      hint: 'Run "interpreter resume" to pick one from the list',
+    });
+  }
+  const ids = matches.slice(0, 5).map((m) => m.id).join(", ");
+  throw new SessionError(`Session id "${ref}" is ambiguous: ${matches.length} match (${ids})`, {
+    hint: "Give more characters of the id",
+  });
+}
+
+/** Reads the session `ref` names (see `resolveSession()`). */
+export async function openSession(home: string, ref: string): Promise<SessionRecord> {
+  return readSession(await resolveSession(home, ref));
+}
+
+/** The session files of each day folder, newest day first, files in reverse name order. */
+async function* sessionDays(home: string): AsyncGenerator<string[]> {
+  const root = sessionsRoot(home);
+  for (const year of await childNames(root, /^\d{4}$/)) {
+    for (const month of await childNames(join(root, year), /^\d{2}$/)) {
+      for (const day of await childNames(join(root, year, month), /^\d{2}$/)) {
+        const dir = join(root, year, month, day);
+        const files = await childNames(dir, FILE_NAME, { files: true });
+        if (files.length > 0) yield files.map((name) => join(dir, name));
+      }
+    }
+  }
+}
+
+/** Names in `dir` that match `pattern`, in reverse order; none when `dir` does not exist. */
+async function childNames(
+  dir: string,
+  pattern: RegExp,
+  opts: { files?: boolean } = {},
+): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if ((opts.files ? entry.isFile : entry.isDirectory) && pattern.test(entry.name)) {
+        names.push(entry.name);
+      }
+    }
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return names.sort().reverse();
+}
+
+/** Reads the header and the lines up to the first user message, no further. */
+async function summarize(file: string): Promise<SessionSummary> {
+  using handle = await Deno.open(file, { read: true });
+  const modified = (await handle.stat()).mtime ?? new Date(0);
+  const decoder = new TextDecoder();
+  const buf = new Uint8Array(CHUNK);
+  let header: SessionHeader | undefined;
+  let firstPrompt: string | undefined;
+  let rest = "";
+  while (firstPrompt === undefined) {
+    const n = await handle.read(buf);
+    if (n === null) break;
+    const lines = (rest + decoder.decode(buf.subarray(0, n), { stream: true })).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) {
+      if (!header) header = parseHeaderLine(line, file);
+      else firstPrompt ??= userPrompt(line);
+    }
+  }
+  if (!header) header = parseHeaderLine(rest, file, { incomplete: true });
+  return {
+    id: header.id,
+    file,
+    created: new Date(header.created),
+    modified,
+    cwd: header.cwd,
+    origin: header.origin,
+    header,
+    firstPrompt: firstPrompt?.slice(0, PROMPT_PREVIEW),
+  };
+}
+
+function userPrompt(line: string): string | undefined {
+  if (!line.includes('"user_message"')) return undefined;
+  try {
+    const event = JSON.parse(line);
+    if (event?.type !== "user_message" || !Array.isArray(event.message?.blocks)) return undefined;
+    return textOf(event.message.blocks);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,31 @@
+/** Saved sessions: one append-only JSONL file each, read back into the history to resume. */
+export { SessionError } from "./errors.ts";
+export {
+  SESSION_FORMAT_VERSION,
+  type SessionEvent,
+  type SessionEventInput,
+  type SessionEventType,
+  type SessionHeader,
+  type SessionOrigin,
+} from "./events.ts";
+export { INTERRUPTED_RESULT, type ReplayedHistory, replayHistory } from "./history.ts";
+export {
+  type FindOptions,
+  findSessions,
+  lastSession,
+  openSession,
+  PROMPT_PREVIEW,
+  resolveSession,
+  type SessionSummary,
+} from "./list.ts";
+export { readSession, type SessionRecord } from "./read.ts";
+export {
+  createSession,
+  reopenForAppend,
+  sessionFilePath,
+  type SessionHeaderInput,
+  sessionsRoot,
+  SessionWriter,
+  type WriterOptions,
+} from "./store.ts";
+export { uuidV7, uuidV7Time } from "./uuid.ts";

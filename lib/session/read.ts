@@ -1,0 +1,129 @@
+/** Reads a session file back: header, events, the history to continue from, and notes. */
+import type { z } from "zod";
+import type { Message } from "../model/message.ts";
+import { SessionError } from "./errors.ts";
+import {
+  SESSION_FORMAT_VERSION,
+  type SessionEvent,
+  sessionEventSchema,
+  type SessionHeader,
+  sessionHeaderSchema,
+} from "./events.ts";
+import { replayHistory } from "./history.ts";
+
+/** A session as read from its file. */
+export interface SessionRecord {
+  file: string;
+  header: SessionHeader;
+  events: SessionEvent[];
+  /** The messages the loop continues from: replayed events, restarted at each compaction. */
+  history: Message[];
+  /** What reading skipped or repaired, one sentence each, for the user. */
+  notes: string[];
+}
+
+/**
+ * Reads and validates the session file `file`. An incomplete or invalid last line is skipped
+ * with a note (a process stopped while writing it); any other invalid line is a `SessionError`
+ * naming the file and line.
+ */
+export async function readSession(file: string): Promise<SessionRecord> {
+  const text = await readText(file);
+  const lines = text.split("\n");
+  const lastIndex = lines.findLastIndex((line) => line.trim() !== "");
+  if (lastIndex < 0) throw new SessionError(`Session file "${file}" is empty`, { file });
+  const ended = lastIndex < lines.length - 1;
+  const header = parseHeaderLine(lines[0], file, { incomplete: lastIndex === 0 && !ended });
+  const events: SessionEvent[] = [];
+  const notes: string[] = [];
+  for (let i = 1; i <= lastIndex; i++) {
+    const line = lines[i];
+    if (line.trim() === "") continue;
+    const parsed = parseEventLine(line);
+    if (parsed.ok) {
+      events.push(parsed.event);
+    } else if (i === lastIndex) {
+      const why = ended ? `it is not a valid event: ${parsed.error}` : "it is incomplete";
+      notes.push(`Skipped the last line (${i + 1}) of "${file}": ${why}`);
+    } else {
+      throw new SessionError(`Cannot read session "${file}" at line ${i + 1}: ${parsed.error}`, {
+        file,
+        line: i + 1,
+        hint: "The file was changed by something other than interpreter; fix or delete that line",
+      });
+    }
+  }
+  const replayed = replayHistory(events);
+  if (replayed.interruptedCalls.length > 0) {
+    const n = replayed.interruptedCalls.length;
+    notes.push(`${n} tool call${n === 1 ? "" : "s"} had no result; marked as interrupted`);
+  }
+  return { file, header, events, history: replayed.messages, notes };
+}
+
+/** Parses a header line; a `SessionError` when it is not one this build can read. */
+export function parseHeaderLine(
+  line: string,
+  file: string,
+  opts: { incomplete?: boolean } = {},
+): SessionHeader {
+  const fail = (why: string, hint?: string) =>
+    new SessionError(`Cannot read session "${file}": ${why}`, { file, line: 1, hint });
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw fail(
+      opts.incomplete
+        ? "the header line is incomplete (the process stopped as the session started)"
+        : "the first line is not JSON",
+    );
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if ((value as { type?: unknown } | null)?.type !== "session") {
+    throw fail('the first line is not a session header (no "type": "session")');
+  }
+  if (typeof version === "number" && version > SESSION_FORMAT_VERSION) {
+    throw fail(
+      `it has format version ${version}, and this interpreter reads up to ${SESSION_FORMAT_VERSION}`,
+      "Update interpreter to resume this session",
+    );
+  }
+  const result = sessionHeaderSchema.safeParse(value);
+  if (!result.success) throw fail(`invalid header: ${describeIssue(result.error)}`);
+  return result.data;
+}
+
+/** Parses one event line. */
+export function parseEventLine(
+  line: string,
+): { ok: true; event: SessionEvent } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (e) {
+    return { ok: false, error: `not JSON (${(e as Error).message})` };
+  }
+  const result = sessionEventSchema.safeParse(value);
+  if (result.success) return { ok: true, event: result.data };
+  const type = (value as { type?: unknown } | null)?.type;
+  const known = sessionEventSchema.options.some((o) => o.shape.type.value === type);
+  if (!known) return { ok: false, error: `unknown event type ${JSON.stringify(type)}` };
+  return { ok: false, error: `invalid "${type}" event: ${describeIssue(result.error)}` };
+}
+
+/** The first problem zod found, as `path.to.field: message`. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = issue.path.map(String).join(".");
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(file);
+  } catch (e) {
+    const why = e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message;
+    throw new SessionError(`Cannot read session "${file}": ${why}`, { file, cause: e });
+  }
+}
