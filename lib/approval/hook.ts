@@ -36,21 +36,22 @@ export interface ApprovalHookOptions {
   mutates: (capability: string) => boolean;
   /** The environment commands run with; see `ApprovalRequest.env`. */
   env?: Record<string, string>;
-  /** Asks the user; absent when no one can answer (exec without a terminal). */
-  ask?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
-  /** Told about every refusal, for stderr. */
-  onDenied?: (message: string) => void;
+  /** Asks the user about call `callId`; absent when no one can answer (exec without a terminal). */
+  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalAnswer>;
+  /** Told about every refusal. */
+  onDenied?: (message: string, callId: string | undefined) => void;
 }
 
-/** The hook's verdict; an allowed call may run with a replaced input. */
-export type HookVerdict = { allow: true; input?: unknown } | { allow: false; reason: string };
+/** The hook's verdict; `unsandboxed` is the only grant that lets a call leave the sandbox. */
+export type HookVerdict = { allow: true; unsandboxed?: boolean } | { allow: false; reason: string };
 
 /** Builds the `beforeToolCall` hook for `opts.policy`. */
 export function approvalHook(
   opts: ApprovalHookOptions,
-): (call: { name: string }, resolved: { capability: string; input: unknown }) => Promise<
-  HookVerdict
-> {
+): (
+  call: { id?: string; name: string },
+  resolved: { capability: string; input: unknown },
+) => Promise<HookVerdict> {
   const approvedForSession = new Set<string>();
   return async (call, resolved) => {
     const verdict = approvalDecision(opts.policy, {
@@ -60,36 +61,30 @@ export function approvalHook(
       sandbox: opts.sandbox,
       env: opts.env,
     });
+    const deny = (reason: string): HookVerdict => {
+      opts.onDenied?.(reason, call.id);
+      return { allow: false, reason };
+    };
     if (verdict.decision === "deny") {
-      return deny(opts, [verdict.reason, verdict.hint].filter(Boolean).join("\n"));
+      return deny([verdict.reason, verdict.hint].filter(Boolean).join("\n"));
     }
-    const input = verdict.unsandboxed ? escalate(resolved.input) : resolved.input;
-    if (verdict.decision === "allow") return { allow: true, input };
+    const allowed: HookVerdict = { allow: true, unsandboxed: verdict.unsandboxed };
+    if (verdict.decision === "allow") return allowed;
     const question = questionFor(resolved, verdict.reason, verdict.unsandboxed);
     const key = `${question.capability}\u0000${question.subject}\u0000${question.unsandboxed}`;
-    if (approvedForSession.has(key)) return { allow: true, input };
+    if (approvedForSession.has(key)) return allowed;
     if (!opts.ask) {
       return deny(
-        opts,
         `Approval needed to run ${call.name} (${verdict.reason}), but no one can be asked: ` +
           `there is no terminal. It was not run\nTell the user what you wanted to run and why; ` +
           `they can rerun with a different --ask-for-approval or --sandbox`,
       );
     }
-    const answer = await opts.ask(question);
-    if (answer === "deny") return deny(opts, `The user refused to run ${call.name}`);
+    const answer = await opts.ask(question, call.id);
+    if (answer === "deny") return deny(`The user refused to run ${call.name}`);
     if (answer === "session") approvedForSession.add(key);
-    return { allow: true, input };
+    return allowed;
   };
-}
-
-function deny(opts: ApprovalHookOptions, reason: string): HookVerdict {
-  opts.onDenied?.(reason);
-  return { allow: false, reason };
-}
-
-function escalate(input: unknown): unknown {
-  return typeof input === "object" && input !== null ? { ...input, escalated: true } : input;
 }
 
 function questionFor(

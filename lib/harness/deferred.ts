@@ -1,6 +1,6 @@
 import { ToolError } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
-import type { ToolContext } from "../tools/capability.ts";
+import { type ToolContext, withGrant } from "../tools/capability.ts";
 import type { CatalogEntry, ToolCatalog } from "../tools/tool_search.ts";
 import { renderResult, resolveCall } from "./call.ts";
 import { fillTemplate } from "./_template.ts";
@@ -19,7 +19,7 @@ export const LOADED_TOOLS_KEY = "harness.loaded_tools";
 export type CallGuard = (
   call: { id: string; name: string; args: unknown },
   resolved: { capability: string; input: unknown },
-) => Promise<{ allow: true } | { allow: false; reason: string }>;
+) => Promise<{ allow: true; unsandboxed?: boolean } | { allow: false; reason: string }>;
 
 /** The declarations to send: every tool not deferred, then the deferred ones loaded so far. */
 export function advertisedTools(h: Harness, state: Map<string, unknown>): ToolDeclaration[] {
@@ -47,7 +47,7 @@ export function deferredToolNames(h: Harness, state: Map<string, unknown>): stri
 export function toolCatalog(
   h: Harness,
   state: Map<string, unknown>,
-  opts: { guard?: CallGuard } = {},
+  opts: { guard: CallGuard },
 ): ToolCatalog {
   return {
     list: () => h.tools.filter((t) => t.deferred).map((t) => entryOf(t.declaration)),
@@ -67,7 +67,7 @@ export function toolCatalog(
 
 async function callTool(
   h: Harness,
-  req: { name: string; args: unknown; ctx: ToolContext; guard?: CallGuard },
+  req: { name: string; args: unknown; ctx: ToolContext; guard: CallGuard },
 ): Promise<string> {
   const tool = h.tools.find((t) => t.declaration.name === req.name);
   if (!tool || tool.capability === "tools.call") {
@@ -78,12 +78,13 @@ async function callTool(
     );
   }
   const resolved = resolveCall(h, { name: req.name, args: req.args });
-  const verdict = await req.guard?.(
+  const verdict = await req.guard(
     { id: `tool_call:${req.name}`, name: req.name, args: req.args },
     { capability: resolved.capability.id, input: resolved.input },
   );
-  if (verdict && !verdict.allow) throw new ToolError(verdict.reason);
-  return renderResult(resolved.tool, await resolved.capability.run(resolved.input, req.ctx));
+  if (!verdict.allow) throw new ToolError(verdict.reason);
+  const input = withGrant(resolved.input, verdict.unsandboxed === true);
+  return renderResult(resolved.tool, await resolved.capability.run(input, req.ctx));
 }
 
 function loadedNames(state: Map<string, unknown>): string[] {

@@ -9,6 +9,8 @@ import { loadHarnessDir } from "./load.ts";
 import { renderSystemPrompt } from "./prompt.ts";
 import type { PromptVars } from "./types.ts";
 
+const allowAll = () => Promise.resolve({ allow: true as const });
+
 async function deferredHarness() {
   const root = await Deno.makeTempDir();
   return await loadHarnessDir(await writeHarness(root, "d", DEFERRED_SPEC, DEFERRED_FILES));
@@ -67,7 +69,7 @@ Deno.test("advertisedTools() leaves out deferred tools until they are loaded", a
     "tool_call",
   ]);
   assert.deepEqual(deferredToolNames(h, state), ["later", "Plan"]);
-  const catalog = toolCatalog(h, state);
+  const catalog = toolCatalog(h, state, { guard: allowAll });
   assert.deepEqual(catalog.load(["Plan", "run", "nope"]), ["Plan", "run"]);
   assert.deepEqual(state.get(LOADED_TOOLS_KEY), ["Plan"]);
   assert.deepEqual(
@@ -81,7 +83,7 @@ Deno.test("advertisedTools() leaves out deferred tools until they are loaded", a
 
 Deno.test("toolCatalog().list() offers only the deferred tools", async () => {
   const h = await deferredHarness();
-  const list = toolCatalog(h, new Map()).list();
+  const list = toolCatalog(h, new Map(), { guard: allowAll }).list();
   assert.deepEqual(list.map((e) => e.name), ["later", "Plan"]);
   assert.equal(list[0].description, "The later tool.");
   assert.deepEqual(list[0].parameters.required, ["command"]);
@@ -90,7 +92,9 @@ Deno.test("toolCatalog().list() offers only the deferred tools", async () => {
 Deno.test("toolCatalog().call() runs a tool through its harness mapping and template", async () => {
   const h = await deferredHarness();
   const state = new Map<string, unknown>();
-  const text = await toolCatalog(h, state).call("later", { command: "echo hi" }, ctx(state));
+  const text = await toolCatalog(h, state, { guard: allowAll }).call("later", {
+    command: "echo hi",
+  }, ctx(state));
   assert.equal(text, "later said hi\n");
   assert.deepEqual(advertisedTools(h, state).map((d) => d.name), [
     "run",
@@ -102,7 +106,7 @@ Deno.test("toolCatalog().call() runs a tool through its harness mapping and temp
 Deno.test("toolCatalog().call() rejects unknown names, itself, and bad arguments", async () => {
   const h = await deferredHarness();
   const state = new Map<string, unknown>();
-  const catalog = toolCatalog(h, state);
+  const catalog = toolCatalog(h, state, { guard: allowAll });
   await assert.rejects(catalog.call("nope", {}, ctx(state)), (err: ToolError) => {
     assert.ok(err instanceof ToolError);
     assert.equal(err.message, "No tool named nope");

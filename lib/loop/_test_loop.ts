@@ -1,3 +1,4 @@
+import type { BeforeToolCall } from "./dispatch.ts";
 import type { Block, ModelRequest } from "../model/message.ts";
 import { emptyUsage } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
@@ -39,3 +40,6 @@ export function freshState(prompt = "go"): LoopState {
     usage: emptyUsage(),
   };
 }
+
+/** An approval path that allows every call inside the sandbox, for loop tests. */
+export const allowAll: BeforeToolCall = () => Promise.resolve({ allow: true });

@@ -6,7 +6,12 @@ import { addUsage, emptyUsage, textOf } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import type { Provider } from "../providers/types.ts";
 import type { ToolContext } from "../tools/capability.ts";
-import { type BeforeToolCall, dispatchToolCall } from "./dispatch.ts";
+import {
+  type BeforeToolCall,
+  type DispatchResult,
+  dispatchToolCall,
+  InternalToolError,
+} from "./dispatch.ts";
 import type { LoopEvent, TurnOutcome } from "./events.ts";
 
 /** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
@@ -24,7 +29,8 @@ export interface LoopDeps {
   harness: Harness;
   ctx: ToolContext;
   emit: (event: LoopEvent) => void;
-  beforeToolCall?: BeforeToolCall;
+  /** The session's approval path; no tool runs without it. */
+  beforeToolCall: BeforeToolCall;
   /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
   maxSteps?: number;
 }
@@ -67,7 +73,7 @@ export async function runTurn(
     state.messages.push(reply.message);
     deps.emit({ type: "assistant_message", message: reply.message });
     if (deps.harness.protocol) {
-      const done = await runTextProtocolStep(state, deps, step);
+      const done = await runTextProtocolStep(state, deps, step).catch(internalFailure);
       if (done) return finish(done);
       if (deps.signal.aborted) return finish({ status: "aborted" });
       continue;
@@ -76,11 +82,22 @@ export async function runTurn(
     if (calls.length === 0) {
       return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
     }
+    let bug: TurnOutcome | undefined;
     for (const call of calls) {
-      // Every call gets a result, even after Ctrl-C, so the history stays valid to resume.
-      const result = deps.signal.aborted
-        ? { text: "Interrupted by the user before this tool ran", isError: true }
-        : await dispatchToolCall(call, deps);
+      // Every call gets a result, even after Ctrl-C or a bug, so the history stays valid.
+      let result: DispatchResult;
+      if (deps.signal.aborted) {
+        result = { text: "Interrupted by the user before this tool ran", isError: true };
+      } else if (bug) {
+        result = { text: "Not run: an internal error stopped the turn", isError: true };
+      } else {
+        try {
+          result = await dispatchToolCall(call, deps);
+        } catch (error) {
+          bug = internalFailure(error);
+          result = { text: "Not run: an internal error stopped the turn", isError: true };
+        }
+      }
       const reminder = todoReminderAfterCall(deps.harness, deps.ctx.state);
       state.messages.push({
         role: "tool_result",
@@ -90,9 +107,23 @@ export async function runTurn(
         isError: result.isError,
       });
     }
+    if (bug) return finish(bug);
     if (deps.signal.aborted) return finish({ status: "aborted" });
   }
   return finish({ status: "step_limit", limit });
+}
+
+/** A bug in a tool fails the turn with the bug's message, never as a result for the model. */
+function internalFailure(error: unknown): TurnOutcome {
+  if (!(error instanceof InternalToolError)) throw error;
+  return {
+    status: "failed",
+    error: {
+      message: error.message,
+      hint: "This is a bug in interpreter; please report it with the message above",
+      retryable: false,
+    },
+  };
 }
 
 type Reply =

@@ -1,3 +1,4 @@
+import { allowAll } from "./_test_loop.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
@@ -19,6 +20,7 @@ async function run(replies: Array<Block[] | StreamEvent>) {
   const state = freshState();
   const signal = new AbortController().signal;
   const outcome = await runTurn(state, {
+    beforeToolCall: allowAll,
     provider,
     harness,
     ctx: {
@@ -105,6 +107,7 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
   const signal = new AbortController().signal;
   const state = freshState();
   const outcome = await runTurn(state, {
+    beforeToolCall: allowAll,
     provider,
     harness,
     ctx: {
@@ -135,6 +138,7 @@ Deno.test("runTurn() answers every tool call even when interrupted mid-way", asy
   const controller = new AbortController();
   const state = freshState();
   const outcome = await runTurn(state, {
+    beforeToolCall: allowAll,
     provider,
     harness,
     ctx: { cwd, signal: controller.signal, env: {}, state: new Map(), fs: inProcessFs },

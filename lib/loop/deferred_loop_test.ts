@@ -1,3 +1,4 @@
+import { allowAll } from "./_test_loop.ts";
 import assert from "node:assert/strict";
 import { DEFERRED_FILES, DEFERRED_SPEC } from "../harness/_test_deferred.ts";
 import { writeHarness } from "../harness/_test_harness.ts";
@@ -27,6 +28,7 @@ Deno.test("runTurn() sends a deferred tool only after a tool search loads it", a
   const state = freshState();
   const signal = new AbortController().signal;
   const outcome = await runTurn(state, {
+    beforeToolCall: allowAll,
     provider,
     harness,
     ctx: {
@@ -34,7 +36,7 @@ Deno.test("runTurn() sends a deferred tool only after a tool search loads it", a
       signal,
       env: { PATH: Deno.env.get("PATH") ?? "" },
       state: toolState,
-      toolCatalog: toolCatalog(harness, toolState),
+      toolCatalog: toolCatalog(harness, toolState, { guard: allowAll }),
       fs: inProcessFs,
     },
     emit: () => {},

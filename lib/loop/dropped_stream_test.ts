@@ -1,3 +1,4 @@
+import { allowAll } from "./_test_loop.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -27,6 +28,7 @@ for (const wire of ["chat", "responses", "messages"] as WireApi[]) {
     const state = freshState();
     const signal = new AbortController().signal;
     const outcome = await runTurn(state, {
+      beforeToolCall: allowAll,
       provider,
       harness,
       ctx: { cwd, signal, env: {}, state: new Map(), fs: inProcessFs },

@@ -1,3 +1,4 @@
+import { allowAll } from "./_test_loop.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
@@ -42,6 +43,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
   await using scratch = new SessionScratch(`${cwd}.run`);
   try {
     const outcome = await runTurn(state, {
+      beforeToolCall: allowAll,
       provider,
       harness,
       ctx: {

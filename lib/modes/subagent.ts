@@ -22,7 +22,7 @@ export interface SubagentOptions {
   parent: Pick<LoopState, "model" | "system" | "reasoningEffort" | "usage">;
   /** Receives the nested loop's events, tagged with the request's description. */
   emit: (event: LoopEvent, label: string) => void;
-  beforeToolCall?: BeforeToolCall;
+  beforeToolCall: BeforeToolCall;
   maxSteps?: number;
 }
 

@@ -1,3 +1,4 @@
+import { allowAll } from "../loop/_test_loop.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
@@ -68,6 +69,7 @@ Deno.test("makeSubagentRunner() runs a nested turn that executes a real command"
     provider,
     harness,
     parent,
+    beforeToolCall: allowAll,
     emit: (e, label) => seen.push([e.type, label]),
   });
   const result = await runner({ prompt: "write the file", description: "writer" });
@@ -107,9 +109,16 @@ Deno.test("runTurn() with a sub-agent tool returns the nested answer to the pare
     usage: emptyUsage(),
   };
   const ctx: ToolContext = { ...base };
-  ctx.runSubagent = makeSubagentRunner(base, { provider, harness, parent: state, emit: () => {} });
+  ctx.runSubagent = makeSubagentRunner(base, {
+    provider,
+    harness,
+    parent: state,
+    beforeToolCall: allowAll,
+    emit: () => {},
+  });
   const events: LoopEvent[] = [];
   const outcome = await runTurn(state, {
+    beforeToolCall: allowAll,
     provider,
     harness,
     ctx,

@@ -69,3 +69,13 @@ export function defineCapability<S extends z.ZodType, O>(
   // S's output type is z.infer<S>, which TypeScript cannot see through the generic bound.
   return cap as unknown as Capability<z.infer<S>, O>;
 }
+
+/**
+ * The input a capability runs with: the model's own request to leave the sandbox (`escalated`,
+ * `sandbox_permissions`) removed, and `escalated: true` only where the approval path granted it.
+ */
+export function withGrant(input: unknown, unsandboxed: boolean): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  const { escalated: _e, sandbox_permissions: _p, ...rest } = input as Record<string, unknown>;
+  return unsandboxed ? { ...rest, escalated: true } : rest;
+}
