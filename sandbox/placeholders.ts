@@ -105,8 +105,14 @@ export class PlaceholderGuard implements AsyncDisposable {
   #delay = RECLAIM_FIRST_MS;
   #closing = false;
 
+  /** Every protected path, once per session. */
+  readonly #paths: string[];
+  /** Protected paths found to be the user's plain folder or file, by what `lstat` said then. */
+  readonly #known = new Map<string, string>();
+
   constructor(opts: PlaceholderGuardOptions) {
     this.#opts = opts;
+    this.#paths = opts.roots.flatMap((root) => opts.names.map((name) => join(root, name)));
   }
 
   /**
@@ -118,14 +124,11 @@ export class PlaceholderGuard implements AsyncDisposable {
       if (this.#closing) throw new Error("Cannot sandbox a command: the session sandbox is closed");
       const existing: string[] = [];
       const placeholders: string[] = [];
-      for (const root of this.#opts.roots) {
-        for (const name of this.#opts.names) {
-          const path = join(root, name);
-          const found = await this.#hold(path);
-          if (found === "placeholder") placeholders.push(path);
-          else if (found !== undefined) existing.push(found);
-        }
-      }
+      const found = await Promise.all(this.#paths.map((path) => this.#hold(path)));
+      found.forEach((got, i) => {
+        if (got === "placeholder") placeholders.push(this.#paths[i]);
+        else if (got !== undefined) existing.push(got);
+      });
       if (placeholders.length === 0) return { existing, placeholders };
       const record = join(this.#opts.recordDir, `run-${++this.#count}-${this.#id}`);
       this.#runs.push({ record, issued: Date.now() });
@@ -174,18 +177,34 @@ export class PlaceholderGuard implements AsyncDisposable {
     if (clean) await sweepPlaceholders(this.#opts.roots, this.#opts.names);
   }
 
-  /** "placeholder" when `path` is (now) a placeholder this session holds, else its real path. */
+  /**
+   * "placeholder" when `path` is (now) a placeholder this session holds, else its real path.
+   *
+   * What an earlier command found is reused when one `lstat` shows the same entry: a placeholder
+   * this session holds (the same folder with the placeholder mode; something put into it since
+   * only keeps it from being removed), or a folder or file of the user's at the same path, whose
+   * real path is that path since the roots are canonical. Symlinks, whose targets may move, and
+   * folders with the placeholder mode, which another session may own, are looked at in full.
+   */
   async #hold(path: string): Promise<string | "placeholder" | undefined> {
+    const now = await Deno.lstat(path).catch(notFound);
     const held = this.#held.get(path);
     if (held) {
-      if (await isStill(held)) return "placeholder";
+      if (now !== undefined && sameEntry(now, held.ino) && hasPlaceholderMode(now)) {
+        return "placeholder";
+      }
       held.file.close();
       this.#held.delete(path);
     }
+    const stamp = now && !now.isSymlink && !hasPlaceholderMode(now) ? entryStamp(now) : undefined;
+    if (stamp !== undefined && this.#known.get(path) === stamp) return path;
+    this.#known.delete(path);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const info = await Deno.lstat(path).catch(notFound);
+      const info = attempt === 0 ? now : await Deno.lstat(path).catch(notFound);
       if (info !== undefined && !(await placeholderShaped(path, info))) {
-        return await Deno.realPath(path).catch(notFound);
+        const real = await Deno.realPath(path).catch(notFound);
+        if (real === path && attempt === 0 && stamp !== undefined) this.#known.set(path, stamp);
+        return real;
       }
       const got = info === undefined ? await create(path) : await adopt(path);
       if (got === "unneeded") return undefined;
@@ -290,6 +309,20 @@ async function locked(held: Held): Promise<Held | undefined> {
   if (await isStill(held)) return held;
   held.file.close();
   return undefined;
+}
+
+function hasPlaceholderMode(info: Deno.FileInfo): boolean {
+  return info.isDirectory && ((info.mode ?? 0) & 0o7777) === PLACEHOLDER_MODE;
+}
+
+function sameEntry(info: Deno.FileInfo, ino: number | null): boolean {
+  return ino !== null && info.ino === ino;
+}
+
+/** What identifies an entry between two `lstat`s: device, inode, type and mode. */
+function entryStamp(info: Deno.FileInfo): string | undefined {
+  if (info.ino === null || info.dev === null) return undefined;
+  return `${info.dev}:${info.ino}:${info.mode}`;
 }
 
 async function isStill(held: Held): Promise<boolean> {

@@ -151,3 +151,30 @@ Deno.test("PlaceholderGuard.reclaim() keeps placeholders while a run record is u
   await assert.rejects(Deno.writeFile(record!, new Uint8Array(), { createNew: true }));
   await guard[Symbol.asyncDispose]();
 });
+
+Deno.test("PlaceholderGuard.cover() sees a protected path that changed since the last command", async () => {
+  await using s = await scratch();
+  await Deno.mkdir(join(s.ws, ".git"));
+  await Deno.mkdir(join(s.ws, "elsewhere"));
+  await using guard = s.guard();
+  assert.deepEqual((await guard.cover()).existing, [join(s.ws, ".git")]);
+  await Deno.remove(join(s.ws, ".git"));
+  await Deno.symlink("elsewhere", join(s.ws, ".git"));
+  assert.deepEqual((await guard.cover()).existing, [join(s.ws, "elsewhere")], "a link: its target");
+  await Deno.remove(join(s.ws, ".git"));
+  await placeholderAt(join(s.ws, ".git"));
+  const cover = await guard.cover();
+  assert.deepEqual(cover.existing, [], "another session's placeholder is adopted, not trusted");
+  assert.ok(cover.placeholders.includes(join(s.ws, ".git")));
+});
+
+Deno.test("PlaceholderGuard.cover() binds a protected name made after the placeholders went", async () => {
+  await using s = await scratch();
+  await using guard = s.guard();
+  assert.equal((await guard.cover()).placeholders.length, NAMES.length);
+  assert.equal(await guard.reclaim({ revokeUnclaimed: true }), true);
+  await Deno.mkdir(join(s.ws, ".agents"));
+  const cover = await guard.cover();
+  assert.deepEqual(cover.existing, [join(s.ws, ".agents")]);
+  assert.ok(!cover.placeholders.includes(join(s.ws, ".agents")));
+});

@@ -1,54 +1,143 @@
 // deno-lint-ignore-file no-console -- a command-line benchmark; its output is the point
 /**
- * Per-command cost of the OS sandbox: `shell.run` of `true` with the workspace-write sandbox
- * (bwrap + seccomp) and without it, median of 30 runs each, interleaved.
+ * Per-command cost of the OS sandbox: the round trip of the real `shell.run` capability running
+ * `true` with the workspace-write sandbox (bwrap + seccomp, network off) and without it, side by
+ * side, medians of interleaved runs, and their ratio. The workspace holds a `.git`, so the two
+ * other protected names get placeholders, as in most real sessions.
  *
- *   deno run -A scripts/bench/sandbox_overhead.ts
+ * The rows below them split the cost, measured in the same rounds: a bare spawn of the same
+ * `/bin/sh -c true`, bubblewrap with nothing but a user namespace and a read-only root, the
+ * session's bwrap recipe spawned directly (no launcher shell, seccomp filter or run record), and
+ * what `wrap()` returns, spawned. The floor line adds what bubblewrap itself costs to the
+ * unsandboxed round trip: no wrapper around bwrap can get below it.
+ *
+ *   deno run -A scripts/bench/sandbox_overhead.ts [runs]
  */
+import { join } from "node:path";
 import { shellRun } from "../../lib/tools/shell_run.ts";
 import type { ToolContext } from "../../lib/tools/capability.ts";
-import { openCommandSandbox } from "../../sandbox/command_sandbox.ts";
+import { bwrapArgs, DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
+import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
+import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { median, ms, sample } from "./_measure.ts";
 
-const RUNS = 30;
+const RUNS = Number(Deno.args[0] ?? 40);
+const TRUE = ["/bin/sh", "-c", "true"];
+const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
 async function main(): Promise<number> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "bench_sandbox_" }));
+  await Deno.mkdir(join(dir, ".git"));
   const sandbox = await openCommandSandbox({
     mode: "workspace-write",
     writableRoots: [dir],
     networkAccess: false,
   });
   try {
-    if (!sandbox.status.enforced) {
-      console.error(`error: ${sandbox.status.problem?.message}`);
+    const probe = await probeBubblewrap();
+    if (!sandbox.status.enforced || !probe.ok) {
+      console.error(`error: ${sandbox.status.problem?.message ?? "bubblewrap does not work"}`);
       return 1;
     }
     const ctx: ToolContext = {
       cwd: dir,
       signal: new AbortController().signal,
-      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      env: ENV,
       state: new Map(),
       fs: inProcessFs,
     };
-    const time = (c: ToolContext) => async () => {
-      const started = performance.now();
-      const out = await shellRun.run({ command: "true" }, c);
-      if (out.exitCode !== 0) throw new Error(`"true" failed: ${out.output}`);
-      return performance.now() - started;
-    };
-    const [bare, boxed] = await sample(RUNS, [time(ctx), time({ ...ctx, sandbox })]);
-    const a = median(bare);
-    const b = median(boxed);
+    const direct = await recipe(dir, probe);
+    const rows: [string, () => Promise<number>][] = [
+      ["shell.run unsandboxed", shellRunTrue(ctx)],
+      ["shell.run sandboxed", shellRunTrue({ ...ctx, sandbox })],
+      ["spawn /bin/sh -c true", () => timeSpawn(TRUE[0], TRUE.slice(1))],
+      ["bwrap: userns + ro /", () => timeSpawn(probe.bwrap, minimalBwrap())],
+      ["bwrap: session recipe", () => timeSpawn(probe.bwrap, direct)],
+      ["wrap() + spawn", () => timeWrapped(sandbox, dir)],
+    ];
+    const times = await sample(RUNS, rows.map(([, measure]) => measure));
+    const medians = times.map(median);
+    const [bare, boxed, spawn, , bwrap] = medians;
     console.log(`sandbox: ${sandbox.status.description}`);
-    console.log(`unsandboxed: median ${ms(a)} over ${RUNS} runs`);
-    console.log(`sandboxed:   median ${ms(b)} over ${RUNS} runs`);
-    console.log(`overhead:    ${ms(b - a)} per command, ratio ${(b / a).toFixed(2)}`);
+    console.log(`medians of ${RUNS} interleaved runs`);
+    rows.forEach(([name], i) => console.log(`  ${name.padEnd(24)}${ms(medians[i])}`));
+    console.log(
+      `shell.run: unsandboxed ${ms(bare)}   sandboxed ${ms(boxed)}   ratio ${
+        (boxed / bare).toFixed(2)
+      } (target 1.30)`,
+    );
+    const floor = bare + bwrap - spawn;
+    console.log(
+      `floor (unsandboxed + bubblewrap's own cost): ${ms(floor)}   ratio ${
+        (floor / bare).toFixed(2)
+      }`,
+    );
     return 0;
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function shellRunTrue(ctx: ToolContext): () => Promise<number> {
+  return async () => {
+    const started = performance.now();
+    const out = await shellRun.run({ command: "true" }, ctx);
+    if (out.exitCode !== 0) throw new Error(`"true" failed: ${out.output}`);
+    return performance.now() - started;
+  };
+}
+
+function minimalBwrap(): string[] {
+  return ["--ro-bind", "/", "/", "--unshare-user", "--", ...TRUE];
+}
+
+/** The session's bwrap argv with real folders standing in for every protected path. */
+async function recipe(dir: string, probe: { supportsDisableUserns: boolean }): Promise<string[]> {
+  const standIns = DEFAULT_PROTECTED_NAMES.map((name, i) =>
+    join(dir, i ? `stand-in${name}` : name)
+  );
+  for (const path of standIns) await Deno.mkdir(path, { recursive: true });
+  const policy = {
+    mode: "workspace-write" as const,
+    writableRoots: [dir],
+    protectedNames: [...DEFAULT_PROTECTED_NAMES],
+    networkAccess: false,
+    privateTmp: true,
+  };
+  return bwrapArgs(policy, {
+    command: TRUE,
+    cwd: dir,
+    existingProtectedPaths: standIns,
+    disableUserns: probe.supportsDisableUserns,
+  });
+}
+
+async function timeWrapped(sandbox: CommandSandbox, dir: string): Promise<number> {
+  const started = performance.now();
+  const spec = await sandbox.wrap({ argv: TRUE, cwd: dir, env: ENV });
+  await spawnOk(spec.cmd, spec.args, spec.env);
+  return performance.now() - started;
+}
+
+async function timeSpawn(cmd: string, args: string[]): Promise<number> {
+  const started = performance.now();
+  await spawnOk(cmd, args, ENV);
+  return performance.now() - started;
+}
+
+async function spawnOk(cmd: string, args: string[], env: Record<string, string>): Promise<void> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    clearEnv: true,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`"${cmd}" exited with ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
   }
 }
 
