@@ -107,6 +107,7 @@ export function parseEventLine(
   const result = sessionEventSchema.safeParse(value);
   if (result.success) return { ok: true, event: result.data };
   const type = (value as { type?: unknown } | null)?.type;
+  if (typeof type !== "string") return { ok: false, error: 'not an event (no "type")' };
   const known = sessionEventSchema.options.some((o) => o.shape.type.value === type);
   if (!known) return { ok: false, error: `unknown event type ${JSON.stringify(type)}` };
   return { ok: false, error: `invalid "${type}" event: ${describeIssue(result.error)}` };
