@@ -1,86 +1,6 @@
 import { join } from "node:path";
 import type { Ignore } from "ignore";
-import type { ToolContext } from "./capability.ts";
-import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
-
-/** How files are listed and searched: ripgrep when installed, else our walker (same results). */
-export type SearchEngine = "rg" | "js";
-
-/**
- * ripgrep flags that make its file filter match the JS walker's: hidden files and folders are
- * skipped, symlinks are not followed, and only `.gitignore` files at or below the search root
- * apply (whether or not it is a git repository); `.ignore`, `.rgignore`, the global git
- * excludes, `.git/info/exclude` and ignore files above the root do not.
- */
-export const RG_FILTER_FLAGS: readonly string[] = Object.freeze([
-  "--no-config",
-  "--no-require-git",
-  "--no-ignore-global",
-  "--no-ignore-exclude",
-  "--no-ignore-dot",
-  "--no-ignore-parent",
-]);
-
-const RG_STATE_KEY = "tools.rg_available";
-
-/**
- * Whether `rg` can be run in the session's sandbox; checked once per session and remembered in
- * `ctx.state`. Where the sandbox refuses commands, the JS search is used.
- */
-export async function searchEngine(ctx: ToolContext): Promise<SearchEngine> {
-  let known = ctx.state.get(RG_STATE_KEY) as boolean | undefined;
-  if (known === undefined) {
-    try {
-      const out = await spawnRg(["--version"], ctx.cwd, ctx);
-      known = out.success;
-    } catch {
-      known = false;
-    }
-    ctx.state.set(RG_STATE_KEY, known);
-  }
-  return known ? "rg" : "js";
-}
-
-/** Runs `rg` in `cwd`; resolves with its stdout, or throws with its stderr on exit code 2. */
-export async function runRg(args: string[], cwd: string, ctx: ToolContext): Promise<string> {
-  const out = await spawnRg([...RG_FILTER_FLAGS, ...args], cwd, ctx);
-  if (out.code > 1) throw new Error(`rg failed: ${new TextDecoder().decode(out.stderr).trim()}`);
-  return new TextDecoder().decode(out.stdout);
-}
-
-/**
- * `rg` runs inside the command sandbox like any command the model runs: it is found on the
- * commands' `PATH`, which may name folders that sandboxed commands can write.
- */
-async function spawnRg(args: string[], cwd: string, ctx: ToolContext) {
-  const spec = await sandboxedSpawn(["rg", ...args], { cwd, env: ctx.env }, ctx);
-  return await new Deno.Command(spec.cmd, {
-    args: spec.args,
-    cwd,
-    env: spec.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: ctx.signal,
-  }).output();
-}
-
-/**
- * Files under `root` (relative, `/`-separated) from `rg --files`, filtered by `glob` here: a
- * ripgrep `--glob` would override the ignore rules and list hidden and ignored files.
- */
-export async function rgFiles(
-  root: string,
-  opts: { glob?: string },
-  ctx: ToolContext,
-): Promise<string[]> {
-  const text = await runRg(["--files"], root, ctx);
-  const match = opts.glob === undefined ? () => true : globMatcher(opts.glob);
-  return text.split("\n").filter((l) => l !== "").map((l) => l.replace(/^\.\//, ""))
-    .filter(match);
-}
 
 interface IgnoreLevel {
   /** Path of the `.gitignore`'s folder relative to the root, "" or ending in "/". */
@@ -90,30 +10,49 @@ interface IgnoreLevel {
 
 /**
  * Files under `root` (relative, `/`-separated), filtered as RG_FILTER_FLAGS describes, listed
- * and read through `opts.fs` (the session's file system).
+ * and read through `opts.fs` (the session's file system), in path order (as `Array.sort` orders
+ * the paths), one folder at a time: a caller that stops early has read only what it used.
  */
-export async function walkFiles(
+export async function* walkFiles(
   root: string,
   opts: { glob?: string; signal: AbortSignal; fs: FileSystem },
-): Promise<string[]> {
+): AsyncGenerator<string> {
   const fs = opts.fs;
   const match = opts.glob === undefined ? undefined : globMatcher(opts.glob);
-  const out: string[] = [];
-  async function visit(rel: string, levels: IgnoreLevel[]): Promise<void> {
+  async function* visit(rel: string, levels: IgnoreLevel[]): AsyncGenerator<string> {
     opts.signal.throwIfAborted();
     const dir = join(root, rel);
     const here = await loadGitignore(fs, dir, rel);
     const stack = here ? [...levels, here] : levels;
-    const entries: DirEntry[] = await fs.readDir(dir);
-    for (const entry of entries) {
+    for (const entry of sortForPaths(await fs.readDir(dir))) {
       if (entry.name.startsWith(".") || entry.isSymlink) continue;
       const path = rel + entry.name;
       if (isIgnored(stack, entry.isDirectory ? `${path}/` : path)) continue;
-      if (entry.isDirectory) await visit(`${path}/`, stack);
-      else if (entry.isFile && (!match || match(path))) out.push(path);
+      if (entry.isDirectory) yield* visit(`${path}/`, stack);
+      else if (entry.isFile && (!match || match(path))) yield path;
     }
   }
-  await visit("", []);
+  yield* visit("", []);
+}
+
+/**
+ * A folder's entries in the order their paths sort: a folder sorts as its name plus `/`, so
+ * `a.txt` comes before `a/b` (`.` is below `/`), as in a sort of the full paths.
+ */
+function sortForPaths(entries: DirEntry[]): DirEntry[] {
+  const key = (e: DirEntry) => e.isDirectory ? `${e.name}/` : e.name;
+  return entries.map((e) => ({ e, k: key(e) }))
+    .sort((a, b) => a.k < b.k ? -1 : a.k > b.k ? 1 : 0)
+    .map((x) => x.e);
+}
+
+/** All of `walkFiles`, as a list. */
+export async function listFiles(
+  root: string,
+  opts: { glob?: string; signal: AbortSignal; fs: FileSystem },
+): Promise<string[]> {
+  const out: string[] = [];
+  for await (const path of walkFiles(root, opts)) out.push(path);
   return out;
 }
 

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
-import { rgFiles, type SearchEngine, searchEngine, walkFiles } from "./_file_walk.ts";
+import { listFiles } from "./_file_walk.ts";
+import { rgFiles, type SearchEngine, searchEngine } from "./_rg.ts";
 import { fsOf } from "./_fs.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
@@ -47,12 +48,11 @@ export async function globFiles(
   const root = await searchRoot(ctx, input.path, "glob");
   const fs = fsOf(ctx);
   const opts = { glob: input.pattern, env: ctx.env, signal: ctx.signal, fs };
-  const found = engine === "rg" ? await rgFiles(root, opts, ctx) : await walkFiles(root, opts);
-  const sorted = await sortByMtime(fs, root, found);
+  const found = engine === "rg" ? await rgFiles(root, opts, ctx) : await listFiles(root, opts);
   return {
     root: displayPath(ctx.cwd, root),
-    files: sorted.slice(0, MAX_GLOB_RESULTS),
-    truncated: sorted.length > MAX_GLOB_RESULTS,
+    files: await newestFirst(fs, root, found, ctx.signal),
+    truncated: found.length > MAX_GLOB_RESULTS,
   };
 }
 
@@ -75,11 +75,33 @@ export async function searchRoot(
   return root;
 }
 
-async function sortByMtime(fs: FileSystem, root: string, files: string[]): Promise<string[]> {
-  const withTime = await Promise.all(files.map(async (f) => {
-    const stat = await fs.stat(join(root, f)).catch(() => undefined);
-    return { f, t: stat?.mtime?.getTime() ?? 0 };
-  }));
-  withTime.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
-  return withTime.map((x) => x.f);
+/** Files stat-ed at once while ordering by modification time. */
+const STAT_WIDTH = 32;
+
+/**
+ * The MAX_GLOB_RESULTS newest of `files`, then by name. Stats run STAT_WIDTH at a time and only
+ * twice the kept number of entries is held, however many files matched.
+ */
+async function newestFirst(
+  fs: FileSystem,
+  root: string,
+  files: string[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  type Timed = { f: string; t: number };
+  const order = (a: Timed, b: Timed) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0);
+  let kept: Timed[] = [];
+  for (let i = 0; i < files.length; i += STAT_WIDTH) {
+    signal.throwIfAborted();
+    kept.push(
+      ...await Promise.all(
+        files.slice(i, i + STAT_WIDTH).map(async (f) => {
+          const stat = await fs.stat(join(root, f)).catch(() => undefined);
+          return { f, t: stat?.mtime?.getTime() ?? 0 };
+        }),
+      ),
+    );
+    if (kept.length >= 2 * MAX_GLOB_RESULTS) kept = kept.sort(order).slice(0, MAX_GLOB_RESULTS);
+  }
+  return kept.sort(order).slice(0, MAX_GLOB_RESULTS).map((x) => x.f);
 }

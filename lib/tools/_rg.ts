@@ -1,0 +1,155 @@
+import type { ToolContext } from "./capability.ts";
+import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { globMatcher } from "./_file_walk.ts";
+
+/** How files are listed and searched: ripgrep when installed, else our walker (same results). */
+export type SearchEngine = "rg" | "js";
+
+/**
+ * ripgrep flags that make its file filter match the JS walker's: hidden files and folders are
+ * skipped, symlinks are not followed, and only `.gitignore` files at or below the search root
+ * apply (whether or not it is a git repository); `.ignore`, `.rgignore`, the global git
+ * excludes, `.git/info/exclude` and ignore files above the root do not.
+ */
+export const RG_FILTER_FLAGS: readonly string[] = Object.freeze([
+  "--no-config",
+  "--no-require-git",
+  "--no-ignore-global",
+  "--no-ignore-exclude",
+  "--no-ignore-dot",
+  "--no-ignore-parent",
+]);
+
+const RG_STATE_KEY = "tools.rg_available";
+
+/**
+ * Whether `rg` can be run in the session's sandbox; checked once per session and remembered in
+ * `ctx.state`. Where the sandbox refuses commands, the JS search is used.
+ */
+export async function searchEngine(ctx: ToolContext): Promise<SearchEngine> {
+  let known = ctx.state.get(RG_STATE_KEY) as boolean | undefined;
+  if (known === undefined) {
+    try {
+      let ok = false;
+      await rgRecords(["--version"], { cwd: ctx.cwd, separator: 0x0a, filter: false }, ctx, () => {
+        ok = true;
+        return false;
+      });
+      known = ok;
+    } catch {
+      known = false;
+    }
+    ctx.state.set(RG_STATE_KEY, known);
+  }
+  return known ? "rg" : "js";
+}
+
+/** Options of `rgRecords`. */
+export interface RgRecordsOptions {
+  cwd: string;
+  /** The byte between records: NUL (`--null` paths) or a newline. */
+  separator: number;
+  /** Whether RG_FILTER_FLAGS go first; true unless told. */
+  filter?: boolean;
+}
+
+/**
+ * Runs `rg` in the session's command sandbox and hands each record of its stdout to `onRecord`
+ * as it arrives; when `onRecord` returns false, reading stops and `rg` is killed. Nothing but
+ * the unfinished record is buffered. Throws with rg's stderr when it exits with code 2 (an
+ * error, not "no match") and was not stopped.
+ */
+export async function rgRecords(
+  args: string[],
+  opts: RgRecordsOptions,
+  ctx: ToolContext,
+  onRecord: (record: string) => boolean,
+): Promise<void> {
+  const argv = ["rg", ...(opts.filter === false ? [] : RG_FILTER_FLAGS), ...args];
+  const spec = await sandboxedSpawn(argv, { cwd: opts.cwd, env: ctx.env }, ctx);
+  const child = new Deno.Command(spec.cmd, {
+    args: spec.args,
+    cwd: opts.cwd,
+    env: spec.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: ctx.signal,
+  }).spawn();
+  const stderr = new Response(child.stderr).arrayBuffer().catch(() => new ArrayBuffer(0));
+  let finished = false;
+  try {
+    finished = await readRecords(child.stdout, opts.separator, onRecord);
+  } finally {
+    if (!finished) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* it had exited already */ }
+    }
+    await child.status;
+  }
+  const [status, err] = await Promise.all([child.status, stderr]);
+  ctx.signal.throwIfAborted();
+  if (finished && status.code > 1) {
+    throw new Error(`rg failed: ${new TextDecoder().decode(err).trim()}`);
+  }
+}
+
+/** Splits a byte stream into decoded records; false when `onRecord` asked to stop. */
+async function readRecords(
+  stream: ReadableStream<Uint8Array>,
+  separator: number,
+  onRecord: (record: string) => boolean,
+): Promise<boolean> {
+  const decoder = new TextDecoder();
+  const reader = stream.getReader();
+  let rest: Uint8Array = new Uint8Array(0);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const chunk = rest.length ? concat(rest, value) : value;
+      let from = 0;
+      for (let at = chunk.indexOf(separator); at !== -1; at = chunk.indexOf(separator, from)) {
+        if (!onRecord(decoder.decode(chunk.subarray(from, at)))) return false;
+        from = at + 1;
+      }
+      rest = chunk.slice(from);
+    }
+    return rest.length === 0 || onRecord(decoder.decode(rest));
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** `rg` output paths are relative to its cwd; the leading `./` of the `.` argument goes. */
+export function rgPath(raw: string): string {
+  return raw.startsWith("./") ? raw.slice(2) : raw;
+}
+
+/**
+ * Files under `root` (relative, `/`-separated) from `rg --files`, filtered by `glob` here: a
+ * ripgrep `--glob` would override the ignore rules and list hidden and ignored files.
+ */
+export async function rgFiles(
+  root: string,
+  opts: { glob?: string },
+  ctx: ToolContext,
+): Promise<string[]> {
+  const match = opts.glob === undefined ? () => true : globMatcher(opts.glob);
+  const out: string[] = [];
+  await rgRecords(["--files", "--null", "--", "."], { cwd: root, separator: 0 }, ctx, (raw) => {
+    const path = rgPath(raw);
+    if (match(path)) out.push(path);
+    return true;
+  });
+  return out;
+}
