@@ -65,9 +65,12 @@ export async function createSession(
   const file = sessionFilePath(home, created, id);
   await Deno.mkdir(join(file, ".."), { recursive: true, mode: 0o700 });
   const handle = await Deno.open(file, { createNew: true, append: true, mode: 0o600 });
-  const writer = new SessionWriter(file, full, handle, opts);
+  const writer = new SessionWriter(file, full, handle, {
+    ...opts,
+    firstLine: JSON.stringify(full),
+  });
   try {
-    await writer.writeLine(JSON.stringify(full));
+    await writer.flush();
   } catch (e) {
     await writer.close().catch(() => {});
     throw e;
@@ -105,8 +108,8 @@ export async function reopenForAppend(
 /**
  * Appends events to one session file. Each event is one `write` of one complete line to a file
  * opened for append, awaited before `append()` resolves: a process killed at any moment leaves
- * every earlier line intact and at most the line being written incomplete. Appends made without
- * awaiting are written in call order.
+ * every earlier line intact and at most the line being written incomplete (a power cut can lose
+ * more: only `close()` syncs to disk). Appends made without awaiting are written in call order.
  */
 export class SessionWriter implements AsyncDisposable {
   /** The session file. */
@@ -121,11 +124,17 @@ export class SessionWriter implements AsyncDisposable {
   #now: () => Date;
 
   /** Use `createSession()` or `reopenForAppend()`. */
-  constructor(file: string, header: SessionHeader, handle: Deno.FsFile, opts: WriterOptions) {
+  constructor(
+    file: string,
+    header: SessionHeader,
+    handle: Deno.FsFile,
+    opts: WriterOptions & { firstLine?: string },
+  ) {
     this.file = file;
     this.header = header;
     this.#handle = handle;
     this.#now = opts.now ?? (() => new Date());
+    if (opts.firstLine !== undefined) this.#writeLine(opts.firstLine).catch(() => {});
   }
 
   /** The session id. */
@@ -142,11 +151,16 @@ export class SessionWriter implements AsyncDisposable {
         new TypeError(`Invalid "${event.type}" session event: ${describeIssue(result.error)}`),
       );
     }
-    return this.writeLine(JSON.stringify(stamped));
+    return this.#writeLine(JSON.stringify(stamped));
   }
 
-  /** Writes one line; internal to this folder (the header goes through it too). */
-  writeLine(json: string): Promise<void> {
+  /** Waits until every append so far is written; rejects if one failed. */
+  async flush(): Promise<void> {
+    await this.#queue;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  #writeLine(json: string): Promise<void> {
     const bytes = new TextEncoder().encode(`${json}\n`);
     const write = this.#queue.then(async () => {
       if (this.#failure !== undefined) throw this.#failure;
@@ -167,12 +181,20 @@ export class SessionWriter implements AsyncDisposable {
     return write;
   }
 
-  /** Waits for pending appends and closes the file. Calling it again does nothing. */
+  /**
+   * Waits for pending appends, asks the OS to put the data on disk, and closes the file.
+   * Calling it again does nothing.
+   */
   async close(): Promise<void> {
     await this.#queue;
     const handle = this.#handle;
     this.#handle = undefined;
-    handle?.close();
+    if (!handle) return;
+    try {
+      await handle.syncData();
+    } finally {
+      handle.close();
+    }
   }
 
   /** Same as `close()`. */

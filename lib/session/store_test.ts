@@ -129,3 +129,11 @@ Deno.test("reopenForAppend() fails on a missing file or one without a header", a
   await Deno.writeTextFile(`${home.path}/bad.jsonl`, '{"type":"sess');
   await assert.rejects(reopenForAppend(`${home.path}/bad.jsonl`), /is not JSON/);
 });
+
+Deno.test("SessionWriter.flush() waits for appends that were not awaited", async () => {
+  await using home = await tempHome();
+  await using writer = await createSession(home.path, testHeader());
+  for (let i = 0; i < 20; i++) writer.append(userEvent(`prompt ${i}`));
+  await writer.flush();
+  assert.equal((await Deno.readTextFile(writer.file)).split("\n").length, 22);
+});
