@@ -11,6 +11,7 @@ import {
   type SessionEventInput,
   sessionEventSchema,
   type SessionHeader,
+  sessionHeaderSchema,
 } from "./events.ts";
 import { describeIssue, parseEventLine, parseHeaderLine } from "./read.ts";
 import { UUID_PATTERN, uuidV7 } from "./uuid.ts";
@@ -54,14 +55,18 @@ export async function createSession(
     throw new TypeError(`A session id must be a lower-case UUID, not "${id}"`);
   }
   const { id: _id, created: _created, ...rest } = header;
-  const full: SessionHeader = {
+  const checked = sessionHeaderSchema.safeParse({
     type: "session",
     version: SESSION_FORMAT_VERSION,
     id,
     created: created.toISOString(),
     interpreterVersion: VERSION,
     ...rest,
-  };
+  });
+  if (!checked.success) {
+    throw new TypeError(`Invalid session header: ${describeIssue(checked.error)}`);
+  }
+  const full = checked.data;
   const file = sessionFilePath(home, created, id);
   await Deno.mkdir(join(file, ".."), { recursive: true, mode: 0o700 });
   const handle = await Deno.open(file, { createNew: true, append: true, mode: 0o600 });

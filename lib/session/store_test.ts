@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../version.ts";
+import { findSessions } from "./list.ts";
 import { readSession } from "./read.ts";
 import { createSession, reopenForAppend, sessionFilePath } from "./store.ts";
 import {
@@ -77,9 +78,13 @@ Deno.test("SessionWriter.append() rejects an invalid event and writing after clo
   assert.equal((await Deno.readTextFile(writer.file)).split("\n").length, 2);
 });
 
-Deno.test("createSession() refuses an id that is not a UUID", async () => {
+Deno.test("createSession() refuses an id that is not a UUID and an invalid header", async () => {
   await using home = await tempHome();
   await assert.rejects(createSession(home.path, testHeader({ id: "../x" })), TypeError);
+  // deno-lint-ignore no-explicit-any -- a header a caller got wrong, on purpose
+  const wrongOrigin = testHeader({ origin: "tui" as any });
+  await assert.rejects(createSession(home.path, wrongOrigin), /Invalid session header: origin/);
+  assert.deepEqual(await findSessions(home.path), []);
 });
 
 Deno.test("reopenForAppend() continues the same file after the last complete line", async () => {
