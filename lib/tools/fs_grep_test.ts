@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../errors.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { treeWorkspace } from "./_test_tree.ts";
 import { fsGrep, type FsGrepInput, grepFiles } from "./fs_grep.ts";
@@ -16,6 +17,10 @@ const CASES: FsGrepInput[] = [
   { pattern: "TODO", glob: "*.ts", output_mode: "content" },
   { pattern: "^export", path: "src", output_mode: "content", context: 2 },
   { pattern: "TODO", output_mode: "content", head_limit: 2 },
+  { pattern: "TODO", head_limit: 3 },
+  { pattern: "TODO", output_mode: "count", head_limit: 2 },
+  { pattern: "TODO", output_mode: "content", context: 1, head_limit: 4 },
+  { pattern: "o", output_mode: "content", head_limit: 1 },
   { pattern: "crlf$", output_mode: "content" },
   { pattern: "a\\s+b", output_mode: "content" },
 ];
@@ -28,6 +33,76 @@ Deno.test("grepFiles() gives the same results with rg and with the JS search", {
     const rg = await grepFiles(input, ws.ctx, "rg");
     const js = await grepFiles(input, ws.ctx, "js");
     assert.deepEqual(js, rg, JSON.stringify(input));
+  }
+});
+
+/** Names whose paths sort differently from their folders' listings, and lines to spare. */
+const ORDER_TREE: Record<string, string> = {
+  "p.ts": "hit 1\nmiss\nhit 2\n",
+  "p/a.ts": "hit\n",
+  "p/b/c.ts": "miss\nhit\nmiss\nhit\n",
+  "p-q.ts": "hit\n",
+  "p.d/x.ts": "hit\nhit\nhit\n",
+  "P.ts": "hit\n",
+  "pa/\u00e9.ts": "hit\n",
+  ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`many/f${i}.txt`, "x\nhit\nx\n"])),
+};
+
+Deno.test("grepFiles() gives the same results with rg and JS for every mode and limit", {
+  ignore: !hasRg,
+}, async () => {
+  await using ws = await tempWorkspace(ORDER_TREE);
+  const modes = ["files_with_matches", "count", "content"] as const;
+  for (const output_mode of modes) {
+    for (const head_limit of [1, 2, 3, 5, 8, 31, 100]) {
+      for (const context of output_mode === "content" ? [0, 1] : [0]) {
+        const input = { pattern: "hit", output_mode, head_limit, context };
+        const rg = await grepFiles(input, ws.ctx, "rg");
+        assert.deepEqual(await grepFiles(input, ws.ctx, "js"), rg, JSON.stringify(input));
+      }
+    }
+  }
+  const first = await grepFiles({ pattern: "hit", head_limit: 5 }, ws.ctx, "rg");
+  assert.deepEqual(first.files, [
+    "P.ts",
+    "many/f0.txt",
+    "many/f1.txt",
+    "many/f10.txt",
+    "many/f11.txt",
+  ]);
+  const last = await grepFiles({ pattern: "hit", path: "." }, ws.ctx, "rg");
+  assert.deepEqual(last.files.slice(-6), [
+    "p-q.ts",
+    "p.d/x.ts",
+    "p.ts",
+    "p/a.ts",
+    "p/b/c.ts",
+    "pa/\u00e9.ts",
+  ]);
+});
+
+Deno.test("grepFiles() with the JS search stops reading files once the limit is reached", async () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 200 }, (_, i) => [`f${1000 + i}.txt`, "hit\n"]),
+  );
+  await using ws = await tempWorkspace(files);
+  for (const output_mode of ["files_with_matches", "count", "content"] as const) {
+    let reads = 0;
+    const fs = {
+      ...inProcessFs,
+      readFile: (...a: Parameters<typeof inProcessFs.readFile>) => {
+        reads++;
+        return inProcessFs.readFile(...a);
+      },
+    };
+    const out = await grepFiles(
+      { pattern: "hit", output_mode, head_limit: 5 },
+      { ...ws.ctx, fs },
+      "js",
+    );
+    assert.deepEqual(out.files, ["f1000.txt", "f1001.txt", "f1002.txt", "f1003.txt", "f1004.txt"]);
+    assert.equal(out.truncated, true);
+    assert.ok(reads < 40, `${output_mode}: ${reads} files read for 5 results`);
   }
 });
 
