@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 /**
  * Everything a mode needs before its first model request: merged config, provider, harness,
  * sandbox and approvals, and the rendered system prompt. `exec` uses it today; the REPL and the
@@ -13,16 +12,21 @@ import { listHarnessIds, loadHarness, userHarnessWarnings } from "../harness/loa
 import { renderSystemPrompt } from "../harness/prompt.ts";
 import { openingReminders } from "../harness/reminders.ts";
 import { chooseHarness } from "../harness/select.ts";
-import type { Harness } from "../harness/types.ts";
+import type { Harness, PromptVars } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
+import type { ApprovalAnswer, ApprovalQuestion } from "../approval/hook.ts";
 import type { SharedOptions } from "./cli.ts";
-import { askOnTerminal, openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
+import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
 import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
 import { openGitRunner } from "./safe_git.ts";
 import { flagOverrides, promptVars, wireMismatch } from "./session_setup.ts";
 
-const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
+/** The settings a session opens with: the CLI's flags, or the same keys from another front end. */
+export type SessionSettings = Omit<SharedOptions, "cd" | "skipGitRepoCheck" | "verbose">;
+
+/** The harness folders that ship with interpreter. */
+export const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
 /** A ready session. Dispose it to stop the sandbox and the file-tool helper. */
 export interface AgentSession extends AsyncDisposable {
@@ -37,12 +41,23 @@ export interface AgentSession extends AsyncDisposable {
   openingReminders: string[];
   /** True for project files held back because they changed while an earlier session ran. */
   isHeldBack: (path: string) => boolean;
+  /** What the system prompt was rendered from, to render another harness's. */
+  promptVars: PromptVars;
+}
+
+/** How start-up talks to the front end: warnings out, approval questions in. */
+export interface StartupIO {
+  warn(message: string): void;
+  /** Asks the user about tool call `callId`; absent when no one can answer. */
+  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalAnswer>;
+  /** Told about every refused tool call. */
+  onDenied(message: string, callId: string | undefined): void;
 }
 
 /** Loads config, picks provider and harness, opens the sandbox and renders the prompt. */
 export async function openAgentSession(
-  options: SharedOptions,
-  opts: { cwd: string; env: Record<string, string> },
+  options: SessionSettings,
+  opts: { cwd: string; env: Record<string, string>; io: StartupIO },
 ): Promise<AgentSession> {
   const { cwd, env } = opts;
   const flags = flagOverrides(options, cwd);
@@ -60,15 +75,16 @@ export async function openAgentSession(
 }
 
 async function openWatched(
-  options: SharedOptions,
+  options: SessionSettings,
   opts: {
     cwd: string;
     env: Record<string, string>;
+    io: StartupIO;
     flags: ReturnType<typeof flagOverrides>;
     watch: ChangeWatch;
   },
 ): Promise<AgentSession> {
-  const { cwd, env, watch } = opts;
+  const { cwd, env, watch, io } = opts;
   const config = await loadConfig({
     cwd,
     env,
@@ -77,8 +93,8 @@ async function openWatched(
     profile: options.profile,
     isHeldBack: watch.isHeld,
   });
-  for (const warning of config.warnings) console.error(`warning: ${warning}`);
-  if (watch.notice) console.error(`warning: ${watch.notice}`);
+  for (const warning of config.warnings) io.warn(warning);
+  if (watch.notice) io.warn(watch.notice);
   const { settings, model } = resolveProvider(config, env);
   if (options.chatCompletions) settings.wireApi = "chat";
   // Independent start-up work runs together: it all stands between launch and the first request.
@@ -87,8 +103,8 @@ async function openWatched(
     home: config.home,
     env,
     yolo: options.yolo,
-    ask: Deno.stdin.isTerminal() && Deno.stderr.isTerminal() ? askOnTerminal : undefined,
-    onDenied: (message) => console.error(`denied: ${message.split("\n")[0]}`),
+    ask: io.ask,
+    onDenied: io.onDenied,
   });
   const gitPromise = openGitRunner({ env });
   const closeAll = async () => {
@@ -96,7 +112,7 @@ async function openWatched(
     await gitPromise.then((g) => g[Symbol.asyncDispose](), () => {});
   };
   const [harness, provider, sandbox, vars] = await Promise.all([
-    pickHarness(config, settings, model),
+    pickHarness(config, settings, model, io),
     openProvider(settings),
     sandboxPromise,
     gitPromise.then((git) =>
@@ -130,6 +146,7 @@ async function openWatched(
     system,
     openingReminders: openingReminders(harness, filled),
     isHeldBack: watch.isHeld,
+    promptVars: filled,
     [Symbol.asyncDispose]: async () => {
       await closeAll();
       await watch.close();
@@ -142,6 +159,7 @@ async function pickHarness(
   config: EffectiveConfig,
   settings: ProviderSettings,
   model: string,
+  io: StartupIO,
 ): Promise<Harness> {
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
   const id = chooseHarness({
@@ -154,8 +172,6 @@ async function pickHarness(
     available: await listHarnessIds(dirs),
   });
   const harness = await loadHarness(id, dirs);
-  for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) {
-    console.error(`warning: ${warning}`);
-  }
+  for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) io.warn(warning);
   return harness;
 }

@@ -1,16 +1,12 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { UserError } from "../errors.ts";
-import { toolCatalog } from "../harness/deferred.ts";
-import { runTurn } from "../loop/agent_loop.ts";
-import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import { emptyUsage } from "../model/message.ts";
-import { type AgentSession, openAgentSession } from "./agent_session.ts";
+import type { TurnOutcome } from "../loop/events.ts";
 import type { SharedOptions } from "./cli.ts";
-import { makeStyle, progressLines, type Style } from "./exec_reporter.ts";
+import { makeStyle, sessionLines } from "./exec_reporter.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
+import { askOnTerminal } from "./sandbox_setup.ts";
+import { openSession } from "./session.ts";
 import { findGitRoot, resolveWorkdir } from "./session_setup.ts";
-import { withSubagents } from "./subagent.ts";
-import { disposeState } from "./_dispose_state.ts";
 
 /** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
 export async function runExec(
@@ -31,70 +27,23 @@ export async function runExec(
     readStdin: readAllStdin,
     note: (line) => console.error(line),
   });
-  await using session = await openAgentSession(options, { cwd, env });
   const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
-  const { settings, harness, sandbox } = session;
-  console.error(
-    style.dim(
-      `workdir: ${cwd}\nmodel: ${session.model}\nprovider: ${settings.id} (${settings.wireApi})\n` +
-        `harness: ${harness.id}\n${sandbox.banner}`,
-    ),
-  );
-  for (const warning of sandbox.warnings) console.error(`warning: ${warning}`);
-  return await runTask(session, { prompt, cwd, style });
-}
-
-/** Runs the task as one turn of the loop and reports how it ended. */
-async function runTask(
-  session: AgentSession,
-  opts: { prompt: string; cwd: string; style: Style },
-): Promise<number> {
-  const { provider, harness, sandbox, config } = session;
-  const state = {
-    model: session.model,
-    system: session.system,
-    messages: [{
-      role: "user" as const,
-      blocks: [...session.openingReminders, opts.prompt].map((text) => ({
-        type: "text" as const,
-        text,
-      })),
-    }],
-    usage: emptyUsage(),
-    reasoningEffort: config.values.model_reasoning_effort,
-  };
-  const toolState = new Map<string, unknown>();
-  const beforeToolCall = sandbox.beforeToolCall;
-  const ctx = {
-    cwd: opts.cwd,
-    env: sandbox.env,
-    state: toolState,
-    toolCatalog: toolCatalog(harness, toolState, { guard: beforeToolCall }),
-    sandbox: sandbox.sandbox,
-    fs: sandbox.fs,
-    scratch: sandbox.scratch,
-    networkAllowed: sandbox.networkAllowed,
-    home: config.home,
-    isHeldBack: session.isHeldBack,
-  };
-  const style = opts.style;
-  const { value: outcome, stoppedBy } = await withInterrupt((signal) =>
-    runTurn(state, {
-      provider,
-      harness,
-      ctx: withSubagents(
-        { ...ctx, signal },
-        { provider, harness, parent: state, style, beforeToolCall },
-      ),
-      beforeToolCall,
-      maxSteps: config.values.max_turn_steps,
-      emit: (event: LoopEvent) => {
-        for (const line of progressLines(event, style)) console.error(line);
+  const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
+  await using session = await openSession({
+    cwd,
+    env,
+    settings: options,
+    io: {
+      onEvent: (event) => {
+        for (const line of sessionLines(event, style)) console.error(line);
       },
-      signal,
-    })
-  ).finally(() => disposeState(toolState));
-  return report(outcome, state.usage.inputTokens + state.usage.outputTokens, stoppedBy);
+      approve: interactive ? askOnTerminal : undefined,
+    },
+  });
+  const { value: outcome, stoppedBy } = await withInterrupt((signal) =>
+    session.prompt(prompt, signal)
+  );
+  return report(outcome, session.usage.inputTokens + session.usage.outputTokens, stoppedBy);
 }
 
 function report(

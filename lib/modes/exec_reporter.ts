@@ -1,4 +1,5 @@
 import type { LoopEvent } from "../loop/events.ts";
+import type { SessionEvent } from "./session.ts";
 import { type Block, textOf } from "../model/message.ts";
 
 /** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
@@ -13,6 +14,48 @@ export interface Style {
 export function makeStyle(color: boolean): Style {
   const wrap = (code: string) => (text: string) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
   return { dim: wrap("2"), bold: wrap("1"), red: wrap("31"), green: wrap("32") };
+}
+
+/**
+ * The stderr lines for one session event: the banner, warnings, refusals, sub-agent progress
+ * indented under its label, and the loop's progress lines.
+ */
+export function sessionLines(event: SessionEvent, style: Style): string[] {
+  switch (event.type) {
+    case "session_started": {
+      const { info } = event;
+      return [
+        style.dim(
+          `workdir: ${info.cwd}\nmodel: ${info.model}\nprovider: ${info.provider} ` +
+            `(${info.wireApi})\nharness: ${info.harness}\n${info.sandbox}`,
+        ),
+      ];
+    }
+    case "warning":
+      return [`warning: ${event.message}`];
+    case "tool_denied":
+      return [`denied: ${event.reason.split("\n")[0]}`];
+    case "harness_switched":
+      return [style.dim(`harness: ${event.harness}`)];
+    case "approval_requested":
+    case "approval_resolved":
+      return [];
+    case "subagent":
+      return subagentLines(event.event, event.label, style);
+    default:
+      return progressLines(event, style);
+  }
+}
+
+/** A sub-agent's progress, each line behind a bar, between a header and its outcome. */
+function subagentLines(event: LoopEvent, label: string, style: Style): string[] {
+  const out: string[] = [];
+  if (event.type === "model_request" && event.index === 0) out.push(style.bold(`agent ${label}`));
+  for (const line of progressLines(event, style)) out.push(`  ${style.dim("│")} ${line}`);
+  if (event.type === "turn_end") {
+    out.push(`  ${style.dim(`└ agent ${label}: ${event.outcome.status}`)}`);
+  }
+  return out;
 }
 
 const OUTPUT_LINES = 12;

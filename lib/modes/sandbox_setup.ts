@@ -45,8 +45,8 @@ export interface SessionSandboxOptions {
   home: string;
   env: Record<string, string>;
   /** Asks the user; absent when no one can answer. */
-  ask?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
-  onDenied?: (message: string) => void;
+  ask?: (question: ApprovalQuestion, callId?: string) => Promise<ApprovalAnswer>;
+  onDenied?: (message: string, callId?: string) => void;
   /** `--yolo` was given. */
   yolo?: boolean;
 }

@@ -27,7 +27,7 @@ export async function findGitRoot(dir: string): Promise<string | undefined> {
 }
 
 /** Maps command-line flags onto config keys, for the config loader. */
-export function flagOverrides(options: SharedOptions, cwd: string) {
+export function flagOverrides(options: Omit<SharedOptions, "config">, cwd: string) {
   const flags: Record<string, unknown> = { cwd };
   if (options.model) flags.model = options.model;
   if (options.sandbox) flags.sandbox_mode = options.sandbox;

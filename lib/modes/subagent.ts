@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import type { Harness } from "../harness/types.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { BeforeToolCall } from "../loop/dispatch.ts";
@@ -6,7 +5,6 @@ import type { LoopEvent } from "../loop/events.ts";
 import { addUsage, emptyUsage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 import type { ToolContext } from "../tools/capability.ts";
-import { progressLines, type Style } from "./exec_reporter.ts";
 import { disposeState } from "./_dispose_state.ts";
 
 /** The `ToolContext.runSubagent` seam. */
@@ -69,29 +67,5 @@ export function makeSubagentRunner(ctx: ToolContext, opts: SubagentOptions): Sub
       ? `it made ${outcome.limit} model requests without finishing`
       : "";
     return { finalText, toolCalls, status: outcome.status };
-  };
-}
-
-/** `ctx` with a sub-agent runner whose progress is printed on stderr, indented under a label. */
-export function withSubagents(
-  ctx: ToolContext,
-  opts: Omit<SubagentOptions, "emit"> & { style: Style },
-): ToolContext {
-  const { style, ...rest } = opts;
-  const full: ToolContext = { ...ctx };
-  full.runSubagent = makeSubagentRunner(ctx, { ...rest, emit: stderrProgress(style) });
-  return full;
-}
-
-/** Prints a sub-agent's progress lines on stderr, each prefixed with a bar and indented. */
-function stderrProgress(style: Style): SubagentOptions["emit"] {
-  return (event, label) => {
-    if (event.type === "model_request" && event.index === 0) {
-      console.error(style.bold(`agent ${label}`));
-    }
-    for (const line of progressLines(event, style)) console.error(`  ${style.dim("│")} ${line}`);
-    if (event.type === "turn_end") {
-      console.error(`  ${style.dim(`└ agent ${label}: ${event.outcome.status}`)}`);
-    }
   };
 }
