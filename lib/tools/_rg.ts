@@ -96,38 +96,36 @@ export async function rgRecords(
   }
 }
 
-/** Splits a byte stream into decoded records; false when `onRecord` asked to stop. */
+/**
+ * Splits a byte stream into decoded records; false when `onRecord` asked to stop. The separator
+ * is ASCII, which never occurs inside a UTF-8 sequence, so the text is split after decoding.
+ */
 async function readRecords(
   stream: ReadableStream<Uint8Array>,
   separator: number,
   onRecord: (record: string) => boolean,
 ): Promise<boolean> {
   const decoder = new TextDecoder();
+  const sep = String.fromCharCode(separator);
   const reader = stream.getReader();
-  let rest: Uint8Array = new Uint8Array(0);
+  let rest = "";
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const chunk = rest.length ? concat(rest, value) : value;
+      const text = rest + decoder.decode(value, { stream: true });
       let from = 0;
-      for (let at = chunk.indexOf(separator); at !== -1; at = chunk.indexOf(separator, from)) {
-        if (!onRecord(decoder.decode(chunk.subarray(from, at)))) return false;
+      for (let at = text.indexOf(sep); at !== -1; at = text.indexOf(sep, from)) {
+        if (!onRecord(text.slice(from, at))) return false;
         from = at + 1;
       }
-      rest = chunk.slice(from);
+      rest = text.slice(from);
     }
-    return rest.length === 0 || onRecord(decoder.decode(rest));
+    rest += decoder.decode();
+    return rest === "" || onRecord(rest);
   } finally {
     await reader.cancel().catch(() => {});
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /** `rg` output paths are relative to its cwd; the leading `./` of the `.` argument goes. */
