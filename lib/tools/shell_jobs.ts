@@ -38,10 +38,10 @@ export interface JobInfo {
 
 interface Job {
   info: JobInfo;
-  child: Deno.ChildProcess;
   /** Resolves once the shell exited and its output was copied (or the drain grace passed). */
   finished: Promise<void>;
-  copy: Copy;
+  /** The process and its output copy; dropped once both pipes closed, releasing their buffers. */
+  live?: { child: Deno.ChildProcess; copy: Copy };
 }
 
 /**
@@ -120,7 +120,9 @@ export class JobRegistry implements AsyncDisposable {
         signal: s.signal,
       });
     });
-    this.#jobs.set(id, { info, child, finished, copy });
+    const job: Job = { info, finished, live: { child, copy } };
+    this.#jobs.set(id, job);
+    Promise.allSettled([copy.done, child.status]).then(() => job.live = undefined);
     return { ...info };
   }
 
@@ -170,10 +172,10 @@ export class JobRegistry implements AsyncDisposable {
     const job = this.#job(id);
     const wasRunning = job.info.status === "running";
     if (wasRunning) {
-      signalGroup(job.child, "SIGTERM");
+      signalGroup(job, "SIGTERM");
       await settleWithin(job.finished, this.#stopGraceMs);
     }
-    signalGroup(job.child, "SIGKILL");
+    signalGroup(job, "SIGKILL");
     await job.finished;
     return { ...job.info, wasRunning };
   }
@@ -183,9 +185,9 @@ export class JobRegistry implements AsyncDisposable {
     if (this.#disposed) return;
     this.#disposed = true;
     const jobs = [...this.#jobs.values()];
-    for (const job of jobs) signalGroup(job.child, "SIGKILL");
+    for (const job of jobs) signalGroup(job, "SIGKILL");
     await Promise.all(jobs.map((j) => j.finished));
-    await Promise.all(jobs.map((j) => j.copy.cancel()));
+    await Promise.all(jobs.map((j) => j.live?.copy.cancel()));
     const dir = await this.#dir?.catch(() => undefined);
     if (dir !== undefined) await this.#scratch.remove(dir).catch(() => {});
   }
@@ -248,11 +250,11 @@ function copyOutput(child: Deno.ChildProcess, file: ScratchWriter): Copy {
   return { done, cancel };
 }
 
-/** Sends `sig` to the child's whole process group; does nothing when it is already gone. */
-function signalGroup(child: Deno.ChildProcess, sig: Deno.Signal): void {
+/** Sends `sig` to the job's whole process group; does nothing when it is already gone. */
+function signalGroup(job: Job, sig: Deno.Signal): void {
   try {
-    if (Deno.build.os !== "windows") Deno.kill(-child.pid, sig);
-    else child.kill(sig);
+    if (Deno.build.os !== "windows") Deno.kill(-job.info.pid, sig);
+    else job.live?.child.kill(sig);
   } catch {
     // Every process of the group has exited.
   }

@@ -127,6 +127,16 @@ Deno.test("shellRun() keeps head and tail of a long output with a truncation mar
   assert.ok(!out.output.includes("M"));
 });
 
+Deno.test("shellRun() returns only head and tail of a 100 MB output", async () => {
+  await using ws = await tempWorkspace();
+  const total = 100_000_000;
+  const out = await shellRun.run({ command: `head -c ${total} /dev/zero | tr '\\0' x` }, ws.ctx);
+  assert.equal(out.exitCode, 0);
+  assert.equal(out.truncated, true);
+  const marker = `\n[… ${total - 2 * OUTPUT_KEEP_BYTES} bytes truncated …]\n`;
+  assert.equal(out.output, "x".repeat(OUTPUT_KEEP_BYTES) + marker + "x".repeat(OUTPUT_KEEP_BYTES));
+});
+
 Deno.test("shellRun() runs a login shell when asked", async () => {
   await using ws = await tempWorkspace();
   const out = await shellRun.run(
