@@ -104,6 +104,12 @@ const settingsShape = {
   model_provider: nonEmpty,
   model_reasoning_effort: z.enum(REASONING_EFFORTS),
   model_context_window: z.int().positive(),
+  /** Tokens of history after which a session compacts; unset means 85% of the window. */
+  model_auto_compact_token_limit: z.int().positive(),
+  /** Leave the model's reasoning out of the REPL's transcript. */
+  hide_agent_reasoning: z.boolean(),
+  /** `[history]`: what the REPL keeps of typed prompts in `<home>/history.jsonl`. */
+  history: z.strictObject({ persistence: z.enum(["save-all", "none"]) }).partial(),
   /** Most model requests in one turn; unset means the loop's default (1000). */
   max_turn_steps: z.int().positive(),
   harness: z.string(),

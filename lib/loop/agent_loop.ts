@@ -31,6 +31,8 @@ export interface LoopDeps {
   emit: (event: LoopEvent) => void;
   /** The session's approval path; no tool runs without it. */
   beforeToolCall: BeforeToolCall;
+  /** Runs before each model request; the session compacts the history here when it is full. */
+  beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
   maxSteps?: number;
 }
@@ -58,6 +60,7 @@ export async function runTurn(
   };
   for (let step = 0; step < limit; step++) {
     if (deps.signal.aborted) return finish({ status: "aborted" });
+    await deps.beforeRequest?.(deps.signal);
     deps.emit({ type: "model_request", index: step });
     const reply = await streamReply(state, deps);
     if ("failure" in reply) {

@@ -19,7 +19,7 @@ import type { ApprovalAnswer, ApprovalQuestion } from "../approval/hook.ts";
 import type { SharedOptions } from "./cli.ts";
 import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
 import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
-import { openGitRunner } from "./safe_git.ts";
+import { type GitRunner, openGitRunner } from "./safe_git.ts";
 import { flagOverrides, promptVars, wireMismatch } from "./session_setup.ts";
 
 /** The settings a session opens with: the CLI's flags, or the same keys from another front end. */
@@ -43,6 +43,8 @@ export interface AgentSession extends AsyncDisposable {
   isHeldBack: (path: string) => boolean;
   /** What the system prompt was rendered from, to render another harness's. */
   promptVars: PromptVars;
+  /** Runs the git commands the agent itself issues (`/diff`). */
+  git: GitRunner;
 }
 
 /** How start-up talks to the front end: warnings out, approval questions in. */
@@ -147,6 +149,7 @@ async function openWatched(
     openingReminders: openingReminders(harness, filled),
     isHeldBack: watch.isHeld,
     promptVars: filled,
+    git: await gitPromise,
     [Symbol.asyncDispose]: async () => {
       await closeAll();
       await watch.close();

@@ -37,6 +37,12 @@ export function sessionLines(event: SessionEvent, style: Style): string[] {
       return [`denied: ${event.reason.split("\n")[0]}`];
     case "harness_switched":
       return [style.dim(`harness: ${event.harness}`)];
+    case "model_switched":
+      return [style.dim(`model: ${event.model} (${event.provider})`)];
+    case "compacted":
+      return [
+        style.dim(`compacted the history: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
+      ];
     case "approval_requested":
     case "approval_resolved":
       return [];
@@ -135,11 +141,13 @@ function interimText(blocks: Block[], style: Style): string[] {
   ];
 }
 
-function formatDuration(ms: number): string {
+/** `850 ms`, `1.2 s`. */
+export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function colorDiffLine(line: string, style: Style): string {
+/** A unified diff line: additions green, removals red, the rest dim. */
+export function colorDiffLine(line: string, style: Style): string {
   if (line.startsWith("+") && !line.startsWith("+++")) return style.green(line);
   if (line.startsWith("-") && !line.startsWith("---")) return style.red(line);
   return style.dim(line);
@@ -150,12 +158,14 @@ function lines(text: string): string[] {
   return all.length === 1 && all[0] === "" ? [] : all;
 }
 
-function tail(text: string, n: number): string[] {
+/** The last `n` lines of `text`, after a note of how many were left out. */
+export function tail(text: string, n: number): string[] {
   const all = lines(text);
   return all.length <= n ? all : [`… ${all.length - n} earlier lines`, ...all.slice(-n)];
 }
 
-function head(text: string, n: number): string[] {
+/** The first `n` lines of `text`, then a note of how many were left out. */
+export function head(text: string, n: number): string[] {
   const all = lines(text);
   return all.length <= n ? all : [...all.slice(0, n), `… ${all.length - n} more lines`];
 }

@@ -4,16 +4,37 @@
  * through the agent loop and reports everything as one typed event stream.
  */
 import type { ApprovalAnswer, ApprovalQuestion } from "../approval/hook.ts";
+import { formatConfigDebug } from "../config/debug.ts";
+import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
-import { loadHarness } from "../harness/load.ts";
+import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
+import { chooseHarness } from "../harness/select.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, emptyUsage, type Usage } from "../model/message.ts";
+import { builtinProvider } from "../providers/builtin.ts";
+import { openProvider } from "../providers/mod.ts";
+import {
+  createSession,
+  openSession as readSavedSession,
+  reopenForAppend,
+  type SessionOrigin,
+} from "../session/mod.ts";
 import type { AskUser } from "../tools/ask_user.ts";
 import type { ToolContext } from "../tools/capability.ts";
+import { type JobInfo, JobRegistry, JOBS_STATE_KEY } from "../tools/shell_jobs.ts";
+import { discoverSkills } from "../tools/skills.ts";
 import { type AgentSession, openAgentSession, type SessionSettings } from "./agent_session.ts";
 import { BUILTIN_HARNESSES } from "./agent_session.ts";
+import {
+  compactHistory,
+  compactLimit,
+  contextTokens,
+  DEFAULT_CONTEXT_WINDOW,
+} from "./compaction.ts";
+import { workingTreeDiff } from "./session_diff.ts";
+import { SessionRecorder } from "./session_recorder.ts";
 import { wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
@@ -38,7 +59,21 @@ export type SessionEvent =
   | { type: "tool_denied"; callId?: string; reason: string }
   | { type: "subagent"; parentCallId?: string; label: string; event: LoopEvent }
   | { type: "harness_switched"; harness: string }
+  | { type: "model_switched"; model: string; provider: string }
+  | { type: "compacted"; tokensBefore: number; tokensAfter: number }
   | LoopEvent;
+
+/** What `/status` shows. */
+export interface SessionStatus extends SessionInfo {
+  sandboxMode: string;
+  approval: string;
+  network: boolean;
+  sessionId?: string;
+  sessionFile?: string;
+  contextUsed: number;
+  contextWindow: number;
+  tokens: { input: number; output: number };
+}
 
 /** What the front end supplies. */
 export interface SessionIO {
@@ -55,6 +90,12 @@ export interface SessionOptions {
   env: Record<string, string>;
   settings: SessionSettings;
   io: SessionIO;
+  /** Recorded in the session file's header; default "exec". */
+  origin?: SessionOrigin;
+  /** A saved session to continue (id, id prefix or file); its history is restored. */
+  resume?: string;
+  /** Save nothing. */
+  ephemeral?: boolean;
 }
 
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
@@ -66,12 +107,28 @@ export interface Session extends AsyncDisposable {
   prompt(input: string | Block[], signal: AbortSignal): Promise<TurnOutcome>;
   /** Presents another harness from the next request on, keeping the history. */
   switchHarness(id: string): Promise<void>;
+  /** Talks to another model ("NAME", or "PROVIDER/NAME") from the next request on. */
+  switchModel(spec: string): Promise<void>;
+  status(): SessionStatus;
+  /** Every harness, with the automatic choice for this model and the one in use marked. */
+  harnesses(): Promise<Array<{ id: string; label: string; automatic: boolean; current: boolean }>>;
+  /** Background jobs of this session. */
+  jobs(): JobInfo[];
+  stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }>;
+  /** The working tree against HEAD, untracked files included, as a plain unified diff. */
+  diff(): Promise<string>;
+  skills(): Promise<Array<{ name: string; description: string; path: string }>>;
+  /** Summarizes the history now (`/compact`). */
+  compact(signal: AbortSignal): Promise<void>;
+  /** What `interpreter debug config` prints. */
+  debugConfig(): string;
 }
 
 /** Opens a session: config, provider, harness, sandbox and approvals, the system prompt. */
 export async function openSession(opts: SessionOptions): Promise<Session> {
   const { io } = opts;
   let currentCall: string | undefined;
+  let recordApproval: ((callId: string | undefined, answer: ApprovalAnswer) => void) | undefined;
   const agent = await openAgentSession(opts.settings, {
     cwd: opts.cwd,
     env: opts.env,
@@ -82,6 +139,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
           io.onEvent({ type: "approval_requested", callId, question });
           const answer = await io.approve!(question);
           io.onEvent({ type: "approval_resolved", callId, answer });
+          recordApproval?.(callId, answer);
           return answer;
         }
         : undefined,
@@ -99,14 +157,53 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     usage: emptyUsage(),
     reasoningEffort: agent.config.values.model_reasoning_effort,
   };
+  let recorder: SessionRecorder;
+  try {
+    recorder = await openRecorder(agent, state, opts, io);
+  } catch (error) {
+    await agent[Symbol.asyncDispose]();
+    throw error;
+  }
+  recordApproval = (callId, answer) =>
+    recorder.append({
+      type: "approval",
+      callId: callId ?? "",
+      decision: answer === "once"
+        ? "approved"
+        : answer === "session"
+        ? "approved_for_session"
+        : "denied",
+    });
   const toolState = new Map<string, unknown>();
   let harness = agent.harness;
-  let opening = agent.openingReminders;
+  let provider = agent.provider;
+  let providerId = agent.settings.id;
+  let wireApi = agent.settings.wireApi;
+  // A resumed conversation already had the harness's opening reminders.
+  let opening = state.messages.length ? [] : agent.openingReminders;
+  const window = agent.config.values.model_context_window ?? DEFAULT_CONTEXT_WINDOW;
+  const limit = compactLimit(window, agent.config.values.model_auto_compact_token_limit);
+  const compact = async (signal: AbortSignal) => {
+    const before = contextTokens(state);
+    const messages = await compactHistory(state, provider, signal);
+    recorder.compacted(messages, before);
+    io.onEvent({ type: "compacted", tokensBefore: before, tokensAfter: contextTokens(state) });
+  };
+  const beforeRequest = async (signal: AbortSignal) => {
+    if (contextTokens(state) < limit || state.messages.length < 2) return;
+    await compact(signal).catch((error: Error) =>
+      io.onEvent({ type: "warning", message: error.message })
+    );
+  };
   const beforeToolCall = agent.sandbox.beforeToolCall;
   // Tool calls run one at a time, so a sub-agent's events belong to the latest agent call.
   const emit = (event: LoopEvent) => {
     if (event.type === "tool_start" && event.capability === "agent.run") {
       currentCall = event.call.id;
+    }
+    // Each message is written as soon as the loop has it; a tool result when the next event comes.
+    if (["model_request", "assistant_message", "tool_end", "turn_end"].includes(event.type)) {
+      recorder.syncMessages();
     }
     io.onEvent(event);
   };
@@ -127,7 +224,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       askUser: io.askUser,
     };
     ctx.runSubagent = makeSubagentRunner(ctx, {
-      provider: agent.provider,
+      provider,
       harness,
       parent: state,
       beforeToolCall,
@@ -149,15 +246,21 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         blocks: [...opening.map((text) => ({ type: "text" as const, text })), ...blocks],
       });
       opening = [];
-      return await runTurn(state, {
-        provider: agent.provider,
+      recorder.syncMessages();
+      const outcome = await runTurn(state, {
+        provider,
         harness,
         ctx: contextFor(signal),
         emit,
         beforeToolCall,
+        beforeRequest,
         maxSteps: agent.config.values.max_turn_steps,
         signal,
       });
+      await recorder.flush().catch((error: Error) =>
+        io.onEvent({ type: "warning", message: `Cannot save the session: ${error.message}` })
+      );
+      return outcome;
     },
     async switchHarness(id) {
       const next = await loadHarness(id, {
@@ -170,10 +273,87 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       harness = next;
       state.system = renderSystemPrompt(next, agent.promptVars);
       info.harness = next.id;
+      recorder.append({ type: "harness_switch", harness: next.id });
       io.onEvent({ type: "harness_switched", harness: next.id });
     },
+    async switchModel(spec) {
+      const slash = spec.indexOf("/");
+      const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
+        ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }
+        : { provider: providerId, model: spec };
+      const config = {
+        ...agent.config,
+        values: { ...agent.config.values, model: wanted.model, model_provider: wanted.provider },
+      };
+      const resolved = resolveProvider(config, opts.env);
+      if (!harness.wireApis.includes(resolved.settings.wireApi)) {
+        throw wireMismatch(harness.id, resolved.settings.wireApi, harness.wireApis);
+      }
+      provider = await openProvider(resolved.settings);
+      providerId = resolved.settings.id;
+      wireApi = resolved.settings.wireApi;
+      state.model = resolved.model;
+      Object.assign(info, { model: resolved.model, provider: providerId, wireApi });
+      recorder.append({ type: "model_switch", provider: providerId, model: resolved.model });
+      io.onEvent({ type: "model_switched", model: resolved.model, provider: providerId });
+    },
+    status() {
+      const { values } = agent.config;
+      return {
+        ...info,
+        sandboxMode: values.sandbox_mode,
+        sandbox: agent.sandbox.sandbox.status.description,
+        approval: values.approval_policy,
+        network: agent.sandbox.networkAllowed,
+        sessionId: recorder.id,
+        sessionFile: recorder.file,
+        contextUsed: contextTokens(state),
+        contextWindow: window,
+        tokens: { input: state.usage.inputTokens, output: state.usage.outputTokens },
+      };
+    },
+    async harnesses() {
+      const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: `${agent.config.home}/harnesses` };
+      const ids = await listHarnessIds(dirs);
+      const automatic = chooseHarness({
+        configured: "",
+        model: state.model,
+        providerId,
+        providerName: agent.settings.name,
+        baseUrl: agent.settings.baseUrl,
+        wireApi,
+        available: ids,
+      });
+      const out = [];
+      for (const id of ids) {
+        const label = await loadHarness(id, dirs).then((h) => h.label, () => "(does not load)");
+        out.push({ id, label, automatic: id === automatic, current: id === harness.id });
+      }
+      return out;
+    },
+    jobs() {
+      const registry = toolState.get(JOBS_STATE_KEY);
+      return registry instanceof JobRegistry ? registry.list() : [];
+    },
+    async stopJob(id) {
+      const registry = toolState.get(JOBS_STATE_KEY);
+      if (!(registry instanceof JobRegistry)) throw new Error(`No background job "${id}"`);
+      return await registry.stop(id);
+    },
+    diff: () => workingTreeDiff(agent.git, opts.cwd, agent.isHeldBack),
+    async skills() {
+      const found = await discoverSkills(opts.cwd, agent.config.home, {
+        userHome: opts.env.HOME,
+        fs: agent.sandbox.fs,
+        isHeldBack: agent.isHeldBack,
+      });
+      return found.map(({ name, description, path }) => ({ name, description, path }));
+    },
+    compact,
+    debugConfig: () => formatConfigDebug(agent.config),
     async [Symbol.asyncDispose]() {
       await disposeState(toolState);
+      await recorder.close();
       await agent[Symbol.asyncDispose]();
     },
   };
@@ -188,4 +368,43 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
     harness: agent.harness.id,
     sandbox: agent.sandbox.banner,
   };
+}
+
+function isProvider(agent: AgentSession, id: string): boolean {
+  return id in agent.config.values.model_providers || builtinProvider(id) !== undefined;
+}
+
+/**
+ * The session's file: the resumed one (its history restored into `state`), a new one, or none
+ * for an ephemeral session.
+ */
+async function openRecorder(
+  agent: AgentSession,
+  state: LoopState,
+  opts: SessionOptions,
+  io: SessionIO,
+): Promise<SessionRecorder> {
+  const home = agent.config.home;
+  if (opts.resume) {
+    const saved = await readSavedSession(home, opts.resume);
+    for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
+    state.messages.push(...saved.history);
+    if (opts.ephemeral) return new SessionRecorder(undefined, state);
+    const writer = await reopenForAppend(saved.file);
+    for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
+    return new SessionRecorder(writer, state);
+  }
+  if (opts.ephemeral) return new SessionRecorder(undefined, state);
+  const { values } = agent.config;
+  const writer = await createSession(home, {
+    cwd: opts.cwd,
+    model: agent.model,
+    provider: agent.settings.id,
+    harness: agent.harness.id,
+    sandbox: values.sandbox_mode,
+    approval: values.approval_policy,
+    ...(values.model_reasoning_effort ? { reasoningEffort: values.model_reasoning_effort } : {}),
+    origin: opts.origin ?? "exec",
+  });
+  return new SessionRecorder(writer, state);
 }

@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
+import { LAUNCHER } from "../../tests/e2e/_harness_env.ts";
+import { findSessions, readSession } from "../session/mod.ts";
+import { openSession, type SessionEvent } from "./session.ts";
+
+async function workspace(baseUrl: string, extra = "") {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_persist_" }));
+  const cwd = join(root, "ws");
+  const home = join(root, "home");
+  await Deno.mkdir(cwd);
+  await Deno.mkdir(home);
+  await new Deno.Command("git", { args: ["init", "-q"], cwd }).output();
+  await Deno.writeTextFile(
+    join(home, "config.toml"),
+    `model = "fake-model"\nmodel_provider = "fake"\n${extra}\n[model_providers.fake]\n` +
+      `name = "Fake"\nbase_url = "${baseUrl}"\nwire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
+  );
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: root,
+    OPENINTERPRETER_HOME: home,
+    FAKE_API_KEY: "k",
+    NO_COLOR: "1",
+  };
+  return { cwd, home, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
+}
+
+const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
+const tool = (id: string, cmd: string) => ({ id, name: "exec_command", args: { cmd } });
+
+Deno.test("a session is saved as it goes and a resumed one carries the whole history", async () => {
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [tool("call_1", "echo first-output")] } },
+    { reply: { text: "first answer" } },
+    { expect: { user_contains: "and now?" }, reply: { text: "second answer" } },
+  ]));
+  await using ws = await workspace(fake.baseUrl);
+  const open = (resume?: string) =>
+    openSession({
+      cwd: ws.cwd,
+      env: ws.env,
+      settings: { config: [], sandbox: "danger-full-access" },
+      origin: "repl",
+      resume,
+      io: { onEvent: () => {} },
+    });
+  let id: string | undefined;
+  {
+    await using session = await open();
+    await session.prompt("the task", new AbortController().signal);
+    id = session.status().sessionId;
+  }
+  const [saved] = await findSessions(ws.home, { cwd: ws.cwd });
+  assert.equal(saved.id, id);
+  const record = await readSession(saved.file);
+  assert.deepEqual(record.events.map((e) => e.type), [
+    "user_message",
+    "assistant_message",
+    "tool_result",
+    "assistant_message",
+  ]);
+
+  await using resumed = await open(id);
+  const outcome = await resumed.prompt("and now?", new AbortController().signal);
+  assert.deepEqual(outcome, { status: "completed", finalText: "second answer" });
+  const body = JSON.stringify(fake.requests[2].body);
+  assert.match(body, /the task[^]*call_1[^]*first-output[^]*first answer[^]*and now\?/);
+  assert.equal((await readSession(saved.file)).events.length, 6, "the same file goes on");
+  assert.deepEqual(fake.failures, []);
+});
+
+Deno.test("a session killed mid-turn resumes with the task, the tool call and its result", async () => {
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [tool("call_1", "echo started > started.txt; sleep 30")] } },
+    {
+      expect: { user_contains: "go on" },
+      reply: { text: "resumed" },
+    },
+  ]));
+  await using ws = await workspace(fake.baseUrl);
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["exec", "--yolo", "the long task"],
+    cwd: ws.cwd,
+    env: ws.env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const deadline = Date.now() + 15_000;
+  while (!(await Deno.stat(join(ws.cwd, "started.txt")).then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error("the command never started");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  const [saved] = await findSessions(ws.home, { cwd: ws.cwd, origin: "exec" });
+  await using session = await openSession({
+    cwd: ws.cwd,
+    env: ws.env,
+    settings: { config: [], sandbox: "danger-full-access" },
+    resume: saved.file,
+    io: { onEvent: () => {} },
+  });
+  assert.equal(
+    (await session.prompt("go on", new AbortController().signal)).status,
+    "completed",
+  );
+  const body = JSON.stringify(fake.requests[1].body);
+  assert.match(body, /the long task[^]*call_1[^]*sleep 30[^]*go on/);
+  assert.deepEqual(fake.failures, []);
+});
+
+Deno.test("a full context window compacts the history, and the session file records it", async () => {
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [tool("call_1", "seq 1 400")] } },
+    {
+      expect: { user_contains: "summary" },
+      reply: { text: "SUMMARY: listed numbers" },
+    },
+    { reply: { text: "done after compaction" } },
+  ]));
+  await using ws = await workspace(fake.baseUrl, "model_auto_compact_token_limit = 300");
+  const events: SessionEvent[] = [];
+  await using session = await openSession({
+    cwd: ws.cwd,
+    env: ws.env,
+    settings: { config: [], sandbox: "danger-full-access" },
+    io: { onEvent: (event) => events.push(event) },
+  });
+  const outcome = await session.prompt("count", new AbortController().signal);
+  assert.deepEqual(outcome, { status: "completed", finalText: "done after compaction" });
+  assert.ok(events.some((e) => e.type === "compacted"));
+  const after = JSON.stringify(fake.requests[2].body);
+  assert.match(after, /Summary of the work so far[^]*SUMMARY: listed numbers[^]*count/);
+  assert.doesNotMatch(after, /call_1/, "the compacted history replaced the tool call");
+  const record = await readSession(session.status().sessionFile!);
+  assert.ok(record.events.some((e) => e.type === "compaction"));
+  assert.match(JSON.stringify(record.history[0]), /SUMMARY: listed numbers/);
+  assert.deepEqual(fake.failures, []);
+});

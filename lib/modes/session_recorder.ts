@@ -1,0 +1,79 @@
+/**
+ * Keeps a session's file in step with its history: every message the loop appends is written as
+ * it happens, in order, together with approvals and switches. Nothing here blocks the loop; each
+ * prompt ends with `flush()`, which waits for the writes.
+ */
+import type { LoopState } from "../loop/agent_loop.ts";
+import type { Message } from "../model/message.ts";
+import { type SessionEventInput, SessionWriter } from "../session/mod.ts";
+
+/** Records one session; `none()` records nothing (an ephemeral session). */
+export class SessionRecorder {
+  readonly #writer: SessionWriter | undefined;
+  readonly #state: LoopState;
+  #cursor: number;
+  #failure: Error | undefined;
+
+  constructor(writer: SessionWriter | undefined, state: LoopState) {
+    this.#writer = writer;
+    this.#state = state;
+    this.#cursor = state.messages.length;
+  }
+
+  get id(): string | undefined {
+    return this.#writer?.id;
+  }
+
+  get file(): string | undefined {
+    return this.#writer?.file;
+  }
+
+  /** Writes the messages the history gained since the last call. */
+  syncMessages(): void {
+    const messages = this.#state.messages;
+    // A compaction replaced the history; it was recorded as such.
+    if (this.#cursor > messages.length) this.#cursor = messages.length;
+    for (; this.#cursor < messages.length; this.#cursor++) {
+      this.append(messageEvent(messages[this.#cursor]));
+    }
+  }
+
+  /** Records that the history was replaced by `messages` (a compaction). */
+  compacted(messages: Message[], tokensBefore: number): void {
+    this.syncMessages();
+    this.append({ type: "compaction", messages, tokensBefore });
+    this.#cursor = this.#state.messages.length;
+  }
+
+  append(event: SessionEventInput): void {
+    if (!this.#writer || this.#failure) return;
+    this.#writer.append(event).catch((error: Error) => this.#failure ??= error);
+  }
+
+  /** Waits for every write; throws the first write failure, once. */
+  async flush(): Promise<void> {
+    this.syncMessages();
+    await this.#writer?.flush().catch((error: Error) => this.#failure ??= error);
+    const failure = this.#failure;
+    if (failure) {
+      this.#failure = undefined;
+      throw failure;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.syncMessages();
+    await this.#writer?.close().catch(() => {});
+  }
+}
+
+function messageEvent(message: Message): SessionEventInput {
+  switch (message.role) {
+    case "user":
+      return { type: "user_message", message };
+    case "assistant":
+      return { type: "assistant_message", message };
+    case "tool_result":
+      return { type: "tool_result", message };
+  }
+}
