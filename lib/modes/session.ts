@@ -15,12 +15,7 @@ import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, emptyUsage, type Usage } from "../model/message.ts";
 import { builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
-import {
-  createSession,
-  openSession as readSavedSession,
-  reopenForAppend,
-  type SessionOrigin,
-} from "../session/mod.ts";
+import type { SessionOrigin } from "../session/mod.ts";
 import type { AskUser } from "../tools/ask_user.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { type JobInfo, JobRegistry, JOBS_STATE_KEY } from "../tools/shell_jobs.ts";
@@ -34,7 +29,7 @@ import {
   DEFAULT_CONTEXT_WINDOW,
 } from "./compaction.ts";
 import { workingTreeDiff } from "./session_diff.ts";
-import { SessionRecorder } from "./session_recorder.ts";
+import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
 import { wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
@@ -128,7 +123,8 @@ export interface Session extends AsyncDisposable {
 export async function openSession(opts: SessionOptions): Promise<Session> {
   const { io } = opts;
   let currentCall: string | undefined;
-  let recordApproval: ((callId: string | undefined, answer: ApprovalAnswer) => void) | undefined;
+  // Set once the session file is open; approvals asked before that cannot happen.
+  let recordTo: SessionRecorder | undefined;
   const agent = await openAgentSession(opts.settings, {
     cwd: opts.cwd,
     env: opts.env,
@@ -139,7 +135,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
           io.onEvent({ type: "approval_requested", callId, question });
           const answer = await io.approve!(question);
           io.onEvent({ type: "approval_resolved", callId, answer });
-          recordApproval?.(callId, answer);
+          recordTo?.append(approvalEvent(callId, answer));
           return answer;
         }
         : undefined,
@@ -164,16 +160,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     await agent[Symbol.asyncDispose]();
     throw error;
   }
-  recordApproval = (callId, answer) =>
-    recorder.append({
-      type: "approval",
-      callId: callId ?? "",
-      decision: answer === "once"
-        ? "approved"
-        : answer === "session"
-        ? "approved_for_session"
-        : "denied",
-    });
+  recordTo = recorder;
   const toolState = new Map<string, unknown>();
   let harness = agent.harness;
   let provider = agent.provider;
@@ -372,39 +359,4 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
 
 function isProvider(agent: AgentSession, id: string): boolean {
   return id in agent.config.values.model_providers || builtinProvider(id) !== undefined;
-}
-
-/**
- * The session's file: the resumed one (its history restored into `state`), a new one, or none
- * for an ephemeral session.
- */
-async function openRecorder(
-  agent: AgentSession,
-  state: LoopState,
-  opts: SessionOptions,
-  io: SessionIO,
-): Promise<SessionRecorder> {
-  const home = agent.config.home;
-  if (opts.resume) {
-    const saved = await readSavedSession(home, opts.resume);
-    for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
-    state.messages.push(...saved.history);
-    if (opts.ephemeral) return new SessionRecorder(undefined, state);
-    const writer = await reopenForAppend(saved.file);
-    for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
-    return new SessionRecorder(writer, state);
-  }
-  if (opts.ephemeral) return new SessionRecorder(undefined, state);
-  const { values } = agent.config;
-  const writer = await createSession(home, {
-    cwd: opts.cwd,
-    model: agent.model,
-    provider: agent.settings.id,
-    harness: agent.harness.id,
-    sandbox: values.sandbox_mode,
-    approval: values.approval_policy,
-    ...(values.model_reasoning_effort ? { reasoningEffort: values.model_reasoning_effort } : {}),
-    origin: opts.origin ?? "exec",
-  });
-  return new SessionRecorder(writer, state);
 }

@@ -3,9 +3,18 @@
  * it happens, in order, together with approvals and switches. Nothing here blocks the loop; each
  * prompt ends with `flush()`, which waits for the writes.
  */
+import type { ApprovalAnswer } from "../approval/hook.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import type { Message } from "../model/message.ts";
-import { type SessionEventInput, SessionWriter } from "../session/mod.ts";
+import {
+  createSession,
+  openSession as readSavedSession,
+  reopenForAppend,
+  type SessionEventInput,
+  SessionWriter,
+} from "../session/mod.ts";
+import type { AgentSession } from "./agent_session.ts";
+import type { SessionIO, SessionOptions } from "./session.ts";
 
 /** Records one session; `none()` records nothing (an ephemeral session). */
 export class SessionRecorder {
@@ -76,4 +85,49 @@ function messageEvent(message: Message): SessionEventInput {
     case "tool_result":
       return { type: "tool_result", message };
   }
+}
+
+/**
+ * The session's file: the resumed one (its history restored into `state`), a new one, or none
+ * for an ephemeral session.
+ */
+export async function openRecorder(
+  agent: AgentSession,
+  state: LoopState,
+  opts: SessionOptions,
+  io: SessionIO,
+): Promise<SessionRecorder> {
+  const home = agent.config.home;
+  if (opts.resume) {
+    const saved = await readSavedSession(home, opts.resume);
+    for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
+    state.messages.push(...saved.history);
+    if (opts.ephemeral) return new SessionRecorder(undefined, state);
+    const writer = await reopenForAppend(saved.file);
+    for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
+    return new SessionRecorder(writer, state);
+  }
+  if (opts.ephemeral) return new SessionRecorder(undefined, state);
+  const { values } = agent.config;
+  const writer = await createSession(home, {
+    cwd: opts.cwd,
+    model: agent.model,
+    provider: agent.settings.id,
+    harness: agent.harness.id,
+    sandbox: values.sandbox_mode,
+    approval: values.approval_policy,
+    ...(values.model_reasoning_effort ? { reasoningEffort: values.model_reasoning_effort } : {}),
+    origin: opts.origin ?? "exec",
+  });
+  return new SessionRecorder(writer, state);
+}
+
+/** The session-file event for an approval answer. */
+export function approvalEvent(callId: string | undefined, answer: ApprovalAnswer) {
+  const decision = answer === "once"
+    ? "approved" as const
+    : answer === "session"
+    ? "approved_for_session" as const
+    : "denied" as const;
+  return { type: "approval" as const, callId: callId ?? "", decision };
 }
