@@ -5,6 +5,7 @@
  */
 import type { ApprovalAnswer, ApprovalQuestion } from "../approval/hook.ts";
 import { formatConfigDebug } from "../config/debug.ts";
+import type { ConfigValues } from "../config/schema.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
@@ -96,6 +97,10 @@ export interface SessionOptions {
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
 export interface Session extends AsyncDisposable {
   readonly info: SessionInfo;
+  /** The merged config values (`hide_agent_reasoning`, `history.persistence`, …). */
+  readonly config: ConfigValues;
+  /** The interpreter home (`~/.openinterpreter`). */
+  readonly home: string;
   /** Tokens used so far, over every prompt. */
   readonly usage: Usage;
   /** Runs one user turn to its end; `signal` stops it (Ctrl-C). */
@@ -223,6 +228,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 
   return {
     info,
+    config: agent.config.values,
+    home: agent.config.home,
     get usage() {
       return state.usage;
     },
