@@ -44,6 +44,14 @@ async function main(argv: string[]): Promise<number> {
     switch (invocation.mode) {
       case "done":
         return 0;
+      case "repl": {
+        const { runRepl } = await import("./lib/modes/repl.ts");
+        return await runRepl({ prompt: invocation.prompt, options: invocation.options });
+      }
+      case "resume": {
+        const { runResume } = await import("./lib/modes/repl.ts");
+        return await runResume(invocation.target, invocation.options);
+      }
       case "exec": {
         const { runExec } = await import("./lib/modes/exec.ts");
         return await runExec(invocation.prompt, invocation.options);

@@ -18,8 +18,20 @@ export interface SharedOptions {
   verbose?: boolean;
 }
 
+/** Which saved session `interpreter resume` continues. */
+export interface ResumeTarget {
+  /** A session id, the start of one, or a session file. */
+  id?: string;
+  /** The newest REPL session (of this directory unless `all`). */
+  last?: boolean;
+  /** Look at sessions of every directory. */
+  all?: boolean;
+}
+
 /** What the command line asked for. */
 export type Invocation =
+  | { mode: "repl"; prompt?: string; options: SharedOptions }
+  | { mode: "resume"; target: ResumeTarget; options: SharedOptions }
   | { mode: "exec"; prompt?: string; options: SharedOptions }
   | { mode: "debug_config"; options: SharedOptions }
   | { mode: "trust_changes"; options: { cd?: string } }
@@ -66,17 +78,27 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .description("A coding agent for your terminal that works with any model")
     .version(version, "-V, --version", "print the version and git commit")
     .showSuggestionAfterError(true)
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: () => {} });
-  program.action(() => {
-    program.outputHelp();
-    onInvoke({ mode: "done" });
-  });
+  addSharedOptions(program.argument("[prompt]", "the first message of the session"))
+    .action((prompt: string | undefined, options: SharedOptions) => {
+      onInvoke({ mode: "repl", prompt, options });
+    });
   addSharedOptions(
     program.command("exec").alias("e").description("run a task non-interactively and exit")
       .argument("[prompt]", "the task; '-' or no argument reads it from stdin"),
   ).action((prompt: string | undefined, options: SharedOptions) => {
     onInvoke({ mode: "exec", prompt, options });
+  });
+  addSharedOptions(
+    program.command("resume").description("continue a saved session")
+      .argument("[id]", "session id, the start of one, or a session file; none opens a picker")
+      .option("--last", "the newest session of this directory")
+      .option("--all", "with --last or the picker: sessions of every directory"),
+  ).action((id: string | undefined, flags: SharedOptions & { last?: boolean; all?: boolean }) => {
+    const { last, all, ...options } = flags;
+    onInvoke({ mode: "resume", target: { id, last, all }, options });
   });
   const debug = program.command("debug").description("inspect the agent's setup");
   addSharedOptions(
@@ -111,6 +133,7 @@ export function parseArgs(argv: string[], version: string): Invocation {
 
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return "exec ";
+  if (argv[0] === "resume") return "resume ";
   if (argv[0] === "debug") return argv[1] === "config" ? "debug config " : "debug ";
   return "";
 }

@@ -1,0 +1,212 @@
+/** The REPL's slash commands. Each one prints to the transcript and returns. */
+import { formatDuration, type Style } from "../exec_reporter.ts";
+import type { Session } from "../session.ts";
+import { colorDiff } from "./render.ts";
+
+/** What a command can reach. */
+export interface CommandContext {
+  /** The current session; `/new` and `/resume` replace it. */
+  session(): Session;
+  print(lines: string[]): void;
+  style: Style;
+  /** Shows long text through `$PAGER` when it does not fit the screen. */
+  page(text: string): Promise<void>;
+  /** Runs `task` with Ctrl-C tied to its signal, like a turn. */
+  interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Replaces the session with a fresh one, same settings. */
+  newSession(): Promise<void>;
+  /** Lets the user pick a saved session and continues it. */
+  resumeSession(): Promise<void>;
+}
+
+/** What the REPL does after a command. */
+export type CommandResult = "exit" | undefined | void;
+
+interface Command {
+  name: string;
+  summary: string;
+  run(arg: string, ctx: CommandContext): Promise<CommandResult> | CommandResult;
+}
+
+const LATER = ["review", "mcp", "init", "hooks"];
+
+const COMMANDS: Command[] = [
+  { name: "help", summary: "list the commands", run: (_, ctx) => ctx.print(helpLines(ctx.style)) },
+  {
+    name: "status",
+    summary: "provider, model, harness, sandbox, session and context",
+    run: status,
+  },
+  { name: "model", summary: "show the model, or switch: /model NAME or PROVIDER/NAME", run: model },
+  { name: "harness", summary: "list the harnesses, or switch: /harness ID", run: harness },
+  { name: "permissions", summary: "the sandbox mode and approval policy", run: permissions },
+  { name: "diff", summary: "the working tree against HEAD, untracked files included", run: diff },
+  { name: "ps", summary: "background jobs", run: ps },
+  { name: "stop", summary: "stop a background job: /stop ID", run: stop },
+  { name: "new", summary: "start a fresh session with the same settings", run: fresh },
+  { name: "compact", summary: "summarize the history to free context", run: compact },
+  { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
+  { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
+  { name: "skills", summary: "the skills found, with their descriptions", run: skills },
+  { name: "exit", summary: "leave (also /quit, Ctrl-D)", run: () => "exit" },
+  { name: "quit", summary: "leave", run: () => "exit" },
+];
+
+/** True when `line` is a slash command rather than a message. */
+export function isCommand(line: string): boolean {
+  return /^\/[a-z][\w-]*(\s|$)/i.test(line.trim());
+}
+
+/** Runs the slash command in `line`. */
+export async function runCommand(line: string, ctx: CommandContext): Promise<CommandResult> {
+  const trimmed = line.trim();
+  const space = trimmed.search(/\s/);
+  const name = (space === -1 ? trimmed.slice(1) : trimmed.slice(1, space)).toLowerCase();
+  const arg = space === -1 ? "" : trimmed.slice(space + 1).trim();
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command) return await command.run(arg, ctx);
+  if (LATER.includes(name)) {
+    ctx.print([`/${name} comes in a later release`]);
+    return;
+  }
+  const near = closest(name, [...COMMANDS.map((c) => c.name), ...LATER]);
+  ctx.print([
+    `Unknown command "/${name}"${near ? `; did you mean /${near}?` : ""} (/help lists them)`,
+  ]);
+}
+
+function helpLines(style: Style): string[] {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    ...COMMANDS.map((c) => `${style.bold(`/${c.name}`.padEnd(width))} ${c.summary}`),
+    style.dim(`/${LATER.join(", /")} come in a later release`),
+    style.dim("A line ending in \\ continues on the next one; Ctrl-C stops a turn"),
+  ];
+}
+
+function status(_: string, ctx: CommandContext): void {
+  const s = ctx.session().status();
+  const percent = s.contextWindow ? Math.round((s.contextUsed / s.contextWindow) * 100) : 0;
+  const rows: Array<[string, string]> = [
+    ["provider", `${s.provider} (${s.wireApi})`],
+    ["model", s.model],
+    ["harness", s.harness],
+    ["sandbox", `${s.sandboxMode}: ${s.sandbox}`],
+    ["approval", s.approval],
+    ["network", s.network ? "allowed" : "blocked"],
+    ["directory", s.cwd],
+    ["session", s.sessionId ?? "not saved"],
+    ["file", s.sessionFile ?? "none"],
+    ["context", `${s.contextUsed} / ${s.contextWindow} tokens (${percent}%)`],
+    ["tokens", `${s.tokens.input} in, ${s.tokens.output} out`],
+  ];
+  ctx.print(rows.map(([k, v]) => `${ctx.style.dim(`${k}:`.padEnd(11))} ${v}`));
+}
+
+async function model(arg: string, ctx: CommandContext): Promise<void> {
+  const session = ctx.session();
+  if (!arg) {
+    const s = session.status();
+    ctx.print([`model: ${s.provider}/${s.model}`, ctx.style.dim("/model NAME or PROVIDER/NAME")]);
+    return;
+  }
+  await session.switchModel(arg);
+  const s = session.status();
+  ctx.print([`model: ${s.provider}/${s.model} (harness ${s.harness})`]);
+}
+
+async function harness(arg: string, ctx: CommandContext): Promise<void> {
+  const session = ctx.session();
+  if (arg) {
+    await session.switchHarness(arg);
+    return;
+  }
+  const list = await session.harnesses();
+  const width = Math.max(...list.map((h) => h.id.length));
+  ctx.print([
+    ...list.map((h) => {
+      const mark = h.current ? "*" : " ";
+      const auto = h.automatic ? ctx.style.dim(" (automatic)") : "";
+      return `${mark} ${h.id.padEnd(width)}  ${h.label}${auto}`;
+    }),
+    ctx.style.dim("* in use; /harness ID switches, keeping the history"),
+  ]);
+}
+
+function permissions(_: string, ctx: CommandContext): void {
+  const s = ctx.session().status();
+  ctx.print([
+    `sandbox: ${s.sandboxMode} (${s.sandbox})`,
+    `approval: ${s.approval}`,
+    `network: ${s.network ? "allowed" : "blocked"}`,
+  ]);
+}
+
+async function diff(_: string, ctx: CommandContext): Promise<void> {
+  const text = await ctx.session().diff();
+  if (text.trim() === "") return ctx.print(["No changes against HEAD"]);
+  await ctx.page(colorDiff(text.replace(/\n$/, ""), ctx.style));
+}
+
+function ps(_: string, ctx: CommandContext): void {
+  const jobs = ctx.session().jobs();
+  if (jobs.length === 0) return ctx.print(["No background jobs"]);
+  const now = Date.now();
+  ctx.print(jobs.map((j) => {
+    const state = j.status === "running"
+      ? "running"
+      : j.signal
+      ? `ended by ${j.signal}`
+      : `exited ${j.exitCode}`;
+    return `${j.id}  ${state.padEnd(12)} ${
+      formatDuration(now - j.startedAt).padEnd(9)
+    } ${j.command}`;
+  }));
+}
+
+async function stop(arg: string, ctx: CommandContext): Promise<void> {
+  if (!arg) return ctx.print(["Give the job id: /stop ID (/ps lists them)"]);
+  const job = await ctx.session().stopJob(arg);
+  ctx.print([job.wasRunning ? `Stopped ${job.id}: ${job.command}` : `${job.id} had already ended`]);
+}
+
+async function fresh(_: string, ctx: CommandContext): Promise<void> {
+  await ctx.newSession();
+}
+
+async function compact(_: string, ctx: CommandContext): Promise<void> {
+  await ctx.interruptible((signal) => ctx.session().compact(signal));
+}
+
+function debugConfig(_: string, ctx: CommandContext): void {
+  ctx.print(ctx.session().debugConfig().replace(/\n$/, "").split("\n"));
+}
+
+async function skills(_: string, ctx: CommandContext): Promise<void> {
+  const list = await ctx.session().skills();
+  if (list.length === 0) return ctx.print(["No skills found"]);
+  ctx.print(list.map((s) => `${ctx.style.bold(s.name)}  ${s.description}`));
+}
+
+/** The known name nearest to `name`, when it is near enough to be a likely typo. */
+export function closest(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = candidate.startsWith(name) && name.length > 0 ? 0.5 : distance(name, candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}

@@ -1,0 +1,296 @@
+/**
+ * Where the REPL's messages come from: a terminal with line editing (node:readline over raw
+ * keys we route ourselves, so that keys typed during a turn wait for the next prompt), or plain
+ * lines (a pipe, or a terminal that must not receive escape sequences).
+ */
+import process from "node:process";
+import { createInterface, type Interface } from "node:readline";
+import { PassThrough } from "node:stream";
+
+/** What the REPL reads from. */
+export interface ReplInput {
+  /** The next message, continued lines joined; null at end of input or when the user leaves. */
+  next(prompt: string): Promise<string | null>;
+  /** A turn is running: Ctrl-C calls `onInterrupt`; other keys wait for the next prompt. */
+  busy(onInterrupt: () => void): void;
+  /** One answer to an approval question: a letter, maybe followed by a note. */
+  answer(prompt: string): Promise<string | null>;
+  /** Offers earlier messages (newest first) to line editing. */
+  addHistory?(entries: string[]): void;
+  /** Hands the terminal to another program (the pager) while `run` runs. */
+  suspend<T>(run: () => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+/** Stands for a newline inside a bracketed paste, so the paste stays one message. */
+const PASTED_NEWLINE = "\u2424";
+// deno-lint-ignore no-control-regex -- the paste markers start with ESC
+const PASTE = /(\x1b\[20[01]~)/;
+
+/** Joins lines that end with `\` with the ones after them. */
+async function continued(
+  read: (prompt: string) => Promise<string | null>,
+  prompt: string,
+): Promise<string | null> {
+  const parts: string[] = [];
+  while (true) {
+    const line = await read(parts.length ? "… " : prompt);
+    if (line === null) return parts.length ? parts.join("\n") : null;
+    if (!line.endsWith("\\")) return [...parts, line].join("\n");
+    parts.push(line.slice(0, -1));
+  }
+}
+
+/** Lines from stdin as they arrive; a prompt is shown only when `showPrompt`. */
+export function plainInput(opts: { write(text: string): void; showPrompt: boolean }): ReplInput {
+  const lines: string[] = [];
+  let waiting: ((line: string | null) => void) | undefined;
+  let ended = false;
+  (async () => {
+    let rest = "";
+    for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop()!;
+      for (const part of parts) push(part.replace(/\r$/, ""));
+    }
+    if (rest) push(rest);
+    ended = true;
+    waiting?.(null);
+  })().catch(() => {
+    ended = true;
+    waiting?.(null);
+  });
+  function push(line: string) {
+    if (waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w(line);
+    } else lines.push(line);
+  }
+  const read = (prompt: string): Promise<string | null> => {
+    if (opts.showPrompt) opts.write(prompt);
+    if (lines.length) return Promise.resolve(lines.shift()!);
+    if (ended) return Promise.resolve(null);
+    return new Promise((resolve) => (waiting = resolve));
+  };
+  return {
+    next: (prompt) => continued(read, prompt),
+    busy() {},
+    answer: read,
+    suspend: (run) => run(),
+    close() {},
+  };
+}
+
+type Mode = "idle" | "prompt" | "busy" | "answer" | "suspended";
+
+/** Options of `terminalInput()`. */
+export interface TerminalInputOptions {
+  write(text: string): void;
+  /** Earlier messages, newest first. */
+  history: string[];
+  /** Said after the first Ctrl-C at an empty prompt. */
+  exitHint: string;
+}
+
+/** Line editing on a terminal in raw mode. */
+export function terminalInput(opts: TerminalInputOptions): ReplInput {
+  return new TerminalInput(opts);
+}
+
+class TerminalInput implements ReplInput {
+  #opts: TerminalInputOptions;
+  #feed = new PassThrough();
+  #rl: Interface;
+  #mode: Mode = "idle";
+  #typeAhead: string[] = [];
+  #pasting = false;
+  #swallowEnter = false;
+  #ctrlC = 0;
+  #closed = false;
+  #onLine?: (line: string | null) => void;
+  #onInterrupt?: () => void;
+  #onKeys?: (keys: string) => void;
+  #onData = (chunk: string) => this.#route(chunk);
+
+  constructor(opts: TerminalInputOptions) {
+    this.#opts = opts;
+    this.#rl = createInterface({
+      input: this.#feed,
+      output: process.stdout,
+      terminal: true,
+      history: opts.history,
+      historySize: 1000,
+      removeHistoryDuplicates: true,
+    });
+    this.#rl.on("line", (line) => this.#resolveLine(line));
+    this.#rl.on("close", () => this.#resolveLine(null));
+    this.#rl.on("SIGINT", () => this.#promptInterrupt());
+    process.stdin.setRawMode(true);
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", this.#onData);
+    opts.write("\x1b[?2004h");
+  }
+
+  next(prompt: string): Promise<string | null> {
+    return continued((p) => this.#readLine(p), prompt).then((text) =>
+      text === null ? null : text.replaceAll(PASTED_NEWLINE, "\n")
+    );
+  }
+
+  addHistory(entries: string[]): void {
+    const rl = this.#rl as unknown as { history: string[] };
+    rl.history.push(...entries.filter((e) => !rl.history.includes(e)).slice(0, 1000));
+  }
+
+  busy(onInterrupt: () => void): void {
+    this.#mode = "busy";
+    this.#onInterrupt = onInterrupt;
+  }
+
+  answer(prompt: string): Promise<string | null> {
+    const previous = this.#mode;
+    this.#opts.write(prompt);
+    let note: string | null = null;
+    return new Promise((resolve) => {
+      const finish = (value: string | null) => {
+        this.#onKeys = undefined;
+        this.#mode = previous;
+        resolve(value);
+      };
+      this.#mode = "answer";
+      this.#onKeys = (keys) => {
+        for (const ch of keys) {
+          if (ch === "\x03") {
+            this.#opts.write("\n");
+            finish(null);
+            return this.#onInterrupt?.();
+          }
+          if (note === null) {
+            const key = ch.toLowerCase();
+            if (key === "y" || key === "a") {
+              this.#opts.write(`${ch}\n`);
+              this.#swallowEnter = true;
+              return finish(key);
+            }
+            if (key === "n") {
+              note = "";
+              this.#opts.write(ch);
+            }
+            continue;
+          }
+          if (ch === "\r" || ch === "\n") {
+            this.#opts.write("\n");
+            return finish(`n ${note}`);
+          }
+          if (ch === "\x7f" || ch === "\b") {
+            if (note.length) this.#opts.write("\b \b");
+            note = note.slice(0, -1);
+          } else if (ch >= " ") {
+            note += ch;
+            this.#opts.write(ch);
+          }
+        }
+      };
+    });
+  }
+
+  async suspend<T>(run: () => Promise<T>): Promise<T> {
+    const previous = this.#mode;
+    this.#mode = "suspended";
+    process.stdin.off("data", this.#onData);
+    process.stdin.pause();
+    process.stdin.setRawMode(false);
+    try {
+      return await run();
+    } finally {
+      process.stdin.setRawMode(true);
+      process.stdin.on("data", this.#onData);
+      process.stdin.resume();
+      this.#mode = previous;
+    }
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#opts.write("\x1b[?2004l");
+    process.stdin.off("data", this.#onData);
+    process.stdin.setRawMode(false);
+    process.stdin.pause();
+    this.#rl.close();
+  }
+
+  #readLine(prompt: string): Promise<string | null> {
+    if (this.#closed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.#onLine = resolve;
+      this.#mode = "prompt";
+      this.#rl.setPrompt(prompt);
+      this.#rl.prompt(true);
+      const ahead = this.#typeAhead.join("");
+      this.#typeAhead = [];
+      if (ahead) this.#feed.write(ahead);
+    });
+  }
+
+  #resolveLine(line: string | null): void {
+    const resolve = this.#onLine;
+    if (!resolve) return;
+    this.#onLine = undefined;
+    this.#mode = "idle";
+    if (line !== null) this.#ctrlC = 0;
+    resolve(line);
+  }
+
+  /** Ctrl-C at the prompt clears the line; twice on an empty line leaves. */
+  #promptInterrupt(): void {
+    if (this.#rl.line !== "") {
+      this.#ctrlC = 0;
+      this.#rl.write(null, { ctrl: true, name: "e" });
+      this.#rl.write(null, { ctrl: true, name: "u" });
+      return;
+    }
+    this.#ctrlC++;
+    if (this.#ctrlC >= 2) return this.#resolveLine(null);
+    this.#opts.write(`\n${this.#opts.exitHint}\n`);
+    this.#rl.prompt(true);
+  }
+
+  #route(raw: string): void {
+    let chunk = this.#unpaste(raw);
+    if (this.#swallowEnter) {
+      this.#swallowEnter = false;
+      if (chunk.startsWith("\r")) chunk = chunk.slice(1);
+    }
+    if (chunk === "") return;
+    switch (this.#mode) {
+      case "prompt":
+        this.#feed.write(chunk);
+        return;
+      case "answer":
+        return this.#onKeys?.(chunk);
+      case "busy":
+        if (chunk.includes("\x03")) {
+          chunk = chunk.replaceAll("\x03", "");
+          this.#onInterrupt?.();
+        }
+        if (chunk) this.#typeAhead.push(chunk);
+        return;
+      default:
+        this.#typeAhead.push(chunk);
+    }
+  }
+
+  /** Drops the paste markers and turns pasted newlines into a stand-in character. */
+  #unpaste(chunk: string): string {
+    if (!chunk.includes("\x1b[20") && !this.#pasting) return chunk;
+    let out = "";
+    for (const part of chunk.split(PASTE)) {
+      if (part === "\x1b[200~") this.#pasting = true;
+      else if (part === "\x1b[201~") this.#pasting = false;
+      else out += this.#pasting ? part.replace(/\r\n|\r|\n/g, PASTED_NEWLINE) : part;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,44 @@
+/** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
+import { findSessions, type SessionSummary } from "../../session/mod.ts";
+import type { Style } from "../exec_reporter.ts";
+
+const SHOWN = 20;
+
+/** Options of `pickSession()`. */
+export interface PickOptions {
+  /** Only sessions of this directory; undefined for all. */
+  cwd?: string;
+  print(lines: string[]): void;
+  ask(prompt: string): Promise<string | null>;
+  style: Style;
+}
+
+/** Lists the newest sessions and returns the id the user picks, or undefined. */
+export async function pickSession(home: string, opts: PickOptions): Promise<string | undefined> {
+  const sessions = await findSessions(home, { cwd: opts.cwd, limit: SHOWN });
+  if (sessions.length === 0) {
+    opts.print([`No saved sessions${opts.cwd ? ` for "${opts.cwd}"` : ""}`]);
+    return undefined;
+  }
+  opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style)));
+  const answer = (await opts.ask(`Session number (Enter to cancel) › `))?.trim() ?? "";
+  const index = Number(answer);
+  if (!answer || !Number.isInteger(index) || index < 1 || index > sessions.length) {
+    return undefined;
+  }
+  return sessions[index - 1].id;
+}
+
+function pickerLine(s: SessionSummary, n: number, style: Style): string {
+  const prompt = (s.firstPrompt ?? "(no prompt)").replace(/\s+/g, " ").slice(0, 60);
+  return `${String(n).padStart(2)}  ${style.dim(ago(s.modified))}  ${s.cwd}  ${prompt}` +
+    (s.origin === "repl" ? "" : style.dim(` (${s.origin})`));
+}
+
+function ago(when: Date): string {
+  const s = Math.max(0, Math.round((Date.now() - when.getTime()) / 1000));
+  if (s < 60) return `${s}s ago`.padStart(8);
+  if (s < 3600) return `${Math.round(s / 60)}m ago`.padStart(8);
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`.padStart(8);
+  return `${Math.round(s / 86400)}d ago`.padStart(8);
+}

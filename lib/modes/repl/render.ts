@@ -1,0 +1,234 @@
+/**
+ * The REPL's transcript: session events turned into text written below the input line, in
+ * order, never redrawing what was written before. Only the spinner rewrites its own line.
+ */
+import type { LoopEvent } from "../../loop/events.ts";
+import { type Block, textOf } from "../../model/message.ts";
+import {
+  colorDiffLine,
+  formatDuration,
+  head,
+  sessionLines,
+  type Style,
+  tail,
+} from "../exec_reporter.ts";
+import type { SessionEvent } from "../session.ts";
+
+/** How much of a failed command's output the transcript shows. */
+const FAILED_OUTPUT_LINES = 20;
+const DIFF_LINES = 60;
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Where the transcript goes and what it may use. */
+export interface TranscriptOptions {
+  write(text: string): void;
+  style: Style;
+  /** A spinner with elapsed time; only on a terminal that accepts escape sequences. */
+  spinner: boolean;
+  hideReasoning: boolean;
+}
+
+/** Renders session events as they arrive. */
+export class Transcript {
+  #opts: TranscriptOptions;
+  #column = 0;
+  #streaming: "text" | "thinking" | undefined;
+  #sawText = false;
+  #spin:
+    | { label: string; started: number; timer: ReturnType<typeof setInterval>; shown: boolean }
+    | undefined;
+
+  constructor(opts: TranscriptOptions) {
+    this.#opts = opts;
+  }
+
+  /** Shows or hides the model's reasoning from now on. */
+  setHideReasoning(hide: boolean): void {
+    this.#opts.hideReasoning = hide;
+  }
+
+  /** Writes raw text, keeping track of whether the cursor is at the start of a line. */
+  write(text: string): void {
+    if (text === "") return;
+    this.#clearSpinner();
+    this.#opts.write(text);
+    const nl = text.lastIndexOf("\n");
+    this.#column = nl === -1 ? this.#column + text.length : text.length - nl - 1;
+  }
+
+  /** Writes whole lines, first ending a line left open by streamed text. */
+  lines(lines: string[]): void {
+    if (lines.length === 0) return;
+    this.endLine();
+    this.write(lines.join("\n") + "\n");
+  }
+
+  /** Ends a line left open by streamed text. */
+  endLine(): void {
+    this.#streaming = undefined;
+    if (this.#column > 0) this.write("\n");
+  }
+
+  /** Shows the spinner until the next output; `label` says what is awaited. */
+  startSpinner(label: string): void {
+    this.stopSpinner();
+    if (!this.#opts.spinner) return;
+    const started = Date.now();
+    const timer = setInterval(() => this.#drawSpinner(), 100);
+    this.#spin = { label, started, timer, shown: false };
+  }
+
+  stopSpinner(): void {
+    if (!this.#spin) return;
+    clearInterval(this.#spin.timer);
+    this.#clearSpinner();
+    this.#spin = undefined;
+  }
+
+  /** Renders one session event. */
+  handle(event: SessionEvent): void {
+    const { style } = this.#opts;
+    switch (event.type) {
+      case "session_started":
+      case "approval_requested":
+      case "approval_resolved":
+        return;
+      case "model_request":
+        this.#sawText = false;
+        return this.startSpinner("waiting for the model");
+      case "thinking_delta":
+        if (this.#opts.hideReasoning) return;
+        this.stopSpinner();
+        if (this.#streaming !== "thinking") this.endLine();
+        this.#streaming = "thinking";
+        return this.write(style.dim(event.text));
+      case "text_delta":
+        this.stopSpinner();
+        if (this.#streaming !== "text") this.endLine();
+        this.#streaming = "text";
+        this.#sawText = true;
+        return this.write(event.text);
+      case "assistant_message":
+        this.stopSpinner();
+        this.endLine();
+        // A provider that does not stream still gets its text shown.
+        if (!this.#sawText) this.lines(unstreamedText(event.message.blocks));
+        return;
+      case "tool_start":
+        this.lines(toolStartLines(event, style));
+        return this.startSpinner(event.call.name);
+      case "tool_end":
+        this.stopSpinner();
+        return this.lines(toolEndLines(event, style));
+      case "model_switched":
+        return this.lines([style.dim(`model: ${event.provider}/${event.model}`)]);
+      case "compacted":
+        return this.lines([
+          style.dim(`compacted the history: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
+        ]);
+      case "turn_end":
+        this.stopSpinner();
+        return this.lines(outcomeLines(event, style));
+      default:
+        this.stopSpinner();
+        return this.lines(sessionLines(event, style));
+    }
+  }
+
+  #drawSpinner(): void {
+    const spin = this.#spin;
+    if (!spin || this.#column > 0) return;
+    const elapsed = Math.floor((Date.now() - spin.started) / 1000);
+    const frame = FRAMES[Math.floor((Date.now() - spin.started) / 100) % FRAMES.length];
+    this.#opts.write(`\r\x1b[2K${frame} ${spin.label} (${elapsed}s · Ctrl-C to stop)`);
+    spin.shown = true;
+  }
+
+  #clearSpinner(): void {
+    if (this.#spin?.shown) {
+      this.#opts.write("\r\x1b[2K");
+      this.#spin.shown = false;
+    }
+  }
+}
+
+function toolStartLines(
+  event: Extract<LoopEvent, { type: "tool_start" }>,
+  style: Style,
+): string[] {
+  const input = (event.input ?? {}) as Record<string, unknown>;
+  if (event.capability === "shell.run" || event.capability === "shell.start") {
+    return [`${style.bold("$")} ${String(input.command ?? "")}`];
+  }
+  const target = input.path ?? input.pattern ?? input.url ?? input.query ?? "";
+  return [style.dim(`• ${event.call.name}${target ? ` ${String(target)}` : ""}`)];
+}
+
+function toolEndLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style): string[] {
+  if (event.isError) {
+    return [
+      style.red(`  ✗ ${event.call.name} failed`),
+      ...tail(event.text, FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
+    ];
+  }
+  const output = (event.output ?? {}) as Record<string, unknown>;
+  if (event.capability === "shell.run") {
+    const code = output.exitCode;
+    const took = style.dim(`in ${formatDuration(Number(output.durationMs ?? 0))}`);
+    if (code === 0) return [`  ${style.green("✓ exit 0")} ${took}`];
+    return [
+      `  ${style.red(`✗ exit ${code ?? "(timeout)"}`)} ${took}`,
+      ...tail(String(output.output ?? ""), FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
+    ];
+  }
+  return diffLines(output, style);
+}
+
+/** Edits shown as colored diffs: `fs.edit` and `fs.write` carry one, patches one per file. */
+function diffLines(output: Record<string, unknown>, style: Style): string[] {
+  const changes = Array.isArray(output.changes)
+    ? output.changes as Array<Record<string, unknown>>
+    : typeof output.diff === "string"
+    ? [output]
+    : [];
+  return changes.flatMap((c) => {
+    const diff = typeof c.diff === "string" ? c.diff : "";
+    if (!diff) return [];
+    const title = `${c.kind ?? (c.created ? "add" : "edit")} ${c.path ?? ""}`;
+    return [style.bold(title), ...head(diff, DIFF_LINES).map((l) => colorDiffLine(l, style))];
+  });
+}
+
+function outcomeLines(event: Extract<LoopEvent, { type: "turn_end" }>, style: Style): string[] {
+  const { outcome } = event;
+  switch (outcome.status) {
+    case "completed":
+      return [];
+    case "aborted":
+      return [style.red("Interrupted")];
+    case "step_limit":
+      return [
+        style.red(`The model made ${outcome.limit} requests without finishing the task`),
+        style.dim(
+          `Raise max_turn_steps to let it continue (-c max_turn_steps=${outcome.limit * 2})`,
+        ),
+      ];
+    case "failed":
+      return [
+        style.red(`error: ${outcome.error.message}`),
+        ...(outcome.error.hint ? [`hint: ${outcome.error.hint}`] : []),
+      ];
+  }
+}
+
+function unstreamedText(blocks: Block[]): string[] {
+  const text = textOf(blocks).trim();
+  return text ? [text] : [];
+}
+
+/** Colors a whole unified diff for `/diff`. */
+export function colorDiff(diff: string, style: Style): string {
+  return diff.split("\n").map((l) =>
+    l.startsWith("diff --git") ? style.bold(l) : colorDiffLine(l, style)
+  ).join("\n");
+}

@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { startFakeProvider } from "../fake_provider/server.ts";
+import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
+
+const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+
+/** Runs `interpreter ARGS` with `stdin` piped in and returns its exit code and raw output. */
+async function pipedRepl(
+  args: string[],
+  opts: { cwd: string; home: string; stdin: string; env?: Record<string, string> },
+) {
+  const child = new Deno.Command(LAUNCHER, {
+    args,
+    cwd: opts.cwd,
+    env: { OPENINTERPRETER_HOME: opts.home, FAKE_API_KEY: "k", ...opts.env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(opts.stdin));
+  await writer.close();
+  const out = await child.output();
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("interpreter with piped stdin runs each line as a turn and exits 0 at the end", async () => {
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "first question" }, reply: { text: "Answer one." } },
+    { expect: { user_contains: "second question" }, reply: { text: "Answer two." } },
+  ]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const result = await pipedRepl(["-s", "read-only"], {
+      cwd: repo,
+      home,
+      stdin: "first question\nsecond question\n",
+    });
+    assert.deepEqual(fake.failures, []);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.equal(fake.remaining(), 0, "both lines must reach the model");
+    assert.match(result.stdout, /^interpreter · model fake-model · provider fake · /m);
+    assert.match(result.stdout, /sandbox read-only · approval /);
+    assert.ok(
+      result.stdout.indexOf("Answer one.") < result.stdout.indexOf("second question"),
+      "the second line waits for the first turn to end",
+    );
+    assert.match(result.stdout, /Answer two\./);
+    const second = fake.requests[1].body as { messages: Array<{ content: unknown }> };
+    assert.match(JSON.stringify(second.messages), /first question.*Answer one\./s);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("interpreter joins a line ending in a backslash with the next one", async () => {
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "line one\nline two" }, reply: { text: "Joined." } },
+  ]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const result = await pipedRepl([], { cwd: repo, home, stdin: "line one\\\nline two\n" });
+    assert.deepEqual(fake.failures, []);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(fake.remaining(), 0);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("interpreter answers slash commands from piped stdin and names the closest one", async () => {
+  await using fake = await startFakeProvider([]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const result = await pipedRepl([], {
+      cwd: repo,
+      home,
+      stdin: "/stauts\n/mcp\n/permissions\n/help\n/quit\nnever sent\n",
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Unknown command "\/stauts"; did you mean \/status\?/);
+    assert.match(result.stdout, /^\/mcp comes in a later release$/m);
+    assert.match(result.stdout, /^approval: /m);
+    assert.match(result.stdout, /\/harness +list the harnesses/);
+    assert.equal(fake.requests.length, 0, "/quit ends the session before the last line");
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+/**
+ * Runs the REPL with stdout on a pseudo-terminal (util-linux `script`) and stdin piped, and
+ * returns every byte it wrote there.
+ */
+async function onTerminal(repo: string, home: string, env: string): Promise<string> {
+  const log = await Deno.makeTempFile({ prefix: "oi-repl-typescript-" });
+  try {
+    const inner = `printf 'run it\\n' | env ${env} OPENINTERPRETER_HOME='${home}' ` +
+      `FAKE_API_KEY=k '${LAUNCHER}' --yolo`;
+    const out = await new Deno.Command("script", {
+      args: ["-q", "-e", "-c", inner, log],
+      cwd: repo,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, decode(out.stderr) + (await Deno.readTextFile(log)));
+    return await Deno.readTextFile(log);
+  } finally {
+    await Deno.remove(log);
+  }
+}
+
+Deno.test({
+  name: "interpreter writes no escape byte with TERM=dumb NO_COLOR=1, and colors without them",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const repo = await fixtureRepo("habits");
+    const turns = () => [
+      { reply: { tool_calls: [{ name: "exec_command", args: { cmd: "false" } }] } },
+      { reply: { text: "It failed." } },
+    ];
+    try {
+      for (const [env, escapes] of [["TERM=dumb NO_COLOR=1", false], ["TERM=xterm", true]]) {
+        await using fake = await startFakeProvider(turns());
+        const home = await fakeHome(fake.baseUrl, "chat");
+        const output = await onTerminal(repo, home, env as string);
+        await Deno.remove(home, { recursive: true });
+        assert.match(output, /It failed\./);
+        assert.match(output, /exit 1/);
+        assert.equal(output.includes("\x1b"), escapes, `${env}: ${JSON.stringify(output)}`);
+      }
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  },
+});
