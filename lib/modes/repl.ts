@@ -146,7 +146,10 @@ class Repl {
         const fromArgs = first !== undefined;
         const line = first ?? await Promise.race([this.#p.input.next(PROMPT), this.#quit.promise]);
         first = undefined;
-        if (line === null) break;
+        if (line === null) {
+          if (term.interactive) writeOut("\n");
+          break;
+        }
         if (line.trim() === "") continue;
         this.#idleInterrupts = 0;
         if (!term.interactive || fromArgs) this.#echo(line);

@@ -34,6 +34,8 @@ export class Transcript {
   #column = 0;
   #streaming: "text" | "thinking" | undefined;
   #sawText = false;
+  /** Calls refused before they ran: their error result repeats the refusal, so it is not shown. */
+  #denied = new Set<string>();
   #spin:
     | { label: string; started: number; timer: ReturnType<typeof setInterval>; shown: boolean }
     | undefined;
@@ -119,7 +121,13 @@ export class Transcript {
         return this.startSpinner(event.call.name);
       case "tool_end":
         this.stopSpinner();
+        if (this.#denied.delete(event.call.id)) return;
         return this.lines(toolEndLines(event, style));
+      case "tool_denied":
+        if (event.callId) this.#denied.add(event.callId);
+        // The user's own refusal was confirmed where they answered.
+        if (event.reason.startsWith("The user refused")) return;
+        return this.lines([style.red(`denied: ${event.reason.split("\n")[0]}`)]);
       case "model_switched":
         return this.lines([style.dim(`model: ${event.provider}/${event.model}`)]);
       case "compacted":

@@ -1,0 +1,259 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type ScriptTurn, startFakeProvider } from "../fake_provider/server.ts";
+import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
+
+const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
+  .output().then((o) => o.success, () => false);
+const SKIP = HAS_TMUX ? "" : " (skipped: tmux is not installed)";
+const PROMPT_LINE = /^› $/m;
+
+/** The REPL in a tmux pane of its own server; `screen()` is the whole scrollback. */
+class Pane implements AsyncDisposable {
+  #dir: string;
+  #socket: string;
+  private constructor(dir: string) {
+    this.#dir = dir;
+    this.#socket = join(dir, "sock");
+  }
+
+  static async open(args: string[], opts: { repo: string; home: string }): Promise<Pane> {
+    const pane = new Pane(await Deno.makeTempDir({ prefix: "oi-repl-tmux-" }));
+    const quoted = args.map((a) => `'${a}'`).join(" ");
+    const command = `env OPENINTERPRETER_HOME='${opts.home}' FAKE_API_KEY=k TERM=xterm-256color ` +
+      `'${LAUNCHER}' ${quoted}; echo "EXIT:$?"; sleep 600`;
+    await pane.#tmux(
+      ["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "-c", opts.repo, command],
+    );
+    await pane.#tmux(["set-option", "-t", "t", "history-limit", "10000"]);
+    return pane;
+  }
+
+  async #tmux(args: string[]): Promise<string> {
+    const out = await new Deno.Command("tmux", { args: ["-S", this.#socket, ...args] }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    if (!out.success) throw new Error(`tmux ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+    return text;
+  }
+
+  screen(): Promise<string> {
+    return this.#tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", "t"]);
+  }
+
+  /** Types `text` literally, then Enter unless `enter` is false. */
+  async type(text: string, enter = true): Promise<void> {
+    await this.#tmux(["send-keys", "-t", "t", "-l", text]);
+    if (enter) await this.key("Enter");
+  }
+
+  async key(name: string): Promise<void> {
+    await this.#tmux(["send-keys", "-t", "t", name]);
+  }
+
+  /** Waits until the screen after `from` characters matches `pattern`; returns that part. */
+  async waitFor(pattern: RegExp, from = 0, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (true) {
+      const text = (await this.screen()).slice(from);
+      if (pattern.test(text)) return text;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${pattern}; the screen shows:\n${text}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Waits for the prompt to come back after the output so far. */
+  async settled(from: number): Promise<string> {
+    return await this.waitFor(new RegExp(`${PROMPT_LINE.source}(?![\\s\\S]*\\S)`, "m"), from);
+  }
+
+  async mark(): Promise<number> {
+    return (await this.screen()).trimEnd().length;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.#tmux(["kill-server"]).catch(() => "");
+    await Deno.remove(this.#dir, { recursive: true });
+  }
+}
+
+async function setup(turns: ScriptTurn[]) {
+  const fake = await startFakeProvider(turns);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  return {
+    fake,
+    repo,
+    home,
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await Deno.remove(repo, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    },
+  };
+}
+
+const ADD_NOTES = "*** Begin Patch\n*** Add File: notes.txt\n+remember the milk\n*** End Patch\n";
+
+Deno.test({
+  name: "the REPL runs a task with a tool and an edit, shows /diff and /status, and switches " +
+    "harness on the same history" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using env = await setup([
+      {
+        expect: { user_contains: "take notes", tools_include: ["exec_command"] },
+        reply: { tool_calls: [{ name: "exec_command", args: { cmd: "ls habits.py" } }] },
+      },
+      {
+        expect: { last_tool_result_contains: "habits.py" },
+        reply: { tool_calls: [{ name: "apply_patch", args: { input: ADD_NOTES } }] },
+      },
+      { reply: { text: "Noted the milk." } },
+      {
+        expect: { user_contains: "and again", tools_include: ["Bash", "Edit"] },
+        reply: { text: "Claude tools now." },
+      },
+    ]);
+    await using pane = await Pane.open(["-s", "workspace-write"], env);
+    const banner = await pane.waitFor(PROMPT_LINE);
+    assert.match(banner, /model fake-model · provider fake · harness native · sandbox/);
+
+    let from = await pane.mark();
+    await pane.type("take notes please");
+    let out = await pane.settled(from);
+    assert.match(out, /\$ ls habits\.py\n {2}✓ exit 0 in /);
+    assert.match(out, /add notes\.txt[\s\S]*\+remember the milk/);
+    assert.match(out, /Noted the milk\./);
+    assert.equal(await Deno.readTextFile(join(env.repo, "notes.txt")), "remember the milk\n");
+
+    from = await pane.mark();
+    await pane.type("/diff");
+    out = await pane.settled(from);
+    assert.match(out, /notes\.txt[\s\S]*\+remember the milk/);
+
+    from = await pane.mark();
+    await pane.type("/status");
+    out = await pane.settled(from);
+    assert.match(out, /^provider: +fake \(chat\)$/m);
+    assert.match(out, /^harness: +native$/m);
+    assert.match(out, /^context: +\d+ \/ \d+ tokens/m);
+
+    from = await pane.mark();
+    await pane.type("/harness");
+    out = await pane.settled(from);
+    assert.match(out, /^\* native +Native \(Codex tools\)/m);
+    assert.match(out, /\(automatic\)/);
+
+    from = await pane.mark();
+    await pane.type("/harness claude-code");
+    await pane.settled(from);
+    from = await pane.mark();
+    await pane.type("and again");
+    out = await pane.settled(from);
+    assert.match(out, /Claude tools now\./);
+    assert.deepEqual(env.fake.failures, []);
+    const last = JSON.stringify(env.fake.requests.at(-1)!.body);
+    assert.match(last, /take notes please[\s\S]*ls habits\.py[\s\S]*Noted the milk/);
+
+    await pane.type("/exit");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});
+
+Deno.test({
+  name: "the REPL asks inline: n declines with a note, y runs once, a runs for the session" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    const touch = (name: string) => ({
+      reply: { tool_calls: [{ name: "exec_command", args: { cmd: `touch ${name}` } }] },
+    });
+    await using env = await setup([
+      touch("a.txt"),
+      { expect: { last_tool_result_contains: "refused" }, ...touch("b.txt") },
+      touch("c.txt"),
+      touch("c.txt"),
+      { reply: { text: "All touched." } },
+    ]);
+    await using pane = await Pane.open(["-a", "untrusted", "-s", "workspace-write"], env);
+    await pane.waitFor(PROMPT_LINE);
+    const from = await pane.mark();
+    await pane.type("touch things");
+    await pane.waitFor(
+      /touch a\.txt[\s\S]*why:[\s\S]*\[y\] yes once {2}\[a\] yes for this session/,
+      from,
+    );
+    await pane.type("n use another name");
+    await pane.waitFor(
+      /declined: use another name[\s\S]*touch b\.txt[\s\S]*\[y\] yes once[^\n]*› *$/m,
+      from,
+    );
+    await pane.type("y", false);
+    await pane.waitFor(/approved once[\s\S]*touch c\.txt[\s\S]*\[y\] yes once[^\n]*› *$/m, from);
+    await pane.type("a", false);
+    const out = await pane.waitFor(/All touched\./, from);
+    assert.equal(out.match(/\[y\] yes once/g)?.length, 3, "the second touch c.txt is not asked");
+    assert.equal(await Deno.stat(join(env.repo, "a.txt")).then(() => true, () => false), false);
+    await Deno.stat(join(env.repo, "b.txt"));
+    await Deno.stat(join(env.repo, "c.txt"));
+    assert.deepEqual(env.fake.failures, []);
+
+    await pane.settled(from);
+    await pane.key("C-c");
+    await pane.waitFor(/Ctrl-C again/, from);
+    await pane.key("C-c");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});
+
+/** Live processes of process group `pgid`. */
+async function groupMembers(pgid: number): Promise<number[]> {
+  const out = await new Deno.Command("pgrep", { args: ["-g", String(pgid)] }).output();
+  const pids = new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map(Number);
+  const states = await Promise.all(
+    pids.map((pid) => Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "")),
+  );
+  return pids.filter((_, i) => states[i] !== "" && !/^\d+ \(.*\) Z/.test(states[i]));
+}
+
+Deno.test({
+  name: "Ctrl-C during sleep 30 in the REPL kills its process group and brings the prompt back" +
+    SKIP,
+  ignore: !HAS_TMUX || Deno.build.os !== "linux",
+  async fn() {
+    await using env = await setup([
+      {
+        reply: {
+          tool_calls: [{ name: "exec_command", args: { cmd: "echo $$ > group.pid; sleep 30" } }],
+        },
+      },
+      { expect: { user_contains: "still there" }, reply: { text: "Yes, still here." } },
+    ]);
+    await using pane = await Pane.open(["--yolo"], env);
+    await pane.waitFor(PROMPT_LINE);
+    let from = await pane.mark();
+    await pane.type("sleep a while");
+    const pidFile = join(env.repo, "group.pid");
+    const deadline = Date.now() + 15_000;
+    while (!(await Deno.readTextFile(pidFile).then((t) => t.endsWith("\n"), () => false))) {
+      if (Date.now() > deadline) {
+        throw new Error(`the command did not start:\n${await pane.screen()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const leader = Number((await Deno.readTextFile(pidFile)).trim());
+    assert.notDeepEqual(await groupMembers(leader), []);
+    await pane.key("C-c");
+    const out = await pane.settled(from);
+    assert.match(out, /Interrupted/);
+    assert.deepEqual(await groupMembers(leader), [], "the sleep's process group is gone");
+
+    from = await pane.mark();
+    await pane.type("are you still there?");
+    assert.match(await pane.settled(from), /Yes, still here\./);
+    assert.deepEqual(env.fake.failures, [], "the interrupted call got a result");
+    await pane.key("C-d");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});
