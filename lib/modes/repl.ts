@@ -4,7 +4,7 @@
  * slash commands reach the session's controls.
  */
 import { configHome } from "../config/load.ts";
-import { UserError } from "../errors.ts";
+import { UsageError, UserError } from "../errors.ts";
 import { lastSession } from "../session/mod.ts";
 import type { ResumeTarget, SharedOptions } from "./cli.ts";
 import { makeStyle, type Style } from "./exec_reporter.ts";
@@ -65,7 +65,7 @@ export async function runResume(target: ResumeTarget, options: SharedOptions): P
     return await runRepl({ options, resume: newest.id });
   }
   if (!Deno.stdin.isTerminal()) {
-    throw new UserError("The session picker needs a terminal", {
+    throw new UsageError("The session picker needs a terminal", {
       hint: 'Give the session id ("interpreter resume ID") or use --last',
     });
   }

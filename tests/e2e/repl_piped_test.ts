@@ -141,3 +141,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test("interpreter resume --last continues the newest REPL session with its history", async () => {
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "remember 42" }, reply: { text: "Remembered." } },
+    { expect: { user_contains: "which number" }, reply: { text: "It was 42." } },
+  ]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const first = await pipedRepl([], { cwd: repo, home, stdin: "remember 42\n" });
+    assert.equal(first.code, 0, first.stderr);
+    const resumed = await pipedRepl(["resume", "--last"], {
+      cwd: repo,
+      home,
+      stdin: "which number?\n",
+    });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.deepEqual(fake.failures, []);
+    assert.match(resumed.stdout, /It was 42\./);
+    const body = JSON.stringify(fake.requests[1].body);
+    assert.match(body, /remember 42[\s\S]*Remembered\.[\s\S]*which number/);
+    const picker = await pipedRepl(["resume"], { cwd: repo, home, stdin: "" });
+    assert.equal(picker.code, 2, picker.stderr);
+    assert.match(picker.stderr, /^error: The session picker needs a terminal$/m);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -46,6 +46,12 @@ class Pane implements AsyncDisposable {
     if (enter) await this.key("Enter");
   }
 
+  /** Pastes `text` as the terminal would, in bracketed-paste markers when the REPL asked. */
+  async paste(text: string): Promise<void> {
+    await this.#tmux(["set-buffer", "-b", "p", text]);
+    await this.#tmux(["paste-buffer", "-p", "-d", "-b", "p", "-t", "t"]);
+  }
+
   async key(name: string): Promise<void> {
     await this.#tmux(["send-keys", "-t", "t", name]);
   }
@@ -78,8 +84,8 @@ class Pane implements AsyncDisposable {
   }
 }
 
-async function setup(turns: ScriptTurn[]) {
-  const fake = await startFakeProvider(turns);
+async function setup(turns: ScriptTurn[], chunkDelayMs = 0) {
+  const fake = await startFakeProvider(turns, { chunkDelayMs });
   const repo = await fixtureRepo("habits");
   const home = await fakeHome(fake.baseUrl, "chat");
   return {
@@ -254,6 +260,39 @@ Deno.test({
     assert.match(await pane.settled(from), /Yes, still here\./);
     assert.deepEqual(env.fake.failures, [], "the interrupted call got a result");
     await pane.key("C-d");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});
+
+Deno.test({
+  name: "the REPL keeps what is typed during a turn for the next prompt and sends a paste as " +
+    "one message" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using env = await setup([
+      { reply: { text: "A slow answer that streams in many small pieces, one after another." } },
+      { expect: { user_contains: "typed ahead" }, reply: { text: "Got the typed one." } },
+      { expect: { user_contains: "pasted one\npasted two" }, reply: { text: "Got the paste." } },
+    ], 60);
+    await using pane = await Pane.open(["-s", "read-only"], env);
+    await pane.waitFor(PROMPT_LINE);
+    let from = await pane.mark();
+    await pane.type("go slowly");
+    await pane.waitFor(/A slow/, from);
+    await pane.type("typed ahead", false);
+    const out = await pane.waitFor(/one after another\.\n› typed ahead/, from);
+    assert.doesNotMatch(out, /A slow[^\n]*typed ahead/, "type-ahead is not echoed into the answer");
+    await pane.key("Enter");
+    await pane.waitFor(/Got the typed one\./, from);
+    await pane.settled(from);
+
+    from = await pane.mark();
+    await pane.paste("pasted one\npasted two");
+    await pane.key("Enter");
+    await pane.waitFor(/Got the paste\./, from);
+    assert.deepEqual(env.fake.failures, []);
+    assert.equal(env.fake.remaining(), 0);
+    await pane.type("/quit");
     await pane.waitFor(/^EXIT:0$/m, from);
   },
 });
