@@ -10,6 +10,7 @@ import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
+import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
 import { chooseHarness } from "../harness/select.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
@@ -168,6 +169,18 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   recordTo = recorder;
   const toolState = new Map<string, unknown>();
   let harness = agent.harness;
+  if (recorder.resumedHarness && recorder.resumedHarness !== harness.id) {
+    const before = await loadHarness(recorder.resumedHarness, harnessDirs(agent)).catch(() =>
+      undefined
+    );
+    if (before) {
+      state.messages.splice(
+        0,
+        state.messages.length,
+        ...translateHistory(state.messages, before, harness),
+      );
+    }
+  }
   let provider = agent.provider;
   let providerId = agent.settings.id;
   let wireApi = agent.settings.wireApi;
@@ -257,13 +270,15 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       return outcome;
     },
     async switchHarness(id) {
-      const next = await loadHarness(id, {
-        builtinDir: BUILTIN_HARNESSES,
-        userDir: `${agent.config.home}/harnesses`,
-      });
+      const next = await loadHarness(id, harnessDirs(agent));
       if (!next.wireApis.includes(agent.settings.wireApi)) {
         throw wireMismatch(next.id, agent.settings.wireApi, next.wireApis);
       }
+      state.messages.splice(
+        0,
+        state.messages.length,
+        ...translateHistory(state.messages, harness, next),
+      );
       harness = next;
       state.system = renderSystemPrompt(next, agent.promptVars);
       info.harness = next.id;
@@ -284,6 +299,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         throw wireMismatch(harness.id, resolved.settings.wireApi, harness.wireApis);
       }
       provider = await openProvider(resolved.settings);
+      state.messages.splice(0, state.messages.length, ...withoutSealedReasoning(state.messages));
       providerId = resolved.settings.id;
       wireApi = resolved.settings.wireApi;
       state.model = resolved.model;
@@ -307,7 +323,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       };
     },
     async harnesses() {
-      const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: `${agent.config.home}/harnesses` };
+      const dirs = harnessDirs(agent);
       const ids = await listHarnessIds(dirs);
       const automatic = chooseHarness({
         configured: "",
@@ -366,4 +382,8 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
 
 function isProvider(agent: AgentSession, id: string): boolean {
   return id in agent.config.values.model_providers || builtinProvider(id) !== undefined;
+}
+
+function harnessDirs(agent: AgentSession) {
+  return { builtinDir: BUILTIN_HARNESSES, userDir: `${agent.config.home}/harnesses` };
 }

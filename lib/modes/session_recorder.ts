@@ -22,11 +22,14 @@ export class SessionRecorder {
   readonly #state: LoopState;
   #cursor: number;
   #failure: Error | undefined;
+  /** For a resumed session, the harness its history was made with. */
+  readonly resumedHarness: string | undefined;
 
-  constructor(writer: SessionWriter | undefined, state: LoopState) {
+  constructor(writer: SessionWriter | undefined, state: LoopState, resumedHarness?: string) {
     this.#writer = writer;
     this.#state = state;
     this.#cursor = state.messages.length;
+    this.resumedHarness = resumedHarness;
   }
 
   get id(): string | undefined {
@@ -102,10 +105,12 @@ export async function openRecorder(
     const saved = await readSavedSession(home, opts.resume);
     for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
     state.messages.push(...saved.history);
-    if (opts.ephemeral) return new SessionRecorder(undefined, state);
+    const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
+      saved.header.harness;
+    if (opts.ephemeral) return new SessionRecorder(undefined, state, harness);
     const writer = await reopenForAppend(saved.file);
     for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
-    return new SessionRecorder(writer, state);
+    return new SessionRecorder(writer, state, harness);
   }
   if (opts.ephemeral) return new SessionRecorder(undefined, state);
   const { values } = agent.config;

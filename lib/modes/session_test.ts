@@ -91,19 +91,25 @@ Deno.test("a typical turn reports its events in this order, approvals and denial
 });
 
 Deno.test("switchHarness() keeps the history and sends the new harness's tools next", async () => {
-  await using fake = await startFakeProvider(parseScript([
-    JSON.stringify({ reply: { text: "first" } }),
-    JSON.stringify({
-      expect: { tools_include: ["Bash"], user_contains: "again" },
-      reply: { text: "second" },
-    }),
-  ].join("\n")));
+  await using fake = await startFakeProvider(
+    parseScript([
+      JSON.stringify({
+        reply: { tool_calls: [{ id: "call_1", name: "exec_command", args: { cmd: "echo hi" } }] },
+      }),
+      JSON.stringify({ reply: { text: "first" } }),
+      JSON.stringify({
+        expect: { tools_include: ["Bash"], user_contains: "again" },
+        reply: { text: "second" },
+      }),
+    ].join("\n")),
+    { allowTranslatedCalls: true },
+  );
   await using ws = await workspace(fake.baseUrl);
   const events: SessionEvent[] = [];
   await using session = await openSession({
     cwd: ws.cwd,
     env: ws.env,
-    settings: { config: [] },
+    settings: { config: [], sandbox: "danger-full-access" },
     io: { onEvent: (event) => events.push(event) },
   });
   const signal = new AbortController().signal;
@@ -113,7 +119,8 @@ Deno.test("switchHarness() keeps the history and sends the new harness's tools n
   assert.deepEqual(outcome, { status: "completed", finalText: "second" });
   assert.equal(session.info.harness, "claude-code");
   assert.ok(events.some((e) => e.type === "harness_switched" && e.harness === "claude-code"));
-  const body = JSON.stringify(fake.requests[1].body);
-  assert.match(body, /hello[^]*first[^]*again/, "the earlier turn is carried over");
+  const body = JSON.stringify(fake.requests[2].body);
+  assert.match(body, /hello[^]*"Bash"[^]*echo hi[^]*first[^]*again/, "the earlier turn, as Bash");
+  assert.doesNotMatch(body, /"name":"exec_command"/);
   assert.deepEqual(fake.failures, []);
 });

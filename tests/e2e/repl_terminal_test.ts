@@ -85,7 +85,8 @@ class Pane implements AsyncDisposable {
 }
 
 async function setup(turns: ScriptTurn[], chunkDelayMs = 0) {
-  const fake = await startFakeProvider(turns, { chunkDelayMs });
+  // The harness switch re-expresses earlier tool calls under the new harness's tool names.
+  const fake = await startFakeProvider(turns, { chunkDelayMs, allowTranslatedCalls: true });
   const repo = await fixtureRepo("habits");
   const home = await fakeHome(fake.baseUrl, "chat");
   return {

@@ -31,6 +31,11 @@ export interface Ledger {
 export interface CheckOptions {
   /** Accept tool calls and reasoning in the history that this server never issued. */
   allowForeignIds: boolean;
+  /**
+   * Accept issued tool calls that come back under another tool name with other arguments: the
+   * agent re-expressed them for another harness (a harness switch). Ids must still match.
+   */
+  allowTranslatedCalls?: boolean;
 }
 
 /** An empty ledger. */
@@ -124,6 +129,7 @@ function checkIssuedCall(call: ViewCall, ledger: Ledger, opts: CheckOptions): st
     ];
   }
   const problems: string[] = [];
+  if (opts.allowTranslatedCalls) return problems;
   if (call.name !== issued.name) {
     problems.push(
       `Tool call "${call.id}" came back named "${call.name}", issued as "${issued.name}"`,

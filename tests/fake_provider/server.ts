@@ -31,6 +31,8 @@ export interface FakeProviderOptions {
   chunkDelayMs?: number;
   /** Accept tool calls and reasoning in request histories that this server never issued. */
   allowForeignIds?: boolean;
+  /** Accept issued tool calls re-expressed for another harness (see `CheckOptions`). */
+  allowTranslatedCalls?: boolean;
   /** Chat delta and message field that carries reasoning. Default `reasoning_content`. */
   chatReasoningField?: string;
 }
@@ -105,6 +107,7 @@ export function startFakeProvider(
       chunkSize: opts.chunkSize ?? 8,
       chunkDelayMs: opts.chunkDelayMs ?? 0,
       allowForeignIds: opts.allowForeignIds ?? false,
+      allowTranslatedCalls: opts.allowTranslatedCalls ?? false,
       chatReasoningField: opts.chatReasoningField ?? "reasoning_content",
     },
   };
