@@ -28,6 +28,9 @@ export interface ApprovalQuestion {
 /** The user's answer: run this once, run it and anything identical this session, or refuse. */
 export type ApprovalAnswer = "once" | "session" | "deny";
 
+/** An answer, or an answer with a note for the model (why the user refused, what to do instead). */
+export type ApprovalReply = ApprovalAnswer | { answer: ApprovalAnswer; note?: string };
+
 /** Options of `approvalHook()`. */
 export interface ApprovalHookOptions {
   policy: ApprovalPolicy;
@@ -37,7 +40,7 @@ export interface ApprovalHookOptions {
   /** The environment commands run with; see `ApprovalRequest.env`. */
   env?: Record<string, string>;
   /** Asks the user about call `callId`; absent when no one can answer (exec without a terminal). */
-  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalAnswer>;
+  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalReply>;
   /** Told about every refusal. */
   onDenied?: (message: string, callId: string | undefined) => void;
 }
@@ -80,8 +83,11 @@ export function approvalHook(
           `they can rerun with a different --ask-for-approval or --sandbox`,
       );
     }
-    const answer = await opts.ask(question, call.id);
-    if (answer === "deny") return deny(`The user refused to run ${call.name}`);
+    const reply = await opts.ask(question, call.id);
+    const { answer, note } = typeof reply === "string" ? { answer: reply, note: undefined } : reply;
+    if (answer === "deny") {
+      return deny(`The user refused to run ${call.name}${note ? `, saying: ${note}` : ""}`);
+    }
     if (answer === "session") approvedForSession.add(key);
     return allowed;
   };

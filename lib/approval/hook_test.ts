@@ -78,3 +78,17 @@ Deno.test("approvalHook() shows control and bidirectional characters of a comman
   await hook(CALL, { capability: "shell.run", input: { command } });
   assert.equal(asked[0].subject, "rm -rf ~ \\u{d}\\u{1b}[2Kls\n\\u{202e}echo");
 });
+
+Deno.test("approvalHook() passes the user's note on a refusal to the model", async () => {
+  const hook = approvalHook({
+    policy: "untrusted",
+    sandbox,
+    mutates: () => true,
+    ask: () => Promise.resolve({ answer: "deny", note: "use the staging database" }),
+  });
+  const verdict = await hook(CALL, { capability: "shell.run", input: { command: "make" } });
+  assert.deepEqual(verdict, {
+    allow: false,
+    reason: "The user refused to run Bash, saying: use the staging database",
+  });
+});

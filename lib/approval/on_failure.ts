@@ -3,13 +3,13 @@
  * may have caused: rerun it unsandboxed once the user approves, and otherwise tell the model
  * why it was not rerun (the answer's text is added to the command's output).
  */
-import type { ApprovalAnswer, ApprovalQuestion } from "./hook.ts";
+import type { ApprovalQuestion, ApprovalReply } from "./hook.ts";
 import { visible } from "./_visible.ts";
 
 /** Options of `onFailureRerun()`. */
 export interface OnFailureOptions {
   /** Asks the user; absent when no one can answer (exec without a terminal). */
-  ask?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
+  ask?: (question: ApprovalQuestion) => Promise<ApprovalReply>;
   /** Told when the rerun is refused for want of a terminal, for stderr. */
   onDenied?: (message: string) => void;
 }
@@ -30,14 +30,15 @@ export function onFailureRerun(
         "can rerun with a different --ask-for-approval or --sandbox";
     }
     const last = output.trim().split("\n").pop() ?? "";
-    const answer = await opts.ask({
+    const reply = await opts.ask({
       capability: "shell.run",
       subject: visible(command),
       reason: `it failed in the sandbox: ${visible(last)}`,
       unsandboxed: true,
     });
+    const { answer, note } = typeof reply === "string" ? { answer: reply, note: undefined } : reply;
     if (answer !== "deny") return true;
     return "The command failed in the sandbox, and the user refused to rerun it outside the " +
-      "sandbox";
+      `sandbox${note ? `, saying: ${note}` : ""}`;
   };
 }

@@ -15,7 +15,7 @@ import { chooseHarness } from "../harness/select.ts";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
-import type { ApprovalAnswer, ApprovalQuestion } from "../approval/hook.ts";
+import type { ApprovalQuestion, ApprovalReply } from "../approval/hook.ts";
 import type { SharedOptions } from "./cli.ts";
 import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
 import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
@@ -51,7 +51,7 @@ export interface AgentSession extends AsyncDisposable {
 export interface StartupIO {
   warn(message: string): void;
   /** Asks the user about tool call `callId`; absent when no one can answer. */
-  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalAnswer>;
+  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalReply>;
   /** Told about every refused tool call. */
   onDenied(message: string, callId: string | undefined): void;
 }

@@ -249,7 +249,7 @@ class Repl {
     transcript.lines(questionLines(question, style));
     const parsed = parseAnswer(await input.answer(ANSWER_PROMPT));
     transcript.lines([answerLine(parsed, style)]);
-    return parsed.answer;
+    return parsed;
   }
 
   async #command(line: string): Promise<CommandResult> {

@@ -4,7 +4,12 @@
  */
 import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
-import { type ApprovalAnswer, approvalHook, type ApprovalQuestion } from "../approval/hook.ts";
+import {
+  type ApprovalAnswer,
+  approvalHook,
+  type ApprovalQuestion,
+  type ApprovalReply,
+} from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
@@ -45,7 +50,7 @@ export interface SessionSandboxOptions {
   home: string;
   env: Record<string, string>;
   /** Asks the user; absent when no one can answer. */
-  ask?: (question: ApprovalQuestion, callId?: string) => Promise<ApprovalAnswer>;
+  ask?: (question: ApprovalQuestion, callId?: string) => Promise<ApprovalReply>;
   onDenied?: (message: string, callId?: string) => void;
   /** `--yolo` was given. */
   yolo?: boolean;

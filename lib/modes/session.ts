@@ -3,7 +3,7 @@
  * the MCP server and ACP next): opened from plain settings and a small I/O seam, it runs prompts
  * through the agent loop and reports everything as one typed event stream.
  */
-import type { ApprovalAnswer, ApprovalQuestion } from "../approval/hook.ts";
+import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply } from "../approval/hook.ts";
 import { formatConfigDebug } from "../config/debug.ts";
 import type { ConfigValues } from "../config/schema.ts";
 import { resolveProvider } from "../config/provider.ts";
@@ -52,7 +52,7 @@ export type SessionEvent =
   | { type: "session_started"; info: SessionInfo }
   | { type: "warning"; message: string }
   | { type: "approval_requested"; callId?: string; question: ApprovalQuestion }
-  | { type: "approval_resolved"; callId?: string; answer: ApprovalAnswer }
+  | { type: "approval_resolved"; callId?: string; answer: ApprovalAnswer; note?: string }
   | { type: "tool_denied"; callId?: string; reason: string }
   | { type: "subagent"; parentCallId?: string; label: string; event: LoopEvent }
   | { type: "harness_switched"; harness: string }
@@ -76,7 +76,7 @@ export interface SessionStatus extends SessionInfo {
 export interface SessionIO {
   onEvent(event: SessionEvent): void;
   /** Asks the user to approve a tool call; absent when no one can answer. */
-  approve?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
+  approve?: (question: ApprovalQuestion) => Promise<ApprovalReply>;
   /** Puts the model's questions to the user; absent when no one can answer. */
   askUser?: AskUser;
 }
@@ -139,10 +139,11 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       ask: io.approve
         ? async (question, callId) => {
           io.onEvent({ type: "approval_requested", callId, question });
-          const answer = await io.approve!(question);
-          io.onEvent({ type: "approval_resolved", callId, answer });
-          recordTo?.append(approvalEvent(callId, answer));
-          return answer;
+          const reply = await io.approve!(question);
+          const { answer, note } = typeof reply === "string" ? { answer: reply } : reply;
+          io.onEvent({ type: "approval_resolved", callId, answer, ...(note ? { note } : {}) });
+          recordTo?.append(approvalEvent(callId, answer, note));
+          return reply;
         }
         : undefined,
       onDenied: (reason, callId) => io.onEvent({ type: "tool_denied", callId, reason }),

@@ -128,11 +128,11 @@ export async function openRecorder(
 }
 
 /** The session-file event for an approval answer. */
-export function approvalEvent(callId: string | undefined, answer: ApprovalAnswer) {
+export function approvalEvent(callId: string | undefined, answer: ApprovalAnswer, note?: string) {
   const decision = answer === "once"
     ? "approved" as const
     : answer === "session"
     ? "approved_for_session" as const
     : "denied" as const;
-  return { type: "approval" as const, callId: callId ?? "", decision };
+  return { type: "approval" as const, callId: callId ?? "", decision, ...(note ? { note } : {}) };
 }

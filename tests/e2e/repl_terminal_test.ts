@@ -178,7 +178,7 @@ Deno.test({
     });
     await using env = await setup([
       touch("a.txt"),
-      { expect: { last_tool_result_contains: "refused" }, ...touch("b.txt") },
+      { expect: { last_tool_result_contains: "saying: use another name" }, ...touch("b.txt") },
       touch("c.txt"),
       touch("c.txt"),
       { reply: { text: "All touched." } },
