@@ -10,7 +10,9 @@ import type { ResumeTarget, SharedOptions } from "./cli.ts";
 import { makeStyle, type Style } from "./exec_reporter.ts";
 import { openSession, type Session, type SessionIO } from "./session.ts";
 import { resolveWorkdir } from "./session_setup.ts";
+import { needsFirstRun, runFirstRun } from "./first_run.ts";
 import { ANSWER_PROMPT, answerLine, parseAnswer, questionLines } from "./repl/approvals.ts";
+import { replAskUser } from "./repl/ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./repl/commands.ts";
 import { loadHistory, saveHistory } from "./repl/history.ts";
 import { plainInput, type ReplInput, terminalInput } from "./repl/input.ts";
@@ -139,6 +141,11 @@ class Repl {
         resume = await this.#pick(opts.pick.all ? undefined : this.#p.cwd);
         if (!resume) return 0;
       }
+      const o = opts.options;
+      const chosen = o.model || o.oss || o.localProvider || o.profile || o.config.length > 0;
+      if (!resume && term.interactive && !chosen) {
+        await this.#firstRun();
+      }
       await this.#open(resume);
       await this.#loadSettings();
       let first = opts.prompt;
@@ -180,12 +187,29 @@ class Repl {
     writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + PROMPT);
   }
 
+  /** With no provider set up yet, offers to set one up (skippable); never in exec. */
+  async #firstRun(): Promise<void> {
+    const { home, env, transcript, input } = this.#p;
+    if (!(await needsFirstRun(home, env))) return;
+    await runFirstRun(home, {
+      print: (text) => transcript.lines([text]),
+      readLine: (prompt) => input.line(prompt).then((line) => line ?? undefined),
+    });
+  }
+
   async #open(resume?: string): Promise<void> {
     const { cwd, env, opts, transcript } = this.#p;
     const { cd: _cd, skipGitRepoCheck: _skip, verbose: _verbose, ...settings } = opts.options;
     const io: SessionIO = {
       onEvent: (event) => transcript.handle(event),
       approve: this.#p.term.interactive ? (q) => this.#approve(q) : undefined,
+      askUser: this.#p.term.interactive
+        ? replAskUser((lines) => {
+          transcript.stopSpinner();
+          transcript.lines(lines);
+        }, (prompt) =>
+          this.#p.input.line(prompt), this.#p.style)
+        : undefined,
     };
     this.#session = await openSession({ cwd, env, settings, io, origin: "repl", resume });
     this.#banner();

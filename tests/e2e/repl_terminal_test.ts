@@ -297,3 +297,49 @@ Deno.test({
     await pane.waitFor(/^EXIT:0$/m, from);
   },
 });
+
+Deno.test({
+  name: "the REPL puts the model's question to the user and sends the picked option back" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    const ask = {
+      questions: [{
+        question: "Which database?",
+        header: "DB",
+        options: [{ label: "postgres" }, { label: "sqlite" }],
+      }],
+    };
+    await using env = await setup([
+      { reply: { tool_calls: [{ name: "AskUserQuestion", args: ask }] } },
+      { expect: { last_tool_result_contains: "sqlite" }, reply: { text: "Using sqlite." } },
+    ]);
+    await using pane = await Pane.open(["--harness", "kimi-code", "set up storage"], env);
+    await pane.waitFor(/DB: Which database\?[\s\S]*2\) sqlite[\s\S]*answer › $/m);
+    await pane.type("2");
+    await pane.waitFor(/Using sqlite\./);
+    assert.deepEqual(env.fake.failures, []);
+  },
+});
+
+Deno.test({
+  name: "the REPL's first run offers providers and writes the choice to config.toml" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    const repo = await fixtureRepo("habits");
+    const home = await Deno.makeTempDir({ prefix: "oi-first-run-" });
+    try {
+      await using pane = await Pane.open([], { repo, home });
+      const screen = await pane.waitFor(/No model provider is set up yet[\s\S]*> $/m);
+      const number = /(\d+)\) DeepSeek/.exec(screen)?.[1];
+      assert.ok(number, screen);
+      await pane.type(number);
+      await pane.waitFor(/Wrote model_provider = "deepseek"[\s\S]*Set DEEPSEEK_API_KEY/);
+      const config = await Deno.readTextFile(join(home, "config.toml"));
+      assert.match(config, /^model_provider = "deepseek"$/m);
+      assert.match(config, /^model = "/m);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});

@@ -15,6 +15,8 @@ export interface ReplInput {
   busy(onInterrupt: () => void): void;
   /** One answer to an approval question: a letter, maybe followed by a note. */
   answer(prompt: string): Promise<string | null>;
+  /** One plain line typed after `prompt` (a question's answer); null on Ctrl-C or end of input. */
+  line(prompt: string): Promise<string | null>;
   /** Offers earlier messages (newest first) to line editing. */
   addHistory?(entries: string[]): void;
   /** Hands the terminal to another program (the pager) while `run` runs. */
@@ -77,6 +79,7 @@ export function plainInput(opts: { write(text: string): void; showPrompt: boolea
     next: (prompt) => continued(read, prompt),
     busy() {},
     answer: read,
+    line: read,
     suspend: (run) => run(),
     close() {},
   };
@@ -188,6 +191,34 @@ class TerminalInput implements ReplInput {
             note = note.slice(0, -1);
           } else if (ch >= " ") {
             note += ch;
+            this.#opts.write(ch);
+          }
+        }
+      };
+    });
+  }
+
+  line(prompt: string): Promise<string | null> {
+    const previous = this.#mode;
+    this.#opts.write(prompt);
+    let text = "";
+    return new Promise((resolve) => {
+      const finish = (value: string | null) => {
+        this.#onKeys = undefined;
+        this.#mode = previous;
+        this.#opts.write("\n");
+        resolve(value);
+      };
+      this.#mode = "answer";
+      this.#onKeys = (keys) => {
+        for (const ch of keys) {
+          if (ch === "\x03") return finish(null);
+          if (ch === "\r" || ch === "\n") return finish(text);
+          if (ch === "\x7f" || ch === "\b") {
+            if (text.length) this.#opts.write("\b \b");
+            text = text.slice(0, -1);
+          } else if (ch >= " ") {
+            text += ch;
             this.#opts.write(ch);
           }
         }

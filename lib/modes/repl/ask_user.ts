@@ -1,0 +1,51 @@
+/** The REPL's side of `user.ask`: each question with numbered options, answered on one line. */
+import type { AskUser, UserQuestion } from "../../tools/ask_user.ts";
+import type { Style } from "../exec_reporter.ts";
+
+/**
+ * Asks with `answer` (one line per question): a number picks an option (several, comma
+ * separated, where the question allows it), other text is the answer itself, and an empty line
+ * dismisses all the questions.
+ */
+export function replAskUser(
+  print: (lines: string[]) => void,
+  answer: (prompt: string) => Promise<string | null>,
+  style: Style,
+): AskUser {
+  return async (questions) => {
+    const answers = [];
+    for (const question of questions) {
+      print(questionLines(question, style));
+      const line = (await answer("answer › "))?.trim() ?? "";
+      if (line === "") return null;
+      answers.push({ id: question.id, answers: picked(question, line) });
+    }
+    return answers;
+  };
+}
+
+function questionLines(question: UserQuestion, style: Style): string[] {
+  const head = question.header ? `${style.bold(question.header)}: ` : "";
+  return [
+    `${head}${question.question}`,
+    ...question.options.map((o, i) =>
+      `  ${i + 1}) ${o.label}${o.description ? style.dim(` — ${o.description}`) : ""}`
+    ),
+    style.dim(
+      question.options.length
+        ? `a number${
+          question.multiSelect ? " (or several: 1,3)" : ""
+        }, or type an answer; Enter skips`
+        : "type an answer; Enter skips",
+    ),
+  ];
+}
+
+/** The labels the numbers name, or the typed text itself. */
+export function picked(question: UserQuestion, line: string): string[] {
+  const parts = line.split(",").map((p) => p.trim());
+  const numbers = parts.map(Number);
+  const valid = numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= question.options.length);
+  if (!valid || (!question.multiSelect && numbers.length > 1)) return [line];
+  return numbers.map((n) => question.options[n - 1].label);
+}
