@@ -1,6 +1,14 @@
 import type { LoopEvent } from "../loop/events.ts";
 import type { SessionEvent } from "./session.ts";
 import { type Block, textOf } from "../model/message.ts";
+import {
+  type CommandView,
+  type FileChangeView,
+  type PlanItem,
+  type ToolCallViews,
+  type ToolView,
+  toolView,
+} from "./tool_view.ts";
 
 /** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
 export interface Style {
@@ -17,10 +25,25 @@ export function makeStyle(color: boolean): Style {
 }
 
 /**
+ * How tool calls are tracked across events: with `calls`, a call's end is shown with what its
+ * start said (input, denial, working directory); without it, from the end event alone.
+ */
+export interface ProgressOptions {
+  calls?: ToolCallViews;
+  /** Keeps a sub-agent's call ids apart from its parent's. */
+  scope?: string;
+}
+
+/**
  * The stderr lines for one session event: the banner, warnings, refusals, sub-agent progress
  * indented under its label, and the loop's progress lines.
  */
-export function sessionLines(event: SessionEvent, style: Style): string[] {
+export function sessionLines(
+  event: SessionEvent,
+  style: Style,
+  opts: ProgressOptions = {},
+): string[] {
+  if (event.type === "session_started" || event.type === "tool_denied") opts.calls?.see(event);
   switch (event.type) {
     case "session_started": {
       const { info } = event;
@@ -47,17 +70,24 @@ export function sessionLines(event: SessionEvent, style: Style): string[] {
     case "approval_resolved":
       return [];
     case "subagent":
-      return subagentLines(event.event, event.label, style);
+      return subagentLines(event, style, opts.calls);
     default:
-      return progressLines(event, style);
+      return progressLines(event, style, opts);
   }
 }
 
 /** A sub-agent's progress, each line behind a bar, between a header and its outcome. */
-function subagentLines(event: LoopEvent, label: string, style: Style): string[] {
+function subagentLines(
+  { event, label, parentCallId }: Extract<SessionEvent, { type: "subagent" }>,
+  style: Style,
+  calls: ToolCallViews | undefined,
+): string[] {
   const out: string[] = [];
+  const scope = `agent ${parentCallId ?? label}`;
   if (event.type === "model_request" && event.index === 0) out.push(style.bold(`agent ${label}`));
-  for (const line of progressLines(event, style)) out.push(`  ${style.dim("│")} ${line}`);
+  for (const line of progressLines(event, style, { calls, scope })) {
+    out.push(`  ${style.dim("│")} ${line}`);
+  }
   if (event.type === "turn_end") {
     out.push(`  ${style.dim(`└ agent ${label}: ${event.outcome.status}`)}`);
   }
@@ -71,12 +101,16 @@ const DIFF_LINES = 40;
  * Turns loop events into the progress lines `exec` prints on stderr: each command with its exit
  * code and the tail of its output, each patch as a short diff, plan updates and tool errors.
  */
-export function progressLines(event: LoopEvent, style: Style): string[] {
+export function progressLines(
+  event: LoopEvent,
+  style: Style,
+  { calls, scope }: ProgressOptions = {},
+): string[] {
   switch (event.type) {
     case "tool_start":
-      return startLines(event, style);
+      return startLines(calls?.see(event, scope) ?? toolView(event), style);
     case "tool_end":
-      return endLines(event, style);
+      return endLines(calls?.see(event, scope) ?? toolView(event), style);
     case "assistant_message":
       return interimText(event.message.blocks, style);
     case "retry":
@@ -91,43 +125,57 @@ export function progressLines(event: LoopEvent, style: Style): string[] {
   }
 }
 
-function startLines(event: Extract<LoopEvent, { type: "tool_start" }>, style: Style): string[] {
-  const input = event.input as Record<string, unknown> | undefined;
-  if (event.capability === "shell.run" && input) {
-    return [`${style.bold("exec")} ${String(input.command)}`];
+function startLines(view: ToolView, style: Style): string[] {
+  if (view.kind === "command" && view.job?.action !== "output" && view.job?.action !== "stop") {
+    return [`${style.bold("exec")} ${view.command}`];
   }
   return [];
 }
 
-function endLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style): string[] {
-  if (event.isError) {
-    return [style.red(`${event.call.name} failed:`), ...indent(tail(event.text, OUTPUT_LINES))];
+const PLAN_MARKS: Record<PlanItem["status"], string> = {
+  completed: "[x]",
+  in_progress: "[~]",
+  pending: "[ ]",
+  cancelled: "[-]",
+};
+
+function endLines(view: ToolView, style: Style): string[] {
+  if (view.status === "failed" || view.status === "declined") {
+    return [style.red(`${view.name} failed:`), ...indent(tail(view.error ?? "", OUTPUT_LINES))];
   }
-  const output = event.output as Record<string, unknown> | undefined;
-  if (event.capability === "shell.run" && output) {
-    const code = output.exitCode;
-    const status = code === 0
-      ? style.green("exited 0")
-      : style.red(`exited ${code ?? "(timeout)"}`);
-    const took = formatDuration(Number(output.durationMs ?? 0));
-    return [
-      `${status} ${style.dim(`in ${took}`)}`,
-      ...indent(tail(String(output.output), OUTPUT_LINES)),
-    ];
+  switch (view.kind) {
+    case "command":
+      return commandLines(view, style);
+    case "file_change":
+      return view.changes.flatMap((c) => [
+        style.bold(changeTitle(c)),
+        ...(c.diff ? head(c.diff, DIFF_LINES).map((l) => colorDiffLine(l, style)) : []),
+      ]);
+    case "plan":
+      return [
+        style.bold("plan"),
+        ...view.items.map((p) => `  ${PLAN_MARKS[p.status]} ${p.text}`),
+      ];
+    default:
+      return [];
   }
-  if (event.capability === "fs.apply_patch" && output) {
-    const changes = output.changes as Array<{ path: string; kind: string; diff: string }>;
-    return changes.flatMap((c) => [
-      style.bold(`${c.kind} ${c.path}`),
-      ...head(c.diff, DIFF_LINES).map((l) => colorDiffLine(l, style)),
-    ]);
+}
+
+function commandLines(view: CommandView, style: Style): string[] {
+  if (view.job) {
+    return view.job.action === "start" ? [style.dim(`started job ${view.job.id ?? ""}`)] : [];
   }
-  if (event.capability === "plan.update" && output) {
-    const plan = output.plan as Array<{ step: string; status: string }>;
-    const mark = { completed: "[x]", in_progress: "[~]", pending: "[ ]" } as Record<string, string>;
-    return [style.bold("plan"), ...plan.map((p) => `  ${mark[p.status] ?? "[ ]"} ${p.step}`)];
-  }
-  return [];
+  const code = view.exitCode;
+  const status = code === 0 ? style.green("exited 0") : style.red(`exited ${code ?? "(timeout)"}`);
+  const took = formatDuration(view.durationMs ?? 0);
+  return [`${status} ${style.dim(`in ${took}`)}`, ...indent(tail(view.output ?? "", OUTPUT_LINES))];
+}
+
+/** `update a.py`, `add b.py`, `update a.py → c.py`, `update n.ipynb: insert cell 2 (code)`. */
+export function changeTitle(change: FileChangeView): string {
+  const moved = change.movedTo ? ` → ${change.movedTo}` : "";
+  const summary = change.summary ? `: ${change.summary}` : "";
+  return `${change.kind} ${change.displayPath}${moved}${summary}`;
 }
 
 /** Text the model writes alongside tool calls; the final answer goes to stdout instead. */

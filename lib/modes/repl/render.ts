@@ -5,6 +5,7 @@
 import type { LoopEvent } from "../../loop/events.ts";
 import { type Block, textOf } from "../../model/message.ts";
 import {
+  changeTitle,
   colorDiffLine,
   formatDuration,
   head,
@@ -13,6 +14,7 @@ import {
   tail,
 } from "../exec_reporter.ts";
 import type { SessionEvent } from "../session.ts";
+import { ToolCallViews, type ToolView } from "../tool_view.ts";
 
 /** How much of a failed command's output the transcript shows. */
 const FAILED_OUTPUT_LINES = 20;
@@ -34,8 +36,8 @@ export class Transcript {
   #column = 0;
   #streaming: "text" | "thinking" | undefined;
   #sawText = false;
-  /** Calls refused before they ran: their error result repeats the refusal, so it is not shown. */
-  #denied = new Set<string>();
+  /** Pairs each call's end with its start and denial. */
+  #calls = new ToolCallViews();
   #spin:
     | { label: string; started: number; timer: ReturnType<typeof setInterval>; shown: boolean }
     | undefined;
@@ -92,6 +94,8 @@ export class Transcript {
     const { style } = this.#opts;
     switch (event.type) {
       case "session_started":
+        this.#calls.see(event);
+        return;
       case "approval_requested":
       case "approval_resolved":
         return;
@@ -117,14 +121,13 @@ export class Transcript {
         if (!this.#sawText) this.lines(unstreamedText(event.message.blocks));
         return;
       case "tool_start":
-        this.lines(toolStartLines(event, style));
+        this.lines(toolStartLines(this.#calls.see(event)!, style));
         return this.startSpinner(event.call.name);
       case "tool_end":
         this.stopSpinner();
-        if (this.#denied.delete(event.call.id)) return;
-        return this.lines(toolEndLines(event, style));
+        return this.lines(toolEndLines(this.#calls.see(event)!, style));
       case "tool_denied":
-        if (event.callId) this.#denied.add(event.callId);
+        this.#calls.see(event);
         // The user's own refusal was confirmed where they answered.
         if (event.reason.startsWith("The user refused")) return;
         return this.lines([style.red(`denied: ${event.reason.split("\n")[0]}`)]);
@@ -139,7 +142,7 @@ export class Transcript {
         return this.lines(outcomeLines(event, style));
       default:
         this.stopSpinner();
-        return this.lines(sessionLines(event, style));
+        return this.lines(sessionLines(event, style, { calls: this.#calls }));
     }
   }
 
@@ -160,51 +163,76 @@ export class Transcript {
   }
 }
 
-function toolStartLines(
-  event: Extract<LoopEvent, { type: "tool_start" }>,
-  style: Style,
-): string[] {
-  const input = (event.input ?? {}) as Record<string, unknown>;
-  if (event.capability === "shell.run" || event.capability === "shell.start") {
-    return [`${style.bold("$")} ${String(input.command ?? "")}`];
+function toolStartLines(view: ToolView, style: Style): string[] {
+  if (view.kind === "command" && view.job?.action !== "output" && view.job?.action !== "stop") {
+    return [`${style.bold("$")} ${view.command}`];
   }
-  const target = input.path ?? input.pattern ?? input.url ?? input.query ?? "";
-  return [style.dim(`• ${event.call.name}${target ? ` ${String(target)}` : ""}`)];
+  const target = subjectOf(view);
+  return [style.dim(`• ${view.name}${target ? ` ${target}` : ""}`)];
 }
 
-function toolEndLines(event: Extract<LoopEvent, { type: "tool_end" }>, style: Style): string[] {
-  if (event.isError) {
-    return [
-      style.red(`  ✗ ${event.call.name} failed`),
-      ...tail(event.text, FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
-    ];
+/** What a call acts on, for its one-line start. */
+function subjectOf(view: ToolView): string | undefined {
+  switch (view.kind) {
+    case "command":
+      return view.job?.id;
+    case "file_change":
+      return view.changes.map((c) => c.displayPath).join(", ");
+    case "file_read":
+      return view.displayPath;
+    case "search":
+      return view.pattern;
+    case "fetch":
+      return view.url;
+    case "subagent":
+      return view.description;
+    case "generic":
+      return view.subject;
+    default:
+      return undefined;
   }
-  const output = (event.output ?? {}) as Record<string, unknown>;
-  if (event.capability === "shell.run") {
-    const code = output.exitCode;
-    const took = style.dim(`in ${formatDuration(Number(output.durationMs ?? 0))}`);
-    if (code === 0) return [`  ${style.green("✓ exit 0")} ${took}`];
-    return [
-      `  ${style.red(`✗ exit ${code ?? "(timeout)"}`)} ${took}`,
-      ...tail(String(output.output ?? ""), FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
-    ];
-  }
-  return diffLines(output, style);
 }
 
-/** Edits shown as colored diffs: `fs.edit` and `fs.write` carry one, patches one per file. */
-function diffLines(output: Record<string, unknown>, style: Style): string[] {
-  const changes = Array.isArray(output.changes)
-    ? output.changes as Array<Record<string, unknown>>
-    : typeof output.diff === "string"
-    ? [output]
-    : [];
-  return changes.flatMap((c) => {
-    const diff = typeof c.diff === "string" ? c.diff : "";
-    if (!diff) return [];
-    const title = `${c.kind ?? (c.created ? "add" : "edit")} ${c.path ?? ""}`;
-    return [style.bold(title), ...head(diff, DIFF_LINES).map((l) => colorDiffLine(l, style))];
-  });
+const PLAN_MARKS = { completed: "✓", in_progress: "→", pending: "·", cancelled: "✗" };
+
+function toolEndLines(view: ToolView, style: Style): string[] {
+  // A refusal was shown when it happened; the error result only repeats it.
+  if (view.status === "declined") return [];
+  if (view.status === "failed") {
+    return [
+      style.red(`  ✗ ${view.name} failed`),
+      ...tail(view.error ?? "", FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
+    ];
+  }
+  switch (view.kind) {
+    case "command": {
+      if (view.job) {
+        return view.job.action === "start" ? [style.dim(`  job ${view.job.id ?? ""} started`)] : [];
+      }
+      const code = view.exitCode;
+      const took = style.dim(`in ${formatDuration(view.durationMs ?? 0)}`);
+      if (code === 0) return [`  ${style.green("✓ exit 0")} ${took}`];
+      return [
+        `  ${style.red(`✗ exit ${code ?? "(timeout)"}`)} ${took}`,
+        ...tail(view.output ?? "", FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
+      ];
+    }
+    case "file_change":
+      return view.changes.flatMap((c) =>
+        c.diff
+          ? [
+            style.bold(changeTitle(c)),
+            ...head(c.diff, DIFF_LINES).map((l) => colorDiffLine(l, style)),
+          ]
+          : c.summary
+          ? [style.bold(changeTitle(c))]
+          : []
+      );
+    case "plan":
+      return view.items.map((p) => `  ${PLAN_MARKS[p.status]} ${p.text}`);
+    default:
+      return [];
+  }
 }
 
 function outcomeLines(event: Extract<LoopEvent, { type: "turn_end" }>, style: Style): string[] {
