@@ -170,3 +170,62 @@ Deno.test("interpreter resume --last continues the newest REPL session with its 
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a REPL killed with -9 mid-turn is picked up by resume --last with its task and tool calls", async () => {
+  await using fake = await startFakeProvider([
+    {
+      expect: { user_contains: "the long task" },
+      reply: {
+        tool_calls: [{
+          id: "call_long",
+          name: "exec_command",
+          args: { cmd: "echo $$ > started.txt; sleep 30" },
+        }],
+      },
+    },
+    { expect: { user_contains: "carry on" }, reply: { text: "Carried on." } },
+  ]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const child = new Deno.Command(LAUNCHER, {
+      args: ["--yolo"],
+      cwd: repo,
+      env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k" },
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("the long task\n"));
+    const deadline = Date.now() + 15_000;
+    while (!(await Deno.stat(`${repo}/started.txt`).then(() => true, () => false))) {
+      if (Date.now() > deadline) throw new Error("the command never started");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    child.kill("SIGKILL");
+    await child.status;
+    await writer.close().catch(() => {});
+
+    const resumed = await pipedRepl(["resume", "--last", "--yolo"], {
+      cwd: repo,
+      home,
+      stdin: "carry on\n",
+    });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Carried on\./);
+    const body = JSON.stringify(fake.requests[1].body);
+    assert.match(body, /the long task[^]*call_long[^]*sleep 30[^]*carry on/);
+    assert.deepEqual(fake.failures, []);
+  } finally {
+    // The killed agent could not stop its command's process group; the test does.
+    const pid = Number(await Deno.readTextFile(`${repo}/started.txt`).catch(() => ""));
+    if (pid > 0) {
+      try {
+        Deno.kill(-pid, "SIGKILL");
+      } catch { /* already gone */ }
+    }
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
