@@ -23,7 +23,10 @@ import { type GitRunner, openGitRunner } from "./safe_git.ts";
 import { flagOverrides, promptVars, wireMismatch } from "./session_setup.ts";
 
 /** The settings a session opens with: the CLI's flags, or the same keys from another front end. */
-export type SessionSettings = Omit<SharedOptions, "cd" | "skipGitRepoCheck" | "verbose">;
+export type SessionSettings = Omit<
+  SharedOptions,
+  "cd" | "skipGitRepoCheck" | "verbose" | "ephemeral"
+>;
 
 /** The harness folders that ship with interpreter. */
 export const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));

@@ -16,6 +16,8 @@ export interface SharedOptions {
   skipGitRepoCheck?: boolean;
   harness?: string;
   verbose?: boolean;
+  /** `exec --ephemeral`: save no session file. */
+  ephemeral?: boolean;
 }
 
 /** Which saved session `interpreter resume` continues. */
@@ -87,7 +89,8 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     });
   addSharedOptions(
     program.command("exec").alias("e").description("run a task non-interactively and exit")
-      .argument("[prompt]", "the task; '-' or no argument reads it from stdin"),
+      .argument("[prompt]", "the task; '-' or no argument reads it from stdin")
+      .option("--ephemeral", "save no session file"),
   ).action((prompt: string | undefined, options: SharedOptions) => {
     onInvoke({ mode: "exec", prompt, options });
   });

@@ -33,6 +33,7 @@ export async function runExec(
     cwd,
     env,
     settings: options,
+    ephemeral: options.ephemeral,
     io: {
       onEvent: (event) => {
         for (const line of sessionLines(event, style)) console.error(line);

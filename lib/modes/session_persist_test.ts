@@ -73,7 +73,7 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
 
 Deno.test("a session killed mid-turn resumes with the task, the tool call and its result", async () => {
   await using fake = await startFakeProvider(script([
-    { reply: { tool_calls: [tool("call_1", "echo started > started.txt; sleep 30")] } },
+    { reply: { tool_calls: [tool("call_1", "echo $$ > started.txt; sleep 30")] } },
     {
       expect: { user_contains: "go on" },
       reply: { text: "resumed" },
@@ -95,6 +95,10 @@ Deno.test("a session killed mid-turn resumes with the task, the tool call and it
   }
   child.kill("SIGKILL");
   await child.status;
+  // The killed agent could not stop its command's process group; the test does.
+  try {
+    Deno.kill(-Number(await Deno.readTextFile(join(ws.cwd, "started.txt"))), "SIGKILL");
+  } catch { /* already gone */ }
   const [saved] = await findSessions(ws.home, { cwd: ws.cwd, origin: "exec" });
   await using session = await openSession({
     cwd: ws.cwd,

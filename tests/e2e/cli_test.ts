@@ -199,3 +199,29 @@ Deno.test("interpreter exec sends qwen-code's date reminder before the prompt", 
   const user = JSON.stringify(body.messages.find((m) => m.role === "user")?.content);
   assert.ok(user.indexOf("Today's date") < user.indexOf("PROMPT-7f3"), "the reminder comes first");
 });
+
+Deno.test("interpreter exec saves its session, and with --ephemeral saves none", async () => {
+  const repo = await fixtureRepo("habits");
+  await using fake = await startFakeProvider([{ reply: { text: "one" } }, {
+    reply: { text: "two" },
+  }]);
+  const home = await fakeHome(fake.baseUrl, "chat");
+  const sessionFiles = async () => {
+    const out = await new Deno.Command("find", {
+      args: [home, "-name", "*.jsonl", "-path", "*sessions*"],
+    })
+      .output();
+    return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean);
+  };
+  try {
+    assert.equal((await interpreter(["exec", "--ephemeral", "hi"], { cwd: repo, home })).code, 0);
+    assert.deepEqual(await sessionFiles(), []);
+    assert.equal((await interpreter(["exec", "hi"], { cwd: repo, home })).code, 0);
+    const files = await sessionFiles();
+    assert.equal(files.length, 1);
+    assert.match(await Deno.readTextFile(files[0]), /"origin":"exec"/);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
