@@ -5,7 +5,7 @@
  */
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply } from "../approval/hook.ts";
 import { formatConfigDebug } from "../config/debug.ts";
-import type { ConfigValues } from "../config/schema.ts";
+import type { ConfigValues, REASONING_EFFORTS } from "../config/schema.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
@@ -15,7 +15,7 @@ import { chooseHarness } from "../harness/select.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, emptyUsage, type Usage } from "../model/message.ts";
-import { builtinProvider } from "../providers/builtin.ts";
+import { BUILTIN_PROVIDERS, builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { SessionOrigin } from "../session/mod.ts";
 import type { AskUser } from "../tools/ask_user.ts";
@@ -35,6 +35,9 @@ import { approvalEvent, openRecorder, type SessionRecorder } from "./session_rec
 import { wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
+
+/** A `model_reasoning_effort` value. */
+export type ReasoningEffort = typeof REASONING_EFFORTS[number];
 
 /** What the banner and `/status` show. */
 export interface SessionInfo {
@@ -70,6 +73,7 @@ export interface SessionStatus extends SessionInfo {
   contextUsed: number;
   contextWindow: number;
   tokens: { input: number; output: number };
+  reasoningEffort?: string;
 }
 
 /** What the front end supplies. */
@@ -108,8 +112,15 @@ export interface Session extends AsyncDisposable {
   prompt(input: string | Block[], signal: AbortSignal): Promise<TurnOutcome>;
   /** Presents another harness from the next request on, keeping the history. */
   switchHarness(id: string): Promise<void>;
-  /** Talks to another model ("NAME", or "PROVIDER/NAME") from the next request on. */
-  switchModel(spec: string): Promise<void>;
+  /**
+   * Talks to another model ("NAME", or "PROVIDER/NAME") from the next request on, with a
+   * reasoning effort when given.
+   */
+  switchModel(spec: string, effort?: ReasoningEffort): Promise<void>;
+  /** The providers one can switch to: configured and built-in ones, with a default model. */
+  models(): Array<
+    { provider: string; name: string; model: string; current: boolean; key: boolean }
+  >;
   status(): SessionStatus;
   /** Every harness, with the automatic choice for this model and the one in use marked. */
   harnesses(): Promise<Array<{ id: string; label: string; automatic: boolean; current: boolean }>>;
@@ -286,7 +297,29 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       recorder.append({ type: "harness_switch", harness: next.id });
       io.onEvent({ type: "harness_switched", harness: next.id });
     },
-    async switchModel(spec) {
+    models() {
+      const { values } = agent.config;
+      const rows = new Map<string, { name: string; model: string; envKey?: string }>();
+      for (const p of BUILTIN_PROVIDERS) {
+        rows.set(p.id, { name: p.name, model: p.defaultModel, envKey: p.envKey });
+      }
+      for (const [id, entry] of Object.entries(values.model_providers)) {
+        const base = rows.get(id);
+        rows.set(id, {
+          name: entry.name ?? base?.name ?? id,
+          model: base?.model ?? "",
+          envKey: entry.env_key ?? base?.envKey,
+        });
+      }
+      return [...rows].map(([provider, row]) => ({
+        provider,
+        name: row.name,
+        model: provider === providerId ? state.model : row.model,
+        current: provider === providerId,
+        key: !row.envKey || Boolean(opts.env[row.envKey]),
+      }));
+    },
+    async switchModel(spec, effort) {
       const slash = spec.indexOf("/");
       const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
         ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }
@@ -304,6 +337,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       providerId = resolved.settings.id;
       wireApi = resolved.settings.wireApi;
       state.model = resolved.model;
+      if (effort) state.reasoningEffort = effort;
       Object.assign(info, { model: resolved.model, provider: providerId, wireApi });
       recorder.append({ type: "model_switch", provider: providerId, model: resolved.model });
       io.onEvent({ type: "model_switched", model: resolved.model, provider: providerId });
@@ -321,6 +355,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         contextUsed: contextTokens(state),
         contextWindow: window,
         tokens: { input: state.usage.inputTokens, output: state.usage.outputTokens },
+        reasoningEffort: state.reasoningEffort,
       };
     },
     async harnesses() {

@@ -229,3 +229,25 @@ Deno.test("a REPL killed with -9 mid-turn is picked up by resume --last with its
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("/model lists the providers and switches model and effort for the next request", async () => {
+  await using fake = await startFakeProvider([{ reply: { text: "From the other model." } }]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const result = await pipedRepl(["-s", "read-only"], {
+      cwd: repo,
+      home,
+      stdin: "/model\n/model fake/other-model high\nhello\n",
+    });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /\* fake +fake-model/);
+    assert.match(result.stdout, /deepseek +deepseek-chat/);
+    assert.match(result.stdout, /model: fake\/other-model \(effort high\)/);
+    assert.equal((fake.requests[0].body as { model: string }).model, "other-model");
+    assert.deepEqual(fake.failures, []);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});

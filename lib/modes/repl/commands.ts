@@ -1,6 +1,7 @@
 /** The REPL's slash commands. Each one prints to the transcript and returns. */
 import { formatDuration, type Style } from "../exec_reporter.ts";
-import type { Session } from "../session.ts";
+import { REASONING_EFFORTS } from "../../config/schema.ts";
+import type { ReasoningEffort, Session } from "../session.ts";
 import { colorDiff } from "./render.ts";
 
 /** What a command can reach. */
@@ -107,13 +108,36 @@ async function model(arg: string, ctx: CommandContext): Promise<void> {
   const session = ctx.session();
   if (!arg) {
     const s = session.status();
-    ctx.print([`model: ${s.provider}/${s.model}`, ctx.style.dim("/model NAME or PROVIDER/NAME")]);
+    const { style } = ctx;
+    ctx.print([
+      `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""}`,
+      ...session.models().map((m) =>
+        `  ${m.current ? "*" : " "} ${m.provider.padEnd(14)} ${
+          (m.model || "(name a model)").padEnd(28)
+        } ` +
+        style.dim(`${m.name}${m.key ? "" : " · no key set"}`)
+      ),
+      style.dim(
+        `/model NAME, /model PROVIDER/NAME, optionally with an effort: ${EFFORTS.join(", ")}`,
+      ),
+    ]);
     return;
   }
-  await session.switchModel(arg);
+  const [spec, effort] = arg.split(/\s+/);
+  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) {
+    throw Object.assign(new Error(`Unknown reasoning effort "${effort}"`), {
+      hint: `Use one of ${EFFORTS.join(", ")}`,
+    });
+  }
+  await session.switchModel(spec, effort as ReasoningEffort | undefined);
   const s = session.status();
-  ctx.print([`model: ${s.provider}/${s.model} (harness ${s.harness})`]);
+  ctx.print([
+    `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""} ` +
+    `(harness ${s.harness})`,
+  ]);
 }
+
+const EFFORTS = REASONING_EFFORTS;
 
 async function harness(arg: string, ctx: CommandContext): Promise<void> {
   const session = ctx.session();
