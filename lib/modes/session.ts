@@ -8,14 +8,13 @@ import { formatConfigDebug } from "../config/debug.ts";
 import type { ConfigValues, REASONING_EFFORTS } from "../config/schema.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
-import { listHarnessIds, loadHarness } from "../harness/load.ts";
+import { loadHarness } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
-import { chooseHarness } from "../harness/select.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, emptyUsage, type Usage } from "../model/message.ts";
-import { BUILTIN_PROVIDERS, builtinProvider } from "../providers/builtin.ts";
+import { builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { SessionOrigin } from "../session/mod.ts";
 import type { AskUser } from "../tools/ask_user.ts";
@@ -23,7 +22,6 @@ import type { ToolContext } from "../tools/capability.ts";
 import { type JobInfo, JobRegistry, JOBS_STATE_KEY } from "../tools/shell_jobs.ts";
 import { discoverSkills } from "../tools/skills.ts";
 import { type AgentSession, openAgentSession, type SessionSettings } from "./agent_session.ts";
-import { BUILTIN_HARNESSES } from "./agent_session.ts";
 import {
   compactHistory,
   compactLimit,
@@ -32,6 +30,7 @@ import {
 } from "./compaction.ts";
 import { workingTreeDiff } from "./session_diff.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
+import { harnessChoices, harnessDirs, providerChoices } from "./session_catalog.ts";
 import { wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
@@ -141,7 +140,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const { io } = opts;
   let currentCall: string | undefined;
   // Set once the session file is open; approvals asked before that cannot happen.
-  let recordTo: SessionRecorder | undefined;
+  const recording: { to?: SessionRecorder } = {};
   const agent = await openAgentSession(opts.settings, {
     cwd: opts.cwd,
     env: opts.env,
@@ -153,7 +152,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
           const reply = await io.approve!(question);
           const { answer, note } = typeof reply === "string" ? { answer: reply } : reply;
           io.onEvent({ type: "approval_resolved", callId, answer, ...(note ? { note } : {}) });
-          recordTo?.append(approvalEvent(callId, answer, note));
+          recording.to?.append(approvalEvent(callId, answer, note));
           return reply;
         }
         : undefined,
@@ -178,7 +177,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     await agent[Symbol.asyncDispose]();
     throw error;
   }
-  recordTo = recorder;
+  recording.to = recorder;
   const toolState = new Map<string, unknown>();
   let harness = agent.harness;
   if (recorder.resumedHarness && recorder.resumedHarness !== harness.id) {
@@ -297,28 +296,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       recorder.append({ type: "harness_switch", harness: next.id });
       io.onEvent({ type: "harness_switched", harness: next.id });
     },
-    models() {
-      const { values } = agent.config;
-      const rows = new Map<string, { name: string; model: string; envKey?: string }>();
-      for (const p of BUILTIN_PROVIDERS) {
-        rows.set(p.id, { name: p.name, model: p.defaultModel, envKey: p.envKey });
-      }
-      for (const [id, entry] of Object.entries(values.model_providers)) {
-        const base = rows.get(id);
-        rows.set(id, {
-          name: entry.name ?? base?.name ?? id,
-          model: base?.model ?? "",
-          envKey: entry.env_key ?? base?.envKey,
-        });
-      }
-      return [...rows].map(([provider, row]) => ({
-        provider,
-        name: row.name,
-        model: provider === providerId ? state.model : row.model,
-        current: provider === providerId,
-        key: !row.envKey || Boolean(opts.env[row.envKey]),
-      }));
-    },
+    models: () => providerChoices(agent, opts.env, { provider: providerId, model: state.model }),
     async switchModel(spec, effort) {
       const slash = spec.indexOf("/");
       const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
@@ -358,25 +336,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         reasoningEffort: state.reasoningEffort,
       };
     },
-    async harnesses() {
-      const dirs = harnessDirs(agent);
-      const ids = await listHarnessIds(dirs);
-      const automatic = chooseHarness({
-        configured: "",
-        model: state.model,
-        providerId,
-        providerName: agent.settings.name,
-        baseUrl: agent.settings.baseUrl,
-        wireApi,
-        available: ids,
-      });
-      const out = [];
-      for (const id of ids) {
-        const label = await loadHarness(id, dirs).then((h) => h.label, () => "(does not load)");
-        out.push({ id, label, automatic: id === automatic, current: id === harness.id });
-      }
-      return out;
-    },
+    harnesses: () =>
+      harnessChoices(agent, { harness: harness.id, model: state.model, providerId, wireApi }),
     jobs() {
       const registry = toolState.get(JOBS_STATE_KEY);
       return registry instanceof JobRegistry ? registry.list() : [];
@@ -418,8 +379,4 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
 
 function isProvider(agent: AgentSession, id: string): boolean {
   return id in agent.config.values.model_providers || builtinProvider(id) !== undefined;
-}
-
-function harnessDirs(agent: AgentSession) {
-  return { builtinDir: BUILTIN_HARNESSES, userDir: `${agent.config.home}/harnesses` };
 }
