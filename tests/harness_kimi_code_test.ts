@@ -4,7 +4,8 @@ import { renderResult, resolveCall } from "../lib/harness/call.ts";
 import { loadHarness } from "../lib/harness/load.ts";
 import type { Harness } from "../lib/harness/types.ts";
 import type { ToolContext } from "../lib/tools/capability.ts";
-import { JobRegistry, JOBS_STATE_KEY } from "../lib/tools/shell_jobs.ts";
+import { JobRegistry, JOBS_RESOURCE } from "../lib/tools/shell_jobs.ts";
+import { Resources } from "../lib/tools/resources.ts";
 import { testScratch } from "../lib/tools/_test_workspace.ts";
 import { inProcessFs } from "../sandbox/file_system.ts";
 
@@ -21,10 +22,12 @@ async function session() {
     cwd: dir,
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir },
-    state: new Map([[JOBS_STATE_KEY, jobs]]),
+    state: new Map(),
+    resources: new Resources(),
     fs: inProcessFs,
     scratch,
   };
+  ctx.resources!.set(JOBS_RESOURCE, jobs);
   return {
     ctx,
     async [Symbol.asyncDispose]() {

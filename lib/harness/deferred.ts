@@ -2,6 +2,7 @@ import { ToolError } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { type ToolContext, withGrant } from "../tools/capability.ts";
 import type { CatalogEntry, ToolCatalog } from "../tools/tool_search.ts";
+import { LOADED_TOOLS_KEY } from "../tools/session_state.ts";
 import { renderResult, resolveCall } from "./call.ts";
 import { fillTemplate } from "./_template.ts";
 import type { Harness } from "./types.ts";
@@ -13,7 +14,7 @@ import type { Harness } from "./types.ts";
  */
 
 /** Key in `ToolContext.state` of the deferred tool names loaded this session, in load order. */
-export const LOADED_TOOLS_KEY = "harness.loaded_tools";
+export { LOADED_TOOLS_KEY };
 
 /** Decides whether a call made through `tools.call` may run; same shape as the loop's hook. */
 export type CallGuard = (
@@ -89,7 +90,7 @@ async function callTool(
 
 function loadedNames(state: Map<string, unknown>): string[] {
   const value = state.get(LOADED_TOOLS_KEY);
-  return Array.isArray(value) ? [...value] : [];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
 function entryOf(d: ToolDeclaration): CatalogEntry {

@@ -1,10 +1,8 @@
 import { currentTodos } from "../tools/todo_write.ts";
 import type { ToolContext } from "../tools/capability.ts";
+import { TODO_WATCH_KEY } from "../tools/session_state.ts";
 import { fillPromptVariables } from "./prompt.ts";
 import type { Harness, PromptVars } from "./types.ts";
-
-/** Key in `ToolContext.state`: tool calls since the todo list last changed, and the list then. */
-const TODO_WATCH_KEY = "harness.todo_watch";
 
 interface TodoWatch {
   callsSince: number;

@@ -5,7 +5,7 @@ import { loadHarness } from "../harness/load.ts";
 import type { ModelRequest } from "../model/message.ts";
 import { emptyUsage, textOf } from "../model/message.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
-import { TERMINAL_STATE_KEY } from "../tools/terminal_keys.ts";
+import { Resources } from "../tools/resources.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 import { SessionScratch } from "../../sandbox/scratch_space.ts";
 import { freshState } from "./_test_loop.ts";
@@ -40,6 +40,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
   const state = freshState();
   const signal = new AbortController().signal;
   const ctxState = new Map<string, unknown>();
+  const resources = new Resources();
   await using scratch = new SessionScratch(`${cwd}.run`);
   try {
     const outcome = await runTurn(state, {
@@ -51,6 +52,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
         signal,
         env: { PATH: Deno.env.get("PATH") ?? "" },
         state: ctxState,
+        resources,
         fs: inProcessFs,
         scratch,
       },
@@ -62,8 +64,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
     );
     return { outcome, users, requests, cwd };
   } finally {
-    await (ctxState.get(TERMINAL_STATE_KEY) as AsyncDisposable | undefined)
-      ?.[Symbol.asyncDispose]();
+    await resources[Symbol.asyncDispose]();
   }
 }
 

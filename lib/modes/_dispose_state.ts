@@ -1,10 +1,16 @@
-/** Ends what tools left running in session state (background jobs, terminals): every value
- * that is disposable is disposed, in insertion order. */
-export async function disposeState(state: Map<string, unknown>): Promise<void> {
-  for (const value of state.values()) {
-    if (typeof value !== "object" || value === null) continue;
-    const v = value as Partial<AsyncDisposable & Disposable>;
-    if (typeof v[Symbol.asyncDispose] === "function") await v[Symbol.asyncDispose]!();
-    else if (typeof v[Symbol.dispose] === "function") v[Symbol.dispose]!();
-  }
+import { Resources } from "../tools/resources.ts";
+
+/**
+ * Ends what tools left running: `resources` as a whole, then anything disposable that a context
+ * without `resources` left in `state` (see `resourcesOf`), in insertion order. Every value is
+ * tried; the first failure is thrown after.
+ */
+export async function disposeState(
+  state: Map<string, unknown>,
+  resources?: Resources,
+): Promise<void> {
+  const failures: unknown[] = [];
+  await resources?.[Symbol.asyncDispose]().catch((error) => failures.push(error));
+  await new Resources(state)[Symbol.asyncDispose]().catch((error) => failures.push(error));
+  if (failures.length) throw failures[0];
 }

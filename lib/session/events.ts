@@ -10,9 +10,12 @@
  *   {"type":"model_switch","ts":...,"provider":...,"model":...}
  *   {"type":"harness_switch","ts":...,"harness":...}
  *   {"type":"compaction","ts":...,"messages":[...]}                 replaces the history before it
+ *   {"type":"tool_state","ts":...,"state":{"version":1,...}}      tools' session data; last wins
  *
  * The history the loop continues from is the user, assistant and tool result messages in file
- * order, restarted at each compaction (see `history.ts`). Lines are only ever appended; a reader
+ * order, restarted at each compaction (see `history.ts`); a `tool_state` line is not part of it
+ * but a whole snapshot of the tools' saved data (todos, loaded tools, read records), of which a
+ * resume takes the last (`toolState` of `readSession`). Lines are only ever appended; a reader
  * skips an incomplete last line. A change to this format bumps `SESSION_FORMAT_VERSION`.
  */
 import { z } from "zod";
@@ -133,6 +136,12 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     ts: timestamp,
     messages: z.array(messageSchema),
     tokensBefore: z.number().optional(),
+  }),
+  z.object({
+    type: z.literal("tool_state"),
+    ts: timestamp,
+    // The tools' own format (lib/tools/session_state.ts), checked where it is restored.
+    state: z.record(z.string(), z.unknown()),
   }),
 ]);
 

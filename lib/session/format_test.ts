@@ -14,6 +14,7 @@ Deno.test("readSession() reads a format 1 file with every event kind (a change t
     "tool_result",
     "model_switch",
     "harness_switch",
+    "tool_state",
     "compaction",
     "user_message",
     "assistant_message",
@@ -40,4 +41,8 @@ Deno.test("readSession() reads a format 1 file with every event kind (a change t
   const lines = (await Deno.readTextFile(V1)).trimEnd().split("\n").slice(1);
   assert.deepEqual(session.events, lines.map((line) => JSON.parse(line)));
   assert.deepEqual(session.notes, []);
+  assert.deepEqual(
+    session.toolState,
+    lines.map((l) => JSON.parse(l)).find((e) => e.type === "tool_state").state,
+  );
 });

@@ -14,7 +14,8 @@ export interface ReplayedHistory {
 
 /**
  * Replays `events` in order: user, assistant and tool result messages are appended, and a
- * compaction replaces everything before it with its messages. A tool call left without a result
+ * compaction replaces everything before it with its messages. Other events (approvals,
+ * switches, `tool_state`) are not messages and leave the history as it is. A tool call left without a result
  * (the process stopped mid-turn) gets an error result with `INTERRUPTED_RESULT`, placed after
  * the results its turn has, so that every request built from the history is valid.
  */

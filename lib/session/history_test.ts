@@ -74,3 +74,14 @@ Deno.test("replayHistory() gives a tool call without a result an interrupted err
   ]);
   assert.deepEqual(interruptedCalls, ["c2", "c3"]);
 });
+
+Deno.test("replayHistory() leaves tool_state events out of the messages", () => {
+  const turn = [userEvent("plan it"), answerEvent("Planned.")];
+  const { messages } = replayHistory(events(
+    turn[0],
+    { type: "tool_state", state: { version: 1, values: { todos: [] } } },
+    turn[1],
+    { type: "tool_state", state: { version: 1, values: {} } },
+  ));
+  assert.deepEqual(messages, turn.map(messageOf));
+});

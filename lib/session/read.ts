@@ -20,6 +20,8 @@ export interface SessionRecord {
   history: Message[];
   /** What reading skipped or repaired, one sentence each, for the user. */
   notes: string[];
+  /** The last `tool_state` event's snapshot, to restore the tools' session data from. */
+  toolState?: Record<string, unknown>;
 }
 
 /**
@@ -58,7 +60,15 @@ export async function readSession(file: string): Promise<SessionRecord> {
     const n = replayed.interruptedCalls.length;
     notes.push(`${n} tool call${n === 1 ? "" : "s"} had no result; marked as interrupted`);
   }
-  return { file, header, events, history: replayed.messages, notes };
+  const toolState = events.findLast((e) => e.type === "tool_state")?.state;
+  return {
+    file,
+    header,
+    events,
+    history: replayed.messages,
+    notes,
+    ...(toolState ? { toolState } : {}),
+  };
 }
 
 /** Parses a header line; a `SessionError` when it is not one this build can read. */

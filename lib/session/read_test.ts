@@ -106,3 +106,22 @@ Deno.test("readSession() marks a tool call left without a result in its notes", 
   assert.equal(session.history.length, 3);
   assert.deepEqual(session.notes, ["1 tool call had no result; marked as interrupted"]);
 });
+
+Deno.test("readSession() gives the last tool_state event's snapshot as toolState", async () => {
+  await using home = await tempHome();
+  await using writer = await createSession(home.path, testHeader());
+  await writer.append(userEvent("task"));
+  assert.equal((await readSession(writer.file)).toolState, undefined);
+  const first = { version: 1, values: { todos: [{ content: "a", status: "pending" }] } };
+  const last = { version: 1, values: { todos: [], "harness.loaded_tools": ["WebFetch"] } };
+  await writer.append({ type: "tool_state", state: first });
+  await writer.append(answerEvent("Noted."));
+  await writer.append({ type: "tool_state", state: last });
+  const session = await readSession(writer.file);
+  assert.deepEqual(session.toolState, last);
+  assert.equal(session.history.length, 2, "tool_state lines are not messages");
+  await assert.rejects(
+    writer.append({ type: "tool_state", state: ["not", "a", "record"] as never }),
+    /state/,
+  );
+});

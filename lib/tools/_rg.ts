@@ -1,6 +1,7 @@
 import type { ToolContext } from "./capability.ts";
 import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { globMatcher } from "./_file_walk.ts";
+import { resourceKey, resourcesOf } from "./resources.ts";
 
 /** How files are listed and searched: ripgrep when installed, else our walker (same results). */
 export type SearchEngine = "rg" | "js";
@@ -20,14 +21,16 @@ export const RG_FILTER_FLAGS: readonly string[] = Object.freeze([
   "--no-ignore-parent",
 ]);
 
-const RG_STATE_KEY = "tools.rg_available";
+/** A probe of this process's sandbox, not session data: a resumed session checks again. */
+const RG_AVAILABLE = resourceKey<boolean>("tools.rg_available");
 
 /**
  * Whether `rg` can be run in the session's sandbox; checked once per session and remembered in
- * `ctx.state`. Where the sandbox refuses commands, the JS search is used.
+ * `ctx.resources`. Where the sandbox refuses commands, the JS search is used.
  */
 export async function searchEngine(ctx: ToolContext): Promise<SearchEngine> {
-  let known = ctx.state.get(RG_STATE_KEY) as boolean | undefined;
+  const resources = resourcesOf(ctx);
+  let known = resources.get(RG_AVAILABLE);
   if (known === undefined) {
     try {
       let ok = false;
@@ -39,7 +42,7 @@ export async function searchEngine(ctx: ToolContext): Promise<SearchEngine> {
     } catch {
       known = false;
     }
-    ctx.state.set(RG_STATE_KEY, known);
+    resources.set(RG_AVAILABLE, known);
   }
   return known ? "rg" : "js";
 }

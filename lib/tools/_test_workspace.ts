@@ -1,13 +1,17 @@
 import { dirname, join } from "node:path";
 import type { ToolContext } from "./capability.ts";
+import { Resources } from "./resources.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 import { SessionScratch } from "../../sandbox/scratch_space.ts";
 
 /** A temporary workspace directory with a ready tool context; removed on dispose. */
 export interface TempWorkspace extends AsyncDisposable {
   dir: string;
-  /** A context rooted at `dir`: this process's file system, a scratch space outside `dir`. */
-  ctx: ToolContext;
+  /**
+   * A context rooted at `dir`: this process's file system, a scratch space outside `dir`, and
+   * resources that disposing the workspace ends.
+   */
+  ctx: ToolContext & { resources: Resources };
   /** Reads a workspace file as text. */
   read(path: string): Promise<string>;
 }
@@ -24,6 +28,7 @@ export async function tempWorkspace(
   }
   const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir };
   const scratch = await testScratch();
+  const resources = new Resources();
   return {
     dir,
     ctx: {
@@ -31,11 +36,13 @@ export async function tempWorkspace(
       signal: opts.signal ?? new AbortController().signal,
       env,
       state: new Map(),
+      resources,
       fs: inProcessFs,
       scratch,
     },
     read: (path) => Deno.readTextFile(join(dir, path)),
     async [Symbol.asyncDispose]() {
+      await resources[Symbol.asyncDispose]();
       await scratch[Symbol.asyncDispose]();
       await Deno.remove(dir, { recursive: true });
     },

@@ -4,6 +4,7 @@ import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 import type { AskUser } from "./ask_user.ts";
+import type { Resources } from "./resources.ts";
 
 /** What a capability may use: the seams tests replace with real temp dirs and processes. */
 export interface ToolContext {
@@ -12,8 +13,18 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Environment for spawned commands. */
   env: Record<string, string>;
-  /** Session-scoped state shared between calls (plans, read-file records, background jobs). */
+  /**
+   * Session data shared between calls (todos, loaded deferred tools, read-before-edit records,
+   * undo history): JSON values only, saved with `snapshotState` and brought back on resume with
+   * `restoreState` (`session_state.ts`, where every key is declared).
+   */
   state: Map<string, unknown>;
+  /**
+   * What tools leave running (background jobs, the terminal, environment probes), ended as a
+   * whole by disposing it and never saved. Optional while callers move over: without it,
+   * `resourcesOf(ctx)` keeps them in `state` as before, and `disposeState` ends them there.
+   */
+  resources?: Resources;
   /** The harness's deferred tools, for `tools.search` and `tools.call`; absent when none. */
   toolCatalog?: ToolCatalog;
   /** Whether the sandbox policy allows network access; absent means it does not. */

@@ -5,7 +5,7 @@ import { atomicWrite } from "./_atomic_write.ts";
 import { decodeText, fsOf } from "./_fs.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
-import { readRecordOf, recordRead } from "./_read_records.ts";
+import { readRecordOf, recordRead, unchangedSince } from "./_read_records.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
 
 /** Spellings vendors use for the fields of one edit inside an `edits[]` array. */
@@ -99,7 +99,7 @@ export const fsEdit = defineCapability({
     const after = crlf ? text.replaceAll("\n", "\r\n") : text;
     ctx.signal.throwIfAborted();
     await atomicWrite(abs, after, { fs });
-    recordRead(ctx, abs, (await fs.stat(abs)).mtime);
+    recordRead(ctx, abs, await fs.stat(abs));
     const path = displayPath(ctx.cwd, abs);
     return {
       path,
@@ -199,8 +199,7 @@ async function checkRead(ctx: ToolContext, fs: FileSystem, abs: string): Promise
   if (!record) {
     throw new ToolError("File has not been read yet. Read it first before writing to it.");
   }
-  const mtimeMs = (await fs.stat(abs)).mtime?.getTime() ?? null;
-  if (mtimeMs !== record.mtimeMs) {
+  if (!unchangedSince(record, await fs.stat(abs))) {
     throw new ToolError(
       "File has changed since it was last read. Read it again before writing to it.",
     );

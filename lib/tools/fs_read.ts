@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
-import { readRecordOf, recordRead } from "./_read_records.ts";
+import { readRecordOf, recordRead, unchangedSince } from "./_read_records.ts";
 import { fsOf } from "./_fs.ts";
 import type { FileStat, FileSystem } from "../../sandbox/file_system.ts";
 
@@ -69,7 +69,7 @@ export const fsRead = defineCapability({
     }
     const whole = input.offset === undefined && input.limit === undefined;
     const before = readRecordOf(ctx, abs);
-    if (input.skip_unchanged && whole && before?.whole && before.mtimeMs === mtimeMs(stat)) {
+    if (input.skip_unchanged && whole && before?.whole && unchangedSince(before, stat)) {
       return { ...emptyWindow(ctx.cwd, abs), unchanged: true };
     }
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
@@ -84,7 +84,7 @@ export const fsRead = defineCapability({
       );
     }
     if (input.max_tokens !== undefined) checkTokenBudget(window.lines, input.max_tokens);
-    recordRead(ctx, abs, stat.mtime, { whole: whole && window.lines.length >= window.totalLines });
+    recordRead(ctx, abs, stat, { whole: whole && window.lines.length >= window.totalLines });
     let truncated = false;
     const lines = window.lines.map((line) => {
       if (line.length <= MAX_LINE_CHARS) return line;
@@ -103,10 +103,6 @@ export const fsRead = defineCapability({
     };
   },
 });
-
-function mtimeMs(stat: FileStat): number | null {
-  return stat.mtime?.getTime() ?? null;
-}
 
 function emptyWindow(cwd: string, abs: string): Omit<FsReadOutput, "unchanged"> {
   const path = displayPath(cwd, abs);

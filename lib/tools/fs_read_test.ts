@@ -39,12 +39,12 @@ Deno.test("fsRead() reads the whole file, strips CR and counts a last line witho
   assert.equal(out.endOfFile, true);
 });
 
-Deno.test("fsRead() records the read with the file's mtime", async () => {
+Deno.test("fsRead() records the read with the file's mtime and size", async () => {
   await using ws = await tempWorkspace({ "a.txt": "x\n" });
   await fsRead.run({ path: "a.txt" }, ws.ctx);
   const abs = join(ws.dir, "a.txt");
   const mtime = (await Deno.stat(abs)).mtime!.getTime();
-  assert.deepEqual(readRecordOf(ws.ctx, abs), { mtimeMs: mtime, whole: true });
+  assert.deepEqual(readRecordOf(ws.ctx, abs), { mtimeMs: mtime, size: 2, whole: true });
 });
 
 Deno.test("fsRead() cuts long lines and defaults to 2000 lines", async () => {

@@ -45,7 +45,7 @@ export const fsWrite = defineCapability({
     ctx.signal.throwIfAborted();
     const after = input.mode === "append" ? (before ?? "") + input.content : input.content;
     await atomicWrite(abs, after, { fs });
-    recordRead(ctx, abs, (await fs.stat(abs)).mtime);
+    recordRead(ctx, abs, await fs.stat(abs));
     return {
       path,
       absolutePath: abs,

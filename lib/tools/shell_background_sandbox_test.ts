@@ -7,7 +7,8 @@ import { join } from "node:path";
 import type { ToolContext } from "./capability.ts";
 import { shellOutput, shellStart } from "./shell_background.ts";
 import { shellRun } from "./shell_run.ts";
-import { JobRegistry, JOBS_STATE_KEY } from "./shell_jobs.ts";
+import { JobRegistry, JOBS_RESOURCE } from "./shell_jobs.ts";
+import { Resources } from "./resources.ts";
 import { bwrapTest } from "./_test_sandbox.ts";
 import { openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
@@ -32,11 +33,13 @@ async function sandboxedSession(scratchParent: string) {
     cwd: root,
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: root },
-    state: new Map([[JOBS_STATE_KEY, jobs]]),
+    state: new Map(),
+    resources: new Resources(),
     sandbox,
     fs: inProcessFs,
     scratch,
   };
+  ctx.resources!.set(JOBS_RESOURCE, jobs);
   return {
     ctx,
     async [Symbol.asyncDispose]() {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
-import { JobRegistry, JOBS_STATE_KEY } from "./shell_jobs.ts";
+import { JobRegistry, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { type TempWorkspace, tempWorkspace } from "./_test_workspace.ts";
 import {
   type CommandRequest,
@@ -14,7 +14,7 @@ import {
 async function jobsWorkspace(files: Record<string, string> = {}) {
   const ws = await tempWorkspace(files);
   const jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 200 });
-  ws.ctx.state.set(JOBS_STATE_KEY, jobs);
+  ws.ctx.resources.set(JOBS_RESOURCE, jobs);
   const dispose = ws[Symbol.asyncDispose].bind(ws);
   return Object.assign(ws, {
     async [Symbol.asyncDispose]() {

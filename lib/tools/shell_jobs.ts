@@ -4,14 +4,17 @@ import type { ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
 import { scratchOf } from "./_fs.ts";
+import { resourceKey, resourcesOf } from "./resources.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import type { ScratchSpace, ScratchWriter } from "../../sandbox/scratch_space.ts";
 
+/** Where the session's JobRegistry lives in `ctx.resources`; disposing those stops the jobs. */
+export const JOBS_RESOURCE = resourceKey<JobRegistry>("tools.shell_jobs");
 /**
- * Key of the session's JobRegistry in `ctx.state`. The owner of `ctx.state` must dispose every
- * value that is AsyncDisposable when the session ends, so background jobs do not outlive it.
+ * The registry's key in `ctx.state` for a context without `resources` (see `resourcesOf`).
+ * @deprecated Give the context `resources` and read `JOBS_RESOURCE` from it.
  */
-export const JOBS_STATE_KEY = "tools.shell_jobs";
+export const JOBS_STATE_KEY = JOBS_RESOURCE.name;
 /** After SIGTERM, how long a stopped job's shell gets before its group is sent SIGKILL. */
 export const STOP_GRACE_MS = 2000;
 /** How long to keep copying output after a job's shell exits, before reporting it completed. */
@@ -211,14 +214,15 @@ export class JobRegistry implements AsyncDisposable {
   }
 }
 
-/** The session's JobRegistry from `ctx.state` (JOBS_STATE_KEY), created on first use. */
+/** The session's JobRegistry from its resources (`JOBS_RESOURCE`), created on first use. */
 export function jobRegistryOf(ctx: ToolContext): JobRegistry {
-  let reg = ctx.state.get(JOBS_STATE_KEY);
+  const resources = resourcesOf(ctx);
+  let reg = resources.get(JOBS_RESOURCE);
   if (!(reg instanceof JobRegistry)) {
     reg = new JobRegistry({ scratch: scratchOf(ctx) });
-    ctx.state.set(JOBS_STATE_KEY, reg);
+    resources.set(JOBS_RESOURCE, reg);
   }
-  return reg as JobRegistry;
+  return reg;
 }
 
 interface Copy {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
-import { JobRegistry, jobRegistryOf, JOBS_STATE_KEY } from "./shell_jobs.ts";
+import { JobRegistry, jobRegistryOf, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 
 const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
@@ -129,7 +129,8 @@ Deno.test({
   async fn() {
     await using ws = await tempWorkspace();
     const jobs = jobRegistryOf(ws.ctx);
-    assert.equal(ws.ctx.state.get(JOBS_STATE_KEY), jobs);
+    assert.equal(ws.ctx.resources.get(JOBS_RESOURCE), jobs);
+    assert.equal(ws.ctx.state.size, 0, "jobs are not session data");
     assert.equal(jobRegistryOf(ws.ctx), jobs);
     const job = await jobs.start(bash("sleep 30", ws.dir));
     const dir = join(job.outputPath, "..");

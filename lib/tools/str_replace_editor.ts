@@ -5,11 +5,11 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
 import { decodeText, fsOf } from "./_fs.ts";
 import { resolvePath } from "./_paths.ts";
+import { editHistoryOf, editsOf, pushEdit } from "./_edit_history.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 
 /** Lines of context shown around an edit. */
 const SNIPPET_LINES = 4;
-const HISTORY_KEY = "fs.str_replace_editor.history";
 
 /** Input of `fs.str_replace_editor`: one editor command (the SWE-agent / OpenHands editor). */
 export const strReplaceEditorInput = z.object({
@@ -144,8 +144,8 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${snippet}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`;
   },
   async undo_edit(_input, { path, fs, ctx }) {
-    const history = historyOf(ctx).get(path);
-    if (!history?.length) throw new ToolError(`No edit history found for ${path}.`);
+    const history = editsOf(editHistoryOf(ctx), path);
+    if (!history.length) throw new ToolError(`No edit history found for ${path}.`);
     const { before: previous, real } = history.at(-1)!;
     const now = await fs.realPath(path);
     if (now !== real) {
@@ -232,18 +232,6 @@ function snippetAround(updated: string, first: number, inserted: string): string
   return catN(lines.slice(start - 1, end), start);
 }
 
-/** One edit: the content before it (null: the file did not exist) and the real path edited. */
-interface HistoryEntry {
-  before: string | null;
-  real: string;
-}
-
-function historyOf(ctx: ToolContext): Map<string, HistoryEntry[]> {
-  let history = ctx.state.get(HISTORY_KEY) as Map<string, HistoryEntry[]> | undefined;
-  if (!history) ctx.state.set(HISTORY_KEY, history = new Map());
-  return history;
-}
-
 /**
  * Records the content before an edit and the real path the edit wrote, which `undo_edit` checks
  * so that a folder swapped for a symlink since then cannot redirect the undo elsewhere.
@@ -254,9 +242,7 @@ async function pushHistory(
   path: string,
   before: string | null,
 ): Promise<void> {
-  const real = await fs.realPath(path);
-  const history = historyOf(ctx);
-  history.set(path, [...history.get(path) ?? [], { before, real }]);
+  pushEdit(editHistoryOf(ctx), path, { before, real: await fs.realPath(path) });
 }
 
 async function pathKind(fs: FileSystem, path: string): Promise<"file" | "dir" | "missing"> {

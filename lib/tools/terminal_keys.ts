@@ -6,6 +6,7 @@ import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { scratchOf } from "./_fs.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
+import { resourceKey, resourcesOf } from "./resources.ts";
 
 /** Longest wait one call may ask for, in seconds. */
 export const MAX_WAIT_S = 60;
@@ -17,8 +18,8 @@ const POLL_MS = 100;
 const COLUMNS = 160;
 const ROWS = 40;
 const SESSION = "main";
-/** Where the session's terminal lives in `ctx.state`. */
-export const TERMINAL_STATE_KEY = "terminal.keys.session";
+/** Where the session's terminal lives in `ctx.resources`. */
+export const TERMINAL_RESOURCE = resourceKey<TmuxTerminal>("terminal.keys.session");
 /** The prompt the terminal's shell shows; `PROMPT_END` recognises it at the end of a line. */
 const PS1 = "\\u@\\h:\\w# ";
 const PROMPT_END = /^\S+@[^\s:]+:.*#$/;
@@ -45,7 +46,7 @@ export interface TerminalKeysOutput {
 
 /**
  * Types keystrokes into a terminal that lives for the session (a tmux server on a private
- * socket), waits, and reads back what changed. The terminal is kept in `ctx.state` and closed
+ * socket), waits, and reads back what changed. The terminal is kept in `ctx.resources` and closed
  * by disposing it; a watchdog inside tmux also closes it when this process exits.
  */
 export const terminalKeys = defineCapability({
@@ -53,14 +54,15 @@ export const terminalKeys = defineCapability({
   input: terminalKeysInput,
   mutates: true,
   async run(input, ctx): Promise<TerminalKeysOutput> {
-    let term = ctx.state.get(TERMINAL_STATE_KEY) as TmuxTerminal | undefined;
+    const resources = resourcesOf(ctx);
+    let term = resources.get(TERMINAL_RESOURCE);
     if (term && !(await term.alive())) {
       await term[Symbol.asyncDispose]();
       term = undefined;
     }
     if (!term) {
       term = await TmuxTerminal.start(ctx);
-      ctx.state.set(TERMINAL_STATE_KEY, term);
+      resources.set(TERMINAL_RESOURCE, term);
     }
     await term.type(input.keystrokes);
     const waitS = Math.min(input.duration_s ?? DEFAULT_WAIT_S, MAX_WAIT_S);

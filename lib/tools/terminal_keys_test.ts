@@ -2,12 +2,7 @@ import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { tempWorkspace } from "./_test_workspace.ts";
-import {
-  TERMINAL_STATE_KEY,
-  terminalKeys,
-  type TerminalKeysOutput,
-  type TmuxTerminal,
-} from "./terminal_keys.ts";
+import { TERMINAL_RESOURCE, terminalKeys, type TerminalKeysOutput } from "./terminal_keys.ts";
 import type { ToolContext } from "./capability.ts";
 
 const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
@@ -37,7 +32,8 @@ Deno.test({
     assert.doesNotMatch(second.newOutput ?? "", /alpha/, "earlier output is not repeated");
     assert.match(second.newOutput ?? "", /echo value=\$X\nvalue=42\n/);
     assert.match(second.screen, /alpha[\s\S]*value=42/);
-    const term = ws.ctx.state.get(TERMINAL_STATE_KEY) as TmuxTerminal;
+    const term = ws.ctx.resources.get(TERMINAL_RESOURCE)!;
+    assert.equal(ws.ctx.state.size, 0, "the terminal is not session data");
     assert.ok(await serverRunning(term.socket));
     await term[Symbol.asyncDispose]();
     assert.equal(await serverRunning(term.socket), false, "dispose kills the tmux server");
@@ -59,7 +55,7 @@ Deno.test({
       const after = await keys("echo back\n", ws.ctx);
       assert.match(after.newOutput ?? "", /\nback\n/);
     } finally {
-      await (ws.ctx.state.get(TERMINAL_STATE_KEY) as TmuxTerminal)?.[Symbol.asyncDispose]();
+      await ws.ctx.resources.get(TERMINAL_RESOURCE)?.[Symbol.asyncDispose]();
     }
   },
 });
@@ -76,7 +72,7 @@ Deno.test({
       assert.equal(cleared.output, cleared.screen);
       assert.match(cleared.screen, /two/);
     } finally {
-      await (ws.ctx.state.get(TERMINAL_STATE_KEY) as TmuxTerminal)?.[Symbol.asyncDispose]();
+      await ws.ctx.resources.get(TERMINAL_RESOURCE)?.[Symbol.asyncDispose]();
     }
   },
 });
@@ -89,17 +85,19 @@ Deno.test({
     const module = new URL("./terminal_keys.ts", import.meta.url).href;
     const fsModule = new URL("../../sandbox/file_system.ts", import.meta.url).href;
     const scratchModule = new URL("../../sandbox/scratch_space.ts", import.meta.url).href;
-    const script = `import { terminalKeys, TERMINAL_STATE_KEY } from ${JSON.stringify(module)};
+    const resourcesModule = new URL("./resources.ts", import.meta.url).href;
+    const script = `import { terminalKeys, TERMINAL_RESOURCE } from ${JSON.stringify(module)};
+import { Resources } from ${JSON.stringify(resourcesModule)};
 import { inProcessFs } from ${JSON.stringify(fsModule)};
 import { SessionScratch } from ${JSON.stringify(scratchModule)};
-const state = new Map();
+const resources = new Resources();
 const scratch = new SessionScratch(Deno.cwd() + "/run");
 const ctx = {
-  cwd: Deno.cwd(), signal: new AbortController().signal, env: Deno.env.toObject(), state,
-  fs: inProcessFs, scratch,
+  cwd: Deno.cwd(), signal: new AbortController().signal, env: Deno.env.toObject(), state: new Map(),
+  resources, fs: inProcessFs, scratch,
 };
 await terminalKeys.run({ keystrokes: "echo hi\\n", duration_s: 0 }, ctx);
-console.log(state.get(TERMINAL_STATE_KEY).socket);`;
+console.log(resources.get(TERMINAL_RESOURCE).socket);`;
     const out = await new Deno.Command(Deno.execPath(), {
       args: [
         "eval",

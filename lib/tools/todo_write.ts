@@ -16,6 +16,15 @@ export interface TodoItem {
   activeForm?: string;
 }
 
+/** A stored `TodoItem`, as `restoreState` checks it. */
+export const todoItemSchema: z.ZodType<TodoItem> = z.object({
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+  priority: z.enum(["high", "medium", "low"]).optional(),
+  id: z.string().optional(),
+  activeForm: z.string().optional(),
+});
+
 /** How many items have each status. */
 export interface TodoCounts {
   total: number;
