@@ -6,6 +6,7 @@ import { makeStyle, sessionLines } from "./exec_reporter.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { askOnTerminal } from "./sandbox_setup.ts";
 import { openSession } from "./session.ts";
+import { ToolCallViews } from "./tool_view.ts";
 import { findGitRoot, resolveWorkdir } from "./session_setup.ts";
 
 /** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
@@ -29,6 +30,7 @@ export async function runExec(
   });
   const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
+  const calls = new ToolCallViews();
   await using session = await openSession({
     cwd,
     env,
@@ -36,7 +38,7 @@ export async function runExec(
     ephemeral: options.ephemeral,
     io: {
       onEvent: (event) => {
-        for (const line of sessionLines(event, style)) console.error(line);
+        for (const line of sessionLines(event, style, { calls })) console.error(line);
       },
       approve: interactive ? askOnTerminal : undefined,
     },
