@@ -19,7 +19,9 @@ import { openProvider } from "../providers/mod.ts";
 import type { SessionOrigin } from "../session/mod.ts";
 import type { AskUser } from "../tools/ask_user.ts";
 import type { ToolContext } from "../tools/capability.ts";
-import { type JobInfo, JobRegistry, JOBS_STATE_KEY } from "../tools/shell_jobs.ts";
+import { Resources } from "../tools/resources.ts";
+import { restoreState, snapshotState } from "../tools/session_state.ts";
+import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import { discoverSkills } from "../tools/skills.ts";
 import { type AgentSession, openAgentSession, type SessionSettings } from "./agent_session.ts";
 import {
@@ -178,7 +180,21 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     throw error;
   }
   recording.to = recorder;
-  const toolState = new Map<string, unknown>();
+  const toolState = recorder.resumedToolState
+    ? restoreState(recorder.resumedToolState, {
+      note: (message) => io.onEvent({ type: "warning", message }),
+    })
+    : new Map<string, unknown>();
+  const resources = new Resources();
+  let savedToolState = JSON.stringify(snapshotState(toolState));
+  // Written when it changed, after every tool call: a kill -9 loses at most the running call.
+  const saveToolState = () => {
+    const snapshot = snapshotState(toolState);
+    const text = JSON.stringify(snapshot);
+    if (text === savedToolState) return;
+    savedToolState = text;
+    recorder.append({ type: "tool_state", state: snapshot });
+  };
   let harness = agent.harness;
   if (recorder.resumedHarness && recorder.resumedHarness !== harness.id) {
     const before = await loadHarness(recorder.resumedHarness, harnessDirs(agent)).catch(() =>
@@ -221,6 +237,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     if (["model_request", "assistant_message", "tool_end", "turn_end"].includes(event.type)) {
       recorder.syncMessages();
     }
+    if (event.type === "tool_end" || event.type === "turn_end") saveToolState();
     io.onEvent(event);
   };
   const contextFor = (signal: AbortSignal): ToolContext => {
@@ -229,6 +246,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       cwd: opts.cwd,
       env: sandbox.env,
       state: toolState,
+      resources,
       signal,
       toolCatalog: toolCatalog(harness, toolState, { guard: beforeToolCall }),
       sandbox: sandbox.sandbox,
@@ -339,12 +357,11 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     harnesses: () =>
       harnessChoices(agent, { harness: harness.id, model: state.model, providerId, wireApi }),
     jobs() {
-      const registry = toolState.get(JOBS_STATE_KEY);
-      return registry instanceof JobRegistry ? registry.list() : [];
+      return resources.get(JOBS_RESOURCE)?.list() ?? [];
     },
     async stopJob(id) {
-      const registry = toolState.get(JOBS_STATE_KEY);
-      if (!(registry instanceof JobRegistry)) throw new Error(`No background job "${id}"`);
+      const registry = resources.get(JOBS_RESOURCE);
+      if (!registry) throw new Error(`No background job "${id}"`);
       return await registry.stop(id);
     },
     diff: () => workingTreeDiff(agent.git, opts.cwd, agent.isHeldBack),
@@ -359,7 +376,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     compact,
     debugConfig: () => formatConfigDebug(agent.config),
     async [Symbol.asyncDispose]() {
-      await disposeState(toolState);
+      saveToolState();
+      await disposeState(toolState, resources);
       await recorder.close();
       await agent[Symbol.asyncDispose]();
     },

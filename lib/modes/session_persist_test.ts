@@ -144,3 +144,36 @@ Deno.test("a full context window compacts the history, and the session file reco
   assert.match(JSON.stringify(record.history[0]), /SUMMARY: listed numbers/);
   assert.deepEqual(fake.failures, []);
 });
+
+Deno.test("a resumed session keeps its todo list: tool state is saved with the session", async () => {
+  const todos = [{ content: "write the migration", status: "in_progress" }];
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [{ id: "w1", name: "todo_write", args: { todos } }] } },
+    { reply: { text: "planned" } },
+    { reply: { tool_calls: [{ id: "r1", name: "todo_list", args: {} }] } },
+    {
+      expect: { last_tool_result_contains: "write the migration" },
+      reply: { text: "still planned" },
+    },
+  ]));
+  await using ws = await workspace(fake.baseUrl);
+  const open = (resume?: string) =>
+    openSession({
+      cwd: ws.cwd,
+      env: ws.env,
+      settings: { config: [], harness: "deepseek-tui" },
+      resume,
+      io: { onEvent: () => {} },
+    });
+  let file: string | undefined;
+  {
+    await using first = await open();
+    await first.prompt("plan it", new AbortController().signal);
+    file = first.status().sessionFile;
+  }
+  assert.ok((await readSession(file!)).toolState, "the tool state is in the session file");
+  await using second = await open(file);
+  const outcome = await second.prompt("what is left?", new AbortController().signal);
+  assert.deepEqual(outcome, { status: "completed", finalText: "still planned" });
+  assert.deepEqual(fake.failures, []);
+});

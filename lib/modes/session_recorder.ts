@@ -24,12 +24,19 @@ export class SessionRecorder {
   #failure: Error | undefined;
   /** For a resumed session, the harness its history was made with. */
   readonly resumedHarness: string | undefined;
+  /** For a resumed session, its last saved tool state (todos, loaded tools, read records). */
+  readonly resumedToolState: Record<string, unknown> | undefined;
 
-  constructor(writer: SessionWriter | undefined, state: LoopState, resumedHarness?: string) {
+  constructor(
+    writer: SessionWriter | undefined,
+    state: LoopState,
+    resumed: { harness?: string; toolState?: Record<string, unknown> } = {},
+  ) {
     this.#writer = writer;
     this.#state = state;
     this.#cursor = state.messages.length;
-    this.resumedHarness = resumedHarness;
+    this.resumedHarness = resumed.harness;
+    this.resumedToolState = resumed.toolState;
   }
 
   get id(): string | undefined {
@@ -107,10 +114,11 @@ export async function openRecorder(
     state.messages.push(...saved.history);
     const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
       saved.header.harness;
-    if (opts.ephemeral) return new SessionRecorder(undefined, state, harness);
+    const resumed = { harness, toolState: saved.toolState };
+    if (opts.ephemeral) return new SessionRecorder(undefined, state, resumed);
     const writer = await reopenForAppend(saved.file);
     for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
-    return new SessionRecorder(writer, state, harness);
+    return new SessionRecorder(writer, state, resumed);
   }
   if (opts.ephemeral) return new SessionRecorder(undefined, state);
   const { values } = agent.config;

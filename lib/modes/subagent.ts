@@ -5,6 +5,7 @@ import type { LoopEvent } from "../loop/events.ts";
 import { addUsage, emptyUsage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 import type { ToolContext } from "../tools/capability.ts";
+import { Resources } from "../tools/resources.ts";
 import { disposeState } from "./_dispose_state.ts";
 
 /** The `ToolContext.runSubagent` seam. */
@@ -46,10 +47,11 @@ export function makeSubagentRunner(ctx: ToolContext, opts: SubagentOptions): Sub
     const label = req.description ?? req.agentType ?? "sub-agent";
     let toolCalls = 0;
     const subState = new Map<string, unknown>();
+    const subResources = new Resources();
     const outcome = await runTurn(state, {
       provider: opts.provider,
       harness,
-      ctx: { ...rest, state: subState },
+      ctx: { ...rest, state: subState, resources: subResources },
       emit: (event) => {
         if (event.type === "tool_end") toolCalls++;
         opts.emit(event, label);
@@ -57,7 +59,7 @@ export function makeSubagentRunner(ctx: ToolContext, opts: SubagentOptions): Sub
       beforeToolCall: opts.beforeToolCall,
       maxSteps: opts.maxSteps,
       signal: ctx.signal,
-    }).finally(() => disposeState(subState));
+    }).finally(() => disposeState(subState, subResources));
     addUsage(opts.parent.usage, state.usage);
     const finalText = outcome.status === "completed"
       ? outcome.finalText
