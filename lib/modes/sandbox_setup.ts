@@ -4,12 +4,7 @@
  */
 import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
-import {
-  type ApprovalAnswer,
-  approvalHook,
-  type ApprovalQuestion,
-  type ApprovalReply,
-} from "../approval/hook.ts";
+import { approvalHook, type ApprovalQuestion, type ApprovalReply } from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
@@ -18,6 +13,7 @@ import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import { fileSystemFor } from "../../sandbox/fs_helper_client.ts";
 import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
+import { parseAnswer } from "./repl/approvals.ts";
 import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
 import { journaledFileSystem } from "../../sandbox/write_journal.ts";
 
@@ -164,8 +160,11 @@ function promptNote(description: string, confined: boolean, policy: string): str
   return `${where} ${approvals[policy] ?? ""}`.trim();
 }
 
-/** Asks an approval question on the terminal: y = once, s = for the session, else refuse. */
-export async function askOnTerminal(question: ApprovalQuestion): Promise<ApprovalAnswer> {
+/**
+ * Asks an approval question on the terminal: `y` once, `a` for the session, `n` (optionally with
+ * a note for the model) or anything else refuses.
+ */
+export async function askOnTerminal(question: ApprovalQuestion): Promise<ApprovalReply> {
   const tty = await Deno.open("/dev/tty", { read: true, write: true });
   try {
     const lines = [
@@ -173,13 +172,12 @@ export async function askOnTerminal(question: ApprovalQuestion): Promise<Approva
       `  ${question.subject}`,
       `  why: ${question.reason}`,
       ...(question.justification ? [`  model: ${question.justification}`] : []),
-      "[y] yes once  [s] yes for this session  [n] no > ",
+      "[y] yes once  [a] yes for this session  [n] no (a note may follow) > ",
     ];
     await tty.write(new TextEncoder().encode(lines.join("\n")));
-    const buf = new Uint8Array(64);
+    const buf = new Uint8Array(1024);
     const n = await tty.read(buf);
-    const answer = new TextDecoder().decode(buf.subarray(0, n ?? 0)).trim().toLowerCase();
-    return answer === "y" || answer === "yes" ? "once" : answer === "s" ? "session" : "deny";
+    return parseAnswer(new TextDecoder().decode(buf.subarray(0, n ?? 0)));
   } finally {
     tty.close();
   }
