@@ -3,29 +3,8 @@ import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { LAUNCHER } from "../../tests/e2e/_harness_env.ts";
 import { findSessions, readSession } from "../session/mod.ts";
+import { sessionWorkspace } from "./_test_session.ts";
 import { openSession, type SessionEvent } from "./session.ts";
-
-async function workspace(baseUrl: string, extra = "") {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_persist_" }));
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  await Deno.mkdir(cwd);
-  await Deno.mkdir(home);
-  await new Deno.Command("git", { args: ["init", "-q"], cwd }).output();
-  await Deno.writeTextFile(
-    join(home, "config.toml"),
-    `model = "fake-model"\nmodel_provider = "fake"\n${extra}\n[model_providers.fake]\n` +
-      `name = "Fake"\nbase_url = "${baseUrl}"\nwire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
-  );
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: root,
-    OPENINTERPRETER_HOME: home,
-    FAKE_API_KEY: "k",
-    NO_COLOR: "1",
-  };
-  return { cwd, home, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
-}
 
 const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
 const tool = (id: string, cmd: string) => ({ id, name: "exec_command", args: { cmd } });
@@ -36,7 +15,7 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
     { reply: { text: "first answer" } },
     { expect: { user_contains: "and now?" }, reply: { text: "second answer" } },
   ]));
-  await using ws = await workspace(fake.baseUrl);
+  await using ws = await sessionWorkspace(fake.baseUrl);
   const open = (resume?: string) =>
     openSession({
       cwd: ws.cwd,
@@ -79,7 +58,7 @@ Deno.test("a session killed mid-turn resumes with the task, the tool call and it
       reply: { text: "resumed" },
     },
   ]));
-  await using ws = await workspace(fake.baseUrl);
+  await using ws = await sessionWorkspace(fake.baseUrl);
   const child = new Deno.Command(LAUNCHER, {
     args: ["exec", "--yolo", "the long task"],
     cwd: ws.cwd,
@@ -125,7 +104,7 @@ Deno.test("a full context window compacts the history, and the session file reco
     },
     { reply: { text: "done after compaction" } },
   ]));
-  await using ws = await workspace(fake.baseUrl, "model_auto_compact_token_limit = 300");
+  await using ws = await sessionWorkspace(fake.baseUrl, "model_auto_compact_token_limit = 300");
   const events: SessionEvent[] = [];
   await using session = await openSession({
     cwd: ws.cwd,
@@ -156,7 +135,7 @@ Deno.test("a resumed session keeps its todo list: tool state is saved with the s
       reply: { text: "still planned" },
     },
   ]));
-  await using ws = await workspace(fake.baseUrl);
+  await using ws = await sessionWorkspace(fake.baseUrl);
   const open = (resume?: string) =>
     openSession({
       cwd: ws.cwd,

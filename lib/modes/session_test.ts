@@ -2,28 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
 import type { ApprovalQuestion } from "../approval/hook.ts";
+import { sessionWorkspace } from "./_test_session.ts";
 import { openSession, type SessionEvent } from "./session.ts";
-
-async function workspace(baseUrl: string) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_session_" }));
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  await Deno.mkdir(cwd);
-  await Deno.mkdir(home);
-  await new Deno.Command("git", { args: ["init", "-q"], cwd }).output();
-  await Deno.writeTextFile(
-    join(home, "config.toml"),
-    `model = "fake-model"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "Fake"\n` +
-      `base_url = "${baseUrl}"\nwire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
-  );
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: root,
-    OPENINTERPRETER_HOME: home,
-    FAKE_API_KEY: "k",
-  };
-  return { cwd, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
-}
 
 /** Event types in order, with runs of deltas folded into one. */
 function sequence(events: SessionEvent[]): string[] {
@@ -52,7 +32,7 @@ Deno.test("a typical turn reports its events in this order, approvals and denial
       reply: { text: "It was declined." },
     }),
   ].join("\n")));
-  await using ws = await workspace(fake.baseUrl);
+  await using ws = await sessionWorkspace(fake.baseUrl);
   const events: SessionEvent[] = [];
   const asked: ApprovalQuestion[] = [];
   await using session = await openSession({
@@ -104,7 +84,7 @@ Deno.test("switchHarness() keeps the history and sends the new harness's tools n
     ].join("\n")),
     { allowTranslatedCalls: true },
   );
-  await using ws = await workspace(fake.baseUrl);
+  await using ws = await sessionWorkspace(fake.baseUrl);
   const events: SessionEvent[] = [];
   await using session = await openSession({
     cwd: ws.cwd,
