@@ -22,10 +22,29 @@ export function compactLimit(window: number, configured: number | undefined): nu
   return configured ?? Math.floor(window * AUTO_COMPACT_SHARE);
 }
 
+/** Counts the tokens of a text; 4 characters a token until the tokenizer has loaded. */
+type TokenCounter = (text: string) => number;
+
+const roughCount: TokenCounter = (text) => Math.ceil(text.length / 4);
+let counter: TokenCounter = roughCount;
+/** Counts per message, so each one is tokenized once. */
+const counted = new WeakMap<Message, number>();
+
+/**
+ * Loads the project's tokenizer (o200k, bundled in gpt-tokenizer) for the estimates; until it
+ * has loaded, and if it cannot, estimates count 4 characters a token.
+ */
+export async function loadTokenizer(): Promise<void> {
+  if (counter !== roughCount) return;
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base").catch(() => ({
+    countTokens: undefined,
+  }));
+  if (countTokens) counter = (text) => countTokens(text);
+}
+
 /**
  * Tokens the next request will carry: the last reply's reported input and output, plus an
- * estimate (4 characters a token) for what came after it; an estimate of everything when no
- * usage was reported.
+ * estimate for what came after it; an estimate of everything when no usage was reported.
  */
 export function contextTokens(state: LoopState): number {
   const messages = state.messages;
@@ -35,13 +54,20 @@ export function contextTokens(state: LoopState): number {
     const reported = message.usage.inputTokens + message.usage.outputTokens;
     if (reported > 0) return reported + estimate(messages.slice(i + 1));
   }
-  return estimate(messages) + Math.ceil(state.system.length / 4);
+  return estimate(messages) + counter(state.system);
 }
 
 function estimate(messages: Message[]): number {
-  let chars = 0;
-  for (const message of messages) chars += JSON.stringify(message.blocks).length;
-  return Math.ceil(chars / 4);
+  let tokens = 0;
+  for (const message of messages) {
+    let n = counted.get(message);
+    if (n === undefined) {
+      n = counter(JSON.stringify(message.blocks));
+      if (counter !== roughCount) counted.set(message, n);
+    }
+    tokens += n;
+  }
+  return tokens;
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   compactLimit,
   contextTokens,
   DEFAULT_CONTEXT_WINDOW,
+  loadTokenizer,
 } from "./compaction.ts";
 import { workingTreeDiff } from "./session_diff.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
@@ -222,6 +223,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     io.onEvent({ type: "compacted", tokensBefore: before, tokensAfter: contextTokens(state) });
   };
   const beforeRequest = async (signal: AbortSignal) => {
+    await loadTokenizer();
     if (contextTokens(state) < limit || state.messages.length < 2) return;
     await compact(signal).catch((error: Error) =>
       io.onEvent({ type: "warning", message: error.message })
