@@ -31,15 +31,24 @@ let counter: TokenCounter = roughCount;
 const counted = new WeakMap<Message, number>();
 
 /**
- * Loads the project's tokenizer (o200k, bundled in gpt-tokenizer) for the estimates; until it
- * has loaded, and if it cannot, estimates count 4 characters a token.
+ * Loads the project's tokenizer (o200k, bundled in gpt-tokenizer) for the estimates, when the
+ * provider reports no usage to count from; until then, and if it cannot load, estimates count 4
+ * characters a token. (Its tables cost about 50 MiB, so it is not loaded when usage comes back.)
  */
-export async function loadTokenizer(): Promise<void> {
-  if (counter !== roughCount) return;
+export async function loadTokenizer(state: LoopState, limit: number): Promise<void> {
+  if (counter !== roughCount || hasReportedUsage(state)) return;
+  // The rough count decides while the history is far from the limit.
+  if (contextTokens(state) < limit / 2) return;
   const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base").catch(() => ({
     countTokens: undefined,
   }));
   if (countTokens) counter = (text) => countTokens(text);
+}
+
+function hasReportedUsage(state: LoopState): boolean {
+  return state.messages.some((m) =>
+    m.role === "assistant" && m.usage && m.usage.inputTokens + m.usage.outputTokens > 0
+  );
 }
 
 /**

@@ -4,7 +4,6 @@ import { emptyUsage } from "../model/message.ts";
 import { compactLimit, contextTokens, loadTokenizer } from "./compaction.ts";
 
 Deno.test("contextTokens() counts with the project's tokenizer when no usage was reported", async () => {
-  await loadTokenizer();
   const blocks = [{ type: "text" as const, text: "refactor the parser module, keeping its tests" }];
   const state = {
     model: "m",
@@ -12,6 +11,7 @@ Deno.test("contextTokens() counts with the project's tokenizer when no usage was
     messages: [{ role: "user" as const, blocks }],
     usage: emptyUsage(),
   };
+  await loadTokenizer(state, 1);
   assert.equal(
     contextTokens(state),
     countTokens(JSON.stringify(blocks)) + countTokens("You are a coding agent."),
@@ -19,7 +19,7 @@ Deno.test("contextTokens() counts with the project's tokenizer when no usage was
 });
 
 Deno.test("contextTokens() starts from the provider's reported usage of the last reply", async () => {
-  await loadTokenizer();
+  await loadTokenizer({ model: "m", system: "", messages: [], usage: emptyUsage() }, 0);
   const later = [{ type: "text" as const, text: "and one more thing" }];
   const state = {
     model: "m",

@@ -223,7 +223,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     io.onEvent({ type: "compacted", tokensBefore: before, tokensAfter: contextTokens(state) });
   };
   const beforeRequest = async (signal: AbortSignal) => {
-    await loadTokenizer();
+    await loadTokenizer(state, limit);
     if (contextTokens(state) < limit || state.messages.length < 2) return;
     await compact(signal).catch((error: Error) =>
       io.onEvent({ type: "warning", message: error.message })

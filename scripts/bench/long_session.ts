@@ -31,6 +31,8 @@ function configToml(baseUrl: string): string {
   return [
     `model_provider = "fake"`,
     `model = "fake-model"`,
+    // The whole history stays: compaction would hide how memory grows with it.
+    `model_context_window = 100000000`,
     "",
     "[model_providers.fake]",
     `name = "fake"`,
