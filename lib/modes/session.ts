@@ -14,7 +14,6 @@ import { translateHistory, withoutSealedReasoning } from "../harness/translate.t
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, emptyUsage, type Usage } from "../model/message.ts";
-import { builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { SessionOrigin } from "../session/mod.ts";
 import type { AskUser } from "../tools/ask_user.ts";
@@ -33,7 +32,7 @@ import {
 } from "./compaction.ts";
 import { workingTreeDiff } from "./session_diff.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
-import { harnessChoices, harnessDirs, providerChoices } from "./session_catalog.ts";
+import { harnessChoices, harnessDirs, isProvider, providerChoices } from "./session_catalog.ts";
 import { wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
@@ -395,8 +394,4 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
     harness: agent.harness.id,
     sandbox: agent.sandbox.banner,
   };
-}
-
-function isProvider(agent: AgentSession, id: string): boolean {
-  return id in agent.config.values.model_providers || builtinProvider(id) !== undefined;
 }

@@ -1,7 +1,7 @@
 /** What `/model` and `/harness` offer: providers with their models, and every harness. */
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { chooseHarness } from "../harness/select.ts";
-import { BUILTIN_PROVIDERS } from "../providers/builtin.ts";
+import { BUILTIN_PROVIDERS, builtinProvider } from "../providers/builtin.ts";
 import type { WireApi } from "../providers/types.ts";
 import { type AgentSession, BUILTIN_HARNESSES } from "./agent_session.ts";
 
@@ -59,4 +59,9 @@ export async function harnessChoices(
     out.push({ id, label, automatic: id === automatic, current: id === current.harness });
   }
   return out;
+}
+
+/** Whether `id` names a configured or built-in provider (for `/model PROVIDER/NAME`). */
+export function isProvider(agent: AgentSession, id: string): boolean {
+  return id in agent.config.values.model_providers || builtinProvider(id) !== undefined;
 }
