@@ -1,14 +1,20 @@
 import { basename, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import type { z } from "zod";
+import { z } from "zod";
 import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
-import { declarationSchema, type HarnessSpec, harnessSpecSchema } from "./spec_schema.ts";
-import type { Harness, HarnessTool, Reminder, ToolRoute } from "./types.ts";
+import type { HarnessCandidate } from "./select.ts";
+import {
+  declarationSchema,
+  type HarnessSpec,
+  harnessSpecSchema,
+  matchSchema,
+} from "./spec_schema.ts";
+import type { Harness, HarnessMatch, HarnessTool, Reminder, ToolRoute } from "./types.ts";
 
 /** Name of the spec file inside a harness folder. */
 export const SPEC_FILE = "harness.toml";
@@ -70,6 +76,33 @@ export async function userHarnessWarnings(userDir: string, except: string): Prom
     }
   }
   return warnings;
+}
+
+/**
+ * Every harness folder with its `[match]` block, for automatic choice. Reads only each
+ * `harness.toml` and checks only its `[match]`; a user folder hides a built-in one of its id.
+ */
+export async function loadHarnessCandidates(opts: HarnessDirs): Promise<HarnessCandidate[]> {
+  const out: HarnessCandidate[] = [];
+  for (const id of await listHarnessIds(opts)) {
+    const user = opts.userDir !== undefined && await isFile(join(opts.userDir, id, SPEC_FILE));
+    const file = join(user ? opts.userDir! : opts.builtinDir, id, SPEC_FILE);
+    const spec = parseSpec(await readText(file, "Cannot load harness"), file, matchOnlySchema);
+    out.push({ id, user, match: toMatch(spec.match) });
+  }
+  return out;
+}
+
+const matchOnlySchema = z.looseObject({ match: matchSchema.prefault({}) });
+
+function toMatch(m: z.infer<typeof matchSchema>): HarnessMatch {
+  return {
+    models: m.models,
+    providers: m.providers,
+    baseUrls: m.base_urls,
+    wireApis: m.wire_apis,
+    priority: m.priority,
+  };
 }
 
 /** Loads and validates the harness in folder `dir`. */
@@ -134,7 +167,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     reasoningPlaceholder: spec.reasoning_placeholder,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
-    match: { models: spec.match.models, providers: spec.match.providers },
+    match: toMatch(spec.match),
     ...(protocol ? { protocol } : {}),
   };
 }
@@ -231,7 +264,11 @@ function roots(opts: HarnessDirs): string[] {
   return opts.userDir ? [opts.userDir, opts.builtinDir] : [opts.builtinDir];
 }
 
-function parseSpec(text: string, file: string): HarnessSpec {
+function parseSpec<S extends z.ZodType = typeof harnessSpecSchema>(
+  text: string,
+  file: string,
+  schema: S = harnessSpecSchema as unknown as S,
+): z.infer<S> {
   let raw: unknown;
   try {
     raw = parseToml(text);
@@ -243,7 +280,7 @@ function parseSpec(text: string, file: string): HarnessSpec {
       cause: err,
     });
   }
-  const parsed = harnessSpecSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new HarnessError(`Invalid harness spec "${file}": ${describeIssue(issue)}`, {

@@ -96,7 +96,13 @@ Deno.test("loadHarnessDir() accepts the valid test spec", async () => {
   try {
     const h = await loadHarnessDir(await writeHarness(root, "t", BASE_SPEC));
     assert.deepEqual(h.tools[0].args, { command: "command", dir: "cwd", note: "" });
-    assert.deepEqual(h.match, { models: [], providers: [] });
+    assert.deepEqual(h.match, {
+      models: [],
+      providers: [],
+      baseUrls: [],
+      wireApis: [],
+      priority: 0,
+    });
   } finally {
     await Deno.remove(root, { recursive: true });
   }

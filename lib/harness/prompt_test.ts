@@ -27,7 +27,7 @@ function harness(systemPrompt: string): Harness {
     reminders: [],
     errorTemplate: "{message}",
     unknownToolTemplate: "{name}",
-    match: { models: [], providers: [] },
+    match: { models: [], providers: [], baseUrls: [], wireApis: [], priority: 0 },
   };
 }
 

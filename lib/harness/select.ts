@@ -1,4 +1,14 @@
 import type { WireApi } from "../providers/types.ts";
+import { globRegExp } from "./_glob.ts";
+import type { HarnessMatch } from "./types.ts";
+
+/** A harness folder that can be chosen automatically, with its spec's `[match]` block. */
+export interface HarnessCandidate {
+  id: string;
+  match: HarnessMatch;
+  /** From the user's harness folder; a user harness wins a priority tie. */
+  user: boolean;
+}
 
 /** What automatic harness choice looks at. */
 export interface HarnessChoiceInput {
@@ -9,76 +19,34 @@ export interface HarnessChoiceInput {
   providerName: string;
   baseUrl: string;
   wireApi: WireApi;
-  /** Ids of the harness folders that exist; a rule's result is used only when listed. */
-  available: readonly string[];
+  /** Every harness folder that exists, user ones included (see `loadHarnessCandidates`). */
+  candidates: readonly HarnessCandidate[];
 }
 
-/** Harness used when no rule matches or the matching rule's harness does not exist. */
+/** Harness used when no candidate's `[match]` matches. */
 export const FALLBACK_HARNESS = "native";
 
-interface Rule {
-  harness: string;
-  matches(f: Fields): boolean;
-}
-
-interface Fields {
-  model: string;
-  providerId: string;
-  providerName: string;
-  baseUrl: string;
-  wireApi: WireApi;
-}
-
-const has = (text: string, ...needles: string[]) => needles.some((n) => text.includes(n));
-
-/** Reference §2, in order; the first matching rule wins. Matching is on lower-cased text. */
-const RULES: readonly Rule[] = [
-  {
-    harness: "claude-code",
-    matches: (f) =>
-      f.wireApi === "messages" || has(f.model, "anthropic/", "claude") ||
-      has(f.providerId, "anthropic") || has(f.providerName, "anthropic") ||
-      has(f.baseUrl, "api.anthropic.com"),
-  },
-  {
-    harness: "kimi-code",
-    matches: (f) =>
-      has(f.model, "kimi", "moonshot") || has(f.providerId, "kimi", "moonshot") ||
-      has(f.providerName, "kimi", "moonshot") ||
-      has(f.baseUrl, "api.kimi.com", "api.moonshot.ai", "api.moonshot.cn"),
-  },
-  {
-    harness: "qwen-code",
-    matches: (f) =>
-      has(f.model, "qwen", "/qwq") || f.model.startsWith("qwq") ||
-      has(f.providerId, "qwen", "dashscope") || has(f.providerName, "qwen", "dashscope") ||
-      has(
-        f.baseUrl,
-        "dashscope.aliyuncs.com/compatible-mode",
-        "dashscope-intl.aliyuncs.com/compatible-mode",
-      ),
-  },
-  {
-    harness: "claude-code-bare",
-    matches: (f) =>
-      has(f.model, "deepseek") || has(f.providerId, "deepseek") ||
-      has(f.providerName, "deepseek") || has(f.baseUrl, "api.deepseek.com"),
-  },
-];
-
 /**
- * The harness id for a session: the configured one when set, else the first rule of reference
- * §2 that matches, provided that harness exists, else FALLBACK_HARNESS.
+ * The harness id for a session: the configured one when set, else the matching candidate with
+ * the highest priority (a user harness before a built-in one, then by id), else FALLBACK_HARNESS.
  */
 export function chooseHarness(input: HarnessChoiceInput): string {
   if (input.configured) return input.configured;
-  const fields: Fields = {
-    model: input.model.toLowerCase(),
-    providerId: input.providerId.toLowerCase(),
-    providerName: input.providerName.toLowerCase(),
-    baseUrl: input.baseUrl.toLowerCase(),
-    wireApi: input.wireApi,
-  };
-  const rule = RULES.find((r) => r.matches(fields));
-  return rule && input.available.includes(rule.harness) ? rule.harness : FALLBACK_HARNESS;
+  const matching = input.candidates.filter((c) => matches(c.match, input));
+  matching.sort((a, b) =>
+    b.match.priority - a.match.priority || Number(b.user) - Number(a.user) ||
+    a.id.localeCompare(b.id)
+  );
+  return matching[0]?.id ?? FALLBACK_HARNESS;
+}
+
+function matches(match: HarnessMatch, input: HarnessChoiceInput): boolean {
+  const any = (patterns: string[], ...texts: string[]) =>
+    patterns.some((p) => {
+      const re = globRegExp(p);
+      return texts.some((t) => re.test(t));
+    });
+  return match.wireApis.includes(input.wireApi) || any(match.models, input.model) ||
+    any(match.providers, input.providerId, input.providerName) ||
+    any(match.baseUrls, input.baseUrl);
 }

@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
-import { chooseHarness, type HarnessChoiceInput } from "./select.ts";
+import { fileURLToPath } from "node:url";
+import { HarnessError } from "../errors.ts";
+import { loadHarnessCandidates } from "./load.ts";
+import { chooseHarness, type HarnessCandidate, type HarnessChoiceInput } from "./select.ts";
+import type { HarnessMatch } from "./types.ts";
 
-const ALL = ["native", "claude-code", "claude-code-bare", "kimi-code", "qwen-code"];
+const BUILTIN = fileURLToPath(new URL("../../harnesses", import.meta.url));
+const ALL = await loadHarnessCandidates({ builtinDir: BUILTIN });
 const BASE: HarnessChoiceInput = {
   model: "some-model",
   providerId: "local",
   providerName: "Local",
   baseUrl: "http://127.0.0.1:8000/v1",
   wireApi: "chat",
-  available: ALL,
+  candidates: ALL,
 };
 
 function choose(over: Partial<HarnessChoiceInput>): string {
@@ -90,9 +95,83 @@ Deno.test("chooseHarness() applies rules in order: the first match wins", () => 
 });
 
 Deno.test("chooseHarness() uses native when the matching harness does not exist", () => {
-  const available = ["native", "claude-code-bare"];
-  assert.equal(choose({ model: "claude-opus-4-6", available }), "native");
-  assert.equal(choose({ model: "kimi-k2", available }), "native");
-  assert.equal(choose({ model: "qwen3", available }), "native");
-  assert.equal(choose({ model: "deepseek-chat", available }), "claude-code-bare");
+  const candidates = ALL.filter((c) => ["native", "claude-code-bare"].includes(c.id));
+  assert.equal(choose({ model: "claude-opus-4-6", candidates }), "native");
+  assert.equal(choose({ model: "kimi-k2", candidates }), "native");
+  assert.equal(choose({ model: "qwen3", candidates }), "native");
+  assert.equal(choose({ model: "deepseek-chat", candidates }), "claude-code-bare");
+});
+
+function candidate(id: string, over: Partial<HarnessMatch>, user = false): HarnessCandidate {
+  const match = { models: [], providers: [], baseUrls: [], wireApis: [], priority: 0, ...over };
+  return { id, user, match };
+}
+
+Deno.test("chooseHarness() matches model globs whole and ignoring case", () => {
+  const candidates = [candidate("mine", { models: ["acme-*-coder", "*/acme"] })];
+  assert.equal(choose({ candidates, model: "ACME-7b-Coder" }), "mine");
+  assert.equal(choose({ candidates, model: "org/acme" }), "mine");
+  assert.equal(choose({ candidates, model: "acme-7b-coder-x" }), "native", "anchored at the end");
+  assert.equal(choose({ candidates, model: "x-acme-7b-coder" }), "native", "anchored at start");
+  assert.equal(choose({ candidates, model: "acme.7b" }), "native", "'.' is literal");
+});
+
+Deno.test("chooseHarness() matches providers on id or name, base URLs and wire APIs", () => {
+  const candidates = [
+    candidate("by-provider", { providers: ["acme*"] }),
+    candidate("by-url", { baseUrls: ["https://llm.example.com/*"] }),
+    candidate("by-wire", { wireApis: ["responses"] }),
+  ];
+  assert.equal(choose({ candidates, providerId: "acme-eu" }), "by-provider");
+  assert.equal(choose({ candidates, providerName: "ACME Cloud" }), "by-provider");
+  assert.equal(choose({ candidates, baseUrl: "https://LLM.example.com/v1" }), "by-url");
+  assert.equal(choose({ candidates, baseUrl: "https://llm.example.com.evil/v1" }), "native");
+  assert.equal(choose({ candidates, wireApi: "responses" }), "by-wire");
+  assert.equal(choose({ candidates: [candidate("empty", {})] }), "native", "empty never matches");
+});
+
+Deno.test("chooseHarness() prefers the higher priority, then a user harness on a tie", () => {
+  const low = candidate("low", { models: ["m*"], priority: 1 });
+  const high = candidate("high", { models: ["m*"], priority: 5 });
+  assert.equal(choose({ candidates: [low, high], model: "m1" }), "high");
+  assert.equal(choose({ candidates: [high, low], model: "m1" }), "high");
+  const userTie = candidate("a-user", { models: ["m*"], priority: 5 }, true);
+  assert.equal(choose({ candidates: [high, userTie], model: "m1" }), "a-user");
+  const userLow = candidate("b-user", { models: ["m*"], priority: 4 }, true);
+  assert.equal(choose({ candidates: [high, userLow], model: "m1" }), "high");
+});
+
+Deno.test("chooseHarness() lets a user harness claim a model from a built-in one", () => {
+  const mine = candidate("mine", { models: ["deepseek-chat"], priority: 10 }, true);
+  assert.equal(choose({ candidates: [...ALL, mine], model: "deepseek-chat" }), "mine");
+  assert.equal(choose({ candidates: [...ALL, mine], model: "deepseek-r1" }), "claude-code-bare");
+});
+
+async function matchLoadError(block: string): Promise<string> {
+  const userDir = await Deno.makeTempDir({ prefix: "oi-match-" });
+  try {
+    await Deno.mkdir(`${userDir}/mine`);
+    await Deno.writeTextFile(`${userDir}/mine/harness.toml`, `id = "mine"\n[match]\n${block}\n`);
+    await loadHarnessCandidates({ builtinDir: BUILTIN, userDir });
+    return "(loaded)";
+  } catch (err) {
+    assert.ok(err instanceof HarnessError, String(err));
+    return `${err.message} | ${err.hint}`;
+  } finally {
+    await Deno.remove(userDir, { recursive: true });
+  }
+}
+
+Deno.test("loadHarnessCandidates() names a bad glob or an unknown [match] key", async () => {
+  assert.match(
+    await matchLoadError(`models = ["qwen?"]`),
+    /mine.harness\.toml.*key "match\.models\[0\]": bad pattern: "qwen\?": "\?" is not supported/,
+  );
+  assert.match(await matchLoadError(`base_urls = [""]`), /match\.base_urls\[0\].*empty pattern/);
+  assert.match(
+    await matchLoadError(`model = ["x*"]`),
+    /unknown key "model" in "match" \| Remove the key/,
+  );
+  assert.match(await matchLoadError(`priority = 1.5`), /key "match\.priority"/);
+  assert.equal(await matchLoadError(`models = ["x*"]\npriority = 3`), "(loaded)");
 });

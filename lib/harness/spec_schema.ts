@@ -1,4 +1,25 @@
 import { z } from "zod";
+import { globProblem } from "./_glob.ts";
+
+const glob = z.string().superRefine((pattern, ctx) => {
+  const problem = globProblem(pattern);
+  if (problem) ctx.addIssue({ code: "custom", message: `bad pattern: ${problem}` });
+});
+
+/**
+ * When the harness is chosen automatically (no `harness` setting): it is a candidate when any
+ * listed pattern matches (an empty block never matches), and the candidate with the highest
+ * `priority` wins; on a tie a user harness wins over a built-in one. Patterns are `*` globs,
+ * case-insensitive; `providers` is matched against the provider's id and its name.
+ */
+export const matchSchema = z.strictObject({
+  models: z.array(glob).default([]),
+  providers: z.array(glob).default([]),
+  base_urls: z.array(glob).default([]),
+  /** Wire APIs of the provider that claim the harness (`messages` → claude-code). */
+  wire_apis: z.array(z.enum(["responses", "chat", "messages"])).default([]),
+  priority: z.int().default(0),
+});
 
 /** How a tool's result is rendered: a template with `{field}` placeholders. */
 const resultSchema = z.strictObject({
@@ -36,10 +57,7 @@ export const harnessSpecSchema = z.strictObject({
   error_template: z.string().min(1),
   /** Text for a call to a tool the harness lacks; `{name}` is filled in. */
   unknown_tool_template: z.string().min(1),
-  match: z.strictObject({
-    models: z.array(z.string()).default([]),
-    providers: z.array(z.string()).default([]),
-  }).default({ models: [], providers: [] }),
+  match: matchSchema.prefault({}),
   /**
    * How the model calls tools: native function calls (default), or a text protocol that
    * parses commands out of the reply text. Text harnesses still declare [[tools]]; those are

@@ -70,8 +70,8 @@ export interface Harness {
   errorTemplate: string;
   /** Text for a call to a tool the harness does not have; `{name}` is filled in. */
   unknownToolTemplate: string;
-  /** Patterns for automatic choice (used by issue 3's selection). */
-  match: { models: string[]; providers: string[] };
+  /** When the harness is chosen automatically (the spec's `[match]`). */
+  match: HarnessMatch;
   /** Set for text-protocol harnesses; absent means native function calls. */
   protocol?: TextProtocol;
 }
@@ -123,4 +123,15 @@ export interface TextProtocol {
     results: ProtocolResult[],
     state: Map<string, unknown>,
   ): string | { kind: "finish"; finalText: string };
+}
+
+/** A spec's `[match]` block: `*` globs, matched ignoring case; any one pattern matching is enough. */
+export interface HarnessMatch {
+  models: string[];
+  /** Matched against the provider's id and its name. */
+  providers: string[];
+  baseUrls: string[];
+  wireApis: WireApi[];
+  /** Among matching harnesses the highest wins; on a tie a user harness beats a built-in one. */
+  priority: number;
 }

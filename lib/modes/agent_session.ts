@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { EffectiveConfig } from "../config/effective.ts";
 import { configHome, findProjectRoot, loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
-import { listHarnessIds, loadHarness, userHarnessWarnings } from "../harness/load.ts";
+import { loadHarness, loadHarnessCandidates, userHarnessWarnings } from "../harness/load.ts";
 import { renderSystemPrompt } from "../harness/prompt.ts";
 import { openingReminders } from "../harness/reminders.ts";
 import { chooseHarness } from "../harness/select.ts";
@@ -175,7 +175,7 @@ async function pickHarness(
     providerName: settings.name,
     baseUrl: settings.baseUrl,
     wireApi: settings.wireApi,
-    available: await listHarnessIds(dirs),
+    candidates: config.values.harness ? [] : await loadHarnessCandidates(dirs),
   });
   const harness = await loadHarness(id, dirs);
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) io.warn(warning);

@@ -1,5 +1,5 @@
 /** What `/model` and `/harness` offer: providers with their models, and every harness. */
-import { listHarnessIds, loadHarness } from "../harness/load.ts";
+import { listHarnessIds, loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { chooseHarness } from "../harness/select.ts";
 import { BUILTIN_PROVIDERS, builtinProvider } from "../providers/builtin.ts";
 import type { WireApi } from "../providers/types.ts";
@@ -51,7 +51,7 @@ export async function harnessChoices(
     providerName: agent.settings.name,
     baseUrl: agent.settings.baseUrl,
     wireApi: current.wireApi,
-    available: ids,
+    candidates: await loadHarnessCandidates(dirs),
   });
   const out = [];
   for (const id of ids) {
