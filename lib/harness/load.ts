@@ -80,15 +80,21 @@ export async function userHarnessWarnings(userDir: string, except: string): Prom
 
 /**
  * Every harness folder with its `[match]` block, for automatic choice. Reads only each
- * `harness.toml` and checks only its `[match]`; a user folder hides a built-in one of its id.
+ * `harness.toml` and checks only its `[match]`; a user folder hides a built-in one of its id, and
+ * one that does not parse is left out.
  */
 export async function loadHarnessCandidates(opts: HarnessDirs): Promise<HarnessCandidate[]> {
   const out: HarnessCandidate[] = [];
   for (const id of await listHarnessIds(opts)) {
     const user = opts.userDir !== undefined && await isFile(join(opts.userDir, id, SPEC_FILE));
     const file = join(user ? opts.userDir! : opts.builtinDir, id, SPEC_FILE);
-    const spec = parseSpec(await readText(file, "Cannot load harness"), file, matchOnlySchema);
-    out.push({ id, user, match: toMatch(spec.match) });
+    try {
+      const spec = parseSpec(await readText(file, "Cannot load harness"), file, matchOnlySchema);
+      out.push({ id, user, match: toMatch(spec.match) });
+    } catch (err) {
+      // A broken user harness is skipped here and named by userHarnessWarnings.
+      if (!user || !(err instanceof HarnessError)) throw err;
+    }
   }
   return out;
 }

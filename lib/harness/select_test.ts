@@ -147,19 +147,28 @@ Deno.test("chooseHarness() lets a user harness claim a model from a built-in one
   assert.equal(choose({ candidates: [...ALL, mine], model: "deepseek-r1" }), "claude-code-bare");
 });
 
-async function matchLoadError(block: string): Promise<string> {
-  const userDir = await Deno.makeTempDir({ prefix: "oi-match-" });
+/** Runs `body` with a folder holding harness "mine" whose spec is only `[match]` `block`. */
+async function withMatchDir<T>(block: string, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "oi-match-" });
   try {
-    await Deno.mkdir(`${userDir}/mine`);
-    await Deno.writeTextFile(`${userDir}/mine/harness.toml`, `id = "mine"\n[match]\n${block}\n`);
-    await loadHarnessCandidates({ builtinDir: BUILTIN, userDir });
-    return "(loaded)";
-  } catch (err) {
-    assert.ok(err instanceof HarnessError, String(err));
-    return `${err.message} | ${err.hint}`;
+    await Deno.mkdir(`${dir}/mine`);
+    await Deno.writeTextFile(`${dir}/mine/harness.toml`, `id = "mine"\n[match]\n${block}\n`);
+    return await body(dir);
   } finally {
-    await Deno.remove(userDir, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
   }
+}
+
+function matchLoadError(block: string): Promise<string> {
+  return withMatchDir(block, async (builtinDir) => {
+    try {
+      await loadHarnessCandidates({ builtinDir });
+      return "(loaded)";
+    } catch (err) {
+      assert.ok(err instanceof HarnessError, String(err));
+      return `${err.message} | ${err.hint}`;
+    }
+  });
 }
 
 Deno.test("loadHarnessCandidates() names a bad glob or an unknown [match] key", async () => {
@@ -174,4 +183,16 @@ Deno.test("loadHarnessCandidates() names a bad glob or an unknown [match] key", 
   );
   assert.match(await matchLoadError(`priority = 1.5`), /key "match\.priority"/);
   assert.equal(await matchLoadError(`models = ["x*"]\npriority = 3`), "(loaded)");
+});
+
+Deno.test("loadHarnessCandidates() lists a valid user harness and skips a broken one", async () => {
+  const ids = (block: string) =>
+    withMatchDir(
+      block,
+      async (userDir) =>
+        (await loadHarnessCandidates({ builtinDir: BUILTIN, userDir }))
+          .filter((c) => c.user).map((c) => c.id),
+    );
+  assert.deepEqual(await ids(`models = ["x*"]`), ["mine"]);
+  assert.deepEqual(await ids(`models = ["x?"]`), []);
 });
