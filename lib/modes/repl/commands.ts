@@ -92,7 +92,7 @@ function status(_: string, ctx: CommandContext): void {
     ["provider", `${s.provider} (${s.wireApi})`],
     ["model", s.model],
     ["harness", s.harness],
-    ["sandbox", `${s.sandboxMode}: ${s.sandbox}`],
+    ["sandbox", s.sandbox.startsWith(s.sandboxMode) ? s.sandbox : `${s.sandboxMode}: ${s.sandbox}`],
     ["approval", s.approval],
     ["network", s.network ? "allowed" : "blocked"],
     ["directory", s.cwd],
