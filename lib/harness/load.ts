@@ -5,6 +5,7 @@ import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
+import { checkResultPlaceholders } from "./placeholders.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import type { HarnessCandidate } from "./select.ts";
@@ -145,6 +146,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
       deferred: entry.deferred,
     };
     checkToolMapping(tool, capabilityById(entry.capability), atTool);
+    checkResultPlaceholders(tool, atTool);
     checkShift(tool, atTool);
     if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
     const twin = tools.find((t) => t.declaration.name === declaration.name);
@@ -201,6 +203,7 @@ function loadRoute(
     result: { template: route.result.template, emptyOutput: route.result.empty_output },
   };
   checkToolMapping(tool, capabilityById(route.capability), at);
+  checkResultPlaceholders(tool, at);
   return { when: route.when, matches: routePattern(route.matches, at), tool };
 }
 
