@@ -60,6 +60,10 @@ async function main(argv: string[]): Promise<number> {
         const { runDebugConfig } = await import("./lib/modes/debug_config.ts");
         return await runDebugConfig(invocation.options);
       }
+      case "debug_harness": {
+        const { runDebugHarness } = await import("./lib/modes/debug_harness.ts");
+        return await runDebugHarness(invocation.id, invocation.options);
+      }
       case "trust_changes": {
         const { runTrustChanges } = await import("./lib/modes/trust_changes.ts");
         return await runTrustChanges(invocation.options);

@@ -36,6 +36,7 @@ export type Invocation =
   | { mode: "resume"; target: ResumeTarget; options: SharedOptions }
   | { mode: "exec"; prompt?: string; options: SharedOptions }
   | { mode: "debug_config"; options: SharedOptions }
+  | { mode: "debug_harness"; id: string; options: SharedOptions }
   | { mode: "trust_changes"; options: { cd?: string } }
   | { mode: "done" };
 
@@ -107,6 +108,12 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   addSharedOptions(
     debug.command("config").description("print effective config values and where each came from"),
   ).action((options: SharedOptions) => onInvoke({ mode: "debug_config", options }));
+  addSharedOptions(
+    debug.command("harness").argument("<id>", "harness id, e.g. claude-code")
+      .description("print a harness's tools, request settings and a sample of each result"),
+  ).action((id: string, options: SharedOptions) =>
+    onInvoke({ mode: "debug_harness", id, options })
+  );
   program.command("trust-changes")
     .description("load project config and skills that changed while a session ran")
     .option("-C, --cd <dir>", "the project (default: the current directory)")
@@ -137,7 +144,9 @@ export function parseArgs(argv: string[], version: string): Invocation {
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return "exec ";
   if (argv[0] === "resume") return "resume ";
-  if (argv[0] === "debug") return argv[1] === "config" ? "debug config " : "debug ";
+  if (argv[0] === "debug") {
+    return argv[1] === "config" || argv[1] === "harness" ? `debug ${argv[1]} ` : "debug ";
+  }
   return "";
 }
 

@@ -1,0 +1,79 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import { join } from "node:path";
+import { loadConfig } from "../config/load.ts";
+import { UsageError } from "../errors.ts";
+import { listHarnessIds, loadHarness } from "../harness/load.ts";
+import { placeholdersFor, sampleRender } from "../harness/placeholders.ts";
+import type { Harness, HarnessTool } from "../harness/types.ts";
+import { BUILTIN_HARNESSES } from "./agent_session.ts";
+import type { SharedOptions } from "./cli.ts";
+import { flagOverrides, resolveWorkdir } from "./session_setup.ts";
+
+/** `interpreter debug harness ID`: the harness's tools, request settings and sample results. */
+export async function runDebugHarness(id: string, options: SharedOptions): Promise<number> {
+  const cwd = await resolveWorkdir(options.cd);
+  const config = await loadConfig({
+    cwd,
+    env: Deno.env.toObject(),
+    flags: flagOverrides(options, cwd),
+    overrides: options.config,
+    profile: options.profile,
+  });
+  const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
+  const ids = await listHarnessIds(dirs);
+  if (!ids.includes(id)) {
+    throw new UsageError(`Unknown harness "${id}"`, { hint: `Known harnesses: ${ids.join(", ")}` });
+  }
+  console.log(formatHarnessDebug(await loadHarness(id, dirs)));
+  return 0;
+}
+
+/** The report `debug harness` prints. */
+export function formatHarnessDebug(h: Harness): string {
+  const out = [
+    `harness ${h.id} (${h.label})`,
+    `folder: ${h.dir}`,
+    `wire APIs: ${h.wireApis.join(", ")}`,
+    "",
+    "request settings:",
+    `  reasoning_replay = ${h.reasoningReplay}`,
+    ...(h.reasoningPlaceholder !== undefined
+      ? [`  reasoning_placeholder = ${JSON.stringify(h.reasoningPlaceholder)}`]
+      : []),
+    "  (output limits, thinking and the other request keys come with issue 9 item 1)",
+    "",
+    "context layout:",
+    "  system prompt: one system string (environment, git, date, skills, AGENTS.md)",
+    ...h.reminders.map((r) => `  reminder (${r.when}): ${firstLine(r.text)}`),
+    "  (placing context in the vendor's slots comes with issue 9 item 3)",
+    "",
+    "tools:",
+  ];
+  for (const tool of h.tools) {
+    out.push(...toolLines(tool, ""));
+    if (tool.route) {
+      out.push(...toolLines(tool.route.tool, `  route when ${tool.route.when}: `));
+    }
+  }
+  return out.join("\n");
+}
+
+function toolLines(tool: HarnessTool, prefix: string): string[] {
+  const args = Object.entries(tool.args).map(([w, f]) => `${w} → ${f || "(unused)"}`);
+  const fixed = Object.entries(tool.fixedArgs).map(([f, v]) => `${f} = ${JSON.stringify(v)}`);
+  const lines = [
+    `  ${prefix}${tool.declaration.name} → ${tool.capability}${tool.deferred ? " (deferred)" : ""}`,
+    `    args: ${args.join(", ") || "(none)"}`,
+  ];
+  if (fixed.length) lines.push(`    fixed: ${fixed.join(", ")}`);
+  lines.push(`    placeholders: ${(placeholdersFor(tool.capability) ?? []).length} available`);
+  lines.push("    sample result:");
+  const render = sampleRender(tool) ?? "(no sample for this capability)";
+  for (const line of render.split("\n")) lines.push(`      | ${line}`);
+  return lines;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0];
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
+}
