@@ -191,18 +191,30 @@ function isPresent(value: unknown): boolean {
  * The model-facing text of a capability result. `{field}` reads an output field, by its own
  * name or snake_case of a camelCase name (`{exit_code}` reads `exitCode`), or a derived value
  * listed in DERIVED. A line with a null value is left out; an empty `{output}` becomes
- * `emptyOutput` when the tool sets one.
+ * `emptyOutput` when the tool sets one. An error result (see resultIsError) is rendered with
+ * `failedTemplate` instead, when the tool sets one, and never with `emptyOutput`.
  */
 export function renderResult(tool: HarnessTool, output: unknown): string {
   const o: Record<string, unknown> = isObject(output) ? output : { output };
+  const failed = resultIsError(tool, output) ? tool.result.failedTemplate : undefined;
+  const emptyOutput = failed === undefined ? tool.result.emptyOutput : undefined;
   const lookup: Lookup = (name) => {
     const hit = fieldOf(o, name) ?? DERIVED[name]?.(o) ?? conditional(o, name);
-    if (name === "output" && hit?.value === "" && tool.result.emptyOutput !== undefined) {
-      return { value: tool.result.emptyOutput };
+    if (name === "output" && hit?.value === "" && emptyOutput !== undefined) {
+      return { value: emptyOutput };
     }
     return hit;
   };
-  return fillTemplate(tool.result.template, lookup);
+  return fillTemplate(failed ?? tool.result.template, lookup);
+}
+
+/**
+ * Whether a capability result is a failure the wire should flag: any of the tool's `errorIf`
+ * fields is present (truthy, not an empty string or list), as `{if_<field>}` tests it.
+ */
+export function resultIsError(tool: HarnessTool, output: unknown): boolean {
+  const o: Record<string, unknown> = isObject(output) ? output : { output };
+  return (tool.result.errorIf ?? []).some((name) => isPresent(fieldOf(o, name)?.value));
 }
 
 /** The model-facing text of a failed call, from the harness's error template. */

@@ -208,7 +208,7 @@ Deno.test("renderResult() numbers lines from startLine for {numbered_lines}", as
   assert.equal(renderResult(read, { lines: [], startLine: 1 }), "");
   const bash = toolNamed(bare, "Bash");
   assert.equal(renderResult(bash, { output: "" }), "(Bash completed with no output)");
-  assert.equal(renderResult(bash, { output: "x\n", exitCode: 1 }), "x\n");
+  assert.equal(renderResult(bash, { output: "x\n", exitCode: 1 }), "Exit code 1\nx\n");
   const edit = toolNamed(bare, "Edit");
   assert.match(
     renderResult(edit, { absolutePath: "/w/a.py", replacements: 1 }),

@@ -5,7 +5,7 @@ import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
-import { checkResultPlaceholders } from "./placeholders.ts";
+import { checkResultPlaceholders, placeholdersFor } from "./placeholders.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import type { HarnessCandidate } from "./select.ts";
@@ -142,11 +142,12 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
       fixedArgs: plain(entry.fixed_args),
       scale: { ...entry.scale },
       shift: { ...entry.shift },
-      result: { template: entry.result.template, emptyOutput: entry.result.empty_output },
+      result: resultFormat(entry.result),
       deferred: entry.deferred,
     };
     checkToolMapping(tool, capabilityById(entry.capability), atTool);
     checkResultPlaceholders(tool, atTool);
+    checkFailedResult(tool, atTool);
     checkShift(tool, atTool);
     if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
     const twin = tools.find((t) => t.declaration.name === declaration.name);
@@ -200,10 +201,11 @@ function loadRoute(
     args: { ...route.args },
     fixedArgs: plain(route.fixed_args),
     scale: { ...route.scale },
-    result: { template: route.result.template, emptyOutput: route.result.empty_output },
+    result: resultFormat(route.result),
   };
   checkToolMapping(tool, capabilityById(route.capability), at);
   checkResultPlaceholders(tool, at);
+  checkFailedResult(tool, at);
   return { when: route.when, matches: routePattern(route.matches, at), tool };
 }
 
@@ -378,4 +380,29 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function resultFormat(
+  r: { template: string; empty_output?: string; error_if?: string[]; failed_template?: string },
+): HarnessTool["result"] {
+  const format: HarnessTool["result"] = { template: r.template, emptyOutput: r.empty_output };
+  if (r.error_if) format.errorIf = r.error_if;
+  if (r.failed_template !== undefined) format.failedTemplate = r.failed_template;
+  return format;
+}
+
+/** `error_if` names output fields and `failed_template` uses placeholders the capability has. */
+function checkFailedResult(tool: HarnessTool, where: (key: string) => string): void {
+  const allowed = placeholdersFor(tool.capability);
+  for (const field of tool.result.errorIf ?? []) {
+    if (!allowed || allowed.includes(field)) continue;
+    const name = tool.declaration.name;
+    throw new HarnessError(
+      `${where("result.error_if")}: tool "${name}" names unknown output field "${field}"`,
+    );
+  }
+  const failed = tool.result.failedTemplate;
+  if (failed === undefined) return;
+  const asTemplate = { ...tool, result: { template: failed } };
+  checkResultPlaceholders(asTemplate, (key) => where(key.replace("template", "failed_template")));
 }

@@ -25,6 +25,14 @@ export const matchSchema = z.strictObject({
 const resultSchema = z.strictObject({
   template: z.string(),
   empty_output: z.string().optional(),
+  /**
+   * Output fields that make a result an error (the wire's error flag, such as `is_error` on
+   * Messages) when any of them is present, as `{if_<field>}` tests it: `["exit_code"]` flags a
+   * non-zero exit.
+   */
+  error_if: z.array(z.string().regex(/^[a-z][a-z0-9_]*$/)).optional(),
+  /** Template for an error result (see `error_if`); `empty_output` does not apply to it. */
+  failed_template: z.string().optional(),
 });
 
 /**

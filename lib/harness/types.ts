@@ -7,6 +7,10 @@ export interface ResultFormat {
   template: string;
   /** Replaces `{output}` when that field is empty. */
   emptyOutput?: string;
+  /** Output fields (snake_case) any of which, when present, makes the result an error. */
+  errorIf?: string[];
+  /** Template for an error result, in place of `template`; `emptyOutput` does not apply. */
+  failedTemplate?: string;
 }
 
 /** One tool as a harness advertises it and maps it onto a capability. */

@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.ts";
-import { renderResult, renderToolError, resolveCall } from "../harness/call.ts";
+import { renderResult, renderToolError, resolveCall, resultIsError } from "../harness/call.ts";
 import type { Harness } from "../harness/types.ts";
 import { type ToolContext, withGrant } from "../tools/capability.ts";
 import type { LoopEvent, ToolCallInfo } from "./events.ts";
@@ -64,7 +64,9 @@ export async function dispatchToolCall(
     const output = await resolved.capability.run(input, ctx);
     const text = renderResult(resolved.tool, output);
     emit({ type: "tool_end", call, capability: capabilityId, output, text, isError: false });
-    return { text, isError: false, output };
+    // The call ran, so front ends show its output; the wire still flags a failed result (a
+    // non-zero exit, where the harness says so) as its vendor does.
+    return { text, isError: resultIsError(resolved.tool, output), output };
   } catch (error) {
     if (!isModelFacing(error)) {
       emit({ type: "tool_end", call, capability: capabilityId, text: "", isError: true });
