@@ -19,7 +19,8 @@ export interface BuiltinProvider {
 }
 
 const CHAT_USAGE: Compat = { streamUsage: true };
-const REASONING_REPLAY: Compat = { streamUsage: true, reasoningField: "reasoning_content" };
+/** DeepSeek wants `reasoning_content` on every tool-calling assistant message, empty or not. */
+const REASONING_REPLAY: Compat = { streamUsage: true, reasoningReplay: "tool_calls" };
 /** Kimi wants `reasoning_content` on every assistant message, empty when there was none. */
 const REASONING_REPLAY_ALWAYS: Compat = { ...REASONING_REPLAY, reasoningReplay: "always" };
 

@@ -15,7 +15,8 @@ Deno.test("builtinProvider() returns frozen rows with their wire API and key var
   assert.equal(anthropic?.wireApi, "messages");
   assert.equal(anthropic?.baseUrl, "https://api.anthropic.com/v1");
   assert.equal(builtinProvider("openai")?.envKey, "OPENAI_API_KEY");
-  assert.equal(builtinProvider("deepseek")?.compat.reasoningField, "reasoning_content");
+  assert.equal(builtinProvider("deepseek")?.compat.reasoningReplay, "tool_calls");
+  assert.equal(builtinProvider("moonshot")?.compat.reasoningReplay, "always");
   assert.equal(builtinProvider("ollama")?.envKey, undefined);
   assert.ok(Object.isFrozen(builtinProvider("moonshot")?.compat));
   assert.equal(builtinProvider("nope"), undefined);

@@ -28,6 +28,21 @@ const STOP_REASONS: Record<string, StopReason> = {
   length: "max_tokens",
 };
 
+const DEFAULT_REASONING_FIELD = "reasoning_content";
+
+function sendsReasoning(compat: Compat, thinking: string, hasCalls: boolean): boolean {
+  switch (compat.reasoningReplay) {
+    case "none":
+      return false;
+    case "always":
+      return true;
+    case "tool_calls":
+      return thinking !== "" || hasCalls;
+    default:
+      return thinking !== "";
+  }
+}
+
 /** Builds the Chat Completions request body for `request`. */
 export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "compat">): Json {
   const { compat } = settings;
@@ -84,9 +99,11 @@ function imageParts(blocks: Block[]): Json[] {
 }
 
 /**
- * An assistant message, or undefined when there is nothing to send. Thinking goes back under
- * `compat.reasoningField` when set; without thinking, the field is still sent, empty, on
- * messages with tool calls, or on every message when `compat.reasoningReplay` is "always".
+ * An assistant message, or undefined when there is nothing to send. The harness has already
+ * decided which thinking stays in the history (`replayReasoning`); all of it goes back under
+ * `compat.reasoningField` (default `reasoning_content`). `compat.reasoningReplay` only adds what
+ * an endpoint needs: "" on tool-calling messages ("tool_calls") or on every message ("always")
+ * without thinking, or nothing at all ("none") for an endpoint that rejects the field.
  */
 function assistantMessage(blocks: Block[], compat: Compat): Json | undefined {
   const text = textOf(blocks);
@@ -94,9 +111,8 @@ function assistantMessage(blocks: Block[], compat: Compat): Json | undefined {
   if (text === "" && calls.length === 0) return undefined;
   const wire: Json = { role: "assistant", content: text === "" ? null : text };
   const thinking = blocks.map((b) => b.type === "thinking" ? b.text : "").join("");
-  const always = compat.reasoningReplay === "always";
-  if (compat.reasoningField && (thinking !== "" || calls.length > 0 || always)) {
-    wire[compat.reasoningField] = thinking;
+  if (sendsReasoning(compat, thinking, calls.length > 0)) {
+    wire[compat.reasoningField ?? DEFAULT_REASONING_FIELD] = thinking;
   }
   if (calls.length > 0) {
     wire.tool_calls = calls.map((c) => ({

@@ -49,6 +49,7 @@ Deno.test("toWire() puts the system message first and answers each tool call", (
     {
       role: "assistant",
       content: "Running both",
+      reasoning_content: "two calls",
       tool_calls: [
         { id: "c1", type: "function", function: { name: "ls", arguments: '{"path":"."}' } },
         { id: "c2", type: "function", function: { name: "cat", arguments: "{}" } },
@@ -62,8 +63,8 @@ Deno.test("toWire() puts the system message first and answers each tool call", (
   assert.equal(body.tools, undefined);
 });
 
-Deno.test("toWire() replays thinking under compat.reasoningField", () => {
-  const compat = { reasoningField: "reasoning_content", streamUsage: true };
+Deno.test("toWire() replays thinking and empty tool-call reasoning with replay tool_calls", () => {
+  const compat: Compat = { reasoningReplay: "tool_calls", streamUsage: true };
   const messages: Message[] = [
     ...toolTurn,
     {
@@ -114,35 +115,47 @@ const unthoughtTurn: Message[] = [
   },
 ];
 
-function replayedReasoning(compat: Compat): (string | undefined)[] {
+function replayedReasoning(compat: Compat, field = "reasoning_content"): (string | undefined)[] {
   const body = toWire(simpleRequest({ messages: unthoughtTurn }), { compat });
   return (body.messages as Record<string, unknown>[])
     .filter((m) => m.role === "assistant")
-    .map((m) => "reasoning_content" in m ? String(m.reasoning_content) : undefined);
+    .map((m) => field in m ? String(m[field]) : undefined);
 }
 
-Deno.test("toWire() sends an empty reasoning field only with tool calls by default", () => {
-  const field = { reasoningField: "reasoning_content" };
-  assert.deepEqual(replayedReasoning(field), ["", "done", undefined]);
-  assert.deepEqual(replayedReasoning({ ...field, reasoningReplay: "tool_calls" }), [
-    "",
+Deno.test("toWire() sends the thinking the history holds under reasoning_content by default", () => {
+  assert.deepEqual(replayedReasoning({}), [undefined, "done", undefined]);
+});
+
+Deno.test("toWire() sends reasoning under the compat field name", () => {
+  assert.deepEqual(replayedReasoning({ reasoningField: "thoughts" }, "thoughts"), [
+    undefined,
     "done",
     undefined,
   ]);
-});
-
-Deno.test("toWire() sends the reasoning field on every assistant message when replay is always", () => {
-  const compat: Compat = { reasoningField: "reasoning_content", reasoningReplay: "always" };
-  assert.deepEqual(replayedReasoning(compat), ["", "done", ""]);
-  assert.deepEqual(replayedReasoning({ reasoningReplay: "always" }), [
+  assert.deepEqual(replayedReasoning({ reasoningField: "thoughts" }), [
     undefined,
     undefined,
     undefined,
   ]);
 });
 
-Deno.test("toWire() sends no reasoning field when compat has none", () => {
-  const body = toWire(simpleRequest({ messages: toolTurn }), { compat: {} });
+Deno.test("toWire() adds an empty reasoning field on tool-call messages with replay tool_calls", () => {
+  assert.deepEqual(replayedReasoning({ reasoningReplay: "tool_calls" }), ["", "done", undefined]);
+});
+
+Deno.test("toWire() sends the reasoning field on every assistant message when replay is always", () => {
+  assert.deepEqual(replayedReasoning({ reasoningReplay: "always" }), ["", "done", ""]);
+});
+
+Deno.test("toWire() sends no reasoning when compat switches replay off", () => {
+  assert.deepEqual(replayedReasoning({ reasoningReplay: "none" }), [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  const body = toWire(simpleRequest({ messages: toolTurn }), {
+    compat: { reasoningReplay: "none" },
+  });
   const assistant = (body.messages as Record<string, unknown>[])[2];
   assert.equal("reasoning_content" in assistant, false);
 });

@@ -6,14 +6,18 @@ export type WireApi = "chat" | "responses" | "messages";
 
 /** Provider quirks, kept as data so adapter code never branches on model or vendor names. */
 export interface Compat {
-  /** Chat: the assistant-message field that carries reasoning (DeepSeek, Kimi: "reasoning_content"). */
+  /**
+   * Chat: the assistant-message field that carries reasoning, sent and read
+   * (default "reasoning_content").
+   */
   reasoningField?: string;
   /**
-   * Chat: which assistant messages carry `reasoningField` when they have no thinking (it is
-   * always sent with thinking). "tool_calls" (default) sends "" on messages with tool calls;
-   * "always" sends "" on every assistant message (Moonshot's Kimi expects the field on each).
+   * Chat: what an endpoint needs beyond the harness's replay (thinking the harness keeps is
+   * always sent). Unset: only messages with thinking carry the field. "tool_calls" also sends ""
+   * on tool-calling messages (DeepSeek); "always" sends "" on every assistant message (Kimi);
+   * "none" never sends it, for endpoints that reject the field.
    */
-  reasoningReplay?: "tool_calls" | "always";
+  reasoningReplay?: "tool_calls" | "always" | "none";
   /** Chat: "max_tokens" or "max_completion_tokens". */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** Chat: send `stream_options.include_usage` (default true; set false for servers that reject it). */
