@@ -162,3 +162,18 @@ Deno.test("resolveProvider() uses the built-in table by default", async () => {
   const deepseek = await configWith('model_provider = "deepseek"\n');
   assert.throws(() => resolveProvider(deepseek, {}), /"DEEPSEEK_API_KEY" is not set/);
 });
+
+Deno.test('compat reasoning_replay = "none" loads from config.toml and switches replay off', async () => {
+  const config = await configWith(
+    [
+      'model_provider = "strict"',
+      'model = "m"',
+      "[model_providers.strict]",
+      'base_url = "http://127.0.0.1:1/v1"',
+      'wire_api = "chat"',
+      'compat = { reasoning_replay = "none" }',
+    ].join("\n"),
+  );
+  const { settings } = resolveProvider(config, {}, { builtins: BUILTINS });
+  assert.equal(settings.compat?.reasoningReplay, "none");
+});

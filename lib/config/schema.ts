@@ -54,8 +54,8 @@ export const providerEntrySchema = z.strictObject({
     reasoning_field: nonEmpty,
     max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]),
     stream_usage: z.boolean(),
-    /** Chat: send reasoning back on every assistant message, or only on tool-calling ones. */
-    reasoning_replay: z.enum(["tool_calls", "always"]),
+    /** Chat: also an empty reasoning field on tool-calling or all assistant messages; "none" sends none. */
+    reasoning_replay: z.enum(["tool_calls", "always", "none"]),
   }).partial(),
 }).partial();
 
