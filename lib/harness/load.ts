@@ -62,24 +62,6 @@ export async function listHarnessIds(opts: HarnessDirs): Promise<string[]> {
 }
 
 /**
- * One warning per harness folder in `userDir` (other than `except`, which loads for real) that
- * does not load, so that a broken harness is not silently unavailable.
- */
-export async function userHarnessWarnings(userDir: string, except: string): Promise<string[]> {
-  const warnings: string[] = [];
-  for (const id of await listHarnessIds({ builtinDir: userDir })) {
-    if (id === except) continue;
-    try {
-      await loadHarnessDir(join(userDir, id));
-    } catch (err) {
-      if (!(err instanceof HarnessError)) throw err;
-      warnings.push(`Skipping the harness "${id}" in ${userDir}: ${err.message} (${err.hint})`);
-    }
-  }
-  return warnings;
-}
-
-/**
  * Every harness folder with its `[match]` block, for automatic choice. Reads only each
  * `harness.toml` and checks only its `[match]`; a user folder hides a built-in one of its id, and
  * one that does not parse is left out.

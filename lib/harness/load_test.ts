@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
-import { listHarnessIds, loadHarness, loadHarnessDir, userHarnessWarnings } from "./load.ts";
+import { listHarnessIds, loadHarness, loadHarnessDir } from "./load.ts";
+import { userHarnessWarnings } from "./user_harnesses.ts";
 import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
 
 const BUILTIN = fileURLToPath(new URL("../../harnesses/", import.meta.url));
