@@ -50,3 +50,22 @@ export async function timeProcess(cmd: string, args: string[]): Promise<number> 
 export function ms(value: number): string {
   return `${value.toFixed(1).padStart(7)} ms`;
 }
+
+/**
+ * A `config.toml` whose only provider is the fake server at `baseUrl` (key in `FAKE_KEY`);
+ * `extra` lines go at the top level.
+ */
+export function fakeProviderConfig(baseUrl: string, extra: string[] = []): string {
+  return [
+    `model_provider = "fake"`,
+    `model = "fake-model"`,
+    ...extra,
+    "",
+    "[model_providers.fake]",
+    `name = "fake"`,
+    `base_url = ${JSON.stringify(baseUrl)}`,
+    `wire_api = "chat"`,
+    `env_key = "FAKE_KEY"`,
+    "",
+  ].join("\n");
+}

@@ -6,24 +6,10 @@
  *   deno run -A scripts/bench/first_request.ts [--assert]     (--assert: exit 1 when over target)
  */
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { median, ms, REPO, sample } from "./_measure.ts";
+import { fakeProviderConfig, median, ms, REPO, sample } from "./_measure.ts";
 
 const RUNS = 10;
 const TARGET_MS = 200;
-
-function configToml(baseUrl: string): string {
-  return [
-    `model_provider = "fake"`,
-    `model = "fake-model"`,
-    "",
-    "[model_providers.fake]",
-    `name = "fake"`,
-    `base_url = ${JSON.stringify(baseUrl)}`,
-    `wire_api = "chat"`,
-    `env_key = "FAKE_KEY"`,
-    "",
-  ].join("\n");
-}
 
 /** One run: ms from spawn until the provider saw a request; the CLI must then exit 0. */
 async function measureOnce(): Promise<number> {
@@ -31,7 +17,7 @@ async function measureOnce(): Promise<number> {
   const home = await Deno.makeTempDir({ prefix: "bench_home_" });
   const work = await Deno.makeTempDir({ prefix: "bench_work_" });
   try {
-    await Deno.writeTextFile(`${home}/config.toml`, configToml(provider.baseUrl));
+    await Deno.writeTextFile(`${home}/config.toml`, fakeProviderConfig(provider.baseUrl));
     const start = performance.now();
     const child = new Deno.Command(`${REPO}/scripts/interpreter`, {
       args: ["exec", "--skip-git-repo-check", "-c", "model_provider=fake", "hi"],

@@ -11,7 +11,7 @@
  * scripts/interpreter execs deno, so the pid spawned is the one measured.
  */
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { median, REPO } from "./_measure.ts";
+import { fakeProviderConfig, median, REPO } from "./_measure.ts";
 
 const STEPS = [1, 50, 200];
 const TARGET_MIB = 40;
@@ -27,21 +27,8 @@ function script(steps: number) {
   return [...turns, { reply: { text: "done" } }];
 }
 
-function configToml(baseUrl: string): string {
-  return [
-    `model_provider = "fake"`,
-    `model = "fake-model"`,
-    // The whole history stays: compaction would hide how memory grows with it.
-    `model_context_window = 100000000`,
-    "",
-    "[model_providers.fake]",
-    `name = "fake"`,
-    `base_url = ${JSON.stringify(baseUrl)}`,
-    `wire_api = "chat"`,
-    `env_key = "FAKE_KEY"`,
-    "",
-  ].join("\n");
-}
+/** The whole history stays: compaction would hide how memory grows with it. */
+const NO_COMPACTION = ["model_context_window = 100000000"];
 
 /** VmHWM of a live process in KiB, or undefined once it has exited (or is a zombie). */
 async function peakKib(pid: number): Promise<number | undefined> {
@@ -62,7 +49,10 @@ interface Sample {
 /** One session of `steps` steps: the interpreter's peak RSS in MiB and its wall time. */
 async function measureOnce(steps: number, dirs: { home: string; work: string }): Promise<Sample> {
   await using provider: FakeProvider = startFakeProvider(script(steps));
-  await Deno.writeTextFile(`${dirs.home}/config.toml`, configToml(provider.baseUrl));
+  await Deno.writeTextFile(
+    `${dirs.home}/config.toml`,
+    fakeProviderConfig(provider.baseUrl, NO_COMPACTION),
+  );
   const started = performance.now();
   const child = new Deno.Command(`${REPO}/scripts/interpreter`, {
     args: ["exec", "--skip-git-repo-check", "run the steps"],

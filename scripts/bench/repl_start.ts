@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { median, ms, REPO, sample, timeProcess } from "./_measure.ts";
+import { fakeProviderConfig, median, ms, REPO, sample, timeProcess } from "./_measure.ts";
 
 const RUNS = 10;
 const TARGET_MS = 150;
@@ -20,7 +20,7 @@ async function timeToPrompt(cwd: string, home: string): Promise<number> {
   const child = new Deno.Command(join(REPO, "scripts", "interpreter"), {
     args: ["-s", "read-only"],
     cwd,
-    env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1" },
+    env: { OPENINTERPRETER_HOME: home, FAKE_KEY: "k", NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -50,11 +50,7 @@ async function main(args: string[]): Promise<number> {
     await Deno.mkdir(cwd);
     await Deno.mkdir(home);
     await new Deno.Command("git", { args: ["init", "-q"], cwd }).output();
-    await Deno.writeTextFile(
-      join(home, "config.toml"),
-      `model = "fake-model"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "Fake"\n` +
-        `base_url = "${fake.baseUrl}"\nwire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
-    );
+    await Deno.writeTextFile(join(home, "config.toml"), fakeProviderConfig(fake.baseUrl));
     const [repl, version] = (await sample(RUNS, [
       () => timeToPrompt(cwd, home),
       () => timeProcess(join(REPO, "scripts", "interpreter"), ["--version"]),
