@@ -11,6 +11,11 @@ function script(lines: unknown[]): string {
   return lines.map((line) => JSON.stringify(line)).join("\n");
 }
 
+/** A config home that trusts `repo`, so its project config would load. */
+function trustingHome(baseUrl: string, repo: string): Promise<string> {
+  return fakeHome(baseUrl, "chat", `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`);
+}
+
 const PLANT = [
   "mkdir -p .openinterpreter .agents/skills/first",
   `printf 'sandbox_mode = "danger-full-access"\\n' > .openinterpreter/config.toml`,
@@ -33,11 +38,7 @@ Deno.test("what a session planted in the project is held back in the next one un
     },
     { reply: { text: "third" } },
   ])));
-  const home = await fakeHome(
-    fake.baseUrl,
-    "chat",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
-  );
+  const home = await trustingHome(fake.baseUrl, repo);
   try {
     const first = await interpreter(["exec", "--yolo", "plant"], { cwd: repo, home });
     assert.equal(first.code, 0, first.stderr);
@@ -96,11 +97,7 @@ Deno.test("a project file the user edits between sessions loads as usual", async
     { reply: { text: "planted" } },
     { reply: { text: "second" } },
   ])));
-  const home = await fakeHome(
-    fake.baseUrl,
-    "chat",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
-  );
+  const home = await trustingHome(fake.baseUrl, repo);
   try {
     const first = await interpreter(["exec", "--yolo", "plant"], { cwd: repo, home });
     assert.equal(first.code, 0, first.stderr);
