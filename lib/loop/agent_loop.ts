@@ -21,6 +21,8 @@ export interface LoopState {
   messages: Message[];
   usage: Usage;
   reasoningEffort?: ModelRequest["reasoningEffort"];
+  /** Set while a turn must end in JSON matching a schema (`--output-schema`). */
+  outputSchema?: ModelRequest["outputSchema"];
 }
 
 /** What the loop needs from the outside world. */
@@ -147,6 +149,7 @@ async function streamReply(
     ),
     tools: deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state),
     reasoningEffort: state.reasoningEffort,
+    outputSchema: state.outputSchema,
   };
   for await (const event of deps.provider.stream(request, deps.signal)) {
     switch (event.type) {

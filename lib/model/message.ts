@@ -54,6 +54,15 @@ export interface ModelRequest {
   tools: ToolDeclaration[];
   reasoningEffort?: "minimal" | "low" | "medium" | "high" | "xhigh";
   maxOutputTokens?: number;
+  /** The final answer must be JSON matching this schema (`--output-schema`). */
+  outputSchema?: OutputSchema;
+}
+
+/** A JSON Schema the final answer must match; sent as each wire's structured-output setting. */
+export interface OutputSchema {
+  name: string;
+  schema: Record<string, unknown>;
+  strict: boolean;
 }
 
 /** Joins the text blocks of a message. */

@@ -63,7 +63,8 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   }
   const maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
   const body: Json = { model: request.model, max_tokens: maxTokens, messages, stream: true };
-  if (request.system) body.system = request.system;
+  const system = [request.system, outputInstruction(request)].filter(Boolean).join("\n\n");
+  if (system) body.system = system;
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({
       name: t.name,
@@ -75,6 +76,16 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     Object.assign(body, thinkingParams(request.reasoningEffort, maxTokens, settings.compat));
   }
   return body;
+}
+
+/**
+ * Messages has no structured-output setting that every compatible server takes, so the schema
+ * goes into the system prompt; the caller validates the answer and asks again on a mismatch.
+ */
+function outputInstruction(request: ModelRequest): string {
+  if (!request.outputSchema) return "";
+  return "When you give your final answer, reply with only a JSON value that matches this JSON " +
+    `Schema, with no prose and no code fence:\n${JSON.stringify(request.outputSchema.schema)}`;
 }
 
 function thinkingParams(

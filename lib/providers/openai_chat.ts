@@ -78,6 +78,10 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     body[compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
   }
   if (request.reasoningEffort) body.reasoning_effort = request.reasoningEffort;
+  if (request.outputSchema) {
+    const { name, schema, strict } = request.outputSchema;
+    body.response_format = { type: "json_schema", json_schema: { name, strict, schema } };
+  }
   return body;
 }
 

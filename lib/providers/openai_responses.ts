@@ -60,6 +60,10 @@ export function toWire(
     body.include = ["reasoning.encrypted_content"];
   }
   if (request.maxOutputTokens) body.max_output_tokens = request.maxOutputTokens;
+  if (request.outputSchema) {
+    const { name, schema, strict } = request.outputSchema;
+    body.text = { ...rec(body.text), format: { type: "json_schema", name, strict, schema } };
+  }
   return body;
 }
 
