@@ -18,6 +18,18 @@ export interface SharedOptions {
   verbose?: boolean;
   /** `exec --ephemeral`: save no session file. */
   ephemeral?: boolean;
+  /** `exec review`: what to review, as given. */
+  review?: ReviewArgs;
+}
+
+/** The flags and argument of `exec review`, checked when the review starts. */
+export interface ReviewArgs {
+  uncommitted?: boolean;
+  base?: string;
+  commit?: string;
+  title?: string;
+  /** Free-form instructions; "-" reads them from stdin. */
+  prompt?: string;
 }
 
 /** Which saved session `interpreter resume` continues. */
@@ -88,13 +100,14 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .action((prompt: string | undefined, options: SharedOptions) => {
       onInvoke({ mode: "repl", prompt, options });
     });
-  addSharedOptions(
+  const exec = addSharedOptions(
     program.command("exec").alias("e").description("run a task non-interactively and exit")
       .argument("[prompt]", "the task; '-' or no argument reads it from stdin")
       .option("--ephemeral", "save no session file"),
   ).action((prompt: string | undefined, options: SharedOptions) => {
     onInvoke({ mode: "exec", prompt, options });
   });
+  addReviewCommand(exec, onInvoke);
   addSharedOptions(
     program.command("resume").description("continue a saved session")
       .argument("[id]", "session id, the start of one, or a session file; none opens a picker")
@@ -124,6 +137,27 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   return program;
 }
 
+/** `exec review`: the exec flags go before or after `review`; those after it win. */
+function addReviewCommand(exec: Command, onInvoke: (inv: Invocation) => void): void {
+  addSharedOptions(
+    exec.command("review").description("review code changes in a fresh, read-only session")
+      .argument("[prompt]", "review instructions instead of a target; '-' reads them from stdin")
+      .option("--uncommitted", "the staged, unstaged and untracked changes")
+      .option("--base <branch>", "the changes since the merge base of HEAD and BRANCH")
+      .option("--commit <sha>", "the changes one commit introduced")
+      .option("--title <title>", "with --commit: the commit's title, told to the reviewer")
+      .option("--ephemeral", "save no session file"),
+  ).action((prompt: string | undefined, flags: SharedOptions & ReviewArgs, cmd: Command) => {
+    const { uncommitted, base, commit, title, ...own } = flags;
+    const outer = cmd.parent!.opts<SharedOptions>();
+    const options = { ...outer, ...own, config: [...outer.config, ...own.config] };
+    onInvoke({
+      mode: "exec",
+      options: { ...options, review: { uncommitted, base, commit, title, prompt } },
+    });
+  });
+}
+
 /** Parses `argv` (without the program name). Usage errors become `UsageError`. */
 export function parseArgs(argv: string[], version: string): Invocation {
   let invocation: Invocation = { mode: "done" };
@@ -142,7 +176,7 @@ export function parseArgs(argv: string[], version: string): Invocation {
 }
 
 function commandPath(argv: string[]): string {
-  if (argv[0] === "exec" || argv[0] === "e") return "exec ";
+  if (argv[0] === "exec" || argv[0] === "e") return argv[1] === "review" ? "exec review " : "exec ";
   if (argv[0] === "resume") return "resume ";
   if (argv[0] === "debug") {
     return argv[1] === "config" || argv[1] === "harness" ? `debug ${argv[1]} ` : "debug ";

@@ -22,6 +22,10 @@ export async function runExec(
       { hint: "Run inside a git repository, or pass --skip-git-repo-check" },
     );
   }
+  if (options.review) {
+    const { runExecReview } = await import("./review_exec.ts");
+    return await runExecReview(options.review, { cwd, env, options });
+  }
   const prompt = await readPrompt({
     argument,
     stdinIsTerminal: Deno.stdin.isTerminal(),
@@ -49,7 +53,8 @@ export async function runExec(
   return report(outcome, session.usage.inputTokens + session.usage.outputTokens, stoppedBy);
 }
 
-function report(
+/** Prints the outcome the way exec does (the answer on stdout) and returns the exit code. */
+export function report(
   outcome: TurnOutcome,
   tokens: number,
   stoppedBy?: { name: Deno.Signal; code: number },
@@ -89,7 +94,7 @@ const STOP_SIGNALS: ReadonlyArray<[Deno.Signal, number]> = Deno.build.os === "wi
  * kills the running commands' process groups and lets the session close; a second one exits at
  * once. `stoppedBy` is the first signal's name and exit code.
  */
-async function withInterrupt<T>(
+export async function withInterrupt<T>(
   task: (signal: AbortSignal) => Promise<T>,
 ): Promise<{ value: T; stoppedBy?: { name: Deno.Signal; code: number } }> {
   const controller = new AbortController();

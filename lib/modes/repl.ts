@@ -8,7 +8,7 @@ import { UsageError, UserError } from "../errors.ts";
 import { lastSession } from "../session/mod.ts";
 import type { ResumeTarget, SharedOptions } from "./cli.ts";
 import { makeStyle, type Style } from "./exec_reporter.ts";
-import { openSession, type Session, type SessionIO } from "./session.ts";
+import { openSession, type Session, type SessionIO, type SessionOptions } from "./session.ts";
 import { resolveWorkdir } from "./session_setup.ts";
 import { needsFirstRun, runFirstRun } from "./first_run.ts";
 import { ANSWER_PROMPT, answerLine, parseAnswer, questionLines } from "./repl/approvals.ts";
@@ -198,6 +198,11 @@ class Repl {
   }
 
   async #open(resume?: string): Promise<void> {
+    this.#session = await openSession(this.#sessionOptions(resume));
+    this.#banner();
+  }
+
+  #sessionOptions(resume?: string): SessionOptions {
     const { cwd, env, opts, transcript } = this.#p;
     const { cd: _cd, skipGitRepoCheck: _skip, verbose: _verbose, ...settings } = opts.options;
     const io: SessionIO = {
@@ -211,8 +216,7 @@ class Repl {
           this.#p.input.line(prompt), this.#p.style)
         : undefined,
     };
-    this.#session = await openSession({ cwd, env, settings, io, origin: "repl", resume });
-    this.#banner();
+    return { cwd, env, settings, io, origin: "repl", resume };
   }
 
   #banner(): void {
@@ -289,6 +293,8 @@ class Repl {
         const id = await this.#pick(this.#p.cwd);
         if (id) await this.#replace(id);
       },
+      ask: (prompt) => this.#p.input.next(prompt),
+      sessionOptions: () => this.#sessionOptions(),
     };
     try {
       return await runCommand(line, ctx);

@@ -1,7 +1,6 @@
 /**
- * The one session object every front end drives (exec today; the REPL, the JSON event stream,
- * the MCP server and ACP next): opened from plain settings and a small I/O seam, it runs prompts
- * through the agent loop and reports everything as one typed event stream.
+ * The one session object every front end drives: opened from plain settings and a small I/O seam,
+ * it runs prompts through the agent loop and reports everything as one typed event stream.
  */
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply } from "../approval/hook.ts";
 import { formatConfigDebug } from "../config/debug.ts";
@@ -31,6 +30,7 @@ import {
   loadTokenizer,
 } from "./compaction.ts";
 import { workingTreeDiff } from "./session_diff.ts";
+import { type RepoGit, repoGit } from "./review_git.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
 import { harnessChoices, harnessDirs, isProvider, providerChoices } from "./session_catalog.ts";
 import { wireMismatch } from "./session_setup.ts";
@@ -98,6 +98,8 @@ export interface SessionOptions {
   resume?: string;
   /** Save nothing. */
   ephemeral?: boolean;
+  /** Builds a system prompt in place of the harness's (a review's reviewer prompt). */
+  instructions?: (agent: AgentSession) => string;
 }
 
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
@@ -113,10 +115,7 @@ export interface Session extends AsyncDisposable {
   prompt(input: string | Block[], signal: AbortSignal): Promise<TurnOutcome>;
   /** Presents another harness from the next request on, keeping the history. */
   switchHarness(id: string): Promise<void>;
-  /**
-   * Talks to another model ("NAME", or "PROVIDER/NAME") from the next request on, with a
-   * reasoning effort when given.
-   */
+  /** Talks to another model ("NAME" or "PROVIDER/NAME", with an effort) from the next request. */
   switchModel(spec: string, effort?: ReasoningEffort): Promise<void>;
   /** The providers one can switch to: configured and built-in ones, with a default model. */
   models(): Array<
@@ -130,6 +129,8 @@ export interface Session extends AsyncDisposable {
   stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }>;
   /** The working tree against HEAD, untracked files included, as a plain unified diff. */
   diff(): Promise<string>;
+  /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
+  git: RepoGit;
   skills(): Promise<Array<{ name: string; description: string; path: string }>>;
   /** Summarizes the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<void>;
@@ -167,7 +168,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 
   const state: LoopState = {
     model: agent.model,
-    system: agent.system,
+    system: opts.instructions?.(agent) ?? agent.system,
     messages: [],
     usage: emptyUsage(),
     reasoningEffort: agent.config.values.model_reasoning_effort,
@@ -357,15 +358,14 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     },
     harnesses: () =>
       harnessChoices(agent, { harness: harness.id, model: state.model, providerId, wireApi }),
-    jobs() {
-      return resources.get(JOBS_RESOURCE)?.list() ?? [];
-    },
+    jobs: () => resources.get(JOBS_RESOURCE)?.list() ?? [],
     async stopJob(id) {
       const registry = resources.get(JOBS_RESOURCE);
       if (!registry) throw new Error(`No background job "${id}"`);
       return await registry.stop(id);
     },
     diff: () => workingTreeDiff(agent.git, opts.cwd, agent.isHeldBack),
+    git: (args) => repoGit(agent, opts.cwd, args),
     async skills() {
       const found = await discoverSkills(opts.cwd, agent.config.home, {
         userHome: opts.env.HOME,

@@ -1,7 +1,9 @@
 /** The REPL's slash commands. Each one prints to the transcript and returns. */
 import { formatDuration, type Style } from "../exec_reporter.ts";
 import { REASONING_EFFORTS } from "../../config/schema.ts";
-import type { ReasoningEffort, Session } from "../session.ts";
+import { runReviewTurn, withReviewSession } from "../review.ts";
+import { pickReviewTarget } from "../review_picker.ts";
+import type { ReasoningEffort, Session, SessionEvent, SessionOptions } from "../session.ts";
 import { colorDiff } from "./render.ts";
 
 /** What a command can reach. */
@@ -18,6 +20,10 @@ export interface CommandContext {
   newSession(): Promise<void>;
   /** Lets the user pick a saved session and continues it. */
   resumeSession(): Promise<void>;
+  /** Reads one answer line (a picker's); null at end of input. */
+  ask(prompt: string): Promise<string | null>;
+  /** What the current session was opened with, to open another beside it (`/review`). */
+  sessionOptions(): SessionOptions;
 }
 
 /** What the REPL does after a command. */
@@ -29,7 +35,7 @@ interface Command {
   run(arg: string, ctx: CommandContext): Promise<CommandResult> | CommandResult;
 }
 
-const LATER = ["review", "mcp", "init", "hooks"];
+const LATER = ["mcp", "init", "hooks"];
 
 const COMMANDS: Command[] = [
   { name: "help", summary: "list the commands", run: (_, ctx) => ctx.print(helpLines(ctx.style)) },
@@ -42,6 +48,11 @@ const COMMANDS: Command[] = [
   { name: "harness", summary: "list the harnesses, or switch: /harness ID", run: harness },
   { name: "permissions", summary: "the sandbox mode and approval policy", run: permissions },
   { name: "diff", summary: "the working tree against HEAD, untracked files included", run: diff },
+  {
+    name: "review",
+    summary: "review changes in a fresh read-only session: pick what, or /review INSTRUCTIONS",
+    run: review,
+  },
   { name: "ps", summary: "background jobs", run: ps },
   { name: "stop", summary: "stop a background job: /stop ID", run: stop },
   { name: "new", summary: "start a fresh session with the same settings", run: fresh },
@@ -170,6 +181,29 @@ async function diff(_: string, ctx: CommandContext): Promise<void> {
   const text = await ctx.session().diff();
   if (text.trim() === "") return ctx.print(["No changes against HEAD"]);
   await ctx.page(colorDiff(text.replace(/\n$/, ""), ctx.style));
+}
+
+async function review(arg: string, ctx: CommandContext): Promise<void> {
+  const { style } = ctx;
+  const target = arg
+    ? { kind: "custom" as const, instructions: arg }
+    : await pickReviewTarget({ git: ctx.session().git, print: ctx.print, ask: ctx.ask, style });
+  if (!target) return;
+  const base = ctx.sessionOptions();
+  // The answer is a JSON object: what the model writes is shown only beside its tool calls.
+  const onEvent = (event: SessionEvent) => {
+    if (event.type === "text_delta") return;
+    if (event.type === "assistant_message") {
+      if (!event.message.blocks.some((b) => b.type === "tool_call")) return;
+    }
+    base.io.onEvent(event);
+  };
+  const options = { ...base, ephemeral: true, io: { onEvent } };
+  await withReviewSession(options, target, async (session, request) => {
+    ctx.print([style.bold(`Reviewing ${request.hint}`)]);
+    const result = await ctx.interruptible((signal) => runReviewTurn(session, request, signal));
+    if (result.text !== undefined) ctx.print(["", ...result.text.split("\n")]);
+  });
 }
 
 function ps(_: string, ctx: CommandContext): void {

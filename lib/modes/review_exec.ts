@@ -1,0 +1,81 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+/** `interpreter exec review`: progress on stderr, the rendered review on stdout. */
+import { UsageError } from "../errors.ts";
+import type { ReviewArgs, SharedOptions } from "./cli.ts";
+import { report, withInterrupt } from "./exec.ts";
+import { makeStyle, sessionLines } from "./exec_reporter.ts";
+import { readAllStdin, readPrompt } from "./prompt_input.ts";
+import { renderedOutcome, type ReviewTarget, runReviewTurn, withReviewSession } from "./review.ts";
+import { ToolCallViews } from "./tool_view.ts";
+
+const USAGE_HINT = 'Run "interpreter exec review --help" to see the targets';
+
+/** The one target the flags name; a UsageError when they name none or several. */
+export function reviewTargetOf(args: ReviewArgs): ReviewTarget | { kind: "prompt"; text: string } {
+  const given = [
+    args.uncommitted ? "--uncommitted" : "",
+    args.base !== undefined ? "--base" : "",
+    args.commit !== undefined ? "--commit" : "",
+    args.prompt !== undefined ? "PROMPT" : "",
+  ].filter(Boolean);
+  if (given.length === 0) {
+    throw new UsageError(
+      "Say what to review: --uncommitted, --base BRANCH, --commit SHA or PROMPT",
+      {
+        hint: 'e.g. "interpreter exec review --uncommitted"',
+      },
+    );
+  }
+  if (given.length > 1) {
+    throw new UsageError(`Review one target at a time, not ${given.join(" and ")}`, {
+      hint: USAGE_HINT,
+    });
+  }
+  if (args.title !== undefined && args.commit === undefined) {
+    throw new UsageError("--title goes with --commit SHA", { hint: USAGE_HINT });
+  }
+  if (args.uncommitted) return { kind: "uncommitted" };
+  if (args.base !== undefined) return { kind: "base", branch: args.base };
+  if (args.commit !== undefined) return { kind: "commit", sha: args.commit, title: args.title };
+  return { kind: "prompt", text: args.prompt! };
+}
+
+/** Runs the review `args` names in `cwd`; returns the exit code, as `exec` does. */
+export async function runExecReview(
+  args: ReviewArgs,
+  ctx: { cwd: string; env: Record<string, string>; options: SharedOptions },
+): Promise<number> {
+  const { cwd, env, options } = ctx;
+  const named = reviewTargetOf(args);
+  const target: ReviewTarget = named.kind !== "prompt" ? named : {
+    kind: "custom",
+    instructions: await readPrompt({
+      argument: named.text,
+      stdinIsTerminal: Deno.stdin.isTerminal(),
+      readStdin: readAllStdin,
+      note: (line) => console.error(line),
+    }),
+  };
+  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  const calls = new ToolCallViews();
+  const { review: _review, ...settings } = options;
+  const base = {
+    cwd,
+    env,
+    settings,
+    ephemeral: options.ephemeral,
+    io: {
+      onEvent: (event: Parameters<typeof sessionLines>[0]) => {
+        for (const line of sessionLines(event, style, { calls })) console.error(line);
+      },
+    },
+  };
+  return await withReviewSession(base, target, async (session, request) => {
+    console.error(style.bold(`Reviewing ${request.hint}`));
+    const { value, stoppedBy } = await withInterrupt((signal) =>
+      runReviewTurn(session, request, signal)
+    );
+    const tokens = session.usage.inputTokens + session.usage.outputTokens;
+    return report(renderedOutcome(value), tokens, stoppedBy);
+  });
+}
