@@ -2,6 +2,7 @@
 import { parse, TomlError } from "smol-toml";
 import { z } from "zod";
 import { ConfigError, tomlSyntaxHint, UsageError } from "../errors.ts";
+import { isCodexOnlyKey } from "./_codex_keys.ts";
 import { formatTomlValue, isTable, joinKeyPath, splitKeyPath } from "./_keypath.ts";
 import { valueAt } from "./effective.ts";
 
@@ -67,6 +68,12 @@ function unknownKeyWarning(schema: z.ZodType, path: string[], source: LayerSourc
   const guess = closest(path[path.length - 1], knownKeysAt(schema, parent));
   const line = source.text === undefined ? undefined : findKeyLine(source.text, path);
   const at = line === undefined ? "" : ` at line ${line}`;
+  if (isCodexOnlyKey(path)) {
+    // Without the value, so that the same key given twice warns once.
+    const where = source.usage ? "-c" : `${source.where}${at}`;
+    const key = joinKeyPath(path);
+    return { line: line ?? Infinity, text: `Ignoring "${key}" in ${where}: a Codex-only setting` };
+  }
   const suggestion = guess === undefined
     ? ""
     : `; did you mean "${joinKeyPath([...parent, guess])}"?`;

@@ -43,6 +43,8 @@ export interface FlagOverrides {
   local_provider?: string;
   /** `-C`/`--cd`, resolved against `LoadConfigOptions.cwd`. */
   cwd?: string;
+  /** `--add-dir`: absolute directories added to `sandbox_workspace_write.writable_roots`. */
+  add_dirs?: string[];
   /** Flag names for origins when a key was set by another flag (say `--full-auto`). */
   names?: Partial<Record<FlagKey, string>>;
 }
@@ -107,7 +109,14 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
   for (const o of overrides) mergeLayer(state, o.value, o.origin);
   mergeFlags(state, opts);
   checkMcpServers(state);
-  return toEffectiveConfig(state, { cwd, projectRoot, trust, home, files, warnings });
+  return toEffectiveConfig(state, {
+    cwd,
+    projectRoot,
+    trust,
+    home,
+    files,
+    warnings: [...new Set(warnings)],
+  });
 }
 
 async function resolveCwd(base: string, flag: string | undefined): Promise<string> {
@@ -278,6 +287,32 @@ function mergeFlags(state: MergeState, opts: LoadConfigOptions): void {
     const { value: layer } = validateLayer({ [key]: value }, configFileSchema, source);
     mergeLayer(state, layer, { kind: "flag", name: flag });
   }
+  if (flags.add_dirs?.length) addWritableRoots(state, flags.add_dirs);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** `--add-dir`: each directory joins the writable roots the other layers set. */
+function addWritableRoots(state: MergeState, dirs: string[]): void {
+  for (const dir of dirs) {
+    if (!isDirectory(dir)) {
+      throw new UsageError(`Cannot add "${dir}" as a writable root: it is not a directory`, {
+        hint: "Pass --add-dir an existing directory",
+      });
+    }
+  }
+  const current = valueAt(state.values, ["sandbox_workspace_write", "writable_roots"]);
+  const roots = [...(Array.isArray(current) ? current : []), ...dirs];
+  mergeLayer(state, { sandbox_workspace_write: { writable_roots: roots } }, {
+    kind: "flag",
+    name: "--add-dir",
+  });
 }
 
 function localProvider(

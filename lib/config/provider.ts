@@ -39,7 +39,9 @@ export function resolveProvider(
   const entry: ProviderEntry | undefined = config.values.model_providers[id];
   if (!builtin && !entry) throw unknownProvider(config, id, builtins);
   const ossUrl = builtin && isLocal(id) ? env[OSS_BASE_URL_VAR] || undefined : undefined;
-  const baseUrl = ossUrl ?? entry?.base_url ?? builtin?.baseUrl;
+  const wireApi = entry?.wire_api ?? builtin?.wireApi ?? "responses";
+  const openAi = wireApi === "messages" ? {} : openAiOverrides(config, env);
+  const baseUrl = openAi.baseUrl ?? ossUrl ?? entry?.base_url ?? builtin?.baseUrl;
   if (!baseUrl) {
     throw new ConfigError(`Provider "${id}" has no "base_url"`, {
       hint: `Set base_url in [${joinKeyPath(["model_providers", id])}], ` +
@@ -57,8 +59,8 @@ export function resolveProvider(
     id,
     name: entry?.name ?? builtin?.name ?? id,
     baseUrl: baseUrl.replace(/\/+$/, ""),
-    wireApi: entry?.wire_api ?? builtin?.wireApi ?? "responses",
-    apiKey: envKey === undefined ? undefined : requireKey(id, envKey, env),
+    wireApi,
+    apiKey: openAi.apiKey ?? (envKey === undefined ? undefined : requireKey(id, envKey, env)),
     envKey,
     headers: { ...entry?.http_headers, ...envHeaders(entry?.env_http_headers ?? {}, env) },
     queryParams: { ...entry?.query_params },
@@ -67,6 +69,20 @@ export function resolveProvider(
     compat: { ...builtin?.compat, ...compatOf(entry?.compat) },
   };
   return { settings, model };
+}
+
+/**
+ * What the Codex SDK sets for an OpenAI-wire provider: `openai_base_url` (or `OPENAI_BASE_URL`
+ * from older SDKs) replaces its base URL, and `CODEX_API_KEY` its key.
+ */
+function openAiOverrides(
+  config: EffectiveConfig,
+  env: Record<string, string | undefined>,
+): { baseUrl?: string; apiKey?: string } {
+  return {
+    baseUrl: config.values.openai_base_url ?? (env.OPENAI_BASE_URL?.trim() || undefined),
+    apiKey: env.CODEX_API_KEY?.trim() || undefined,
+  };
 }
 
 function isLocal(id: string): boolean {

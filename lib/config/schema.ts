@@ -102,6 +102,8 @@ const shellEnvironmentPolicySchema = z.strictObject({
 const settingsShape = {
   model: nonEmpty,
   model_provider: nonEmpty,
+  /** The base URL of the active provider when it speaks an OpenAI wire (the Codex SDK's baseUrl). */
+  openai_base_url: httpUrl,
   model_reasoning_effort: z.enum(REASONING_EFFORTS),
   model_context_window: z.int().positive(),
   /** Tokens of history after which a session compacts; unset means 85% of the window. */

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
+import { addExecOptions, addExecResume, type ExecOptions } from "./exec_cli.ts";
 
 /** Options shared by `exec` and `debug config`, as parsed from the command line. */
 export interface SharedOptions {
@@ -18,6 +19,8 @@ export interface SharedOptions {
   verbose?: boolean;
   /** `exec --ephemeral`: save no session file. */
   ephemeral?: boolean;
+  /** `--add-dir`: extra writable roots. */
+  addDir?: string[];
   /** `exec review`: what to review, as given. */
   review?: ReviewArgs;
 }
@@ -46,7 +49,7 @@ export interface ResumeTarget {
 export type Invocation =
   | { mode: "repl"; prompt?: string; options: SharedOptions }
   | { mode: "resume"; target: ResumeTarget; options: SharedOptions }
-  | { mode: "exec"; prompt?: string; options: SharedOptions }
+  | { mode: "exec"; prompt?: string; options: ExecOptions }
   | { mode: "debug_config"; options: SharedOptions }
   | { mode: "debug_harness"; id: string; options: SharedOptions }
   | { mode: "trust_changes"; options: { cd?: string } }
@@ -81,6 +84,7 @@ function addSharedOptions(cmd: Command): Command {
     .option("--yolo", "no sandbox and no approvals (dangerous)")
     .option("-c, --config <key=value>", "override a config value (TOML value)", collect, [])
     .option("-C, --cd <dir>", "working directory for the agent")
+    .option("--add-dir <dir>", "an extra writable directory (repeatable)", collect, [])
     .option("--chat-completions", "talk to the provider over the Chat Completions API")
     .option("--skip-git-repo-check", "allow running outside a git repository")
     .option("--harness <id>", "harness to present to the model (default: automatic)")
@@ -100,11 +104,13 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .action((prompt: string | undefined, options: SharedOptions) => {
       onInvoke({ mode: "repl", prompt, options });
     });
-  const exec = addSharedOptions(
+  const exec = addExecOptions(addSharedOptions(
     program.command("exec").alias("e").description("run a task non-interactively and exit")
-      .argument("[prompt]", "the task; '-' or no argument reads it from stdin")
-      .option("--ephemeral", "save no session file"),
-  ).action((prompt: string | undefined, options: SharedOptions) => {
+      .argument("[prompt]", "the task; '-' or no argument reads it from stdin"),
+  )).action((prompt: string | undefined, options: ExecOptions) => {
+    onInvoke({ mode: "exec", prompt, options });
+  });
+  addExecResume(exec, addSharedOptions, (prompt, options) => {
     onInvoke({ mode: "exec", prompt, options });
   });
   addReviewCommand(exec, onInvoke);

@@ -1,18 +1,28 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import { configHome } from "../config/load.ts";
 import { UserError } from "../errors.ts";
 import type { TurnOutcome } from "../loop/events.ts";
-import type { SharedOptions } from "./cli.ts";
+import type { ProviderFailure } from "../model/stream.ts";
+import { uuidV7 } from "../session/mod.ts";
+import type { ExecOptions } from "./exec_cli.ts";
+import { imagePaths, readImages } from "./exec_images.ts";
+import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import { makeStyle, sessionLines } from "./exec_reporter.ts";
+import { readOutputSchema } from "./exec_schema.ts";
+import { findResumed, runExecTurn, writeLastMessage } from "./exec_turn.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { askOnTerminal } from "./sandbox_setup.ts";
-import { openSession } from "./session.ts";
+import { openSession, type SessionEvent } from "./session.ts";
 import { ToolCallViews } from "./tool_view.ts";
 import { findGitRoot, resolveWorkdir } from "./session_setup.ts";
 
-/** `interpreter exec`: runs one task to completion; progress on stderr, the answer on stdout. */
+/**
+ * `interpreter exec` and `exec resume`: runs one task to completion. Progress goes to stderr and
+ * the answer to stdout, or with `--json` every event to stdout as JSONL.
+ */
 export async function runExec(
   argument: string | undefined,
-  options: SharedOptions,
+  options: ExecOptions,
 ): Promise<number> {
   const env = Deno.env.toObject();
   const cwd = await resolveWorkdir(options.cd);
@@ -26,31 +36,98 @@ export async function runExec(
     const { runExecReview } = await import("./review_exec.ts");
     return await runExecReview(options.review, { cwd, env, options });
   }
-  const prompt = await readPrompt({
-    argument,
-    stdinIsTerminal: Deno.stdin.isTerminal(),
-    readStdin: readAllStdin,
-    note: (line) => console.error(line),
-  });
-  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  // Files are read before anything else: the Codex SDK deletes the schema file after the turn.
+  const schema = options.outputSchema ? await readOutputSchema(options.outputSchema) : undefined;
+  const images = await readImages(imagePaths(options.image ?? []));
+  const resumed = options.resume
+    ? await findResumed(options.resume, cwd, configHome(env, cwd))
+    : undefined;
+  // A resumed session takes its prompt as given, with no <stdin> block appended.
+  const prompt = options.resume && argument !== undefined && argument !== "-"
+    ? argument
+    : await readPrompt({
+      argument,
+      stdinIsTerminal: Deno.stdin.isTerminal(),
+      readStdin: readAllStdin,
+      note: (line) => console.error(line),
+    });
+  const json = options.json || options.experimentalJson
+    ? new ExecJsonStream(writeJsonLine)
+    : undefined;
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
-  const calls = new ToolCallViews();
   await using session = await openSession({
     cwd,
     env,
     settings: options,
     ephemeral: options.ephemeral,
+    resume: resumed?.file,
     io: {
-      onEvent: (event) => {
-        for (const line of sessionLines(event, style, { calls })) console.error(line);
-      },
+      onEvent: json ? jsonEvents(json) : progress(env),
       approve: interactive ? askOnTerminal : undefined,
     },
   });
-  const { value: outcome, stoppedBy } = await withInterrupt((signal) =>
-    session.prompt(prompt, signal)
-  );
-  return report(outcome, session.usage.inputTokens + session.usage.outputTokens, stoppedBy);
+  const { value: result, stoppedBy } = await withInterrupt((signal) => {
+    json?.threadStarted(session.status().sessionId ?? resumed?.id ?? uuidV7());
+    json?.turnStarted();
+    return runExecTurn(session, [...images, { type: "text", text: prompt }], signal, schema);
+  });
+  if (options.outputLastMessage) {
+    const warning = await writeLastMessage(options.outputLastMessage, result.outcome);
+    if (warning) console.error(`warning: ${warning}`);
+  }
+  if (!json) {
+    return report(
+      result.outcome,
+      session.usage.inputTokens + session.usage.outputTokens,
+      stoppedBy,
+    );
+  }
+  const { outcome } = result;
+  if (outcome.status === "aborted") return stoppedBy?.code ?? 130;
+  if (outcome.status === "completed") {
+    json.agentMessage(outcome.finalText);
+    json.turnCompleted(session.usage);
+    return 0;
+  }
+  const error = failureOf(outcome);
+  printFailure(error);
+  json.turnFailed(error.message, {
+    providerError: outcome.status === "failed" && !result.schemaViolation,
+  });
+  return 1;
+}
+
+/** Human progress: the banner, each command and edit, warnings, on stderr. */
+function progress(env: Record<string, string>): (event: SessionEvent) => void {
+  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  const calls = new ToolCallViews();
+  return (event) => {
+    for (const line of sessionLines(event, style, { calls })) console.error(line);
+  };
+}
+
+/** `--json`: every event on stdout; warnings also on stderr, where SDK errors quote it. */
+function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void {
+  return (event) => {
+    if (event.type === "warning") console.error(`warning: ${event.message}`);
+    json.onEvent(event);
+  };
+}
+
+/** Why a turn that did not complete failed, with the fix. */
+function failureOf(
+  outcome: Extract<TurnOutcome, { status: "failed" | "step_limit" }>,
+): Pick<ProviderFailure, "message" | "hint"> {
+  if (outcome.status === "failed") return outcome.error;
+  return {
+    message: `The model made ${outcome.limit} requests without finishing the task`,
+    hint: `To let it continue, raise max_turn_steps (-c max_turn_steps=${outcome.limit * 2})`,
+  };
+}
+
+function printFailure(error: Pick<ProviderFailure, "message" | "hint">): void {
+  console.error(`error: ${error.message}`);
+  if (error.hint) console.error(`hint: ${error.hint}`);
 }
 
 /** Prints the outcome the way exec does (the answer on stdout) and returns the exit code. */
@@ -72,14 +149,8 @@ export function report(
       console.error("error: Interrupted");
       return 130;
     case "step_limit":
-      console.error(`error: The model made ${outcome.limit} requests without finishing the task`);
-      console.error(
-        `hint: To let it continue, raise max_turn_steps (-c max_turn_steps=${outcome.limit * 2})`,
-      );
-      return 1;
     case "failed":
-      console.error(`error: ${outcome.error.message}`);
-      if (outcome.error.hint) console.error(`hint: ${outcome.error.hint}`);
+      printFailure(failureOf(outcome));
       return 1;
   }
 }

@@ -33,7 +33,7 @@ import { workingTreeDiff } from "./session_diff.ts";
 import { type RepoGit, repoGit } from "./review_git.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
 import { harnessChoices, harnessDirs, isProvider, providerChoices } from "./session_catalog.ts";
-import { wireMismatch } from "./session_setup.ts";
+import { infoOf, wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
 
@@ -102,6 +102,9 @@ export interface SessionOptions {
   instructions?: (agent: AgentSession) => string;
 }
 
+/** Options of one prompt: the JSON Schema its final answer must match (`--output-schema`). */
+export type PromptOptions = Pick<LoopState, "outputSchema">;
+
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
 export interface Session extends AsyncDisposable {
   readonly info: SessionInfo;
@@ -112,7 +115,7 @@ export interface Session extends AsyncDisposable {
   /** Tokens used so far, over every prompt. */
   readonly usage: Usage;
   /** Runs one user turn to its end; `signal` stops it (Ctrl-C). */
-  prompt(input: string | Block[], signal: AbortSignal): Promise<TurnOutcome>;
+  prompt(input: string | Block[], signal: AbortSignal, opts?: PromptOptions): Promise<TurnOutcome>;
   /** Presents another harness from the next request on, keeping the history. */
   switchHarness(id: string): Promise<void>;
   /** Talks to another model ("NAME" or "PROVIDER/NAME", with an effort) from the next request. */
@@ -277,7 +280,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     get usage() {
       return state.usage;
     },
-    async prompt(input, signal) {
+    async prompt(input, signal, opts) {
+      state.outputSchema = opts?.outputSchema;
       const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
       state.messages.push({
         role: "user",
@@ -382,16 +386,5 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       await recorder.close();
       await agent[Symbol.asyncDispose]();
     },
-  };
-}
-
-function infoOf(agent: AgentSession, cwd: string): SessionInfo {
-  return {
-    cwd,
-    model: agent.model,
-    provider: agent.settings.id,
-    wireApi: agent.settings.wireApi,
-    harness: agent.harness.id,
-    sandbox: agent.sandbox.banner,
   };
 }

@@ -3,6 +3,8 @@ import { ConfigError, HarnessError, UserError } from "../errors.ts";
 import type { PromptVars } from "../harness/types.ts";
 import { discoverSkills, skillsListing } from "../tools/skills.ts";
 import type { SharedOptions } from "./cli.ts";
+import type { AgentSession } from "./agent_session.ts";
+import type { SessionInfo } from "./session.ts";
 import type { GitRunner } from "./safe_git.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 
@@ -35,6 +37,7 @@ export function flagOverrides(options: Omit<SharedOptions, "config">, cwd: strin
   if (options.harness !== undefined) flags.harness = options.harness;
   if (options.oss) flags.oss = true;
   if (options.localProvider) flags.local_provider = options.localProvider;
+  if (options.addDir?.length) flags.add_dirs = options.addDir.map((dir) => resolve(dir));
   if (options.yolo) {
     if (options.sandbox && options.sandbox !== "danger-full-access") {
       throw new ConfigError(`Cannot combine --yolo with --sandbox "${options.sandbox}"`, {
@@ -139,4 +142,16 @@ export function wireMismatch(harness: string, wire: string, supported: string[])
       supported.map((w) => `"${w}"`).join(", ")
     }, or choose another harness with --harness`,
   });
+}
+
+/** What the banner and `/status` show of a ready agent session. */
+export function infoOf(agent: AgentSession, cwd: string): SessionInfo {
+  return {
+    cwd,
+    model: agent.model,
+    provider: agent.settings.id,
+    wireApi: agent.settings.wireApi,
+    harness: agent.harness.id,
+    sandbox: agent.sandbox.banner,
+  };
 }

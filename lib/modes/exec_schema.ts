@@ -1,0 +1,101 @@
+/**
+ * `--output-schema FILE`: the JSON Schema the final answer must match. The file is read at start
+ * (the SDK deletes it after the turn); the answer is checked with Ajv, and a mismatch gets one
+ * corrective turn before the run fails.
+ */
+import { resolve } from "node:path";
+import { UserError } from "../errors.ts";
+import type { OutputSchema } from "../model/message.ts";
+
+/** The name Codex gives the schema on the wire. */
+export const OUTPUT_SCHEMA_NAME = "codex_output_schema";
+
+/** A loaded schema and its validator. */
+export interface AnswerSchema {
+  wire: OutputSchema;
+  /** Why `text` does not match, or undefined when it does. */
+  problem(text: string): string | undefined;
+}
+
+/** Reads and compiles the schema file; each failure names the file. */
+export async function readOutputSchema(path: string): Promise<AnswerSchema> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    throw new UserError(
+      `Failed to read output schema file "${file}": ${(error as Error).message}`,
+      {
+        hint: "Pass --output-schema a readable JSON Schema file",
+      },
+    );
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(
+      `Output schema file "${file}" is not valid JSON: ${(error as Error).message}`,
+      { hint: "Fix the JSON in the file; it must hold one JSON Schema object" },
+    );
+  }
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new UserError(`Output schema file "${file}" does not hold a JSON object`, {
+      hint: 'Write a JSON Schema object, for example {"type": "object", "properties": {...}}',
+    });
+  }
+  const validate = await compile(schema as Record<string, unknown>, file);
+  return {
+    wire: { name: OUTPUT_SCHEMA_NAME, schema: schema as Record<string, unknown>, strict: true },
+    problem(answer) {
+      let value: unknown;
+      try {
+        value = JSON.parse(answer);
+      } catch (error) {
+        return `the answer is not JSON (${(error as Error).message})`;
+      }
+      return validate(value);
+    },
+  };
+}
+
+async function compile(
+  schema: Record<string, unknown>,
+  file: string,
+): Promise<(value: unknown) => string | undefined> {
+  const draft = String(schema.$schema ?? "");
+  // Formats and unknown keywords are not checked: strict wire schemas often carry extras.
+  const options = { strict: false, validateFormats: false, allErrors: true };
+  const ajv = draft.includes("2020-12")
+    ? new (await import("ajv/dist/2020.js")).Ajv2020(options)
+    : draft.includes("2019-09")
+    ? new (await import("ajv/dist/2019.js")).Ajv2019(options)
+    : new (await import("ajv")).Ajv(options);
+  try {
+    const check = ajv.compile(schema);
+    return (value) =>
+      check(value) ? undefined : ajv.errorsText(check.errors, { dataVar: "answer" });
+  } catch (error) {
+    throw new UserError(
+      `Output schema file "${file}" is not a valid JSON Schema: ${(error as Error).message}`,
+      { hint: "Fix the schema; https://json-schema.org describes the format" },
+    );
+  }
+}
+
+/**
+ * The answer as JSON text: trimmed, and taken out of a Markdown code fence when the model put it
+ * in one.
+ */
+export function answerJson(text: string): string {
+  const trimmed = text.trim();
+  const fenced = /^```[A-Za-z]*\s*\n([\s\S]*?)\n\s*```$/.exec(trimmed);
+  return fenced ? fenced[1].trim() : trimmed;
+}
+
+/** The user message of the one corrective turn. */
+export function correctionPrompt(problem: string): string {
+  return `Your final answer must be only JSON that matches the output schema; it does not: ${problem}. ` +
+    "Reply again with only the corrected JSON: no prose and no code fence.";
+}
