@@ -8,13 +8,13 @@ import type { WireApi } from "../lib/providers/types.ts";
 
 const TO_WIRE: Record<WireApi, (r: ModelRequest) => Record<string, unknown>> = {
   chat: (r) => toChat(r, { compat: {} }),
-  responses: (r) => toResponses(r),
+  responses: (r) => toResponses(r, { compat: {} }),
   messages: (r) => toMessages(r, { compat: {} }),
 };
 
 /** `body.tools` of the adapter's request for `tools`; [] when the adapter sends none. */
 export function wireTools(wire: WireApi, tools: ToolDeclaration[]): unknown[] {
-  const body = TO_WIRE[wire]({ model: "m", system: "", messages: [], tools });
+  const body = TO_WIRE[wire]({ model: "m", system: [], messages: [], tools });
   return Array.isArray(body.tools) ? body.tools : [];
 }
 

@@ -117,6 +117,9 @@ function compatOf(compat: ProviderEntry["compat"]): Compat {
   if (compat?.max_tokens_field !== undefined) out.maxTokensField = compat.max_tokens_field;
   if (compat?.stream_usage !== undefined) out.streamUsage = compat.stream_usage;
   if (compat?.reasoning_replay !== undefined) out.reasoningReplay = compat.reasoning_replay;
+  if (compat?.thinking !== undefined) out.thinking = compat.thinking;
+  if (compat?.drop_keys !== undefined) out.dropKeys = compat.drop_keys;
+  if (compat?.system_messages !== undefined) out.systemMessages = compat.system_messages;
   return out;
 }
 

@@ -5,7 +5,9 @@
 import { z } from "zod";
 
 /** Values of `model_reasoning_effort`. */
-export const REASONING_EFFORTS = ["minimal", "low", "medium", "high", "xhigh"] as const;
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
+/** Values of `model_thinking` and of a provider's `compat.thinking`. */
+export const THINKING_MODES = ["adaptive", "budget", "off"] as const;
 /** Values of `sandbox_mode`. */
 export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
 /** Values of `approval_policy`. */
@@ -56,6 +58,12 @@ export const providerEntrySchema = z.strictObject({
     stream_usage: z.boolean(),
     /** Chat: also an empty reasoning field on tool-calling or all assistant messages; "none" sends none. */
     reasoning_replay: z.enum(["tool_calls", "always", "none"]),
+    /** Messages: the thinking form the endpoint takes, over the harness's; "off" sends none. */
+    thinking: z.enum(THINKING_MODES),
+    /** Top-level request body keys the endpoint rejects; they are never sent. */
+    drop_keys: stringList,
+    /** Messages: the endpoint takes `role: "system"` messages (Anthropic's API does). */
+    system_messages: z.boolean(),
   }).partial(),
 }).partial();
 
@@ -105,6 +113,14 @@ const settingsShape = {
   /** The base URL of the active provider when it speaks an OpenAI wire (the Codex SDK's baseUrl). */
   openai_base_url: httpUrl,
   model_reasoning_effort: z.enum(REASONING_EFFORTS),
+  /** Messages: thinking "adaptive", "budget" or "off", over the harness's choice. */
+  model_thinking: z.enum(THINKING_MODES),
+  /** Responses: `reasoning.summary`, over the harness's; "none" asks for no summary. */
+  model_reasoning_summary: z.enum(["auto", "concise", "detailed", "none"]),
+  /** Responses: `text.verbosity`. */
+  model_verbosity: z.enum(["low", "medium", "high"]),
+  /** The output limit of each model request, over the harness's. */
+  model_max_output_tokens: z.int().positive(),
   model_context_window: z.int().positive(),
   /** Tokens of history after which a session compacts; unset means 85% of the window. */
   model_auto_compact_token_limit: z.int().positive(),

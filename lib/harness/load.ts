@@ -5,7 +5,10 @@ import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
-import { checkResultPlaceholders, placeholdersFor } from "./placeholders.ts";
+import { checkHarnessTexts, checkToolErrors } from "./error_placeholders.ts";
+import { checkFailedResult, checkShift } from "./_check_result.ts";
+import { checkResultPlaceholders } from "./placeholders.ts";
+import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import type { HarnessCandidate } from "./select.ts";
@@ -106,7 +109,8 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     });
   }
   checkPlaceholders(spec.error_template, ["message", "hint"], at("error_template"));
-  checkPlaceholders(spec.unknown_tool_template, ["name"], at("unknown_tool_template"));
+  const invalidArguments = invalidArgumentsTexts(spec.invalid_arguments);
+  checkHarnessTexts({ unknownTool: spec.unknown_tool_template, invalidArguments }, at);
   const promptFile = resolve(dir, spec.system_prompt);
   const systemPrompt = await readText(promptFile, at("system_prompt"));
   checkPromptTemplate(systemPrompt, promptFile);
@@ -126,9 +130,11 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
       shift: { ...entry.shift },
       result: resultFormat(entry.result),
       deferred: entry.deferred,
+      ...(Object.keys(entry.errors).length ? { errors: { ...entry.errors } } : {}),
     };
     checkToolMapping(tool, capabilityById(entry.capability), atTool);
     checkResultPlaceholders(tool, atTool);
+    checkToolErrors(tool, atTool);
     checkFailedResult(tool, atTool);
     checkShift(tool, atTool);
     if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
@@ -158,8 +164,20 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     reasoningPlaceholder: spec.reasoning_placeholder,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
+    ...(invalidArguments ? { invalidArguments } : {}),
     match: toMatch(spec.match),
     ...(protocol ? { protocol } : {}),
+    request: toRequestSpecs(spec.request),
+    context: await loadContext(spec.context, {
+      dir,
+      systemPrompt: {
+        text: systemPrompt,
+        slot: spec.system_prompt_slot,
+        cache: spec.system_prompt_cache,
+      },
+      at,
+      readText,
+    }),
   };
 }
 
@@ -184,9 +202,11 @@ function loadRoute(
     fixedArgs: plain(route.fixed_args),
     scale: { ...route.scale },
     result: resultFormat(route.result),
+    ...(Object.keys(route.errors).length ? { errors: { ...route.errors } } : {}),
   };
   checkToolMapping(tool, capabilityById(route.capability), at);
   checkResultPlaceholders(tool, at);
+  checkToolErrors(tool, at);
   checkFailedResult(tool, at);
   return { when: route.when, matches: routePattern(route.matches, at), tool };
 }
@@ -209,7 +229,6 @@ function loadReminders(
 ): Reminder[] {
   return entries.map((entry, i) => {
     checkPromptTemplate(entry.text, at(`reminders[${i}].text`));
-    if (entry.when === "session_start") return { when: entry.when, text: entry.text };
     if (entry.after_calls === undefined) {
       throw new HarnessError(`${at(`reminders[${i}].after_calls`)}: missing`, {
         hint: "A todo_stale reminder needs after_calls: how many tool calls make the list stale",
@@ -228,17 +247,6 @@ async function loadGuidance(path: string, systemPrompt: string, where: string): 
     });
   }
   return text;
-}
-
-/** `shift` may only name wire arguments that are mapped to a field. */
-function checkShift(tool: HarnessTool, at: (key: string) => string): void {
-  for (const wire of Object.keys(tool.shift ?? {})) {
-    if (!tool.args[wire]) {
-      throw new HarnessError(`${at(`shift.${wire}`)}: "${wire}" is not mapped to a field`, {
-        hint: `Map ${wire} in args, or remove it from shift`,
-      });
-    }
-  }
 }
 
 /** Deferred tools are reachable only through a tool that is sent and can search or call. */
@@ -373,18 +381,10 @@ function resultFormat(
   return format;
 }
 
-/** `error_if` names output fields and `failed_template` uses placeholders the capability has. */
-function checkFailedResult(tool: HarnessTool, where: (key: string) => string): void {
-  const allowed = placeholdersFor(tool.capability);
-  for (const field of tool.result.errorIf ?? []) {
-    if (!allowed || allowed.includes(field)) continue;
-    const name = tool.declaration.name;
-    throw new HarnessError(
-      `${where("result.error_if")}: tool "${name}" names unknown output field "${field}"`,
-    );
-  }
-  const failed = tool.result.failedTemplate;
-  if (failed === undefined) return;
-  const asTemplate = { ...tool, result: { template: failed } };
-  checkResultPlaceholders(asTemplate, (key) => where(key.replace("template", "failed_template")));
+function invalidArgumentsTexts(
+  t: HarnessSpec["invalid_arguments"],
+): Harness["invalidArguments"] {
+  if (!t) return undefined;
+  const { not_json: notJson, ...rest } = t;
+  return { ...rest, ...(notJson !== undefined ? { notJson } : {}) };
 }

@@ -15,6 +15,18 @@ export const PROMPT_VARIABLES: Readonly<Record<string, keyof PromptVars>> = Obje
   deferred_tools: "deferredTools",
   skills: "skills",
   guidance: "guidance",
+  claude_md: "claudeMd",
+  is_git: "isGit",
+  git_branch: "gitBranch",
+  git_main_branch: "gitMainBranch",
+  git_user: "gitUser",
+  git_status_short: "gitStatusShort",
+  git_recent_commits: "gitRecentCommits",
+  os_version: "osVersion",
+  date_long: "dateLong",
+  datetime: "datetime",
+  timezone: "timezone",
+  folder_tree: "folderTree",
 });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
@@ -37,16 +49,21 @@ export function renderSystemPrompt(h: Harness, vars: PromptVars): string {
   return fillPromptVariables(h.systemPrompt, h, vars);
 }
 
-/** `text` with every `{{variable}}` replaced from `vars` (and the harness's own values). */
-export function fillPromptVariables(text: string, h: Harness, vars: PromptVars): string {
-  const all = {
+/** `vars` with the values the harness supplies itself where `vars` leaves them unset. */
+export function promptValues(h: Harness, vars: PromptVars): PromptVars {
+  return {
     ...vars,
     deferredTools: vars.deferredTools ?? deferredToolNames(h, new Map()).join("\n"),
     skills: vars.skills ?? "",
     guidance: vars.guidance ?? h.guidance ?? "",
   };
+}
+
+/** `text` with every `{{variable}}` replaced from `vars` (and the harness's own values). */
+export function fillPromptVariables(text: string, h: Harness, vars: PromptVars): string {
+  const all = promptValues(h, vars);
   return text.replace(PLACEHOLDER, (whole, name: string) => {
     const key = PROMPT_VARIABLES[name];
-    return key === undefined ? whole : all[key];
+    return key === undefined ? whole : all[key] ?? "";
   });
 }

@@ -13,6 +13,7 @@ const VARS: PromptVars = {
   agentsMd: "be nice",
   sandbox: "workspace-write",
   skills: "- pdf: Read PDFs",
+  gitBranch: "main",
 };
 
 function harness(systemPrompt: string): Harness {
@@ -25,6 +26,8 @@ function harness(systemPrompt: string): Harness {
     wireApis: ["chat"],
     reasoningReplay: "all",
     reminders: [],
+    request: {},
+    context: [],
     errorTemplate: "{message}",
     unknownToolTemplate: "{name}",
     match: { models: [], providers: [], baseUrls: [], wireApis: [], priority: 0 },
@@ -37,7 +40,9 @@ Deno.test("renderSystemPrompt() replaces every variable", () => {
     renderSystemPrompt(harness(template), VARS),
     "cwd=/w;date=2026-01-02;platform=linux;shell=bash;model=m1;git_status=clean;" +
       "agents_md=be nice;sandbox=workspace-write;deferred_tools=;skills=- pdf: Read PDFs;" +
-      "guidance=",
+      "guidance=;claude_md=;is_git=;git_branch=main;git_main_branch=;git_user=;" +
+      "git_status_short=;git_recent_commits=;os_version=;date_long=;datetime=;timezone=;" +
+      "folder_tree=",
   );
   assert.equal(renderSystemPrompt(harness("{{ cwd }} {{cwd}}"), VARS), "/w /w");
 });

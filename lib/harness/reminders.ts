@@ -1,18 +1,11 @@
 import { currentTodos } from "../tools/todo_write.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { TODO_WATCH_KEY } from "../tools/session_state.ts";
-import { fillPromptVariables } from "./prompt.ts";
-import type { Harness, PromptVars } from "./types.ts";
+import type { Harness } from "./types.ts";
 
 interface TodoWatch {
   callsSince: number;
   lastList: string;
-}
-
-/** The harness's session-start reminders, with prompt variables filled in. */
-export function openingReminders(h: Harness, vars: PromptVars): string[] {
-  return h.reminders.filter((r) => r.when === "session_start")
-    .map((r) => fillPromptVariables(r.text, h, vars));
 }
 
 /**
@@ -22,7 +15,7 @@ export function openingReminders(h: Harness, vars: PromptVars): string[] {
  */
 export function todoReminderAfterCall(h: Harness, state: ToolContext["state"]): string | undefined {
   const reminder = h.reminders.find((r) => r.when === "todo_stale");
-  if (!reminder || reminder.when !== "todo_stale") return undefined;
+  if (!reminder) return undefined;
   const todos = currentTodos({ state });
   const list = JSON.stringify(todos);
   const watch = (state.get(TODO_WATCH_KEY) as TodoWatch | undefined) ??

@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "./load.ts";
-import { openingReminders, todoReminderAfterCall } from "./reminders.ts";
-import type { PromptVars } from "./types.ts";
+import { todoReminderAfterCall } from "./reminders.ts";
 
 const dirs = { builtinDir: fileURLToPath(new URL("../../harnesses", import.meta.url)) };
-
-Deno.test("openingReminders() fills prompt variables into qwen-code's date reminder", async () => {
-  const qwen = await loadHarness("qwen-code", dirs);
-  const vars = { date: "2026-11-29" } as PromptVars;
-  const [reminder] = openingReminders(qwen, vars);
-  assert.match(reminder, /^<system-reminder>\nToday's date is 2026-11-29\./);
-  assert.deepEqual(openingReminders(await loadHarness("native", dirs), vars), []);
-});
 
 Deno.test("todoReminderAfterCall() nudges after N calls with open items and no todo change", async () => {
   const kimi = await loadHarness("kimi-cli", dirs);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { globProblem } from "./_glob.ts";
+import { contextSchema, requestSchema } from "./request_schema.ts";
 
 const glob = z.string().superRefine((pattern, ctx) => {
   const problem = globProblem(pattern);
@@ -36,6 +37,12 @@ const resultSchema = z.strictObject({
 });
 
 /**
+ * Error code of the capability → the whole text of that failure in the vendor's words (not
+ * wrapped in error_template), with the code's `{fields}`; other failures keep our wording.
+ */
+const errorTexts = z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.string().min(1)).default({});
+
+/**
  * Schema of `harnesses/<id>/harness.toml`, the contract for harness authors. Paths are relative
  * to the spec's folder. Unknown keys are errors, so a misspelt key never passes silently.
  */
@@ -45,17 +52,25 @@ export const harnessSpecSchema = z.strictObject({
   label: z.string().min(1),
   /** Markdown template with `{{variable}}` placeholders. */
   system_prompt: z.string().min(1),
+  /** Where the system prompt goes: a system part, or (Responses) a developer message. */
+  system_prompt_slot: z.enum(["system", "developer"]).default("system"),
+  /** Messages: a cache breakpoint on the system prompt's block. */
+  system_prompt_cache: z.boolean().default(false),
+  /** Further context, each piece in its vendor's slot, after the system prompt. */
+  context: contextSchema,
+  /** What the harness sends on each wire besides the conversation. */
+  request: requestSchema,
   /** Reliability guidance (Markdown) put where the prompt has `{{guidance}}` (`harness_guidance`). */
   guidance: z.string().min(1).optional(),
   wire_apis: z.array(z.enum(["responses", "chat", "messages"])).min(1),
   reasoning_replay: z.enum(["all", "latest", "none"]),
   /**
-   * Reminders the harness injects, in its vendor's style: `session_start` text goes before the
-   * first prompt (it may use prompt `{{variables}}`); `todo_stale` text is added to a tool result
-   * once `after_calls` tool calls have passed without a todo update while items are open.
+   * Reminders the harness injects, in its vendor's style: `todo_stale` text is added to a tool
+   * result once `after_calls` tool calls have passed without a todo update while items are open.
+   * (Context at the start of a session is a `[[context]]` entry.)
    */
   reminders: z.array(z.strictObject({
-    when: z.enum(["session_start", "todo_stale"]),
+    when: z.enum(["todo_stale"]),
     after_calls: z.int().min(1).optional(),
     text: z.string().min(1),
   })).default([]),
@@ -63,8 +78,20 @@ export const harnessSpecSchema = z.strictObject({
   reasoning_placeholder: z.string().min(1).optional(),
   /** Text of a failed call; `{message}` and `{hint}` are filled in. */
   error_template: z.string().min(1),
-  /** Text for a call to a tool the harness lacks; `{name}` is filled in. */
+  /**
+   * Whole text (not wrapped in error_template) for a call to a tool the harness lacks; `{name}`
+   * and `{available}` (the tool names, comma-separated) are filled in.
+   */
   unknown_tool_template: z.string().min(1),
+  /** Whole texts for bad arguments (see InvalidArgumentsTexts in types.ts); ours when absent. */
+  invalid_arguments: z.strictObject({
+    template: z.string().min(1),
+    issue: z.string().min(1).optional(),
+    missing: z.string().min(1).optional(),
+    unexpected: z.string().min(1).optional(),
+    invalid: z.string().min(1).optional(),
+    not_json: z.string().min(1).optional(),
+  }).optional(),
   match: matchSchema.prefault({}),
   /**
    * How the model calls tools: native function calls (default), or a text protocol that
@@ -93,6 +120,8 @@ export const harnessSpecSchema = z.strictObject({
     /** Left out of requests until a tool search loads it; its name is listed in the prompt. */
     deferred: z.boolean().default(false),
     result: resultSchema,
+    /** Vendor texts of the capability's coded failures (see `errorTexts`). */
+    errors: errorTexts,
     /**
      * Calls that set wire argument `when` (true, or any non-empty value; or, with `matches`, a
      * string matching that pattern) go to another capability with their own mapping and result,
@@ -107,6 +136,7 @@ export const harnessSpecSchema = z.strictObject({
       fixed_args: z.record(z.string(), z.unknown()).default({}),
       scale: z.record(z.string(), z.number().positive()).default({}),
       result: resultSchema,
+      errors: errorTexts,
     }).optional(),
   })).default([]),
 });

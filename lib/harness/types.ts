@@ -1,4 +1,5 @@
 import type { ToolDeclaration } from "../model/message.ts";
+import type { RequestSpecs } from "../model/request_settings.ts";
 import type { WireApi } from "../providers/types.ts";
 
 /** How a capability's structured output becomes the text the model reads. Data from the spec. */
@@ -28,6 +29,11 @@ export interface HarnessTool {
   /** Wire argument → number added after `scale` (0-based line numbers → 1-based: 1). */
   shift?: Record<string, number>;
   result: ResultFormat;
+  /**
+   * Error code → the whole text of that failure, in the vendor's words, with the code's
+   * `{fields}` (codes per capability: lib/harness/error_placeholders.ts).
+   */
+  errors?: Record<string, string>;
   /** Sent only after a tool search loads it (see `lib/harness/deferred.ts`). */
   deferred?: boolean;
   /** Another capability for calls that set a given wire argument. */
@@ -46,10 +52,8 @@ export interface ToolRoute {
   tool: HarnessTool;
 }
 
-/** A reminder the harness injects: at the start, or when the todo list has gone stale. */
-export type Reminder =
-  | { when: "session_start"; text: string }
-  | { when: "todo_stale"; afterCalls: number; text: string };
+/** A reminder the harness adds to a tool result when the todo list has gone stale. */
+export type Reminder = { when: "todo_stale"; afterCalls: number; text: string };
 
 /** A harness: everything the one loop needs to present a vendor's surface to a model. */
 export interface Harness {
@@ -72,12 +76,63 @@ export interface Harness {
   reasoningPlaceholder?: string;
   /** Template for a failed tool call's text; `{message}` and `{hint}` are filled in. */
   errorTemplate: string;
-  /** Text for a call to a tool the harness does not have; `{name}` is filled in. */
+  /** Whole text for a call to a tool the harness lacks; `{name}` and `{available}` filled in. */
   unknownToolTemplate: string;
+  /** Whole texts for arguments a call cannot run with; our wording when absent. */
+  invalidArguments?: InvalidArgumentsTexts;
   /** When the harness is chosen automatically (the spec's `[match]`). */
   match: HarnessMatch;
   /** Set for text-protocol harnesses; absent means native function calls. */
   protocol?: TextProtocol;
+  /** What the harness sends on each wire besides the conversation (`[request.<wire>]`). */
+  request: RequestSpecs;
+  /** Where each piece of context goes (`system_prompt` first, then `[[context]]`). */
+  context: ContextEntry[];
+}
+
+/**
+ * A piece of context and its slot:
+ * - `system`, `developer`: a system part (see `SystemPart`), `cache` a breakpoint on it;
+ * - `user_item`: its own user message before the first prompt (Codex's environment context);
+ * - `first_user`: a part at the front of the first user message (a `<system-reminder>`);
+ * - `system_message`: a system-role message right after the first user message;
+ * - `every_user`: a user message after every prompt (Kimi Code's reminder);
+ * - `turn_prefix`: text put before every prompt, in the prompt's own block.
+ */
+export interface ContextEntry {
+  slot: ContextSlot;
+  /** Template text with `{{variables}}`. */
+  text: string;
+  cache: boolean;
+  /** Responses developer parts: join the developer message before it as a further part. */
+  samePart: boolean;
+  /** Left out when this prompt variable is empty (a skills block without skills). */
+  when?: keyof PromptVars;
+}
+
+export type ContextSlot =
+  | "system"
+  | "developer"
+  | "user_item"
+  | "first_user"
+  | "system_message"
+  | "every_user"
+  | "turn_prefix";
+
+/**
+ * A harness's texts for bad arguments. `template` has `{name}` (the tool), `{issues}` (one line
+ * per issue), `{problems}`, `{message}`, `{hint}`, `{arguments_json}` and `{if_several}`. Each
+ * issue line is `missing`, `unexpected` or `invalid` by its kind, else `issue`, else `{text}`,
+ * with `{param}`, `{problem}` and `{text}`. `notJson` words arguments that are not a JSON object
+ * (`{name}`, `{problem}`, `{message}`); without it those get our wording.
+ */
+export interface InvalidArgumentsTexts {
+  template: string;
+  issue?: string;
+  missing?: string;
+  unexpected?: string;
+  invalid?: string;
+  notJson?: string;
 }
 
 /** Values available to system prompt templates. */
@@ -96,6 +151,30 @@ export interface PromptVars {
   skills?: string;
   /** Reliability guidance; the harness's own when unset, "" to leave it out (`harness_guidance`). */
   guidance?: string;
+  /** CLAUDE.md files (user, then project from the root down), each under a line naming it. */
+  claudeMd?: string;
+  /** "Yes" in a git repository, else "No". */
+  isGit?: string;
+  /** The checked-out branch; "" outside a repository. */
+  gitBranch?: string;
+  /** The main branch (`main`, `master`, or origin's HEAD). */
+  gitMainBranch?: string;
+  /** `git config user.name`. */
+  gitUser?: string;
+  /** `git status --short`, or "(clean)". */
+  gitStatusShort?: string;
+  /** The last five commits, one `hash subject` line each. */
+  gitRecentCommits?: string;
+  /** The kernel, as `uname -sr` prints it. */
+  osVersion?: string;
+  /** The date as "Tuesday, December 1, 2026". */
+  dateLong?: string;
+  /** The current time, ISO 8601 UTC. */
+  datetime?: string;
+  /** The IANA time zone. */
+  timezone?: string;
+  /** The working directory's entries, folders first, as a small tree (20 entries at most). */
+  folderTree?: string;
 }
 
 /** What a text-protocol harness made of one model reply. */

@@ -1,6 +1,6 @@
 import type { BeforeToolCall } from "./dispatch.ts";
 import type { Block, ModelRequest } from "../model/message.ts";
-import { emptyUsage } from "../model/message.ts";
+import { emptyUsage, systemText } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import type { LoopState } from "./agent_loop.ts";
@@ -35,7 +35,7 @@ export function call(id: string, name: string, args: unknown): Block {
 export function freshState(prompt = "go"): LoopState {
   return {
     model: "m",
-    system: "s",
+    system: systemText("s"),
     messages: [{ role: "user", blocks: [{ type: "text", text: prompt }] }],
     usage: emptyUsage(),
   };

@@ -1,7 +1,7 @@
 import { advertisedTools } from "../harness/deferred.ts";
 import { todoReminderAfterCall } from "../harness/reminders.ts";
 import type { Harness, ProtocolResult } from "../harness/types.ts";
-import type { Block, Message, ModelRequest, Usage } from "../model/message.ts";
+import type { Block, Message, ModelRequest, SystemPart, Usage } from "../model/message.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import type { Provider } from "../providers/types.ts";
@@ -17,13 +17,21 @@ import type { LoopEvent, TurnOutcome } from "./events.ts";
 /** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
 export interface LoopState {
   model: string;
-  system: string;
+  system: SystemPart[];
   messages: Message[];
   usage: Usage;
   reasoningEffort?: ModelRequest["reasoningEffort"];
   /** Set while a turn must end in JSON matching a schema (`--output-schema`). */
   outputSchema?: ModelRequest["outputSchema"];
+  /** The user's request settings (config) and the session id, over the harness's. */
+  requestOptions?: RequestOptions;
 }
+
+/** What a user can set over a harness's request settings, and the session id they may use. */
+export type RequestOptions = Pick<
+  ModelRequest,
+  "thinking" | "reasoningSummary" | "verbosity" | "maxOutputTokens" | "sessionId"
+>;
 
 /** What the loop needs from the outside world. */
 export interface LoopDeps {
@@ -150,6 +158,8 @@ async function streamReply(
     tools: deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state),
     reasoningEffort: state.reasoningEffort,
     outputSchema: state.outputSchema,
+    settings: deps.harness.request,
+    ...state.requestOptions,
   };
   for await (const event of deps.provider.stream(request, deps.signal)) {
     switch (event.type) {

@@ -1,8 +1,14 @@
+import type { Effort, RequestSpecs, ThinkingMode } from "./request_settings.ts";
+
 /** One internal message model. Provider adapters translate it to and from each wire format. */
 
 /** A piece of message content. */
 export type Block =
-  | { type: "text"; text: string }
+  /**
+   * `context`: text the harness added (a reminder, the environment), not typed by the user.
+   * `cache`: a cache breakpoint goes on this block where the wire has them (Messages).
+   */
+  | { type: "text"; text: string; context?: boolean; cache?: boolean }
   /** Model reasoning. `signature` (Messages) or `encrypted` (Responses) is replayed verbatim. */
   | { type: "thinking"; text: string; signature?: string; encrypted?: string; id?: string }
   | { type: "tool_call"; id: string; name: string; args: unknown; rawArgs?: string }
@@ -35,7 +41,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
 
 /** A message in the conversation. */
 export type Message =
-  | { role: "user"; blocks: Block[] }
+  /**
+   * `systemRole`: harness context sent as a system-role message where the wire and endpoint
+   * take one there (a Responses developer item, a Messages system message), else as user text.
+   */
+  | { role: "user"; blocks: Block[]; systemRole?: boolean }
   | { role: "assistant"; blocks: Block[]; stop: StopReason; usage: Usage }
   | { role: "tool_result"; callId: string; name: string; blocks: Block[]; isError: boolean };
 
@@ -46,16 +56,50 @@ export interface ToolDeclaration {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * A piece of the system prompt. Messages sends each as its own `system` block (`cache` puts a
+ * cache breakpoint on it); Chat joins them into one system message; Responses sends "system"
+ * parts as `instructions` and "developer" parts as developer messages at the start of `input`,
+ * a part with `samePart` joining the previous developer message as a further content part.
+ */
+export interface SystemPart {
+  text: string;
+  slot: "system" | "developer";
+  cache?: boolean;
+  samePart?: boolean;
+}
+
+/** A system prompt of one plain part. */
+export function systemText(text: string): SystemPart[] {
+  return text ? [{ text, slot: "system" }] : [];
+}
+
+/** The system prompt as one text, parts joined by blank lines (token counts, one-string wires). */
+export function joinedSystem(parts: SystemPart[]): string {
+  return parts.map((p) => p.text).filter(Boolean).join("\n\n");
+}
+
 /** Everything a provider needs to make one model request. */
 export interface ModelRequest {
   model: string;
-  system: string;
+  system: SystemPart[];
   messages: Message[];
   tools: ToolDeclaration[];
-  reasoningEffort?: "minimal" | "low" | "medium" | "high" | "xhigh";
+  /** The user's effort; "none" turns thinking and reasoning off. */
+  reasoningEffort?: Effort | "none";
   maxOutputTokens?: number;
   /** The final answer must be JSON matching this schema (`--output-schema`). */
   outputSchema?: OutputSchema;
+  /** What the harness sends on each wire besides the conversation (its `[request.<wire>]`). */
+  settings?: RequestSpecs;
+  /** The user's thinking mode (`model_thinking`), over the harness's; "off" sends none. */
+  thinking?: ThinkingMode;
+  /** Responses: the user's `reasoning.summary` (`model_reasoning_summary`). */
+  reasoningSummary?: "auto" | "concise" | "detailed" | "none";
+  /** Responses: `text.verbosity` (`model_verbosity`). */
+  verbosity?: "low" | "medium" | "high";
+  /** Fills `{session_id}` in settings (prompt cache key, metadata, headers). */
+  sessionId?: string;
 }
 
 /** A JSON Schema the final answer must match; sent as each wire's structured-output setting. */

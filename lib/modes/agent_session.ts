@@ -10,8 +10,8 @@ import { configHome, findProjectRoot, loadConfig } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
-import { renderSystemPrompt } from "../harness/prompt.ts";
-import { openingReminders } from "../harness/reminders.ts";
+import { renderContext, type SessionContext } from "../harness/context.ts";
+import { extraVariables, usedVariables } from "./context_vars.ts";
 import { chooseHarness } from "../harness/select.ts";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
@@ -40,13 +40,14 @@ export interface AgentSession extends AsyncDisposable {
   harness: Harness;
   provider: Provider;
   sandbox: SessionSandbox;
-  system: string;
-  /** The harness's session-start reminders, sent before the first prompt. */
-  openingReminders: string[];
+  /** The harness's context with this session's values: system parts and opening messages. */
+  context: SessionContext;
   /** True for project files held back because they changed while an earlier session ran. */
   isHeldBack: (path: string) => boolean;
-  /** What the system prompt was rendered from, to render another harness's. */
+  /** What the system prompt was rendered from. */
   promptVars: PromptVars;
+  /** The prompt variables another harness's templates need (for a switch of harness). */
+  promptVarsFor(h: Harness): Promise<PromptVars>;
   /** Runs the git commands the agent itself issues (`/diff`). */
   git: GitRunner;
 }
@@ -117,8 +118,11 @@ async function openWatched(
     await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});
     await gitPromise.then((g) => g[Symbol.asyncDispose](), () => {});
   };
-  const [harness, provider, sandbox, vars] = await Promise.all([
-    pickHarness(config, settings, model, io),
+  const harnessPromise = pickHarness(config, settings, model, io);
+  const extraFor = async (h: Harness) =>
+    extraVariables(cwd, usedVariables(h), { env, git: await gitPromise, isHeldBack: watch.isHeld });
+  const [harness, provider, sandbox, vars, extra] = await Promise.all([
+    harnessPromise,
     openProvider(settings),
     sandboxPromise,
     gitPromise.then((git) =>
@@ -132,6 +136,7 @@ async function openWatched(
         isHeldBack: watch.isHeld,
       })
     ),
+    harnessPromise.then(extraFor),
   ]).catch(async (error) => {
     await closeAll();
     throw error;
@@ -140,8 +145,8 @@ async function openWatched(
     await closeAll();
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
   }
-  const filled = { ...vars, sandbox: sandbox.promptNote };
-  const system = renderSystemPrompt(harness, filled);
+  const filled = { ...vars, ...extra, sandbox: sandbox.promptNote };
+
   return {
     config,
     settings,
@@ -149,10 +154,10 @@ async function openWatched(
     harness,
     provider,
     sandbox,
-    system,
-    openingReminders: openingReminders(harness, filled),
+    context: renderContext(harness, filled),
     isHeldBack: watch.isHeld,
     promptVars: filled,
+    promptVarsFor: async (h) => ({ ...filled, ...await extraFor(h) }),
     git: await gitPromise,
     [Symbol.asyncDispose]: async () => {
       await closeAll();

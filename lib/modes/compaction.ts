@@ -3,7 +3,7 @@
  * summarize the work so far, and the history becomes that summary plus the latest user message.
  */
 import type { LoopState } from "../loop/agent_loop.ts";
-import { type Message, textOf } from "../model/message.ts";
+import { joinedSystem, type Message, textOf } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 
 /** When no window is configured; most current models have at least this much. */
@@ -63,7 +63,7 @@ export function contextTokens(state: LoopState): number {
     const reported = message.usage.inputTokens + message.usage.outputTokens;
     if (reported > 0) return reported + estimate(messages.slice(i + 1));
   }
-  return estimate(messages) + counter(state.system);
+  return estimate(messages) + counter(joinedSystem(state.system));
 }
 
 function estimate(messages: Message[]): number {

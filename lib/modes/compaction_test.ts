@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { emptyUsage } from "../model/message.ts";
+import { emptyUsage, systemText } from "../model/message.ts";
 import { compactLimit, contextTokens, loadTokenizer } from "./compaction.ts";
 
 Deno.test("contextTokens() counts with the project's tokenizer when no usage was reported", async () => {
   const blocks = [{ type: "text" as const, text: "refactor the parser module, keeping its tests" }];
   const state = {
     model: "m",
-    system: "You are a coding agent.",
+    system: systemText("You are a coding agent."),
     messages: [{ role: "user" as const, blocks }],
     usage: emptyUsage(),
   };
@@ -19,11 +19,11 @@ Deno.test("contextTokens() counts with the project's tokenizer when no usage was
 });
 
 Deno.test("contextTokens() starts from the provider's reported usage of the last reply", async () => {
-  await loadTokenizer({ model: "m", system: "", messages: [], usage: emptyUsage() }, 0);
+  await loadTokenizer({ model: "m", system: [], messages: [], usage: emptyUsage() }, 0);
   const later = [{ type: "text" as const, text: "and one more thing" }];
   const state = {
     model: "m",
-    system: "s",
+    system: systemText("s"),
     messages: [
       { role: "user" as const, blocks: [{ type: "text" as const, text: "x".repeat(10_000) }] },
       {

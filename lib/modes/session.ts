@@ -8,7 +8,13 @@ import type { ConfigValues, REASONING_EFFORTS } from "../config/schema.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
 import { loadHarness } from "../harness/load.ts";
-import { renderSystemPrompt } from "../harness/prompt.ts";
+import {
+  bareContext,
+  promptMessages,
+  renderContext,
+  withOpeningContext,
+  withoutContext,
+} from "../harness/context.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
@@ -33,7 +39,7 @@ import { workingTreeDiff } from "./session_diff.ts";
 import { type RepoGit, repoGit } from "./review_git.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
 import { harnessChoices, harnessDirs, isProvider, providerChoices } from "./session_catalog.ts";
-import { infoOf, wireMismatch } from "./session_setup.ts";
+import { infoOf, requestOptions, wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
 
@@ -169,9 +175,11 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   io.onEvent({ type: "session_started", info });
   for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });
 
+  // A session with its own instructions (a review) gets none of the harness's context.
+  let context = opts.instructions ? bareContext(opts.instructions(agent)) : agent.context;
   const state: LoopState = {
     model: agent.model,
-    system: opts.instructions?.(agent) ?? agent.system,
+    system: context.system,
     messages: [],
     usage: emptyUsage(),
     reasoningEffort: agent.config.values.model_reasoning_effort,
@@ -205,18 +213,14 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       undefined
     );
     if (before) {
-      state.messages.splice(
-        0,
-        state.messages.length,
-        ...translateHistory(state.messages, before, harness),
-      );
+      const translated = translateHistory(withoutContext(state.messages), before, harness);
+      state.messages.splice(0, state.messages.length, ...withOpeningContext(context, translated));
     }
   }
   let provider = agent.provider;
   let providerId = agent.settings.id;
   let wireApi = agent.settings.wireApi;
-  // A resumed conversation already had the harness's opening reminders.
-  let opening = state.messages.length ? [] : agent.openingReminders;
+  state.requestOptions = requestOptions(agent.config.values, recorder.id ?? crypto.randomUUID());
   const window = agent.config.values.model_context_window ?? DEFAULT_CONTEXT_WINDOW;
   const limit = compactLimit(window, agent.config.values.model_auto_compact_token_limit);
   const compact = async (signal: AbortSignal) => {
@@ -283,11 +287,9 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     async prompt(input, signal, opts) {
       state.outputSchema = opts?.outputSchema;
       const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
-      state.messages.push({
-        role: "user",
-        blocks: [...opening.map((text) => ({ type: "text" as const, text })), ...blocks],
-      });
-      opening = [];
+      // A resumed conversation already had the harness's opening context.
+      const first = state.messages.length === 0;
+      state.messages.push(...promptMessages(context, blocks, first));
       recorder.syncMessages();
       const outcome = await runTurn(state, {
         provider,
@@ -309,13 +311,11 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       if (!next.wireApis.includes(agent.settings.wireApi)) {
         throw wireMismatch(next.id, agent.settings.wireApi, next.wireApis);
       }
-      state.messages.splice(
-        0,
-        state.messages.length,
-        ...translateHistory(state.messages, harness, next),
-      );
+      context = opts.instructions ? context : renderContext(next, await agent.promptVarsFor(next));
+      const translated = translateHistory(withoutContext(state.messages), harness, next);
+      state.messages.splice(0, state.messages.length, ...withOpeningContext(context, translated));
       harness = next;
-      state.system = renderSystemPrompt(next, agent.promptVars);
+      state.system = context.system;
       info.harness = next.id;
       recorder.append({ type: "harness_switch", harness: next.id });
       io.onEvent({ type: "harness_switched", harness: next.id });

@@ -1,6 +1,8 @@
 import { dirname, join, resolve } from "node:path";
 import { ConfigError, HarnessError, UserError } from "../errors.ts";
+import type { ConfigValues } from "../config/schema.ts";
 import type { PromptVars } from "../harness/types.ts";
+import type { RequestOptions } from "../loop/agent_loop.ts";
 import { discoverSkills, skillsListing } from "../tools/skills.ts";
 import type { SharedOptions } from "./cli.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -142,6 +144,16 @@ export function wireMismatch(harness: string, wire: string, supported: string[])
       supported.map((w) => `"${w}"`).join(", ")
     }, or choose another harness with --harness`,
   });
+}
+
+/** The user's request settings over the harness's (config keys), and the session id. */
+export function requestOptions(values: ConfigValues, sessionId: string): RequestOptions {
+  const out: RequestOptions = { sessionId };
+  if (values.model_thinking) out.thinking = values.model_thinking;
+  if (values.model_reasoning_summary) out.reasoningSummary = values.model_reasoning_summary;
+  if (values.model_verbosity) out.verbosity = values.model_verbosity;
+  if (values.model_max_output_tokens) out.maxOutputTokens = values.model_max_output_tokens;
+  return out;
 }
 
 /** What the banner and `/status` show of a ready agent session. */

@@ -6,7 +6,7 @@ import type { Harness, HarnessTool } from "../harness/types.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import type { Block, Message } from "../model/message.ts";
-import { emptyUsage } from "../model/message.ts";
+import { emptyUsage, systemText } from "../model/message.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { scriptedProvider } from "../loop/_test_loop.ts";
 import { makeSubagentRunner } from "./subagent.ts";
@@ -63,7 +63,7 @@ Deno.test("makeSubagentRunner() runs a nested turn that executes a real command"
     [call("s1", "exec_command", { cmd: "echo nested-$((6*7)) > out.txt; cat out.txt" })],
     [{ type: "text", text: "sub done" }],
   ]);
-  const parent = { model: "m", system: "sys", usage: emptyUsage() };
+  const parent = { model: "m", system: systemText("sys"), usage: emptyUsage() };
   const seen: Array<[string, string]> = [];
   const runner = makeSubagentRunner(ctx, {
     provider,
@@ -75,7 +75,7 @@ Deno.test("makeSubagentRunner() runs a nested turn that executes a real command"
   const result = await runner({ prompt: "write the file", description: "writer" });
   assert.deepEqual(result, { finalText: "sub done", toolCalls: 1, status: "completed" });
   assert.equal(await Deno.readTextFile(`${ctx.cwd}/out.txt`), "nested-42\n");
-  assert.equal(requests[0].system, "sys");
+  assert.deepEqual(requests[0].system, systemText("sys"));
   assert.deepEqual(requests[0].messages, [
     { role: "user", blocks: [{ type: "text", text: "write the file" }] },
   ]);
@@ -104,7 +104,7 @@ Deno.test("runTurn() with a sub-agent tool returns the nested answer to the pare
   ]);
   const state: LoopState = {
     model: "m",
-    system: "sys",
+    system: systemText("sys"),
     messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
     usage: emptyUsage(),
   };
@@ -149,7 +149,7 @@ Deno.test("makeSubagentRunner() puts the sub-agent's own calls through the appro
   const runner = makeSubagentRunner(ctx, {
     provider,
     harness: await harnessWithTask(),
-    parent: { model: "m", system: "s", usage: emptyUsage() },
+    parent: { model: "m", system: systemText("s"), usage: emptyUsage() },
     emit: () => {},
     beforeToolCall: (_call, resolved) => {
       checked.push(resolved.capability);

@@ -91,11 +91,17 @@ export function endpointUrl(
  * Headers for a streaming JSON request: our defaults, then the wire's `auth` headers, then the
  * provider's configured headers, which win over both (names compare case-insensitively).
  */
-export function requestHeaders(settings: ProviderSettings, auth: Record<string, string>): Headers {
+export function requestHeaders(
+  settings: ProviderSettings,
+  auth: Record<string, string>,
+  /** The harness's headers (a user agent, beta flags); auth and configured headers win. */
+  harness: Record<string, string> = {},
+): Headers {
   const headers = new Headers({
     "content-type": "application/json",
     accept: "text/event-stream",
     "user-agent": USER_AGENT,
+    ...harness,
     ...auth,
   });
   for (const [name, value] of Object.entries(settings.headers)) headers.set(name, value);

@@ -8,14 +8,19 @@ import type { ProviderSettings } from "./types.ts";
  */
 export function openaiRequest(
   settings: ProviderSettings,
-  opts: { path: "/chat/completions" | "/responses"; body: unknown },
+  opts: {
+    path: "/chat/completions" | "/responses";
+    body: unknown;
+    /** The harness's headers (see `requestHeaders`). */
+    headers?: Record<string, string>;
+  },
 ): WireRequest {
   const auth: Record<string, string> = settings.apiKey
     ? { authorization: `Bearer ${settings.apiKey}` }
     : {};
   return {
     url: endpointUrl(settings.baseUrl, { path: opts.path, query: settings.queryParams }),
-    headers: requestHeaders(settings, auth),
+    headers: requestHeaders(settings, auth, opts.headers),
     body: opts.body,
   };
 }

@@ -1,6 +1,6 @@
 /** Test helpers: a scripted SSE server on 127.0.0.1, and transport tests every wire must pass. */
 import assert from "node:assert/strict";
-import type { ModelRequest } from "../model/message.ts";
+import { type ModelRequest, systemText } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import type { Provider, ProviderSettings, WireApi } from "./types.ts";
 
@@ -139,7 +139,7 @@ export function testSettings(
 export function simpleRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
     model: "test-model",
-    system: "Be brief",
+    system: systemText("Be brief"),
     messages: [{ role: "user", blocks: [{ type: "text", text: "hi" }] }],
     tools: [],
     ...overrides,

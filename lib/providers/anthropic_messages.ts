@@ -20,11 +20,12 @@ import {
   trimBaseUrl,
   type WireRequest,
 } from "./_http.ts";
+import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
 import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
-type WireMessage = { role: "user" | "assistant"; content: Json[] };
+type WireMessage = { role: "user" | "assistant" | "system"; content: Json[] };
 
 /** `max_tokens` is required by the API; this applies when the request sets no limit. */
 export const DEFAULT_MAX_TOKENS = 32_000;
@@ -39,9 +40,40 @@ const STOP_REASONS: Record<string, StopReason> = {
 /**
  * Builds the Messages request body. Consecutive messages of one role are merged, so a run of
  * tool results becomes one user message. Thinking is replayed only with its signature, and
- * redacted thinking (kept as a thinking block with `encrypted` and no `id`) verbatim.
+ * redacted thinking (kept as a thinking block with `encrypted` and no `id`) verbatim. The
+ * harness's settings (`planRequest`) add the output limit, thinking, cache breakpoints and keys.
  */
 export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "compat">): Json {
+  const { compat } = settings;
+  const plan = planRequest(request, "messages", compat);
+  const messages = wireMessages(request, compat);
+  const maxTokens = plan.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const body: Json = { model: request.model, max_tokens: maxTokens, messages, stream: true };
+  const system = systemBlocks(request);
+  if (system.length > 0) body.system = system;
+  if (request.tools.length > 0) {
+    const tools: Json[] = request.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters,
+    }));
+    if (plan.spec.cache?.includes("last_tool")) tools.at(-1)!.cache_control = EPHEMERAL;
+    body.tools = tools;
+  }
+  if (plan.spec.cache?.includes("last_message")) markLastBlock(messages);
+  const thinking = thinkingParams(plan, maxTokens);
+  Object.assign(body, thinking);
+  return finishBody(body, plan, {
+    compat,
+    sessionId: request.sessionId,
+    thinkingOn: "thinking" in thinking,
+    hasTools: request.tools.length > 0,
+  });
+}
+
+const EPHEMERAL = Object.freeze({ type: "ephemeral" });
+
+function wireMessages(request: ModelRequest, compat: Compat): WireMessage[] {
   const messages: WireMessage[] = [];
   const push = (role: WireMessage["role"], content: Json[]) => {
     if (content.length === 0) return;
@@ -50,9 +82,12 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     else messages.push({ role, content });
   };
   for (const message of request.messages) {
-    if (message.role === "user") push("user", contentBlocks(message.blocks));
-    else if (message.role === "assistant") push("assistant", assistantBlocks(message.blocks));
-    else {
+    if (message.role === "user") {
+      const role = message.systemRole && compat.systemMessages ? "system" : "user";
+      push(role, contentBlocks(message.blocks));
+    } else if (message.role === "assistant") {
+      push("assistant", assistantBlocks(message.blocks));
+    } else {
       const result: Json = { type: "tool_result", tool_use_id: wireId(message.callId) };
       result.content = message.blocks.every((b) => b.type === "text")
         ? textOf(message.blocks)
@@ -61,21 +96,25 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
       push("user", [result]);
     }
   }
-  const maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
-  const body: Json = { model: request.model, max_tokens: maxTokens, messages, stream: true };
-  const system = [request.system, outputInstruction(request)].filter(Boolean).join("\n\n");
-  if (system) body.system = system;
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.parameters,
-    }));
-  }
-  if (request.reasoningEffort) {
-    Object.assign(body, thinkingParams(request.reasoningEffort, maxTokens, settings.compat));
-  }
-  return body;
+  return messages;
+}
+
+/** The system parts as blocks, with their cache breakpoints; the output instruction last. */
+function systemBlocks(request: ModelRequest): Json[] {
+  const blocks: Json[] = request.system.filter((p) => p.text).map((p) => {
+    const block: Json = { type: "text", text: p.text };
+    if (p.cache) block.cache_control = EPHEMERAL;
+    return block;
+  });
+  const instruction = outputInstruction(request);
+  if (instruction) blocks.push({ type: "text", text: instruction });
+  return blocks;
+}
+
+/** Puts a cache breakpoint on the last content block of the last message. */
+function markLastBlock(messages: WireMessage[]): void {
+  const block = messages.at(-1)?.content.at(-1);
+  if (block) block.cache_control = EPHEMERAL;
 }
 
 /**
@@ -88,18 +127,26 @@ function outputInstruction(request: ModelRequest): string {
     `Schema, with no prose and no code fence:\n${JSON.stringify(request.outputSchema.schema)}`;
 }
 
-function thinkingParams(
-  effort: NonNullable<ModelRequest["reasoningEffort"]>,
-  maxTokens: number,
-  compat: Compat,
-): Json {
-  if (compat.thinking === "adaptive") {
-    return {
-      thinking: { type: "adaptive" },
-      output_config: { effort: effort === "minimal" ? "low" : effort },
-    };
+/** `output_config.effort` takes low, medium and high: the nearest one, without a harness map. */
+function messagesEffort(plan: RequestPlan): string {
+  return plan.effort === "minimal" ? "low" : plan.effort === "xhigh" ? "high" : plan.wireEffort!;
+}
+
+/** `thinking` and `output_config` for the plan; nothing when thinking is off. */
+function thinkingParams(plan: RequestPlan, maxTokens: number): Json {
+  if (plan.thinking === "adaptive") {
+    const thinking: Json = { type: "adaptive" };
+    if (plan.spec.thinkingDisplay) thinking.display = plan.spec.thinkingDisplay;
+    const out: Json = { thinking };
+    if (plan.wireEffort) {
+      out.output_config = { effort: plan.spec.effortMap ? plan.wireEffort : messagesEffort(plan) };
+    }
+    return out;
   }
-  const budget = Math.min(THINKING_BUDGETS[effort], maxTokens - 1);
+  if (plan.thinking === "off") return {};
+  const budget = plan.spec.thinkingBudget === "max"
+    ? maxTokens - 1
+    : Math.min(THINKING_BUDGETS[plan.effort ?? "medium"], maxTokens - 1);
   return budget < MIN_THINKING_BUDGET
     ? {}
     : { thinking: { type: "enabled", budget_tokens: budget } };
@@ -112,7 +159,15 @@ function wireId(id: string): string {
 
 function contentBlocks(blocks: Block[]): Json[] {
   return blocks.flatMap((b): Json[] => {
-    if (b.type === "text") return b.text === "" ? [] : [{ type: "text", text: b.text }];
+    if (b.type === "text") {
+      if (b.text === "") return [];
+      return [
+        b.cache ? { type: "text", text: b.text, cache_control: EPHEMERAL } : {
+          type: "text",
+          text: b.text,
+        },
+      ];
+    }
     if (b.type === "image") {
       return [{ type: "image", source: { type: "base64", media_type: b.mime, data: b.base64 } }];
     }
@@ -263,13 +318,14 @@ export function messagesUrl(baseUrl: string, query: Record<string, string> = {})
  * The request for `body`. Authentication is the long-standing form every Messages server
  * accepts: `x-api-key` and `anthropic-version: 2023-06-01`; configured headers still win.
  */
-function messagesRequest(settings: ProviderSettings, body: Json): WireRequest {
+function messagesRequest(settings: ProviderSettings, request: ModelRequest): WireRequest {
   const auth: Record<string, string> = { "anthropic-version": "2023-06-01" };
   if (settings.apiKey) auth["x-api-key"] = settings.apiKey;
+  const { headers } = planRequest(request, "messages", settings.compat);
   return {
     url: messagesUrl(settings.baseUrl, settings.queryParams),
-    headers: requestHeaders(settings, auth),
-    body,
+    headers: requestHeaders(settings, auth, headers),
+    body: toWire(request, settings),
   };
 }
 
@@ -281,11 +337,7 @@ export function createMessagesProvider(settings: ProviderSettings): Provider {
       return driveStream({
         settings,
         model: request.model,
-        open: (abort) =>
-          openEventStream(
-            messagesRequest(settings, toWire(request, settings)),
-            abort,
-          ),
+        open: (abort) => openEventStream(messagesRequest(settings, request), abort),
         init: initMessagesState,
         step: fromWire,
         finish: finishMessages,

@@ -52,7 +52,7 @@ const history: Message[] = [
 
 Deno.test("toWire() groups consecutive tool results into one user message", () => {
   const body = toWire(simpleRequest({ messages: history }), { compat: {} });
-  assert.equal(body.system, "Be brief");
+  assert.deepEqual(body.system, [{ type: "text", text: "Be brief" }]);
   assert.equal(body.max_tokens, DEFAULT_MAX_TOKENS);
   assert.deepEqual(body.messages, [
     { role: "user", content: [{ type: "text", text: "go" }] },

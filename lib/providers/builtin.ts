@@ -41,7 +41,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     baseUrl: "https://api.anthropic.com/v1",
     wireApi: "messages",
     envKey: "ANTHROPIC_API_KEY",
-    compat: {},
+    compat: { systemMessages: true },
     defaultModel: "claude-sonnet-5-5",
   },
   {

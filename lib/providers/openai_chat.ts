@@ -1,6 +1,6 @@
 /** OpenAI Chat Completions: request body, stream reducer and provider. */
 import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
-import { emptyUsage, textOf } from "../model/message.ts";
+import { emptyUsage, joinedSystem, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import {
   abortedEvent,
@@ -16,6 +16,7 @@ import {
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
 import { openaiRequest } from "./_openai_request.ts";
+import { finishBody, planRequest } from "./_request_settings.ts";
 import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
 
@@ -46,8 +47,10 @@ function sendsReasoning(compat: Compat, thinking: string, hasCalls: boolean): bo
 /** Builds the Chat Completions request body for `request`. */
 export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "compat">): Json {
   const { compat } = settings;
+  const plan = planRequest(request, "chat", compat);
   const messages: Json[] = [];
-  if (request.system) messages.push({ role: "system", content: request.system });
+  const system = joinedSystem(request.system);
+  if (system) messages.push({ role: "system", content: system });
   let toolImages: Json[] = [];
   for (const message of request.messages) {
     if (message.role !== "tool_result" && toolImages.length > 0) {
@@ -55,7 +58,8 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
       toolImages = [];
     }
     if (message.role === "user") {
-      messages.push({ role: "user", content: userContent(message.blocks) });
+      const role = message.systemRole && compat.systemMessages ? "system" : "user";
+      messages.push({ role, content: userContent(message.blocks, plan.spec.textParts) });
     } else if (message.role === "assistant") {
       const wire = assistantMessage(message.blocks, compat);
       if (wire) messages.push(wire);
@@ -74,21 +78,34 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     }));
   }
   if (compat.streamUsage ?? true) body.stream_options = { include_usage: true };
-  if (request.maxOutputTokens) {
-    body[compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
+  if (plan.maxOutputTokens) {
+    body[compat.maxTokensField ?? plan.spec.maxTokensField ?? "max_tokens"] = plan.maxOutputTokens;
   }
-  if (request.reasoningEffort) body.reasoning_effort = request.reasoningEffort;
+  const reasoning = plan.spec.reasoning !== false && plan.wireEffort !== undefined;
+  if (reasoning) body.reasoning_effort = plan.wireEffort;
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
     body.response_format = { type: "json_schema", json_schema: { name, strict, schema } };
   }
-  return body;
+  return finishBody(body, plan, {
+    compat,
+    sessionId: request.sessionId,
+    thinkingOn: reasoning,
+    hasTools: request.tools.length > 0,
+  });
 }
 
-/** User content: a plain string when it is all text, else text and image parts. */
-function userContent(blocks: Block[]): string | Json[] {
-  if (blocks.every((b) => b.type === "text")) return textOf(blocks);
-  return blocks.flatMap((b): Json[] => {
+/**
+ * User content: one string when it is all text (blocks joined by blank lines), else text and
+ * image parts; `textParts` sends several text blocks as parts too (Qwen Code's form).
+ */
+function userContent(blocks: Block[], textParts = false): string | Json[] {
+  const parts = blocks.filter((b) => b.type !== "text" || b.text !== "");
+  const allText = parts.every((b) => b.type === "text");
+  if (allText && (!textParts || parts.length <= 1)) {
+    return parts.map((b) => (b as { text: string }).text).join("\n\n");
+  }
+  return parts.flatMap((b): Json[] => {
     if (b.type === "text") return [{ type: "text", text: b.text }];
     return imageParts([b]);
   });
@@ -242,7 +259,11 @@ export function createChatProvider(settings: ProviderSettings): Provider {
         model: request.model,
         open: (abort) =>
           openEventStream(
-            openaiRequest(settings, { path: "/chat/completions", body: toWire(request, settings) }),
+            openaiRequest(settings, {
+              path: "/chat/completions",
+              body: toWire(request, settings),
+              headers: planRequest(request, "chat", settings.compat).headers,
+            }),
             abort,
           ),
         init: () => initChatState(settings.compat),

@@ -1,6 +1,6 @@
 /** OpenAI Responses API: request body, stream reducer and provider. */
-import type { Block, ModelRequest, Usage } from "../model/message.ts";
-import { emptyUsage, textOf } from "../model/message.ts";
+import type { Block, ModelRequest, SystemPart, Usage } from "../model/message.ts";
+import { emptyUsage, joinedSystem, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import {
   abortedEvent,
@@ -17,23 +17,27 @@ import {
 import { driveStream } from "./_drive.ts";
 import { isTransientKind } from "./_http.ts";
 import { openaiRequest } from "./_openai_request.ts";
+import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
 import { openEventStream } from "./_sse.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
 
 /**
- * Builds the Responses request body. Requests are stateless (`store: false`); reasoning is
- * replayed from its encrypted content, which is requested whenever a reasoning effort is set.
+ * Builds the Responses request body. Requests are stateless (`store: false` unless the harness
+ * says otherwise); reasoning is replayed from its encrypted content, which the harness's
+ * `include` asks for. System parts go to `instructions` or, as the harness lays them out, to
+ * developer messages at the start of `input`.
  */
-export function toWire(
-  request: ModelRequest,
-  _settings?: Pick<ProviderSettings, "compat">,
-): Json {
-  const input: Json[] = [];
+export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "compat">): Json {
+  const { compat } = settings;
+  const plan = planRequest(request, "responses", compat);
+  const { spec } = plan;
+  const input: Json[] = developerItems(request.system);
   for (const message of request.messages) {
     if (message.role === "user") {
-      input.push({ type: "message", role: "user", content: inputParts(message.blocks) });
+      const role = message.systemRole ? "developer" : "user";
+      input.push({ type: "message", role, content: inputParts(message.blocks) });
     } else if (message.role === "assistant") {
       input.push(...assistantItems(message.blocks));
     } else {
@@ -43,8 +47,10 @@ export function toWire(
     }
   }
   const body: Json = { model: request.model, input, stream: true, store: false };
-  if (request.system) body.instructions = request.system;
-  if (request.tools.length > 0) {
+  const instructions = joinedSystem(request.system.filter((p) => p.slot === "system"));
+  if (instructions) body.instructions = instructions;
+  const hasTools = request.tools.length > 0;
+  if (hasTools) {
     body.tools = request.tools.map((t) => ({
       type: "function",
       name: t.name,
@@ -55,16 +61,46 @@ export function toWire(
     body.tool_choice = "auto";
     body.parallel_tool_calls = true;
   }
-  if (request.reasoningEffort) {
-    body.reasoning = { effort: request.reasoningEffort, summary: "auto" };
-    body.include = ["reasoning.encrypted_content"];
-  }
-  if (request.maxOutputTokens) body.max_output_tokens = request.maxOutputTokens;
+  const reasoning = spec.reasoning === false ? undefined : reasoningParams(plan);
+  if (reasoning) body.reasoning = reasoning;
+  const include = (spec.include ?? (reasoning ? ["reasoning.encrypted_content"] : []))
+    .filter((entry) => spec.reasoning !== false || !entry.startsWith("reasoning."));
+  if (include.length > 0) body.include = include;
+  if (plan.maxOutputTokens) body.max_output_tokens = plan.maxOutputTokens;
+  if (request.verbosity) body.text = { verbosity: request.verbosity };
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
     body.text = { ...rec(body.text), format: { type: "json_schema", name, strict, schema } };
   }
-  return body;
+  return finishBody(body, plan, {
+    compat,
+    sessionId: request.sessionId,
+    thinkingOn: spec.reasoning !== false && reasoning !== undefined,
+    hasTools,
+  });
+}
+
+/** `reasoning`: the effort and the summary, when either is asked for. */
+function reasoningParams(plan: RequestPlan): Json | undefined {
+  const out: Json = {};
+  if (plan.wireEffort) out.effort = plan.wireEffort;
+  // With an effort and no summary setting, a summary is asked for, so the user sees one.
+  const summary = plan.reasoningSummary ?? (plan.wireEffort ? "auto" : undefined);
+  if (summary && summary !== "none") out.summary = summary;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Developer parts as developer messages; a part with `samePart` joins the message before it. */
+function developerItems(parts: SystemPart[]): Json[] {
+  const items: Json[] = [];
+  for (const part of parts) {
+    if (part.slot !== "developer" || !part.text) continue;
+    const content = { type: "input_text", text: part.text };
+    const last = items.at(-1);
+    if (part.samePart && last) (last.content as Json[]).push(content);
+    else items.push({ type: "message", role: "developer", content: [content] });
+  }
+  return items;
 }
 
 function inputParts(blocks: Block[]): Json[] {
@@ -263,7 +299,11 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
         model: request.model,
         open: (abort) =>
           openEventStream(
-            openaiRequest(settings, { path: "/responses", body: toWire(request) }),
+            openaiRequest(settings, {
+              path: "/responses",
+              body: toWire(request, settings),
+              headers: planRequest(request, "responses", settings.compat).headers,
+            }),
             abort,
           ),
         init: initResponsesState,

@@ -47,7 +47,7 @@ const history: Message[] = [
 ];
 
 Deno.test("toWire() maps history to input items in order", () => {
-  const body = toWire(simpleRequest({ messages: history }));
+  const body = toWire(simpleRequest({ messages: history }), { compat: {} });
   assert.equal(body.instructions, "Be brief");
   assert.equal(body.store, false);
   assert.deepEqual(body.input, [
@@ -67,11 +67,14 @@ Deno.test("toWire() maps history to input items in order", () => {
 });
 
 Deno.test("toWire() declares non-strict function tools and asks for encrypted reasoning", () => {
-  const body = toWire(simpleRequest({
-    tools: [{ name: "ls", description: "List", parameters: { type: "object" } }],
-    reasoningEffort: "high",
-    maxOutputTokens: 500,
-  }));
+  const body = toWire(
+    simpleRequest({
+      tools: [{ name: "ls", description: "List", parameters: { type: "object" } }],
+      reasoningEffort: "high",
+      maxOutputTokens: 500,
+    }),
+    { compat: {} },
+  );
   assert.deepEqual(body.tools, [
     {
       type: "function",
@@ -84,7 +87,7 @@ Deno.test("toWire() declares non-strict function tools and asks for encrypted re
   assert.deepEqual(body.reasoning, { effort: "high", summary: "auto" });
   assert.deepEqual(body.include, ["reasoning.encrypted_content"]);
   assert.equal(body.max_output_tokens, 500);
-  assert.equal(toWire(simpleRequest()).include, undefined);
+  assert.equal(toWire(simpleRequest(), { compat: {} }).include, undefined);
 });
 
 const usage = {

@@ -1,8 +1,9 @@
 import type { ModelRequest } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 
-/** The three wire APIs we speak. */
-export type WireApi = "chat" | "responses" | "messages";
+import type { ThinkingMode, WireApi } from "../model/request_settings.ts";
+
+export type { WireApi };
 
 /** Provider quirks, kept as data so adapter code never branches on model or vendor names. */
 export interface Compat {
@@ -23,10 +24,18 @@ export interface Compat {
   /** Chat: send `stream_options.include_usage` (default true; set false for servers that reject it). */
   streamUsage?: boolean;
   /**
-   * Messages: how a reasoning effort is requested. "budget" (default) sends
-   * `thinking.budget_tokens`; "adaptive" sends `thinking.type = "adaptive"` and `output_config.effort`.
+   * Messages: the thinking form the endpoint takes, over the harness's: "budget" sends
+   * `thinking.budget_tokens`, "adaptive" sends `thinking.type = "adaptive"` with
+   * `output_config.effort`, "off" never asks for thinking.
    */
-  thinking?: "budget" | "adaptive";
+  thinking?: ThinkingMode;
+  /** Top-level body keys the endpoint rejects; they are removed from every request. */
+  dropKeys?: string[];
+  /**
+   * Messages: the endpoint takes `role: "system"` messages inside `messages` (Anthropic's, with
+   * the beta the harness sends). Otherwise harness context meant for one goes as user text.
+   */
+  systemMessages?: boolean;
 }
 
 /** A fully resolved provider: where to send requests and how. */

@@ -25,7 +25,12 @@ import type { Block, Message, Usage } from "../model/message.ts";
 export const SESSION_FORMAT_VERSION = 1;
 
 const blockSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("text"),
+    text: z.string(),
+    context: z.boolean().optional(),
+    cache: z.boolean().optional(),
+  }),
   z.object({
     type: z.literal("thinking"),
     text: z.string(),
@@ -50,7 +55,11 @@ const usageSchema = z.object({
   reasoningTokens: z.number(),
 });
 
-const userMessageSchema = z.object({ role: z.literal("user"), blocks: z.array(blockSchema) });
+const userMessageSchema = z.object({
+  role: z.literal("user"),
+  blocks: z.array(blockSchema),
+  systemRole: z.boolean().optional(),
+});
 const assistantMessageSchema = z.object({
   role: z.literal("assistant"),
   blocks: z.array(blockSchema),

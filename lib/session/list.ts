@@ -187,7 +187,9 @@ function userPrompt(line: string): string | undefined {
   try {
     const event = JSON.parse(line);
     if (event?.type !== "user_message" || !Array.isArray(event.message?.blocks)) return undefined;
-    return textOf(event.message.blocks);
+    const typed = event.message.blocks.filter((b: { context?: boolean }) => !b.context);
+    // Harness context (a reminder, the environment) is not what the user typed.
+    return event.message.systemRole || typed.length === 0 ? undefined : textOf(typed);
   } catch {
     return undefined;
   }

@@ -1,0 +1,149 @@
+/**
+ * `[request.<wire>]` and `[[context]]` in `harness.toml`: what a harness sends besides the
+ * conversation, and where each piece of context goes. See README "Harness request settings".
+ */
+import { z } from "zod";
+import type { RequestSpecs, WireRequestSpec } from "../model/request_settings.ts";
+import { resolve } from "node:path";
+import { HarnessError } from "../errors.ts";
+import { globProblem, globRegExp } from "./_glob.ts";
+import { checkPromptTemplate, PROMPT_VARIABLES } from "./prompt.ts";
+import type { ContextEntry } from "./types.ts";
+
+const glob = z.string().superRefine((pattern, ctx) => {
+  const problem = globProblem(pattern);
+  if (problem) ctx.addIssue({ code: "custom", message: `bad pattern: ${problem}` });
+});
+const effort = z.enum(["minimal", "low", "medium", "high", "xhigh"]);
+const json = z.record(z.string(), z.unknown());
+
+/** Every key is optional: an unset key is not sent. */
+const wireSettingsShape = {
+  max_output_tokens: z.int().positive().optional(),
+  max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+  text_parts: z.boolean().optional(),
+  thinking: z.enum(["adaptive", "budget", "off"]).optional(),
+  thinking_display: z.enum(["omitted", "summarized"]).optional(),
+  thinking_budget: z.enum(["by_effort", "max"]).optional(),
+  effort: z.enum(["minimal", "low", "medium", "high", "xhigh", "none"]).optional(),
+  effort_map: z.partialRecord(effort, z.string().min(1)).optional(),
+  reasoning: z.boolean().optional(),
+  reasoning_summary: z.enum(["auto", "concise", "detailed", "none"]).optional(),
+  include: z.array(z.string().min(1)).optional(),
+  store: z.boolean().optional(),
+  tool_choice: z.union([z.string().min(1), json]).optional(),
+  parallel_tool_calls: z.boolean().optional(),
+  prompt_cache_key: z.string().min(1).optional(),
+  cache: z.array(z.enum(["last_tool", "last_message"])).optional(),
+  betas: z.array(z.string().min(1)).optional(),
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, "use a header name"), z.string())
+    .optional(),
+  user_agent: z.string().min(1).optional(),
+  body: json.optional(),
+  thinking_body: json.optional(),
+};
+
+const wireSettingsSchema = z.strictObject({
+  ...wireSettingsShape,
+  /** Rules for some models, applied in order over the settings above; later rules win. */
+  models: z.array(z.strictObject({ match: z.array(glob).min(1), ...wireSettingsShape }))
+    .default([]),
+});
+
+/** `[request]`: one table per wire API. */
+export const requestSchema = z.strictObject({
+  messages: wireSettingsSchema,
+  chat: wireSettingsSchema,
+  responses: wireSettingsSchema,
+}).partial().prefault({});
+
+/** One `[[context]]` entry: a template in a file or inline, and the slot it goes to. */
+export const contextSchema = z.array(
+  z.strictObject({
+    slot: z.enum([
+      "system",
+      "developer",
+      "user_item",
+      "first_user",
+      "system_message",
+      "every_user",
+      "turn_prefix",
+    ]),
+    /** A Markdown file (relative to the spec's folder) with `{{variable}}` placeholders. */
+    file: z.string().min(1).optional(),
+    /** The template inline, instead of `file`. */
+    text: z.string().min(1).optional(),
+    cache: z.boolean().default(false),
+    same_part: z.boolean().default(false),
+    /** A prompt variable: the entry is left out while it is empty. */
+    when: z.string().min(1).optional(),
+  }).refine((e) => (e.file === undefined) !== (e.text === undefined), {
+    message: "set exactly one of file or text",
+  }),
+).default([]);
+
+type WireSettingsInput = z.infer<typeof wireSettingsSchema>;
+
+/** The parsed `[request]` table as the adapters take it: camelCase keys, compiled globs. */
+export function toRequestSpecs(parsed: z.infer<typeof requestSchema>): RequestSpecs {
+  const out: RequestSpecs = {};
+  for (const wire of ["messages", "chat", "responses"] as const) {
+    const table = parsed[wire];
+    if (!table) continue;
+    const { models, ...base } = table;
+    out[wire] = {
+      base: camelSpec(base),
+      rules: (models ?? []).map(({ match, ...set }) => ({
+        models: match.map(globRegExp),
+        set: camelSpec(set),
+      })),
+    };
+  }
+  return out;
+}
+
+function camelSpec(table: Omit<WireSettingsInput, "models">): WireRequestSpec {
+  const spec: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(table)) {
+    if (value !== undefined) {
+      spec[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = value;
+    }
+  }
+  return spec as WireRequestSpec;
+}
+
+/**
+ * The context layout: the system prompt first (in `slot`, cached when `cache`), then each
+ * `[[context]]` entry with its text read (`file` relative to `dir`) and its variables checked.
+ */
+export async function loadContext(
+  entries: z.infer<typeof contextSchema>,
+  opts: {
+    dir: string;
+    systemPrompt: { text: string; slot: "system" | "developer"; cache: boolean };
+    at: (key: string) => string;
+    readText: (path: string, where: string) => Promise<string>;
+  },
+): Promise<ContextEntry[]> {
+  const { systemPrompt, at } = opts;
+  const first: ContextEntry = { ...systemPrompt, samePart: false };
+  const rest = await Promise.all(entries.map(async (entry, i): Promise<ContextEntry> => {
+    const where = at(`context[${i}]`);
+    const file = entry.file ? resolve(opts.dir, entry.file) : undefined;
+    const text = file ? await opts.readText(file, `${where}.file`) : entry.text!;
+    checkPromptTemplate(text, file ?? `${where}.text`);
+    if (entry.when !== undefined && !Object.hasOwn(PROMPT_VARIABLES, entry.when)) {
+      throw new HarnessError(`${where}.when: "${entry.when}" is not a prompt variable`, {
+        hint: `Use one of: ${Object.keys(PROMPT_VARIABLES).join(", ")}`,
+      });
+    }
+    return {
+      slot: entry.slot,
+      text,
+      cache: entry.cache,
+      samePart: entry.same_part,
+      ...(entry.when ? { when: PROMPT_VARIABLES[entry.when] } : {}),
+    };
+  }));
+  return [first, ...rest];
+}

@@ -1,0 +1,91 @@
+/**
+ * What a harness sends on a wire API besides the conversation: its vendor's output limit,
+ * thinking and reasoning settings, cache and tool flags, extra body keys and headers. Harness
+ * specs hold these as data (`[request.<wire>]` in `harness.toml`); provider adapters apply them.
+ */
+
+/** The three wire APIs we speak. */
+export type WireApi = "chat" | "responses" | "messages";
+
+/** A reasoning effort a user can ask for. */
+export type Effort = "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** How thinking is requested on Messages: adaptive, a token budget, or not at all. */
+export type ThinkingMode = "adaptive" | "budget" | "off";
+
+/** One wire's settings. Every key is optional: an unset key is not sent. */
+export interface WireRequestSpec {
+  /** The output limit (Messages `max_tokens`, Chat `max_tokens`, Responses `max_output_tokens`). */
+  maxOutputTokens?: number;
+  /** Chat: a user message's text blocks go as separate parts instead of one joined string. */
+  textParts?: boolean;
+  /** Chat: the key the output limit goes under. */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** Messages: how thinking is requested when it is on. */
+  thinking?: ThinkingMode;
+  /** Messages: `thinking.display`. */
+  thinkingDisplay?: "omitted" | "summarized";
+  /** Messages budget thinking: a budget per effort, or the output limit less one token. */
+  thinkingBudget?: "by_effort" | "max";
+  /** The effort sent when the user sets none; "none" sends none. */
+  effort?: Effort | "none";
+  /** The user's effort → the value the wire gets (Claude Code: minimal → "low", xhigh → "high"). */
+  effortMap?: Partial<Record<Effort, string>>;
+  /**
+   * Responses and Chat: false for models that take no reasoning settings: no effort, no
+   * `reasoning`, no `reasoning.*` entries in `include`, no `thinkingBody`.
+   */
+  reasoning?: boolean;
+  /** Responses: `reasoning.summary`; "none" leaves the summary out. */
+  reasoningSummary?: "auto" | "concise" | "detailed" | "none";
+  /** Responses: `include`. */
+  include?: string[];
+  /** Responses and Chat: `store`. */
+  store?: boolean;
+  toolChoice?: unknown;
+  parallelToolCalls?: boolean;
+  /** `prompt_cache_key`; `{session_id}` is filled in. */
+  promptCacheKey?: string;
+  /** Messages: cache breakpoints besides the system parts' own: the last tool, the last block. */
+  cache?: Array<"last_tool" | "last_message">;
+  /** Messages: the `anthropic-beta` header's list. */
+  betas?: string[];
+  /** Extra request headers; `{session_id}` is filled in. */
+  headers?: Record<string, string>;
+  /** The `User-Agent` header. */
+  userAgent?: string;
+  /** Extra top-level body keys, sent as they are (strings get `{session_id}` filled in). */
+  body?: Record<string, unknown>;
+  /** Extra top-level body keys sent only while thinking (or reasoning) is on. */
+  thinkingBody?: Record<string, unknown>;
+}
+
+/** A rule that changes some settings for the models it matches (case-insensitive globs). */
+export interface ModelRule {
+  models: RegExp[];
+  set: WireRequestSpec;
+}
+
+/** A wire's settings and its model rules, applied in order, later rules winning. */
+export interface WireRequestSettings {
+  base: WireRequestSpec;
+  rules: ModelRule[];
+}
+
+/** A harness's settings per wire API. */
+export type RequestSpecs = Partial<Record<WireApi, WireRequestSettings>>;
+
+/** The settings that apply to `model` on `wire`: the base, then each matching rule over it. */
+export function settingsForModel(
+  specs: RequestSpecs | undefined,
+  wire: WireApi,
+  model: string,
+): WireRequestSpec {
+  const spec = specs?.[wire];
+  if (!spec) return {};
+  let out = { ...spec.base };
+  for (const rule of spec.rules) {
+    if (rule.models.some((m) => m.test(model))) out = { ...out, ...rule.set };
+  }
+  return out;
+}

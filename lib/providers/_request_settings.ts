@@ -1,0 +1,98 @@
+/**
+ * The harness's request settings for one request, after the user's choices and the endpoint's
+ * limits: the user's effort, thinking mode and output limit win over the harness's defaults, and
+ * the provider's `compat` takes away what the endpoint cannot take.
+ */
+import type { ModelRequest } from "../model/message.ts";
+import {
+  type Effort,
+  settingsForModel,
+  type ThinkingMode,
+  type WireApi,
+  type WireRequestSpec,
+} from "../model/request_settings.ts";
+import type { Compat } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+/** Settings for one request, ready for an adapter to put on the wire. */
+export interface RequestPlan {
+  spec: WireRequestSpec;
+  /** The effort asked for (the user's, else the harness's default), before `effortMap`. */
+  effort?: Effort;
+  /** The effort as the wire gets it, after the harness's `effortMap`. */
+  wireEffort?: string;
+  /** Messages: how thinking is requested; "off" sends none. */
+  thinking: ThinkingMode;
+  /** The output limit: the user's (`model_max_output_tokens`), else the harness's. */
+  maxOutputTokens?: number;
+  /** Responses: the user's summary setting, else the harness's. */
+  reasoningSummary?: WireRequestSpec["reasoningSummary"];
+  /** Harness headers, with `{session_id}` filled in. */
+  headers: Record<string, string>;
+}
+
+/** Plans `request` for `wire`; see the module comment for who wins. */
+export function planRequest(request: ModelRequest, wire: WireApi, compat: Compat): RequestPlan {
+  const spec = settingsForModel(request.settings, wire, request.model);
+  const asked = request.reasoningEffort ?? spec.effort;
+  const effort = asked === "none" ? undefined : asked;
+  // Without a harness mode, an effort the user asks for turns budget thinking on.
+  const fallback = request.reasoningEffort && effort ? "budget" : "off";
+  let thinking: ThinkingMode = request.thinking ?? spec.thinking ?? fallback;
+  if (asked === "none") thinking = "off";
+  if (compat.thinking && thinking !== "off") thinking = compat.thinking;
+  const fill = (text: string) => text.replaceAll("{session_id}", request.sessionId ?? "");
+  const headers: Record<string, string> = {};
+  if (spec.betas?.length) headers["anthropic-beta"] = spec.betas.join(",");
+  for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = fill(value);
+  if (spec.userAgent) headers["user-agent"] = fill(spec.userAgent);
+  return {
+    spec,
+    effort,
+    wireEffort: effort ? spec.effortMap?.[effort] ?? effort : undefined,
+    thinking,
+    maxOutputTokens: request.maxOutputTokens ?? spec.maxOutputTokens,
+    reasoningSummary: request.reasoningSummary ?? spec.reasoningSummary,
+    headers,
+  };
+}
+
+/**
+ * Adds the keys every wire shares (tool choice, parallel calls, store, prompt cache key and the
+ * harness's extra body keys), then removes what `compat.dropKeys` names. `thinkingOn` decides
+ * whether `thinkingBody` is sent.
+ */
+export function finishBody(
+  body: Json,
+  plan: RequestPlan,
+  opts: { compat: Compat; sessionId?: string; thinkingOn: boolean; hasTools: boolean },
+): Json {
+  const { spec } = plan;
+  if (opts.hasTools && spec.toolChoice !== undefined) body.tool_choice = spec.toolChoice;
+  if (opts.hasTools && spec.parallelToolCalls !== undefined) {
+    body.parallel_tool_calls = spec.parallelToolCalls;
+  }
+  if (spec.store !== undefined) body.store = spec.store;
+  if (spec.promptCacheKey && opts.sessionId) {
+    body.prompt_cache_key = spec.promptCacheKey.replaceAll("{session_id}", opts.sessionId);
+  }
+  const extra = { ...spec.body, ...(opts.thinkingOn ? spec.thinkingBody : {}) };
+  for (const [key, value] of Object.entries(extra)) {
+    body[key] = fillStrings(value, opts.sessionId ?? "");
+  }
+  for (const key of opts.compat.dropKeys ?? []) delete body[key];
+  return body;
+}
+
+/** `value` with `{session_id}` filled in every string it holds. */
+function fillStrings(value: unknown, sessionId: string): unknown {
+  if (typeof value === "string") return value.replaceAll("{session_id}", sessionId);
+  if (Array.isArray(value)) return value.map((v) => fillStrings(v, sessionId));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fillStrings(v, sessionId)]),
+    );
+  }
+  return value;
+}
