@@ -5,7 +5,7 @@
  */
 import type { ApprovalAnswer } from "../approval/hook.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
-import type { Message } from "../model/message.ts";
+import { addUsage, type Message } from "../model/message.ts";
 import {
   createSession,
   openSession as readSavedSession,
@@ -112,6 +112,8 @@ export async function openRecorder(
     const saved = await readSavedSession(home, opts.resume);
     for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
     state.messages.push(...saved.history);
+    // Usage counts the whole conversation, as the Codex SDK's turn.completed reports it.
+    for (const m of saved.history) if (m.role === "assistant") addUsage(state.usage, m.usage);
     const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
       saved.header.harness;
     const resumed = { harness, toolState: saved.toolState };

@@ -1,0 +1,66 @@
+/**
+ * `exec --json` with every harness: each fixes the habit tracker with its own tools (the habits
+ * scripts), and every stdout line must be one event of the Codex SDK's types, with the tool calls
+ * mapped to item kinds by capability, whatever the harness calls them. The cases are split over
+ * two test files so that they run in parallel.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
+import { HABITS_FINAL } from "./_habits.ts";
+import { fakeHome, fixtureRepo, interpreter, REPO } from "./_harness_env.ts";
+import { completedItems, parseEventLines } from "./_thread_events.ts";
+
+const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
+  .output().then((o) => o.success, () => false);
+
+/** A harness on one of its wires, and the item kinds its habits script must produce. */
+export interface ExecJsonCase {
+  harness: string;
+  wire: string;
+  kinds: string[];
+}
+
+/** Registers one test per case. */
+export function execJsonCases(cases: ExecJsonCase[]): void {
+  for (const c of cases) {
+    const tmux = c.harness === "terminus-2";
+    Deno.test({
+      name: `exec --json with the ${c.harness} harness prints only SDK-typed events` +
+        (tmux && !HAS_TMUX ? " (skipped: tmux is not installed)" : ""),
+      ignore: tmux && !HAS_TMUX,
+      async fn() {
+        let home = "";
+        const repo = await fixtureRepo("habits");
+        await using _cleanup = { [Symbol.asyncDispose]: () => removeAll(repo, home) };
+        const script = `habits_${c.harness.replaceAll("-", "_")}.jsonl`;
+        await using fake = await startFakeProvider(
+          await loadScript(join(REPO, "tests", "fixtures", "scripts", script)),
+        );
+        home = await fakeHome(fake.baseUrl, c.wire);
+        const result = await interpreter(
+          ["exec", "--json", "--harness", c.harness, "fix the failing test"],
+          { cwd: repo, home },
+        );
+        assert.equal(result.code, 0, result.stderr);
+        const events = parseEventLines(result.stdout);
+        assert.equal(events.at(-1)?.type, "turn.completed");
+        const items = completedItems(events);
+        for (const kind of c.kinds) {
+          assert.ok(items.some((i) => i.type === kind), `no ${kind} item in ${result.stdout}`);
+        }
+        const commands = items.filter((i) => i.type === "command_execution");
+        assert.ok(commands.some((i) => i.status === "completed"), result.stdout);
+        for (const change of items.filter((i) => i.type === "file_change")) {
+          assert.ok(change.changes.every((ch) => ch.path.startsWith(repo)), JSON.stringify(change));
+        }
+        const answer = items.findLast((i) => i.type === "agent_message");
+        assert.equal(answer?.type === "agent_message" && answer.text, HABITS_FINAL);
+      },
+    });
+  }
+}
+
+async function removeAll(...paths: string[]): Promise<void> {
+  for (const path of paths) if (path) await Deno.remove(path, { recursive: true });
+}

@@ -1,0 +1,217 @@
+/**
+ * The real Codex SDK (`@openai/codex-sdk`, pinned in deno.json) driving our binary through
+ * `codexPathOverride`, with the scripted provider behind it: what an SDK app sees must be what
+ * Codex gives it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Codex, type ThreadOptions } from "@openai/codex-sdk";
+import { type ScriptTurn, startFakeProvider } from "../fake_provider/server.ts";
+import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
+
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  ),
+  (c) => c.charCodeAt(0),
+);
+
+/** A git repository, the scripted provider (Responses wire) and an SDK client for our binary. */
+async function sdkFixture(turns: ScriptTurn[], opts: { launcher?: string; env?: object } = {}) {
+  const repo = await fixtureRepo("habits");
+  const fake = await startFakeProvider(turns);
+  const home = await fakeHome(fake.baseUrl, "responses");
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    OPENINTERPRETER_HOME: home,
+    FAKE_API_KEY: "test-key",
+    NO_COLOR: "1",
+    ...opts.env,
+  };
+  // What an SDK app sets itself must not leak in from the environment the tests run in.
+  delete env.OPENAI_BASE_URL;
+  delete env.CODEX_API_KEY;
+  const codex = new Codex({ codexPathOverride: opts.launcher ?? LAUNCHER, env });
+  const thread: ThreadOptions = { workingDirectory: repo, skipGitRepoCheck: true };
+  return {
+    repo,
+    fake,
+    codex,
+    thread,
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await Deno.remove(repo, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    },
+  };
+}
+
+/** The text of a Responses request body, to look for what was sent. */
+function bodyText(fake: { requests: Array<{ body: unknown }> }, index: number): string {
+  return JSON.stringify(fake.requests[index]?.body ?? null);
+}
+
+Deno.test("Codex SDK: run() gets SDK-kind items and the answer; resumeThread(id) sends the history again", async () => {
+  await using f = await sdkFixture([
+    {
+      expect: { user_contains: "say hi" },
+      reply: { tool_calls: [{ name: "exec_command", args: { cmd: "echo hi" } }] },
+    },
+    { expect: { last_tool_result_contains: "hi" }, reply: { text: "Said hi." } },
+    { expect: { user_contains: "and again" }, reply: { text: "Again." } },
+  ]);
+  const thread = f.codex.startThread(f.thread);
+  const first = await thread.run("say hi");
+  assert.equal(first.finalResponse, "Said hi.");
+  assert.match(thread.id ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
+  const command = first.items.find((i) => i.type === "command_execution");
+  assert.deepEqual(command && { ...command, id: "" }, {
+    id: "",
+    type: "command_execution",
+    command: "echo hi",
+    aggregated_output: "hi\n",
+    exit_code: 0,
+    status: "completed",
+  });
+  assert.deepEqual(first.items.at(-1), { id: "item_1", type: "agent_message", text: "Said hi." });
+  assert.ok(first.usage && first.usage.input_tokens > 0 && first.usage.output_tokens > 0);
+
+  const resumed = f.codex.resumeThread(thread.id!, f.thread);
+  const second = await resumed.run("and again");
+  assert.equal(second.finalResponse, "Again.");
+  assert.equal(resumed.id, thread.id, "thread.started carries the same id on resume");
+  const history = bodyText(f.fake, 2);
+  assert.match(history, /say hi/);
+  assert.match(history, /Said hi\./);
+  assert.ok(second.usage!.input_tokens > first.usage!.input_tokens, "usage is the thread's total");
+  assert.deepEqual(f.fake.failures, []);
+});
+
+Deno.test("Codex SDK: runStreamed() yields Codex's event order", async () => {
+  await using f = await sdkFixture([
+    {
+      reply: {
+        thinking: "Plan first.",
+        tool_calls: [
+          { name: "update_plan", args: { plan: [{ step: "Count", status: "in_progress" }] } },
+          { name: "exec_command", args: { cmd: "ls" } },
+        ],
+      },
+    },
+    { reply: { text: "Two files." } },
+  ]);
+  const { events } = await f.codex.startThread(f.thread).runStreamed("count the files");
+  const seen: string[] = [];
+  for await (const event of events) {
+    seen.push("item" in event ? `${event.type} ${event.item.type}` : event.type);
+  }
+  assert.deepEqual(seen, [
+    "thread.started",
+    "turn.started",
+    "item.completed reasoning",
+    "item.started todo_list",
+    "item.started command_execution",
+    "item.completed command_execution",
+    "item.completed agent_message",
+    "item.completed todo_list",
+    "turn.completed",
+  ]);
+});
+
+Deno.test("Codex SDK: outputSchema and an image reach the model; a mismatch gets one correction", async () => {
+  const schema = {
+    type: "object",
+    properties: { colour: { type: "string" } },
+    required: ["colour"],
+    additionalProperties: false,
+  };
+  await using f = await sdkFixture([
+    { reply: { text: '{"colour": 7}' } },
+    { expect: { user_contains: "colour must be string" }, reply: { text: '{"colour":"red"}' } },
+  ]);
+  const image = join(f.repo, "dot.png");
+  await Deno.writeFile(image, PNG);
+  const result = await f.codex.startThread(f.thread).run(
+    [{ type: "text", text: "what colour is it?" }, { type: "local_image", path: image }],
+    { outputSchema: schema },
+  );
+  assert.deepEqual(JSON.parse(result.finalResponse), { colour: "red" });
+  const body = f.fake.requests[0].body as { text?: { format?: unknown } };
+  assert.deepEqual(body.text?.format, {
+    type: "json_schema",
+    name: "codex_output_schema",
+    strict: true,
+    schema,
+  });
+  assert.match(
+    bodyText(f.fake, 0),
+    /"type":"input_image","image_url":"data:image\/png;base64,iVBOR/,
+  );
+  assert.deepEqual(f.fake.failures, []);
+});
+
+Deno.test("Codex SDK: an answer that still misses the schema fails the turn naming why", async () => {
+  await using f = await sdkFixture([
+    { reply: { text: "red" } },
+    { reply: { text: "it is red" } },
+  ]);
+  await assert.rejects(
+    f.codex.startThread(f.thread).run("colour?", { outputSchema: { type: "object" } }),
+    /The final answer does not match the output schema: the answer is not JSON/,
+  );
+});
+
+/** True while `pid` is a live process (a zombie counts as gone). */
+async function alive(pid: number): Promise<boolean> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+Deno.test({
+  name: "Codex SDK: aborting a run ends our process and the command it runs",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "oi-sdk-launcher-" });
+    const launcher = join(dir, "interpreter");
+    await Deno.writeTextFile(
+      launcher,
+      `#!/bin/sh\necho $$ > "${dir}/agent.pid"\nexec "${LAUNCHER}" "$@"\n`,
+    );
+    await Deno.chmod(launcher, 0o755);
+    try {
+      await using f = await sdkFixture([{
+        reply: {
+          tool_calls: [{
+            name: "exec_command",
+            args: { cmd: "echo $$ > command.pid; exec sleep 60" },
+          }],
+        },
+      }], { launcher });
+      const readPid = (file: string) =>
+        Deno.readTextFile(file).then((t) => Number(t.trim()) || 0, () => 0);
+      const controller = new AbortController();
+      const run = f.codex.startThread({ ...f.thread, sandboxMode: "danger-full-access" })
+        .run("wait", { signal: controller.signal });
+      const commandPid = join(f.repo, "command.pid");
+      await until(async () => (await readPid(commandPid)) > 0, "the command to start");
+      const agent = await readPid(join(dir, "agent.pid"));
+      const command = await readPid(commandPid);
+      assert.ok(await alive(agent) && await alive(command));
+      controller.abort();
+      await assert.rejects(run, (error: Error) => error.name === "AbortError");
+      await until(async () => !(await alive(agent)), "our process to exit");
+      await until(async () => !(await alive(command)), "the command to be killed");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
