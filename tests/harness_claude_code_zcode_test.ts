@@ -17,15 +17,11 @@ function render(h: Harness, name: string, args: unknown, output: unknown): strin
 const read = { lines: ["a", "b"], startLine: 1, totalLines: 2, endOfFile: true, unchanged: false };
 const run = { exitCode: 0, output: "", timedOut: false, timeoutMs: 120000 };
 
-Deno.test("claude-code Read adds the line-count footer, with the end-of-file note at the end", () => {
-  assert.equal(
-    render(claude, "Read", { file_path: "f" }, read),
-    "1\ta\n2\tb\n<system>2 line(s) read from file starting from line 1. " +
-      "Total lines in file: 2. End of file reached.</system>",
-  );
+Deno.test("claude-code Read gives tab-numbered lines and no footer (request-shapes.md §1.5)", () => {
+  assert.equal(render(claude, "Read", { file_path: "f" }, read), "1\ta\n2\tb");
   assert.equal(
     render(claude, "Read", { file_path: "f" }, { ...read, lines: ["a"], endOfFile: false }),
-    "1\ta\n<system>1 line(s) read from file starting from line 1. Total lines in file: 2.</system>",
+    "1\ta",
   );
 });
 

@@ -27,7 +27,8 @@ async function runShell(harnessId: string, command: string): Promise<DispatchRes
     beforeToolCall: () => Promise.resolve({ allow: true }),
   });
   return {
-    text: result.text.replace(/Wall time: [\d.]+/, "Wall time: T"),
+    text: result.text.replace(/Wall time: [\d.]+/, "Wall time: T")
+      .replace(/^Chunk ID: [0-9a-f]{6}\n/, "Chunk ID: C\n"),
     isError: result.isError,
   };
 }
@@ -68,8 +69,10 @@ const CASES: Record<string, { false: string; exit3: string; flagged: boolean }> 
     flagged: true,
   },
   native: {
-    false: "Wall time: T seconds\nProcess exited with code 1\nOutput:\n",
-    exit3: "Wall time: T seconds\nProcess exited with code 3\nOutput:\noops\n",
+    false: "Chunk ID: C\nWall time: T seconds\nProcess exited with code 1\n" +
+      "Original token count: 0\nOutput:\n",
+    exit3: "Chunk ID: C\nWall time: T seconds\nProcess exited with code 3\n" +
+      "Original token count: 2\nOutput:\noops\n",
     flagged: true,
   },
   minimal: {

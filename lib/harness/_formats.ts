@@ -27,6 +27,12 @@ export const FORMAT_DERIVED: Record<string, Derived> = {
    * `path-line-text`), count mode `path:count`, otherwise one path per line.
    */
   grep_text: (o) => isGrep(o) ? { value: grepText(o) } : undefined,
+  /**
+   * Shell output as DeepSeek TUI compacts it past 900 characters: a marker, the first three
+   * lines, the first 572 and the last 286 characters, and the sizes; shorter output as it is.
+   */
+  compacted_output: (o) =>
+    typeof o.output === "string" && "exitCode" in o ? { value: compacted(o.output) } : undefined,
   /** Grep content matches as a DeepSeek TUI `grep_files` JSON object. */
   matches_json: (o) => isGrep(o) ? { value: matchesJson(o) } : undefined,
   /** A folder listing as a pretty JSON array of `{name, is_dir}` (DeepSeek TUI `list_dir`). */
@@ -97,6 +103,21 @@ function taskStopJson(o: Output): string {
     task_type: "local_bash",
     command: o.command,
   });
+}
+
+function compacted(text: string): string {
+  if (text.length <= 900) return text;
+  const [head, tail] = [text.slice(0, 572), text.slice(-286)];
+  return [
+    "[exec_shell output compacted to protect context]",
+    `Summary: ${text.split("\n").slice(0, 3).join("\n")}`,
+    `Snippet: ${head}`,
+    "",
+    "[... output truncated for context ...]",
+    "",
+    tail,
+    `(Original: ${text.length} chars, omitted: ${text.length - 572 - 286} chars.)`,
+  ].join("\n");
 }
 
 function isGrep(o: Output): boolean {

@@ -41,7 +41,7 @@ Deno.test("renderResult() renders kimi Grep like ripgrep in every output mode", 
 Deno.test("renderResult() renders kimi Bash success, failure and timeout lines", () => {
   const t = tool(kimi, "Bash");
   const base = { output: "", exitCode: 0, timedOut: false, timeoutMs: 60_000 };
-  assert.equal(renderResult(t, base), "Command executed successfully.");
+  assert.equal(renderResult(t, base), "<system>Tool output is empty.</system>");
   assert.equal(renderResult(t, { ...base, output: "hi\n" }), "hi\n");
   assert.equal(
     renderResult(t, { ...base, output: "boom", exitCode: 2 }),

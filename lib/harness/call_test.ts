@@ -7,6 +7,8 @@ import type { Harness, HarnessTool } from "./types.ts";
 
 const BUILTIN = fileURLToPath(new URL("../../harnesses/", import.meta.url));
 const native = await loadHarness("native", { builtinDir: BUILTIN });
+/** native without its Codex argument texts: our own wording, which these tests check. */
+const ownWords: Harness = { ...native, invalidArguments: undefined };
 
 function toolNamed(h: Harness, name: string): HarnessTool {
   return h.tools.find((t) => t.declaration.name === name)!;
@@ -18,7 +20,7 @@ function rejects(
 ): ToolError {
   let caught: unknown;
   try {
-    resolveCall(native, call);
+    resolveCall(ownWords, call);
   } catch (err) {
     caught = err;
   }
@@ -150,12 +152,16 @@ Deno.test("renderResult() renders exec_command like Codex", () => {
   const tool = toolNamed(native, "exec_command");
   const base = { command: "x", cwd: ".", durationMs: 1234.5, timeoutMs: 120000, truncated: false };
   assert.equal(
-    renderResult(tool, { ...base, exitCode: 2, output: "boom\n", timedOut: false }),
-    "Wall time: 1.2345 seconds\nProcess exited with code 2\nOutput:\nboom\n",
+    renderResult(tool, { ...base, exitCode: 2, output: "boom\n", timedOut: false })
+      .replace(/^Chunk ID: [0-9a-f]{6}\n/, "Chunk ID: C\n"),
+    "Chunk ID: C\nWall time: 1.2345 seconds\nProcess exited with code 2\n" +
+      "Original token count: 2\nOutput:\nboom\n",
   );
   assert.equal(
-    renderResult(tool, { ...base, exitCode: null, output: "", timedOut: true, timeoutMs: 5000 }),
-    "Wall time: 1.2345 seconds\nProcess timed out after 5 seconds and was killed\nOutput:\n",
+    renderResult(tool, { ...base, exitCode: null, output: "", timedOut: true, timeoutMs: 5000 })
+      .replace(/^Chunk ID: [0-9a-f]{6}\n/, "Chunk ID: C\n"),
+    "Chunk ID: C\nWall time: 1.2345 seconds\nProcess timed out after 5 seconds and was killed\n" +
+      "Original token count: 0\nOutput:\n",
   );
 });
 

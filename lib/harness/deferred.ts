@@ -4,7 +4,7 @@ import { type ToolContext, withGrant } from "../tools/capability.ts";
 import type { CatalogEntry, ToolCatalog } from "../tools/tool_search.ts";
 import { LOADED_TOOLS_KEY } from "../tools/session_state.ts";
 import { renderResult, resolveCall } from "./call.ts";
-import { fillTemplate } from "./_template.ts";
+import { unknownToolError } from "./_error_texts.ts";
 import type { Harness } from "./types.ts";
 
 /**
@@ -73,10 +73,8 @@ async function callTool(
   const tool = h.tools.find((t) => t.declaration.name === req.name);
   if (!tool || tool.capability === "tools.call") {
     const deferred = h.tools.filter((t) => t.deferred).map((t) => t.declaration.name);
-    throw new ToolError(
-      fillTemplate(h.unknownToolTemplate, (n) => n === "name" ? { value: req.name } : undefined),
-      deferred.length ? `Tools to call this way: ${deferred.join(", ")}` : "",
-    );
+    const hint = deferred.length ? `Tools to call this way: ${deferred.join(", ")}` : "";
+    throw unknownToolError(h, req.name, deferred, hint);
   }
   const resolved = resolveCall(h, { name: req.name, args: req.args });
   const verdict = await req.guard(

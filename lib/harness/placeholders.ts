@@ -24,7 +24,7 @@ import type { TodoListOutput } from "../tools/todo_write.ts";
 import type { ToolSearchOutput } from "../tools/tool_search.ts";
 import type { UpdatePlanOutput } from "../tools/update_plan.ts";
 import type { WebFetchOutput } from "../tools/web_fetch.ts";
-import { FORMAT_DERIVED } from "./_formats.ts";
+import { DERIVED } from "./_derived.ts";
 import { renderResult } from "./call.ts";
 import type { HarnessTool } from "./types.ts";
 
@@ -50,7 +50,7 @@ const TODOS: TodoListOutput["todos"] = [
  * The one table of result-template placeholders: per capability id, representative outputs
  * typed by the capability's own output type (the first one is what `debug harness` renders).
  * A template may use every field of these (by name or snake_case), `{if_<field>}` and
- * `{unless_<field>}`, and every derived placeholder of `call.ts` that resolves on one of them.
+ * `{unless_<field>}`, and every derived placeholder of `_derived.ts` that resolves on one of them.
  * Optional fields are spelled out, so that each output's whole shape is here.
  */
 export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
@@ -105,6 +105,8 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       endOfFile: false,
       truncated: false,
       unchanged: false,
+      offset: 1,
+      limit: 2,
     } satisfies FsReadOutput,
   ],
   "fs.write": [
@@ -112,6 +114,8 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       path: "src/a.ts",
       absolutePath: "/work/app/src/a.ts",
       bytes: 120,
+      size: 120,
+      appended: false,
       created: true,
       diff: "+export const y = 1;",
     } satisfies FsWriteOutput,
@@ -121,7 +125,10 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       path: "src/a.ts",
       absolutePath: "/work/app/src/a.ts",
       replacements: 1,
+      editCount: 1,
       diff: "-const y = 1;\n+const y = 2;",
+      fileText: "import x from './x';\nconst y = 2;\n",
+      totalLines: 2,
     } satisfies FsEditOutput,
   ],
   "fs.glob": [
@@ -282,24 +289,8 @@ function todoSample(): TodoListOutput {
   };
 }
 
-/** Derived placeholders of `call.ts`'s DERIVED (kept in step by `placeholders_test.ts`). */
-const DERIVED_NAMES = [
-  ...Object.keys(FORMAT_DERIVED),
-  "duration_s",
-  "timeout_s",
-  "changed_files",
-  "numbered_lines",
-  "colon_numbered_lines",
-  "last_line",
-  "file_list",
-  "match_count",
-  "matches_by_file",
-  "grep_lines",
-  "count_lines",
-  "text",
-  "more_lines_note",
-  "exit_note",
-];
+/** Derived placeholders of `_derived.ts`. */
+const DERIVED_NAMES = Object.keys(DERIVED);
 
 /** Every placeholder a result template of `capability` may use; undefined for an unknown id. */
 export function placeholdersFor(capability: string): string[] | undefined {

@@ -1,4 +1,5 @@
 import { ToolError } from "../errors.ts";
+import { CodedToolError } from "./_coded_error.ts";
 import type { Hunk } from "./_patch_parse.ts";
 
 const REREAD_HINT = "Read the file again and copy the lines to change exactly, " +
@@ -51,11 +52,12 @@ export function applyHunks(text: string, hunks: Hunk[], path: string): string {
     }
     if (at < 0) at = seek(lines, oldLines, 0, hunk.endOfFile);
     if (at < 0 || edits.some((e) => at < e.at + e.remove && e.at < at + oldLines.length)) {
-      throw new ToolError(
-        `${where}: cannot find these lines${at < 0 ? "" : " after the previous hunk"}:\n` +
-          oldLines.join("\n"),
-        REREAD_HINT,
-      );
+      const fields = { path, oldLines: oldLines.join("\n"), hunk: n + 1, hunkCount: hunks.length };
+      throw new CodedToolError("lines_not_found", fields, () => ({
+        message: `${where}: cannot find these lines${at < 0 ? "" : " after the previous hunk"}:\n` +
+          fields.oldLines,
+        hint: REREAD_HINT,
+      }));
     }
     edits.push({ at, remove: oldLines.length, insert: newLines });
     cursor = at + oldLines.length;

@@ -65,6 +65,11 @@ export interface Capability<I = unknown, O = unknown> {
   id: string;
   input: z.ZodType<I>;
   mutates: boolean;
+  /**
+   * Other spellings the input accepts for a nested key (`old_string`: `oldText`, …), so a
+   * harness can name it in its own words.
+   */
+  spellings?: Readonly<Record<string, readonly string[]>>;
   run(input: I, ctx: ToolContext): Promise<O>;
 }
 
@@ -74,6 +79,7 @@ export function defineCapability<S extends z.ZodType, O>(
     id: string;
     input: S;
     mutates: boolean;
+    spellings?: Readonly<Record<string, readonly string[]>>;
     run(input: z.infer<S>, ctx: ToolContext): Promise<O>;
   },
 ): Capability<z.infer<S>, O> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
+import { CodedToolError, type WireNames } from "./_coded_error.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
 import { decodeText, fsOf } from "./_fs.ts";
@@ -65,33 +66,40 @@ export interface FsEditOutput {
   absolutePath: string;
   /** Occurrences replaced, over all edits. */
   replacements: number;
+  /** How many edits were applied. */
+  editCount: number;
   /** Unified diff of the change. */
   diff: string;
+  /** The whole text of the file after the edit. */
+  fileText: string;
+  /** Lines in the edited file. */
+  totalLines: number;
 }
 
 /**
  * Replaces exact strings in a file. Each edit applies to the text left by the ones before it;
  * without `replace_all` its `old_string` must occur exactly once. A file whose line endings are
- * all CRLF keeps them, whatever endings the strings use. All edits apply or none.
+ * all CRLF keeps them, whatever endings the strings use. All edits apply or none. Failures a
+ * harness may word itself are CodedToolErrors (codes in lib/harness/placeholders.ts).
  */
 export const fsEdit = defineCapability({
   id: "fs.edit",
   input: fsEditInput,
   mutates: true,
+  spellings: spellingsOf(EDIT_FIELD_ALIASES),
   async run(input, ctx): Promise<FsEditOutput> {
     const edits = editsOf(input);
     const abs = resolvePath(ctx.cwd, input.path);
     const fs = fsOf(ctx);
     const before = await readExisting(fs, abs, input.path);
-    if (input.require_read) await checkRead(ctx, fs, abs);
+    if (input.require_read) await checkRead(ctx, fs, abs, input.path);
     const crlf = before.includes("\r\n") && !/(^|[^\r])\n/.test(before);
     let text = crlf ? before.replaceAll("\r\n", "\n") : before;
     let replacements = 0;
     for (const [i, edit] of edits.entries()) {
       const r = applyEdit(text, normalize(edit, crlf), {
         replaceAll: edit.replace_all ?? input.replace_all ?? false,
-        label: edits.length > 1 ? `edits[${i}].old_string` : "old_string",
-        given: input.path,
+        site: { given: input.path, abs, index: i, count: edits.length, listed: !!input.edits },
       });
       text = r.text;
       replacements += r.count;
@@ -105,10 +113,19 @@ export const fsEdit = defineCapability({
       path,
       absolutePath: abs,
       replacements,
+      editCount: edits.length,
       diff: (await unifiedDiff(path, path, { before, after })).diff,
+      fileText: after,
+      totalLines: after === "" ? 0 : after.replace(/\r?\n$/, "").split("\n").length,
     };
   },
 });
+
+function spellingsOf(aliases: Record<string, string>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [alias, field] of Object.entries(aliases)) (out[field] ??= []).push(alias);
+  return out;
+}
 
 function editsOf(input: z.infer<typeof fsEditInput>): Edit[] {
   const single = input.old_string !== undefined || input.new_string !== undefined;
@@ -139,37 +156,85 @@ function normalize(edit: Edit, crlf: boolean): Edit {
   };
 }
 
-/** Applies one edit to `text`; throws ToolError for an empty, missing or ambiguous old_string. */
+/** Which edit of which file a failure is about: the error texts' fields and parameter names. */
+export interface EditSite {
+  /** The path as the call gave it. */
+  given: string;
+  abs: string;
+  /** 0-based index of the edit, and how many the call has. */
+  index: number;
+  count: number;
+  /** Whether the edits came as a list (`edits`) rather than top-level strings. */
+  listed: boolean;
+}
+
+/** The wire name of the edit's `old_string` (or `new_string`): `old_string`, `edits[2].oldText`. */
+function nameOf(site: EditSite, names: WireNames, field: "old_string" | "new_string"): string {
+  if (!site.listed) return names(field) ?? field;
+  const nested = names("edits", field) ?? field;
+  return site.count > 1 ? `${names("edits") ?? "edits"}[${site.index}].${nested}` : nested;
+}
+
+/** A failure of one edit, with the fields every fs.edit error text may use. */
+function editError(
+  code: string,
+  site: EditSite,
+  extra: Record<string, unknown>,
+  describe: (names: WireNames) => { message: string; hint?: string },
+): CodedToolError {
+  return new CodedToolError(code, {
+    path: site.given,
+    absolutePath: site.abs,
+    editIndex: site.index,
+    editCount: site.count,
+    severalEdits: site.count > 1,
+    ...extra,
+  }, describe);
+}
+
+/** Applies one edit to `text`; throws CodedToolError for an empty, missing or ambiguous string. */
 export function applyEdit(
   text: string,
   edit: Edit,
-  opts: { replaceAll: boolean; label: string; given: string },
+  opts: { replaceAll: boolean; site: EditSite },
 ): { text: string; count: number } {
-  const { label, given } = opts;
+  const { site } = opts;
+  const fields = { oldString: edit.old_string };
+  const cannot = `Cannot edit "${site.given}"`;
   if (edit.old_string === "") {
-    throw new ToolError(
-      `Cannot edit "${given}": ${label} is empty`,
-      "Quote the exact text to replace, or write the whole file instead",
-    );
+    throw editError("empty_string", site, fields, (names) => ({
+      message: `${cannot}: ${nameOf(site, names, "old_string")} is empty`,
+      hint: "Quote the exact text to replace, or write the whole file instead",
+    }));
   }
   if (edit.old_string === edit.new_string) {
-    throw new ToolError(
-      `Cannot edit "${given}": ${label} and its new_string are identical, so nothing would change`,
-      "Give the replacement text you want",
-    );
+    throw editError("no_change", site, fields, (names) => ({
+      message: `${cannot}: ${nameOf(site, names, "old_string")} and ${
+        nameOf(site, names, "new_string")
+      } are identical, so nothing would change`,
+      hint: "Give the replacement text you want",
+    }));
   }
   const count = text.split(edit.old_string).length - 1;
   if (count === 0) {
-    throw new ToolError(
-      `Cannot edit "${given}": ${label} not found in the file`,
-      "Copy the text exactly from the file, whitespace and indentation included, or read it again",
-    );
+    throw editError("string_not_found", site, fields, (names) => ({
+      message: `${cannot}: ${nameOf(site, names, "old_string")} not found in the file`,
+      hint:
+        "Copy the text exactly from the file, whitespace and indentation included, or read it again",
+    }));
   }
   if (count > 1 && !opts.replaceAll) {
-    throw new ToolError(
-      `Cannot edit "${given}": ${label} occurs ${count} times; it must occur exactly once`,
-      "Add surrounding lines to make it unique, or set replace_all to replace every occurrence",
-    );
+    throw editError("multiple_matches", site, { ...fields, count }, (names) => {
+      const all = names("replace_all") ?? (site.listed ? names("edits", "replace_all") : undefined);
+      return {
+        message: `${cannot}: ${
+          nameOf(site, names, "old_string")
+        } occurs ${count} times; it must occur exactly once`,
+        hint: `Add surrounding lines to make it unique${
+          all ? `, or set ${all} to replace every occurrence` : ""
+        }`,
+      };
+    });
   }
   const next = opts.replaceAll
     ? text.replaceAll(edit.old_string, () => edit.new_string)
@@ -182,10 +247,10 @@ async function readExisting(fs: FileSystem, abs: string, given: string): Promise
     return decodeText(await fs.readFile(abs));
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
-      throw new ToolError(
-        `Cannot edit "${given}": file does not exist`,
-        "Check the path, or write the whole file to create it",
-      );
+      throw new CodedToolError("file_not_found", { path: given, absolutePath: abs }, () => ({
+        message: `Cannot edit "${given}": file does not exist`,
+        hint: "Check the path, or write the whole file to create it",
+      }));
     }
     if (err instanceof Deno.errors.IsADirectory) {
       throw new ToolError(`Cannot edit "${given}": it is a directory`, "Edit a file");
@@ -194,14 +259,22 @@ async function readExisting(fs: FileSystem, abs: string, given: string): Promise
   }
 }
 
-async function checkRead(ctx: ToolContext, fs: FileSystem, abs: string): Promise<void> {
+async function checkRead(
+  ctx: ToolContext,
+  fs: FileSystem,
+  abs: string,
+  given: string,
+): Promise<void> {
   const record = readRecordOf(ctx, abs);
+  const fields = { path: given, absolutePath: abs };
   if (!record) {
-    throw new ToolError("File has not been read yet. Read it first before writing to it.");
+    throw new CodedToolError("not_read", fields, () => ({
+      message: "File has not been read yet. Read it first before writing to it.",
+    }));
   }
   if (!unchangedSince(record, await fs.stat(abs))) {
-    throw new ToolError(
-      "File has changed since it was last read. Read it again before writing to it.",
-    );
+    throw new CodedToolError("changed_since_read", fields, () => ({
+      message: "File has changed since it was last read. Read it again before writing to it.",
+    }));
   }
 }

@@ -1,6 +1,7 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
+import { CodedToolError } from "./_coded_error.ts";
 import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 import { readRecordOf, recordRead, unchangedSince } from "./_read_records.ts";
@@ -46,6 +47,9 @@ export interface FsReadOutput {
   truncated: boolean;
   /** With `skip_unchanged`: the model already has this whole file, so no lines are returned. */
   unchanged: boolean;
+  /** The `offset` and `limit` the call gave, null when it gave none. */
+  offset: number | null;
+  limit: number | null;
 }
 
 /**
@@ -60,7 +64,7 @@ export const fsRead = defineCapability({
   async run(input, ctx): Promise<FsReadOutput> {
     const abs = resolvePath(ctx.cwd, input.path);
     const fs = fsOf(ctx);
-    const stat = await statFile(fs, abs, input.path);
+    const stat = await statFile(fs, abs, input.path, ctx.cwd);
     if (stat.size > MAX_READ_BYTES && input.offset === undefined && input.limit === undefined) {
       throw new ToolError(
         `Cannot read "${input.path}": the file is ${stat.size} bytes, more than ${MAX_READ_BYTES}`,
@@ -70,7 +74,7 @@ export const fsRead = defineCapability({
     const whole = input.offset === undefined && input.limit === undefined;
     const before = readRecordOf(ctx, abs);
     if (input.skip_unchanged && whole && before?.whole && unchangedSince(before, stat)) {
-      return { ...emptyWindow(ctx.cwd, abs), unchanged: true };
+      return { ...emptyWindow(ctx.cwd, abs), unchanged: true, offset: null, limit: null };
     }
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
     const startLine = (input.offset ?? 1) < 0
@@ -78,9 +82,15 @@ export const fsRead = defineCapability({
       : Math.max(input.offset ?? 1, 1);
     const window = await readWindow(fs, abs, { startLine, limit, given: input.path });
     if (startLine > 1 && startLine > window.totalLines) {
-      throw new ToolError(
-        `Cannot read "${input.path}" from line ${startLine}: the file has ${window.totalLines} lines`,
-        `Use an offset from 1 to ${Math.max(window.totalLines, 1)}`,
+      const fields = { path: input.path, absolutePath: abs, offset: input.offset, startLine };
+      throw new CodedToolError(
+        "offset_beyond_end",
+        { ...fields, totalLines: window.totalLines },
+        () => ({
+          message:
+            `Cannot read "${input.path}" from line ${startLine}: the file has ${window.totalLines} lines`,
+          hint: `Use an offset from 1 to ${Math.max(window.totalLines, 1)}`,
+        }),
       );
     }
     if (input.max_tokens !== undefined) checkTokenBudget(window.lines, input.max_tokens);
@@ -100,11 +110,16 @@ export const fsRead = defineCapability({
       endOfFile: startLine + lines.length - 1 >= window.totalLines,
       truncated,
       unchanged: false,
+      offset: input.offset ?? null,
+      limit: input.limit ?? null,
     };
   },
 });
 
-function emptyWindow(cwd: string, abs: string): Omit<FsReadOutput, "unchanged"> {
+function emptyWindow(
+  cwd: string,
+  abs: string,
+): Omit<FsReadOutput, "unchanged" | "offset" | "limit"> {
   const path = displayPath(cwd, abs);
   return {
     path,
@@ -130,13 +145,21 @@ function checkTokenBudget(lines: string[], maxTokens: number): void {
   );
 }
 
-async function statFile(fs: FileSystem, abs: string, given: string): Promise<FileStat> {
+async function statFile(
+  fs: FileSystem,
+  abs: string,
+  given: string,
+  cwd: string,
+): Promise<FileStat> {
   let stat: FileStat;
   try {
     stat = await fs.stat(abs);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
-      throw new ToolError(`Cannot read "${given}": file does not exist`, "Check the path");
+      throw new CodedToolError("file_not_found", { path: given, absolutePath: abs, cwd }, () => ({
+        message: `Cannot read "${given}": file does not exist`,
+        hint: "Check the path",
+      }));
     }
     throw err;
   }

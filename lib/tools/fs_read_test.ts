@@ -17,6 +17,8 @@ Deno.test("fsRead() returns the requested window of lines", async () => {
     endOfFile: false,
     truncated: false,
     unchanged: false,
+    offset: 2,
+    limit: 1,
   });
 });
 

@@ -23,6 +23,10 @@ export interface FsWriteOutput {
   absolutePath: string;
   /** UTF-8 length of the content. */
   bytes: number;
+  /** UTF-8 length of the whole file after the write (more than `bytes` after an append). */
+  size: number;
+  /** Whether the content was appended rather than written over the file. */
+  appended: boolean;
   /** Whether the file did not exist before. */
   created: boolean;
   /** Unified diff from the old text (or /dev/null) to the new one. */
@@ -46,10 +50,13 @@ export const fsWrite = defineCapability({
     const after = input.mode === "append" ? (before ?? "") + input.content : input.content;
     await atomicWrite(abs, after, { fs });
     recordRead(ctx, abs, await fs.stat(abs));
+    const encoder = new TextEncoder();
     return {
       path,
       absolutePath: abs,
-      bytes: new TextEncoder().encode(input.content).length,
+      bytes: encoder.encode(input.content).length,
+      size: encoder.encode(after).length,
+      appended: input.mode === "append",
       created: before === undefined,
       diff: (await unifiedDiff(before === undefined ? "/dev/null" : path, path, {
         before: before ?? "",

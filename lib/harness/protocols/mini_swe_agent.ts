@@ -14,14 +14,21 @@ const PROSE_KEY = "mini_swe_agent.prose";
 const BLOCK = /```(?:bash|mswea_bash_command)[ \t]*\n([\s\S]*?)\n?```/g;
 
 /**
- * mini-swe-agent's protocol: each reply holds exactly one ```bash block, run in a fresh shell;
- * the observation is a JSON object with `returncode` and `output`. The task ends when a
- * command's output starts with the submit sentinel; the rest of the output is the final text.
- * Messages: `format_error` {problem}.
+ * mini-swe-agent's protocol: each reply holds exactly one ```bash block, run in a fresh shell.
+ * The observation is `observation` ({returncode} {output}), or `observation_long` for output
+ * over 10,000 characters ({output_head} and {output_tail}, 5,000 each, and {elided_chars}), or
+ * `timeout` ({command} {output}); each may use {json}, the tool-call form's JSON object. The
+ * task ends when a command's output starts with the submit sentinel; the rest of the output is
+ * the final text. `format_error` has {problem} and {count} (code blocks found).
  */
 export const miniSweAgent: ProtocolDefinition = {
   tools: ["bash"],
-  messages: { format_error: ["problem"] },
+  messages: {
+    format_error: ["problem", "count"],
+    observation: ["returncode", "output", "json"],
+    observation_long: ["returncode", "output_head", "output_tail", "elided_chars", "json"],
+    timeout: ["command", "output", "json"],
+  },
   create(messages): TextProtocol {
     return {
       parse(reply, state) {
@@ -30,7 +37,8 @@ export const miniSweAgent: ProtocolDefinition = {
           const problem = blocks.length === 0
             ? "your reply has no bash code block"
             : `your reply has ${blocks.length} bash code blocks`;
-          return { kind: "format_error", message: fill(messages.format_error, { problem }) };
+          const count = String(blocks.length);
+          return { kind: "format_error", message: fill(messages.format_error, { problem, count }) };
         }
         const [block] = blocks;
         state.set(PROSE_KEY, proseOf(reply, [[block.index, block.index + block[0].length]]));
@@ -42,7 +50,7 @@ export const miniSweAgent: ProtocolDefinition = {
         if (submitted !== undefined) {
           return { kind: "finish", finalText: submitted || String(state.get(PROSE_KEY) ?? "") };
         }
-        return observationJson(result);
+        return observationText(result, messages);
       },
     };
   },
@@ -69,7 +77,29 @@ function submission(result: ProtocolResult): string | undefined {
   return SUBMIT_SENTINELS.includes(first.trim()) ? rest.join("\n").trim() : undefined;
 }
 
-/** The result as pretty JSON, with <, >, & and ' escaped. */
+/** The observation in the harness's messages: short, long (head and tail) or timed out. */
+function observationText(result: ProtocolResult, messages: Record<string, string>): string {
+  const out = shellOutput(result);
+  const text = out?.output ?? result.text;
+  const json = observationJson(result);
+  if (out?.timedOut) {
+    return fill(messages.timeout, { command: out.command ?? "", output: text, json });
+  }
+  const returncode = String(out?.exitCode ?? -1);
+  // The text form switches at 10,000 characters; the JSON form only above them.
+  if (text.length < MAX_OUTPUT_CHARS) {
+    return fill(messages.observation, { returncode, output: text, json });
+  }
+  return fill(messages.observation_long, {
+    returncode,
+    output_head: text.slice(0, KEEP_CHARS),
+    output_tail: text.slice(-KEEP_CHARS),
+    elided_chars: String(text.length - 2 * KEEP_CHARS),
+    json,
+  });
+}
+
+/** The result as the tool-call form's pretty JSON, with <, >, & and ' escaped. */
 export function observationJson(result: ProtocolResult): string {
   const out = shellOutput(result);
   const body: Record<string, unknown> = { returncode: out?.exitCode ?? -1 };

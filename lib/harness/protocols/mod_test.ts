@@ -31,7 +31,7 @@ const MINI = `
 [interaction]
 kind = "text"
 protocol = "mini_swe_agent"
-messages = { format_error = "Bad reply: {problem}" }
+messages = { format_error = "Bad reply: {problem}", observation = "{json}", observation_long = "{json}", timeout = "{json}" }
 `;
 
 Deno.test("loadHarnessDir() attaches the text protocol named in [interaction]", async () => {
@@ -67,7 +67,7 @@ Deno.test("loadHarnessDir() rejects incomplete or inconsistent [interaction] tab
   assert.match(unknown.message, /"interaction\.messages\.hello": unknown message/);
   const placeholder = await loadError(MINI.replace("{problem}", "{oops}"));
   assert.match(placeholder.message, /unknown placeholder "\{oops\}"/);
-  assert.equal(placeholder.hint, "Use {problem}");
+  assert.equal(placeholder.hint, "Use {problem}, {count}");
   const noTool = await loadError(MINI, "run");
   assert.match(noTool.message, /key "tools": protocol "mini_swe_agent" needs a tool named "bash"/);
 });
