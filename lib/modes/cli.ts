@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
-import { addExecOptions, addExecResume, type ExecOptions } from "./exec_cli.ts";
+import { addExecOptions, addExecResume, type ExecOptions, mergeOptions } from "./exec_cli.ts";
 
 /** Options shared by `exec` and `debug config`, as parsed from the command line. */
 export interface SharedOptions {
@@ -143,20 +143,18 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   return program;
 }
 
-/** `exec review`: the exec flags go before or after `review`; those after it win. */
+/** `exec review`: exec's flags go before or after `review`; those after it win. */
 function addReviewCommand(exec: Command, onInvoke: (inv: Invocation) => void): void {
-  addSharedOptions(
+  addExecOptions(addSharedOptions(
     exec.command("review").description("review code changes in a fresh, read-only session")
       .argument("[prompt]", "review instructions instead of a target; '-' reads them from stdin")
       .option("--uncommitted", "the staged, unstaged and untracked changes")
       .option("--base <branch>", "the changes since the merge base of HEAD and BRANCH")
       .option("--commit <sha>", "the changes one commit introduced")
-      .option("--title <title>", "with --commit: the commit's title, told to the reviewer")
-      .option("--ephemeral", "save no session file"),
-  ).action((prompt: string | undefined, flags: SharedOptions & ReviewArgs, cmd: Command) => {
+      .option("--title <title>", "with --commit: the commit's title, told to the reviewer"),
+  )).action((prompt: string | undefined, flags: ExecOptions & ReviewArgs, cmd: Command) => {
     const { uncommitted, base, commit, title, ...own } = flags;
-    const outer = cmd.parent!.opts<SharedOptions>();
-    const options = { ...outer, ...own, config: [...outer.config, ...own.config] };
+    const options = mergeOptions(cmd.parent!.opts<ExecOptions>(), own);
     onInvoke({
       mode: "exec",
       options: { ...options, review: { uncommitted, base, commit, title, prompt } },

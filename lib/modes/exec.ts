@@ -2,6 +2,7 @@
 import { configHome } from "../config/load.ts";
 import { UserError } from "../errors.ts";
 import type { TurnOutcome } from "../loop/events.ts";
+import type { Usage } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import { uuidV7 } from "../session/mod.ts";
 import type { ExecOptions } from "./exec_cli.ts";
@@ -9,7 +10,7 @@ import { imagePaths, readImages } from "./exec_images.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import { makeStyle, sessionLines } from "./exec_reporter.ts";
 import { readOutputSchema } from "./exec_schema.ts";
-import { findResumed, runExecTurn, writeLastMessage } from "./exec_turn.ts";
+import { type ExecTurnResult, findResumed, runExecTurn, writeLastMessage } from "./exec_turn.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { askOnTerminal } from "./sandbox_setup.ts";
 import { openSession, type SessionEvent } from "./session.ts";
@@ -71,22 +72,31 @@ export async function runExec(
     json?.turnStarted();
     return runExecTurn(session, [...images, { type: "text", text: prompt }], signal, schema);
   });
-  if (options.outputLastMessage) {
-    const warning = await writeLastMessage(options.outputLastMessage, result.outcome);
+  const { outputLastMessage } = options;
+  return await finishExec(result, { json, usage: session.usage, stoppedBy, outputLastMessage });
+}
+
+/** How an exec run ends: `-o FILE`, then the outcome as JSONL or for a person; the exit code. */
+export async function finishExec(
+  result: ExecTurnResult,
+  run: {
+    json?: ExecJsonStream;
+    usage: Usage;
+    stoppedBy?: { name: Deno.Signal; code: number };
+    outputLastMessage?: string;
+  },
+): Promise<number> {
+  const { json, usage, stoppedBy } = run;
+  if (run.outputLastMessage) {
+    const warning = await writeLastMessage(run.outputLastMessage, result.outcome);
     if (warning) console.error(`warning: ${warning}`);
   }
-  if (!json) {
-    return report(
-      result.outcome,
-      session.usage.inputTokens + session.usage.outputTokens,
-      stoppedBy,
-    );
-  }
+  if (!json) return report(result.outcome, usage.inputTokens + usage.outputTokens, stoppedBy);
   const { outcome } = result;
   if (outcome.status === "aborted") return stoppedBy?.code ?? 130;
   if (outcome.status === "completed") {
     json.agentMessage(outcome.finalText);
-    json.turnCompleted(session.usage);
+    json.turnCompleted(usage);
     return 0;
   }
   const error = failureOf(outcome);
@@ -98,7 +108,7 @@ export async function runExec(
 }
 
 /** Human progress: the banner, each command and edit, warnings, on stderr. */
-function progress(env: Record<string, string>): (event: SessionEvent) => void {
+export function progress(env: Record<string, string>): (event: SessionEvent) => void {
   const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
   const calls = new ToolCallViews();
   return (event) => {
@@ -107,7 +117,7 @@ function progress(env: Record<string, string>): (event: SessionEvent) => void {
 }
 
 /** `--json`: every event on stdout; warnings also on stderr, where SDK errors quote it. */
-function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void {
+export function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void {
   return (event) => {
     if (event.type === "warning") console.error(`warning: ${event.message}`);
     json.onEvent(event);

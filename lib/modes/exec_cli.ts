@@ -88,7 +88,7 @@ export function addExecResume(
 }
 
 /** `own` over `parent`; lists are concatenated in command-line order. */
-function mergeOptions(parent: ExecOptions, own: ExecOptions): ExecOptions {
+export function mergeOptions(parent: ExecOptions, own: ExecOptions): ExecOptions {
   const merged: Record<string, unknown> = { ...parent };
   for (const [key, value] of Object.entries(own)) {
     const before = merged[key];

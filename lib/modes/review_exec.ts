@@ -1,12 +1,14 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 /** `interpreter exec review`: progress on stderr, the rendered review on stdout. */
 import { UsageError } from "../errors.ts";
-import type { ReviewArgs, SharedOptions } from "./cli.ts";
-import { report, withInterrupt } from "./exec.ts";
-import { makeStyle, sessionLines } from "./exec_reporter.ts";
+import { uuidV7 } from "../session/mod.ts";
+import type { ReviewArgs } from "./cli.ts";
+import { finishExec, jsonEvents, progress, withInterrupt } from "./exec.ts";
+import type { ExecOptions } from "./exec_cli.ts";
+import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
+import { makeStyle } from "./exec_reporter.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { renderedOutcome, type ReviewTarget, runReviewTurn, withReviewSession } from "./review.ts";
-import { ToolCallViews } from "./tool_view.ts";
 
 const USAGE_HINT = 'Run "interpreter exec review --help" to see the targets';
 
@@ -43,7 +45,7 @@ export function reviewTargetOf(args: ReviewArgs): ReviewTarget | { kind: "prompt
 /** Runs the review `args` names in `cwd`; returns the exit code, as `exec` does. */
 export async function runExecReview(
   args: ReviewArgs,
-  ctx: { cwd: string; env: Record<string, string>; options: SharedOptions },
+  ctx: { cwd: string; env: Record<string, string>; options: ExecOptions },
 ): Promise<number> {
   const { cwd, env, options } = ctx;
   const named = reviewTargetOf(args);
@@ -56,26 +58,31 @@ export async function runExecReview(
       note: (line) => console.error(line),
     }),
   };
-  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
-  const calls = new ToolCallViews();
+  const json = options.json || options.experimentalJson
+    ? new ExecJsonStream(writeJsonLine)
+    : undefined;
   const { review: _review, ...settings } = options;
   const base = {
     cwd,
     env,
     settings,
     ephemeral: options.ephemeral,
-    io: {
-      onEvent: (event: Parameters<typeof sessionLines>[0]) => {
-        for (const line of sessionLines(event, style, { calls })) console.error(line);
-      },
-    },
+    io: { onEvent: json ? jsonEvents(json) : progress(env) },
   };
   return await withReviewSession(base, target, async (session, request) => {
+    const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
     console.error(style.bold(`Reviewing ${request.hint}`));
-    const { value, stoppedBy } = await withInterrupt((signal) =>
-      runReviewTurn(session, request, signal)
-    );
-    const tokens = session.usage.inputTokens + session.usage.outputTokens;
-    return report(renderedOutcome(value), tokens, stoppedBy);
+    const { value, stoppedBy } = await withInterrupt((signal) => {
+      json?.threadStarted(session.status().sessionId ?? uuidV7());
+      json?.turnStarted();
+      return runReviewTurn(session, request, signal);
+    });
+    // The rendered review is the answer: on stdout, in `-o FILE`, and as the `agent_message`.
+    return await finishExec({ outcome: renderedOutcome(value) }, {
+      json,
+      usage: session.usage,
+      stoppedBy,
+      outputLastMessage: options.outputLastMessage,
+    });
   });
 }

@@ -129,3 +129,36 @@ Deno.test("exec review names a missing, doubled or mismatched target with exit c
   assert.match(clean.stderr, /^error: Nothing to review: the working tree has no changes/m);
   assert.equal(env.fake.requests.length, 0);
 });
+
+Deno.test("exec review --json sends the rendered review as the one agent_message; -o writes it", async () => {
+  await using env = await reviewEnv((repo) => [
+    { reply: { text: twoFindings(repo) } },
+    { reply: { text: "Plain words." } },
+  ]);
+  await Deno.writeTextFile(join(env.repo, "weekly.py"), "def weekly_total():\n    return 7\n");
+  const out = join(env.repo, "last.txt");
+  const result = await env.review(["--uncommitted", "--json", "-o", out]);
+  assert.equal(result.code, 0, result.stderr);
+  const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(events.map((e) => e.type), [
+    "thread.started",
+    "turn.started",
+    "item.completed",
+    "turn.completed",
+  ]);
+  assert.deepEqual(events[2].item, {
+    id: "item_0",
+    type: "agent_message",
+    text: TWO_FINDINGS_OUTPUT.trimEnd(),
+  });
+  assert.equal(await Deno.readTextFile(out), TWO_FINDINGS_OUTPUT.trimEnd());
+
+  const before = await interpreter(["exec", "--json", "review", "--commit", "HEAD"], {
+    cwd: env.repo,
+    home: env.home,
+  });
+  assert.equal(before.code, 0, before.stderr);
+  const message = before.stdout.trim().split("\n").map((line) => JSON.parse(line))
+    .find((e) => e.item?.type === "agent_message");
+  assert.equal(message.item.text, "Plain words.");
+});
