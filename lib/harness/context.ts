@@ -27,8 +27,9 @@ export function renderContext(h: Harness, vars: PromptVars): SessionContext {
   const out = emptyContext();
   const values = promptValues(h, vars);
   for (const entry of h.context) {
-    if (entry.when && !String(values[entry.when] ?? "").trim()) continue;
-    const text = fillPromptVariables(entry.text, h, values).trim();
+    if (entry.when && !entry.when.some((name) => String(values[name] ?? "").trim())) continue;
+    // Empty variables leave runs of blank lines; one blank line is enough.
+    const text = fillPromptVariables(entry.text, h, values).replace(/\n{3,}/g, "\n\n").trim();
     if (!text) continue;
     const block = contextBlock(text, entry);
     switch (entry.slot) {

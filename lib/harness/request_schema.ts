@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
 import { globProblem, globRegExp } from "./_glob.ts";
 import { checkPromptTemplate, PROMPT_VARIABLES } from "./prompt.ts";
-import type { ContextEntry } from "./types.ts";
+import type { ContextEntry, ContextSlot } from "./types.ts";
 
 const glob = z.string().superRefine((pattern, ctx) => {
   const problem = globProblem(pattern);
@@ -57,26 +57,29 @@ export const requestSchema = z.strictObject({
   responses: wireSettingsSchema,
 }).partial().prefault({});
 
+/** Where a piece of context goes (see `ContextEntry`). */
+export const contextSlotSchema = z.enum([
+  "system",
+  "developer",
+  "user_item",
+  "first_user",
+  "system_message",
+  "every_user",
+  "turn_prefix",
+]);
+
 /** One `[[context]]` entry: a template in a file or inline, and the slot it goes to. */
 export const contextSchema = z.array(
   z.strictObject({
-    slot: z.enum([
-      "system",
-      "developer",
-      "user_item",
-      "first_user",
-      "system_message",
-      "every_user",
-      "turn_prefix",
-    ]),
+    slot: contextSlotSchema,
     /** A Markdown file (relative to the spec's folder) with `{{variable}}` placeholders. */
     file: z.string().min(1).optional(),
     /** The template inline, instead of `file`. */
     text: z.string().min(1).optional(),
     cache: z.boolean().default(false),
     same_part: z.boolean().default(false),
-    /** A prompt variable: the entry is left out while it is empty. */
-    when: z.string().min(1).optional(),
+    /** Prompt variables: the entry is left out while every one of them is empty. */
+    when: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
   }).refine((e) => (e.file === undefined) !== (e.text === undefined), {
     message: "set exactly one of file or text",
   }),
@@ -120,7 +123,7 @@ export async function loadContext(
   entries: z.infer<typeof contextSchema>,
   opts: {
     dir: string;
-    systemPrompt: { text: string; slot: "system" | "developer"; cache: boolean };
+    systemPrompt: { text: string; slot: ContextSlot; cache: boolean };
     at: (key: string) => string;
     readText: (path: string, where: string) => Promise<string>;
   },
@@ -132,8 +135,10 @@ export async function loadContext(
     const file = entry.file ? resolve(opts.dir, entry.file) : undefined;
     const text = file ? await opts.readText(file, `${where}.file`) : entry.text!;
     checkPromptTemplate(text, file ?? `${where}.text`);
-    if (entry.when !== undefined && !Object.hasOwn(PROMPT_VARIABLES, entry.when)) {
-      throw new HarnessError(`${where}.when: "${entry.when}" is not a prompt variable`, {
+    const when = entry.when === undefined ? [] : [entry.when].flat();
+    for (const name of when) {
+      if (Object.hasOwn(PROMPT_VARIABLES, name)) continue;
+      throw new HarnessError(`${where}.when: "${name}" is not a prompt variable`, {
         hint: `Use one of: ${Object.keys(PROMPT_VARIABLES).join(", ")}`,
       });
     }
@@ -142,7 +147,7 @@ export async function loadContext(
       text,
       cache: entry.cache,
       samePart: entry.same_part,
-      ...(entry.when ? { when: PROMPT_VARIABLES[entry.when] } : {}),
+      ...(when.length ? { when: when.map((name) => PROMPT_VARIABLES[name]) } : {}),
     };
   }));
   return [first, ...rest];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { globProblem } from "./_glob.ts";
-import { contextSchema, requestSchema } from "./request_schema.ts";
+import { contextSchema, contextSlotSchema, requestSchema } from "./request_schema.ts";
 
 const glob = z.string().superRefine((pattern, ctx) => {
   const problem = globProblem(pattern);
@@ -52,8 +52,8 @@ export const harnessSpecSchema = z.strictObject({
   label: z.string().min(1),
   /** Markdown template with `{{variable}}` placeholders. */
   system_prompt: z.string().min(1),
-  /** Where the system prompt goes: a system part, or (Responses) a developer message. */
-  system_prompt_slot: z.enum(["system", "developer"]).default("system"),
+  /** Where the system prompt goes: a `[[context]]` slot (Terminus 2 opens the first prompt). */
+  system_prompt_slot: contextSlotSchema.default("system"),
   /** Messages: a cache breakpoint on the system prompt's block. */
   system_prompt_cache: z.boolean().default(false),
   /** Further context, each piece in its vendor's slot, after the system prompt. */

@@ -106,8 +106,8 @@ export interface ContextEntry {
   cache: boolean;
   /** Responses developer parts: join the developer message before it as a further part. */
   samePart: boolean;
-  /** Left out when this prompt variable is empty (a skills block without skills). */
-  when?: keyof PromptVars;
+  /** Left out while all these prompt variables are empty (a skills block without skills). */
+  when?: Array<keyof PromptVars>;
 }
 
 export type ContextSlot =

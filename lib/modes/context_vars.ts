@@ -19,7 +19,7 @@ export function usedVariables(h: Harness): Set<keyof PromptVars> {
       const key = PROMPT_VARIABLES[m[1]];
       if (key) used.add(key);
     }
-    if (entry.when) used.add(entry.when);
+    for (const name of entry.when ?? []) used.add(name);
   }
   return used;
 }

@@ -37,9 +37,10 @@ export function planRequest(request: ModelRequest, wire: WireApi, compat: Compat
   const spec = settingsForModel(request.settings, wire, request.model);
   const asked = request.reasoningEffort ?? spec.effort;
   const effort = asked === "none" ? undefined : asked;
-  // Without a harness mode, an effort the user asks for turns budget thinking on.
+  // Where the harness asks for no thinking, an effort the user sets turns budget thinking on.
   const fallback = request.reasoningEffort && effort ? "budget" : "off";
-  let thinking: ThinkingMode = request.thinking ?? spec.thinking ?? fallback;
+  const harnessMode = spec.thinking === "off" ? undefined : spec.thinking;
+  let thinking: ThinkingMode = request.thinking ?? harnessMode ?? fallback;
   if (asked === "none") thinking = "off";
   if (compat.thinking && thinking !== "off") thinking = compat.thinking;
   const fill = (text: string) => text.replaceAll("{session_id}", request.sessionId ?? "");

@@ -1,0 +1,210 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { listHarnessIds, loadHarness } from "../lib/harness/load.ts";
+import { openSession } from "../lib/modes/session.ts";
+import type { WireApi } from "../lib/providers/types.ts";
+import { startFakeProvider } from "./fake_provider/server.ts";
+
+/**
+ * Golden request bodies: the first and second request each harness sends on each of its wires,
+ * in `tests/golden/<harness>/<wire>.requests.json`, from a real session against the scripted
+ * provider. The first reply carries reasoning (a signature, encrypted content or
+ * `reasoning_content`, by wire) and a call to a tool no harness has, so the second body shows
+ * the harness's reasoning replay and its unknown-tool text. Each file's `_source` names the
+ * vendor capture or reference section the request follows. Tools are listed by name (their
+ * schemas are in `<wire>.tools.json`); strings over 1,500 characters are shortened to their start
+ * and a digest; paths, the session id and machine facts are replaced by placeholders.
+ * `UPDATE_GOLDEN=1` rewrites the files.
+ */
+
+const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
+const GOLDEN = fileURLToPath(new URL("./golden/", import.meta.url));
+const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
+type Json = Record<string, unknown>;
+
+/** What each harness's requests follow, and the model its golden files are made with. */
+const SOURCES: Record<string, { source: string; model: string }> = {
+  "claude-code": {
+    source: "request-shapes.md §1 (capture: claude 2.1.332); harnesses.md §5.1",
+    model: "claude-opus-5-5",
+  },
+  "claude-code-bare": {
+    source: "request-shapes.md §1.6; harnesses.md §5.1-5.3",
+    model: "claude-sonnet-4-5",
+  },
+  zcode: { source: "request-shapes.md §2; harnesses.md §6", model: "glm-4.6" },
+  native: { source: "request-shapes.md §3 (capture: codex 0.171.0)", model: "gpt-5-codex" },
+  "qwen-code": {
+    source: "request-shapes.md §4 (capture: qwen 0.24.4)",
+    model: "qwen3-coder-plus",
+  },
+  opencode: { source: "request-shapes.md §5 (capture: opencode 1.18.33)", model: "test-model" },
+  pi: { source: "request-shapes.md §6 (capture: pi 0.73.1)", model: "claude-sonnet-4-5" },
+  "kimi-code": { source: "request-shapes.md §7; harnesses.md §7", model: "kimi-k2-thinking" },
+  "kimi-cli": { source: "request-shapes.md §8; harnesses.md §8", model: "kimi-k2-thinking" },
+  "deepseek-tui": { source: "request-shapes.md §9; harnesses.md §10", model: "deepseek-chat" },
+  "swe-agent": { source: "request-shapes.md §10; harnesses.md §12", model: "test-model" },
+  "mini-swe-agent": { source: "request-shapes.md §11; harnesses.md §11", model: "test-model" },
+  "terminus-2": { source: "request-shapes.md §12; harnesses.md §13", model: "test-model" },
+  minimal: { source: "harnesses.md §14", model: "test-model" },
+};
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: "Ada",
+  GIT_AUTHOR_EMAIL: "ada@example.com",
+  GIT_AUTHOR_DATE: "2026-11-30T12:00:00Z",
+  GIT_COMMITTER_NAME: "Ada",
+  GIT_COMMITTER_EMAIL: "ada@example.com",
+  GIT_COMMITTER_DATE: "2026-11-30T12:00:00Z",
+};
+
+async function git(cwd: string, ...args: string[]): Promise<void> {
+  const env = { ...GIT_ENV, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+  const out = await new Deno.Command("git", { args, cwd, env, stderr: "piped" }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+}
+
+/** A repository with one commit and one change, and a config home naming the fake provider. */
+async function workspace(baseUrl: string, harness: string, wire: WireApi, model: string) {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_requests_" }));
+  const cwd = join(root, "ws");
+  const home = join(root, "home");
+  await Deno.mkdir(join(cwd, "src"), { recursive: true });
+  await Deno.mkdir(home);
+  await Deno.writeTextFile(join(cwd, "README.md"), "# habits\n");
+  await Deno.writeTextFile(join(cwd, "src", "main.py"), "print('hi')\n");
+  await git(cwd, "init", "-q", "-b", "main");
+  await git(cwd, "config", "user.name", "Ada");
+  await git(cwd, "add", ".");
+  await git(cwd, "commit", "-q", "-m", "Start the habit tracker");
+  await Deno.writeTextFile(join(cwd, "AGENTS.md"), "Run the tests with `make test`.\n");
+  await Deno.writeTextFile(
+    join(home, "config.toml"),
+    `model = "${model}"\nmodel_provider = "fake"\nharness = "${harness}"\n` +
+      `[model_providers.fake]\nname = "Fake"\nbase_url = "${baseUrl}"\nwire_api = "${wire}"\n` +
+      `env_key = "FAKE_API_KEY"\n`,
+  );
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: root,
+    SHELL: "/bin/bash",
+    OPENINTERPRETER_HOME: home,
+    OPENINTERPRETER_TEST_TIME: "2026-12-01 09:30:00",
+    FAKE_API_KEY: "k",
+    NO_COLOR: "1",
+    ...GIT_ENV,
+  };
+  return { root, cwd, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
+}
+
+/** The first and second request bodies, with their harness headers, of one short turn. */
+async function requests(harness: string, wire: WireApi, model: string, textProtocol: boolean) {
+  // A text-protocol harness reads commands from the reply text, so its first reply is text.
+  const action = textProtocol
+    ? { text: "Let me look." }
+    : { tool_calls: [{ id: "call_1", name: "no_such_tool", args: { path: "." } }] };
+  await using fake = startFakeProvider([
+    { reply: { thinking: "The tree first.", ...action } },
+    { reply: { text: "Done." } },
+  ]);
+  await using ws = await workspace(
+    wire === "messages" ? fake.origin : fake.baseUrl,
+    harness,
+    wire,
+    model,
+  );
+  let sessionId = "";
+  {
+    await using session = await openSession({
+      cwd: ws.cwd,
+      env: ws.env,
+      settings: { config: [], sandbox: "danger-full-access", askForApproval: "never" },
+      io: { onEvent: () => {} },
+    });
+    sessionId = session.status().sessionId ?? "";
+    const outcome = await session.prompt("fix the failing test", new AbortController().signal);
+    // A text protocol ends only on its submit command, so its turn runs past the script.
+    if (!textProtocol) assert.equal(outcome.status, "completed", JSON.stringify(outcome));
+  }
+  assert.ok(fake.requests.length >= 2, JSON.stringify(fake.failures));
+  const replace = (text: string) => {
+    let out = text.replaceAll(ws.root, "<root>");
+    if (sessionId) out = out.replaceAll(sessionId, "<session>");
+    out = out.replaceAll(osRelease(), "<os-release>");
+    out = out.replaceAll(Intl.DateTimeFormat().resolvedOptions().timeZone, "<timezone>");
+    return out;
+  };
+  return fake.requests.slice(0, 2).map((r) => {
+    const headers: Json = {};
+    for (const name of ["anthropic-beta", "user-agent"]) {
+      if (r.headers[name]) headers[name] = r.headers[name];
+    }
+    return { headers, body: normalize(toolNames(r.body as Json), replace) };
+  });
+}
+
+function osRelease(): string {
+  try {
+    return Deno.osRelease();
+  } catch {
+    return "\0";
+  }
+}
+
+/** The body with `tools` as a list of names (schemas are golden in `<wire>.tools.json`). */
+function toolNames(body: Json): Json {
+  if (!Array.isArray(body.tools)) return body;
+  const names = body.tools.map((t: Json) => t.name ?? (t.function as Json)?.name);
+  return { ...body, tools: names };
+}
+
+const LONG = 1500;
+
+function normalize(value: unknown, replace: (text: string) => string): unknown {
+  if (typeof value === "string") {
+    const text = replace(value);
+    if (text.length <= LONG) return text;
+    const digest = createHash("sha256").update(text).digest("hex").slice(0, 12);
+    return `${text.slice(0, 300)}… [${text.length} chars, sha256 ${digest}]`;
+  }
+  if (Array.isArray(value)) return value.map((v) => normalize(v, replace));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, replace)]));
+  }
+  return value;
+}
+
+async function checkGolden(file: string, value: unknown): Promise<void> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  const path = join(GOLDEN, file);
+  if (UPDATE) {
+    await Deno.writeTextFile(path, text);
+    return;
+  }
+  const golden = await Deno.readTextFile(path).catch(() => undefined);
+  assert.ok(golden !== undefined, `tests/golden/${file} is missing: run with UPDATE_GOLDEN=1`);
+  assert.equal(
+    text,
+    golden,
+    `tests/golden/${file} is out of date: check the change, then run with UPDATE_GOLDEN=1`,
+  );
+}
+
+for (const id of await listHarnessIds({ builtinDir: HARNESSES })) {
+  Deno.test(`harness ${id} sends the requests in tests/golden/${id}/*.requests.json`, async () => {
+    const { source, model } = SOURCES[id] ?? { source: "our own harness", model: "test-model" };
+    const h = await loadHarness(id, { builtinDir: HARNESSES });
+    for (const wire of h.wireApis) {
+      const [first, second] = await requests(id, wire, model, h.protocol !== undefined);
+      await checkGolden(`${id}/${wire}.requests.json`, { _source: source, model, first, second });
+    }
+  });
+}
+
+Deno.test("every built-in harness names the source its requests follow", async () => {
+  for (const id of await listHarnessIds({ builtinDir: HARNESSES })) {
+    assert.ok(SOURCES[id], `add harness "${id}" to SOURCES in tests/harness_requests_test.ts`);
+  }
+});
