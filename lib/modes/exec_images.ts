@@ -47,5 +47,5 @@ export async function readImages(paths: readonly string[]): Promise<Block[]> {
 }
 
 function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "");
+  return (bytes / (1024 * 1024)).toFixed(1);
 }

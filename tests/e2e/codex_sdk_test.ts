@@ -5,9 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Codex, type ThreadOptions } from "@openai/codex-sdk";
+import { Codex, type CodexOptions, type ThreadOptions } from "@openai/codex-sdk";
 import { type ScriptTurn, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
+import { probeBubblewrap } from "../../sandbox/probe.ts";
 
 /** A 1×1 PNG. */
 const PNG = Uint8Array.from(
@@ -17,22 +18,37 @@ const PNG = Uint8Array.from(
   (c) => c.charCodeAt(0),
 );
 
+/** What a test changes about the SDK client. */
+interface FixtureOptions {
+  launcher?: string;
+  /** CodexOptions beyond the binary and the environment, given the fake's base URL. */
+  codex?: (baseUrl: string) => Omit<CodexOptions, "codexPathOverride" | "env">;
+  /** The base URL in config.toml; the fake provider's unless given. */
+  configBaseUrl?: string;
+  /** Leave FAKE_API_KEY (the config's env_key) unset. */
+  noConfigKey?: boolean;
+}
+
 /** A git repository, the scripted provider (Responses wire) and an SDK client for our binary. */
-async function sdkFixture(turns: ScriptTurn[], opts: { launcher?: string; env?: object } = {}) {
+async function sdkFixture(turns: ScriptTurn[], opts: FixtureOptions = {}) {
   const repo = await fixtureRepo("habits");
   const fake = await startFakeProvider(turns);
-  const home = await fakeHome(fake.baseUrl, "responses");
+  const home = await fakeHome(opts.configBaseUrl ?? fake.baseUrl, "responses");
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
     OPENINTERPRETER_HOME: home,
     FAKE_API_KEY: "test-key",
     NO_COLOR: "1",
-    ...opts.env,
   };
+  if (opts.noConfigKey) delete env.FAKE_API_KEY;
   // What an SDK app sets itself must not leak in from the environment the tests run in.
   delete env.OPENAI_BASE_URL;
   delete env.CODEX_API_KEY;
-  const codex = new Codex({ codexPathOverride: opts.launcher ?? LAUNCHER, env });
+  const codex = new Codex({
+    ...opts.codex?.(fake.baseUrl),
+    codexPathOverride: opts.launcher ?? LAUNCHER,
+    env,
+  });
   const thread: ThreadOptions = { workingDirectory: repo, skipGitRepoCheck: true };
   return {
     repo,
@@ -212,6 +228,65 @@ Deno.test({
       await until(async () => !(await alive(command)), "the command to be killed");
     } finally {
       await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+const sandboxed = Deno.build.os === "linux" && (await probeBubblewrap()).ok;
+
+Deno.test({
+  name: "Codex SDK: every option it sends is accepted: base URL and key, config, thread options" +
+    (sandboxed ? "" : " (skipped: needs a working bubblewrap)"),
+  ignore: !sandboxed,
+  async fn() {
+    const extra = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-sdk-extra-" }));
+    const out = join(extra, "out.txt");
+    try {
+      await using f = await sdkFixture([
+        { reply: { tool_calls: [{ name: "exec_command", args: { cmd: `echo sdk > ${out}` } }] } },
+        {
+          expect: { last_tool_result_contains: "exited with code 0" },
+          reply: { text: "Wrote it." },
+        },
+      ], {
+        // Only the SDK's base URL and key reach the fake: the config's point nowhere.
+        configBaseUrl: "http://127.0.0.1:9/v1",
+        noConfigKey: true,
+        codex: (baseUrl) => ({
+          baseUrl,
+          apiKey: "sdk-key",
+          config: { model_context_window: 64000, web_search: "cached", features: { x: true } },
+        }),
+      });
+      const thread = f.codex.startThread({
+        ...f.thread,
+        model: "gpt-5.5",
+        threadSource: "tests",
+        sandboxMode: "workspace-write",
+        additionalDirectories: [extra],
+        modelReasoningEffort: "high",
+        networkAccessEnabled: false,
+        webSearchMode: "disabled",
+        approvalPolicy: "never",
+      });
+      const result = await thread.run("write the file", { cyberAccessProgram: "standard" });
+      assert.equal(result.finalResponse, "Wrote it.");
+      assert.equal(await Deno.readTextFile(out), "sdk\n", "--add-dir is a writable root");
+      const request = f.fake.requests[0];
+      assert.equal(request.headers.authorization, "Bearer sdk-key");
+      const body = request.body as { model: string; reasoning?: { effort?: string } };
+      assert.equal(body.model, "gpt-5.5");
+      assert.equal(body.reasoning?.effort, "high");
+      const warnings = result.items.flatMap((i) => i.type === "error" ? [i.message] : []);
+      assert.equal(
+        warnings.filter((w) => w.includes('"web_search"')).length,
+        1,
+        warnings.join("\n"),
+      );
+      assert.ok(warnings.some((w) => w.includes('"features"')), warnings.join("\n"));
+      assert.deepEqual(f.fake.failures, []);
+    } finally {
+      await Deno.remove(extra, { recursive: true });
     }
   },
 });
