@@ -28,6 +28,30 @@ export async function runDebugHarness(id: string, options: SharedOptions): Promi
   return 0;
 }
 
+/** Each wire's request settings and model rules, one `key = value` line each. */
+function requestLines(h: Harness): string[] {
+  const out: string[] = [];
+  for (const wire of h.wireApis) {
+    const spec = h.request[wire];
+    if (!spec) {
+      out.push(`  [${wire}] (the wire's defaults)`);
+      continue;
+    }
+    out.push(`  [${wire}]`, ...settingLines(spec.base, "    "));
+    for (const rule of spec.rules) {
+      out.push(`    for models ${rule.models.map((m) => m.source).join(", ")}:`);
+      out.push(...settingLines(rule.set, "      "));
+    }
+  }
+  return out;
+}
+
+function settingLines(spec: object, indent: string): string[] {
+  return Object.entries(spec).map(([key, value]) =>
+    `${indent}${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} = ${JSON.stringify(value)}`
+  );
+}
+
 /** The report `debug harness` prints. */
 export function formatHarnessDebug(h: Harness): string {
   const out = [
@@ -40,12 +64,15 @@ export function formatHarnessDebug(h: Harness): string {
     ...(h.reasoningPlaceholder !== undefined
       ? [`  reasoning_placeholder = ${JSON.stringify(h.reasoningPlaceholder)}`]
       : []),
-    "  (output limits, thinking and the other request keys come with issue 9 item 1)",
+    ...requestLines(h),
     "",
-    "context layout:",
-    "  system prompt: one system string (environment, git, date, skills, AGENTS.md)",
+    "context layout (in order):",
+    ...h.context.map((c, i) =>
+      `  ${c.slot}${c.cache ? " (cached)" : ""}${c.samePart ? " (same message)" : ""}` +
+      `${c.when ? ` when ${c.when.join(" or ")} is set` : ""}: ` +
+      `${i === 0 ? "system prompt: " : ""}${firstLine(c.text)}`
+    ),
     ...h.reminders.map((r) => `  reminder (${r.when}): ${firstLine(r.text)}`),
-    "  (placing context in the vendor's slots comes with issue 9 item 3)",
     "",
     "tools:",
   ];
