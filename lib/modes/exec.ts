@@ -46,15 +46,8 @@ export async function runExec(
   // A resumed session takes its prompt as given, with no <stdin> block appended.
   const prompt = options.resume && argument !== undefined && argument !== "-"
     ? argument
-    : await readPrompt({
-      argument,
-      stdinIsTerminal: Deno.stdin.isTerminal(),
-      readStdin: readAllStdin,
-      note: (line) => console.error(line),
-    });
-  const json = options.json || options.experimentalJson
-    ? new ExecJsonStream(writeJsonLine)
-    : undefined;
+    : await readExecPrompt(argument);
+  const json = jsonStreamOf(options);
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
   await using session = await openSession({
     cwd,
@@ -105,6 +98,21 @@ export async function finishExec(
     providerError: outcome.status === "failed" && !result.schemaViolation,
   });
   return 1;
+}
+
+/** The prompt from the argument and stdin, by Codex's rules (see `readPrompt`). */
+export function readExecPrompt(argument: string | undefined): Promise<string> {
+  return readPrompt({
+    argument,
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    readStdin: readAllStdin,
+    note: (line) => console.error(line),
+  });
+}
+
+/** The JSONL event stream on stdout with `--json`; undefined without. */
+export function jsonStreamOf(options: ExecOptions): ExecJsonStream | undefined {
+  return options.json || options.experimentalJson ? new ExecJsonStream(writeJsonLine) : undefined;
 }
 
 /** Human progress: the banner, each command and edit, warnings, on stderr. */

@@ -3,11 +3,16 @@
 import { UsageError } from "../errors.ts";
 import { uuidV7 } from "../session/mod.ts";
 import type { ReviewArgs } from "./cli.ts";
-import { finishExec, jsonEvents, progress, withInterrupt } from "./exec.ts";
+import {
+  finishExec,
+  jsonEvents,
+  jsonStreamOf,
+  progress,
+  readExecPrompt,
+  withInterrupt,
+} from "./exec.ts";
 import type { ExecOptions } from "./exec_cli.ts";
-import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import { makeStyle } from "./exec_reporter.ts";
-import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { renderedOutcome, type ReviewTarget, runReviewTurn, withReviewSession } from "./review.ts";
 
 const USAGE_HINT = 'Run "interpreter exec review --help" to see the targets';
@@ -51,16 +56,9 @@ export async function runExecReview(
   const named = reviewTargetOf(args);
   const target: ReviewTarget = named.kind !== "prompt" ? named : {
     kind: "custom",
-    instructions: await readPrompt({
-      argument: named.text,
-      stdinIsTerminal: Deno.stdin.isTerminal(),
-      readStdin: readAllStdin,
-      note: (line) => console.error(line),
-    }),
+    instructions: await readExecPrompt(named.text),
   };
-  const json = options.json || options.experimentalJson
-    ? new ExecJsonStream(writeJsonLine)
-    : undefined;
+  const json = jsonStreamOf(options);
   const { review: _review, ...settings } = options;
   const base = {
     cwd,
