@@ -39,7 +39,7 @@ Deno.test("loadConfig() reports a bad enum value with file, key, line and allowe
   assert.equal(
     error.message,
     'Invalid value "fast" for "model_reasoning_effort" in "<home>/config.toml" at line 3: ' +
-      'expected one of "minimal", "low", "medium", "high", "xhigh"',
+      'expected one of "none", "minimal", "low", "medium", "high", "xhigh"',
   );
   assert.match(error.hint ?? "", /one of the allowed values/);
 });

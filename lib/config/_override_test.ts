@@ -45,7 +45,7 @@ Deno.test("parseOverride() rejects text without a key or an equals sign", () => 
 Deno.test("parseOverride() rejects a value of the wrong type, naming the override", () => {
   assert.throws(
     () => parseOverride("model_reasoning_effort=fast"),
-    /Invalid value "fast" for "model_reasoning_effort" in -c override "model_reasoning_effort=fast": expected one of "minimal"/,
+    /Invalid value "fast" for "model_reasoning_effort" in -c override "model_reasoning_effort=fast": expected one of "none", "minimal"/,
   );
   assert.throws(() => parseOverride("model_context_window=lots"), UsageError);
 });

@@ -105,7 +105,10 @@ export async function compactHistory(
     if (event.type === "done") summary = textOf(event.blocks).trim();
   }
   if (!summary) throw new Error("Cannot compact the history: the model sent no summary");
-  const lastUser = state.messages.findLast((m) => m.role === "user");
+  // The latest prompt the user typed, not a reminder the harness added after it.
+  const lastUser = state.messages.findLast((m) =>
+    m.role === "user" && !m.systemRole && m.blocks.some((b) => b.type !== "text" || !b.context)
+  );
   const compacted: Message[] = [
     {
       role: "user",

@@ -138,7 +138,8 @@ async function gitSnapshot(
   if (!root) return { isGit: "No" };
   // A repository whose config changed while a session ran is not touched (see held_back.ts).
   if (isHeldBack(join(root, ".git")) || isHeldBack(join(root, ".git", "config"))) {
-    return { isGit: "Yes" };
+    const note = "(git not run: the repository changed while an earlier session ran)";
+    return { isGit: "Yes", gitBranch: note, gitStatusShort: note };
   }
   const out = async (args: string[]) => {
     const r = await git.run(args, cwd);

@@ -231,7 +231,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   };
   const beforeRequest = async (signal: AbortSignal) => {
     await loadTokenizer(state, limit);
-    if (contextTokens(state) < limit || state.messages.length < 2) return;
+    // Nothing to summarize before the model has answered once.
+    if (contextTokens(state) < limit || !state.messages.some((m) => m.role === "assistant")) return;
     await compact(signal).catch((error: Error) =>
       io.onEvent({ type: "warning", message: error.message })
     );

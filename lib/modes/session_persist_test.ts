@@ -34,7 +34,9 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
   const [saved] = await findSessions(ws.home, { cwd: ws.cwd });
   assert.equal(saved.id, id);
   const record = await readSession(saved.file);
+  // The native harness's environment context is a user item of its own before the prompt.
   assert.deepEqual(record.events.map((e) => e.type), [
+    "user_message",
     "user_message",
     "assistant_message",
     "tool_result",
@@ -46,7 +48,7 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
   assert.deepEqual(outcome, { status: "completed", finalText: "second answer" });
   const body = JSON.stringify(fake.requests[2].body);
   assert.match(body, /the task[^]*call_1[^]*first-output[^]*first answer[^]*and now\?/);
-  assert.equal((await readSession(saved.file)).events.length, 6, "the same file goes on");
+  assert.equal((await readSession(saved.file)).events.length, 7, "the same file goes on");
   assert.deepEqual(fake.failures, []);
 });
 

@@ -44,7 +44,11 @@ Deno.test("what a session planted in the project is held back in the next one un
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stdout.trim(), "planted");
 
-    const second = await interpreter(["exec", "go"], { cwd: repo, home });
+    // claude-code-bare shows the git snapshot, so the request says whether git ran.
+    const second = await interpreter(["exec", "--harness", "claude-code-bare", "go"], {
+      cwd: repo,
+      home,
+    });
     assert.equal(second.code, 0, second.stderr);
     assert.match(
       second.stderr,
@@ -53,7 +57,7 @@ Deno.test("what a session planted in the project is held back in the next one un
     assert.match(second.stderr, /sandbox: workspace-write/, "the planted config did not load");
     assert.match(
       JSON.stringify(fake.requests[2].body),
-      /git status not run: the repository changed/,
+      /git not run: the repository changed/,
     );
     const withSkills = await interpreter(["exec", "--harness", "qwen-code", "go"], {
       cwd: repo,
@@ -67,11 +71,14 @@ Deno.test("what a session planted in the project is held back in the next one un
     assert.equal(allow.code, 0, allow.stderr);
     assert.match(allow.stdout, /Allowed 3 files:\n[^]*\.openinterpreter\/config\.toml\n/);
 
-    const third = await interpreter(["exec", "go"], { cwd: repo, home });
+    const third = await interpreter(["exec", "--harness", "claude-code-bare", "go"], {
+      cwd: repo,
+      home,
+    });
     assert.equal(third.code, 0, third.stderr);
     assert.doesNotMatch(third.stderr, /Held back/);
     assert.match(third.stderr, /sandbox: danger-full-access/);
-    assert.match(JSON.stringify(fake.requests[5].body), /Git status at the start[^]*## /);
+    assert.match(JSON.stringify(fake.requests[5].body), /Current branch: (?!\(git not run)\S/);
     const planted = await Deno.stat(join(repo, "marker")).then(() => true, () => false);
     assert.equal(planted, false, "git status ran the allowed fsmonitor only inside the sandbox");
     assert.deepEqual(fake.failures, []);
@@ -143,13 +150,16 @@ Deno.test("a subfolder without a repository cannot get one that runs a planted f
       (await Deno.stat(join(sub, ".git"))).isDirectory,
       "control: full access can git init",
     );
-    const next = await interpreter(["exec", "go"], { cwd: sub, home });
+    const next = await interpreter(["exec", "--harness", "claude-code-bare", "go"], {
+      cwd: sub,
+      home,
+    });
     assert.equal(next.code, 0, next.stderr);
     assert.match(
       next.stderr,
       /warning: Held back .*\.git\/config/,
     );
-    assert.match(JSON.stringify(fake.requests.at(-1)?.body), /git status not run/);
+    assert.match(JSON.stringify(fake.requests.at(-1)?.body), /git not run/);
     assert.equal(await marker(), false);
     assert.deepEqual(fake.failures, []);
   } finally {
