@@ -20,6 +20,8 @@ export interface SessionContext {
   everyUser: Block[];
   /** Text put before every prompt. */
   turnPrefix: string;
+  /** The first prompt's template, split where the prompt goes. */
+  around?: { before: Block[]; after: Block[] };
 }
 
 /** Renders every context entry of `h` whose `when` variable is not empty. */
@@ -57,6 +59,12 @@ export function renderContext(h: Harness, vars: PromptVars): SessionContext {
       case "turn_prefix":
         out.turnPrefix += `${text}\n`;
         break;
+      case "first_prompt": {
+        const [before, after] = text.split(/\{\{\s*prompt\s*\}\}/).map((t) => t.trim());
+        const part = (t: string) => t ? [contextBlock(t, entry)] : [];
+        out.around = { before: part(before), after: part(after ?? "") };
+        break;
+      }
     }
   }
   return out;
@@ -72,8 +80,10 @@ function contextBlock(text: string, entry: ContextEntry): Block {
  */
 export function promptMessages(ctx: SessionContext, prompt: Block[], first: boolean): Message[] {
   const blocks: Block[] = [...(first ? ctx.firstUser : [])];
+  if (first && ctx.around) blocks.push(...ctx.around.before);
   if (ctx.turnPrefix) blocks.push({ type: "text", text: ctx.turnPrefix.trimEnd(), context: true });
   blocks.push(...prompt);
+  if (first && ctx.around) blocks.push(...ctx.around.after);
   const messages: Message[] = first ? [...ctx.before] : [];
   messages.push({ role: "user", blocks });
   if (first) messages.push(...ctx.after);
@@ -112,7 +122,15 @@ export function withOpeningContext(ctx: SessionContext, messages: Message[]): Me
   return [
     ...messages.slice(0, first),
     ...ctx.before,
-    { ...prompt, blocks: [...ctx.firstUser, ...prompt.blocks] },
+    {
+      ...prompt,
+      blocks: [
+        ...ctx.firstUser,
+        ...ctx.around?.before ?? [],
+        ...prompt.blocks,
+        ...ctx.around?.after ?? [],
+      ],
+    },
     ...ctx.after,
     ...messages.slice(first + 1),
   ];

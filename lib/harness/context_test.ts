@@ -82,3 +82,18 @@ Deno.test("loadHarnessDir() names the key and the fix for a context entry's unkn
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a first_prompt template goes around the first prompt only", () => {
+  const ctx = renderContext(
+    harness([entry("first_prompt", "<task>\n{{prompt}}\n</task>\nin {{cwd}}")]),
+    VARS,
+  );
+  const prompt = [{ type: "text" as const, text: "fix it" }];
+  const [first] = promptMessages(ctx, prompt, true);
+  assert.deepEqual(first.blocks.map((b) => b.type === "text" ? b.text : ""), [
+    "<task>",
+    "fix it",
+    "</task>\nin /w",
+  ]);
+  assert.deepEqual(promptMessages(ctx, prompt, false), [{ role: "user", blocks: prompt }]);
+});

@@ -57,6 +57,8 @@ export const requestSchema = z.strictObject({
   responses: wireSettingsSchema,
 }).partial().prefault({});
 
+const PROMPT_SLOT_ALL = /\{\{\s*prompt\s*\}\}/g;
+
 /** Where a piece of context goes (see `ContextEntry`). */
 export const contextSlotSchema = z.enum([
   "system",
@@ -66,6 +68,7 @@ export const contextSlotSchema = z.enum([
   "system_message",
   "every_user",
   "turn_prefix",
+  "first_prompt",
 ]);
 
 /** One `[[context]]` entry: a template in a file or inline, and the slot it goes to. */
@@ -134,7 +137,12 @@ export async function loadContext(
     const where = at(`context[${i}]`);
     const file = entry.file ? resolve(opts.dir, entry.file) : undefined;
     const text = file ? await opts.readText(file, `${where}.file`) : entry.text!;
-    checkPromptTemplate(text, file ?? `${where}.text`);
+    if (entry.slot === "first_prompt" && text.match(PROMPT_SLOT_ALL)?.length !== 1) {
+      throw new HarnessError(`${where}: a first_prompt template needs {{prompt}} exactly once`, {
+        hint: "Put {{prompt}} where the user's first prompt goes",
+      });
+    }
+    checkPromptTemplate(text.replace(PROMPT_SLOT_ALL, ""), file ?? `${where}.text`);
     const when = entry.when === undefined ? [] : [entry.when].flat();
     for (const name of when) {
       if (Object.hasOwn(PROMPT_VARIABLES, name)) continue;

@@ -97,7 +97,9 @@ export interface Harness {
  * - `first_user`: a part at the front of the first user message (a `<system-reminder>`);
  * - `system_message`: a system-role message right after the first user message;
  * - `every_user`: a user message after every prompt (Kimi Code's reminder);
- * - `turn_prefix`: text put before every prompt, in the prompt's own block.
+ * - `turn_prefix`: text put before every prompt, in the prompt's own block;
+ * - `first_prompt`: a template the first prompt goes into, at `{{prompt}}` (SWE-agent's
+ *   instance template).
  */
 export interface ContextEntry {
   slot: ContextSlot;
@@ -117,7 +119,8 @@ export type ContextSlot =
   | "first_user"
   | "system_message"
   | "every_user"
-  | "turn_prefix";
+  | "turn_prefix"
+  | "first_prompt";
 
 /**
  * A harness's texts for bad arguments. `template` has `{name}` (the tool), `{issues}` (one line
