@@ -19,7 +19,14 @@ Deno.test("loadHarness() loads the native harness with its three tools", async (
       "plan.update",
     ]],
   );
-  assert.match(h.systemPrompt, /\{\{cwd\}\}/);
+  assert.match(h.systemPrompt, /exec_command/);
+  assert.deepEqual(h.context.map((c) => c.slot), [
+    "developer",
+    "developer",
+    "developer",
+    "user_item",
+    "user_item",
+  ]);
   assert.equal(h.tools[1].args.input, "patch");
 });
 
