@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions: request body, stream reducer and provider. */
-import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
+import type { Block, Message, ModelRequest, StopReason, Usage } from "../model/message.ts";
 import { emptyUsage, joinedSystem, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import {
@@ -52,7 +52,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const system = joinedSystem(request.system);
   if (system) messages.push({ role: "system", content: system });
   let toolImages: Json[] = [];
-  for (const message of request.messages) {
+  for (const message of foldSystemMessages(request.messages, compat.systemMessages === true)) {
     if (message.role !== "tool_result" && toolImages.length > 0) {
       messages.push({ role: "user", content: toolImages });
       toolImages = [];
@@ -93,6 +93,24 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     thinkingOn: reasoning,
     hasTools: request.tools.length > 0,
   });
+}
+
+/**
+ * Without system messages at the endpoint, a system-role message joins the user message before
+ * it, as a further part, so the prompt and the context sent with it stay one message.
+ */
+function foldSystemMessages(messages: Message[], native: boolean): Message[] {
+  if (native) return messages;
+  const out: Message[] = [];
+  for (const message of messages) {
+    const last = out.at(-1);
+    if (message.role === "user" && message.systemRole && last?.role === "user") {
+      out[out.length - 1] = { ...last, blocks: [...last.blocks, ...message.blocks] };
+    } else {
+      out.push(message);
+    }
+  }
+  return out;
 }
 
 /**
