@@ -47,12 +47,14 @@ export interface BwrapArgsOptions {
   disableUserns?: boolean;
   /** Paths re-bound read-only after the private `/tmp`, e.g. a read-only cwd under `/tmp`. */
   readOnlyBinds?: string[];
+  /** Run the command as the sandbox's pid 1, without bwrap's own init (`warm_sandbox.ts`). */
+  asPid1?: boolean;
 }
 
 /** Builds the argv (without the `bwrap` program itself) that runs `opts.command` under `policy`. */
 export function bwrapArgs(policy: SandboxPolicy, opts: BwrapArgsOptions): string[] {
   const args = ["--new-session", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev"];
-  args.push("--unshare-pid", "--proc", "/proc");
+  args.push("--unshare-pid", ...(opts.asPid1 ? ["--as-pid-1"] : []), "--proc", "/proc");
   if (policy.privateTmp) args.push("--tmpfs", "/tmp");
   for (const path of opts.readOnlyBinds ?? []) args.push("--ro-bind", path, path);
   const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];

@@ -8,7 +8,8 @@
  *
  * Under bubblewrap, protected names that do not exist yet are covered too: the session makes
  * placeholders for them before a command starts and removes them once no command of the session
- * can still run (`placeholders.ts`, `run_record.ts`).
+ * can still run (`placeholders.ts`, `run_record.ts`). `spawn()` starts a command in a sandbox
+ * prepared while the previous one was answered (`warm_sandbox.ts`), one sandbox per command.
  */
 import { join } from "node:path";
 import { bwrapArgs, DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
@@ -17,6 +18,7 @@ import { probeBubblewrap, type ProbeResult } from "./probe.ts";
 import { launcherArgs, RECORD_FD } from "./run_record.ts";
 import { hostSeccompArch, seccompFilter } from "./seccomp_bpf.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
+import { WarmSandboxes } from "./warm_sandbox.ts";
 
 /** Values of `sandbox_mode`. */
 export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
@@ -55,13 +57,22 @@ export interface CommandSandbox {
   /** The process to spawn for `req`; throws `SandboxRefusal` when it must not run. */
   wrap(req: CommandRequest): SpawnSpec | Promise<SpawnSpec>;
   /**
+   * Starts `req` at once in a sandbox prepared for it ahead of time (stdin closed, stdout and
+   * stderr piped, its own process group); undefined when there is none, and the caller spawns
+   * what `wrap()` returns. Never runs an escalated request.
+   */
+  spawn?(req: CommandRequest): Promise<Deno.ChildProcess | undefined>;
+  /** Resolves true once a sandbox is prepared for the next `spawn()`, false when none will be. */
+  prepared?(): Promise<boolean>;
+  /**
    * Asked after a sandboxed command failed in a way the sandbox may have caused (on-failure
    * approval): true reruns it unsandboxed; a string, added to the output, says why it was not.
    */
   retryUnsandboxed?(command: string, output: string): Promise<boolean | string>;
   /**
-   * Removes the placeholders of missing protected names if no command `wrap()` sandboxed can
-   * still run; true when none are left. The sandbox also does this by itself soon after.
+   * Ends the sandbox prepared for the next command, then removes the placeholders of missing
+   * protected names if no sandboxed command can still run; true when none are left. The sandbox
+   * also does this by itself soon after (a prepared sandbox ends after `IDLE_MS` unused).
    */
   reclaim?(): Promise<boolean>;
   /** Waits briefly for the session's sandboxes to end, then removes placeholders and temp files. */
@@ -99,6 +110,8 @@ export interface OpenSandboxOptions {
   bwrap?: string;
   /** See `CommandSandbox.retryUnsandboxed`. */
   retryUnsandboxed?: (command: string, output: string) => Promise<boolean | string>;
+  /** Put before the argv of sandboxes prepared ahead (tests run them as another user). */
+  launcherPrefix?: string[];
 }
 
 /** Probes the platform once and returns the session's command sandbox. */
@@ -124,7 +137,7 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
   if (os === "linux") {
     const probe = await probeBubblewrap(opts.bwrap ? { bwrap: opts.bwrap } : {});
     const readable = await canonical(opts.readablePaths ?? []);
-    return { ...(await bwrapSandbox(policy, probe, readable)), ...extra };
+    return { ...(await bwrapSandbox(policy, probe, readable, opts.launcherPrefix)), ...extra };
   }
   if (os === "darwin") return { ...seatbeltSandbox(policy), ...extra };
   return unavailable(opts.mode, {
@@ -153,6 +166,7 @@ async function bwrapSandbox(
   policy: SandboxPolicy,
   probe: ProbeResult,
   readable: string[],
+  launcherPrefix?: string[],
 ): Promise<CommandSandbox> {
   if (!probe.ok) {
     return unavailable(policy.mode, {
@@ -188,33 +202,53 @@ async function bwrapSandbox(
       !policy.writableRoots.some((root) => isUnder(cwd, root))
       ? [...underTmp, cwd]
       : underTmp;
+  const launch = async (
+    command: string[],
+    cwd: string,
+    opts: { asPid1?: boolean; watch?: boolean } = {},
+  ): Promise<string[]> => {
+    const cover = await guard.cover({ watch: opts.watch });
+    const argv = bwrapArgs(policy, {
+      command,
+      cwd,
+      seccompFd: filterPath ? 3 : undefined,
+      existingProtectedPaths: [...cover.existing, ...cover.placeholders, ...ownBinds],
+      infoFd: cover.record ? RECORD_FD : undefined,
+      disableUserns: probe.supportsDisableUserns,
+      readOnlyBinds: readOnlyBinds(cwd),
+      asPid1: opts.asPid1,
+    });
+    return launcherArgs({ bwrap: probe.bwrap, bwrapArgs: argv, filterPath, record: cover.record });
+  };
+  const warm = new WarmSandboxes({
+    // Prepared for no command in particular, so for a cwd that needs no bind of its own.
+    prepare: async (runner): Promise<SpawnSpec> => ({
+      cmd: "/bin/sh",
+      args: await launch(runner, "/", { asPid1: true, watch: false }),
+      env: probe.bwrap.includes("/") ? {} : { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    }),
+    watched: [...roots, ...roots.flatMap((r) => policy.protectedNames.map((n) => join(r, n)))],
+    ended: () => guard.watch(),
+    launcherPrefix,
+  });
   return {
     status,
     async wrap(req) {
       if (req.escalated) return direct(req);
-      const cover = await guard.cover();
-      const argv = bwrapArgs(policy, {
-        command: req.argv,
-        cwd: req.cwd,
-        seccompFd: filterPath ? 3 : undefined,
-        existingProtectedPaths: [...cover.existing, ...cover.placeholders, ...ownBinds],
-        infoFd: cover.record ? RECORD_FD : undefined,
-        disableUserns: probe.supportsDisableUserns,
-        readOnlyBinds: readOnlyBinds(req.cwd),
-      });
-      return {
-        cmd: "/bin/sh",
-        args: launcherArgs({
-          bwrap: probe.bwrap,
-          bwrapArgs: argv,
-          filterPath,
-          record: cover.record,
-        }),
-        env: sandboxEnv(req.env, policy),
-      };
+      const args = await launch(req.argv, req.cwd);
+      return { cmd: "/bin/sh", args, env: sandboxEnv(req.env, policy) };
     },
-    reclaim: () => guard.reclaim(),
+    async spawn(req) {
+      if (req.escalated || readOnlyBinds(req.cwd).length !== underTmp.length) return undefined;
+      return await warm.take({ argv: req.argv, cwd: req.cwd, env: sandboxEnv(req.env, policy) });
+    },
+    prepared: () => warm.ready(),
+    async reclaim() {
+      await warm.retire();
+      return await guard.reclaim();
+    },
     async close() {
+      await warm.close();
       await guard[Symbol.asyncDispose]();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
@@ -285,6 +319,8 @@ function direct(req: CommandRequest): SpawnSpec {
 
 function sandboxEnv(env: Record<string, string>, policy: SandboxPolicy): Record<string, string> {
   const out = { ...env };
+  // The agent's own path, as a parent shell left it; bash would not pass it on anyway.
+  delete out._;
   if (policy.privateTmp) out.TMPDIR = "/tmp";
   if (!policy.networkAccess) out.OPENINTERPRETER_SANDBOX_NETWORK_DISABLED = "1";
   return out;

@@ -117,9 +117,10 @@ export class PlaceholderGuard implements AsyncDisposable {
 
   /**
    * Makes every missing protected name a placeholder and returns what a command starting now must
-   * cover, with the run record its launcher claims.
+   * cover, with the run record its launcher claims. The guard then checks now and then whether
+   * it can remove them; with `watch: false` the caller, who sees the process end, calls `watch()`.
    */
-  cover(): Promise<Cover> {
+  cover(opts: { watch?: boolean } = {}): Promise<Cover> {
     return this.#exclusive(async () => {
       if (this.#closing) throw new Error("Cannot sandbox a command: the session sandbox is closed");
       const existing: string[] = [];
@@ -132,10 +133,15 @@ export class PlaceholderGuard implements AsyncDisposable {
       if (placeholders.length === 0) return { existing, placeholders };
       const record = join(this.#opts.recordDir, `run-${++this.#count}-${this.#id}`);
       this.#runs.push({ record, issued: Date.now() });
-      this.#delay = RECLAIM_FIRST_MS;
-      this.#schedule();
+      if (opts.watch ?? true) this.watch();
       return { existing, placeholders, record };
     });
+  }
+
+  /** Checks soon, then less and less often, until the placeholders could be removed. */
+  watch(): void {
+    this.#delay = RECLAIM_FIRST_MS;
+    this.#schedule();
   }
 
   /**

@@ -23,6 +23,19 @@ export async function sandboxedSpawn(
 }
 
 /**
+ * `argv` started at once in a sandbox the session prepared for the next command, or undefined
+ * when it has none for it (then spawn what `sandboxedSpawn()` returns). Escalated runs never are.
+ */
+export async function preparedProcess(
+  argv: string[],
+  opts: { cwd: string; env: Record<string, string>; escalated?: boolean },
+  ctx: ToolContext,
+): Promise<Deno.ChildProcess | undefined> {
+  if (!ctx.sandbox?.spawn || opts.escalated) return undefined;
+  return await ctx.sandbox.spawn({ argv, cwd: opts.cwd, env: opts.env });
+}
+
+/**
  * The absolute working directory for a command: `given` (default ".") against `ctx.cwd`.
  * A missing path or a file is a ToolError that names what the model gave.
  */

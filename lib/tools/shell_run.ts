@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import { commandCwd, sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { commandCwd, preparedProcess, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { displayPath } from "./_paths.ts";
+import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -108,14 +109,26 @@ async function runOnce(
   opts: { cwd: string; timeoutMs: number; escalated: boolean; shell?: string },
   ctx: ToolContext,
 ): Promise<RunOnce> {
-  const spec = await sandboxedSpawn(
-    argv,
-    { cwd: opts.cwd, env: ctx.env, escalated: opts.escalated },
-    ctx,
-  );
-  let child: Deno.ChildProcess;
+  const how = { cwd: opts.cwd, env: ctx.env, escalated: opts.escalated };
+  const child = await preparedProcess(argv, how, ctx) ??
+    spawnShell(await sandboxedSpawn(argv, how, ctx), argv, opts);
+  const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
+  const killed = watchProcess(child, opts.timeoutMs, ctx.signal);
+  const status = await collect(child, out);
+  killed.stop();
+  if (killed.reason === "abort") {
+    throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
+  }
+  return { out, code: status.code, reason: killed.reason };
+}
+
+function spawnShell(
+  spec: SpawnSpec,
+  argv: string[],
+  opts: { cwd: string; shell?: string },
+): Deno.ChildProcess {
   try {
-    child = new Deno.Command(spec.cmd, {
+    return new Deno.Command(spec.cmd, {
       args: spec.args,
       cwd: opts.cwd,
       clearEnv: true,
@@ -131,14 +144,6 @@ async function runOnce(
       opts.shell ? "Omit `shell` to use the default shell" : "Check that bash is installed",
     );
   }
-  const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
-  const killed = watchProcess(child, opts.timeoutMs, ctx.signal);
-  const status = await collect(child, out);
-  killed.stop();
-  if (killed.reason === "abort") {
-    throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
-  }
-  return { out, code: status.code, reason: killed.reason };
 }
 
 /** Arguments placed before the command line for the given shell program. */

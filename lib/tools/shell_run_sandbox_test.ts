@@ -15,6 +15,7 @@ import {
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
 import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { hostSeccompArch } from "../../sandbox/seccomp_bpf.ts";
+import { RUNNER_NAME } from "../../sandbox/warm_sandbox.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 
 const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
@@ -106,14 +107,19 @@ function connectUnix(path: string): string {
   return `python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${path}"); print(s.recv(20).decode())'`;
 }
 
-/** Runs every spawned command as `uid` (bwrap takes other code paths for non-root). */
+/** `setpriv` arguments that run a program as `uid` (bwrap takes other code paths for non-root). */
+function setprivAs(uid: number): string[] {
+  return ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--"];
+}
+
+/** Runs every command `wrap()` sandboxes as `uid`; the sandbox runs its prepared ones so. */
 function asUser(sandbox: CommandSandbox, uid: number): CommandSandbox {
   return {
     ...sandbox,
     async wrap(req) {
       const spec = await sandbox.wrap(req);
-      const ids = [`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--"];
-      return { cmd: "setpriv", args: [...ids, spec.cmd, ...spec.args], env: spec.env };
+      const [cmd, ...ids] = setprivAs(uid);
+      return { cmd, args: [...ids, spec.cmd, ...spec.args], env: spec.env };
     },
   };
 }
@@ -134,11 +140,21 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
 
-async function escapeSuite(mode: SandboxMode, uid?: number): Promise<void> {
+/**
+ * The suite, with each command in a sandbox prepared ahead (`prepared`) or made for it; as `uid`
+ * when given.
+ */
+async function escapeSuite(mode: SandboxMode, prepared: boolean, uid?: number): Promise<void> {
   await using fx = await fixture();
-  const opened = await openCommandSandbox({ mode, writableRoots: [fx.ws], networkAccess: false });
+  const opened = await openCommandSandbox({
+    mode,
+    writableRoots: [fx.ws],
+    networkAccess: false,
+    launcherPrefix: uid === undefined ? undefined : setprivAs(uid),
+  });
   try {
-    const sandbox = uid === undefined ? opened : asUser(opened, uid);
+    const user = uid === undefined ? opened : asUser(opened, uid);
+    const sandbox = prepared ? user : { ...user, spawn: undefined };
     const run = context(fx, sandbox);
     const bare = context(fx);
     const denied = async (command: string, hostPath: string, before?: string) => {
@@ -147,6 +163,10 @@ async function escapeSuite(mode: SandboxMode, uid?: number): Promise<void> {
       if (before === undefined) assert.equal(await exists(hostPath), false, command);
       else assert.equal(await Deno.readTextFile(hostPath), before, command);
     };
+
+    const who = await run("id -u; tr '\\0' ' ' < /proc/1/cmdline");
+    assert.equal(who.output.split("\n")[0], String(uid ?? 0), who.output);
+    assert.equal(who.output.includes(RUNNER_NAME), prepared, who.output);
 
     const inside = await run("echo ok > inside.txt && cat inside.txt");
     if (mode === "workspace-write") assert.equal(inside.exitCode, 0, inside.output);
@@ -193,20 +213,23 @@ async function escapeSuite(mode: SandboxMode, uid?: number): Promise<void> {
 }
 
 for (const mode of ["read-only", "workspace-write"] as const) {
-  Deno.test({
-    name: `shellRun() under a ${mode} sandbox blocks every escape that works without it` +
-      (skipReason ? ` (SKIPPED: ${skipReason})` : ""),
-    ignore: skipReason !== undefined,
-    fn: () => escapeSuite(mode),
-  });
-  const nonRootSkip = skipReason ??
-    (canSwitchUser ? undefined : "needs root and setpriv to switch to nobody");
-  Deno.test({
-    name: `shellRun() under a ${mode} sandbox blocks every escape as a non-root user` +
-      (nonRootSkip ? ` (SKIPPED: ${nonRootSkip})` : ""),
-    ignore: nonRootSkip !== undefined,
-    fn: () => escapeSuite(mode, NOBODY),
-  });
+  for (const prepared of [true, false]) {
+    const how = prepared ? "prepared ahead" : "made for the command";
+    Deno.test({
+      name: `shellRun() under a ${mode} sandbox ${how} blocks every escape that works without it` +
+        (skipReason ? ` (SKIPPED: ${skipReason})` : ""),
+      ignore: skipReason !== undefined,
+      fn: () => escapeSuite(mode, prepared),
+    });
+    const nonRootSkip = skipReason ??
+      (canSwitchUser ? undefined : "needs root and setpriv to switch to nobody");
+    Deno.test({
+      name: `shellRun() under a ${mode} sandbox ${how} blocks every escape as a non-root user` +
+        (nonRootSkip ? ` (SKIPPED: ${nonRootSkip})` : ""),
+      ignore: nonRootSkip !== undefined,
+      fn: () => escapeSuite(mode, prepared, NOBODY),
+    });
+  }
 }
 
 Deno.test("shellRun() hides secret-named variables from commands unless the policy allows them", async () => {
