@@ -101,6 +101,7 @@ export function toRequestSpecs(parsed: z.infer<typeof requestSchema>): RequestSp
       base: camelSpec(base),
       rules: (models ?? []).map(({ match, ...set }) => ({
         models: match.map(globRegExp),
+        patterns: match,
         set: camelSpec(set),
       })),
     };

@@ -63,6 +63,8 @@ export interface WireRequestSpec {
 /** A rule that changes some settings for the models it matches (case-insensitive globs). */
 export interface ModelRule {
   models: RegExp[];
+  /** The globs as written, for display. */
+  patterns: string[];
   set: WireRequestSpec;
 }
 

@@ -39,7 +39,7 @@ function requestLines(h: Harness): string[] {
     }
     out.push(`  [${wire}]`, ...settingLines(spec.base, "    "));
     for (const rule of spec.rules) {
-      out.push(`    for models ${rule.models.map((m) => m.source).join(", ")}:`);
+      out.push(`    for models ${rule.patterns.join(", ")}:`);
       out.push(...settingLines(rule.set, "      "));
     }
   }

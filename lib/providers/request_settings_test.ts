@@ -23,6 +23,7 @@ const CLAUDE_LIKE: RequestSpecs = {
     },
     rules: [{
       models: [/^claude-opus-5.*$/i],
+      patterns: ["claude-opus-5*"],
       set: { maxOutputTokens: 128000, thinking: "adaptive", thinkingDisplay: "omitted" },
     }],
   },
@@ -109,7 +110,7 @@ Deno.test("Responses: developer parts, user items and reasoning settings by mode
         parallelToolCalls: false,
         promptCacheKey: "{session_id}",
       },
-      rules: [{ models: [/^gpt-4.*$/i], set: { reasoning: false } }],
+      rules: [{ models: [/^gpt-4.*$/i], patterns: ["gpt-4*"], set: { reasoning: false } }],
     },
   };
   const request = simpleRequest({
