@@ -44,7 +44,7 @@ const SOURCES: Record<string, { source: string; model: string }> = {
   pi: { source: "request-shapes.md §6 (capture: pi 0.73.1)", model: "claude-sonnet-4-5" },
   "kimi-code": { source: "request-shapes.md §7; harnesses.md §7", model: "kimi-k2-thinking" },
   "kimi-cli": { source: "request-shapes.md §8; harnesses.md §8", model: "kimi-k2-thinking" },
-  "deepseek-tui": { source: "request-shapes.md §9; harnesses.md §10", model: "deepseek-chat" },
+  "deepseek-tui": { source: "request-shapes.md §9; harnesses.md §10", model: "deepseek-reasoner" },
   "swe-agent": { source: "request-shapes.md §10; harnesses.md §12", model: "test-model" },
   "mini-swe-agent": { source: "request-shapes.md §11; harnesses.md §11", model: "test-model" },
   "terminus-2": { source: "request-shapes.md §12; harnesses.md §13", model: "test-model" },
