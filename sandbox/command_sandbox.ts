@@ -18,7 +18,7 @@ import { probeBubblewrap, type ProbeResult } from "./probe.ts";
 import { launcherArgs, RECORD_FD } from "./run_record.ts";
 import { hostSeccompArch, seccompFilter } from "./seccomp_bpf.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
-import { WarmSandboxes } from "./warm_sandbox.ts";
+import { type PreparedProcess, WarmSandboxes } from "./warm_sandbox.ts";
 
 /** Values of `sandbox_mode`. */
 export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
@@ -61,7 +61,7 @@ export interface CommandSandbox {
    * stderr piped, its own process group); undefined when there is none, and the caller spawns
    * what `wrap()` returns. Never runs an escalated request.
    */
-  spawn?(req: CommandRequest): Promise<Deno.ChildProcess | undefined>;
+  spawn?(req: CommandRequest): Promise<PreparedProcess | undefined>;
   /** Resolves true once a sandbox is prepared for the next `spawn()`, false when none will be. */
   prepared?(): Promise<boolean>;
   /**

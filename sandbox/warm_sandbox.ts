@@ -23,6 +23,7 @@
  * symlink retargeted), `take()` discards it and the caller makes a sandbox for the command.
  */
 import type { SpawnSpec } from "./command_sandbox.ts";
+import { HeldPaths, sameBut } from "./_held_paths.ts";
 import { PLACEHOLDER_MODE } from "./placeholders.ts";
 
 /** How long a prepared sandbox waits for a command before it is ended (and its placeholders). */
@@ -68,6 +69,16 @@ set +m
 wait "$!"
 `;
 
+/** A command's process as the caller of `take()` gets it; a `Deno.ChildProcess` is one too. */
+export interface PreparedProcess {
+  /** The host pid of the process group leader (the sandbox's bwrap). */
+  readonly pid: number;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly status: Promise<Deno.CommandStatus>;
+  kill(signal?: Deno.Signal): void;
+}
+
 /** A command for a prepared sandbox. */
 export interface WarmRequest {
   argv: string[];
@@ -91,14 +102,16 @@ export interface WarmOptions {
 
 interface Prepared {
   child: Deno.ChildProcess;
-  /** What `stamps()` said about the watched paths once the sandbox was ready. */
-  stamps: string[];
+  /** The watched paths as they were once the sandbox was ready. */
+  held: HeldPaths;
 }
 
 /** The session's sandbox for its next command, prepared one at a time. */
 export class WarmSandboxes {
   readonly #opts: WarmOptions;
   #next: Promise<Prepared | undefined> | undefined;
+  /** Settles when the last command taken has ended and the next sandbox is being prepared. */
+  #running: Promise<unknown> = Promise.resolve();
   #failures = 0;
   #disabled = false;
   #closed = false;
@@ -113,7 +126,7 @@ export class WarmSandboxes {
    * preparing one now) and returns its process: stdin closed, stdout and stderr piped, its own
    * process group. Undefined when there is none for it: the caller makes a sandbox itself.
    */
-  async take(req: WarmRequest): Promise<Deno.ChildProcess | undefined> {
+  async take(req: WarmRequest): Promise<PreparedProcess | undefined> {
     if (this.#closed || !warmable(req)) return undefined;
     if (this.#next === undefined) this.#prepare();
     const next = this.#next;
@@ -124,7 +137,9 @@ export class WarmSandboxes {
       this.#prepare();
       return undefined;
     }
-    if (!sameStamps(prepared.stamps, await stamps(this.#opts.watched)) || this.#closed) {
+    const unchanged = await prepared.held.unchanged();
+    prepared.held.release();
+    if (!unchanged || this.#closed) {
       await this.#discard(prepared.child);
       this.#prepare();
       return undefined;
@@ -138,15 +153,22 @@ export class WarmSandboxes {
     } catch {
       // The sandbox died meanwhile; its status says so to the caller.
     }
-    child.status.finally(() => {
+    this.#running = child.status.finally(() => {
       this.#opts.ended();
       this.#prepare();
     });
-    return child;
+    // A fresh stream: the runner's ready line was read from the first, which a body cannot use.
+    const stdout = child.stdout.pipeThrough(new TransformStream<Uint8Array, Uint8Array>());
+    const kill = (signal?: Deno.Signal) => child.kill(signal);
+    return { pid: child.pid, stdout, stderr: child.stderr, status: child.status, kill };
   }
 
-  /** Resolves true once a sandbox is prepared for the next command, false when none will be. */
+  /**
+   * Resolves true once a sandbox is prepared for the next command (after the running one
+   * ended), false when none will be.
+   */
   async ready(): Promise<boolean> {
+    await this.#running;
     return (await this.#next) !== undefined;
   }
 
@@ -156,7 +178,10 @@ export class WarmSandboxes {
     const next = this.#next;
     this.#next = undefined;
     const prepared = await next;
-    if (prepared) await this.#discard(prepared.child);
+    if (prepared) {
+      prepared.held.release();
+      await this.#discard(prepared.child);
+    }
   }
 
   /** Ends the prepared sandbox and prepares no more. */
@@ -177,7 +202,16 @@ export class WarmSandboxes {
   }
 
   async #start(): Promise<Prepared | undefined> {
-    const before = await stamps(this.#opts.watched);
+    const before = await HeldPaths.hold(this.#opts.watched);
+    if (!before) return undefined;
+    try {
+      return await this.#spawn(before);
+    } finally {
+      before.release();
+    }
+  }
+
+  async #spawn(before: HeldPaths): Promise<Prepared | undefined> {
     const spec = await this.#opts.prepare(["/bin/bash", "-c", SCRIPT, RUNNER_NAME]);
     const [cmd, ...args] = [...(this.#opts.launcherPrefix ?? []), spec.cmd, ...spec.args];
     const child = new Deno.Command(cmd, {
@@ -191,15 +225,17 @@ export class WarmSandboxes {
       detached: true,
     }).spawn();
     const said = await withTimeout(readToken(child.stdout), READY_TIMEOUT_MS);
-    const after = said === READY ? await stamps(this.#opts.watched) : [];
-    if (said !== READY || !unchangedWhilePreparing(before, after) || this.#closed) {
+    const held = said === READY ? await HeldPaths.hold(this.#opts.watched) : undefined;
+    // Unchanged while bwrap made its binds, but for the placeholders made for it.
+    if (!held || !sameBut(before, held, PLACEHOLDER_MODE) || this.#closed) {
+      held?.release();
       if (said === UNSUPPORTED) this.#disabled = true;
       await this.#discard(child);
       return undefined;
     }
     // Waiting for a command must not keep the agent from exiting; `take()` refs it again.
     child.unref();
-    return { child, stamps: after };
+    return { child, held };
   }
 
   #waitIdle(next: Promise<Prepared | undefined>): void {
@@ -212,6 +248,7 @@ export class WarmSandboxes {
 
   /** Kills a sandbox that never got a command and waits for it to end. */
   async #discard(child: Deno.ChildProcess): Promise<void> {
+    child.ref();
     try {
       Deno.kill(-child.pid, "SIGKILL");
     } catch {
@@ -294,44 +331,6 @@ export function encodeRequest(req: WarmRequest): Uint8Array {
     at += part.length;
   }
   return out;
-}
-
-/**
- * What identifies each path's entry: device, inode and mode from `lstat`, plus where a symlink
- * leads; "-" when it does not exist.
- */
-export async function stamps(paths: string[]): Promise<string[]> {
-  return await Promise.all(paths.map(async (path) => {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return "-";
-      throw error;
-    }
-    const entry = `${info.dev}:${info.ino}:${info.mode}`;
-    return info.isSymlink ? `${entry}>${await Deno.realPath(path).catch(() => "?")}` : entry;
-  }));
-}
-
-function sameStamps(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((stamp, i) => stamp === b[i]);
-}
-
-/**
- * Whether the paths stayed as they were while the sandbox was prepared, apart from missing
- * protected names that became placeholders: then its binds match what `after` describes.
- */
-function unchangedWhilePreparing(before: string[], after: string[]): boolean {
-  return before.length === after.length &&
-    before.every((stamp, i) =>
-      stamp === after[i] || (stamp === "-" && isPlaceholderStamp(after[i]))
-    );
-}
-
-function isPlaceholderStamp(stamp: string): boolean {
-  const mode = Number(stamp.split(":")[2]);
-  return (mode & 0o170000) === 0o040000 && (mode & 0o7777) === PLACEHOLDER_MODE;
 }
 
 /** Reads the runner's first line from `stream` and lets go of it; "" when it ended first. */

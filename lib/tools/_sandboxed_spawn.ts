@@ -1,4 +1,5 @@
 import { SandboxRefusal, type SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import type { PreparedProcess } from "../../sandbox/warm_sandbox.ts";
 import { ToolError } from "../errors.ts";
 import type { ToolContext } from "./capability.ts";
 import { resolvePath } from "./_paths.ts";
@@ -30,7 +31,7 @@ export async function preparedProcess(
   argv: string[],
   opts: { cwd: string; env: Record<string, string>; escalated?: boolean },
   ctx: ToolContext,
-): Promise<Deno.ChildProcess | undefined> {
+): Promise<PreparedProcess | undefined> {
   if (!ctx.sandbox?.spawn || opts.escalated) return undefined;
   return await ctx.sandbox.spawn({ argv, cwd: opts.cwd, env: opts.env });
 }

@@ -5,6 +5,7 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { displayPath } from "./_paths.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import type { PreparedProcess } from "../../sandbox/warm_sandbox.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -160,7 +161,7 @@ interface Watch {
 }
 
 /** Kills the process (its whole group where possible) on timeout or abort. */
-function watchProcess(child: Deno.ChildProcess, timeoutMs: number, signal: AbortSignal): Watch {
+function watchProcess(child: PreparedProcess, timeoutMs: number, signal: AbortSignal): Watch {
   const watch: Watch = { reason: null, stop };
   const kill = (reason: "timeout" | "abort") => {
     if (watch.reason) return;
@@ -178,7 +179,7 @@ function watchProcess(child: Deno.ChildProcess, timeoutMs: number, signal: Abort
   return watch;
 }
 
-function killTree(child: Deno.ChildProcess): void {
+function killTree(child: PreparedProcess): void {
   try {
     if (Deno.build.os !== "windows") Deno.kill(-child.pid, "SIGKILL");
     else child.kill("SIGKILL");
@@ -195,7 +196,7 @@ function killTree(child: Deno.ChildProcess): void {
  * Reads stdout and stderr into `out` as chunks arrive, until the shell exits and both pipes
  * close. Background children may keep a pipe open; reading stops a short grace after exit.
  */
-async function collect(child: Deno.ChildProcess, out: CappedOutput): Promise<Deno.CommandStatus> {
+async function collect(child: PreparedProcess, out: CappedOutput): Promise<Deno.CommandStatus> {
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   const pumps = readers.map(async (reader) => {
     try {

@@ -1,0 +1,326 @@
+/**
+ * Sandboxes prepared ahead: the runner's protocol on its own (no bwrap needed), then under real
+ * bubblewrap through `openCommandSandbox()`: a prepared sandbox runs a command as a sandbox made
+ * for it would, serves exactly one command, and is discarded when what its binds protect changed.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type CommandRequest, type CommandSandbox, openCommandSandbox } from "./command_sandbox.ts";
+import { probeBubblewrap } from "./probe.ts";
+import {
+  encodeRequest,
+  type PreparedProcess,
+  RUNNER_NAME,
+  warmable,
+  type WarmOptions,
+  WarmSandboxes,
+} from "./warm_sandbox.ts";
+
+const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
+const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
+const hasPython = await new Deno.Command("python3", { args: ["-c", "pass"] }).output()
+  .then((o) => o.success, () => false);
+const PATH = "/usr/bin:/bin";
+
+function bwrapTest(name: string, fn: () => Promise<void>, extraSkip = ""): void {
+  Deno.test({ name: `${name}${skip || extraSkip}`, ignore: skip !== "" || extraSkip !== "", fn });
+}
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function collect(child: PreparedProcess): Promise<Ran> {
+  const [stdout, stderr, status] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.status,
+  ]);
+  return { code: status.code, stdout, stderr };
+}
+
+Deno.test("warmable() takes only what bash can pass on unchanged", () => {
+  const ok = { argv: ["bash", "-c", "x"], cwd: "/w", env: { PATH, A_1: "v\nw=x" } };
+  assert.equal(warmable(ok), true);
+  assert.equal(warmable({ ...ok, argv: [] }), false);
+  assert.equal(warmable({ ...ok, env: { A: "1" } }), false, "no PATH to find the program");
+  assert.equal(warmable({ ...ok, argv: ["a\0b"] }), false);
+  assert.equal(warmable({ ...ok, env: { PATH, A: "\0" } }), false);
+  for (const name of ["SHELLOPTS", "RANDOM", "EXECIGNORE", "1X", "A-B", "A.B", "_"]) {
+    assert.equal(warmable({ ...ok, env: { PATH, [name]: "1" } }), false, name);
+  }
+});
+
+Deno.test("encodeRequest() gives the size, the field lengths in bytes, then the fields", () => {
+  const bytes = encodeRequest({ argv: ["ä", ""], cwd: "/w", env: { PATH: "/b" } });
+  assert.equal(new TextDecoder().decode(bytes), "23\n4 1 2 7 2 0\n/wPATH=/bä");
+});
+
+/** Sandboxes "prepared" without bwrap: the runner itself, so its protocol can be tested alone. */
+function bareRunners(opts: Partial<WarmOptions> = {}) {
+  const ended: number[] = [];
+  const warm = new WarmSandboxes({
+    prepare: (runner) => Promise.resolve({ cmd: runner[0], args: runner.slice(1), env: {} }),
+    watched: [],
+    ended: () => ended.push(Date.now()),
+    ...opts,
+  });
+  return { warm, ended };
+}
+
+const ODD = ["", " lead", "tab\there", "new\nline", "quote'\"$HOME`x`", "ünï ☃", "-n", "a=b"];
+
+Deno.test("the runner starts exactly the argv, environment and directory it was sent", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "oi warm " });
+  const { warm } = bareRunners();
+  try {
+    const env = { PATH, SHLVL: "7", ODD: "x\ny=z ☃", EMPTY: "" };
+    const run = async (argv: string[]) => {
+      const child = await warm.take({ argv, cwd, env });
+      assert.ok(child, "the runner took the command");
+      const ran = await collect(child);
+      assert.deepEqual([ran.code, ran.stderr], [0, ""]);
+      return ran.stdout;
+    };
+    const vars = (await run(["/usr/bin/env", "-0"])).split("\0").filter(Boolean);
+    assert.deepEqual(vars.sort(), Object.entries(env).map(([k, v]) => `${k}=${v}`).sort());
+    const args = await run(["/bin/sh", "-c", 'pwd -P; printf "<%s>" "$@"', "sh", ...ODD]);
+    assert.equal(args, `${await Deno.realPath(cwd)}\n${ODD.map((a) => `<${a}>`).join("")}`);
+  } finally {
+    await warm.close();
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("the runner keeps stdout and stderr apart, passes the exit code and closes stdin", async () => {
+  const { warm } = bareRunners();
+  try {
+    const script = 'echo out; echo err >&2; read -r line; echo "read=$? [$line]"; ' +
+      'test "$(ps -o pgid= -p $$ | tr -d " ")" = "$$" && echo own-group; exit 7';
+    const child = await warm.take({ argv: ["bash", "-c", script], cwd: "/", env: { PATH } });
+    assert.ok(child);
+    assert.deepEqual(await collect(child), {
+      code: 7,
+      stdout: "out\nread=1 []\nown-group\n",
+      stderr: "err\n",
+    });
+  } finally {
+    await warm.close();
+  }
+});
+
+Deno.test("a prepared runner serves one command, and the next one gets a new runner", async () => {
+  const { warm, ended } = bareRunners();
+  try {
+    const pids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const child = await warm.take({ argv: ["sh", "-c", "echo $PPID"], cwd: "/", env: { PATH } });
+      assert.ok(child);
+      pids.push((await collect(child)).stdout);
+      assert.equal(await warm.ready(), true, "the next one is prepared once this one ended");
+    }
+    assert.notEqual(pids[0], pids[1], "two commands, two runners");
+    assert.equal(ended.length, 2);
+  } finally {
+    await warm.close();
+  }
+  assert.equal(ended.length, 3, "close() ended the prepared one");
+});
+
+Deno.test("a prepared runner left unused ends after the idle time", async () => {
+  const { warm, ended } = bareRunners({ idleMs: 50 });
+  try {
+    const child = await warm.take({ argv: ["true"], cwd: "/", env: { PATH } });
+    assert.ok(child);
+    await collect(child);
+    assert.equal(await warm.ready(), true);
+    const deadline = Date.now() + 5_000;
+    while (ended.length < 2) {
+      assert.ok(Date.now() < deadline, "the idle runner did not end");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(await warm.ready(), false, "none is prepared until a command asks");
+  } finally {
+    await warm.close();
+  }
+});
+
+Deno.test("a runner whose watched paths changed after it was prepared is not used", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "oi_warm_" });
+  const watched = join(dir, "watched");
+  const { warm, ended } = bareRunners({ watched: [watched] });
+  try {
+    const req = { argv: ["true"], cwd: "/", env: { PATH } };
+    await collect((await warm.take(req))!);
+    assert.equal(await warm.ready(), true);
+    await Deno.mkdir(watched);
+    assert.equal(await warm.take(req), undefined, "the runner prepared before the change");
+    assert.equal(ended.length, 2, "it was ended");
+    assert.ok(await warm.take(req), "the one prepared after the change is used");
+  } finally {
+    await warm.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("requests the runner cannot pass on exactly prepare nothing", async () => {
+  const { warm, ended } = bareRunners();
+  try {
+    assert.equal(
+      await warm.take({ argv: ["true"], cwd: "/", env: { PATH, RANDOM: "4" } }),
+      undefined,
+    );
+    assert.equal(await warm.ready(), false);
+  } finally {
+    await warm.close();
+  }
+  assert.equal(ended.length, 0);
+});
+
+// Under real bubblewrap, through the session's command sandbox.
+
+interface Session extends AsyncDisposable {
+  ws: string;
+  outside: string;
+  sandbox: CommandSandbox;
+  request(script: string): CommandRequest;
+}
+
+/** A workspace and a folder beside it, outside /tmp (commands have a private one). */
+async function session(setup?: (ws: string, outside: string) => Promise<void>): Promise<Session> {
+  const parent = Deno.env.get("HOME") ?? "/var/tmp";
+  const root = await Deno.realPath(await Deno.makeTempDir({ dir: parent, prefix: "oi_warm_" }));
+  const ws = join(root, "ws");
+  const outside = join(root, "outside");
+  await Deno.mkdir(ws);
+  await Deno.mkdir(outside);
+  await setup?.(ws, outside);
+  const sandbox = await openCommandSandbox({
+    mode: "workspace-write",
+    writableRoots: [ws],
+    networkAccess: false,
+  });
+  return {
+    ws,
+    outside,
+    sandbox,
+    request: (script) => ({ argv: ["/bin/bash", "-c", script], cwd: ws, env: { PATH } }),
+    async [Symbol.asyncDispose]() {
+      await sandbox.close();
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+/** Runs `script` in the sandbox prepared for it, checking that it was. */
+async function prepared(s: Session, script: string): Promise<Ran> {
+  const child = await s.sandbox.spawn?.(s.request(script));
+  assert.ok(child, "a prepared sandbox took the command");
+  return await collect(child);
+}
+
+/** Runs `script` as `shell.run` does: in the prepared sandbox when it is there for it. */
+async function anyway(s: Session, script: string): Promise<Ran> {
+  const child = await s.sandbox.spawn?.(s.request(script));
+  return child ? await collect(child) : await made(s, script);
+}
+
+async function made(s: Session, script: string): Promise<Ran> {
+  const spec = await s.sandbox.wrap(s.request(script));
+  const child = new Deno.Command(spec.cmd, {
+    args: spec.args,
+    cwd: s.ws,
+    clearEnv: true,
+    env: spec.env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  return await collect(child);
+}
+
+const PORTRAIT = [
+  "env -0 | sort -z | tr '\\0' '\\n'",
+  "pwd; id; echo pid=$$; umask; ulimit -a",
+  "grep -E '^(Cap|NoNewPrivs|Seccomp|SigBlk)' /proc/self/status",
+  "ls -A /tmp /dev/shm; ls /dev",
+  "echo x > .git/x; echo x > ../outside/x; echo x > /tmp/x && echo tmp-ok; echo err >&2",
+  "trap -p; echo $- ; exit 3",
+].join("; ");
+
+bwrapTest("a prepared sandbox runs a command as a sandbox made for it does", async () => {
+  await using s = await session(async (ws) => await Deno.mkdir(join(ws, ".git")));
+  const ours = await prepared(s, PORTRAIT);
+  const theirs = await made(s, PORTRAIT);
+  assert.deepEqual(ours, theirs);
+  // One difference: the runner resets the two glibc signals the agent ignores to their default.
+  const ignored = await prepared(s, "grep SigIgn /proc/self/status");
+  assert.equal(ignored.stdout, "SigIgn:\t0000000000000000\n");
+  assert.equal(ours.code, 3);
+  assert.match(ours.stdout, /tmp-ok/);
+  assert.match(ours.stderr, /Read-only file system[^]*Read-only file system[^]*err/);
+  const pid1 = await prepared(s, "tr '\\0' ' ' < /proc/1/cmdline");
+  assert.match(pid1.stdout, new RegExp(RUNNER_NAME), "the command ran in a prepared sandbox");
+});
+
+bwrapTest(
+  "each command gets a fresh sandbox: files in /tmp and processes do not carry over",
+  async () => {
+    await using s = await session();
+    const first = await prepared(s, "echo x > /tmp/left; sleep 300 & echo started; ls /tmp");
+    assert.equal(first.stdout, "started\nleft\n", "within one command /tmp keeps the file");
+    const next = await prepared(s, "ls -A /tmp; ps -e -o comm=");
+    assert.equal(next.stdout, "bash\nps\n", "no file and no sleep from the earlier command");
+  },
+);
+
+bwrapTest("a port bound by one command is free in the next", async () => {
+  await using s = await session();
+  const serve = "import socket; s = socket.socket(); s.bind(('127.0.0.1', 47000)); s.listen(); " +
+    "c = socket.create_connection(('127.0.0.1', 47000)); a, _ = s.accept(); a.close(); " +
+    "c.close(); s.close(); print('bound')";
+  const first = await prepared(s, `python3 -c "${serve}"`);
+  assert.equal(first.stdout, "bound\n", first.stderr);
+  const again = await prepared(s, `python3 -c "${serve}"`);
+  assert.equal(again.stdout, "bound\n", `no TIME_WAIT left in a fresh sandbox: ${again.stderr}`);
+}, hasPython ? "" : " (SKIPPED: needs python3)");
+
+for (
+  const [what, change] of [
+    ["retargeted", (ws: string) => swapLink(join(ws, ".git"), join(ws, "git-b"))],
+    ["removed and made again", async (ws: string) => {
+      await Deno.remove(join(ws, ".git"));
+      await Deno.mkdir(join(ws, ".git"));
+    }],
+  ] as const
+) {
+  bwrapTest(`a protected .git ${what} after preparation stays read-only`, async () => {
+    await using s = await session(async (ws) => {
+      // Targets inside the workspace, writable unless bound read-only as the .git they are.
+      await Deno.mkdir(join(ws, "git-a"));
+      await Deno.mkdir(join(ws, "git-b"));
+      if (what === "retargeted") await Deno.symlink(join(ws, "git-a"), join(ws, ".git"));
+      else await Deno.mkdir(join(ws, ".git"));
+    });
+    await prepared(s, "true");
+    assert.equal(await s.sandbox.prepared?.(), true);
+    await change(s.ws);
+    const out = await anyway(s, "echo x > .git/planted");
+    assert.match(out.stderr, /Read-only file system/);
+    assert.notEqual(out.code, 0);
+    const planted = await Deno.realPath(join(s.ws, ".git")).then((git) => join(git, "planted"));
+    assert.equal(await Deno.lstat(planted).catch(() => null), null);
+  });
+}
+
+async function swapLink(link: string, target: string): Promise<void> {
+  await Deno.remove(link);
+  await Deno.symlink(target, link);
+}
+
+bwrapTest("escalated requests never run in a prepared sandbox", async () => {
+  await using s = await session();
+  assert.equal(await s.sandbox.spawn?.({ ...s.request("true"), escalated: true }), undefined);
+});
