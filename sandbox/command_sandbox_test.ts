@@ -11,6 +11,7 @@ import { DEFAULT_PROTECTED_NAMES } from "./bwrap_args.ts";
 import { isPlaceholder, PLACEHOLDER_MODE } from "./placeholders.ts";
 import { probeBubblewrap } from "./probe.ts";
 import { REVOKED_EXIT_CODE } from "./run_record.ts";
+import { type SandboxWorkspace, sandboxWorkspace } from "./_test_workspace.ts";
 
 const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
 const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
@@ -21,32 +22,9 @@ function bwrapTest(name: string, fn: () => Promise<void>, extraSkip = ""): void 
   Deno.test({ name: `${name}${skip || extraSkip}`, ignore: skip !== "" || extraSkip !== "", fn });
 }
 
-interface Workspace extends AsyncDisposable {
-  ws: string;
-  sandbox: CommandSandbox;
-  /** Lists the workspace on the host, sorted. */
-  names(): Promise<string[]>;
-}
+type Workspace = SandboxWorkspace;
 
-/** An empty workspace outside /tmp and a workspace-write sandbox for it. */
-async function workspace(): Promise<Workspace> {
-  const parent = Deno.env.get("HOME") ?? "/var/tmp";
-  const ws = await Deno.realPath(await Deno.makeTempDir({ dir: parent, prefix: "oi_cs_" }));
-  const sandbox = await openCommandSandbox({
-    mode: "workspace-write",
-    writableRoots: [ws],
-    networkAccess: false,
-  });
-  return {
-    ws,
-    sandbox,
-    names: async () => (await Array.fromAsync(Deno.readDir(ws), (e) => e.name)).sort(),
-    async [Symbol.asyncDispose]() {
-      await sandbox.close();
-      await Deno.remove(ws, { recursive: true });
-    },
-  };
-}
+const workspace = () => sandboxWorkspace("oi_cs_");
 
 /** Spawns `script` under the sandbox (or bare) with piped stdio. */
 async function spawn(w: Workspace, script: string, bare = false): Promise<Deno.ChildProcess> {

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CommandRequest, type CommandSandbox, openCommandSandbox } from "./command_sandbox.ts";
+import type { CommandRequest } from "./command_sandbox.ts";
+import { type SandboxWorkspace, sandboxWorkspace } from "./_test_workspace.ts";
 import { probeBubblewrap } from "./probe.ts";
 import {
   encodeRequest,
@@ -181,54 +182,29 @@ Deno.test("requests the runner cannot pass on exactly prepare nothing", async ()
 
 // Under real bubblewrap, through the session's command sandbox.
 
-interface Session extends AsyncDisposable {
-  ws: string;
-  outside: string;
-  sandbox: CommandSandbox;
-  request(script: string): CommandRequest;
-}
+type Session = SandboxWorkspace;
 
-/** A workspace and a folder beside it, outside /tmp (commands have a private one). */
-async function session(setup?: (ws: string, outside: string) => Promise<void>): Promise<Session> {
-  const parent = Deno.env.get("HOME") ?? "/var/tmp";
-  const root = await Deno.realPath(await Deno.makeTempDir({ dir: parent, prefix: "oi_warm_" }));
-  const ws = join(root, "ws");
-  const outside = join(root, "outside");
-  await Deno.mkdir(ws);
-  await Deno.mkdir(outside);
-  await setup?.(ws, outside);
-  const sandbox = await openCommandSandbox({
-    mode: "workspace-write",
-    writableRoots: [ws],
-    networkAccess: false,
-  });
-  return {
-    ws,
-    outside,
-    sandbox,
-    request: (script) => ({ argv: ["/bin/bash", "-c", script], cwd: ws, env: { PATH } }),
-    async [Symbol.asyncDispose]() {
-      await sandbox.close();
-      await Deno.remove(root, { recursive: true });
-    },
-  };
+const session = (setup?: (ws: string) => Promise<void>) => sandboxWorkspace("oi_warm_", setup);
+
+function request(s: Session, script: string): CommandRequest {
+  return { argv: ["/bin/bash", "-c", script], cwd: s.ws, env: { PATH } };
 }
 
 /** Runs `script` in the sandbox prepared for it, checking that it was. */
 async function prepared(s: Session, script: string): Promise<Ran> {
-  const child = await s.sandbox.spawn?.(s.request(script));
+  const child = await s.sandbox.spawn?.(request(s, script));
   assert.ok(child, "a prepared sandbox took the command");
   return await collect(child);
 }
 
 /** Runs `script` as `shell.run` does: in the prepared sandbox when it is there for it. */
 async function anyway(s: Session, script: string): Promise<Ran> {
-  const child = await s.sandbox.spawn?.(s.request(script));
+  const child = await s.sandbox.spawn?.(request(s, script));
   return child ? await collect(child) : await made(s, script);
 }
 
 async function made(s: Session, script: string): Promise<Ran> {
-  const spec = await s.sandbox.wrap(s.request(script));
+  const spec = await s.sandbox.wrap(request(s, script));
   const child = new Deno.Command(spec.cmd, {
     args: spec.args,
     cwd: s.ws,
@@ -246,7 +222,7 @@ const PORTRAIT = [
   "pwd; id; echo pid=$$; umask; ulimit -a",
   "grep -E '^(Cap|NoNewPrivs|Seccomp|SigBlk)' /proc/self/status",
   "ls -A /tmp /dev/shm; ls /dev",
-  "echo x > .git/x; echo x > ../outside/x; echo x > /tmp/x && echo tmp-ok; echo err >&2",
+  "echo x > .git/x; echo x > ../x; echo x > /tmp/x && echo tmp-ok; echo err >&2",
   "trap -p; echo $- ; exit 3",
 ].join("; ");
 
@@ -322,5 +298,5 @@ async function swapLink(link: string, target: string): Promise<void> {
 
 bwrapTest("escalated requests never run in a prepared sandbox", async () => {
   await using s = await session();
-  assert.equal(await s.sandbox.spawn?.({ ...s.request("true"), escalated: true }), undefined);
+  assert.equal(await s.sandbox.spawn?.({ ...request(s, "true"), escalated: true }), undefined);
 });
