@@ -278,9 +278,13 @@ function mergeFlags(state: MergeState, opts: LoadConfigOptions): void {
   const local = localProvider(state, flags);
   if (local) {
     entries.push(["model_provider", local.id, local.flag]);
-    // As in Codex, --oss without --model asks for the local default model, not the configured one.
+    // As in Codex, --oss without --model asks for the local default model, not the configured
+    // one, unless the configured provider already is that local provider.
     const model = builtinProvider(local.id)?.defaultModel;
-    if (flags.model === undefined && model) entries.push(["model", model, local.flag]);
+    const configured = valueAt(state.values, ["model_provider"]) === local.id;
+    if (flags.model === undefined && model && !configured) {
+      entries.push(["model", model, local.flag]);
+    }
   }
   for (const [key, value, flag] of entries) {
     const source = { where: `flag ${flag}`, usage: true };

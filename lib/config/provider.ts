@@ -5,6 +5,7 @@
  */
 import { AuthError, ConfigError } from "../errors.ts";
 import { BUILTIN_PROVIDERS, type BuiltinProvider } from "../providers/builtin.ts";
+import { ollamaHostBaseUrl } from "../providers/ollama_api.ts";
 import { DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "../providers/mod.ts";
 import type { Compat, ProviderSettings } from "../providers/types.ts";
 import { joinKeyPath } from "./_keypath.ts";
@@ -39,9 +40,10 @@ export function resolveProvider(
   const entry: ProviderEntry | undefined = config.values.model_providers[id];
   if (!builtin && !entry) throw unknownProvider(config, id, builtins);
   const ossUrl = builtin && isLocal(id) ? env[OSS_BASE_URL_VAR] || undefined : undefined;
+  const hostUrl = builtin?.nativeApi === "ollama" ? ollamaHostBaseUrl(env.OLLAMA_HOST) : undefined;
   const wireApi = entry?.wire_api ?? builtin?.wireApi ?? "responses";
   const openAi = wireApi === "messages" ? {} : openAiOverrides(config, env);
-  const baseUrl = openAi.baseUrl ?? ossUrl ?? entry?.base_url ?? builtin?.baseUrl;
+  const baseUrl = openAi.baseUrl ?? ossUrl ?? entry?.base_url ?? hostUrl ?? builtin?.baseUrl;
   if (!baseUrl) {
     throw new ConfigError(`Provider "${id}" has no "base_url"`, {
       hint: `Set base_url in [${joinKeyPath(["model_providers", id])}], ` +
@@ -68,6 +70,10 @@ export function resolveProvider(
     streamIdleTimeoutMs: entry?.stream_idle_timeout_ms ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     compat: { ...builtin?.compat, ...compatOf(entry?.compat) },
   };
+  // An explicit wire_api keeps a provider with a native API on that wire (Ollama over /v1).
+  if (builtin?.nativeApi && entry?.wire_api === undefined) settings.nativeApi = builtin.nativeApi;
+  const window = config.values.model_context_window;
+  if (window !== undefined) settings.contextWindow = window;
   return { settings, model };
 }
 

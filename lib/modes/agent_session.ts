@@ -22,6 +22,7 @@ import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
 import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
 import { type GitRunner, openGitRunner } from "./safe_git.ts";
 import { flagOverrides, promptVars, wireMismatch } from "./session_setup.ts";
+import { checkLocalProvider, modelChosen } from "./local_models.ts";
 
 /** The settings a session opens with: the CLI's flags, or the same keys from another front end. */
 export type SessionSettings = Omit<
@@ -50,6 +51,8 @@ export interface AgentSession extends AsyncDisposable {
   promptVarsFor(h: Harness): Promise<PromptVars>;
   /** Runs the git commands the agent itself issues (`/diff`). */
   git: GitRunner;
+  /** The context window a local server works with (Ollama's num_ctx, LM Studio's loaded length). */
+  contextWindow?: number;
 }
 
 /** How start-up talks to the front end: warnings out, approval questions in. */
@@ -102,9 +105,22 @@ async function openWatched(
   });
   for (const warning of config.warnings) io.warn(warning);
   if (watch.notice) io.warn(watch.notice);
-  const { settings, model } = resolveProvider(config, env);
-  if (options.chatCompletions) settings.wireApi = "chat";
+  const { settings, model: resolvedModel } = resolveProvider(config, env);
+  if (options.chatCompletions) {
+    settings.wireApi = "chat";
+    delete settings.nativeApi;
+  }
   // Independent start-up work runs together: it all stands between launch and the first request.
+  // A local server is checked meanwhile; only a model it must pick holds up the harness choice.
+  const chosen = modelChosen(config);
+  const localPromise = checkLocalProvider(settings, {
+    model: resolvedModel,
+    chosen,
+    contextWindow: config.values.model_context_window,
+  });
+  const modelPromise = localPromise && !chosen
+    ? localPromise.then((local) => local.model)
+    : Promise.resolve(resolvedModel);
   const sandboxPromise = openSessionSandbox(config.values, {
     cwd,
     home: config.home,
@@ -118,14 +134,14 @@ async function openWatched(
     await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});
     await gitPromise.then((g) => g[Symbol.asyncDispose](), () => {});
   };
-  const harnessPromise = pickHarness(config, settings, model, io);
+  const harnessPromise = modelPromise.then((model) => pickHarness(config, settings, model, io));
   const extraFor = async (h: Harness) =>
     extraVariables(cwd, usedVariables(h), { env, git: await gitPromise, isHeldBack: watch.isHeld });
-  const [harness, provider, sandbox, vars, extra] = await Promise.all([
+  const [harness, provider, sandbox, vars, extra, model, local] = await Promise.all([
     harnessPromise,
     openProvider(settings),
     sandboxPromise,
-    gitPromise.then((git) =>
+    Promise.all([gitPromise, modelPromise]).then(([git, model]) =>
       promptVars(cwd, {
         model,
         home: config.home,
@@ -137,6 +153,8 @@ async function openWatched(
       })
     ),
     harnessPromise.then(extraFor),
+    modelPromise,
+    localPromise,
   ]).catch(async (error) => {
     await closeAll();
     throw error;
@@ -145,6 +163,12 @@ async function openWatched(
     await closeAll();
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
   }
+  // Text-protocol harnesses send no tools, so a model without tool support can still run them.
+  if (local?.toolsProblem && !harness.protocol) {
+    await closeAll();
+    throw local.toolsProblem;
+  }
+  for (const note of local?.notes ?? []) io.warn(note);
   const filled = { ...vars, ...extra, sandbox: sandbox.promptNote };
 
   return {
@@ -159,6 +183,7 @@ async function openWatched(
     promptVars: filled,
     promptVarsFor: async (h) => ({ ...filled, ...await extraFor(h) }),
     git: await gitPromise,
+    ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
     [Symbol.asyncDispose]: async () => {
       await closeAll();
       await watch.close();

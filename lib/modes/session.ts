@@ -221,7 +221,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   let providerId = agent.settings.id;
   let wireApi = agent.settings.wireApi;
   state.requestOptions = requestOptions(agent.config.values, recorder.id ?? crypto.randomUUID());
-  const window = agent.config.values.model_context_window ?? DEFAULT_CONTEXT_WINDOW;
+  const window = agent.contextWindow ?? agent.config.values.model_context_window ??
+    DEFAULT_CONTEXT_WINDOW;
   const limit = compactLimit(window, agent.config.values.model_auto_compact_token_limit);
   const compact = async (signal: AbortSignal) => {
     const before = contextTokens(state);

@@ -16,6 +16,8 @@ export interface BuiltinProvider {
   envKey?: string;
   compat: Compat;
   defaultModel: string;
+  /** The server's own chat API, used unless the user sets `wire_api` (see `ProviderSettings`). */
+  nativeApi?: "ollama";
 }
 
 const CHAT_USAGE: Compat = { streamUsage: true };
@@ -97,6 +99,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     wireApi: "chat",
     compat: CHAT_USAGE,
     defaultModel: "gpt-oss:20b",
+    nativeApi: "ollama",
   },
   {
     id: "lmstudio",

@@ -8,6 +8,9 @@ export { DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./_drive.ts
 
 /** Opens a provider for `settings`, importing only the adapter its wire API needs. */
 export async function openProvider(settings: ProviderSettings): Promise<Provider> {
+  if (settings.nativeApi === "ollama") {
+    return (await import("./ollama_chat.ts")).createOllamaProvider(settings);
+  }
   switch (settings.wireApi) {
     case "chat":
       return (await import("./openai_chat.ts")).createChatProvider(settings);

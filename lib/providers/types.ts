@@ -59,6 +59,14 @@ export interface ProviderSettings {
   /** Bound of one request with all its retries; default 30 min, or 10 idle periods if longer. */
   requestTimeoutMs?: number;
   compat: Compat;
+  /**
+   * A server's own API in place of `wireApi`'s endpoint: "ollama" talks to `/api/chat` at the
+   * server root (streamed NDJSON, `options.num_ctx`). `wireApi` stays the wire family whose
+   * harness settings apply ("chat").
+   */
+  nativeApi?: "ollama";
+  /** The context window the user set (`model_context_window`); native Ollama asks for it. */
+  contextWindow?: number;
 }
 
 /**

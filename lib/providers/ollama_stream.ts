@@ -1,0 +1,68 @@
+/** Ollama's streaming transport: one POST, then one JSON object per line of the body (NDJSON). */
+import { rec } from "./_blocks.ts";
+import {
+  HtmlReplyError,
+  isHtml,
+  post,
+  StreamInterruptedError,
+  StreamReportedError,
+  type WireRequest,
+} from "./_http.ts";
+
+/**
+ * Sends `request` and resolves, once response headers arrive, to the JSON objects of its body.
+ * An HTML page in place of the stream (a proxy, a sign-in page) throws `HtmlReplyError`; a
+ * single JSON reply is read as a one-line stream.
+ */
+export async function openNdjsonStream(
+  request: WireRequest,
+  signal: AbortSignal,
+): Promise<AsyncIterable<unknown>> {
+  const response = await post(request, signal);
+  if (isHtml(response.headers.get("content-type"), undefined)) {
+    throw new HtmlReplyError(request.url, await response.text());
+  }
+  return ndjsonObjects(response.body ?? new ReadableStream(), signal);
+}
+
+/**
+ * The JSON objects of an NDJSON body, in order; blank lines are skipped. A line that is not JSON
+ * throws `SyntaxError`; an object with an `error` member (how Ollama reports a failure midway)
+ * throws `StreamReportedError`; a body that breaks off throws `StreamInterruptedError`. When
+ * `signal` aborts, the body is cancelled and the abort reason thrown.
+ */
+export async function* ndjsonObjects(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  const cancel = () => reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", cancel, { once: true });
+  let pending = "";
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const { done, value } = await reader.read().catch((err: unknown) => {
+        throw new StreamInterruptedError(err);
+      });
+      signal?.throwIfAborted();
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const lines = pending.split("\n");
+      pending = done ? "" : lines.pop()!;
+      for (const line of lines) {
+        if (line.trim() === "") continue;
+        const data: unknown = JSON.parse(line);
+        const error = rec(data).error;
+        if (error !== undefined && error !== null && error !== "") {
+          throw new StreamReportedError(data);
+        }
+        yield data;
+      }
+      if (done) return;
+    }
+  } finally {
+    signal?.removeEventListener("abort", cancel);
+    await reader.cancel().catch(() => {});
+  }
+}
