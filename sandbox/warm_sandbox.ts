@@ -139,19 +139,11 @@ export class WarmSandboxes {
     }
     const unchanged = await prepared.held.unchanged();
     prepared.held.release();
-    if (!unchanged || this.#closed) {
-      await this.#discard(prepared.child);
+    const { child } = prepared;
+    if (!unchanged || this.#closed || !(await this.#send(child, req))) {
+      await this.#discard(child);
       this.#prepare();
       return undefined;
-    }
-    const { child } = prepared;
-    child.ref();
-    const writer = child.stdin.getWriter();
-    try {
-      await writer.write(encodeRequest(req));
-      await writer.close();
-    } catch {
-      // The sandbox died meanwhile; its status says so to the caller.
     }
     this.#running = child.status.finally(() => {
       this.#opts.ended();
@@ -195,10 +187,24 @@ export class WarmSandboxes {
     const next = this.#start().catch(() => undefined).then((prepared) => {
       this.#failures = prepared ? 0 : this.#failures + 1;
       if (this.#failures >= MAX_FAILURES) this.#disabled = true;
-      if (prepared && this.#next === next) this.#waitIdle(next);
+      if (prepared && this.#next === next) {
+        this.#waitIdle(next);
+        prepared.child.status.then(() => this.#died(next, prepared));
+      }
       return prepared;
     });
     this.#next = next;
+  }
+
+  /** A prepared sandbox ended before a command came (killed from outside): prepare another. */
+  async #died(next: Promise<Prepared | undefined>, prepared: Prepared): Promise<void> {
+    if (this.#next !== next) return;
+    this.#next = undefined;
+    clearTimeout(this.#idle);
+    prepared.held.release();
+    await this.#discard(prepared.child);
+    if (++this.#failures >= MAX_FAILURES) this.#disabled = true;
+    this.#prepare();
   }
 
   async #start(): Promise<Prepared | undefined> {
@@ -224,6 +230,7 @@ export class WarmSandboxes {
       stderr: "piped",
       detached: true,
     }).spawn();
+    child.status.then(() => exited.add(child));
     const said = await withTimeout(readToken(child.stdout), READY_TIMEOUT_MS);
     const held = said === READY ? await HeldPaths.hold(this.#opts.watched) : undefined;
     // Unchanged while bwrap made its binds, but for the placeholders made for it.
@@ -246,11 +253,27 @@ export class WarmSandboxes {
     Deno.unrefTimer(this.#idle);
   }
 
+  /** Sends the request; false when the sandbox ended before it could take it. */
+  async #send(child: Deno.ChildProcess, req: WarmRequest): Promise<boolean> {
+    if (exited.has(child)) return false;
+    child.ref();
+    const writer = child.stdin.getWriter();
+    try {
+      await writer.write(encodeRequest(req));
+      await writer.close();
+      return true;
+    } catch {
+      writer.releaseLock();
+      return false;
+    }
+  }
+
   /** Kills a sandbox that never got a command and waits for it to end. */
   async #discard(child: Deno.ChildProcess): Promise<void> {
     child.ref();
     try {
-      Deno.kill(-child.pid, "SIGKILL");
+      // Not once it was reaped: its pid, the group's id, may be another's by now.
+      if (!exited.has(child)) Deno.kill(-child.pid, "SIGKILL");
     } catch {
       // Already gone.
     }
@@ -260,6 +283,9 @@ export class WarmSandboxes {
     this.#opts.ended();
   }
 }
+
+/** Prepared sandboxes whose process has ended. */
+const exited = new WeakSet<Deno.ChildProcess>();
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**

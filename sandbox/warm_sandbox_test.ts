@@ -166,6 +166,33 @@ Deno.test("a runner whose watched paths changed after it was prepared is not use
   }
 });
 
+Deno.test("a prepared sandbox that ended before its command came is replaced", async () => {
+  let prepares = 0;
+  const { warm, ended } = bareRunners({
+    // The second one says it is ready, then dies.
+    prepare: (runner) =>
+      Promise.resolve(
+        ++prepares === 2
+          ? { cmd: "/bin/sh", args: ["-c", "echo oi-ready"], env: {} }
+          : { cmd: runner[0], args: runner.slice(1), env: {} },
+      ),
+  });
+  try {
+    const req = { argv: ["echo", "ran"], cwd: "/", env: { PATH } };
+    assert.equal((await collect((await warm.take(req))!)).stdout, "ran\n");
+    const deadline = Date.now() + 5_000;
+    while (ended.length < 2 || prepares < 3) {
+      assert.ok(Date.now() < deadline, "the dead sandbox was not noticed");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const child = await warm.take(req);
+    assert.ok(child, "the one prepared after it took the command");
+    assert.equal((await collect(child)).stdout, "ran\n");
+  } finally {
+    await warm.close();
+  }
+});
+
 Deno.test("requests the runner cannot pass on exactly prepare nothing", async () => {
   const { warm, ended } = bareRunners();
   try {
