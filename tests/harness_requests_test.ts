@@ -153,11 +153,23 @@ function osRelease(): string {
   }
 }
 
-/** The body with `tools` as a list of names (schemas are golden in `<wire>.tools.json`). */
+const SCHEMA_KEYS = ["type", "name", "description", "parameters", "input_schema", "function"];
+
+/**
+ * The body with each tool as its name (schemas are golden in `<wire>.tools.json`), or as its
+ * name with the keys the harness adds to every tool (`tool_fields`, cache breakpoints).
+ */
 function toolNames(body: Json): Json {
   if (!Array.isArray(body.tools)) return body;
-  const names = body.tools.map((t: Json) => t.name ?? (t.function as Json)?.name);
-  return { ...body, tools: names };
+  const tools = body.tools.map((t: Json) => {
+    const fn = (t.function ?? {}) as Json;
+    const extra = Object.fromEntries(
+      [...Object.entries(t), ...Object.entries(fn)].filter(([k]) => !SCHEMA_KEYS.includes(k)),
+    );
+    const name = t.name ?? fn.name;
+    return Object.keys(extra).length ? { name, ...extra } : name;
+  });
+  return { ...body, tools };
 }
 
 const LONG = 1500;

@@ -35,6 +35,7 @@ const wireSettingsShape = {
   parallel_tool_calls: z.boolean().optional(),
   prompt_cache_key: z.string().min(1).optional(),
   cache: z.array(z.enum(["last_tool", "last_message"])).optional(),
+  tool_fields: json.optional(),
   betas: z.array(z.string().min(1)).optional(),
   headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, "use a header name"), z.string())
     .optional(),

@@ -46,6 +46,11 @@ export interface WireRequestSpec {
   parallelToolCalls?: boolean;
   /** `prompt_cache_key`; `{session_id}` is filled in. */
   promptCacheKey?: string;
+  /**
+   * Extra keys on every tool declaration (Messages and Responses: the tool object; Chat: its
+   * `function`), such as pi's `eager_input_streaming` or `strict`.
+   */
+  toolFields?: Record<string, unknown>;
   /** Messages: cache breakpoints besides the system parts' own: the last tool, the last block. */
   cache?: Array<"last_tool" | "last_message">;
   /** Messages: the `anthropic-beta` header's list. */

@@ -56,6 +56,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
       name: t.name,
       description: t.description,
       input_schema: t.parameters,
+      ...plan.spec.toolFields,
     }));
     if (plan.spec.cache?.includes("last_tool")) tools.at(-1)!.cache_control = EPHEMERAL;
     body.tools = tools;

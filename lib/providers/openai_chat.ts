@@ -74,7 +74,12 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({
       type: "function",
-      function: { name: t.name, description: t.description, parameters: t.parameters },
+      function: {
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        ...plan.spec.toolFields,
+      },
     }));
   }
   if (compat.streamUsage ?? true) body.stream_options = { include_usage: true };

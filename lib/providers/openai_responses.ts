@@ -57,6 +57,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
       description: t.description,
       parameters: t.parameters,
       strict: false,
+      ...spec.toolFields,
     }));
     body.tool_choice = "auto";
     body.parallel_tool_calls = true;
