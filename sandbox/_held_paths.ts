@@ -29,18 +29,14 @@ export class HeldPaths {
    */
   static async hold(paths: string[]): Promise<HeldPaths | undefined> {
     const files: Deno.FsFile[] = [];
-    const entries: Entry[] = [];
-    try {
-      for (const path of paths) {
-        const entry = await open(path, files);
-        if (entry === undefined) throw new Deno.errors.NotSupported(path);
-        entries.push(entry);
-      }
-    } catch {
+    const entries = await Promise.all(
+      paths.map((path) => open(path, files).catch(() => undefined)),
+    );
+    if (entries.some((entry) => entry === undefined)) {
       for (const file of files) file.close();
       return undefined;
     }
-    return new HeldPaths(paths, entries, files);
+    return new HeldPaths(paths, entries as Entry[], files);
   }
 
   /** Whether every path still names the entry it named when held. */

@@ -4,19 +4,19 @@
  * Building a bubblewrap sandbox (user, mount, pid and network namespaces, the binds) costs more
  * than running a short command. So once a command ends, the session prepares the next one's
  * sandbox while the model thinks: bwrap, with the recipe a sandbox made for a command gets,
- * starts `RUNNER` (bash) as the sandbox's pid 1, which says it is ready and waits for one request
- * on stdin. `take()` sends it; the runner starts the command in its own process group, with
- * stdin from /dev/null, the given working directory and exactly the given environment, and
- * stdout and stderr on the pipes the caller reads. When the command exits the runner exits with
- * its status, and the kernel ends every process left in the sandbox, as it does for a sandbox
- * made for the command.
+ * starts a small bash program (`_warm_runner.ts`) as the sandbox's pid 1, which says it is ready
+ * and waits for one request on stdin. `take()` sends it; the runner starts the command in its own
+ * process group, with stdin from /dev/null, the given working directory and exactly the given
+ * environment, and stdout and stderr on the pipes the caller reads. When the command exits the
+ * runner exits with its status, and the kernel ends every process left in the sandbox, as it
+ * does for a sandbox made for the command.
  *
- * Each sandbox runs one command, never more: its private /tmp, processes, loopback sockets,
- * keyrings and runner are gone before the next command starts in a fresh one, so one command
- * cannot reach a later one except through the writable roots, exactly as before. (A sandbox
- * shared by every command was measured to allow much more: a command can write its parent's
- * memory through /proc/<pid>/mem, lower its limits with prlimit, and leave files, sockets in
- * TIME_WAIT and keys behind.)
+ * Each sandbox runs one command, never more: its private /tmp, processes, loopback sockets and
+ * runner are gone before the next command starts in a fresh one, so one command cannot reach a
+ * later one except through the writable roots, exactly as before. (A sandbox shared by all
+ * commands would let one reach the next: it could write the runner's memory through
+ * /proc/<pid>/mem and lower its limits with prlimit, both tried, and leave files in /tmp and
+ * /dev, or ports in TIME_WAIT.)
  *
  * A prepared sandbox's binds were made for the writable roots and protected paths as they were
  * when it was prepared. If any of those changed since (a protected name created or replaced, a
@@ -25,6 +25,17 @@
 import type { SpawnSpec } from "./command_sandbox.ts";
 import { HeldPaths, sameBut } from "./_held_paths.ts";
 import { PLACEHOLDER_MODE } from "./placeholders.ts";
+import {
+  encodeRequest,
+  READY,
+  RUNNER_NAME,
+  RUNNER_SCRIPT,
+  UNSUPPORTED,
+  warmable,
+  type WarmRequest,
+} from "./_warm_runner.ts";
+
+export { RUNNER_NAME, type WarmRequest } from "./_warm_runner.ts";
 
 /** How long a prepared sandbox waits for a command before it is ended (and its placeholders). */
 export const IDLE_MS = 30_000;
@@ -32,42 +43,6 @@ export const IDLE_MS = 30_000;
 const READY_TIMEOUT_MS = 10_000;
 /** Preparations that fail in a row before the session stops preparing sandboxes. */
 const MAX_FAILURES = 3;
-
-const READY = "oi-ready\n";
-const UNSUPPORTED = "oi-unsupported\n";
-/** `$0` of the runner, which shows as the sandbox's pid 1 in `ps`. */
-export const RUNNER_NAME = "oi-prepared-sandbox";
-
-/**
- * The runner. The request is `<size>\n` and `size` bytes: a line `<n> <nenv> <len>...` then the
- * n fields back to back (cwd, nenv `NAME=value` entries, the argv), read in one go with `-N` in
- * the C locale, where lengths count bytes. The command runs in a subshell, so that `exec` leaves
- * SHLVL alone, started with job control on for its own process group, then off, so that `wait`
- * returns only when it ends and reports nothing. The runner's own messages go to /dev/null.
- */
-const SCRIPT = `exec 3>&2 2>/dev/null
-LC_ALL=C
-unset PATH PWD OLDPWD SHLVL
-if (( BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] < 401 )); then printf '${UNSUPPORTED}'; exit 125; fi
-printf '${READY}'
-IFS= read -r size && IFS= read -r -N "$size" body && (( \${#body} == size )) || exit 125
-set -f
-IFS=' ' lens=(\${body%%$'\\n'*})
-body=\${body#*$'\\n'}
-fields=() at=0
-for ((i = 2; i < lens[0] + 2; i++)); do fields+=("\${body:at:lens[i]}"); ((at += lens[i])); done
-(( at == \${#body} )) || exit 125
-nenv=\${lens[1]}
-set -m
-(
-  exec </dev/null 2>&3 3>&-
-  cd -P -- "\${fields[0]}" || exit 1
-  (( nenv == 0 )) || export -- "\${fields[@]:1:nenv}" || exit 125
-  exec -- "\${fields[@]:1+nenv}"
-) &
-set +m
-wait "$!"
-`;
 
 /** A command's process as the caller of `take()` gets it; a `Deno.ChildProcess` is one too. */
 export interface PreparedProcess {
@@ -77,13 +52,6 @@ export interface PreparedProcess {
   readonly stderr: ReadableStream<Uint8Array>;
   readonly status: Promise<Deno.CommandStatus>;
   kill(signal?: Deno.Signal): void;
-}
-
-/** A command for a prepared sandbox. */
-export interface WarmRequest {
-  argv: string[];
-  cwd: string;
-  env: Record<string, string>;
 }
 
 /** Options of `WarmSandboxes`. */
@@ -116,6 +84,8 @@ export class WarmSandboxes {
   #disabled = false;
   #closed = false;
   #idle: ReturnType<typeof setTimeout> | undefined;
+  /** The sandbox being prepared until it says it is ready. */
+  #starting: Deno.ChildProcess | undefined;
 
   constructor(opts: WarmOptions) {
     this.#opts = opts;
@@ -179,6 +149,8 @@ export class WarmSandboxes {
   /** Ends the prepared sandbox and prepares no more. */
   async close(): Promise<void> {
     this.#closed = true;
+    // One still starting would be waited for: end it now.
+    if (this.#starting && !exited.has(this.#starting)) kill(this.#starting);
     await this.retire();
   }
 
@@ -218,7 +190,7 @@ export class WarmSandboxes {
   }
 
   async #spawn(before: HeldPaths): Promise<Prepared | undefined> {
-    const spec = await this.#opts.prepare(["/bin/bash", "-c", SCRIPT, RUNNER_NAME]);
+    const spec = await this.#opts.prepare(["/bin/bash", "-c", RUNNER_SCRIPT, RUNNER_NAME]);
     const [cmd, ...args] = [...(this.#opts.launcherPrefix ?? []), spec.cmd, ...spec.args];
     const child = new Deno.Command(cmd, {
       args,
@@ -231,7 +203,9 @@ export class WarmSandboxes {
       detached: true,
     }).spawn();
     child.status.then(() => exited.add(child));
+    this.#starting = child;
     const said = await withTimeout(readToken(child.stdout), READY_TIMEOUT_MS);
+    this.#starting = undefined;
     const held = said === READY ? await HeldPaths.hold(this.#opts.watched) : undefined;
     // Unchanged while bwrap made its binds, but for the placeholders made for it.
     if (!held || !sameBut(before, held, PLACEHOLDER_MODE) || this.#closed) {
@@ -271,12 +245,8 @@ export class WarmSandboxes {
   /** Kills a sandbox that never got a command and waits for it to end. */
   async #discard(child: Deno.ChildProcess): Promise<void> {
     child.ref();
-    try {
-      // Not once it was reaped: its pid, the group's id, may be another's by now.
-      if (!exited.has(child)) Deno.kill(-child.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
+    // Not once it was reaped: its pid, the group's id, may be another's by now.
+    if (!exited.has(child)) kill(child);
     await child.stdin.close().catch(() => {});
     await Promise.all([child.stdout.cancel(), child.stderr.cancel()]).catch(() => {});
     await child.status;
@@ -284,80 +254,17 @@ export class WarmSandboxes {
   }
 }
 
+/** Kills the process group of a prepared sandbox: its launcher and bwrap, and so all in it. */
+function kill(child: Deno.ChildProcess): void {
+  try {
+    Deno.kill(-child.pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
 /** Prepared sandboxes whose process has ended. */
 const exited = new WeakSet<Deno.ChildProcess>();
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/**
- * Names bash does not pass through `export` unchanged: read-only ones, ones whose value bash
- * computes, and ones that change how it runs the command.
- */
-const BASH_SPECIAL = new Set([
-  "BASHOPTS",
-  "BASHPID",
-  "BASH_ALIASES",
-  "BASH_ARGC",
-  "BASH_ARGV",
-  "BASH_ARGV0",
-  "BASH_CMDS",
-  "BASH_COMPAT",
-  "BASH_LINENO",
-  "BASH_MONOSECONDS",
-  "BASH_REMATCH",
-  "BASH_SOURCE",
-  "BASH_SUBSHELL",
-  "BASH_VERSINFO",
-  "BASH_XTRACEFD",
-  "DIRSTACK",
-  "EPOCHREALTIME",
-  "EPOCHSECONDS",
-  "EUID",
-  "EXECIGNORE",
-  "FUNCNAME",
-  "FUNCNEST",
-  "GROUPS",
-  "HISTCMD",
-  "LINENO",
-  "PIPESTATUS",
-  "POSIXLY_CORRECT",
-  "PPID",
-  "RANDOM",
-  "SECONDS",
-  "SHELLOPTS",
-  "SRANDOM",
-  "UID",
-  "_",
-]);
-
-/**
- * Whether the runner can start `req` exactly as asked: no NUL byte anywhere, a PATH to find the
- * program with, and only variable names bash exports unchanged.
- */
-export function warmable(req: WarmRequest): boolean {
-  if (req.argv.length === 0 || req.env.PATH === undefined) return false;
-  const texts = [req.cwd, ...req.argv, ...Object.values(req.env)];
-  if (texts.some((text) => text.includes("\0"))) return false;
-  return Object.keys(req.env).every((name) => NAME.test(name) && !BASH_SPECIAL.has(name));
-}
-
-/** The request the runner reads (see `SCRIPT`). */
-export function encodeRequest(req: WarmRequest): Uint8Array {
-  const encoder = new TextEncoder();
-  const env = Object.entries(req.env).map(([name, value]) => `${name}=${value}`);
-  const fields = [req.cwd, ...env, ...req.argv].map((field) => encoder.encode(field));
-  const head = encoder.encode(
-    `${fields.length} ${env.length} ${fields.map((f) => f.length).join(" ")}\n`,
-  );
-  const size = head.length + fields.reduce((sum, f) => sum + f.length, 0);
-  const prefix = encoder.encode(`${size}\n`);
-  const out = new Uint8Array(prefix.length + size);
-  let at = 0;
-  for (const part of [prefix, head, ...fields]) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 /** Reads the runner's first line from `stream` and lets go of it; "" when it ended first. */
 async function readToken(stream: ReadableStream<Uint8Array>): Promise<string> {

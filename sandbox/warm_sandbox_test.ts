@@ -9,13 +9,12 @@ import type { CommandRequest } from "./command_sandbox.ts";
 import { type SandboxWorkspace, sandboxWorkspace } from "./_test_workspace.ts";
 import { probeBubblewrap } from "./probe.ts";
 import {
-  encodeRequest,
   type PreparedProcess,
   RUNNER_NAME,
-  warmable,
   type WarmOptions,
   WarmSandboxes,
 } from "./warm_sandbox.ts";
+import { encodeRequest, warmable } from "./_warm_runner.ts";
 
 const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
 const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
