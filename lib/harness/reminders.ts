@@ -1,7 +1,10 @@
 import { currentTodos } from "../tools/todo_write.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { TODO_WATCH_KEY } from "../tools/session_state.ts";
-import type { Harness } from "./types.ts";
+import { HarnessError } from "../errors.ts";
+import { checkPromptTemplate } from "./prompt.ts";
+import type { HarnessSpec } from "./spec_schema.ts";
+import type { Harness, Reminder } from "./types.ts";
 
 interface TodoWatch {
   callsSince: number;
@@ -14,7 +17,9 @@ interface TodoWatch {
  * starts again after each reminder, so it is repeated at most every `afterCalls` calls.
  */
 export function todoReminderAfterCall(h: Harness, state: ToolContext["state"]): string | undefined {
-  const reminder = h.reminders.find((r) => r.when === "todo_stale");
+  const reminder = h.reminders.find((r) => r.when === "todo_stale") as
+    | Extract<Reminder, { when: "todo_stale" }>
+    | undefined;
   if (!reminder) return undefined;
   const todos = currentTodos({ state });
   const list = JSON.stringify(todos);
@@ -27,4 +32,40 @@ export function todoReminderAfterCall(h: Harness, state: ToolContext["state"]): 
   if (!open || watch.callsSince < reminder.afterCalls) return undefined;
   watch.callsSince = 0;
   return reminder.text;
+}
+
+/** Reminders from the spec, their prompt variables checked like the system prompt's. */
+export function loadReminders(
+  entries: HarnessSpec["reminders"],
+  at: (key: string) => string,
+): Reminder[] {
+  return entries.map((entry, i): Reminder => {
+    checkPromptTemplate(entry.text, at(`reminders[${i}].text`));
+    if (entry.when === "loop") {
+      checkLoopReminder(entry, at(`reminders[${i}]`));
+      return { when: "loop", text: entry.text };
+    }
+    if (entry.after_calls === undefined) {
+      throw new HarnessError(`${at(`reminders[${i}].after_calls`)}: missing`, {
+        hint: "A todo_stale reminder needs after_calls: how many tool calls make the list stale",
+      });
+    }
+    return { when: entry.when, afterCalls: entry.after_calls, text: entry.text };
+  });
+}
+
+/** A loop reminder takes no after_calls (loop_guard_repeats counts) and fills only its fields. */
+function checkLoopReminder(entry: HarnessSpec["reminders"][number], where: string): void {
+  if (entry.after_calls !== undefined) {
+    throw new HarnessError(`${where}.after_calls: a loop reminder takes no after_calls`, {
+      hint: "Remove after_calls; loop_guard_repeats in config.toml sets how many repeats count",
+    });
+  }
+  const unknown = [...entry.text.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1])
+    .find((name) => name !== "tool" && name !== "repeats");
+  if (unknown) {
+    throw new HarnessError(`${where}.text: unknown placeholder {${unknown}}`, {
+      hint: "A loop reminder can use {tool} and {repeats}",
+    });
+  }
 }

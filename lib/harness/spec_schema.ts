@@ -66,11 +66,13 @@ export const harnessSpecSchema = z.strictObject({
   reasoning_replay: z.enum(["all", "latest", "none"]),
   /**
    * Reminders the harness injects, in its vendor's style: `todo_stale` text is added to a tool
-   * result once `after_calls` tool calls have passed without a todo update while items are open.
-   * (Context at the start of a session is a `[[context]]` entry.)
+   * result once `after_calls` tool calls have passed without a todo update while items are open;
+   * `loop` text once the model has made the same failing call `loop_guard_repeats` times in a
+   * row (`{tool}` and `{repeats}` are filled in). (Context at the start of a session is a
+   * `[[context]]` entry.)
    */
   reminders: z.array(z.strictObject({
-    when: z.enum(["todo_stale"]),
+    when: z.enum(["todo_stale", "loop"]),
     after_calls: z.int().min(1).optional(),
     text: z.string().min(1),
   })).default([]),

@@ -52,8 +52,13 @@ export interface ToolRoute {
   tool: HarnessTool;
 }
 
-/** A reminder the harness adds to a tool result when the todo list has gone stale. */
-export type Reminder = { when: "todo_stale"; afterCalls: number; text: string };
+/**
+ * A reminder the harness adds to a tool result: when the todo list has gone stale, or when the
+ * model keeps repeating a failing call (`loop`; `{tool}` and `{repeats}` are filled in).
+ */
+export type Reminder =
+  | { when: "todo_stale"; afterCalls: number; text: string }
+  | { when: "loop"; text: string };
 
 /** A harness: everything the one loop needs to present a vendor's surface to a model. */
 export interface Harness {

@@ -13,6 +13,9 @@ import {
   InternalToolError,
 } from "./dispatch.ts";
 import type { LoopEvent, TurnOutcome } from "./events.ts";
+import { DEFAULT_LOOP_GUARD_REPEATS, LoopGuard } from "./loop_guard.ts";
+import { CallMarkupHoldback } from "./_call_markup_holdback.ts";
+import { repairToolCalls } from "./tool_call_repair.ts";
 
 /** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
 export interface LoopState {
@@ -30,7 +33,7 @@ export interface LoopState {
 /** What a user can set over a harness's request settings, and the session id they may use. */
 export type RequestOptions = Pick<
   ModelRequest,
-  "thinking" | "reasoningSummary" | "verbosity" | "maxOutputTokens" | "sessionId"
+  "thinking" | "reasoningSummary" | "verbosity" | "maxOutputTokens" | "maxOutputCap" | "sessionId"
 >;
 
 /** What the loop needs from the outside world. */
@@ -45,6 +48,10 @@ export interface LoopDeps {
   beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
   maxSteps?: number;
+  /** Recover tool calls a reply wrote as text (`tool_call_repair`); default true. */
+  toolCallRepair?: boolean;
+  /** Repeats of one failing call that make the loop guard step in; 0 turns it off; default 3. */
+  loopGuardRepeats?: number;
 }
 
 /**
@@ -63,6 +70,7 @@ export async function runTurn(
   deps: LoopDeps & { signal: AbortSignal },
 ): Promise<TurnOutcome> {
   const limit = deps.maxSteps ?? DEFAULT_MAX_STEPS;
+  const guard = new LoopGuard(deps.loopGuardRepeats ?? DEFAULT_LOOP_GUARD_REPEATS, deps.harness);
   const turnUsage = emptyUsage();
   const finish = (outcome: TurnOutcome) => {
     deps.emit({ type: "turn_end", outcome, usage: turnUsage });
@@ -86,7 +94,9 @@ export async function runTurn(
     state.messages.push(reply.message);
     deps.emit({ type: "assistant_message", message: reply.message });
     if (deps.harness.protocol) {
-      const done = await runTextProtocolStep(state, deps, step).catch(internalFailure);
+      const done = await runTextProtocolStep(state, { ...deps, guard }, step).catch(
+        internalFailure,
+      );
       if (done) return finish(done);
       if (deps.signal.aborted) return finish({ status: "aborted" });
       continue;
@@ -96,31 +106,40 @@ export async function runTurn(
       return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
     }
     let bug: TurnOutcome | undefined;
+    let looping: TurnOutcome | undefined;
     for (const call of calls) {
       // Every call gets a result, even after Ctrl-C or a bug, so the history stays valid.
       let result: DispatchResult;
+      let ran = false;
       if (deps.signal.aborted) {
         result = { text: "Interrupted by the user before this tool ran", isError: true };
       } else if (bug) {
         result = { text: "Not run: an internal error stopped the turn", isError: true };
+      } else if (looping) {
+        result = { text: "Not run: the turn stopped on a repeated failing call", isError: true };
       } else {
         try {
           result = await dispatchToolCall(call, deps);
+          ran = true;
         } catch (error) {
           bug = internalFailure(error);
           result = { text: "Not run: an internal error stopped the turn", isError: true };
         }
       }
-      const reminder = todoReminderAfterCall(deps.harness, deps.ctx.state);
+      const notes = [todoReminderAfterCall(deps.harness, deps.ctx.state)];
+      const verdict = ran ? guard.afterCall(call, result) : undefined;
+      if (verdict?.action === "remind") notes.push(verdict.text);
+      if (verdict?.action === "stop") looping = { status: "repeated_call", call: verdict.call };
       state.messages.push({
         role: "tool_result",
         callId: call.id,
         name: call.name,
-        blocks: [{ type: "text", text: reminder ? `${result.text}\n\n${reminder}` : result.text }],
+        blocks: [{ type: "text", text: [result.text, ...notes.filter(Boolean)].join("\n\n") }],
         isError: result.isError,
       });
     }
     if (bug) return finish(bug);
+    if (looping) return finish(looping);
     if (deps.signal.aborted) return finish({ status: "aborted" });
   }
   return finish({ status: "step_limit", limit });
@@ -147,6 +166,7 @@ async function streamReply(
   state: LoopState,
   deps: LoopDeps & { signal: AbortSignal },
 ): Promise<Reply> {
+  const tools = deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state);
   const request: ModelRequest = {
     model: state.model,
     system: state.system,
@@ -155,28 +175,40 @@ async function streamReply(
       deps.harness.reasoningReplay,
       deps.harness.reasoningPlaceholder,
     ),
-    tools: deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state),
+    tools,
     reasoningEffort: state.reasoningEffort,
     outputSchema: state.outputSchema,
     settings: deps.harness.request,
     ...state.requestOptions,
   };
+  // Text-protocol harnesses read commands out of the text themselves.
+  const holdback = deps.toolCallRepair !== false && tools.length ? new CallMarkupHoldback() : null;
   for await (const event of deps.provider.stream(request, deps.signal)) {
     switch (event.type) {
-      case "text_delta":
-      case "thinking_delta":
+      case "text_delta": {
+        const text = holdback ? holdback.push(event.text) : event.text;
+        if (text) deps.emit({ type: "text_delta", text });
+        break;
+      }
       case "retry":
+        if (event.discarded) holdback?.reset();
         deps.emit(event);
         break;
-      case "done":
-        return {
-          message: {
-            role: "assistant",
-            blocks: event.blocks,
-            stop: event.stop,
-            usage: event.usage,
-          },
-        };
+      case "thinking_delta":
+        deps.emit(event);
+        break;
+      case "done": {
+        const repaired = holdback ? await repairToolCalls(event.blocks, tools) : undefined;
+        const blocks = repaired?.blocks ?? event.blocks;
+        const rest = holdback?.finish(textOf(blocks));
+        if (rest) deps.emit({ type: "text_delta", text: rest });
+        if (repaired) {
+          const { formats } = repaired;
+          deps.emit({ type: "tool_calls_repaired", count: formats.length, formats });
+        }
+        const stop = repaired ? "tool_calls" : event.stop;
+        return { message: { role: "assistant", blocks, stop, usage: event.usage } };
+      }
       case "error":
         return { failure: event.error };
     }
@@ -192,7 +224,7 @@ async function streamReply(
  */
 async function runTextProtocolStep(
   state: LoopState,
-  deps: LoopDeps & { signal: AbortSignal },
+  deps: LoopDeps & { signal: AbortSignal; guard: LoopGuard },
   step: number,
 ): Promise<TurnOutcome | undefined> {
   const protocol = deps.harness.protocol!;
@@ -200,20 +232,26 @@ async function runTextProtocolStep(
   const parsed = protocol.parse(textOf(reply.blocks), deps.ctx.state);
   if (parsed.kind === "finish") return { status: "completed", finalText: parsed.finalText };
   let text = parsed.kind === "format_error" ? parsed.message : "";
+  let looping: TurnOutcome | undefined;
+  const notes: string[] = [];
   if (parsed.kind === "calls") {
     const results: ProtocolResult[] = [];
     for (const [i, call] of parsed.calls.entries()) {
       const id = `text_${step}_${i}`;
       const result = await dispatchToolCall({ id, ...call }, deps);
       results.push({ ...call, ...result });
-      if (deps.signal.aborted) break;
+      const verdict = deps.guard.afterCall(call, result);
+      if (verdict.action === "remind") notes.push(verdict.text);
+      if (verdict.action === "stop") looping = { status: "repeated_call", call: verdict.call };
+      if (deps.signal.aborted || looping) break;
     }
     const observed = protocol.observation(results, deps.ctx.state);
     if (typeof observed !== "string") return { status: "completed", finalText: observed.finalText };
     text = observed;
   }
+  text = [text, ...notes].join("\n\n");
   state.messages.push({ role: "user", blocks: [{ type: "text", text }] });
-  return undefined;
+  return looping;
 }
 
 /**

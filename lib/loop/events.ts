@@ -24,11 +24,28 @@ export type LoopEvent =
     text: string;
     isError: boolean;
   }
+  /** Tool calls written as text were recovered as structured calls (`tool_call_repair`). */
+  | { type: "tool_calls_repaired"; count: number; formats: string[] }
   | { type: "turn_end"; outcome: TurnOutcome; usage: Usage };
+
+/** The failing call the loop guard stopped a turn on. */
+export interface RepeatedCall {
+  name: string;
+  args: unknown;
+  /** The start of the error it got each time. */
+  error: string;
+  /** How many times in a row it was made. */
+  repeats: number;
+}
 
 /** How a turn ended. */
 export type TurnOutcome =
   | { status: "completed"; finalText: string }
   | { status: "failed"; error: ProviderFailure }
   | { status: "aborted" }
-  | { status: "step_limit"; limit: number };
+  | { status: "step_limit"; limit: number }
+  /**
+   * The loop guard stopped the model repeating a failing call; `harnesses` (filled in by the
+   * session) are the ones worth trying instead.
+   */
+  | { status: "repeated_call"; call: RepeatedCall; harnesses?: string[] };

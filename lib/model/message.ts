@@ -88,6 +88,8 @@ export interface ModelRequest {
   /** The user's effort; "none" turns thinking and reasoning off. */
   reasoningEffort?: Effort | "none";
   maxOutputTokens?: number;
+  /** The most output the model can give (from the model catalog): the harness's limit stays under it. */
+  maxOutputCap?: number;
   /** The final answer must be JSON matching this schema (`--output-schema`). */
   outputSchema?: OutputSchema;
   /** What the harness sends on each wire besides the conversation (its `[request.<wire>]`). */

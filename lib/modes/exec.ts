@@ -8,7 +8,7 @@ import { uuidV7 } from "../session/mod.ts";
 import type { ExecOptions } from "./exec_cli.ts";
 import { imagePaths, readImages } from "./exec_images.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
-import { makeStyle, sessionLines } from "./exec_reporter.ts";
+import { makeStyle, repeatedCallFailure, sessionLines } from "./exec_reporter.ts";
 import { readOutputSchema } from "./exec_schema.ts";
 import { type ExecTurnResult, findResumed, runExecTurn, writeLastMessage } from "./exec_turn.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
@@ -134,9 +134,10 @@ export function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void 
 
 /** Why a turn that did not complete failed, with the fix. */
 function failureOf(
-  outcome: Extract<TurnOutcome, { status: "failed" | "step_limit" }>,
+  outcome: Extract<TurnOutcome, { status: "failed" | "step_limit" | "repeated_call" }>,
 ): Pick<ProviderFailure, "message" | "hint"> {
   if (outcome.status === "failed") return outcome.error;
+  if (outcome.status === "repeated_call") return repeatedCallFailure(outcome, "--harness");
   return {
     message: `The model made ${outcome.limit} requests without finishing the task`,
     hint: `To let it continue, raise max_turn_steps (-c max_turn_steps=${outcome.limit * 2})`,
@@ -168,6 +169,7 @@ export function report(
       return 130;
     case "step_limit":
     case "failed":
+    case "repeated_call":
       printFailure(failureOf(outcome));
       return 1;
   }

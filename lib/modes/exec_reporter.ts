@@ -1,4 +1,4 @@
-import type { LoopEvent } from "../loop/events.ts";
+import type { LoopEvent, RepeatedCall, TurnOutcome } from "../loop/events.ts";
 import type { SessionEvent } from "./session.ts";
 import { type Block, textOf } from "../model/message.ts";
 import {
@@ -52,6 +52,7 @@ export function sessionLines(
           `workdir: ${info.cwd}\nmodel: ${info.model}\nprovider: ${info.provider} ` +
             `(${info.wireApi})\nharness: ${info.harness}\n${info.sandbox}`,
         ),
+        ...(info.contextNote ? [style.dim(info.contextNote)] : []),
       ];
     }
     case "warning":
@@ -61,7 +62,10 @@ export function sessionLines(
     case "harness_switched":
       return [style.dim(`harness: ${event.harness}`)];
     case "model_switched":
-      return [style.dim(`model: ${event.model} (${event.provider})`)];
+      return [
+        style.dim(`model: ${event.model} (${event.provider})`),
+        ...(event.contextNote ? [style.dim(event.contextNote)] : []),
+      ];
     case "compacted":
       return [
         style.dim(`compacted the history: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
@@ -220,4 +224,31 @@ export function head(text: string, n: number): string[] {
 
 function indent(list: string[]): string[] {
   return list.map((l) => `  ${l}`);
+}
+
+/** A repeated call as one line: the tool and its arguments, cut to a readable length. */
+export function describeCall(call: Pick<RepeatedCall, "name" | "args">): string {
+  const args = call.args === undefined ? "" : ` ${JSON.stringify(call.args)}`;
+  const text = `${call.name}${args}`;
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
+
+/** Why the loop guard stopped the turn, and what to try: another harness before a bigger model. */
+export function repeatedCallFailure(
+  outcome: Extract<TurnOutcome, { status: "repeated_call" }>,
+  flag: "--harness" | "/harness",
+): { message: string; hint: string } {
+  const { call, harnesses = [] } = outcome;
+  const error = call.error.split("\n")[0];
+  const others = harnesses.length
+    ? `Try another harness before a bigger model: ${
+      harnesses.map((id) => `${flag} ${id}`).join(", ")
+    }`
+    : `Try another harness (${flag}) or a bigger model`;
+  return {
+    message: `The model made the same failing call ${call.repeats} times in a row: ` +
+      describeCall(call),
+    hint: `It got the same error each time${error ? ` (${error})` : ""}. ${others}; ` +
+      "loop_guard_repeats sets how many repeats are allowed",
+  };
 }

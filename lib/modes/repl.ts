@@ -7,7 +7,7 @@ import { configHome } from "../config/load.ts";
 import { UsageError, UserError } from "../errors.ts";
 import { lastSession } from "../session/mod.ts";
 import type { ResumeTarget, SharedOptions } from "./cli.ts";
-import { makeStyle, type Style } from "./exec_reporter.ts";
+import { makeStyle, repeatedCallFailure, type Style } from "./exec_reporter.ts";
 import { openSession, type Session, type SessionIO, type SessionOptions } from "./session.ts";
 import { resolveWorkdir } from "./session_setup.ts";
 import { needsFirstRun, runFirstRun } from "./first_run.ts";
@@ -229,6 +229,7 @@ class Repl {
       `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
       `harness ${s.harness} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
       style.dim("/help lists the commands; Ctrl-C stops a turn; Ctrl-D leaves"),
+      ...(s.contextNote ? [style.dim(s.contextNote)] : []),
     ]);
   }
 
@@ -251,7 +252,11 @@ class Repl {
   async #runTurn(line: string): Promise<void> {
     const { transcript, style } = this.#p;
     try {
-      await this.#interruptible((signal) => this.#session!.prompt(line, signal));
+      const outcome = await this.#interruptible((signal) => this.#session!.prompt(line, signal));
+      // The harnesses worth trying are known once the turn has ended.
+      if (outcome.status === "repeated_call") {
+        transcript.lines([style.dim(repeatedCallFailure(outcome, "/harness").hint)]);
+      }
     } catch (error) {
       transcript.lines([style.red(`error: ${(error as Error).message ?? error}`)]);
     } finally {

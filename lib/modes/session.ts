@@ -2,9 +2,7 @@
  * The one session object every front end drives: opened from plain settings and a small I/O seam,
  * it runs prompts through the agent loop and reports everything as one typed event stream.
  */
-import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply } from "../approval/hook.ts";
 import { formatConfigDebug } from "../config/debug.ts";
-import type { ConfigValues, REASONING_EFFORTS } from "../config/schema.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { toolCatalog } from "../harness/deferred.ts";
 import { loadHarness } from "../harness/load.ts";
@@ -17,135 +15,42 @@ import {
 } from "../harness/context.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
-import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import { type Block, emptyUsage, type Usage } from "../model/message.ts";
+import type { LoopEvent } from "../loop/events.ts";
+import { type Block, emptyUsage } from "../model/message.ts";
 import { openProvider } from "../providers/mod.ts";
-import type { SessionOrigin } from "../session/mod.ts";
-import type { AskUser } from "../tools/ask_user.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { Resources } from "../tools/resources.ts";
 import { restoreState, snapshotState } from "../tools/session_state.ts";
-import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
+import { JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import { discoverSkills } from "../tools/skills.ts";
-import { type AgentSession, openAgentSession, type SessionSettings } from "./agent_session.ts";
-import {
-  compactHistory,
-  compactLimit,
-  contextTokens,
-  DEFAULT_CONTEXT_WINDOW,
-  loadTokenizer,
-} from "./compaction.ts";
+import { openAgentSession } from "./agent_session.ts";
+import { compactHistory, contextTokens, loadTokenizer } from "./compaction.ts";
+import { loadCatalog, modelLimits } from "./model_catalog.ts";
 import { workingTreeDiff } from "./session_diff.ts";
-import { type RepoGit, repoGit } from "./review_git.ts";
+import { repoGit } from "./review_git.ts";
 import { approvalEvent, openRecorder, type SessionRecorder } from "./session_recorder.ts";
-import { harnessChoices, harnessDirs, isProvider, providerChoices } from "./session_catalog.ts";
+import {
+  fittingHarnesses,
+  harnessChoices,
+  harnessDirs,
+  isProvider,
+  providerChoices,
+} from "./session_catalog.ts";
+import type { Session, SessionInfo, SessionOptions } from "./session_types.ts";
 import { infoOf, requestOptions, wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
 
-/** A `model_reasoning_effort` value. */
-export type ReasoningEffort = typeof REASONING_EFFORTS[number];
-
-/** What the banner and `/status` show. */
-export interface SessionInfo {
-  cwd: string;
-  model: string;
-  provider: string;
-  wireApi: string;
-  harness: string;
-  /** `sandbox: …` and `approval: …` lines. */
-  sandbox: string;
-}
-
-/** Everything a session reports, in order. Loop events pass through unchanged. */
-export type SessionEvent =
-  | { type: "session_started"; info: SessionInfo }
-  | { type: "warning"; message: string }
-  | { type: "approval_requested"; callId?: string; question: ApprovalQuestion }
-  | { type: "approval_resolved"; callId?: string; answer: ApprovalAnswer; note?: string }
-  | { type: "tool_denied"; callId?: string; reason: string }
-  | { type: "subagent"; parentCallId?: string; label: string; event: LoopEvent }
-  | { type: "harness_switched"; harness: string }
-  | { type: "model_switched"; model: string; provider: string }
-  | { type: "compacted"; tokensBefore: number; tokensAfter: number }
-  | LoopEvent;
-
-/** What `/status` shows. */
-export interface SessionStatus extends SessionInfo {
-  sandboxMode: string;
-  approval: string;
-  network: boolean;
-  sessionId?: string;
-  sessionFile?: string;
-  contextUsed: number;
-  contextWindow: number;
-  tokens: { input: number; output: number };
-  reasoningEffort?: string;
-}
-
-/** What the front end supplies. */
-export interface SessionIO {
-  onEvent(event: SessionEvent): void;
-  /** Asks the user to approve a tool call; absent when no one can answer. */
-  approve?: (question: ApprovalQuestion) => Promise<ApprovalReply>;
-  /** Puts the model's questions to the user; absent when no one can answer. */
-  askUser?: AskUser;
-}
-
-/** Options of `openSession()`. */
-export interface SessionOptions {
-  cwd: string;
-  env: Record<string, string>;
-  settings: SessionSettings;
-  io: SessionIO;
-  /** Recorded in the session file's header; default "exec". */
-  origin?: SessionOrigin;
-  /** A saved session to continue (id, id prefix or file); its history is restored. */
-  resume?: string;
-  /** Save nothing. */
-  ephemeral?: boolean;
-  /** Builds a system prompt in place of the harness's (a review's reviewer prompt). */
-  instructions?: (agent: AgentSession) => string;
-}
-
-/** Options of one prompt: the JSON Schema its final answer must match (`--output-schema`). */
-export type PromptOptions = Pick<LoopState, "outputSchema">;
-
-/** A running session. Dispose it to stop its jobs, helpers and sandbox. */
-export interface Session extends AsyncDisposable {
-  readonly info: SessionInfo;
-  /** The merged config values (`hide_agent_reasoning`, `history.persistence`, …). */
-  readonly config: ConfigValues;
-  /** The interpreter home (`~/.openinterpreter`). */
-  readonly home: string;
-  /** Tokens used so far, over every prompt. */
-  readonly usage: Usage;
-  /** Runs one user turn to its end; `signal` stops it (Ctrl-C). */
-  prompt(input: string | Block[], signal: AbortSignal, opts?: PromptOptions): Promise<TurnOutcome>;
-  /** Presents another harness from the next request on, keeping the history. */
-  switchHarness(id: string): Promise<void>;
-  /** Talks to another model ("NAME" or "PROVIDER/NAME", with an effort) from the next request. */
-  switchModel(spec: string, effort?: ReasoningEffort): Promise<void>;
-  /** The providers one can switch to: configured and built-in ones, with a default model. */
-  models(): Array<
-    { provider: string; name: string; model: string; current: boolean; key: boolean }
-  >;
-  status(): SessionStatus;
-  /** Every harness, with the automatic choice for this model and the one in use marked. */
-  harnesses(): Promise<Array<{ id: string; label: string; automatic: boolean; current: boolean }>>;
-  /** Background jobs of this session. */
-  jobs(): JobInfo[];
-  stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }>;
-  /** The working tree against HEAD, untracked files included, as a plain unified diff. */
-  diff(): Promise<string>;
-  /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
-  git: RepoGit;
-  skills(): Promise<Array<{ name: string; description: string; path: string }>>;
-  /** Summarizes the history now (`/compact`). */
-  compact(signal: AbortSignal): Promise<void>;
-  /** What `interpreter debug config` prints. */
-  debugConfig(): string;
-}
+export type {
+  PromptOptions,
+  ReasoningEffort,
+  Session,
+  SessionEvent,
+  SessionInfo,
+  SessionIO,
+  SessionOptions,
+  SessionStatus,
+} from "./session_types.ts";
 
 /** Opens a session: config, provider, harness, sandbox and approvals, the system prompt. */
 export async function openSession(opts: SessionOptions): Promise<Session> {
@@ -171,7 +76,18 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       onDenied: (reason, callId) => io.onEvent({ type: "tool_denied", callId, reason }),
     },
   });
-  const info = infoOf(agent, opts.cwd);
+  const { values } = agent.config;
+  const catalog = await loadCatalog();
+  const limitsFor = (settings: typeof agent.settings, model: string, window?: number) =>
+    modelLimits(catalog, settings, {
+      model,
+      configuredWindow: window ?? values.model_context_window,
+      configuredCompactAt: values.model_auto_compact_token_limit,
+    });
+  // The window a local server works with applies to the model it was checked with.
+  let limits = limitsFor(agent.settings, agent.model, agent.contextWindow);
+  const info: SessionInfo = { ...infoOf(agent, opts.cwd), contextNote: limits.guessNote };
+  let repairs = 0;
   io.onEvent({ type: "session_started", info });
   for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });
 
@@ -220,10 +136,10 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   let provider = agent.provider;
   let providerId = agent.settings.id;
   let wireApi = agent.settings.wireApi;
-  state.requestOptions = requestOptions(agent.config.values, recorder.id ?? crypto.randomUUID());
-  const window = agent.contextWindow ?? agent.config.values.model_context_window ??
-    DEFAULT_CONTEXT_WINDOW;
-  const limit = compactLimit(window, agent.config.values.model_auto_compact_token_limit);
+  state.requestOptions = {
+    ...requestOptions(values, recorder.id ?? crypto.randomUUID()),
+    maxOutputCap: limits.maxOutput,
+  };
   const compact = async (signal: AbortSignal) => {
     const before = contextTokens(state);
     const messages = await compactHistory(state, provider, signal);
@@ -231,9 +147,11 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     io.onEvent({ type: "compacted", tokensBefore: before, tokensAfter: contextTokens(state) });
   };
   const beforeRequest = async (signal: AbortSignal) => {
-    await loadTokenizer(state, limit);
+    await loadTokenizer(state, limits.compactAt);
     // Nothing to summarize before the model has answered once.
-    if (contextTokens(state) < limit || !state.messages.some((m) => m.role === "assistant")) return;
+    if (
+      contextTokens(state) < limits.compactAt || !state.messages.some((m) => m.role === "assistant")
+    ) return;
     await compact(signal).catch((error: Error) =>
       io.onEvent({ type: "warning", message: error.message })
     );
@@ -249,6 +167,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       recorder.syncMessages();
     }
     if (event.type === "tool_end" || event.type === "turn_end") saveToolState();
+    if (event.type === "tool_calls_repaired") repairs += event.count;
     io.onEvent(event);
   };
   const contextFor = (signal: AbortSignal): ToolContext => {
@@ -300,9 +219,15 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         emit,
         beforeToolCall,
         beforeRequest,
-        maxSteps: agent.config.values.max_turn_steps,
+        maxSteps: values.max_turn_steps,
+        toolCallRepair: values.tool_call_repair,
+        loopGuardRepeats: values.loop_guard_repeats,
         signal,
       });
+      if (outcome.status === "repeated_call") {
+        const current = { harness: harness.id, model: state.model, providerId, wireApi };
+        outcome.harnesses = await fittingHarnesses(agent, current, limits.family);
+      }
       await recorder.flush().catch((error: Error) =>
         io.onEvent({ type: "warning", message: `Cannot save the session: ${error.message}` })
       );
@@ -322,7 +247,12 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       recorder.append({ type: "harness_switch", harness: next.id });
       io.onEvent({ type: "harness_switched", harness: next.id });
     },
-    models: () => providerChoices(agent, opts.env, { provider: providerId, model: state.model }),
+    models: () =>
+      providerChoices(agent, {
+        env: opts.env,
+        current: { provider: providerId, model: state.model },
+        catalog,
+      }),
     async switchModel(spec, effort) {
       const slash = spec.indexOf("/");
       const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
@@ -342,12 +272,19 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       wireApi = resolved.settings.wireApi;
       state.model = resolved.model;
       if (effort) state.reasoningEffort = effort;
-      Object.assign(info, { model: resolved.model, provider: providerId, wireApi });
+      limits = limitsFor(resolved.settings, resolved.model);
+      state.requestOptions = { ...state.requestOptions, maxOutputCap: limits.maxOutput };
+      const contextNote = limits.guessNote;
+      Object.assign(info, { model: resolved.model, provider: providerId, wireApi, contextNote });
       recorder.append({ type: "model_switch", provider: providerId, model: resolved.model });
-      io.onEvent({ type: "model_switched", model: resolved.model, provider: providerId });
+      io.onEvent({
+        type: "model_switched",
+        model: resolved.model,
+        provider: providerId,
+        contextNote,
+      });
     },
     status() {
-      const { values } = agent.config;
       return {
         ...info,
         sandboxMode: values.sandbox_mode,
@@ -357,7 +294,8 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
         sessionId: recorder.id,
         sessionFile: recorder.file,
         contextUsed: contextTokens(state),
-        contextWindow: window,
+        contextWindow: limits.contextWindow,
+        toolCallRepairs: values.tool_call_repair === false ? undefined : repairs,
         tokens: { input: state.usage.inputTokens, output: state.usage.outputTokens },
         reasoningEffort: state.reasoningEffort,
       };

@@ -67,6 +67,8 @@ export function makeSubagentRunner(ctx: ToolContext, opts: SubagentOptions): Sub
       ? outcome.error.message
       : outcome.status === "step_limit"
       ? `it made ${outcome.limit} model requests without finishing`
+      : outcome.status === "repeated_call"
+      ? `it made the same failing ${outcome.call.name} call ${outcome.call.repeats} times`
       : "";
     return { finalText, toolCalls, status: outcome.status };
   };

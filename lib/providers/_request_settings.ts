@@ -24,7 +24,10 @@ export interface RequestPlan {
   wireEffort?: string;
   /** Messages: how thinking is requested; "off" sends none. */
   thinking: ThinkingMode;
-  /** The output limit: the user's (`model_max_output_tokens`), else the harness's. */
+  /**
+   * The output limit: the user's (`model_max_output_tokens`), else the harness's, capped at the
+   * model's maximum output when the catalog knows it.
+   */
   maxOutputTokens?: number;
   /** Responses: the user's summary setting, else the harness's. */
   reasoningSummary?: WireRequestSpec["reasoningSummary"];
@@ -53,10 +56,15 @@ export function planRequest(request: ModelRequest, wire: WireApi, compat: Compat
     effort,
     wireEffort: effort ? spec.effortMap?.[effort] ?? effort : undefined,
     thinking,
-    maxOutputTokens: request.maxOutputTokens ?? spec.maxOutputTokens,
+    maxOutputTokens: request.maxOutputTokens ?? capped(spec.maxOutputTokens, request.maxOutputCap),
     reasoningSummary: request.reasoningSummary ?? spec.reasoningSummary,
     headers,
   };
+}
+
+/** The harness's output limit, never above the model's own. */
+function capped(limit: number | undefined, cap: number | undefined): number | undefined {
+  return limit !== undefined && cap !== undefined ? Math.min(limit, cap) : limit;
 }
 
 /**

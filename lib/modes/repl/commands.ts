@@ -4,6 +4,7 @@ import { REASONING_EFFORTS } from "../../config/schema.ts";
 import { runReviewTurn, withReviewSession } from "../review.ts";
 import { pickReviewTarget } from "../review_picker.ts";
 import type { ReasoningEffort, Session, SessionEvent, SessionOptions } from "../session.ts";
+import type { ModelChoice, ProviderChoice } from "../session_catalog.ts";
 import { colorDiff } from "./render.ts";
 
 /** What a command can reach. */
@@ -109,7 +110,17 @@ function status(_: string, ctx: CommandContext): void {
     ["directory", s.cwd],
     ["session", s.sessionId ?? "not saved"],
     ["file", s.sessionFile ?? "none"],
-    ["context", `${s.contextUsed} / ${s.contextWindow} tokens (${percent}%)`],
+    [
+      "context",
+      `${s.contextUsed} / ${s.contextWindow} tokens (${percent}%)` +
+      (s.contextNote ? ctx.style.dim(" · the window is a guess") : ""),
+    ],
+    [
+      "repairs",
+      s.toolCallRepairs === undefined
+        ? "off (tool_call_repair = false)"
+        : `${s.toolCallRepairs} tool call${s.toolCallRepairs === 1 ? "" : "s"} recovered from text`,
+    ],
     ["tokens", `${s.tokens.input} in, ${s.tokens.output} out`],
   ];
   ctx.print(rows.map(([k, v]) => `${ctx.style.dim(`${k}:`.padEnd(11))} ${v}`));
@@ -117,23 +128,7 @@ function status(_: string, ctx: CommandContext): void {
 
 async function model(arg: string, ctx: CommandContext): Promise<void> {
   const session = ctx.session();
-  if (!arg) {
-    const s = session.status();
-    const { style } = ctx;
-    ctx.print([
-      `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""}`,
-      ...session.models().map((m) =>
-        `  ${m.current ? "*" : " "} ${m.provider.padEnd(14)} ${
-          (m.model || "(name a model)").padEnd(28)
-        } ` +
-        style.dim(`${m.name}${m.key ? "" : " · no key set"}`)
-      ),
-      style.dim(
-        `/model NAME, /model PROVIDER/NAME, optionally with an effort: ${EFFORTS.join(", ")}`,
-      ),
-    ]);
-    return;
-  }
+  if (!arg || /^\S+\/$/.test(arg)) return await listModels(arg.slice(0, -1), ctx);
   const [spec, effort] = arg.split(/\s+/);
   if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) {
     throw Object.assign(new Error(`Unknown reasoning effort "${effort}"`), {
@@ -146,6 +141,66 @@ async function model(arg: string, ctx: CommandContext): Promise<void> {
     `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""} ` +
     `(harness ${s.harness})`,
   ]);
+}
+
+/** How many of a provider's models `/model` shows; `/model PROVIDER/` shows them all. */
+const MODELS_SHOWN = 8;
+
+/** `/model`: every provider, with the models of those usable now; `/model P/`: all of P's. */
+async function listModels(only: string, ctx: CommandContext): Promise<void> {
+  const session = ctx.session();
+  const { style } = ctx;
+  const providers = await session.models();
+  if (only && !providers.some((p) => p.provider === only)) {
+    throw Object.assign(new Error(`Unknown provider "${only}"`), {
+      hint: `Use one of ${providers.map((p) => `${p.provider}/`).join(", ")}`,
+    });
+  }
+  const s = session.status();
+  ctx.print([
+    `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""}`,
+    ...providers.filter((p) => !only || p.provider === only).flatMap((p) => [
+      `  ${p.current ? "*" : " "} ${p.provider.padEnd(14)} ${
+        (p.model || "(name a model)").padEnd(28)
+      } ` + style.dim(`${p.name}${p.key ? "" : ` · no key set (${p.envKey})`}`),
+      ...(p.key || p.current ? modelLines(p, only ? Infinity : MODELS_SHOWN, style) : []),
+    ]),
+    style.dim(
+      `/model NAME, /model PROVIDER/NAME, optionally with an effort: ${EFFORTS.join(", ")}; ` +
+        "/model PROVIDER/ lists all of its models",
+    ),
+  ]);
+}
+
+function modelLines(p: ProviderChoice, most: number, style: CommandContext["style"]): string[] {
+  if (p.live?.error) return [style.dim(`      cannot list the server's models: ${p.live.error}`)];
+  const shown = p.models.slice(0, most);
+  const width = Math.max(0, ...shown.map((m) => m.id.length));
+  return [
+    ...shown.map((m) =>
+      `      ${m.current ? "*" : " "} ${m.id.padEnd(width)}  ${style.dim(modelFacts(m))}`
+    ),
+    ...(p.models.length > shown.length
+      ? [style.dim(`        … ${p.models.length - shown.length} more: /model ${p.provider}/`)]
+      : []),
+  ];
+}
+
+/** `Name · 128k context · 8k output · reasoning · $0.57/$1.68 per 1M`, as far as known. */
+function modelFacts(m: ModelChoice): string {
+  const facts = [m.name];
+  if (m.context) facts.push(`${tokens(m.context)} context`);
+  if (m.output) facts.push(`${tokens(m.output)} output`);
+  if (m.reasoning) facts.push("reasoning");
+  const { input, output } = m.cost ?? {};
+  if (input !== undefined && output !== undefined) facts.push(`$${input}/$${output} per 1M`);
+  return facts.join(" · ");
+}
+
+function tokens(n: number): string {
+  if (n >= 1_000_000 && n % 1024 === 0) return `${n / 1024 / 1024}M`;
+  if (n >= 1_000_000) return `${Math.round(n / 100_000) / 10}M`;
+  return n % 1024 === 0 ? `${n / 1024}k` : `${Math.round(n / 1000)}k`;
 }
 
 const EFFORTS = REASONING_EFFORTS;

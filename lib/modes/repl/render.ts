@@ -7,6 +7,7 @@ import { type Block, textOf } from "../../model/message.ts";
 import {
   changeTitle,
   colorDiffLine,
+  describeCall,
   formatDuration,
   head,
   sessionLines,
@@ -132,7 +133,10 @@ export class Transcript {
         if (event.reason.startsWith("The user refused")) return;
         return this.lines([style.red(`denied: ${event.reason.split("\n")[0]}`)]);
       case "model_switched":
-        return this.lines([style.dim(`model: ${event.provider}/${event.model}`)]);
+        return this.lines([
+          style.dim(`model: ${event.provider}/${event.model}`),
+          ...(event.contextNote ? [style.dim(event.contextNote)] : []),
+        ]);
       case "compacted":
         return this.lines([
           style.dim(`compacted the history: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
@@ -253,6 +257,12 @@ function outcomeLines(event: Extract<LoopEvent, { type: "turn_end" }>, style: St
       return [
         style.red(`error: ${outcome.error.message}`),
         ...(outcome.error.hint ? [`hint: ${outcome.error.hint}`] : []),
+      ];
+    case "repeated_call":
+      return [
+        style.red(`Stopped: the same failing call ${outcome.call.repeats} times in a row`),
+        style.dim(`  ${describeCall(outcome.call)}`),
+        ...outcome.call.error.split("\n").map((line) => style.dim(`  ${line}`)),
       ];
   }
 }

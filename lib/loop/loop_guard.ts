@@ -1,0 +1,97 @@
+/**
+ * The loop guard: a model that makes the same failing call (same tool, same arguments, same
+ * error) `repeats` times in a row gets one reminder, in the harness's own words, to read the
+ * error and try something else; if it makes that call once more, or loops on it again later, the
+ * turn stops. A call that keeps succeeding the same way (polling a job) never counts.
+ */
+import type { Harness } from "../harness/types.ts";
+import type { DispatchResult } from "./dispatch.ts";
+import type { RepeatedCall } from "./events.ts";
+
+/** `loop_guard_repeats` when unset. */
+export const DEFAULT_LOOP_GUARD_REPEATS = 3;
+
+/** The reminder for harnesses that have no `when = "loop"` text of their own. */
+const DEFAULT_LOOP_TEXT = "You have made the same {tool} call {repeats} times and it failed the " +
+  "same way each time. Read the error, then try a different approach instead of repeating it.";
+
+/** Output fields that differ between two runs of the same call. */
+const VOLATILE_FIELDS = new Set(["durationMs"]);
+
+/** What the loop does after a call: nothing, add the reminder to its result, or stop. */
+export type GuardVerdict =
+  | { action: "none" }
+  | { action: "remind"; text: string }
+  | { action: "stop"; call: RepeatedCall };
+
+/** Watches one turn's tool calls; see the module comment. */
+export class LoopGuard {
+  readonly #repeats: number;
+  readonly #harness: Harness;
+  #key: string | undefined;
+  #count = 0;
+  /** Calls the model was already reminded about. */
+  #reminded = new Set<string>();
+
+  /** `repeats` of 0 turns the guard off. */
+  constructor(repeats: number, harness: Harness) {
+    this.#repeats = repeats;
+    this.#harness = harness;
+  }
+
+  /** Counts one finished call. */
+  afterCall(
+    call: { name: string; args: unknown; rawArgs?: string },
+    result: DispatchResult,
+  ): GuardVerdict {
+    if (this.#repeats === 0) return { action: "none" };
+    if (!result.isError) {
+      this.#key = undefined;
+      this.#count = 0;
+      return { action: "none" };
+    }
+    const key = JSON.stringify([
+      call.name,
+      canonical(call.args ?? call.rawArgs),
+      fingerprint(result),
+    ]);
+    this.#count = key === this.#key ? this.#count + 1 : 1;
+    this.#key = key;
+    if (this.#count < this.#repeats) return { action: "none" };
+    if (this.#count === this.#repeats && !this.#reminded.has(key)) {
+      this.#reminded.add(key);
+      return { action: "remind", text: loopReminder(this.#harness, call.name, this.#count) };
+    }
+    const error = result.text.trim().split("\n").slice(0, 3).join("\n").slice(0, 300);
+    return {
+      action: "stop",
+      call: { name: call.name, args: call.args, error, repeats: this.#count },
+    };
+  }
+}
+
+/** The harness's loop reminder with `{tool}` and `{repeats}` filled in, or ours. */
+export function loopReminder(harness: Harness, tool: string, repeats: number): string {
+  const text = harness.reminders.find((r) => r.when === "loop")?.text ?? DEFAULT_LOOP_TEXT;
+  return text.replaceAll("{tool}", tool).replaceAll("{repeats}", String(repeats));
+}
+
+/** What identifies a failure: the structured output without timings, else the text. */
+function fingerprint(result: DispatchResult): string {
+  const output = result.output;
+  if (typeof output !== "object" || output === null) return result.text;
+  return canonical(
+    Object.fromEntries(Object.entries(output).filter(([k]) => !VOLATILE_FIELDS.has(k))),
+  );
+}
+
+/** JSON with object keys sorted, so that key order does not make two calls differ. */
+function canonical(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_, v) =>
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+        : v,
+  );
+}
