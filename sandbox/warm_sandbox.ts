@@ -204,6 +204,7 @@ export class WarmSandboxes {
     }).spawn();
     child.status.then(() => exited.add(child));
     this.#starting = child;
+    if (this.#closed) kill(child);
     const said = await withTimeout(readToken(child.stdout), READY_TIMEOUT_MS);
     this.#starting = undefined;
     const held = said === READY ? await HeldPaths.hold(this.#opts.watched) : undefined;

@@ -192,6 +192,29 @@ Deno.test("a prepared sandbox that ended before its command came is replaced", a
   }
 });
 
+Deno.test("close() ends a sandbox still being prepared at once", async () => {
+  let prepares = 0;
+  const { warm, ended } = bareRunners({
+    // The second one never says it is ready.
+    prepare: (runner) =>
+      Promise.resolve(
+        ++prepares === 2
+          ? { cmd: "/bin/sleep", args: ["60"], env: {} }
+          : { cmd: runner[0], args: runner.slice(1), env: {} },
+      ),
+  });
+  await collect((await warm.take({ argv: ["true"], cwd: "/", env: { PATH } }))!);
+  const deadline = Date.now() + 5_000;
+  while (prepares < 2) {
+    assert.ok(Date.now() < deadline, "the next sandbox was not being prepared");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const started = Date.now();
+  await warm.close();
+  assert.ok(Date.now() - started < 5_000, `close() took ${Date.now() - started} ms`);
+  assert.equal(ended.length, 2);
+});
+
 Deno.test("requests the runner cannot pass on exactly prepare nothing", async () => {
   const { warm, ended } = bareRunners();
   try {
