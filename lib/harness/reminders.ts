@@ -42,7 +42,7 @@ export function loadReminders(
   return entries.map((entry, i): Reminder => {
     checkPromptTemplate(entry.text, at(`reminders[${i}].text`));
     if (entry.when === "loop") {
-      checkLoopReminder(entry, at(`reminders[${i}]`));
+      checkLoopReminder(entry, (key) => at(`reminders[${i}].${key}`));
       return { when: "loop", text: entry.text };
     }
     if (entry.after_calls === undefined) {
@@ -55,16 +55,19 @@ export function loadReminders(
 }
 
 /** A loop reminder takes no after_calls (loop_guard_repeats counts) and fills only its fields. */
-function checkLoopReminder(entry: HarnessSpec["reminders"][number], where: string): void {
+function checkLoopReminder(
+  entry: HarnessSpec["reminders"][number],
+  at: (key: string) => string,
+): void {
   if (entry.after_calls !== undefined) {
-    throw new HarnessError(`${where}.after_calls: a loop reminder takes no after_calls`, {
+    throw new HarnessError(`${at("after_calls")}: a loop reminder takes no after_calls`, {
       hint: "Remove after_calls; loop_guard_repeats in config.toml sets how many repeats count",
     });
   }
   const unknown = [...entry.text.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1])
     .find((name) => name !== "tool" && name !== "repeats");
   if (unknown) {
-    throw new HarnessError(`${where}.text: unknown placeholder {${unknown}}`, {
+    throw new HarnessError(`${at("text")}: unknown placeholder {${unknown}}`, {
       hint: "A loop reminder can use {tool} and {repeats}",
     });
   }

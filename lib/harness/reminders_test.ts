@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { loadHarness } from "./load.ts";
+import { HarnessError } from "../errors.ts";
+import { loadHarness, loadHarnessDir } from "./load.ts";
+import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
 import { todoReminderAfterCall } from "./reminders.ts";
 
 const dirs = { builtinDir: fileURLToPath(new URL("../../harnesses", import.meta.url)) };
@@ -18,4 +20,33 @@ Deno.test("todoReminderAfterCall() nudges after N calls with open items and no t
   assert.deepEqual(seen().slice(0, 9).filter(Boolean), [], "then quiet for another N calls");
   state.set("todos", [{ content: "fix it", status: "completed" }]);
   assert.deepEqual([...seen(), ...seen()].filter(Boolean), [], "nothing open, no reminder");
+});
+
+Deno.test("a loop reminder loads with {tool} and {repeats}; after_calls or another field is an error", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const load = (entry: string) =>
+      writeHarness(root, "t", `${BASE_SPEC}\n[[reminders]]\nwhen = "loop"\n${entry}\n`, BASE_FILES)
+        .then(loadHarnessDir);
+    const ok = await load('text = "<note>{tool} failed {repeats} times</note>"');
+    assert.deepEqual(ok.reminders, [{
+      when: "loop",
+      text: "<note>{tool} failed {repeats} times</note>",
+    }]);
+    await assert.rejects(
+      () => load('after_calls = 3\ntext = "stop"'),
+      (e: Error) =>
+        e instanceof HarnessError &&
+        /reminders\[0\]\.after_calls"?: a loop reminder takes no after_calls/.test(e.message) &&
+        /loop_guard_repeats/.test((e as HarnessError & { hint?: string }).hint ?? ""),
+    );
+    await assert.rejects(
+      () => load('text = "{tool} failed {count} times"'),
+      (e: Error) =>
+        e instanceof HarnessError &&
+        /reminders\[0\]\.text"?: unknown placeholder \{count\}/.test(e.message),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -1,8 +1,9 @@
 /**
  * The loop guard: a model that makes the same failing call (same tool, same arguments, same
- * error) `repeats` times in a row gets one reminder, in the harness's own words, to read the
- * error and try something else; if it makes that call once more, or loops on it again later, the
- * turn stops. A call that keeps succeeding the same way (polling a job) never counts.
+ * error; a command that exits non-zero fails) `repeats` times in a row gets one reminder, in
+ * the harness's own words, to read the error and try something else; if it makes that call once
+ * more, or loops on it again later, the turn stops. A call that keeps succeeding the same way
+ * (polling a job) never counts.
  */
 import type { Harness } from "../harness/types.ts";
 import type { DispatchResult } from "./dispatch.ts";
@@ -45,7 +46,7 @@ export class LoopGuard {
     result: DispatchResult,
   ): GuardVerdict {
     if (this.#repeats === 0) return { action: "none" };
-    if (!result.isError) {
+    if (!failed(result)) {
       this.#key = undefined;
       this.#count = 0;
       return { action: "none" };
@@ -62,7 +63,7 @@ export class LoopGuard {
       this.#reminded.add(key);
       return { action: "remind", text: loopReminder(this.#harness, call.name, this.#count) };
     }
-    const error = result.text.trim().split("\n").slice(0, 3).join("\n").slice(0, 300);
+    const error = errorLines(result);
     return {
       action: "stop",
       call: { name: call.name, args: call.args, error, repeats: this.#count },
@@ -74,6 +75,23 @@ export class LoopGuard {
 export function loopReminder(harness: Harness, tool: string, repeats: number): string {
   const text = harness.reminders.find((r) => r.when === "loop")?.text ?? DEFAULT_LOOP_TEXT;
   return text.replaceAll("{tool}", tool).replaceAll("{repeats}", String(repeats));
+}
+
+/**
+ * An error result, or a command that exited non-zero (or was killed) in a harness whose results
+ * do not flag that as an error.
+ */
+function failed(result: DispatchResult): boolean {
+  const output = result.output as { exitCode?: unknown } | undefined;
+  return result.isError || (typeof output === "object" && output !== null &&
+    "exitCode" in output && output.exitCode !== 0);
+}
+
+/** The start of what went wrong: a command's output, else the result text. */
+function errorLines(result: DispatchResult): string {
+  const output = (result.output as { output?: unknown } | undefined)?.output;
+  const text = typeof output === "string" && output.trim() ? output : result.text;
+  return text.split("\n").filter((line) => line.trim()).slice(0, 3).join("\n").slice(0, 300);
 }
 
 /** What identifies a failure: the structured output without timings, else the text. */

@@ -95,6 +95,7 @@ export async function providerChoices(
   }
   return await Promise.all([...rows].map(async ([provider, row]) => {
     const model = provider === current.provider ? current.model : row.model;
+    const inUse = (id: string) => provider === current.provider && id === model;
     const settings = usableSettings(agent, env, provider);
     const listed = settings ? await liveModels(settings) : undefined;
     const known = settings ? catalogProvider(opts.catalog, settings)?.models ?? [] : [];
@@ -103,9 +104,9 @@ export async function providerChoices(
         ...catalogFacts(known, m.id),
         ...m,
         name: m.name ?? m.id,
-        current: m.id === model,
+        current: inUse(m.id),
       }))
-      : known.map((m) => ({ ...m, current: m.id === model }));
+      : known.map((m) => ({ ...m, current: inUse(m.id) }));
     return {
       provider,
       name: row.name,
@@ -185,7 +186,9 @@ export async function fittingHarnesses(
 ): Promise<string[]> {
   const dirs = harnessDirs(agent);
   const input = choiceInput(agent, current);
+  // chooseHarness answers the fallback when nothing matches, so that one is added last.
   const fits = (await loadHarnessCandidates(dirs)).filter((c) =>
+    c.id !== FALLBACK_HARNESS &&
     [current.model, family].some((model) =>
       model && chooseHarness({ ...input, model, candidates: [c] }) === c.id
     )

@@ -251,3 +251,35 @@ Deno.test("/model lists the providers and switches model and effort for the next
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a repeated failing call stops the REPL's turn and suggests /harness, then it goes on", async () => {
+  const failing = { reply: { tool_calls: [{ name: "bash", args: { command: "cat nope.txt" } }] } };
+  await using fake = await startFakeProvider([
+    failing,
+    failing,
+    failing,
+    failing,
+    { expect: { user_contains: "next" }, reply: { text: "Next answer." } },
+  ]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const result = await pipedRepl(["-m", "qwen3-coder-next", "--harness", "minimal"], {
+      cwd: repo,
+      home,
+      stdin: "read nope.txt\nnext\n",
+    });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.deepEqual(fake.failures, []);
+    assert.match(result.stdout, /^Stopped: the same failing call 4 times in a row$/m);
+    assert.match(result.stdout, /^ {2}bash \{"command":"cat nope\.txt"\}$/m);
+    assert.match(
+      result.stdout,
+      /^It got the same error each time \(cat: nope\.txt: No such file or directory\)\. Try another harness before a bigger model: \/harness qwen-code, \/harness native; /m,
+    );
+    assert.match(result.stdout, /Next answer\./);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -193,14 +193,14 @@ function modelFacts(m: ModelChoice): string {
   if (m.output) facts.push(`${tokens(m.output)} output`);
   if (m.reasoning) facts.push("reasoning");
   const { input, output } = m.cost ?? {};
-  if (input !== undefined && output !== undefined) facts.push(`$${input}/$${output} per 1M`);
+  if (input !== undefined && output !== undefined && input + output > 0) {
+    facts.push(`$${input}/$${output} per 1M`);
+  }
   return facts.join(" · ");
 }
 
 function tokens(n: number): string {
-  if (n >= 1_000_000 && n % 1024 === 0) return `${n / 1024 / 1024}M`;
-  if (n >= 1_000_000) return `${Math.round(n / 100_000) / 10}M`;
-  return n % 1024 === 0 ? `${n / 1024}k` : `${Math.round(n / 1000)}k`;
+  return n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : `${Math.round(n / 1000)}k`;
 }
 
 const EFFORTS = REASONING_EFFORTS;
