@@ -16,18 +16,12 @@ async function execOss(
   origin: string,
   args: string[],
   config = "",
-): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const repo = await fixtureRepo("habits");
   const home = await Deno.makeTempDir({ prefix: "oi-home-" });
   try {
     await Deno.writeTextFile(join(home, "config.toml"), config);
-    const started = performance.now();
-    const result = await interpreter(["exec", ...args], {
-      cwd: repo,
-      home,
-      env: { OLLAMA_HOST: origin },
-    });
-    return { ...result, ms: performance.now() - started };
+    return await interpreter(["exec", ...args], { cwd: repo, home, env: { OLLAMA_HOST: origin } });
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(repo, { recursive: true });
@@ -155,7 +149,7 @@ Deno.test("exec --oss says ollama pull for a model that is not installed", async
   assert.equal(ollama.chatBodies().length, 0);
 });
 
-Deno.test("exec --oss says how to start Ollama when nothing listens, at once", async () => {
+Deno.test("exec --oss says how to start Ollama when nothing listens, without retrying", async () => {
   const ollama = fake([]);
   const origin = ollama.origin;
   await ollama.close();
@@ -167,7 +161,6 @@ Deno.test("exec --oss says how to start Ollama when nothing listens, at once", a
     /^hint: Start Ollama with "ollama serve" \(or open the Ollama app\)/m,
   );
   assert.doesNotMatch(result.stderr, /Reconnecting/);
-  console.log(`server down reported after ${Math.round(result.ms)} ms`);
 });
 
 Deno.test("the ollama provider keeps working over /v1 when wire_api is set, and says the window cannot be set", async () => {
