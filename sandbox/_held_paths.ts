@@ -52,15 +52,18 @@ export class HeldPaths {
 }
 
 /**
- * Whether `after` holds what `before` did, but for missing paths that became empty folders with
- * `placeholderMode` (the guard's placeholders) in between.
+ * Whether `after` holds what `before` did, but for placeholders (empty folders with
+ * `placeholderMode`, bound read-only by path) where there was none or another one before: the
+ * guard makes them for missing names, and a fresh one where it had just removed the last.
  */
 export function sameBut(before: HeldPaths, after: HeldPaths, placeholderMode: number): boolean {
+  const placeholder = (entry: Entry) =>
+    entry.kind === "entry" && entry.link === undefined &&
+    (entry.mode & 0o170000) === 0o040000 && (entry.mode & 0o7777) === placeholderMode;
   return before.entries.every((entry, i) => {
     const later = after.entries[i];
     if (same(entry, later)) return true;
-    return entry.kind === "missing" && later.kind === "entry" && later.link === undefined &&
-      (later.mode & 0o170000) === 0o040000 && (later.mode & 0o7777) === placeholderMode;
+    return (entry.kind === "missing" || placeholder(entry)) && placeholder(later);
   });
 }
 

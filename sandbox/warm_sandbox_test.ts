@@ -15,6 +15,7 @@ import {
   WarmSandboxes,
 } from "./warm_sandbox.ts";
 import { encodeRequest, warmable } from "./_warm_runner.ts";
+import { PLACEHOLDER_MODE } from "./placeholders.ts";
 
 const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
 const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
@@ -189,6 +190,53 @@ Deno.test("a prepared sandbox that ended before its command came is replaced", a
     assert.equal((await collect(child)).stdout, "ran\n");
   } finally {
     await warm.close();
+  }
+});
+
+Deno.test("a placeholder made while preparing is fine; any other change is not", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "oi_warm_" });
+  const path = join(dir, ".agents");
+  const placeholder = async () => {
+    await Deno.remove(path, { recursive: true }).catch(() => {});
+    await Deno.mkdir(path);
+    await Deno.chmod(path, PLACEHOLDER_MODE);
+  };
+  const plain = async () => {
+    await Deno.remove(path, { recursive: true }).catch(() => {});
+    await Deno.mkdir(path);
+  };
+  const link = async () => {
+    await Deno.mkdir(join(dir, "elsewhere"), { recursive: true });
+    await Deno.symlink(join(dir, "elsewhere"), path);
+  };
+  const cases = [
+    ["missing", () => Promise.resolve(), placeholder, true],
+    ["a placeholder", placeholder, placeholder, true],
+    ["a placeholder", placeholder, plain, false],
+    ["missing", () => Promise.resolve(), plain, false],
+    ["a symlink", link, placeholder, false],
+  ] as const;
+  try {
+    for (const [was, before, during, usable] of cases) {
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+      await before();
+      const { warm } = bareRunners({
+        watched: [path],
+        prepare: async (runner) => {
+          await during(); // what the guard's cover() does, or someone else
+          return { cmd: runner[0], args: runner.slice(1), env: {} };
+        },
+      });
+      try {
+        const child = await warm.take({ argv: ["true"], cwd: "/", env: { PATH } });
+        if (child) await collect(child);
+        assert.equal(child !== undefined, usable, `${was}, then ${during.name}`);
+      } finally {
+        await warm.close();
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
