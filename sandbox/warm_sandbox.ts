@@ -60,7 +60,10 @@ export interface WarmOptions {
   prepare(runner: string[]): Promise<SpawnSpec>;
   /** Paths the binds depend on: the writable roots and every protected path under them. */
   watched: string[];
-  /** Called once the process of a prepared sandbox has ended, whether it ran a command or not. */
+  /**
+   * Called when a sandbox it prepared has ended and no other is being prepared to follow it:
+   * then the placeholders may be removable (the guard finds out which runs still go on).
+   */
   ended(): void;
   /** How long a prepared sandbox waits for a command; default `IDLE_MS`. */
   idleMs?: number;
@@ -116,8 +119,9 @@ export class WarmSandboxes {
       return undefined;
     }
     this.#running = child.status.finally(() => {
-      this.#opts.ended();
+      // The next sandbox keeps the placeholders; once it ends, it says so.
       this.#prepare();
+      if (!this.#next) this.#opts.ended();
     });
     // A fresh stream: the runner's ready line was read from the first, which a body cannot use.
     const stdout = child.stdout.pipeThrough(new TransformStream<Uint8Array, Uint8Array>());
