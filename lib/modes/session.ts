@@ -58,6 +58,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   let currentCall: string | undefined;
   // Set once the session file is open; approvals asked before that cannot happen.
   const recording: { to?: SessionRecorder } = {};
+  const catalogRead = loadCatalog();
   const agent = await openAgentSession(opts.settings, {
     cwd: opts.cwd,
     env: opts.env,
@@ -77,7 +78,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     },
   });
   const { values } = agent.config;
-  const catalog = await loadCatalog();
+  const catalog = await catalogRead;
   const limitsFor = (settings: typeof agent.settings, model: string, window?: number) =>
     modelLimits(catalog, settings, {
       model,
