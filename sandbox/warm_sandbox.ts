@@ -87,6 +87,8 @@ export class WarmSandboxes {
   #disabled = false;
   #closed = false;
   #idle: ReturnType<typeof setTimeout> | undefined;
+  /** Whether `#next` has become ready. */
+  #readyNow = false;
   /** The sandbox being prepared until it says it is ready. */
   #starting: Deno.ChildProcess | undefined;
 
@@ -102,8 +104,12 @@ export class WarmSandboxes {
   async take(req: WarmRequest): Promise<PreparedProcess | undefined> {
     if (this.#closed || !warmable(req)) return undefined;
     if (this.#next === undefined) this.#prepare();
+    // Commands in a burst (one straight after another, or parallel calls) wait for their
+    // sandbox; then the next one is prepared while this command runs, not after it.
+    const burst = !this.#readyNow;
     const next = this.#next;
     this.#next = undefined;
+    this.#readyNow = false;
     clearTimeout(this.#idle);
     const prepared = await next;
     if (!prepared) {
@@ -123,6 +129,7 @@ export class WarmSandboxes {
       this.#prepare();
       if (!this.#next) this.#opts.ended();
     });
+    if (burst) this.#prepare();
     // A fresh stream: the runner's ready line was read from the first, which a body cannot use.
     const stdout = child.stdout.pipeThrough(new TransformStream<Uint8Array, Uint8Array>());
     const kill = (signal?: Deno.Signal) => child.kill(signal);
@@ -143,6 +150,7 @@ export class WarmSandboxes {
     clearTimeout(this.#idle);
     const next = this.#next;
     this.#next = undefined;
+    this.#readyNow = false;
     const prepared = await next;
     if (prepared) {
       prepared.held.release();
@@ -164,6 +172,7 @@ export class WarmSandboxes {
       this.#failures = prepared ? 0 : this.#failures + 1;
       if (this.#failures >= MAX_FAILURES) this.#disabled = true;
       if (prepared && this.#next === next) {
+        this.#readyNow = true;
         this.#waitIdle(next);
         prepared.child.status.then(() => this.#died(next, prepared));
       }
@@ -176,6 +185,7 @@ export class WarmSandboxes {
   async #died(next: Promise<Prepared | undefined>, prepared: Prepared): Promise<void> {
     if (this.#next !== next) return;
     this.#next = undefined;
+    this.#readyNow = false;
     clearTimeout(this.#idle);
     prepared.held.release();
     await this.#discard(prepared.child);

@@ -240,6 +240,36 @@ Deno.test("a placeholder made while preparing is fine; any other change is not",
   }
 });
 
+Deno.test("the next sandbox is prepared after a command, or beside it in a burst", async () => {
+  const prepared: number[] = [];
+  const { warm } = bareRunners({
+    prepare: (runner) => {
+      prepared.push(performance.now());
+      return Promise.resolve({ cmd: runner[0], args: runner.slice(1), env: {} });
+    },
+  });
+  const run = async () => {
+    const child = await warm.take({ argv: ["sleep", "0.3"], cwd: "/", env: { PATH } });
+    assert.ok(child);
+    await collect(child);
+    return performance.now();
+  };
+  try {
+    // The first had to wait for its sandbox, as in a burst: the next was prepared beside it.
+    const firstEnded = await run();
+    assert.equal(prepared.length, 2);
+    assert.ok(prepared[1] < firstEnded, "the second sandbox was prepared while the first ran");
+    // This one's sandbox was ready: the next is prepared once it has ended.
+    assert.equal(await warm.ready(), true);
+    const secondEnded = await run();
+    assert.equal(await warm.ready(), true);
+    assert.equal(prepared.length, 3);
+    assert.ok(prepared[2] >= secondEnded - 50, "the third sandbox was prepared after the second");
+  } finally {
+    await warm.close();
+  }
+});
+
 Deno.test("close() ends a sandbox still being prepared at once", async () => {
   let prepares = 0;
   const { warm, ended } = bareRunners({
