@@ -19,6 +19,11 @@ export interface HarnessChoiceInput {
   providerName: string;
   baseUrl: string;
   wireApi: WireApi;
+  /**
+   * The providers (id and name) that list the model in the model catalog: who makes or serves
+   * it, so `providers` patterns also claim the model when another provider serves it.
+   */
+  modelVendors?: string[];
   /** Every harness folder that exists, user ones included (see `loadHarnessCandidates`). */
   candidates: readonly HarnessCandidate[];
 }
@@ -47,6 +52,6 @@ function matches(match: HarnessMatch, input: HarnessChoiceInput): boolean {
       return texts.some((t) => re.test(t));
     });
   return match.wireApis.includes(input.wireApi) || any(match.models, input.model) ||
-    any(match.providers, input.providerId, input.providerName) ||
+    any(match.providers, input.providerId, input.providerName, ...input.modelVendors ?? []) ||
     any(match.baseUrls, input.baseUrl);
 }

@@ -147,6 +147,13 @@ Deno.test("chooseHarness() lets a user harness claim a model from a built-in one
   assert.equal(choose({ candidates: [...ALL, mine], model: "deepseek-r1" }), "claude-code-bare");
 });
 
+Deno.test("chooseHarness() matches provider patterns against the catalog's vendors of the model", () => {
+  const mine = candidate("mine", { providers: ["*acme*"], priority: 50 }, true);
+  const input = { candidates: [...ALL, mine], model: "rocket-1", providerId: "my-proxy" };
+  assert.equal(choose(input), "native", "control: nothing names the model");
+  assert.equal(choose({ ...input, modelVendors: ["acme", "Acme AI"] }), "mine");
+});
+
 /** Runs `body` with a folder holding harness "mine" whose spec is only `[match]` `block`. */
 async function withMatchDir<T>(block: string, body: (dir: string) => Promise<T>): Promise<T> {
   const dir = await Deno.makeTempDir({ prefix: "oi-match-" });

@@ -12,6 +12,7 @@ import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
 import { extraVariables, usedVariables } from "./context_vars.ts";
+import { loadCatalog, modelVendors } from "./model_catalog.ts";
 import { chooseHarness } from "../harness/select.ts";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
@@ -206,6 +207,7 @@ async function pickHarness(
     providerName: settings.name,
     baseUrl: settings.baseUrl,
     wireApi: settings.wireApi,
+    modelVendors: config.values.harness ? [] : modelVendors(await loadCatalog(), model),
     candidates: config.values.harness ? [] : await loadHarnessCandidates(dirs),
   });
   const harness = await loadHarness(id, dirs);

@@ -83,6 +83,14 @@ export function findModel(
   return anywhere(id) ?? (tail !== id && tail ? anywhere(tail) : undefined);
 }
 
+/** The catalog providers (ids and names) that list `model` under its exact id. */
+export function modelVendors(catalog: Catalog, model: string): string[] {
+  const id = model.toLowerCase();
+  return catalog.providers
+    .filter((p) => p.models.some((m) => m.id.toLowerCase() === id))
+    .flatMap((p) => [p.id, p.name]);
+}
+
 /** The window a session counts against, the output cap for its requests, and how it knows. */
 export interface ModelLimits {
   contextWindow: number;
