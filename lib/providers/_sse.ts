@@ -1,14 +1,8 @@
 /** Streaming transport: one POST, then the server-sent events of its body as parsed JSON. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { rec } from "./_blocks.ts";
-import {
-  HtmlReplyError,
-  isHtml,
-  post,
-  StreamInterruptedError,
-  StreamReportedError,
-  type WireRequest,
-} from "./_http.ts";
+import { bodyText } from "./_body_text.ts";
+import { HtmlReplyError, isHtml, post, StreamReportedError, type WireRequest } from "./_http.ts";
 
 /** The data line that ends a Chat Completions stream. */
 const DONE = "[DONE]";
@@ -49,31 +43,16 @@ export async function* jsonEvents(
 ): AsyncGenerator<unknown> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  const cancel = () => reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener("abort", cancel, { once: true });
-  try {
-    for (;;) {
-      signal?.throwIfAborted();
-      const { done, value } = await reader.read().catch((err: unknown) => {
-        throw new StreamInterruptedError(err);
-      });
-      signal?.throwIfAborted();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-      for (const event of pending.splice(0)) {
-        const text = event.data.trim();
-        if (text === DONE) return;
-        if (text === "") continue;
-        const data: unknown = JSON.parse(text);
-        if (hasError(data)) throw new StreamReportedError(data);
-        yield data;
-      }
+  for await (const chunk of bodyText(body, signal)) {
+    parser.feed(chunk);
+    for (const event of pending.splice(0)) {
+      const text = event.data.trim();
+      if (text === DONE) return;
+      if (text === "") continue;
+      const data: unknown = JSON.parse(text);
+      if (hasError(data)) throw new StreamReportedError(data);
+      yield data;
     }
-  } finally {
-    signal?.removeEventListener("abort", cancel);
-    await reader.cancel().catch(() => {});
   }
 }
 

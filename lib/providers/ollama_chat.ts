@@ -21,6 +21,7 @@ import {
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
 import { endpointUrl, requestHeaders, type WireRequest } from "./_http.ts";
+import { foldSystemMessages } from "./_fold_system.ts";
 import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
 import {
   chooseContextWindow,
@@ -83,7 +84,7 @@ export function toWire(
   const system = joinedSystem(request.system);
   if (system) messages.push({ role: "system", content: system });
   let toolImages: string[] = [];
-  for (const message of request.messages) {
+  for (const message of foldSystemMessages(request.messages, compat.systemMessages === true)) {
     if (message.role !== "tool_result" && toolImages.length > 0) {
       messages.push({ role: "user", content: "", images: toolImages });
       toolImages = [];

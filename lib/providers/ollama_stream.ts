@@ -1,13 +1,7 @@
 /** Ollama's streaming transport: one POST, then one JSON object per line of the body (NDJSON). */
 import { rec } from "./_blocks.ts";
-import {
-  HtmlReplyError,
-  isHtml,
-  post,
-  StreamInterruptedError,
-  StreamReportedError,
-  type WireRequest,
-} from "./_http.ts";
+import { bodyText } from "./_body_text.ts";
+import { HtmlReplyError, isHtml, post, StreamReportedError, type WireRequest } from "./_http.ts";
 
 /**
  * Sends `request` and resolves, once response headers arrive, to the JSON objects of its body.
@@ -35,34 +29,22 @@ export async function* ndjsonObjects(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
 ): AsyncGenerator<unknown> {
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  const cancel = () => reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener("abort", cancel, { once: true });
   let pending = "";
-  try {
-    for (;;) {
-      signal?.throwIfAborted();
-      const { done, value } = await reader.read().catch((err: unknown) => {
-        throw new StreamInterruptedError(err);
-      });
-      signal?.throwIfAborted();
-      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      const lines = pending.split("\n");
-      pending = done ? "" : lines.pop()!;
-      for (const line of lines) {
-        if (line.trim() === "") continue;
-        const data: unknown = JSON.parse(line);
-        const error = rec(data).error;
-        if (error !== undefined && error !== null && error !== "") {
-          throw new StreamReportedError(data);
-        }
-        yield data;
+  const parse = function* (lines: string[]) {
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      const data: unknown = JSON.parse(line);
+      const error = rec(data).error;
+      if (error !== undefined && error !== null && error !== "") {
+        throw new StreamReportedError(data);
       }
-      if (done) return;
+      yield data;
     }
-  } finally {
-    signal?.removeEventListener("abort", cancel);
-    await reader.cancel().catch(() => {});
+  };
+  for await (const chunk of bodyText(body, signal)) {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop()!;
+    yield* parse(lines);
   }
+  yield* parse([pending]);
 }

@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions: request body, stream reducer and provider. */
-import type { Block, Message, ModelRequest, StopReason, Usage } from "../model/message.ts";
+import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
 import { emptyUsage, joinedSystem, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import {
@@ -16,6 +16,7 @@ import {
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
 import { openaiRequest } from "./_openai_request.ts";
+import { foldSystemMessages } from "./_fold_system.ts";
 import { finishBody, planRequest } from "./_request_settings.ts";
 import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
@@ -98,24 +99,6 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     thinkingOn: reasoning,
     hasTools: request.tools.length > 0,
   });
-}
-
-/**
- * Without system messages at the endpoint, a system-role message joins the user message before
- * it, as a further part, so the prompt and the context sent with it stay one message.
- */
-function foldSystemMessages(messages: Message[], native: boolean): Message[] {
-  if (native) return messages;
-  const out: Message[] = [];
-  for (const message of messages) {
-    const last = out.at(-1);
-    if (message.role === "user" && message.systemRole && last?.role === "user") {
-      out[out.length - 1] = { ...last, blocks: [...last.blocks, ...message.blocks] };
-    } else {
-      out.push(message);
-    }
-  }
-  return out;
 }
 
 /**
