@@ -2,7 +2,13 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 
 import { UserError } from "./lib/errors.ts";
+import { ENTRY_MODULES } from "./lib/modes/entry_modules.ts";
 import { gitCommit, VERSION } from "./lib/version.ts";
+
+/** Loads a command's module when the command runs (see `lib/modes/entry_modules.ts`). */
+function load<T>(module: keyof typeof ENTRY_MODULES): Promise<T> {
+  return import(new URL(`./${ENTRY_MODULES[module]}`, import.meta.url).href);
+}
 
 async function versionLine(): Promise<string> {
   return `interpreter ${VERSION} (commit ${await gitCommit()})`;
@@ -29,7 +35,7 @@ const FS_HELPER_ARG = "__fs_helper";
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && argv[0] === FS_HELPER_ARG) {
-    const { serve } = await import("./sandbox/fs_helper_main.ts");
+    const { serve } = await load<typeof import("./sandbox/fs_helper_main.ts")>("fsHelper");
     await serve();
     return 0;
   }
@@ -39,33 +45,39 @@ async function main(argv: string[]): Promise<number> {
   }
   const verbose = argv.includes("--verbose");
   try {
-    const { parseArgs } = await import("./lib/modes/cli.ts");
+    const { parseArgs } = await load<typeof import("./lib/modes/cli.ts")>("cli");
     const invocation = parseArgs(argv, await versionLine());
     switch (invocation.mode) {
       case "done":
         return 0;
       case "repl": {
-        const { runRepl } = await import("./lib/modes/repl.ts");
+        const { runRepl } = await load<typeof import("./lib/modes/repl.ts")>("repl");
         return await runRepl({ prompt: invocation.prompt, options: invocation.options });
       }
       case "resume": {
-        const { runResume } = await import("./lib/modes/repl.ts");
+        const { runResume } = await load<typeof import("./lib/modes/repl.ts")>("repl");
         return await runResume(invocation.target, invocation.options);
       }
       case "exec": {
-        const { runExec } = await import("./lib/modes/exec.ts");
+        const { runExec } = await load<typeof import("./lib/modes/exec.ts")>("exec");
         return await runExec(invocation.prompt, invocation.options);
       }
       case "debug_config": {
-        const { runDebugConfig } = await import("./lib/modes/debug_config.ts");
+        const { runDebugConfig } = await load<typeof import("./lib/modes/debug_config.ts")>(
+          "debugConfig",
+        );
         return await runDebugConfig(invocation.options);
       }
       case "debug_harness": {
-        const { runDebugHarness } = await import("./lib/modes/debug_harness.ts");
+        const { runDebugHarness } = await load<typeof import("./lib/modes/debug_harness.ts")>(
+          "debugHarness",
+        );
         return await runDebugHarness(invocation.id, invocation.options);
       }
       case "trust_changes": {
-        const { runTrustChanges } = await import("./lib/modes/trust_changes.ts");
+        const { runTrustChanges } = await load<typeof import("./lib/modes/trust_changes.ts")>(
+          "trustChanges",
+        );
         return await runTrustChanges(invocation.options);
       }
     }

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readGitCommit } from "../lib/version.ts";
+import { ENTRY_MODULES } from "../lib/modes/entry_modules.ts";
 import { DENO_PERMISSION_FLAGS } from "../sandbox/deno_flags.ts";
 
 /** A release target: the Rust target triple `deno compile` takes and the asset it produces. */
@@ -42,6 +43,7 @@ export function compileArgs(target: Target): string[] {
     target.triple,
     "--output",
     `${DIST}/${target.asset}`,
+    ...Object.values(ENTRY_MODULES).flatMap((module) => ["--include", module]),
     "--include",
     "harnesses",
     ...DENO_PERMISSION_FLAGS,

@@ -1,3 +1,4 @@
+import { ENTRY_MODULES } from "../lib/modes/entry_modules.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { DENO_PERMISSION_FLAGS } from "../sandbox/deno_flags.ts";
@@ -66,6 +67,9 @@ Deno.test("deno task compile --dry-run prints one command per target with the sa
     assert.deepEqual(flags, [...DENO_PERMISSION_FLAGS]);
     assert.ok(flags.includes("--no-prompt"), "compiled binaries must never prompt");
     assert.equal(argv.at(-1), "main.ts");
+    for (const module of Object.values(ENTRY_MODULES)) {
+      assert.equal(argv[argv.indexOf(module) - 1], "--include", `${module} is in the binary`);
+    }
   });
   assert.equal(await Deno.readTextFile(`${REPO}/lib/_build_info.json`), buildInfo);
 });
@@ -103,4 +107,12 @@ Deno.test("shellQuote() output reads back as the same arguments in sh", async ()
   }).output();
   assert.deepEqual(new TextDecoder().decode(out.stdout).split("\n").slice(0, -1), args);
   assert.deepEqual(shellSplit(args.map(shellQuote).join(" ")), args);
+});
+
+Deno.test("every module main.ts loads by path exists, so the binary can --include it", async () => {
+  for (const module of Object.values(ENTRY_MODULES)) {
+    assert.ok((await Deno.stat(`${REPO}/${module}`)).isFile, module);
+  }
+  const main = await Deno.readTextFile(`${REPO}/main.ts`);
+  assert.doesNotMatch(main, /(?<!typeof )import\("\.\//, "main.ts loads modules through load()");
 });
