@@ -47,7 +47,9 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const { compat } = settings;
   const plan = planRequest(request, "messages", compat);
   const messages = wireMessages(request, compat);
-  const maxTokens = plan.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  // The API requires a limit: without one from the harness, ours, within the model's own.
+  const maxTokens = plan.maxOutputTokens ??
+    Math.min(DEFAULT_MAX_TOKENS, request.maxOutputCap ?? Infinity);
   const body: Json = { model: request.model, max_tokens: maxTokens, messages, stream: true };
   const system = systemBlocks(request);
   if (system.length > 0) body.system = system;

@@ -189,3 +189,15 @@ Deno.test("Chat: text parts, the limit's field and thinking keys sent only with 
   const joined = chatBody({ ...request, settings: {} }, { compat: {} });
   assert.equal((joined.messages as Json[])[1].content, "<reminder>\n\nhi");
 });
+
+Deno.test("the model's own output limit caps the harness's and the Messages default", () => {
+  assert.equal(messages("claude-sonnet-4-5", { maxOutputCap: 8192 }).max_tokens, 8192);
+  const bare = messagesBody(simpleRequest({ maxOutputCap: 4096 }), { compat: {} });
+  assert.equal(bare.max_tokens, 4096);
+  assert.equal(messagesBody(simpleRequest(), { compat: {} }).max_tokens, 32000);
+  assert.equal(
+    messages("claude-sonnet-4-5", { maxOutputCap: 8192, maxOutputTokens: 20000 }).max_tokens,
+    20000,
+    "the user's own limit is not capped",
+  );
+});
