@@ -1,4 +1,5 @@
 /** HTTP concerns shared by the adapters: request building, failure mapping and retry timing. */
+import { jsonBody } from "./_json_body.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import { rec, str } from "./_blocks.ts";
 import type { ProviderSettings } from "./types.ts";
@@ -113,7 +114,7 @@ export async function post(request: WireRequest, signal: AbortSignal): Promise<R
   const response = await fetch(request.url, {
     method: "POST",
     headers: request.headers,
-    body: JSON.stringify(request.body),
+    body: jsonBody(request.body),
     signal,
   });
   if (response.ok) return response;

@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { jsonBody, jsonPieces } from "./_json_body.ts";
+
+Deno.test("jsonPieces() joins to exactly what JSON.stringify gives", () => {
+  const values: unknown[] = [
+    { model: "m", messages: [{ role: "user", content: 'hi "there"\n' }, { a: [1, 2] }], n: 1 },
+    { skip: undefined, fn: () => 1, nested: { list: [undefined, () => 2, null, "x"] }, t: true },
+    [],
+    {},
+    "text",
+    42,
+    null,
+    { date: new Date(0), big: "é".repeat(3) },
+  ];
+  for (const value of values) assert.equal(jsonPieces(value).join(""), JSON.stringify(value));
+});
+
+Deno.test("jsonBody() is a JSON Blob whose text and size are the whole body", async () => {
+  const body = { model: "m", messages: Array.from({ length: 50 }, (_, i) => ({ i, t: "ü" })) };
+  const blob = jsonBody(body);
+  const text = JSON.stringify(body);
+  assert.equal(await blob.text(), text);
+  assert.equal(blob.size, new TextEncoder().encode(text).length);
+  assert.equal(blob.type, "application/json");
+});
