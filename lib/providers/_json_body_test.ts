@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { post } from "./_http.ts";
 import { jsonBody, jsonPieces } from "./_json_body.ts";
 
 Deno.test("jsonPieces() joins to exactly what JSON.stringify gives", () => {
@@ -22,4 +23,26 @@ Deno.test("jsonBody() is a JSON Blob whose text and size are the whole body", as
   assert.equal(await blob.text(), text);
   assert.equal(blob.size, new TextEncoder().encode(text).length);
   assert.equal(blob.type, "application/json");
+});
+
+Deno.test("post() sends the pieces with a Content-Length, not chunked, and the exact JSON", async () => {
+  const seen: Array<{ length: string | null; chunked: string | null; text: string }> = [];
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    async (req) => {
+      const text = await req.text();
+      seen.push({
+        length: req.headers.get("content-length"),
+        chunked: req.headers.get("transfer-encoding"),
+        text,
+      });
+      return new Response("{}", { headers: { "content-type": "application/json" } });
+    },
+  );
+  const body = { messages: Array.from({ length: 40 }, (_, i) => ({ i, text: "x".repeat(3000) })) };
+  const url = `http://127.0.0.1:${server.addr.port}/`;
+  const response = await post({ url, headers: new Headers(), body }, new AbortController().signal);
+  await response.body?.cancel();
+  const text = JSON.stringify(body);
+  assert.deepEqual(seen, [{ length: String(text.length), chunked: null, text }]);
 });
