@@ -75,6 +75,14 @@ Deno.test("loadHarnessDir() names the key and the fix for a context entry's unkn
       () => loadHarnessDir(h),
       /key "context\[0\]"\.when: "skils" is not a prompt variable/,
     );
+    await Deno.writeTextFile(
+      join(h, "harness.toml"),
+      spec("skills").replace('text = "x"', 'text = "{{cwdd}}"'),
+    );
+    await assert.rejects(
+      () => loadHarnessDir(h),
+      /Invalid \[\[context\]\] entry 1 \(text\) in ".*harness\.toml" at line 1: unknown variable "\{\{cwdd\}\}"/,
+    );
     await Deno.writeTextFile(join(h, "harness.toml"), spec("skills"));
     const loaded = await loadHarnessDir(h);
     assert.deepEqual(loaded.context.map((c) => c.slot), ["system", "first_user"]);

@@ -171,6 +171,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     request: toRequestSpecs(spec.request),
     context: await loadContext(spec.context, {
       dir,
+      specFile: file,
       systemPrompt: {
         text: systemPrompt,
         slot: spec.system_prompt_slot,

@@ -32,12 +32,12 @@ export const PROMPT_VARIABLES: Readonly<Record<string, keyof PromptVars>> = Obje
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
 /** Throws HarnessError when `template` (read from `file`) uses an unknown `{{variable}}`. */
-export function checkPromptTemplate(template: string, file: string): void {
+export function checkPromptTemplate(template: string, file: string, what = "system prompt"): void {
   for (const m of template.matchAll(PLACEHOLDER)) {
     if (!Object.hasOwn(PROMPT_VARIABLES, m[1])) {
       const line = template.slice(0, m.index).split("\n").length;
       throw new HarnessError(
-        `Invalid system prompt "${file}" at line ${line}: unknown variable "{{${m[1]}}}"`,
+        `Invalid ${what} "${file}" at line ${line}: unknown variable "{{${m[1]}}}"`,
         { hint: `Use one of: ${Object.keys(PROMPT_VARIABLES).map((v) => `{{${v}}}`).join(", ")}` },
       );
     }

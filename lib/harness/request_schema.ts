@@ -1,11 +1,12 @@
 /**
  * `[request.<wire>]` and `[[context]]` in `harness.toml`: what a harness sends besides the
- * conversation, and where each piece of context goes. See README "Harness request settings".
+ * conversation, and where each piece of context goes. The README's "Harnesses" section is the
+ * user's guide to both.
  */
-import { z } from "zod";
-import type { RequestSpecs, WireRequestSpec } from "../model/request_settings.ts";
 import { resolve } from "node:path";
+import { z } from "zod";
 import { HarnessError } from "../errors.ts";
+import type { RequestSpecs, WireRequestSpec } from "../model/request_settings.ts";
 import { globProblem, globRegExp } from "./_glob.ts";
 import { checkPromptTemplate, PROMPT_VARIABLES } from "./prompt.ts";
 import type { ContextEntry, ContextSlot } from "./types.ts";
@@ -128,6 +129,8 @@ export async function loadContext(
   entries: z.infer<typeof contextSchema>,
   opts: {
     dir: string;
+    /** The `harness.toml` the entries come from, named in errors. */
+    specFile: string;
     systemPrompt: { text: string; slot: ContextSlot; cache: boolean };
     at: (key: string) => string;
     readText: (path: string, where: string) => Promise<string>;
@@ -144,7 +147,8 @@ export async function loadContext(
         hint: "Put {{prompt}} where the user's first prompt goes",
       });
     }
-    checkPromptTemplate(text.replace(PROMPT_SLOT_ALL, ""), file ?? `${where}.text`);
+    const what = file ? "context file" : `[[context]] entry ${i + 1} (text) in`;
+    checkPromptTemplate(text.replace(PROMPT_SLOT_ALL, ""), file ?? opts.specFile, what);
     const when = entry.when === undefined ? [] : [entry.when].flat();
     for (const name of when) {
       if (Object.hasOwn(PROMPT_VARIABLES, name)) continue;
