@@ -33,10 +33,7 @@ export async function prepareLmStudio(
   settings: ProviderSettings,
   opts: LocalCheckOptions,
 ): Promise<LocalSetup> {
-  const root = settings.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
-  const headers: Record<string, string> = settings.apiKey
-    ? { authorization: `Bearer ${settings.apiKey}` }
-    : {};
+  const { root, headers } = serverOf(settings);
   const models = await listModels(root, headers);
   const notes: string[] = [];
   const model = opts.chosen ? findModel(models, opts.model) : pickLoaded(models);
@@ -73,14 +70,42 @@ export async function prepareLmStudio(
   return { model: name, notes, ...(window === undefined ? {} : { contextWindow: window }) };
 }
 
+/**
+ * The models loaded in the LM Studio server of the built-in `lmstudio` provider, with the
+ * context length each was loaded with: `/model`'s live list.
+ */
+export async function loadedLmStudioModels(
+  settings: ProviderSettings,
+  signal: AbortSignal,
+): Promise<Array<{ id: string; context?: number }> | undefined> {
+  if (settings.id !== "lmstudio") return undefined;
+  const { root, headers } = serverOf(settings);
+  const models = await listModels(root, headers, signal);
+  return models.flatMap((m) =>
+    m.loaded.map((i) => ({ id: i.id, ...(i.contextLength ? { context: i.contextLength } : {}) }))
+  );
+}
+
+function serverOf(settings: ProviderSettings) {
+  const root = settings.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const headers: Record<string, string> = settings.apiKey
+    ? { authorization: `Bearer ${settings.apiKey}` }
+    : {};
+  return { root, headers };
+}
+
 /** `GET /api/v1/models` (LM Studio 0.4), else the older `GET /api/v0/models`. */
-async function listModels(root: string, headers: Record<string, string>): Promise<LmStudioModel[]> {
+async function listModels(
+  root: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<LmStudioModel[]> {
   try {
     try {
-      return parseV1(await localJson(`${root}/api/v1/models`, { headers }));
+      return parseV1(await localJson(`${root}/api/v1/models`, { headers, signal }));
     } catch (error) {
       if (!(error instanceof LocalServerError && error.status === 404)) throw error;
-      return parseV0(await localJson(`${root}/api/v0/models`, { headers }));
+      return parseV0(await localJson(`${root}/api/v0/models`, { headers, signal }));
     }
   } catch (error) {
     throw serverProblem(error, root);

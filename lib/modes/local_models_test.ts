@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startFakeLmStudio } from "../../tests/fake_local/lmstudio.ts";
 import { startFakeOllama } from "../../tests/fake_ollama/server.ts";
 import { testSettings } from "../providers/_testing.ts";
+import { loadedLmStudioModels } from "./local_lmstudio.ts";
 import { checkLocalProvider } from "./local_models.ts";
 
 const ollamaAt = (baseUrl: string, native = true) =>
@@ -109,4 +110,23 @@ Deno.test("the LM Studio check names the model to load when none is", async () =
         'Load one with "lms load qwen/qwen3-8b --context-length 32768" (downloaded: qwen/qwen3-8b), or pass -m NAME',
     },
   );
+});
+
+Deno.test("/model's live list for LM Studio is its loaded models with their context lengths", async () => {
+  for (const api of ["v1", "v0"] as const) {
+    await using fake = startFakeLmStudio({
+      api,
+      models: [
+        { key: "qwen/qwen3-8b", loadedContext: 32_768 },
+        { key: "openai/gpt-oss-20b" },
+        { key: "nomic-embed", loadedContext: 2048, type: "embedding" },
+      ],
+    });
+    const signal = new AbortController().signal;
+    assert.deepEqual(await loadedLmStudioModels(lmStudioAt(fake.baseUrl), signal), [
+      { id: "qwen/qwen3-8b", context: 32_768 },
+    ], api);
+    const other = testSettings(fake.baseUrl, "chat", { id: "ollama", apiKey: undefined });
+    assert.equal(await loadedLmStudioModels(other, signal), undefined);
+  }
 });

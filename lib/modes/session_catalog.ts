@@ -30,9 +30,15 @@ export type LiveModelLister = (
 
 /**
  * The live lists `/model` shows in place of the catalog's: a local provider's module adds its
- * lister here (Ollama's `/api/tags` is one; LM Studio's `/api/v1/models` would be another).
+ * lister here (Ollama's `/api/tags`, LM Studio's `/api/v1/models`).
  */
-export const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [ollamaModels];
+export const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [ollamaModels, lmStudioModels];
+
+/** The models loaded in the LM Studio server of the built-in `lmstudio` provider. */
+async function lmStudioModels(settings: ProviderSettings, signal: AbortSignal) {
+  const { loadedLmStudioModels } = await import("./local_lmstudio.ts");
+  return await loadedLmStudioModels(settings, signal);
+}
 
 /** The models installed in the Ollama server of the built-in `ollama` provider. */
 async function ollamaModels(settings: ProviderSettings, signal: AbortSignal) {
