@@ -37,7 +37,7 @@ import {
   providerChoices,
 } from "./session_catalog.ts";
 import type { Session, SessionInfo, SessionOptions } from "./session_types.ts";
-import { infoOf, requestOptions, wireMismatch } from "./session_setup.ts";
+import { infoOf, requestOptions, wireLabel, wireMismatch } from "./session_setup.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { disposeState } from "./_dispose_state.ts";
 
@@ -276,7 +276,12 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       limits = limitsFor(resolved.settings, resolved.model);
       state.requestOptions = { ...state.requestOptions, maxOutputCap: limits.maxOutput };
       const contextNote = limits.guessNote;
-      Object.assign(info, { model: resolved.model, provider: providerId, wireApi, contextNote });
+      Object.assign(info, {
+        model: resolved.model,
+        provider: providerId,
+        wireApi: wireLabel(resolved.settings),
+        contextNote,
+      });
       recorder.append({ type: "model_switch", provider: providerId, model: resolved.model });
       io.onEvent({
         type: "model_switched",

@@ -3,6 +3,7 @@ import { ConfigError, HarnessError, UserError } from "../errors.ts";
 import type { ConfigValues } from "../config/schema.ts";
 import type { PromptVars } from "../harness/types.ts";
 import type { RequestOptions } from "../loop/agent_loop.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import { discoverSkills, skillsListing } from "../tools/skills.ts";
 import type { SharedOptions } from "./cli.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -157,12 +158,17 @@ export function requestOptions(values: ConfigValues, sessionId: string): Request
 }
 
 /** What the banner and `/status` show of a ready agent session. */
+/** The wire API as the banner and `/status` show it: Ollama's native API is named as such. */
+export function wireLabel(settings: Pick<ProviderSettings, "wireApi" | "nativeApi">): string {
+  return settings.nativeApi === "ollama" ? "ollama /api/chat" : settings.wireApi;
+}
+
 export function infoOf(agent: AgentSession, cwd: string): SessionInfo {
   return {
     cwd,
     model: agent.model,
     provider: agent.settings.id,
-    wireApi: agent.settings.wireApi,
+    wireApi: wireLabel(agent.settings),
     harness: agent.harness.id,
     sandbox: agent.sandbox.banner,
   };

@@ -50,6 +50,11 @@ Deno.test("exec --oss completes a tool call over Ollama's /api/chat with a 64k w
   assert.ok(paths.indexOf("/api/show") < paths.indexOf("/api/chat"), paths.join(" "));
   const notes = result.stderr.match(/Ollama context window for llama3\.1:8b: 65,536 tokens.*$/gm);
   assert.equal(notes?.length, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    /provider: ollama \(ollama \/api\/chat\)/,
+    "the banner names the API",
+  );
   assert.match(notes![0], /an agent needs at least 65,536.*up to 131,072.*GiB of KV cache/);
 });
 
