@@ -1,24 +1,16 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { join } from "node:path";
-import { loadConfig } from "../config/load.ts";
 import { UsageError } from "../errors.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { placeholdersFor, sampleRender } from "../harness/placeholders.ts";
 import type { Harness, HarnessTool } from "../harness/types.ts";
 import { BUILTIN_HARNESSES } from "./agent_session.ts";
 import type { SharedOptions } from "./cli.ts";
-import { flagOverrides, resolveWorkdir } from "./session_setup.ts";
+import { commandConfig } from "./session_setup.ts";
 
 /** `interpreter debug harness ID`: the harness's tools, request settings and sample results. */
 export async function runDebugHarness(id: string, options: SharedOptions): Promise<number> {
-  const cwd = await resolveWorkdir(options.cd);
-  const config = await loadConfig({
-    cwd,
-    env: Deno.env.toObject(),
-    flags: flagOverrides(options, cwd),
-    overrides: options.config,
-    profile: options.profile,
-  });
+  const config = await commandConfig(options);
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
   const ids = await listHarnessIds(dirs);
   if (!ids.includes(id)) {

@@ -1,5 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { ConfigError, HarnessError, UserError } from "../errors.ts";
+import { loadConfig } from "../config/load.ts";
+import type { EffectiveConfig } from "../config/mod.ts";
 import type { ConfigValues } from "../config/schema.ts";
 import type { PromptVars } from "../harness/types.ts";
 import type { RequestOptions } from "../loop/agent_loop.ts";
@@ -172,4 +174,19 @@ export function infoOf(agent: AgentSession, cwd: string): SessionInfo {
     harness: agent.harness.id,
     sandbox: agent.sandbox.banner,
   };
+}
+
+/**
+ * The effective config for a command that opens no session (`debug config`, `debug harness`):
+ * the files for `-C/--cd` (or the current directory), profile, `-c` and flags.
+ */
+export async function commandConfig(options: SharedOptions): Promise<EffectiveConfig> {
+  const cwd = await resolveWorkdir(options.cd);
+  return await loadConfig({
+    cwd,
+    env: Deno.env.toObject(),
+    flags: flagOverrides(options, cwd),
+    overrides: options.config,
+    profile: options.profile,
+  });
 }
