@@ -2,23 +2,18 @@
  * Reads an Ollama `/api/chat` request into the fake provider's request view, so the same
  * invariants (every call answered once, ids unchanged) and `expect` checks apply to it.
  */
-import type { HistoryEntry, RequestView, ViewCall } from "../fake_provider/request_view.ts";
+import {
+  emptyView,
+  type HistoryEntry,
+  type RequestView,
+  type ViewCall,
+} from "../fake_provider/request_view.ts";
 import { isObject } from "../fake_provider/tool_shapes.ts";
 
 /** The view of a parsed `/api/chat` body; shape problems go to `problems`. */
 export function viewOllamaChat(body: unknown): RequestView {
-  const view: RequestView = {
-    model: undefined,
-    system: "",
-    toolNames: [],
-    history: [],
-    problems: [],
-  };
-  if (!isObject(body)) {
-    view.problems.push("The request body must be a JSON object");
-    return view;
-  }
-  view.model = body.model;
+  const view = emptyView(body);
+  if (!isObject(body)) return view;
   if (body.stream !== true) view.problems.push('"stream" must be true');
   for (const [i, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
     const fn = isObject(tool) ? tool.function : undefined;

@@ -40,8 +40,8 @@ export interface RequestView {
   problems: string[];
 }
 
-/** Builds the view of `body`, a parsed request of `wire`, sent with `headers`. */
-export function viewRequest(wire: Wire, body: unknown, headers: Headers): RequestView {
+/** A view with only the model read: a body that is not an object is a problem of its own. */
+export function emptyView(body: unknown): RequestView {
   const view: RequestView = {
     model: undefined,
     system: "",
@@ -49,11 +49,15 @@ export function viewRequest(wire: Wire, body: unknown, headers: Headers): Reques
     history: [],
     problems: [],
   };
-  if (!isObject(body)) {
-    view.problems.push("The request body must be a JSON object");
-    return view;
-  }
-  view.model = body.model;
+  if (isObject(body)) view.model = body.model;
+  else view.problems.push("The request body must be a JSON object");
+  return view;
+}
+
+/** Builds the view of `body`, a parsed request of `wire`, sent with `headers`. */
+export function viewRequest(wire: Wire, body: unknown, headers: Headers): RequestView {
+  const view = emptyView(body);
+  if (!isObject(body)) return view;
   const tools = checkTools(wire, body.tools);
   view.toolNames = tools.names;
   view.problems.push(...tools.problems);
