@@ -1,6 +1,7 @@
 /** `interpreter`: parse flags, pick a mode, print fatal errors. */
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 
+import { terminalText } from "./lib/approval/visible.ts";
 import { UserError } from "./lib/errors.ts";
 import { ENTRY_MODULES } from "./lib/modes/entry_modules.ts";
 import { gitCommit, VERSION } from "./lib/version.ts";
@@ -14,14 +15,15 @@ async function versionLine(): Promise<string> {
   return `interpreter ${VERSION} (commit ${await gitCommit()})`;
 }
 
+/** Error texts can quote a server or a file, so they are written with control characters shown. */
 function printError(error: unknown, verbose: boolean): number {
   if (error instanceof UserError) {
-    console.error(`error: ${error.message}`);
-    if (error.hint) console.error(`hint: ${error.hint}`);
+    console.error(terminalText(`error: ${error.message}`));
+    if (error.hint) console.error(terminalText(`hint: ${error.hint}`));
     if (verbose && error.cause) console.error(error.cause);
     return error.exitCode;
   }
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(terminalText(`error: ${error instanceof Error ? error.message : String(error)}`));
   console.error("hint: This is a bug in interpreter; please report it with the output above");
   if (error instanceof Error && error.stack) console.error(error.stack);
   return 1;

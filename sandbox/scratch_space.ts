@@ -6,7 +6,8 @@
  *
  * Layout under the root (`<home>/run`): `<id>.lock`, held locked by the live session, and
  * `<id>/`, its folder. A session that died (even by SIGKILL) leaves an unlocked lock file, so the
- * next session's `cleanStaleSessions()` finds it with one listing and no tree walk.
+ * next session's `cleanStaleSessions()` finds it with one listing and no tree walk. Folders are
+ * made 0700 and files 0600, as everything in interpreter's home.
  */
 import { join, resolve } from "node:path";
 import { removeJournaledTemps, WRITES_FOLDER } from "./write_journal.ts";
@@ -60,7 +61,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
   journalDir(): Promise<string> {
     return this.#journal ??= this.#sessionDir().then(async (session) => {
       const dir = join(session, WRITES_FOLDER);
-      await Deno.mkdir(dir, { recursive: true });
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
       return dir;
     });
   }
@@ -74,7 +75,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
   }
 
   async create(path: string): Promise<ScratchWriter> {
-    const file = await Deno.open(this.#check(path), { write: true, createNew: true });
+    const file = await Deno.open(this.#check(path), { write: true, createNew: true, mode: 0o600 });
     return {
       async write(data) {
         for (let at = 0; at < data.length;) at += await file.write(data.subarray(at));
@@ -84,7 +85,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
   }
 
   async writeFile(path: string, data: Uint8Array): Promise<void> {
-    await Deno.writeFile(this.#check(path), data);
+    await Deno.writeFile(this.#check(path), data, { mode: 0o600 });
   }
 
   async open(path: string): Promise<ReadableStream<Uint8Array>> {
@@ -124,7 +125,7 @@ export class SessionScratch implements ScratchSpace, AsyncDisposable {
     // Locked under a temporary name, then renamed: a visible lock file is always locked by a
     // live session or by none, so a cleaner never takes the lock of one that is starting.
     const pending = join(this.#root, `.${this.#id}.lock`);
-    this.#lock = await Deno.open(pending, { write: true, createNew: true });
+    this.#lock = await Deno.open(pending, { write: true, createNew: true, mode: 0o600 });
     await this.#lock.lock(true);
     const dir = join(this.#root, this.#id);
     await Deno.mkdir(dir, { mode: 0o700 });

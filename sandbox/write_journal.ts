@@ -32,7 +32,7 @@ export function journaledFileSystem(
       const tempName = tempFileName(target);
       const temp = join(dirname(target), tempName);
       const record = join(await journalDir(), crypto.randomUUID());
-      await Deno.writeTextFile(record, temp, { createNew: true });
+      await Deno.writeTextFile(record, temp, { createNew: true, mode: 0o600 });
       try {
         await fs.writeFileAtomic(path, data, { ...opts, tempName });
       } catch (err) {

@@ -6,7 +6,13 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 
 /** Which of our folders each layer may import from; imports flow one way, down this list. */
 const ALLOWED: Record<string, string[]> = {
-  "main.ts": ["lib/modes", "lib/errors.ts", "lib/version.ts", "sandbox/fs_helper_main.ts"],
+  "main.ts": [
+    "lib/modes",
+    "lib/approval/visible.ts",
+    "lib/errors.ts",
+    "lib/version.ts",
+    "sandbox/fs_helper_main.ts",
+  ],
   "lib/modes": [
     "lib/modes",
     "lib/session",
@@ -18,6 +24,7 @@ const ALLOWED: Record<string, string[]> = {
     "lib/providers",
     "lib/model",
     "lib/errors.ts",
+    "lib/input_file.ts",
     "sandbox",
   ],
   "lib/loop": [
@@ -29,20 +36,28 @@ const ALLOWED: Record<string, string[]> = {
     "lib/model",
     "lib/errors.ts",
   ],
-  "lib/session": ["lib/session", "lib/model", "lib/errors.ts", "lib/version.ts"],
+  "lib/session": [
+    "lib/session",
+    "lib/model",
+    "lib/errors.ts",
+    "lib/input_file.ts",
+    "lib/version.ts",
+  ],
   "lib/approval": ["lib/approval", "lib/errors.ts"],
-  "lib/config": ["lib/config", "lib/providers", "lib/errors.ts"],
+  "lib/config": ["lib/config", "lib/providers", "lib/errors.ts", "lib/input_file.ts"],
   "lib/harness": [
     "lib/harness",
     "lib/tools",
     "lib/providers/types.ts",
     "lib/model",
     "lib/errors.ts",
+    "lib/input_file.ts",
   ],
   "lib/tools": ["lib/tools", "lib/model", "lib/errors.ts", "sandbox"],
   "lib/providers": ["lib/providers", "lib/model", "lib/errors.ts"],
   "lib/model": ["lib/model"],
   "lib/errors.ts": [],
+  "lib/input_file.ts": ["lib/errors.ts"],
   "lib/version.ts": ["deno.json", "lib/_build_info.json"],
   "sandbox": ["sandbox"],
 };

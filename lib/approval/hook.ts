@@ -9,14 +9,16 @@ import {
   COMMAND_CAPABILITIES,
   commandOf,
   commandSubject,
+  fetchUrlOf,
+  NETWORK_CAPABILITIES,
   type SandboxFacts,
 } from "./policy.ts";
-import { visible } from "./_visible.ts";
+import { visible } from "./visible.ts";
 
 /** What the user is asked. */
 export interface ApprovalQuestion {
   capability: string;
-  /** The command line, or the capability's input as JSON for other tools. */
+  /** The command line, the URL of a web fetch, or the capability's input as JSON for others. */
   subject: string;
   /** Why approval is needed. */
   reason: string;
@@ -101,6 +103,8 @@ function questionFor(
   const o = (resolved.input ?? {}) as Record<string, unknown>;
   const subject = COMMAND_CAPABILITIES.has(resolved.capability)
     ? visible(commandSubject(commandOf(resolved.input)))
+    : NETWORK_CAPABILITIES.has(resolved.capability)
+    ? visible(fetchUrlOf(resolved.input))
     : JSON.stringify(resolved.input);
   const justification = typeof o.justification === "string" ? visible(o.justification) : undefined;
   return { capability: resolved.capability, subject, reason, justification, unsandboxed };

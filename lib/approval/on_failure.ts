@@ -4,7 +4,7 @@
  * why it was not rerun (the answer's text is added to the command's output).
  */
 import type { ApprovalQuestion, ApprovalReply } from "./hook.ts";
-import { visible } from "./_visible.ts";
+import { visible } from "./visible.ts";
 
 /** Options of `onFailureRerun()`. */
 export interface OnFailureOptions {

@@ -46,6 +46,12 @@ export type ApprovalDecision =
 export const COMMAND_CAPABILITIES: ReadonlySet<string> = new Set(["shell.run", "shell.start"]);
 
 /**
+ * Capabilities that reach the network from the agent's own process, outside the command sandbox:
+ * under `untrusted` they ask first, as a command that is not known safe (`curl`) does.
+ */
+export const NETWORK_CAPABILITIES: ReadonlySet<string> = new Set(["web.fetch"]);
+
+/**
  * Every input field of the command capabilities and what it means here: `runs` fields decide
  * which program runs and where (the known-safe check and the approval question see them),
  * `escalates` fields ask to leave the sandbox, `inert` ones change neither. A test fails when a
@@ -70,6 +76,13 @@ export function approvalDecision(
   req: ApprovalRequest,
 ): ApprovalDecision {
   if (COMMAND_CAPABILITIES.has(req.capability)) return commandDecision(policy, req);
+  if (NETWORK_CAPABILITIES.has(req.capability) && policy === "untrusted") {
+    return {
+      decision: "ask",
+      unsandboxed: false,
+      reason: "approval_policy is untrusted and it reaches the network",
+    };
+  }
   if (!req.mutates) return { decision: "allow", unsandboxed: false };
   if (req.sandbox.mode === "read-only") {
     return {
@@ -117,6 +130,20 @@ export function commandSubject(call: CommandCall): string {
     ? call.command
     : `${shell} ${call.login ? "-lc" : "-c"} '${call.command.replaceAll("'", `'\\''`)}'`;
   return call.cwd === undefined ? line : `${line}  (in ${call.cwd})`;
+}
+
+/**
+ * The URL a web fetch input asks for, as the user should see it before approving: `url`, else
+ * the first http(s) URL in `prompt` (Gemini writes it there), the way `web.fetch` picks it.
+ */
+export function fetchUrlOf(input: unknown): string {
+  const o = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const text = typeof o.url === "string"
+    ? o.url
+    : typeof o.prompt === "string"
+    ? o.prompt.match(/https?:\/\/[^\s<>"'`)\]]+/)?.[0] ?? ""
+    : "";
+  return URL.canParse(text) ? new URL(text).href : text;
 }
 
 /** True when every entry of `path` is an absolute folder. */

@@ -37,7 +37,6 @@ const CODEX_ONLY_KEYS = [
   "history.max_bytes",
   "model_providers.*.env_key_instructions",
   "model_providers.*.experimental_bearer_token",
-  "model_providers.*.stream_max_retries",
   "model_providers.*.websocket_connect_timeout_ms",
   "model_providers.*.requires_openai_auth",
   "model_providers.*.supports_websockets",

@@ -5,6 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { ConfigError, UsageError } from "../errors.ts";
+import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../input_file.ts";
 import { builtinProvider } from "../providers/builtin.ts";
 import { isTable, joinKeyPath } from "./_keypath.ts";
 import { parseToml, type ValidatedLayer, validateLayer } from "./_layer.ts";
@@ -167,11 +168,12 @@ async function exists(path: string): Promise<boolean> {
 async function readLayer(file: string): Promise<ValidatedLayer<ConfigFile> | undefined> {
   let text: string;
   try {
-    text = await Deno.readTextFile(file);
+    text = await readInputText(file, { what: "config file" });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new ConfigError(`Cannot read "${file}": ${(error as Error).message}`, {
-      hint: `Check that "${file}" is a readable file`,
+    if (!(error instanceof InputFileError)) throw error;
+    if (error.missing) return undefined;
+    throw new ConfigError(`Cannot read "${file}": ${error.reason}`, {
+      hint: `Make "${file}" a readable file of at most ${MAX_INPUT_FILE_BYTES_TEXT}`,
       cause: error,
     });
   }

@@ -6,7 +6,13 @@
 import { AuthError, ConfigError } from "../errors.ts";
 import { BUILTIN_PROVIDERS, type BuiltinProvider } from "../providers/builtin.ts";
 import { ollamaHostBaseUrl } from "../providers/ollama_api.ts";
-import { DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "../providers/mod.ts";
+import {
+  DEFAULT_REQUEST_MAX_RETRIES,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_STREAM_MAX_LINE_BYTES,
+  DEFAULT_STREAM_MAX_REPLY_BYTES,
+  DEFAULT_STREAM_MAX_RETRIES,
+} from "../providers/mod.ts";
 import type { Compat, ProviderSettings } from "../providers/types.ts";
 import { joinKeyPath } from "./_keypath.ts";
 import type { EffectiveConfig } from "./effective.ts";
@@ -66,8 +72,11 @@ export function resolveProvider(
     envKey,
     headers: { ...entry?.http_headers, ...envHeaders(entry?.env_http_headers ?? {}, env) },
     queryParams: { ...entry?.query_params },
-    maxRetries: entry?.request_max_retries ?? DEFAULT_MAX_RETRIES,
+    requestMaxRetries: entry?.request_max_retries ?? DEFAULT_REQUEST_MAX_RETRIES,
+    streamMaxRetries: entry?.stream_max_retries ?? DEFAULT_STREAM_MAX_RETRIES,
     streamIdleTimeoutMs: entry?.stream_idle_timeout_ms ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+    streamMaxLineBytes: entry?.stream_max_line_bytes ?? DEFAULT_STREAM_MAX_LINE_BYTES,
+    streamMaxReplyBytes: entry?.stream_max_reply_bytes ?? DEFAULT_STREAM_MAX_REPLY_BYTES,
     compat: { ...builtin?.compat, ...compatOf(entry?.compat) },
   };
   // An explicit wire_api keeps a provider with a native API on that wire (Ollama over /v1).

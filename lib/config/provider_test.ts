@@ -45,8 +45,11 @@ Deno.test("resolveProvider() reads the key from the provider's env_key", async (
     envKey: "DEEPSEEK_API_KEY",
     headers: {},
     queryParams: {},
-    maxRetries: 2,
+    requestMaxRetries: 4,
+    streamMaxRetries: 5,
     streamIdleTimeoutMs: 90_000,
+    streamMaxLineBytes: 16 * 1024 * 1024,
+    streamMaxReplyBytes: 64 * 1024 * 1024,
     compat: { reasoningField: "reasoning_content" },
   });
 });
@@ -90,7 +93,7 @@ Deno.test("resolveProvider() lets a user entry override a built-in provider's fi
   assert.equal(settings.baseUrl, "http://box:9999/v1");
   assert.equal(settings.name, "Ollama");
   assert.equal(settings.wireApi, "responses");
-  assert.equal(settings.maxRetries, 1);
+  assert.equal(settings.requestMaxRetries, 1);
   assert.equal(model, "gpt-oss:20b");
 });
 
@@ -107,6 +110,9 @@ Deno.test("resolveProvider() builds a user-defined provider with headers and par
       'http_headers = { "X-Team" = "a" }',
       'env_http_headers = { "X-Org" = "AZURE_ORG", "X-None" = "UNSET_VAR" }',
       "stream_idle_timeout_ms = 1000",
+      "stream_max_retries = 0",
+      "stream_max_line_bytes = 65536",
+      "stream_max_reply_bytes = 1048576",
       'compat = { max_tokens_field = "max_tokens", stream_usage = true, reasoning_replay = "always" }',
     ].join("\n"),
   );
@@ -118,6 +124,9 @@ Deno.test("resolveProvider() builds a user-defined provider with headers and par
   assert.deepEqual(settings.headers, { "X-Team": "a", "X-Org": "org" });
   assert.deepEqual(settings.queryParams, { "api-version": "2025-04-01-preview" });
   assert.equal(settings.streamIdleTimeoutMs, 1000);
+  assert.equal(settings.streamMaxRetries, 0);
+  assert.equal(settings.streamMaxLineBytes, 65_536);
+  assert.equal(settings.streamMaxReplyBytes, 1_048_576);
   assert.deepEqual(settings.compat, {
     maxTokensField: "max_tokens",
     streamUsage: true,

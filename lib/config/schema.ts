@@ -48,10 +48,16 @@ export const providerEntrySchema = z.strictObject({
   http_headers: stringMap,
   env_http_headers: stringMap,
   query_params: stringMap,
-  /** Retries after a transient failure, a dropped or stalled stream included (default 2). */
+  /** Retries of a request that failed before its stream started: 429, 5xx (default 4). */
   request_max_retries: z.int().min(0).max(100),
+  /** Retries of a stream that broke after it started: dropped, reset, stalled (default 5). */
+  stream_max_retries: z.int().min(0).max(100),
   /** Longest wait for the next stream data event; SSE comments do not count (default 90000). */
   stream_idle_timeout_ms: z.int().min(1),
+  /** Longest line of a stream, in bytes (default 16 MiB). */
+  stream_max_line_bytes: z.int().min(1024),
+  /** Most bytes of one streamed reply (default 64 MiB). */
+  stream_max_reply_bytes: z.int().min(1024),
   compat: z.strictObject({
     reasoning_field: nonEmpty,
     max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]),
@@ -107,6 +113,23 @@ const shellEnvironmentPolicySchema = z.strictObject({
   experimental_use_profile: z.boolean(),
 }).partial();
 
+/** A host name or IP address (IPv6 bare or in brackets), optionally with ":port". */
+const HOST_ENTRY =
+  /^(?:\[[0-9a-f:.]+\]|[^\s/?#@[\]:]+)(?::\d{1,5})?$|^[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.]*$/i;
+
+/** `[web_fetch]`: `allowed_hosts` may be fetched although they are local or private addresses. */
+const webFetchSchema = z.strictObject({
+  allowed_hosts: stringList.superRefine((hosts, ctx) => {
+    const bad = hosts.find((host) => !HOST_ENTRY.test(host));
+    if (bad === undefined) return;
+    ctx.addIssue({
+      code: "custom",
+      message: `"${bad}" is not a host: use a host name or IP address, optionally with ` +
+        `":port", as in "localhost:8080"`,
+    });
+  }),
+}).partial();
+
 const settingsShape = {
   model: nonEmpty,
   model_provider: nonEmpty,
@@ -142,6 +165,7 @@ const settingsShape = {
   approval_policy: z.enum(APPROVAL_POLICIES),
   sandbox_workspace_write: sandboxWorkspaceWriteSchema,
   shell_environment_policy: shellEnvironmentPolicySchema,
+  web_fetch: webFetchSchema,
   model_providers: z.record(z.string(), providerEntrySchema),
   mcp_servers: z.record(z.string(), mcpServerSchema),
   oss_provider: z.enum(LOCAL_PROVIDERS),

@@ -2,6 +2,7 @@ import { basename, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { HarnessError, tomlSyntaxHint } from "../errors.ts";
+import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../input_file.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
@@ -306,10 +307,13 @@ async function loadDeclaration(
 
 async function readText(path: string, where: string): Promise<string> {
   try {
-    return await Deno.readTextFile(path);
+    return await readInputText(path, { what: "harness file" });
   } catch (err) {
-    throw new HarnessError(`${where}: cannot read "${path}": ${firstLine(err)}`, {
-      hint: `Create the file or fix the path (relative to the folder of ${SPEC_FILE})`,
+    if (!(err instanceof InputFileError)) throw err;
+    throw new HarnessError(`${where}: cannot read "${path}": ${err.reason}`, {
+      hint: err.missing
+        ? `Create the file or fix the path (relative to the folder of ${SPEC_FILE})`
+        : `Make it a regular file of at most ${MAX_INPUT_FILE_BYTES_TEXT}`,
       cause: err,
     });
   }

@@ -82,7 +82,12 @@ async function roundTrip(ws: TempWorkspace, h: Harness): Promise<void> {
   const saved: unknown = JSON.parse(JSON.stringify(snapshotState(before.state)));
   await Deno.writeTextFile(join(ws.dir, "c.txt"), "z = 100\n");
   const notes: string[] = [];
-  const after = contextOn(ws.ctx, h, restoreState(saved, { note: (m) => notes.push(m) }));
+  const workspace = { cwd: ws.dir, realCwd: ws.dir, recordedCwd: ws.dir };
+  const after = contextOn(
+    ws.ctx,
+    h,
+    restoreState(saved, { note: (m) => notes.push(m), workspace }),
+  );
   assert.deepEqual(notes, []);
 
   assert.deepEqual((await todoRead.run({}, after)).todos, todos);

@@ -23,7 +23,9 @@ export type StreamEvent =
   | { type: "error"; error: ProviderFailure };
 
 /**
- * An attempt failed and retry `attempt` of `maxRetries` starts after `delayMs`. When
+ * An attempt failed and retry `attempt` of `maxRetries` starts after `delayMs`. A request that
+ * failed before its stream started and a stream that broke after it started count against
+ * separate budgets; `attempt` and `maxRetries` are those of the budget this failure spends. When
  * `discarded` is true the attempt had streamed deltas: they were part of a reply that is thrown
  * away, and the next attempt streams the reply again from its start.
  */

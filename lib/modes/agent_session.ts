@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EffectiveConfig } from "../config/effective.ts";
 import { configHome, findProjectRoot, loadConfig } from "../config/load.ts";
+import { secureHome } from "../config/home.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
@@ -72,11 +73,9 @@ export async function openAgentSession(
 ): Promise<AgentSession> {
   const { cwd, env } = opts;
   const flags = flagOverrides(options, cwd);
-  const watch = await openChangeWatch({
-    cwd,
-    root: await findProjectRoot(cwd),
-    home: configHome(env, cwd),
-  });
+  const home = configHome(env, cwd);
+  await secureHome(home);
+  const watch = await openChangeWatch({ cwd, root: await findProjectRoot(cwd), home });
   try {
     return await openWatched(options, { ...opts, flags, watch });
   } catch (error) {
@@ -105,7 +104,7 @@ async function openWatched(
     isHeldBack: watch.isHeld,
   });
   for (const warning of config.warnings) io.warn(warning);
-  if (watch.notice) io.warn(watch.notice);
+  for (const notice of watch.notices) io.warn(notice);
   const { settings, model: resolvedModel } = resolveProvider(config, env);
   if (options.chatCompletions) {
     settings.wireApi = "chat";

@@ -6,6 +6,7 @@
 import { dirname, join } from "node:path";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import { PROMPT_VARIABLES } from "../harness/prompt.ts";
+import { readTextPrefix } from "../input_file.ts";
 import type { GitRunner } from "./safe_git.ts";
 import { findGitRoot } from "./session_setup.ts";
 
@@ -122,7 +123,7 @@ async function claudeMd(cwd: string, userHome: string | undefined): Promise<stri
   ];
   const parts: string[] = [];
   for (const file of files) {
-    const text = (await Deno.readTextFile(file).catch(() => "")).trim();
+    const text = (await readTextPrefix(file, CLAUDE_MD_MAX_BYTES)).trim();
     if (text) parts.push(`Instructions in ${file}:\n\n${text.slice(0, CLAUDE_MD_MAX_BYTES)}`);
   }
   return parts.join("\n\n");

@@ -1,5 +1,6 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { join } from "node:path";
+import { terminalText } from "../approval/visible.ts";
 import { UsageError } from "../errors.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { placeholdersFor, sampleRender } from "../harness/placeholders.ts";
@@ -16,7 +17,7 @@ export async function runDebugHarness(id: string, options: SharedOptions): Promi
   if (!ids.includes(id)) {
     throw new UsageError(`Unknown harness "${id}"`, { hint: `Known harnesses: ${ids.join(", ")}` });
   }
-  console.log(formatHarnessDebug(await loadHarness(id, dirs)));
+  console.log(terminalText(formatHarnessDebug(await loadHarness(id, dirs))));
   return 0;
 }
 

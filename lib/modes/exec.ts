@@ -1,4 +1,5 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import { terminalText } from "../approval/visible.ts";
 import { configHome } from "../config/load.ts";
 import { UserError } from "../errors.ts";
 import type { TurnOutcome } from "../loop/events.ts";
@@ -82,7 +83,7 @@ export async function finishExec(
   const { json, usage, stoppedBy } = run;
   if (run.outputLastMessage) {
     const warning = await writeLastMessage(run.outputLastMessage, result.outcome);
-    if (warning) console.error(`warning: ${warning}`);
+    if (warning) console.error(`warning: ${terminalText(warning)}`);
   }
   if (!json) return report(result.outcome, usage.inputTokens + usage.outputTokens, stoppedBy);
   const { outcome } = result;
@@ -127,7 +128,7 @@ export function progress(env: Record<string, string>): (event: SessionEvent) => 
 /** `--json`: every event on stdout; warnings also on stderr, where SDK errors quote it. */
 export function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void {
   return (event) => {
-    if (event.type === "warning") console.error(`warning: ${event.message}`);
+    if (event.type === "warning") console.error(`warning: ${terminalText(event.message)}`);
     json.onEvent(event);
   };
 }
@@ -145,8 +146,16 @@ function failureOf(
 }
 
 function printFailure(error: Pick<ProviderFailure, "message" | "hint">): void {
-  console.error(`error: ${error.message}`);
-  if (error.hint) console.error(`hint: ${error.hint}`);
+  console.error(`error: ${terminalText(error.message)}`);
+  if (error.hint) console.error(`hint: ${terminalText(error.hint)}`);
+}
+
+/**
+ * The answer as stdout gets it: exact when piped (a script reads it), with control characters
+ * made visible when stdout is a terminal (a person reads it).
+ */
+export function answerText(text: string, stdoutIsTerminal: boolean): string {
+  return stdoutIsTerminal ? terminalText(text) : text;
 }
 
 /** Prints the outcome the way exec does (the answer on stdout) and returns the exit code. */
@@ -158,7 +167,7 @@ export function report(
   console.error(`tokens used: ${tokens}`);
   switch (outcome.status) {
     case "completed":
-      console.log(outcome.finalText);
+      console.log(answerText(outcome.finalText, Deno.stdout.isTerminal()));
       return 0;
     case "aborted":
       if (stoppedBy && stoppedBy.name !== "SIGINT") {

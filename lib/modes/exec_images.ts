@@ -2,6 +2,7 @@
 import { Buffer } from "node:buffer";
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
+import { readInputFile } from "../input_file.ts";
 import type { Block } from "../model/message.ts";
 import { imageMime } from "../tools/fs_read.ts";
 
@@ -33,7 +34,8 @@ export async function readImages(paths: readonly string[]): Promise<Block[]> {
         hint: `Shrink or crop the image below ${LIMIT_TEXT}`,
       });
     }
-    const bytes = await Deno.readFile(file);
+    // Bounded even if the file was swapped or grew since the stat.
+    const bytes = await readInputFile(file, { what: "image", maxBytes: MAX_IMAGE_BYTES });
     // By content only: a text file named .png is not an image.
     const mime = imageMime("", bytes);
     if (!mime) {

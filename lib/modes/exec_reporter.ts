@@ -1,3 +1,4 @@
+import { terminalSafe, terminalText } from "../approval/visible.ts";
 import type { LoopEvent, RepeatedCall, TurnOutcome } from "../loop/events.ts";
 import type { SessionEvent } from "./session.ts";
 import { type Block, textOf } from "../model/message.ts";
@@ -36,13 +37,15 @@ export interface ProgressOptions {
 
 /**
  * The stderr lines for one session event: the banner, warnings, refusals, sub-agent progress
- * indented under its label, and the loop's progress lines.
+ * indented under its label, and the loop's progress lines. Every text the event carries is shown
+ * with its control characters made visible (`terminalText()`), before our styling is added.
  */
 export function sessionLines(
-  event: SessionEvent,
+  untrusted: SessionEvent,
   style: Style,
   opts: ProgressOptions = {},
 ): string[] {
+  const event = terminalSafe(untrusted);
   if (event.type === "session_started" || event.type === "tool_denied") opts.calls?.see(event);
   switch (event.type) {
     case "session_started": {
@@ -103,13 +106,15 @@ const DIFF_LINES = 40;
 
 /**
  * Turns loop events into the progress lines `exec` prints on stderr: each command with its exit
- * code and the tail of its output, each patch as a short diff, plan updates and tool errors.
+ * code and the tail of its output, each patch as a short diff, plan updates and tool errors;
+ * control characters in them are made visible.
  */
 export function progressLines(
-  event: LoopEvent,
+  untrusted: LoopEvent,
   style: Style,
   { calls, scope }: ProgressOptions = {},
 ): string[] {
+  const event = terminalSafe(untrusted);
   switch (event.type) {
     case "tool_start":
       return startLines(calls?.see(event, scope) ?? toolView(event), style);
@@ -198,8 +203,9 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** A unified diff line: additions green, removals red, the rest dim. */
-export function colorDiffLine(line: string, style: Style): string {
+/** A unified diff line: additions green, removals red, the rest dim; controls made visible. */
+export function colorDiffLine(untrusted: string, style: Style): string {
+  const line = terminalText(untrusted);
   if (line.startsWith("+") && !line.startsWith("+++")) return style.green(line);
   if (line.startsWith("-") && !line.startsWith("---")) return style.red(line);
   return style.dim(line);

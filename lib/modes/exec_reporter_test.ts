@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../model/message.ts";
-import { makeStyle, progressLines } from "./exec_reporter.ts";
+import { makeStyle, progressLines, sessionLines } from "./exec_reporter.ts";
 
 const plain = makeStyle(false);
 const call = { id: "c1", name: "exec_command", args: {} };
@@ -63,4 +63,39 @@ Deno.test("progressLines() reports tool errors in red when color is on", () => {
   );
   assert.equal(lines[0], "\x1b[31mexec_command failed:\x1b[0m");
   assert.equal(lines[1], "  unsupported call: x");
+});
+
+Deno.test("progressLines() shows a command's escape sequences inert, in its own colors", () => {
+  const output = "\x1b]52;c;cm0=\x07\x1b[5A\x1b[32mall tests passed\r\n\u202eexe.txt";
+  const lines = progressLines({
+    type: "tool_end",
+    call,
+    capability: "shell.run",
+    output: { exitCode: 0, output, durationMs: 5 },
+    text: "",
+    isError: false,
+  }, makeStyle(true));
+  assert.deepEqual(lines, [
+    "\x1b[32mexited 0\x1b[0m \x1b[2min 5 ms\x1b[0m",
+    "  \\u{1b}]52;c;cm0=\\u{7}\\u{1b}[5A\\u{1b}[32mall tests passed",
+    "  \\u{202e}exe.txt",
+  ]);
+});
+
+Deno.test("sessionLines() shows a model name and a warning from a server inert", () => {
+  const info = {
+    cwd: "/w",
+    model: "evil\x1b]0;title\x07",
+    provider: "ollama",
+    wireApi: "ollama /api/chat",
+    harness: "native",
+    sandbox: "sandbox: read-only",
+  };
+  assert.match(
+    sessionLines({ type: "session_started", info }, plain).join("\n"),
+    /^model: evil\\u\{1b\}\]0;title\\u\{7\}$/m,
+  );
+  assert.deepEqual(sessionLines({ type: "warning", message: "a\x9b2Jb" }, plain), [
+    "warning: a\\u{9b}2Jb",
+  ]);
 });

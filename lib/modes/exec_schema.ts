@@ -4,7 +4,8 @@
  * corrective turn before the run fails.
  */
 import { resolve } from "node:path";
-import { UserError } from "../errors.ts";
+import { UsageError, UserError } from "../errors.ts";
+import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../input_file.ts";
 import type { OutputSchema } from "../model/message.ts";
 
 /** The name Codex gives the schema on the wire. */
@@ -22,14 +23,13 @@ export async function readOutputSchema(path: string): Promise<AnswerSchema> {
   const file = resolve(path);
   let text: string;
   try {
-    text = await Deno.readTextFile(file);
+    text = await readInputText(file, { what: "output schema file" });
   } catch (error) {
-    throw new UserError(
-      `Failed to read output schema file "${file}": ${(error as Error).message}`,
-      {
-        hint: "Pass --output-schema a readable JSON Schema file",
-      },
-    );
+    if (!(error instanceof InputFileError)) throw error;
+    throw new UsageError(`Failed to read output schema file "${file}": ${error.reason}`, {
+      hint: `Pass --output-schema a JSON Schema file of at most ${MAX_INPUT_FILE_BYTES_TEXT}`,
+      cause: error,
+    });
   }
   let schema: unknown;
   try {

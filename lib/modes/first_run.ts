@@ -3,7 +3,9 @@
  * short guided choice (a local Ollama or LM Studio found on its default port, or a hosted
  * provider and the variable that holds its key) is written to `config.toml`. Never in `exec`.
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { writeHomeFile } from "../config/home.ts";
+import { InputFileError, readInputText } from "../input_file.ts";
 import { BUILTIN_PROVIDERS } from "../providers/builtin.ts";
 
 /** How the guide talks to the user. */
@@ -30,7 +32,8 @@ const LOCAL_SERVERS = [
 /** True when neither the user's config names a provider or model nor any provider key is set. */
 export async function needsFirstRun(home: string, env: Record<string, string>): Promise<boolean> {
   if (BUILTIN_PROVIDERS.some((p) => p.envKey && env[p.envKey])) return false;
-  const text = await Deno.readTextFile(join(home, "config.toml")).catch(() => "");
+  const file = join(home, "config.toml");
+  const text = await readInputText(file, { what: "config file" }).catch(() => "");
   return !/^\s*(model_provider|model|profile)\s*=/m.test(text);
 }
 
@@ -86,8 +89,8 @@ const HEADER = "# interpreter's configuration; every key is described in the REA
  * comments, keeping everything else as it was. Creates the file with a comment header.
  */
 export async function addTopLevelKeys(file: string, keys: Record<string, string>): Promise<void> {
-  const existing = await Deno.readTextFile(file).catch((error) => {
-    if (error instanceof Deno.errors.NotFound) return undefined;
+  const existing = await readInputText(file, { what: "config file" }).catch((error) => {
+    if (error instanceof InputFileError && error.missing) return undefined;
     throw error;
   });
   const lines = Object.entries(keys).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
@@ -101,10 +104,7 @@ export async function addTopLevelKeys(file: string, keys: Record<string, string>
     all.splice(at, 0, ...lines, ...(at < all.length ? [""] : []));
     text = all.join("\n");
   }
-  await Deno.mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(temp, text);
-  await Deno.rename(temp, file);
+  await writeHomeFile(file, text);
 }
 
 /** The model names a local server lists, or undefined when nothing answers there. */

@@ -87,3 +87,16 @@ Deno.test("skipping the first run writes nothing", async () => {
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("the first run makes a missing home 0700 and writes config.toml 0600", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const home = join(dir, ".openinterpreter");
+    const { io } = scriptedIO(["1"]);
+    await runFirstRun(home, io, () => Promise.resolve(undefined));
+    assert.equal((await Deno.stat(home)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(join(home, "config.toml"))).mode! & 0o777, 0o600);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

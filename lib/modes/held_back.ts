@@ -7,22 +7,21 @@
  * A session records a digest of every watched file when it starts (`open/<id>.json`, so that a
  * crash still leaves the record) and, when it ends, adds what changed since to `held_back.json`
  * as path → digest. A later session holds a file back while its digest is still that one.
+ * A folder that could not be checked file by file when a session ended (too big, say) is held
+ * back whole, whatever it holds now, until the user allows it (see `_watched_digests.ts`).
  */
-import { basename, dirname, join, relative } from "node:path";
-
-/** The watched files as absolute path → SHA-256 hex of their bytes. */
-type Digests = Record<string, string>;
-
-/** Files under one watched folder past this many are not digested (a runaway skills folder). */
-const MAX_FILES_PER_FOLDER = 200;
+import { dirname, join, relative } from "node:path";
+import { writeHomeFile } from "../config/home.ts";
+import { digestFolders, type Digests, uncheckedReason } from "./_watched_digests.ts";
 
 /** What this session holds back, and the record it closes when it ends. */
 export interface ChangeWatch {
-  /** Held-back absolute paths, sorted. */
+  /** Held-back absolute paths, sorted: files, and folders held back whole. */
   held: string[];
+  /** True for a held-back file and for anything in a folder held back whole. */
   isHeld(path: string): boolean;
-  /** The one start-up line naming what was held back and how to allow it; "" when nothing. */
-  notice: string;
+  /** The start-up lines naming what was held back, why, and how to allow it; none when nothing. */
+  notices: string[];
   /** Records what changed during this session. */
   close(): Promise<void>;
 }
@@ -35,50 +34,81 @@ export async function openChangeWatch(
   const heldFile = join(dir, "held_back.json");
   const openDir = join(dir, "open");
   const folders = watchedFolders(opts.cwd, opts.root, opts.home);
-  const start = await digestAll(folders);
+  const start = await digestFolders(folders);
   const recorded = await foldOpenRecords(heldFile, openDir, start);
-  const held = Object.keys(start).filter((path) => recorded[path] === start[path]).sort();
+  const heldFolders = heldWholeFolders(recorded, start);
+  const inHeldFolder = (path: string) => heldFolders.some((folder) => isUnder(path, folder));
+  const heldFiles = Object.keys(start)
+    .filter((path) => recorded[path] === start[path] && !inHeldFolder(path)).sort();
   const id = `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
   const own = join(openDir, `${id}.json`);
-  await atomicWriteText(own, JSON.stringify({ folders, start }));
-  const heldSet = new Set(held);
+  await writeHomeFile(own, JSON.stringify({ folders, start }));
+  const fileSet = new Set(heldFiles);
   return {
-    held,
-    isHeld: (path) => heldSet.has(path),
-    notice: held.length ? noticeLine(held, opts.cwd) : "",
+    held: [...heldFiles, ...heldFolders].sort(),
+    isHeld: (path) => fileSet.has(path) || inHeldFolder(path),
+    notices: noticeLines(heldFiles, heldFolders, { recorded, cwd: opts.cwd }),
     async close() {
-      const end = await digestAll(folders);
+      const end = await digestFolders(folders);
       await mergeChanges(heldFile, changedSince(start, end));
       await Deno.remove(own).catch(() => {});
     },
   };
 }
 
-/** Forgets the held-back records of files under `root`; returns the paths released. */
-export async function releaseHeldBack(home: string, root: string): Promise<string[]> {
+/** The held-back records forgotten by `releaseHeldBack()`, sorted. */
+export interface Released {
+  files: string[];
+  /** Folders that were held back whole. */
+  folders: string[];
+}
+
+/** Forgets the held-back records of files and folders under `root`. */
+export async function releaseHeldBack(home: string, root: string): Promise<Released> {
   const heldFile = join(home, "state", "held_back.json");
   const openDir = join(home, "state", "open");
-  const current = await digestAll(watchedFolders(root, root, home));
+  const current = await digestFolders(watchedFolders(root, root, home));
   const recorded = await foldOpenRecords(heldFile, openDir, current);
   const released = Object.keys(recorded).filter((path) => isUnder(path, root)).sort();
+  const folders = released.filter((path) => uncheckedReason(recorded[path]));
   for (const path of released) delete recorded[path];
-  await atomicWriteText(heldFile, JSON.stringify(recorded, null, 1));
-  return released;
+  await writeHomeFile(heldFile, JSON.stringify(recorded, null, 1));
+  return { files: released.filter((path) => !folders.includes(path)), folders };
 }
 
-function noticeLine(held: string[], cwd: string): string {
-  const names = held.map((path) => relative(cwd, path) || path);
+/**
+ * Folders recorded as not checked when a session ended that still hold something watched: what
+ * that session did in them is unknown, so no later change by anyone makes them trusted again.
+ */
+function heldWholeFolders(recorded: Digests, start: Digests): string[] {
+  const present = Object.keys(start);
+  return Object.keys(recorded)
+    .filter((folder) => uncheckedReason(recorded[folder]))
+    .filter((folder) => present.some((path) => isUnder(path, folder)))
+    .sort();
+}
+
+function noticeLines(
+  files: string[],
+  folders: string[],
+  opts: { recorded: Digests; cwd: string },
+): string[] {
+  const name = (path: string) => relative(opts.cwd, path) || path;
+  const lines = folders.map((folder) =>
+    `Held back the whole folder ${name(folder)}: after an earlier session it held ` +
+    `${uncheckedReason(opts.recorded[folder])}, so what that session changed in it is unknown. ` +
+    `Nothing in it is loaded; review it, then run "interpreter trust-changes" to allow it`
+  );
+  if (files.length === 0) return lines;
+  const names = files.map(name);
   const shown = names.length > 4 ? [...names.slice(0, 4), `${names.length - 4} more`] : names;
-  return `Held back ${held.length === 1 ? "a file" : `${held.length} files`} that changed ` +
+  return [
+    `Held back ${files.length === 1 ? "a file" : `${files.length} files`} that changed ` +
     `while an earlier session ran (${shown.join(", ")}): not loaded; review ` +
-    `${held.length === 1 ? "it" : "them"}, then run "interpreter trust-changes" to allow`;
+    `${files.length === 1 ? "it" : "them"}, then run "interpreter trust-changes" to allow`,
+    ...lines,
+  ];
 }
-
-/** Files of a watched folder that are watched on their own, not as a whole tree. */
-const SINGLE_FILES: Record<string, string[]> = {
-  ".openinterpreter": ["config.toml", "hooks.json"],
-  ".git": [".", "config"],
-};
 
 /**
  * The folders whose files decide what a session loads: `.openinterpreter` (config, hooks),
@@ -95,51 +125,14 @@ function watchedFolders(cwd: string, root: string, home: string): string[] {
   return folders.filter((folder) => folder !== home);
 }
 
-async function digestAll(folders: string[]): Promise<Digests> {
-  const out: Digests = {};
-  for (const folder of folders) {
-    const single = SINGLE_FILES[basename(folder)];
-    const files = single ? single.map((name) => join(folder, name)) : await filesUnder(folder);
-    for (const file of files) await digestInto(out, file);
-  }
-  return out;
-}
-
-/** Adds `path`'s digest when it is a readable regular file (a `.git` pointer file included). */
-async function digestInto(out: Digests, path: string): Promise<void> {
-  const info = await Deno.stat(path).catch(() => undefined);
-  if (!info?.isFile) return;
-  const bytes = await Deno.readFile(path).catch(() => undefined);
-  if (!bytes) return;
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  out[path] = Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function filesUnder(folder: string): Promise<string[]> {
-  const files: string[] = [];
-  const pending = [folder];
-  while (pending.length && files.length < MAX_FILES_PER_FOLDER) {
-    const dir = pending.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(dir));
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory) pending.push(path);
-      else files.push(path);
-    }
-  }
-  return files.sort().slice(0, MAX_FILES_PER_FOLDER);
-}
-
-/** Paths that appeared or changed between `start` and `end`, with their digest at `end`. */
+/**
+ * Paths that appeared or changed between `start` and `end`, with their digest at `end`. A folder
+ * not checked at `end` counts as changed: nothing shows that it is not.
+ */
 function changedSince(start: Digests, end: Digests): Digests {
   const changed: Digests = {};
   for (const [path, digest] of Object.entries(end)) {
-    if (start[path] !== digest) changed[path] = digest;
+    if (uncheckedReason(digest) || start[path] !== digest) changed[path] = digest;
   }
   return changed;
 }
@@ -165,19 +158,19 @@ async function foldOpenRecords(
     const file = join(openDir, entry.name);
     const record = await readJson<{ folders: string[]; start: Digests }>(file);
     if (record?.start) {
-      const now = { ...(await digestAll(record.folders ?? [])), ...current };
+      const now = { ...(await digestFolders(record.folders ?? [])), ...current };
       Object.assign(recorded, changedSince(record.start, now));
     }
     await Deno.remove(file).catch(() => {});
   }
-  await atomicWriteText(heldFile, JSON.stringify(recorded, null, 1));
+  await writeHomeFile(heldFile, JSON.stringify(recorded, null, 1));
   return recorded;
 }
 
 async function mergeChanges(heldFile: string, changed: Digests): Promise<void> {
   if (Object.keys(changed).length === 0) return;
   const recorded = await readJson<Digests>(heldFile) ?? {};
-  await atomicWriteText(heldFile, JSON.stringify({ ...recorded, ...changed }, null, 1));
+  await writeHomeFile(heldFile, JSON.stringify({ ...recorded, ...changed }, null, 1));
 }
 
 async function readJson<T>(file: string): Promise<T | undefined> {
@@ -185,19 +178,6 @@ async function readJson<T>(file: string): Promise<T | undefined> {
     return JSON.parse(await Deno.readTextFile(file)) as T;
   } catch {
     return undefined;
-  }
-}
-
-/** Writes `text` to `file` through a temp file beside it, so a reader never sees half of it. */
-async function atomicWriteText(file: string, text: string): Promise<void> {
-  await Deno.mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    await Deno.writeTextFile(temp, text);
-    await Deno.rename(temp, file);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
   }
 }
 

@@ -3,6 +3,7 @@
  * and a scrolling transcript of the session's events below it; approvals are asked inline and
  * slash commands reach the session's controls.
  */
+import { terminalSafe, terminalText } from "../approval/visible.ts";
 import { configHome } from "../config/load.ts";
 import { UsageError, UserError } from "../errors.ts";
 import { lastSession } from "../session/mod.ts";
@@ -192,7 +193,8 @@ class Repl {
     const { home, env, transcript, input } = this.#p;
     if (!(await needsFirstRun(home, env))) return;
     await runFirstRun(home, {
-      print: (text) => transcript.lines([text]),
+      // It lists the model names the local servers report.
+      print: (text) => transcript.lines([terminalText(text)]),
       readLine: (prompt) => input.line(prompt).then((line) => line ?? undefined),
     });
   }
@@ -220,7 +222,7 @@ class Repl {
   }
 
   #banner(): void {
-    const s = this.#session!.status();
+    const s = terminalSafe(this.#session!.status());
     const { style } = this.#p;
     const resumed = this.#session!.status().sessionId && this.#p.opts.resume
       ? style.dim(` · resumed ${s.sessionId}`)
@@ -241,7 +243,8 @@ class Repl {
   }
 
   #echo(line: string): void {
-    this.#p.transcript.lines([this.#p.style.bold(`${PROMPT}${line.split("\n").join("\n  ")}`)]);
+    const shown = terminalText(line).split("\n").join("\n  ");
+    this.#p.transcript.lines([this.#p.style.bold(`${PROMPT}${shown}`)]);
   }
 
   async #remember(line: string): Promise<void> {
@@ -255,10 +258,13 @@ class Repl {
       const outcome = await this.#interruptible((signal) => this.#session!.prompt(line, signal));
       // The harnesses worth trying are known once the turn has ended.
       if (outcome.status === "repeated_call") {
-        transcript.lines([style.dim(repeatedCallFailure(outcome, "/harness").hint)]);
+        const { hint } = repeatedCallFailure(outcome, "/harness");
+        transcript.lines([style.dim(terminalText(hint))]);
       }
     } catch (error) {
-      transcript.lines([style.red(`error: ${(error as Error).message ?? error}`)]);
+      transcript.lines([
+        style.red(`error: ${terminalText(String((error as Error).message ?? error))}`),
+      ]);
     } finally {
       transcript.stopSpinner();
       transcript.endLine();
@@ -306,8 +312,8 @@ class Repl {
     } catch (error) {
       const e = error as Error & { hint?: string };
       transcript.lines([
-        style.red(`error: ${e.message ?? e}`),
-        ...(e.hint ? [`hint: ${e.hint}`] : []),
+        style.red(`error: ${terminalText(String(e.message ?? e))}`),
+        ...(e.hint ? [`hint: ${terminalText(e.hint)}`] : []),
       ]);
     }
   }

@@ -1,5 +1,6 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 /** `interpreter exec review`: progress on stderr, the rendered review on stdout. */
+import { terminalText } from "../approval/visible.ts";
 import { UsageError } from "../errors.ts";
 import { uuidV7 } from "../session/mod.ts";
 import type { ReviewArgs } from "./cli.ts";
@@ -69,7 +70,7 @@ export async function runExecReview(
   };
   return await withReviewSession(base, target, async (session, request) => {
     const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
-    console.error(style.bold(`Reviewing ${request.hint}`));
+    console.error(style.bold(`Reviewing ${terminalText(request.hint)}`));
     const { value, stoppedBy } = await withInterrupt((signal) => {
       json?.threadStarted(session.status().sessionId ?? uuidV7());
       json?.turnStarted();

@@ -1,4 +1,5 @@
 /** `/review` without an argument: the four targets to pick from, then a branch or a commit. */
+import { terminalText } from "../approval/visible.ts";
 import type { Style } from "./exec_reporter.ts";
 import type { RepoGit } from "./review_git.ts";
 import type { ReviewTarget } from "./review_target.ts";
@@ -71,13 +72,18 @@ async function pickCommit(io: ReviewPickerIO): Promise<ReviewTarget | undefined>
     : { kind: "commit", sha: picked.value };
 }
 
-/** Lists `items` numbered and reads a number (that item) or a name typed in full. */
+/**
+ * Lists `items` numbered (branch names and commit subjects are the repository's: their control
+ * characters are made visible) and reads a number (that item) or a name typed in full.
+ */
 async function pickOrType(
   io: ReviewPickerIO,
   items: string[],
   question: string,
 ): Promise<{ value: string; index?: number } | undefined> {
-  if (items.length) io.print(items.map((item, i) => `${String(i + 1).padStart(2)}  ${item}`));
+  if (items.length) {
+    io.print(items.map((item, i) => `${String(i + 1).padStart(2)}  ${terminalText(item)}`));
+  }
   const answer = (await io.ask(`${question} (Enter to cancel) › `))?.trim() ?? "";
   if (!answer) return undefined;
   const index = Number(answer);

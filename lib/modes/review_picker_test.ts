@@ -82,3 +82,16 @@ Deno.test("the /review picker cancels on Enter, end of input or a choice out of 
   assert.equal(wrong.target, undefined);
   assert.match(wrong.printed, /No choice 7; nothing reviewed/);
 });
+
+Deno.test("the /review picker shows a commit subject's escape sequences inert and keeps the title", async () => {
+  await using r = await repo();
+  const subject = "Fix\x1b]0;title\x07 \x1b[2Jit";
+  await git(r.dir, "commit", "--allow-empty", "-qm", subject);
+  const picked = await r.pick(["3", "1"]);
+  assert.match(
+    picked.printed,
+    /^ 1 {2}[0-9a-f]{7} {2}Fix\\u\{1b\}\]0;title\\u\{7\} \\u\{1b\}\[2Jit$/m,
+  );
+  assert.ok(!picked.printed.includes("\x1b"));
+  assert.equal(picked.target?.kind === "commit" && picked.target.title, subject);
+});

@@ -1,12 +1,14 @@
 /**
- * Git commands the agent itself runs (the start-up `git status` today; diffs and reviews later).
+ * Git commands the agent itself runs: the start-up `git status`, `/diff` and review diffs.
  *
  * A repository's own config can make git run programs (`core.fsmonitor`, clean filters,
- * textconv, hooks), and a sandboxed command may have planted that config for the next session
- * to execute on the host. So every such command runs with those settings neutralised, inside a
- * read-only, network-less command sandbox when one can be had; without a sandbox, a repository
- * whose local config names a program is not touched at all.
+ * textconv, hooks) or read files outside it (`core.worktree`), and a sandboxed command may have
+ * planted that config for the next session to execute on the host. So every such command runs
+ * with those settings neutralised and its work tree pinned, inside a read-only, network-less
+ * command sandbox when one can be had; without a sandbox, a repository whose local config names
+ * a program is not touched at all.
  */
+import { dirname, join } from "node:path";
 import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 
 /** What one git command printed; `skipped` says why it did not run. */
@@ -32,6 +34,18 @@ const NEUTRAL_CONFIG = [
   "sequence.editor=true",
   "credential.helper=",
   "protocol.allow=never",
+  // Signature checks run a gpg program.
+  "log.showSignature=false",
+  "gpg.program=false",
+  "gpg.openpgp.program=false",
+  "gpg.x509.program=false",
+  "gpg.ssh.program=false",
+  // Inline submodule diffs and summaries run git inside the submodule, under its own config.
+  "diff.submodule=short",
+  "status.submoduleSummary=false",
+  "submodule.recurse=false",
+  // A bare repository planted inside the work tree would bring a config of its own.
+  "safe.bareRepository=explicit",
 ];
 
 /** Environment variables that name programs for git to run, or point it at another repo. */
@@ -54,15 +68,52 @@ const DROPPED_ENV = [
 /** Subcommands that can show diffs, and so could run an external diff or textconv program. */
 const DIFFING = new Set(["diff", "log", "show", "whatchanged"]);
 
+/** Subcommands that would run `git status` inside each submodule to see whether it is dirty. */
+const SUBMODULE_DIRT = new Set(["status", ...DIFFING]);
+
 /** Local config keys that name a program for git to run. */
 const PROGRAM_KEY =
   /^(core\.(fsmonitor|hookspath|pager|editor|sshcommand|gitproxy|askpass|alternaterefscommand)|filter\..*|diff\.external|diff\..*\.(textconv|command)|merge\..*\.driver|gpg\..*|credential\..*|uploadpack\..*|sequence\.editor|remote\..*\.(uploadpack|receivepack|vcs)|.*\.(cmd|command|program|helper|driver|hook))$/i;
 
-/** The git argv with the neutralising `-c` overrides and diff guards. */
-export function neutralGitArgs(args: string[]): string[] {
-  const config = NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]);
-  const guards = DIFFING.has(args[0]) ? ["--no-ext-diff", "--no-textconv"] : [];
-  return [...config, args[0], ...guards, ...args.slice(1)];
+/**
+ * The git argv with the neutralising `-c` overrides and per-subcommand guards. `workTree` pins
+ * the work tree to the directory holding `.git`, whatever `core.worktree` says.
+ */
+export function neutralGitArgs(args: string[], opts: { workTree?: string } = {}): string[] {
+  const [command, ...rest] = args;
+  const guards = [
+    ...(DIFFING.has(command) ? ["--no-ext-diff"] : []),
+    ...(DIFFING.has(command) || command === "blame" ? ["--no-textconv"] : []),
+    ...(SUBMODULE_DIRT.has(command) ? ["--ignore-submodules=dirty"] : []),
+  ];
+  return [
+    "--no-pager",
+    ...(opts.workTree ? [`--work-tree=${opts.workTree}`] : []),
+    ...NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]),
+    command,
+    ...guards,
+    ...rest,
+  ];
+}
+
+/**
+ * `GIT_CONFIG_*` variables that empty the programs of the filter drivers `filters` names.
+ * Git has no switch that turns every filter off, and `-c` cannot carry a name holding `=`.
+ */
+export function filterOverrides(filters: string[]): Record<string, string> {
+  const pairs = filters.flatMap((name) => [
+    [`filter.${name}.clean`, ""],
+    [`filter.${name}.smudge`, ""],
+    [`filter.${name}.process`, ""],
+    [`filter.${name}.required`, "false"],
+  ]);
+  if (pairs.length === 0) return {};
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
 }
 
 /** The environment git runs with: no system config, no prompts, no pager, no optional locks. */
@@ -75,6 +126,7 @@ export function neutralGitEnv(env: Record<string, string>): Record<string, strin
   return {
     ...out,
     GIT_CONFIG_NOSYSTEM: "1",
+    GIT_ATTR_NOSYSTEM: "1",
     GIT_TERMINAL_PROMPT: "0",
     GIT_OPTIONAL_LOCKS: "0",
     GIT_PAGER: "cat",
@@ -96,21 +148,22 @@ export async function openGitRunner(
   const confined = sandbox.status.enforced;
   return {
     async run(args, cwd) {
-      if (!confined) {
-        const key = await programConfigKey(cwd, env);
-        if (key) {
-          return {
-            ok: false,
-            stdout: "",
-            skipped: `the repository's config sets ${key}, which runs a program, and there is ` +
-              "no sandbox to run git in",
-          };
-        }
+      const config = await readConfig(cwd, env);
+      if ("skipped" in config) return { ok: false, stdout: "", skipped: config.skipped };
+      const key = confined ? undefined : programConfigKey(config.entries);
+      if (key) {
+        return {
+          ok: false,
+          stdout: "",
+          skipped: `the repository's config sets ${key}, which runs a program, and there is ` +
+            "no sandbox to run git in",
+        };
       }
-      const argv = ["git", ...neutralGitArgs(args)];
+      const argv = ["git", ...neutralGitArgs(args, { workTree: await workTreeOf(cwd) })];
+      const runEnv = { ...env, ...filterOverrides(filterNames(config.entries)) };
       const spec = confined
-        ? await sandbox.wrap({ argv, cwd, env })
-        : { cmd: "git", args: argv.slice(1), env };
+        ? await sandbox.wrap({ argv, cwd, env: runEnv })
+        : { cmd: "git", args: argv.slice(1), env: runEnv };
       return await spawnGit(spec, cwd);
     },
     [Symbol.asyncDispose]: () => opts.sandbox ? Promise.resolve() : sandbox.close(),
@@ -140,22 +193,54 @@ async function spawnGit(
   }
 }
 
-/** The first repository-level (local or worktree) config key that names a program, if any. */
-async function programConfigKey(
+/** One config entry as `git config --list --show-scope` prints it. */
+interface ConfigEntry {
+  scope: string;
+  key: string;
+  value: string;
+}
+
+/**
+ * Every config entry git would read in `cwd`, includes followed. Reading config runs no
+ * program; a config git cannot read stops the command, as git itself would stop.
+ */
+async function readConfig(
   cwd: string,
   env: Record<string, string>,
-): Promise<string | undefined> {
-  const out = await spawnGit({
-    cmd: "git",
-    args: ["config", "--list", "--show-scope", "--includes"],
-    env,
-  }, cwd);
-  for (const line of out.stdout.split("\n")) {
-    const match = /^(local|worktree)\t([^=]+)=(.*)$/.exec(line);
-    if (!match) continue;
-    const [, , key, value] = match;
+): Promise<{ entries: ConfigEntry[] } | { skipped: string }> {
+  const args = neutralGitArgs(["config", "--list", "--show-scope", "--includes", "-z"]);
+  const out = await spawnGit({ cmd: "git", args, env }, cwd);
+  if (out.skipped) return { skipped: out.skipped };
+  if (!out.ok) return { skipped: "git cannot read the repository's config" };
+  const fields = out.stdout.split("\0");
+  const entries: ConfigEntry[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [key, ...value] = fields[i + 1].split("\n");
+    entries.push({ scope: fields[i], key, value: value.join("\n") });
+  }
+  return { entries };
+}
+
+/** The first repository-level (local or worktree) config key that names a program, if any. */
+function programConfigKey(entries: ConfigEntry[]): string | undefined {
+  for (const { scope, key, value } of entries) {
+    if (scope !== "local" && scope !== "worktree") continue;
     if (key.toLowerCase() === "core.fsmonitor" && /^(false|0|no|off|)$/i.test(value)) continue;
     if (PROGRAM_KEY.test(key)) return key;
   }
   return undefined;
+}
+
+/** The names of every filter driver the config defines, in any scope. */
+function filterNames(entries: ConfigEntry[]): string[] {
+  const names = entries.flatMap(({ key }) => /^filter\.(.+)\.[^.]+$/i.exec(key)?.[1] ?? []);
+  return [...new Set(names)];
+}
+
+/** The directory holding the `.git` nearest above `dir`: the work tree, as the agent sees it. */
+async function workTreeOf(dir: string): Promise<string | undefined> {
+  for (let current = dir;; current = dirname(current)) {
+    if (await Deno.stat(join(current, ".git")).catch(() => undefined)) return current;
+    if (dirname(current) === current) return undefined;
+  }
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCommandSandbox } from "../../sandbox/command_sandbox.ts";
-import { openGitRunner } from "./safe_git.ts";
+import { hostileRepo, SECRET } from "./_hostile_repo.ts";
+import { filterOverrides, type GitRunner, neutralGitArgs, openGitRunner } from "./safe_git.ts";
 
 const hasBwrap = await new Deno.Command("bwrap", {
   args: ["--ro-bind", "/", "/", "--unshare-user", "true"],
@@ -105,3 +106,112 @@ Deno.test("without a sandbox, a plain repository still gets its status", async (
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+const UNTRACKED = ["diff", "--no-index", "--no-color", "--", "/dev/null", "u.txt"];
+
+/** The runner's `git diff HEAD` and untracked-file diff, checked to show raw contents only. */
+async function assertRawDiff(git: GitRunner, dir: string) {
+  const tracked = await git.run(["diff", "HEAD", "--no-color"], dir);
+  const untracked = await git.run(UNTRACKED, dir);
+  assert.equal(tracked.skipped, undefined);
+  assert.match(tracked.stdout, /^ hello\n\+more$/m);
+  assert.match(untracked.stdout, /^\+untracked$/m);
+  assert.doesNotMatch(tracked.stdout + untracked.stdout, new RegExp(SECRET));
+}
+
+for (const plant of ["filter", "textconv", "external"] as const) {
+  Deno.test({
+    name: `git diff through the runner does not run a planted ${plant} in the sandbox`,
+    ignore: !hasBwrap,
+    async fn() {
+      await using repo = await hostileRepo(plant);
+      const control = await repo.hostGit("diff", "HEAD", "--no-color");
+      assert.match(control, new RegExp(SECRET), "control: plain git diff runs the program");
+      await repo.clearMarker();
+
+      await using git = await openGitRunner({ env: repo.env });
+      await assertRawDiff(git, repo.dir);
+      assert.equal(await repo.planted(), false);
+    },
+  });
+}
+
+Deno.test("without a sandbox, a filter from the user's global config does not run", async () => {
+  await using repo = await hostileRepo("global_filter");
+  assert.match(await repo.hostGit("diff", "HEAD"), new RegExp(SECRET), "control");
+  await repo.clearMarker();
+
+  await using git = await openGitRunner({ env: repo.env, sandbox: await noSandbox() });
+  await assertRawDiff(git, repo.dir);
+  assert.ok((await git.run(["status", "--short"], repo.dir)).ok);
+  assert.equal(await repo.planted(), false, "the filter ran on the host");
+});
+
+Deno.test("core.worktree cannot point the runner's diff at files outside the repository", async () => {
+  await using repo = await hostileRepo("worktree");
+  assert.match(await repo.hostGit("diff", "HEAD"), new RegExp(SECRET), "control");
+
+  await using git = await openGitRunner({ env: repo.env, sandbox: await noSandbox() });
+  await assertRawDiff(git, repo.dir);
+});
+
+Deno.test("a filter in a submodule's own config does not run from status or diff", async () => {
+  await using repo = await hostileRepo("submodule");
+  assert.match(await repo.hostGit("diff", "HEAD"), new RegExp(SECRET), "control");
+  await repo.clearMarker();
+
+  await using git = await openGitRunner({ env: repo.env, sandbox: await noSandbox() });
+  const status = await git.run(["status", "--short"], repo.dir);
+  assert.ok(status.ok);
+  assert.match(status.stdout, /^ M f\.txt$/m);
+  await assertRawDiff(git, repo.dir);
+  assert.equal(await repo.planted(), false, "the submodule's filter ran on the host");
+});
+
+Deno.test("a filter name holding '=' and '.' is switched off too", async () => {
+  await using repo = await hostileRepo("none");
+  await Deno.writeTextFile(join(repo.dir, ".gitattributes"), "* filter=e=v.il\n");
+  const script = join(repo.dir, "..", "plant.sh");
+  await repo.hostGit("config", "filter.e=v.il.clean", script);
+  await repo.hostGit("config", "filter.e=v.il.required", "true");
+  assert.match(await repo.hostGit("diff", "HEAD"), new RegExp(SECRET), "control");
+  await repo.clearMarker();
+
+  await using git = await openGitRunner({ env: repo.env });
+  await assertRawDiff(git, repo.dir);
+  assert.equal(await repo.planted(), false);
+});
+
+Deno.test("neutralGitArgs() guards diffs and pins the work tree", () => {
+  const args = neutralGitArgs(["diff", "HEAD"], { workTree: "/r" });
+  assert.deepEqual(args.slice(0, 2), ["--no-pager", "--work-tree=/r"]);
+  assert.deepEqual(args.slice(args.indexOf("diff")), [
+    "diff",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=dirty",
+    "HEAD",
+  ]);
+  assert.ok(args.includes("log.showSignature=false"));
+  const listed = neutralGitArgs(["ls-files", "-z"]);
+  assert.deepEqual(listed.slice(listed.indexOf("ls-files")), ["ls-files", "-z"]);
+});
+
+Deno.test("filterOverrides() empties each driver's programs through GIT_CONFIG_*", () => {
+  assert.deepEqual(filterOverrides([]), {});
+  const env = filterOverrides(["a=b"]);
+  assert.equal(env.GIT_CONFIG_COUNT, "4");
+  assert.equal(env.GIT_CONFIG_KEY_0, "filter.a=b.clean");
+  assert.equal(env.GIT_CONFIG_VALUE_0, "");
+  assert.equal(env.GIT_CONFIG_KEY_3, "filter.a=b.required");
+  assert.equal(env.GIT_CONFIG_VALUE_3, "false");
+});
+
+function noSandbox() {
+  return openCommandSandbox({
+    mode: "read-only",
+    writableRoots: [],
+    networkAccess: false,
+    os: "windows",
+  });
+}

@@ -4,8 +4,10 @@
  */
 import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
+import { makeHomeDir } from "../config/home.ts";
 import { approvalHook, type ApprovalQuestion, type ApprovalReply } from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
+import { terminalSafe } from "../approval/visible.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
@@ -67,7 +69,7 @@ export async function openSessionSandbox(
   // Sessions that were killed left their scratch folders and maybe a temporary file in the
   // workspace; one listing of the folder finds them. Made now so sandboxes can bind it.
   const leftovers = await cleanStaleSessions(scratchRoot);
-  await Deno.mkdir(scratchRoot, { recursive: true, mode: 0o700 });
+  await makeHomeDir(scratchRoot);
   const sandbox = await openCommandSandbox({
     mode,
     writableRoots: [opts.cwd, ...wsw.writable_roots.map((root) => resolve(opts.cwd, root))],
@@ -167,11 +169,13 @@ function promptNote(description: string, confined: boolean, policy: string): str
 export async function askOnTerminal(question: ApprovalQuestion): Promise<ApprovalReply> {
   const tty = await Deno.open("/dev/tty", { read: true, write: true });
   try {
+    // The subject of a tool other than a command is JSON, which leaves C1 controls as they are.
+    const { capability, subject, reason, justification } = terminalSafe(question);
     const lines = [
-      `\nApprove ${question.capability}${question.unsandboxed ? " outside the sandbox" : ""}?`,
-      `  ${question.subject}`,
-      `  why: ${question.reason}`,
-      ...(question.justification ? [`  model: ${question.justification}`] : []),
+      `\nApprove ${capability}${question.unsandboxed ? " outside the sandbox" : ""}?`,
+      `  ${subject}`,
+      `  why: ${reason}`,
+      ...(justification ? [`  model: ${justification}`] : []),
       "[y] yes once  [a] yes for this session  [n] no (a note may follow) > ",
     ];
     await tty.write(new TextEncoder().encode(lines.join("\n")));

@@ -109,9 +109,16 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     throw error;
   }
   recording.to = recorder;
-  const toolState = recorder.resumedToolState
+  const from = recorder.resumedFrom;
+  const toolState = recorder.resumedToolState && from
     ? restoreState(recorder.resumedToolState, {
       note: (message) => io.onEvent({ type: "warning", message }),
+      from: `session "${from.file}", line ${from.line}`,
+      workspace: {
+        cwd: opts.cwd,
+        realCwd: await agent.sandbox.fs.realPath(opts.cwd).catch(() => opts.cwd),
+        recordedCwd: from.cwd,
+      },
     })
     : new Map<string, unknown>();
   const resources = new Resources();
@@ -184,6 +191,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       fs: sandbox.fs,
       scratch: sandbox.scratch,
       networkAllowed: sandbox.networkAllowed,
+      webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
       home: config.home,
       isHeldBack: agent.isHeldBack,
       askUser: io.askUser,

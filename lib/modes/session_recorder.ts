@@ -16,6 +16,13 @@ import {
 import type { AgentSession } from "./agent_session.ts";
 import type { SessionIO, SessionOptions } from "./session.ts";
 
+/** Where a resumed session's tool state comes from: its file and line, and its workspace. */
+export interface ResumedFrom {
+  file: string;
+  line?: number;
+  cwd: string;
+}
+
 /** Records one session; `none()` records nothing (an ephemeral session). */
 export class SessionRecorder {
   readonly #writer: SessionWriter | undefined;
@@ -26,17 +33,20 @@ export class SessionRecorder {
   readonly resumedHarness: string | undefined;
   /** For a resumed session, its last saved tool state (todos, loaded tools, read records). */
   readonly resumedToolState: Record<string, unknown> | undefined;
+  /** For a resumed session, where the tool state was read and the workspace it was made in. */
+  readonly resumedFrom: ResumedFrom | undefined;
 
   constructor(
     writer: SessionWriter | undefined,
     state: LoopState,
-    resumed: { harness?: string; toolState?: Record<string, unknown> } = {},
+    resumed: { harness?: string; toolState?: Record<string, unknown>; from?: ResumedFrom } = {},
   ) {
     this.#writer = writer;
     this.#state = state;
     this.#cursor = state.messages.length;
     this.resumedHarness = resumed.harness;
     this.resumedToolState = resumed.toolState;
+    this.resumedFrom = resumed.from;
   }
 
   get id(): string | undefined {
@@ -116,7 +126,8 @@ export async function openRecorder(
     for (const m of saved.history) if (m.role === "assistant") addUsage(state.usage, m.usage);
     const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
       saved.header.harness;
-    const resumed = { harness, toolState: saved.toolState };
+    const from = { file: saved.file, line: saved.toolStateLine, cwd: saved.header.cwd };
+    const resumed = { harness, toolState: saved.toolState, from };
     if (opts.ephemeral) return new SessionRecorder(undefined, state, resumed);
     const writer = await reopenForAppend(saved.file);
     for (const note of writer.notes) io.onEvent({ type: "warning", message: note });

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { ConfigError, HarnessError, UserError } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
+import { readTextPrefix } from "../input_file.ts";
 import type { EffectiveConfig } from "../config/mod.ts";
 import type { ConfigValues } from "../config/schema.ts";
 import type { PromptVars } from "../harness/types.ts";
@@ -134,7 +135,7 @@ async function agentsMd(cwd: string, home: string): Promise<string> {
   }
   const parts: string[] = [];
   for (const file of candidates) {
-    const text = await Deno.readTextFile(file).catch(() => "");
+    const text = await readTextPrefix(file, AGENTS_MD_MAX_BYTES);
     if (text.trim()) parts.push(text.trim().slice(0, AGENTS_MD_MAX_BYTES));
   }
   return parts.join("\n\n");

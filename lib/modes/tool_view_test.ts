@@ -458,7 +458,10 @@ Deno.test("toolView() shows a fetched page's URL and HTTP status under every har
       { harness: "opencode", name: "webfetch", args: { url, format: "text" } },
       { harness: "qwen-code", name: "web_fetch", args: { url, prompt: "what is it" } },
     ],
-    (ws) => ws.ctx.networkAllowed = true,
+    (ws) => {
+      ws.ctx.networkAllowed = true;
+      ws.ctx.webFetch = { allowedHosts: ["127.0.0.1"] };
+    },
   );
   assert.deepEqual(view, {
     capability: "web.fetch",

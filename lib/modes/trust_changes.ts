@@ -1,4 +1,5 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import { terminalText } from "../approval/visible.ts";
 import { configHome, findProjectRoot } from "../config/load.ts";
 import { releaseHeldBack } from "./held_back.ts";
 import { resolveWorkdir } from "./session_setup.ts";
@@ -11,12 +12,17 @@ export async function runTrustChanges(options: { cd?: string }): Promise<number>
   const env = Deno.env.toObject();
   const cwd = await resolveWorkdir(options.cd);
   const root = await findProjectRoot(cwd);
-  const released = await releaseHeldBack(configHome(env, cwd), root);
-  if (released.length === 0) {
-    console.log(`Nothing is held back under ${root}`);
+  const { files, folders } = await releaseHeldBack(configHome(env, cwd), root);
+  if (files.length + folders.length === 0) {
+    console.log(terminalText(`Nothing is held back under ${root}`));
     return 0;
   }
-  console.log(`Allowed ${released.length === 1 ? "1 file" : `${released.length} files`}:`);
-  for (const path of released) console.log(`  ${path}`);
+  const counts = [
+    ...(files.length ? [files.length === 1 ? "1 file" : `${files.length} files`] : []),
+    ...(folders.length ? [folders.length === 1 ? "1 folder" : `${folders.length} folders`] : []),
+  ];
+  console.log(`Allowed ${counts.join(" and ")}:`);
+  for (const path of files) console.log(terminalText(`  ${path}`));
+  for (const path of folders) console.log(terminalText(`  ${path}/ (the whole folder)`));
   return 0;
 }

@@ -7,11 +7,13 @@ import type { ProviderFailure, StreamEvent } from "../model/stream.ts";
 import { describeError, retryDelayMs } from "./_http.ts";
 import type { ProviderSettings } from "./types.ts";
 
+/** Default retries of a request that failed before its stream started (Codex's default). */
+export const DEFAULT_REQUEST_MAX_RETRIES = 4;
 /**
- * Default retries of one request. With the default idle bound a stall gives up in about four
- * and a half minutes: three attempts of 90 s, and the backoff between them.
+ * Default retries of a stream that broke after it started (Codex's default). With the default
+ * idle bound a stall gives up in under ten minutes: six attempts of 90 s, and the backoff.
  */
-export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_STREAM_MAX_RETRIES = 5;
 /** Default longest wait for the next data event of a stream. */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 90_000;
 /** The shortest default bound of a whole request, retries included. */
@@ -54,20 +56,39 @@ export function streamBounds(settings: ProviderSettings): StreamBounds {
   };
 }
 
+/**
+ * How an attempt ended. `started`: the response headers had come, so the failure broke a stream
+ * rather than the request; `emitted`: deltas had gone out.
+ */
 type Attempt =
   | { kind: "final"; event: StreamEvent }
-  | { kind: "failed"; failure: ProviderFailure; emitted: boolean; retryAfterMs?: number };
+  | {
+    kind: "failed";
+    failure: ProviderFailure;
+    started: boolean;
+    emitted: boolean;
+    retryAfterMs?: number;
+  };
+
+/** The two retry budgets of one request: before a stream started, and after. */
+type Budget = "request" | "stream";
 
 /**
  * Runs `driver` with bounded retries; yields deltas, `retry` events, then one `done` or `error`.
- * A transient failure is retried even after deltas went out (a dropped or stalled stream): the
- * `retry` event then says they are discarded, and the next attempt starts the reply over.
+ * A request that failed before its stream started and a stream that broke after it started are
+ * retried on separate budgets (`requestMaxRetries`, `streamMaxRetries`), as in Codex; each
+ * `retry` event counts against its own. A broken stream is retried even after deltas went out:
+ * the `retry` event then says they are discarded, and the next attempt starts the reply over.
  */
 export async function* driveStream<S>(
   driver: WireDriver<S>,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
-  const { maxRetries } = driver.settings;
+  const limits: Record<Budget, number> = {
+    request: driver.settings.requestMaxRetries,
+    stream: driver.settings.streamMaxRetries,
+  };
+  const used: Record<Budget, number> = { request: 0, stream: 0 };
   const bounds = streamBounds(driver.settings);
   const deadline = bounds.totalMs > 0 ? Date.now() + bounds.totalMs : Infinity;
   for (let attempt = 1;; attempt++) {
@@ -77,8 +98,10 @@ export async function* driveStream<S>(
       return;
     }
     const { failure, emitted } = result;
-    const delayMs = retryDelayMs(attempt, { serverDelayMs: result.retryAfterMs });
-    if (!failure.retryable || attempt > maxRetries || Date.now() + delayMs >= deadline) {
+    const budget: Budget = result.started ? "stream" : "request";
+    const retry = used[budget] + 1;
+    const delayMs = retryDelayMs(retry, { serverDelayMs: result.retryAfterMs });
+    if (!failure.retryable || retry > limits[budget] || Date.now() + delayMs >= deadline) {
       const gaveUp = failure.retryable && attempt > 1;
       const message = gaveUp
         ? `${failure.message} (gave up after ${attempt} attempts)`
@@ -86,8 +109,10 @@ export async function* driveStream<S>(
       yield { type: "error", error: { ...failure, message } };
       return;
     }
+    used[budget] = retry;
     const reason = failure.message;
-    yield { type: "retry", attempt, maxRetries, delayMs, reason, discarded: emitted };
+    const maxRetries = limits[budget];
+    yield { type: "retry", attempt: retry, maxRetries, delayMs, reason, discarded: emitted };
     if (!await sleep(delayMs, signal)) {
       yield { type: "done", blocks: [], stop: "aborted", usage: emptyUsage() };
       return;
@@ -108,22 +133,27 @@ async function* attemptOnce<S>(
   const forward = () => controller.abort();
   signal.addEventListener("abort", forward, { once: true });
   using watch = new Watchdog(forward);
+  let started = false;
   let emitted = false;
-  const stalled = (stall: Stall): Attempt => ({
+  const failed = (failure: ProviderFailure, retryAfterMs?: number): Attempt => ({
     kind: "failed",
+    failure,
+    started,
     emitted,
-    failure: stallFailure(stall, bounds, driver.settings.name),
+    retryAfterMs,
   });
+  const stalled = (stall: Stall) => failed(stallFailure(stall, bounds, driver.settings.name));
   try {
     watch.arm("idle", bounds.idleMs);
     watch.arm("first_token", bounds.firstTokenMs);
     watch.arm("total", Math.max(1, bounds.deadline - Date.now()));
     const chunks = await driver.open(controller.signal);
+    started = true;
     watch.arm("idle", bounds.idleMs);
     for await (const chunk of chunks) {
       watch.arm("idle", bounds.idleMs);
       for (const event of driver.step(chunk, state)) {
-        if (event.type === "error") return { kind: "failed", failure: event.error, emitted };
+        if (event.type === "error") return failed(event.error);
         watch.clear("first_token");
         emitted = true;
         yield event;
@@ -132,12 +162,13 @@ async function* attemptOnce<S>(
     if (signal.aborted) return aborted();
     if (watch.fired) return stalled(watch.fired);
     const end = driver.finish(state, "complete");
-    if (end.type === "error") return { kind: "failed", failure: end.error, emitted };
+    if (end.type === "error") return failed(end.error);
     return { kind: "final", event: end };
   } catch (err) {
     if (signal.aborted) return aborted();
     if (watch.fired) return stalled(watch.fired);
-    return { kind: "failed", emitted, ...describeError(err, driver) };
+    const { failure, retryAfterMs } = describeError(err, driver);
+    return failed(failure, retryAfterMs);
   } finally {
     signal.removeEventListener("abort", forward);
     controller.abort();

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import type { StreamEvent } from "../model/stream.ts";
 import {
-  DEFAULT_MAX_RETRIES,
+  DEFAULT_REQUEST_MAX_RETRIES,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_STREAM_MAX_RETRIES,
   driveStream,
   streamBounds,
   type WireDriver,
@@ -82,7 +83,7 @@ Deno.test("driveStream() retries a stream that breaks off and discards its parti
 });
 
 Deno.test("driveStream() says how many attempts it made when it gives up", async () => {
-  const driver = scripted([["a", reset()], ["b", reset()]], { maxRetries: 1 });
+  const driver = scripted([["a", reset()], ["b", reset()]], { streamMaxRetries: 1 });
   const events = await collect(driveStream(driver, new AbortController().signal));
   const last = events.at(-1);
   assert.ok(last?.type === "error");
@@ -151,7 +152,7 @@ Deno.test("driveStream() returns aborted at once for an already aborted signal",
 Deno.test("driveStream() resets the idle watchdog on every chunk", async () => {
   const driver = scripted([["a", 30, "b", 30, "c", "HOLD"]], {
     streamIdleTimeoutMs: 50,
-    maxRetries: 0,
+    streamMaxRetries: 0,
   });
   const events = await collect(driveStream(driver, new AbortController().signal));
   assert.deepEqual(events.map((e) => e.type), ["text_delta", "text_delta", "text_delta", "error"]);
@@ -170,16 +171,45 @@ Deno.test("driveStream() retries a stall after output and says the model is not 
   assert.equal(retry.discarded, true);
 });
 
-Deno.test("streamBounds() keeps a stall with the default settings under five minutes", () => {
+Deno.test("streamBounds() keeps a stall with the default settings under ten minutes", () => {
   const settings = testSettings("http://h/v1", "chat", {
-    maxRetries: DEFAULT_MAX_RETRIES,
+    streamMaxRetries: DEFAULT_STREAM_MAX_RETRIES,
     streamIdleTimeoutMs: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   });
   const bounds = streamBounds(settings);
   let worst = bounds.idleMs;
-  for (let attempt = 1; attempt <= settings.maxRetries; attempt++) {
+  for (let attempt = 1; attempt <= settings.streamMaxRetries; attempt++) {
     worst += retryDelayMs(attempt, { random: () => 1 }) + bounds.idleMs;
   }
-  assert.ok(worst < 5 * 60_000, `a stall takes up to ${worst} ms`);
+  assert.ok(worst < 10 * 60_000, `a stall takes up to ${worst} ms`);
   assert.deepEqual(bounds, { idleMs: 90_000, firstTokenMs: 180_000, totalMs: 1_800_000 });
+});
+
+Deno.test("driveStream() counts failed requests and broken streams on separate budgets", async () => {
+  const driver = scripted([status(429), status(500), ["a", reset()], ["b"]], {
+    requestMaxRetries: 2,
+    streamMaxRetries: 1,
+  });
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  const retries = events.flatMap((e) => e.type === "retry" ? [[e.attempt, e.maxRetries]] : []);
+  assert.deepEqual(retries, [[1, 2], [2, 2], [1, 1]]);
+  const last = events.at(-1);
+  assert.ok(last?.type === "done", JSON.stringify(last));
+  assert.deepEqual(last.blocks, [{ type: "text", text: "b" }]);
+  assert.equal(driver.opened, 4);
+});
+
+Deno.test("driveStream() gives up on a provider that keeps failing after request_max_retries", async () => {
+  const failures = Array.from({ length: DEFAULT_REQUEST_MAX_RETRIES + 2 }, () => status(503));
+  const driver = scripted(failures, {
+    requestMaxRetries: DEFAULT_REQUEST_MAX_RETRIES,
+    streamMaxRetries: DEFAULT_STREAM_MAX_RETRIES,
+  });
+  const events = await collect(driveStream(driver, new AbortController().signal));
+  const retries = events.flatMap((e) => e.type === "retry" ? [[e.attempt, e.maxRetries]] : []);
+  assert.deepEqual(retries, [[1, 4], [2, 4], [3, 4], [4, 4]]);
+  const last = events.at(-1);
+  assert.ok(last?.type === "error", JSON.stringify(last));
+  assert.match(last.error.message, / \(gave up after 5 attempts\)$/);
+  assert.equal(driver.opened, 5);
 });

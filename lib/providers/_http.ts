@@ -2,6 +2,12 @@
 import { jsonBody } from "./_json_body.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import { rec, str } from "./_blocks.ts";
+import {
+  limitFailure,
+  MAX_SIDE_BODY_BYTES,
+  readCapped,
+  StreamLimitError,
+} from "./_stream_limits.ts";
 import type { ProviderSettings } from "./types.ts";
 
 /** Sent with every request; a constant, so the version module stays out of this layer. */
@@ -109,7 +115,10 @@ export function requestHeaders(
   return headers;
 }
 
-/** Posts `request` and resolves once response headers arrive; an error status throws `HttpError`. */
+/**
+ * Posts `request` and resolves once response headers arrive; an error status throws `HttpError`
+ * with the start of its body (a server could send an endless one).
+ */
 export async function post(request: WireRequest, signal: AbortSignal): Promise<Response> {
   const response = await fetch(request.url, {
     method: "POST",
@@ -118,7 +127,7 @@ export async function post(request: WireRequest, signal: AbortSignal): Promise<R
     signal,
   });
   if (response.ok) return response;
-  const text = await response.text();
+  const { text } = await readCapped(response.body, MAX_SIDE_BODY_BYTES);
   throw new HttpError(response.status, {
     headers: response.headers,
     body: parseBody(text),
@@ -168,6 +177,7 @@ export function describeError(
   const name = ctx.settings.name;
   const headers = e.headers instanceof Headers ? e.headers : undefined;
   if (err instanceof HtmlReplyError) return { failure: htmlFailure(err.html, ctx, err) };
+  if (err instanceof StreamLimitError) return { failure: limitFailure(err, ctx.settings) };
   if (err instanceof StreamInterruptedError) {
     return {
       failure: {

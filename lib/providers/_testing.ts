@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { type ModelRequest, systemText } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
+import { DEFAULT_STREAM_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_REPLY_BYTES } from "./_stream_limits.ts";
 import type { Provider, ProviderSettings, WireApi } from "./types.ts";
 
 /**
@@ -128,8 +129,11 @@ export function testSettings(
     envKey: "TEST_API_KEY",
     headers: {},
     queryParams: {},
-    maxRetries: 2,
+    requestMaxRetries: 2,
+    streamMaxRetries: 2,
     streamIdleTimeoutMs: 2_000,
+    streamMaxLineBytes: DEFAULT_STREAM_MAX_LINE_BYTES,
+    streamMaxReplyBytes: DEFAULT_STREAM_MAX_REPLY_BYTES,
     compat: {},
     ...overrides,
   };
@@ -196,9 +200,9 @@ export function transportTests(spec: {
     assert.equal(events.at(-1)?.type, "done");
   });
 
-  Deno.test(`${wire}: stream() gives up after maxRetries`, async () => {
+  Deno.test(`${wire}: stream() gives up after requestMaxRetries`, async () => {
     const fail = { status: 503, headers: { "retry-after": "0" }, body: jsonError("down") };
-    const events = await run([fail, fail, fail], { maxRetries: 1 });
+    const events = await run([fail, fail, fail], { requestMaxRetries: 1 });
     assert.equal(events.filter((e) => e.type === "retry").length, 1);
     const last = events.at(-1);
     assert.ok(last?.type === "error");
@@ -239,7 +243,7 @@ export function transportTests(spec: {
   });
 
   Deno.test(`${wire}: stream() says the model is not answering when the stream goes idle`, async () => {
-    const events = await run([{ hold: true }], { streamIdleTimeoutMs: 100, maxRetries: 0 });
+    const events = await run([{ hold: true }], { streamIdleTimeoutMs: 100, streamMaxRetries: 0 });
     const last = events.at(-1);
     assert.ok(last?.type === "error");
     assert.equal(last.error.message, "Test is not answering: no data for 100 ms");
@@ -252,7 +256,7 @@ export function transportTests(spec: {
       [{ repeat: { part: ": ping\n\n", everyMs: 10 } }, {
         repeat: { part: ": ping\n\n", everyMs: 10 },
       }],
-      { streamIdleTimeoutMs: 100, maxRetries: 1 },
+      { streamIdleTimeoutMs: 100, streamMaxRetries: 1 },
     );
     const retry = events.find((e) => e.type === "retry");
     assert.ok(retry?.type === "retry", JSON.stringify(events));
@@ -271,7 +275,7 @@ export function transportTests(spec: {
     const { events, requests } = await runCounted([{ repeat: { part: ping, everyMs: 10 } }], {
       streamIdleTimeoutMs: 5_000,
       firstTokenTimeoutMs: 150,
-      maxRetries: 0,
+      streamMaxRetries: 0,
     });
     assert.equal(events.length, 1, JSON.stringify(events));
     const last = events[0];
@@ -285,7 +289,7 @@ export function transportTests(spec: {
     const ping = 'event: ping\ndata: {"type":"ping"}\n\n';
     const { events, requests } = await runCounted(
       [{ body: partialBody, repeat: { part: ping, everyMs: 10 } }, { body: okBody }],
-      { streamIdleTimeoutMs: 5_000, requestTimeoutMs: 200, maxRetries: 2 },
+      { streamIdleTimeoutMs: 5_000, requestTimeoutMs: 200, streamMaxRetries: 2 },
     );
     assert.deepEqual(events.map((e) => e.type), ["text_delta", "error"]);
     const last = events.at(-1);
@@ -321,7 +325,7 @@ export function transportTests(spec: {
       status: 502,
       headers: { "content-type": "text/html" },
       body: page,
-    }], { maxRetries: 0 });
+    }], { requestMaxRetries: 0 });
     const last = events.at(-1);
     assert.ok(last?.type === "error");
     assert.match(
@@ -349,7 +353,7 @@ export function transportTests(spec: {
     const server = serveReplies([]);
     const baseUrl = server.baseUrl;
     await server[Symbol.asyncDispose]();
-    const provider = create(testSettings(baseUrl, wire, { maxRetries: 0 }));
+    const provider = create(testSettings(baseUrl, wire, { requestMaxRetries: 0 }));
     const events = await collect(provider.stream(simpleRequest(), new AbortController().signal));
     const last = events.at(-1);
     assert.ok(last?.type === "error");

@@ -340,7 +340,7 @@ export function createMessagesProvider(settings: ProviderSettings): Provider {
       return driveStream({
         settings,
         model: request.model,
-        open: (abort) => openEventStream(messagesRequest(settings, request), abort),
+        open: (abort) => openEventStream(messagesRequest(settings, request), abort, settings),
         init: initMessagesState,
         step: fromWire,
         finish: finishMessages,

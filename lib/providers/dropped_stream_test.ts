@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import type { StreamEvent } from "../model/stream.ts";
-import { serveDrops, textFrames } from "../../tests/fake_provider/drop_server.ts";
+import { type DropReply, serveDrops, textFrames } from "../../tests/fake_provider/drop_server.ts";
+import { DEFAULT_REQUEST_MAX_RETRIES, DEFAULT_STREAM_MAX_RETRIES } from "./_drive.ts";
 import { collect, simpleRequest, testSettings } from "./_testing.ts";
 import { openProvider } from "./mod.ts";
-import type { WireApi } from "./types.ts";
+import type { ProviderSettings, WireApi } from "./types.ts";
 
 const WIRES: WireApi[] = ["chat", "responses", "messages"];
 const FIRST = "The first reply, which the connection reset cuts short";
@@ -22,7 +23,9 @@ for (const wire of WIRES) {
       { frames: first.frames, cut: { after: first.after, how: "reset" } },
       { frames: textFrames(wire, SECOND) },
     ]);
-    const provider = await openProvider(testSettings(server.baseUrl, wire, { maxRetries: 2 }));
+    const provider = await openProvider(
+      testSettings(server.baseUrl, wire, { streamMaxRetries: 2 }),
+    );
     const events: StreamEvent[] = [];
     for await (const event of provider.stream(simpleRequest(), new AbortController().signal)) {
       events.push(event);
@@ -47,11 +50,13 @@ for (const wire of WIRES) {
     assert.equal(server.requests(), 2);
   });
 
-  Deno.test(`${wire}: stream() says the stream was interrupted and gives up after maxRetries`, async () => {
+  Deno.test(`${wire}: stream() says the stream was interrupted and gives up after streamMaxRetries`, async () => {
     const first = cutFrames(wire, FIRST);
     const cut = { frames: first.frames, cut: { after: first.after, how: "close" as const } };
     await using server = serveDrops([cut, cut, cut]);
-    const provider = await openProvider(testSettings(server.baseUrl, wire, { maxRetries: 1 }));
+    const provider = await openProvider(
+      testSettings(server.baseUrl, wire, { streamMaxRetries: 1 }),
+    );
     const events = await collect(provider.stream(simpleRequest(), new AbortController().signal));
     const retries = events.filter((e) => e.type === "retry");
     assert.equal(retries.length, 1);
@@ -64,5 +69,52 @@ for (const wire of WIRES) {
     assert.doesNotMatch(`${last.error.message} ${last.error.hint}`, /Cannot reach|network/);
     assert.match(last.error.hint ?? "", /provider or a proxy/);
     assert.equal(server.requests(), 2);
+  });
+}
+
+/** The frames of `text` as Ollama's `/api/chat` streams it: one NDJSON line per piece. */
+function ollamaFrames(text: string): string[] {
+  const pieces = text.match(/.{1,8}/g) ?? [];
+  const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+  return [
+    ...pieces.map((content) => line({ message: { role: "assistant", content }, done: false })),
+    line({ message: { role: "assistant", content: "" }, done: true, done_reason: "stop" }),
+  ];
+}
+
+const FAULT_WIRES: { label: string; wire: WireApi; ollama?: boolean }[] = [
+  ...WIRES.map((wire) => ({ label: wire, wire })),
+  { label: "ollama /api/chat", wire: "chat", ollama: true },
+];
+
+for (const { label, wire, ollama } of FAULT_WIRES) {
+  Deno.test(`${label}: stream() finishes after a 429, a 500 and a reset midway, one budget each`, async () => {
+    const frames = (text: string) => ollama ? ollamaFrames(text) : textFrames(wire, text);
+    const first = frames(FIRST);
+    const replies: DropReply[] = [
+      { status: 429 },
+      { status: 500 },
+      { frames: first, cut: { after: first.length - 4, how: "reset" } },
+      { frames: frames(SECOND) },
+    ];
+    // Ollama's adapter asks /api/show first; a 404 there means "not installed", which it skips.
+    await using server = serveDrops(ollama ? [{ status: 404 }, ...replies] : replies);
+    const settings: Partial<ProviderSettings> = {
+      requestMaxRetries: DEFAULT_REQUEST_MAX_RETRIES,
+      streamMaxRetries: DEFAULT_STREAM_MAX_RETRIES,
+      ...(ollama ? { nativeApi: "ollama" } : {}),
+    };
+    const provider = await openProvider(testSettings(server.baseUrl, wire, settings));
+    const events: StreamEvent[] = [];
+    for await (const event of provider.stream(simpleRequest(), new AbortController().signal)) {
+      events.push(event);
+      if (event.type === "text_delta") server.release();
+    }
+    const retries = events.flatMap((e) => e.type === "retry" ? [[e.attempt, e.maxRetries]] : []);
+    assert.deepEqual(retries, [[1, 4], [2, 4], [1, 5]], JSON.stringify(events));
+    const last = events.at(-1);
+    assert.ok(last?.type === "done", JSON.stringify(last));
+    assert.deepEqual(last.blocks, [{ type: "text", text: SECOND }]);
+    assert.equal(server.requests(), replies.length + (ollama ? 1 : 0));
   });
 }

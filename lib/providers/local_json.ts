@@ -3,9 +3,12 @@
  * `/api/v1/*`): a short time bound, and failures sorted into "not running", an error status,
  * or a reply that is not JSON, so start-up can say which fix applies.
  */
+import { formatBytes, readCapped } from "./_stream_limits.ts";
 
 /** Local servers answer their metadata at once; longer means something is wrong. */
 const LOCAL_TIMEOUT_MS = 5_000;
+/** Metadata replies are kilobytes; a model's `/api/show` with its template and license stays far below. */
+const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
 /** Why a request to a local server failed. */
 export type LocalFailure = "unreachable" | "status" | "malformed";
@@ -50,7 +53,13 @@ export async function localJson(url: string, opts: LocalJsonOptions = {}): Promi
     const detail = timedOut ? `no answer within ${timeoutMs / 1000} s` : causeOf(error);
     throw new LocalServerError("unreachable", `${url}: ${detail}`);
   }
-  const text = await response.text();
+  const { text, truncated } = await readCapped(response.body, MAX_REPLY_BYTES);
+  if (truncated) {
+    throw new LocalServerError(
+      "malformed",
+      `${url}: the reply is longer than ${formatBytes(MAX_REPLY_BYTES)}`,
+    );
+  }
   const body = parseJson(text);
   if (!response.ok) {
     throw new LocalServerError("status", `${url}: HTTP ${response.status}`, {

@@ -4,7 +4,12 @@ import type { Provider, ProviderSettings } from "./types.ts";
 
 export type { Compat, Provider, ProviderSettings, WireApi } from "./types.ts";
 export { BUILTIN_PROVIDERS, type BuiltinProvider, builtinProvider } from "./builtin.ts";
-export { DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./_drive.ts";
+export {
+  DEFAULT_REQUEST_MAX_RETRIES,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_STREAM_MAX_RETRIES,
+} from "./_drive.ts";
+export { DEFAULT_STREAM_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_REPLY_BYTES } from "./_stream_limits.ts";
 
 /** Opens a provider for `settings`, importing only the adapter its wire API needs. */
 export async function openProvider(settings: ProviderSettings): Promise<Provider> {

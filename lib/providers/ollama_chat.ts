@@ -290,7 +290,7 @@ export function createOllamaProvider(settings: ProviderSettings): Provider {
         settings,
         model: request.model,
         open: (abort) =>
-          openNdjsonStream(chatRequest(settings, body, plan), abort).catch((error) => {
+          openNdjsonStream(chatRequest(settings, body, plan), abort, settings).catch((error) => {
             throw markPermanent(error);
           }),
         init: initOllamaState,

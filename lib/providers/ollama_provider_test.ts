@@ -110,7 +110,10 @@ Deno.test("Ollama provider says to pull a model that is not installed, and how t
   await fake.close();
   const down = lastOf(
     await collect(
-      ollama(fake.baseUrl, { maxRetries: 0 }).stream(simpleRequest(), new AbortController().signal),
+      ollama(fake.baseUrl, { requestMaxRetries: 0 }).stream(
+        simpleRequest(),
+        new AbortController().signal,
+      ),
     ),
   );
   assert.ok(down.type === "error");
@@ -195,7 +198,9 @@ Deno.test("Ollama provider posts to /api/chat at the server root and retries a 5
 
 Deno.test("Ollama provider reports an error line, a malformed line and an idle stream", async () => {
   const reported = lastOf(
-    (await streamFrom(withShow({ body: ndjson({ error: "model crashed" }) }), { maxRetries: 0 }))
+    (await streamFrom(withShow({ body: ndjson({ error: "model crashed" }) }), {
+      streamMaxRetries: 0,
+    }))
       .events,
   );
   assert.ok(reported.type === "error");
@@ -204,7 +209,7 @@ Deno.test("Ollama provider reports an error line, a malformed line and an idle s
   assert.ok(malformed.type === "error");
   assert.match(malformed.error.message, /^Malformed stream from Ollama/);
   const idle = lastOf(
-    (await streamFrom(withShow({ hold: true }), { streamIdleTimeoutMs: 100, maxRetries: 0 }))
+    (await streamFrom(withShow({ hold: true }), { streamIdleTimeoutMs: 100, streamMaxRetries: 0 }))
       .events,
   );
   assert.ok(idle.type === "error");

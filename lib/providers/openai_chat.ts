@@ -271,6 +271,7 @@ export function createChatProvider(settings: ProviderSettings): Provider {
               headers: planRequest(request, "chat", settings.compat).headers,
             }),
             abort,
+            settings,
           ),
         init: () => initChatState(settings.compat),
         step: fromWire,

@@ -306,6 +306,7 @@ export function createResponsesProvider(settings: ProviderSettings): Provider {
               headers: planRequest(request, "responses", settings.compat).headers,
             }),
             abort,
+            settings,
           ),
         init: initResponsesState,
         step: fromWire,

@@ -50,10 +50,22 @@ export interface ProviderSettings {
   envKey?: string;
   headers: Record<string, string>;
   queryParams: Record<string, string>;
-  /** Retries of one request after a transient failure, a dropped or stalled stream included. */
-  maxRetries: number;
+  /**
+   * Retries of one request that failed before its stream started: HTTP 429 or 5xx, no
+   * connection, no response headers in time.
+   */
+  requestMaxRetries: number;
+  /**
+   * Retries of one request whose stream started and then broke: dropped or reset, stalled, or a
+   * transient error event. Counted apart from `requestMaxRetries`.
+   */
+  streamMaxRetries: number;
   /** Longest wait for the next data event (SSE comments do not count); 0 disables it. */
   streamIdleTimeoutMs: number;
+  /** Longest line of a stream (an SSE or NDJSON line), in bytes. */
+  streamMaxLineBytes: number;
+  /** Most bytes of one streamed reply, framing included. */
+  streamMaxReplyBytes: number;
   /** Longest wait, per attempt, for the first delta; default twice `streamIdleTimeoutMs`. */
   firstTokenTimeoutMs?: number;
   /** Bound of one request with all its retries; default 30 min, or 10 idle periods if longer. */

@@ -22,7 +22,15 @@ export interface SessionRecord {
   notes: string[];
   /** The last `tool_state` event's snapshot, to restore the tools' session data from. */
   toolState?: Record<string, unknown>;
+  /** The 1-based line of `file` that `toolState` was read from. */
+  toolStateLine?: number;
 }
+
+/**
+ * The largest session file `readSession` reads: more than a session ever holds in practice,
+ * and far below what would make reading it exhaust memory.
+ */
+export const MAX_SESSION_BYTES = 256 * 1024 * 1024;
 
 /**
  * Reads and validates the session file `file`. An incomplete or invalid last line is skipped
@@ -38,12 +46,14 @@ export async function readSession(file: string): Promise<SessionRecord> {
   const header = parseHeaderLine(lines[0], file, { incomplete: lastIndex === 0 && !ended });
   const events: SessionEvent[] = [];
   const notes: string[] = [];
+  let toolStateLine: number | undefined;
   for (let i = 1; i <= lastIndex; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
     const parsed = parseEventLine(line);
     if (parsed.ok) {
       events.push(parsed.event);
+      if (parsed.event.type === "tool_state") toolStateLine = i + 1;
     } else if (i === lastIndex) {
       const why = ended ? `it is not a valid event: ${parsed.error}` : "it is incomplete";
       notes.push(`Skipped the last line (${i + 1}) of "${file}": ${why}`);
@@ -67,7 +77,7 @@ export async function readSession(file: string): Promise<SessionRecord> {
     events,
     history: replayed.messages,
     notes,
-    ...(toolState ? { toolState } : {}),
+    ...(toolState ? { toolState, toolStateLine } : {}),
   };
 }
 
@@ -130,11 +140,44 @@ export function describeIssue(error: z.ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/**
+ * The text of `file`, which must be a regular file of at most `MAX_SESSION_BYTES` (a path given
+ * to `resume` can name anything: a FIFO would block, a device would never end).
+ */
 async function readText(file: string): Promise<string> {
+  const fail = (why: string, opts: { cause?: unknown; hint?: string } = {}) =>
+    new SessionError(`Cannot read session "${file}": ${why}`, { file, ...opts });
   try {
-    return await Deno.readTextFile(file);
+    if (!(await Deno.stat(file)).isFile) {
+      throw fail("it is not a regular file", { hint: "Give the path of a session .jsonl file" });
+    }
+    using handle = await Deno.open(file, { read: true });
+    const { isFile, size } = await handle.stat();
+    if (!isFile) throw fail("it is not a regular file");
+    if (size > MAX_SESSION_BYTES) {
+      throw fail(
+        `it has ${size} bytes, more than the ${MAX_SESSION_BYTES} a session file may have`,
+        {
+          hint: "Check that the path names a session file; start a new session otherwise",
+        },
+      );
+    }
+    return new TextDecoder().decode(await readUpTo(handle, size));
   } catch (e) {
+    if (e instanceof SessionError) throw e;
     const why = e instanceof Deno.errors.NotFound ? "no such file" : (e as Error).message;
-    throw new SessionError(`Cannot read session "${file}": ${why}`, { file, cause: e });
+    throw fail(why, { cause: e });
   }
+}
+
+/** The first `size` bytes of `handle`, fewer if the file ends sooner. */
+async function readUpTo(handle: Deno.FsFile, size: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(size);
+  let done = 0;
+  while (done < size) {
+    const n = await handle.read(bytes.subarray(done));
+    if (n === null) break;
+    done += n;
+  }
+  return bytes.subarray(0, done);
 }

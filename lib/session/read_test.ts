@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SessionError } from "./errors.ts";
-import { readSession } from "./read.ts";
+import { MAX_SESSION_BYTES, readSession } from "./read.ts";
 import { createSession } from "./store.ts";
 import {
   answerEvent,
@@ -123,5 +123,23 @@ Deno.test("readSession() gives the last tool_state event's snapshot as toolState
   await assert.rejects(
     writer.append({ type: "tool_state", state: ["not", "a", "record"] as never }),
     /state/,
+  );
+});
+
+Deno.test("readSession() refuses what is not a regular file, or too big to be a session", async () => {
+  await using home = await tempHome();
+  await assert.rejects(
+    readSession(home.path),
+    (e) => e instanceof SessionError && /: it is not a regular file$/.test(e.message),
+  );
+  const fifo = `${home.path}/fifo.jsonl`;
+  const made = await new Deno.Command("mkfifo", { args: [fifo] }).output().catch(() => undefined);
+  if (made?.success) await assert.rejects(readSession(fifo), /: it is not a regular file$/);
+  const huge = `${home.path}/huge.jsonl`;
+  await Deno.writeTextFile(huge, "");
+  await Deno.truncate(huge, MAX_SESSION_BYTES + 1);
+  await assert.rejects(
+    readSession(huge),
+    new RegExp(`Cannot read session ".*huge\\.jsonl": it has ${MAX_SESSION_BYTES + 1} bytes`),
   );
 });

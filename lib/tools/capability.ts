@@ -5,6 +5,7 @@ import type { FileSystem } from "../../sandbox/file_system.ts";
 import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 import type { AskUser } from "./ask_user.ts";
 import type { Resources } from "./resources.ts";
+import type { WebFetchNet } from "./_fetch_guard.ts";
 
 /** What a capability may use: the seams tests replace with real temp dirs and processes. */
 export interface ToolContext {
@@ -29,6 +30,8 @@ export interface ToolContext {
   toolCatalog?: ToolCatalog;
   /** Whether the sandbox policy allows network access; absent means it does not. */
   networkAllowed?: boolean;
+  /** Hosts web fetch may reach on this machine or private networks (`web_fetch.allowed_hosts`). */
+  webFetch?: WebFetchNet;
   /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
   home?: string;
   /** True for project files held back because they changed while an earlier session ran. */

@@ -9,7 +9,13 @@
  * migration to `restoreState`.
  */
 import { z } from "zod";
-import { cappedEditHistory, EDIT_HISTORY_KEY, editHistorySchema } from "./_edit_history.ts";
+import {
+  cappedEditHistory,
+  EDIT_HISTORY_KEY,
+  editHistorySchema,
+  restorableEditHistory,
+  type UndoWorkspace,
+} from "./_edit_history.ts";
 import { READ_RECORDS_KEY, readRecordSchema } from "./_read_records.ts";
 import { TODO_STATE_KEY, todoItemSchema } from "./todo_write.ts";
 import { PLAN_STATE_KEY, planStep } from "./update_plan.ts";
@@ -28,10 +34,22 @@ export const UNDO_SNAPSHOT_CHARS = 1 << 20;
 /** A saved `ToolContext.state`: plain JSON. */
 export type ToolStateSnapshot = { version: number; values: Record<string, unknown> };
 
+/** Options of `restoreState`. */
+export interface RestoreOptions {
+  /** Told, one sentence each, what was dropped. */
+  note?: (message: string) => void;
+  /** Where the snapshot was read, as notes name it: `session "x.jsonl", line 7`. */
+  from?: string;
+  /** The workspace restored undo edits must stay in; without it the undo history is dropped. */
+  workspace?: UndoWorkspace;
+}
+
 interface StateKey {
   schema: z.ZodType;
   /** What is saved of the live value; the value itself by default. */
   save?: (value: never) => unknown;
+  /** The value to restore from a saved one, checked further than `schema` (untrusted input). */
+  restore?: (saved: unknown, opts: RestoreOptions, note: (message: string) => void) => unknown;
 }
 
 /** Every key of `ToolContext.state` that outlives the process, with the shape of its value. */
@@ -47,6 +65,12 @@ const STATE_KEYS: Record<string, StateKey> = {
     schema: editHistorySchema,
     save: (history: z.infer<typeof editHistorySchema>) =>
       cappedEditHistory(history, UNDO_SNAPSHOT_CHARS),
+    // A session file given by path may be forged: undo must not reach outside the workspace.
+    restore: (saved, { workspace }, note) => {
+      if (workspace) return restorableEditHistory(saved, workspace, note);
+      note("Dropped the saved undo history: there is no workspace to check its paths against");
+      return {};
+    },
   },
 };
 
@@ -74,14 +98,13 @@ export function snapshotState(state: ReadonlyMap<string, unknown>): ToolStateSna
 }
 
 /**
- * A fresh `ToolContext.state` from a snapshot. Whatever cannot be used (a newer version, a key
- * this build does not know, a value of the wrong shape) is dropped and described to `note`.
+ * A fresh `ToolContext.state` from a snapshot, which is untrusted input (a session file can be
+ * edited or forged). Whatever cannot be used (a newer version, a key this build does not know, a
+ * value of the wrong shape, undo edits outside `opts.workspace`) is dropped and described to
+ * `opts.note`.
  */
-export function restoreState(
-  snapshot: unknown,
-  opts: { note?: (message: string) => void } = {},
-): Map<string, unknown> {
-  const note = opts.note ?? (() => {});
+export function restoreState(snapshot: unknown, opts: RestoreOptions = {}): Map<string, unknown> {
+  const note = (message: string) => opts.note?.(opts.from ? `${message} (${opts.from})` : message);
   const state = new Map<string, unknown>();
   const parsed = snapshotSchema.safeParse(snapshot);
   if (!parsed.success) {
@@ -101,7 +124,13 @@ export function restoreState(
       note(`Dropped the saved tool state "${key}": this interpreter does not use it`);
       continue;
     }
-    const checked = STATE_KEYS[key].schema.safeParse(value);
+    const { schema, restore } = STATE_KEYS[key];
+    if (restore) {
+      const restored = restore(value, opts, note);
+      if (restored !== undefined) state.set(key, restored);
+      continue;
+    }
+    const checked = schema.safeParse(value);
     if (checked.success) state.set(key, checked.data);
     else note(`Dropped the saved tool state "${key}": ${firstIssue(checked)}`);
   }

@@ -3,6 +3,7 @@ import { EDIT_HISTORY_KEY, type EditHistory } from "./_edit_history.ts";
 import { READ_RECORDS_KEY } from "./_read_records.ts";
 import {
   LOADED_TOOLS_KEY,
+  type RestoreOptions,
   restoreState,
   snapshotState,
   TOOL_STATE_VERSION,
@@ -12,9 +13,15 @@ import { JobRegistry, JOBS_STATE_KEY } from "./shell_jobs.ts";
 import { testScratch } from "./_test_workspace.ts";
 import { TODO_STATE_KEY } from "./todo_write.ts";
 
-function restoreNoting(snapshot: unknown): { state: Map<string, unknown>; notes: string[] } {
+const WORKSPACE = { cwd: "/w", realCwd: "/w", recordedCwd: "/w" };
+const HASH = "ab".repeat(32);
+
+function restoreNoting(
+  snapshot: unknown,
+  opts: RestoreOptions = { workspace: WORKSPACE },
+): { state: Map<string, unknown>; notes: string[] } {
   const notes: string[] = [];
-  const state = restoreState(snapshot, { note: (m) => notes.push(m) });
+  const state = restoreState(snapshot, { ...opts, note: (m) => notes.push(m) });
   return { state, notes };
 }
 
@@ -54,7 +61,7 @@ Deno.test("restoreState() brings back a JSON round trip of a snapshot unchanged"
     [TODO_STATE_KEY, [{ content: "fix it", status: "in_progress", activeForm: "Fixing it" }]],
     [LOADED_TOOLS_KEY, ["WebFetch"]],
     [READ_RECORDS_KEY, { "/w/a.txt": { mtimeMs: null, size: 0, whole: false } }],
-    [EDIT_HISTORY_KEY, { "/w/a.txt": [{ before: null, real: "/w/a.txt" }] }],
+    [EDIT_HISTORY_KEY, { "/w/a.txt": [{ before: null, real: "/w/a.txt", wroteSha256: HASH }] }],
   ]);
   const { state: back, notes } = restoreNoting(JSON.parse(JSON.stringify(snapshotState(state))));
   assert.deepEqual(back, state);
@@ -107,4 +114,52 @@ Deno.test("snapshotState() keeps the latest undo edits within UNDO_SNAPSHOT_CHAR
     "/w/a.txt": [{ before: half, real: "/w/a.txt" }, { before: "recent", real: "/w/a.txt" }],
   });
   assert.equal(history["/w/a.txt"].length, 3, "the live history is not cut");
+});
+
+Deno.test("restoreState() drops saved undo entries that lead outside the workspace", () => {
+  const edit = (real: string) => [{ before: "old", real, wroteSha256: HASH }];
+  const { state, notes } = restoreNoting(
+    {
+      version: 1,
+      values: {
+        [EDIT_HISTORY_KEY]: {
+          "/w/ok.txt": edit("/w/ok.txt"),
+          "/w/../etc/passwd": edit("/etc/passwd"),
+          "/etc/passwd": edit("/etc/passwd"),
+          "w/relative.txt": edit("/w/relative.txt"),
+          "/w/link.txt": edit("/home/user/.bashrc"),
+          "/w/bad.txt": [{ before: 1, real: "/w/bad.txt" }],
+          "/w/bad_hash.txt": [{ before: "", real: "/w/bad_hash.txt", wroteSha256: "x" }],
+        },
+      },
+    },
+    { workspace: WORKSPACE, from: 'session "s.jsonl", line 7' },
+  );
+  assert.deepEqual(state.get(EDIT_HISTORY_KEY), { "/w/ok.txt": edit("/w/ok.txt") });
+  const outside = 'the path is not inside the workspace "/w" (session "s.jsonl", line 7)';
+  assert.deepEqual(notes, [
+    `Dropped the saved undo entries for "/w/../etc/passwd": ${outside}`,
+    `Dropped the saved undo entries for "/etc/passwd": ${outside}`,
+    `Dropped the saved undo entries for "w/relative.txt": ${outside}`,
+    'Dropped the saved undo entries for "/w/link.txt": an edit\'s real path is not inside the ' +
+    'workspace (a symlink leading out of it?) (session "s.jsonl", line 7)',
+    'Dropped the saved undo entries for "/w/bad.txt": it is not a list of edits ' +
+    '(Invalid input: expected string, received number) (session "s.jsonl", line 7)',
+    'Dropped the saved undo entries for "/w/bad_hash.txt": it is not a list of edits ' +
+    '(expected 64 lower-case hex digits) (session "s.jsonl", line 7)',
+  ]);
+});
+
+Deno.test("restoreState() keeps no undo history of another workspace, or without one", () => {
+  const values = { [EDIT_HISTORY_KEY]: { "/w/a.txt": [{ before: null, real: "/w/a.txt" }] } };
+  const elsewhere = restoreNoting({ version: 1, values }, {
+    workspace: { ...WORKSPACE, recordedCwd: "/other" },
+  });
+  assert.deepEqual(elsewhere.state.get(EDIT_HISTORY_KEY), {});
+  assert.match(elsewhere.notes[0], /session was started in "\/other", not in this workspace "\/w"/);
+  const unchecked = restoreNoting({ version: 1, values }, {});
+  assert.deepEqual(unchecked.state.get(EDIT_HISTORY_KEY), {});
+  assert.match(unchecked.notes[0], /no workspace to check its paths against/);
+  const here = restoreNoting({ version: 1, values });
+  assert.deepEqual(here.state.get(EDIT_HISTORY_KEY), values[EDIT_HISTORY_KEY], "kept, unhashed");
 });

@@ -5,7 +5,8 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";
 import { decodeText, fsOf } from "./_fs.ts";
 import { resolvePath } from "./_paths.ts";
-import { editHistoryOf, editsOf, pushEdit } from "./_edit_history.ts";
+import { confirmUndo } from "./_undo_check.ts";
+import { editHistoryOf, editsOf, pushEdit, sha256Hex } from "./_edit_history.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 
 /** Lines of context shown around an edit. */
@@ -97,7 +98,7 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
   async create(input, { path, fs, ctx }) {
     const text = required(input.file_text, "file_text", "create");
     await atomicWrite(path, text, { fs });
-    await pushHistory(ctx, fs, path, null);
+    await pushHistory(ctx, fs, path, { before: null, wrote: text });
     return `File created successfully at: ${path}`;
   },
   async str_replace(input, { path, fs, ctx }) {
@@ -120,7 +121,7 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
     }
     const updated = text.slice(0, at[0]) + newStr + text.slice(at[0] + oldStr.length);
     await atomicWrite(path, updated, { fs });
-    await pushHistory(ctx, fs, path, text);
+    await pushHistory(ctx, fs, path, { before: text, wrote: updated });
     const first = lineOf(text, at[0]);
     const snippet = snippetAround(updated, first, newStr);
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${snippet}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`;
@@ -139,14 +140,15 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
     const next = [...lines.slice(0, after), ...inserted, ...lines.slice(after)];
     const updated = next.join("\n") + (text.endsWith("\n") || text === "" ? "\n" : "");
     await atomicWrite(path, updated, { fs });
-    await pushHistory(ctx, fs, path, text);
+    await pushHistory(ctx, fs, path, { before: text, wrote: updated });
     const snippet = snippetAround(updated, after + 1, newStr);
     return `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${snippet}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`;
   },
   async undo_edit(_input, { path, fs, ctx }) {
     const history = editsOf(editHistoryOf(ctx), path);
     if (!history.length) throw new ToolError(`No edit history found for ${path}.`);
-    const { before: previous, real } = history.at(-1)!;
+    const last = history.at(-1)!;
+    const { before: previous, real } = last;
     const now = await fs.realPath(path);
     if (now !== real) {
       throw new ToolError(
@@ -155,6 +157,7 @@ const COMMANDS: Record<StrReplaceEditorInput["command"], Command> = {
         "A folder on the path was replaced since the edit; restore it, or edit the file directly",
       );
     }
+    await confirmUndo(path, last, { fs, ctx });
     history.pop();
     if (previous === null) {
       await fs.remove(path);
@@ -233,16 +236,21 @@ function snippetAround(updated: string, first: number, inserted: string): string
 }
 
 /**
- * Records the content before an edit and the real path the edit wrote, which `undo_edit` checks
- * so that a folder swapped for a symlink since then cannot redirect the undo elsewhere.
+ * Records the content before an edit, the real path the edit wrote, which `undo_edit` checks
+ * so that a folder swapped for a symlink since then cannot redirect the undo elsewhere, and the
+ * hash of what it wrote, which `undo_edit` checks so that it never reverts what it did not write.
  */
 async function pushHistory(
   ctx: ToolContext,
   fs: FileSystem,
   path: string,
-  before: string | null,
+  edit: { before: string | null; wrote: string },
 ): Promise<void> {
-  pushEdit(editHistoryOf(ctx), path, { before, real: await fs.realPath(path) });
+  pushEdit(editHistoryOf(ctx), path, {
+    before: edit.before,
+    real: await fs.realPath(path),
+    wroteSha256: await sha256Hex(new TextEncoder().encode(edit.wrote)),
+  });
 }
 
 async function pathKind(fs: FileSystem, path: string): Promise<"file" | "dir" | "missing"> {

@@ -4,6 +4,8 @@ import { ToolError } from "../errors.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { strReplaceEditor, type StrReplaceEditorInput } from "./str_replace_editor.ts";
 import type { ToolContext } from "./capability.ts";
+import type { UserQuestion } from "./ask_user.ts";
+import { EDIT_HISTORY_KEY } from "./_edit_history.ts";
 
 function edit(input: StrReplaceEditorInput, ctx: ToolContext) {
   return strReplaceEditor.run(strReplaceEditor.input.parse(input), ctx);
@@ -134,4 +136,56 @@ Deno.test("strReplaceEditor undo_edit refuses when a folder on the path became a
   await Deno.rename(join(ws.dir, "d.moved"), join(ws.dir, "d"));
   await edit({ command: "undo_edit", path: "d/f.txt" }, ws.ctx);
   assert.equal(await ws.read("d/f.txt"), "v1\n", "the edit is still there to undo");
+});
+
+Deno.test("strReplaceEditor undo_edit refuses when the file changed since the edit", async () => {
+  await using ws = await tempWorkspace({ "f.txt": "v1\n" });
+  await edit({ command: "str_replace", path: "f.txt", old_str: "v1", new_str: "v2" }, ws.ctx);
+  await edit({ command: "create", path: "new.txt", file_text: "n\n" }, ws.ctx);
+  await Deno.writeTextFile(join(ws.dir, "f.txt"), "v2 and the user's work\n");
+  await Deno.writeTextFile(join(ws.dir, "new.txt"), "n and more\n");
+  for (const path of ["f.txt", "new.txt"]) {
+    await rejects(
+      edit({ command: "undo_edit", path }, ws.ctx),
+      /^Cannot undo the last edit to .*: the file changed since that edit .*; undo was not applied$/,
+    );
+  }
+  assert.equal(await ws.read("f.txt"), "v2 and the user's work\n");
+  assert.equal(await ws.read("new.txt"), "n and more\n", "a created file is not deleted either");
+  await Deno.writeTextFile(join(ws.dir, "f.txt"), "v2\n");
+  await edit({ command: "undo_edit", path: "f.txt" }, ws.ctx);
+  assert.equal(await ws.read("f.txt"), "v1\n", "undone once the file holds what the edit wrote");
+});
+
+Deno.test("strReplaceEditor undo_edit never trusts an edit saved without a hash", async () => {
+  await using ws = await tempWorkspace({ "keep.txt": "mine\n" });
+  const real = join(ws.dir, "keep.txt");
+  ws.ctx.state.set(EDIT_HISTORY_KEY, { [real]: [{ before: null, real }] });
+  await rejects(
+    edit({ command: "undo_edit", path: "keep.txt" }, ws.ctx),
+    /: the undo history does not record what that edit wrote .*; undo was not applied$/,
+  );
+  assert.equal(await ws.read("keep.txt"), "mine\n");
+});
+
+Deno.test("strReplaceEditor undo_edit asks the user when the file changed, and obeys", async () => {
+  await using ws = await tempWorkspace({ "f.txt": "v1\n" });
+  const questions: UserQuestion[] = [];
+  let pick = "Keep the file";
+  ws.ctx.askUser = (asked) => {
+    questions.push(...asked);
+    return Promise.resolve([{ id: asked[0].id, answers: [pick] }]);
+  };
+  await edit({ command: "str_replace", path: "f.txt", old_str: "v1", new_str: "v2" }, ws.ctx);
+  await Deno.writeTextFile(join(ws.dir, "f.txt"), "changed\n");
+  await rejects(
+    edit({ command: "undo_edit", path: "f.txt" }, ws.ctx),
+    /the file changed since that edit .*, and the user chose to keep the file; undo was not/,
+  );
+  assert.equal(await ws.read("f.txt"), "changed\n");
+  assert.match(questions[0].question, /^Undo the last edit to ".*f\.txt"\? The file changed/);
+  assert.deepEqual(questions[0].options.map((o) => o.label), ["Keep the file", "Undo anyway"]);
+  pick = "Undo anyway";
+  await edit({ command: "undo_edit", path: "f.txt" }, ws.ctx);
+  assert.equal(await ws.read("f.txt"), "v1\n");
 });

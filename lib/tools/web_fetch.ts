@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { htmlToText } from "./_html_text.ts";
+import { guardedFetch, type GuardedResponse } from "./_fetch_guard.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_FETCH_TIMEOUT_S = 30;
@@ -46,7 +47,10 @@ export interface WebFetchOutput {
   prompt: string | undefined;
 }
 
-/** Fetches a URL and returns its content as text; refused when the sandbox has no network. */
+/**
+ * Fetches a URL and returns its content as text; refused when the sandbox has no network, and
+ * for this machine and private networks unless `web_fetch.allowed_hosts` lists the host.
+ */
 export const webFetch = defineCapability({
   id: "web.fetch",
   input: webFetchInput,
@@ -65,24 +69,28 @@ export const webFetch = defineCapability({
     const timeoutS = Math.min(input.timeout_s ?? DEFAULT_FETCH_TIMEOUT_S, MAX_FETCH_TIMEOUT_S);
     const timeout = AbortSignal.timeout(timeoutS * 1000);
     const signal = AbortSignal.any([ctx.signal, timeout]);
-    let response: Response;
+    let fetched: GuardedResponse;
     try {
-      response = await fetch(url, { signal, redirect: "follow", headers: ACCEPT_HEADERS });
+      const init = { signal, headers: ACCEPT_HEADERS };
+      fetched = await guardedFetch(url, { net: ctx.webFetch ?? {}, init });
     } catch (err) {
       throw fetchFailure(url.href, err, ctx.signal, timeout, timeoutS);
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new ToolError(
-        `Cannot fetch "${url.href}": HTTP ${response.status} ${response.statusText}`.trim(),
-        response.status === 404 ? "Check the URL" : "",
-      );
-    }
+    const { response } = fetched;
     let body: { bytes: Uint8Array; truncated: boolean };
     try {
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new ToolError(
+          `Cannot fetch "${url.href}": HTTP ${response.status} ${response.statusText}`.trim(),
+          response.status === 404 ? "Check the URL" : "",
+        );
+      }
       body = await readCapped(response, MAX_FETCH_BYTES);
     } catch (err) {
       throw fetchFailure(url.href, err, ctx.signal, timeout, timeoutS);
+    } finally {
+      fetched.close();
     }
     const contentType = response.headers.get("content-type") ?? "";
     let content = decodeBody(url.href, body.bytes, contentType);
@@ -90,7 +98,7 @@ export const webFetch = defineCapability({
     const cut = content.length > MAX_CONTENT_CHARS;
     return {
       url: url.href,
-      finalUrl: response.url || url.href,
+      finalUrl: fetched.url.href,
       status: response.status,
       contentType,
       format,
@@ -137,6 +145,7 @@ function fetchFailure(
   timeout: AbortSignal,
   timeoutS: number,
 ): unknown {
+  if (err instanceof ToolError) return err;
   if (callSignal.aborted) return callSignal.reason ?? err;
   if (timeout.aborted) {
     return new ToolError(
@@ -144,7 +153,9 @@ function fetchFailure(
       "Try again, or give a longer timeout",
     );
   }
-  return new ToolError(`Cannot fetch "${url}": ${(err as Error).message ?? String(err)}`);
+  const cause = (err as Error).cause;
+  const detail = cause instanceof Error ? `: ${cause.message}` : "";
+  return new ToolError(`Cannot fetch "${url}": ${(err as Error).message ?? String(err)}${detail}`);
 }
 
 async function readCapped(

@@ -49,9 +49,11 @@ async function withServer(body: (base: string) => Promise<void>): Promise<void> 
   }
 }
 
+/** A workspace with network access, where the test servers' 127.0.0.1 is an allowed host. */
 async function networkWorkspace() {
   const ws = await tempWorkspace();
   ws.ctx.networkAllowed = true;
+  ws.ctx.webFetch = { allowedHosts: ["127.0.0.1"] };
   return ws;
 }
 

@@ -20,11 +20,16 @@ export class Pane implements AsyncDisposable {
     this.#socket = join(dir, "sock");
   }
 
-  static async open(args: string[], opts: { repo: string; home: string }): Promise<Pane> {
+  /** `vars` are more environment variables for the REPL. */
+  static async open(
+    args: string[],
+    opts: { repo: string; home: string; vars?: Record<string, string> },
+  ): Promise<Pane> {
     const pane = new Pane(await Deno.makeTempDir({ prefix: "oi-repl-tmux-" }));
     const quoted = args.map((a) => `'${a}'`).join(" ");
+    const vars = Object.entries(opts.vars ?? {}).map(([k, v]) => `${k}='${v}' `).join("");
     const command = `env OPENINTERPRETER_HOME='${opts.home}' FAKE_API_KEY=k TERM=xterm-256color ` +
-      `'${LAUNCHER}' ${quoted}; echo "EXIT:$?"; sleep 600`;
+      `${vars}'${LAUNCHER}' ${quoted}; echo "EXIT:$?"; sleep 600`;
     await pane.#tmux(
       ["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "-c", opts.repo, command],
     );
@@ -37,6 +42,11 @@ export class Pane implements AsyncDisposable {
     const text = new TextDecoder().decode(out.stdout);
     if (!out.success) throw new Error(`tmux ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
     return text;
+  }
+
+  /** From now on, every byte the REPL writes to the terminal is also appended to `file`. */
+  async record(file: string): Promise<void> {
+    await this.#tmux(["pipe-pane", "-o", "-t", "t", `cat >> '${file}'`]);
   }
 
   screen(): Promise<string> {

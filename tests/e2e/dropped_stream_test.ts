@@ -18,10 +18,35 @@ Deno.test("interpreter exec says Reconnecting (n/N) and prints only the retried 
   assert.equal(result.stdout, `${SECOND}\n`);
   assert.match(
     result.stderr,
-    /^Reconnecting \(1\/2\) in \d+ ms: The stream from Fake was interrupted: /m,
+    /^Reconnecting \(1\/5\) in \d+ ms: The stream from Fake was interrupted: /m,
   );
   assert.doesNotMatch(result.stderr, /Cannot reach|check the network/i);
   assert.equal(server.requests(), 2);
+});
+
+Deno.test("interpreter exec finishes after a 429, a 500 and a dropped stream in a row", async () => {
+  const repo = await fixtureRepo("habits");
+  const first = textFrames("chat", FIRST);
+  await using server = serveDrops([
+    { status: 429 },
+    { status: 500 },
+    { frames: first, cut: { after: first.length - 4, how: "close" } },
+    { frames: textFrames("chat", SECOND) },
+  ]);
+  // The fake home sets request_max_retries = 2: both failed requests use it up, and the
+  // dropped stream still has its own budget (stream_max_retries, default 5).
+  const home = await fakeHome(server.baseUrl, "chat");
+  const result = await interpreter(["exec", "hi"], { cwd: repo, home });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, `${SECOND}\n`);
+  const reconnecting = result.stderr.match(/^Reconnecting \(\d+\/\d+\)/gm);
+  assert.deepEqual(reconnecting, [
+    "Reconnecting (1/2)",
+    "Reconnecting (2/2)",
+    "Reconnecting (1/5)",
+  ]);
+  assert.match(result.stderr, /^Reconnecting \(1\/2\) in 0 ms: Fake returned HTTP 429: /m);
+  assert.equal(server.requests(), 4);
 });
 
 Deno.test("interpreter exec names an HTML page that answers instead of the API", async () => {

@@ -86,5 +86,5 @@ Deno.test("exec --json: a dropped stream is a non-fatal error event and the turn
   const events = parseEventLines(result.stdout);
   const types = events.map((e) => e.type);
   assert.deepEqual(types.slice(-3), ["error", "item.completed", "turn.completed"]);
-  assert.match((events.at(-3) as { message: string }).message, /^Reconnecting\.\.\. 1\/2 \(/);
+  assert.match((events.at(-3) as { message: string }).message, /^Reconnecting\.\.\. 1\/5 \(/);
 });

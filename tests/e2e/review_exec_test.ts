@@ -162,3 +162,41 @@ Deno.test("exec review --json sends the rendered review as the one agent_message
     .find((e) => e.item?.type === "agent_message");
   assert.equal(message.item.text, "Plain words.");
 });
+
+/** Config that makes git print a secret from `.git` for each `.py` file, in three ways. */
+const PLANTS = {
+  filter: { attribute: "filter=evil", key: "filter.evil.clean" },
+  textconv: { attribute: "diff=evil", key: "diff.evil.textconv" },
+  external: { attribute: "", key: "diff.external" },
+};
+
+for (const [plant, { attribute, key }] of Object.entries(PLANTS)) {
+  Deno.test(`exec review --uncommitted sends raw contents, not what a planted ${plant} prints`, async () => {
+    await using env = await reviewEnv([{ reply: { text: "Fine." } }]);
+    const secret = "HOST_SECRET_b2e9";
+    const marker = join(env.home, "marker");
+    const script = join(env.repo, ".git", "plant.sh");
+    await Deno.writeTextFile(join(env.repo, ".git", "secret.txt"), `${secret}\n`);
+    await Deno.writeTextFile(
+      script,
+      `#!/bin/sh\ntouch '${marker}'\ncat "$@" 2>/dev/null\ncat .git/secret.txt\nexit 0\n`,
+    );
+    await Deno.chmod(script, 0o755);
+    if (attribute) {
+      await Deno.writeTextFile(join(env.repo, ".gitattributes"), `*.py ${attribute}\n`);
+    }
+    await run("git", ["config", key, script], env.repo);
+    const habits = join(env.repo, "habits.py");
+    await Deno.writeTextFile(habits, (await Deno.readTextFile(habits)) + "\n# EDITED_MARKER\n");
+    const control = await run("git", ["diff", "HEAD"], env.repo);
+    assert.match(control.stdout, new RegExp(secret), "control: plain git diff runs the program");
+    await Deno.remove(marker);
+
+    const result = await env.review(["--uncommitted"]);
+    assert.equal(result.code, 0, result.stderr);
+    const body = JSON.stringify(env.fake.requests[0].body);
+    assert.match(body, /\+# EDITED_MARKER/);
+    assert.doesNotMatch(body, new RegExp(secret));
+    assert.equal(await Deno.stat(marker).then(() => true, () => false), false);
+  });
+}

@@ -2,16 +2,21 @@
  * A raw HTTP/1.1 server on 127.0.0.1 that streams scripted SSE replies and can cut one off in
  * the middle: with a TCP reset (the request is left unread, so closing the socket sends RST) or
  * with a plain close before the end of the chunked body. Test helper for dropped streams, which
- * `Deno.serve` cannot produce.
+ * `Deno.serve` cannot produce. A reply can also be an error status, so that failed requests and
+ * broken streams can follow each other.
  */
 import { planReply, type Wire } from "./plan.ts";
 import { chatStreamFrames } from "./render_chat.ts";
 import { messagesStreamFrames } from "./render_messages.ts";
 import { responsesStreamFrames } from "./render_responses.ts";
 
-/** One scripted reply: SSE frames, sent whole or cut after `cut.after` frames. */
+/**
+ * One scripted reply: SSE frames (or NDJSON lines), sent whole or cut after `cut.after` frames;
+ * or, with `status`, that HTTP error status with a JSON error body and `retry-after: 0`.
+ */
 export interface DropReply {
-  frames: string[];
+  frames?: string[];
+  status?: number;
   /**
    * "reset" waits for `release()` once the first frames are out, then resets the connection;
    * "close" closes it at once. Either way the chunked body never ends.
@@ -77,12 +82,16 @@ async function answer(conn: Deno.Conn, reply: DropReply | undefined, released: P
       await write(conn, "HTTP/1.1 500 No reply left\r\ncontent-length: 0\r\n\r\n");
       return;
     }
+    if (reply.status !== undefined) {
+      await write(conn, errorReply(reply.status));
+      return;
+    }
     await write(
       conn,
       "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n" +
         "transfer-encoding: chunked\r\nconnection: close\r\n\r\n",
     );
-    const frames = reply.cut ? reply.frames.slice(0, reply.cut.after) : reply.frames;
+    const frames = (reply.frames ?? []).slice(0, reply.cut?.after);
     for (const frame of frames) await write(conn, chunk(frame));
     if (reply.cut?.how === "reset") await released;
     else if (!reply.cut) await write(conn, "0\r\n\r\n");
@@ -95,6 +104,16 @@ async function answer(conn: Deno.Conn, reply: DropReply | undefined, released: P
       // already closed
     }
   }
+}
+
+/** A whole HTTP/1.1 error response with `status`. */
+function errorReply(status: number): string {
+  const body = JSON.stringify({
+    error: { message: `Scripted error ${status}`, type: "api_error" },
+  });
+  return `HTTP/1.1 ${status} Scripted error\r\ncontent-type: application/json\r\n` +
+    `retry-after: 0\r\ncontent-length: ${encoder.encode(body).length}\r\n` +
+    `connection: close\r\n\r\n${body}`;
 }
 
 /** Reads the request head and its `content-length` body. */

@@ -3,6 +3,7 @@
  * diff), why it needs approval, and a one-letter answer: y once, a for the session, n no.
  */
 import type { ApprovalAnswer, ApprovalQuestion } from "../../approval/hook.ts";
+import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { colorDiffLine, head, type Style } from "../exec_reporter.ts";
 
 const PREVIEW_LINES = 40;
@@ -11,26 +12,30 @@ const PREVIEW_LINES = 40;
 export const ANSWER_PROMPT =
   "[y] yes once  [a] yes for this session  [n] no (a note may follow) › ";
 
-/** The lines that show an approval question. */
+/** The lines that show an approval question, control characters in its texts made visible. */
 export function questionLines(question: ApprovalQuestion, style: Style): string[] {
+  const { capability, reason, justification } = terminalSafe(question);
   const where = question.unsandboxed ? " outside the sandbox" : "";
   return [
-    style.bold(`Allow ${question.capability}${where}?`),
+    style.bold(`Allow ${capability}${where}?`),
     ...subjectLines(question, style).map((l) => `  ${l}`),
-    `  ${style.dim("why:")} ${question.reason}`,
-    ...(question.justification ? [`  ${style.dim("model:")} ${question.justification}`] : []),
+    `  ${style.dim("why:")} ${reason}`,
+    ...(justification ? [`  ${style.dim("model:")} ${justification}`] : []),
   ];
 }
 
 /** A command as `$ …`; a patch or edit as a diff; anything else as its JSON input. */
 function subjectLines(question: ApprovalQuestion, style: Style): string[] {
-  if (question.capability.startsWith("shell.")) return [`$ ${question.subject}`];
-  let input: Record<string, unknown>;
+  const subject = terminalText(question.subject);
+  if (question.capability.startsWith("shell.")) return [`$ ${subject}`];
+  let parsed: Record<string, unknown>;
   try {
-    input = JSON.parse(question.subject);
+    parsed = JSON.parse(question.subject);
   } catch {
-    return [question.subject];
+    return [subject];
   }
+  // JSON escapes only C0 controls; the parsed strings are made visible before they are shown.
+  const input = terminalSafe(parsed);
   if (typeof input.patch === "string") {
     return head(input.patch, PREVIEW_LINES).map((l) => colorDiffLine(l, style));
   }
@@ -55,7 +60,7 @@ function subjectLines(question: ApprovalQuestion, style: Style): string[] {
       ...head(body, PREVIEW_LINES).map((l) => colorDiffLine(l, style)),
     ];
   }
-  return head(JSON.stringify(input, null, 2), PREVIEW_LINES);
+  return head(terminalText(JSON.stringify(parsed, null, 2)), PREVIEW_LINES);
 }
 
 /** The user's answer, from what they typed: `y`, `a`, or `n` with an optional note. */

@@ -1,4 +1,5 @@
 /** The REPL's side of `user.ask`: each question with numbered options, answered on one line. */
+import { terminalSafe } from "../../approval/visible.ts";
 import type { AskUser, UserQuestion } from "../../tools/ask_user.ts";
 import type { Style } from "../exec_reporter.ts";
 
@@ -24,7 +25,9 @@ export function replAskUser(
   };
 }
 
-function questionLines(question: UserQuestion, style: Style): string[] {
+/** The model's question and options, their control characters made visible. */
+function questionLines(untrusted: UserQuestion, style: Style): string[] {
+  const question = terminalSafe(untrusted);
   const head = question.header ? `${style.bold(question.header)}: ` : "";
   return [
     `${head}${question.question}`,

@@ -1,4 +1,8 @@
-/** The REPL's slash commands. Each one prints to the transcript and returns. */
+/**
+ * The REPL's slash commands. Each one prints to the transcript and returns. What a server, a
+ * file or a session reports is shown with its control characters made visible (`terminalSafe`).
+ */
+import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { formatDuration, type Style } from "../exec_reporter.ts";
 import { REASONING_EFFORTS } from "../../config/schema.ts";
 import { runReviewTurn, withReviewSession } from "../review.ts";
@@ -98,7 +102,7 @@ function helpLines(style: Style): string[] {
 }
 
 function status(_: string, ctx: CommandContext): void {
-  const s = ctx.session().status();
+  const s = terminalSafe(ctx.session().status());
   const percent = s.contextWindow ? Math.round((s.contextUsed / s.contextWindow) * 100) : 0;
   const rows: Array<[string, string]> = [
     ["provider", `${s.provider} (${s.wireApi})`],
@@ -136,7 +140,7 @@ async function model(arg: string, ctx: CommandContext): Promise<void> {
     });
   }
   await session.switchModel(spec, effort as ReasoningEffort | undefined);
-  const s = session.status();
+  const s = terminalSafe(session.status());
   ctx.print([
     `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""} ` +
     `(harness ${s.harness})`,
@@ -150,13 +154,13 @@ const MODELS_SHOWN = 8;
 async function listModels(only: string, ctx: CommandContext): Promise<void> {
   const session = ctx.session();
   const { style } = ctx;
-  const providers = await session.models();
+  const providers = terminalSafe(await session.models());
   if (only && !providers.some((p) => p.provider === only)) {
     throw Object.assign(new Error(`Unknown provider "${only}"`), {
       hint: `Use one of ${providers.map((p) => `${p.provider}/`).join(", ")}`,
     });
   }
-  const s = session.status();
+  const s = terminalSafe(session.status());
   ctx.print([
     `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""}`,
     ...providers.filter((p) => !only || p.provider === only).flatMap((p) => [
@@ -211,7 +215,7 @@ async function harness(arg: string, ctx: CommandContext): Promise<void> {
     await session.switchHarness(arg);
     return;
   }
-  const list = await session.harnesses();
+  const list = terminalSafe(await session.harnesses());
   const width = Math.max(...list.map((h) => h.id.length));
   ctx.print([
     ...list.map((h) => {
@@ -224,7 +228,7 @@ async function harness(arg: string, ctx: CommandContext): Promise<void> {
 }
 
 function permissions(_: string, ctx: CommandContext): void {
-  const s = ctx.session().status();
+  const s = terminalSafe(ctx.session().status());
   ctx.print([
     `sandbox: ${s.sandboxMode} (${s.sandbox})`,
     `approval: ${s.approval}`,
@@ -255,14 +259,14 @@ async function review(arg: string, ctx: CommandContext): Promise<void> {
   };
   const options = { ...base, ephemeral: true, io: { onEvent } };
   await withReviewSession(options, target, async (session, request) => {
-    ctx.print([style.bold(`Reviewing ${request.hint}`)]);
+    ctx.print([style.bold(`Reviewing ${terminalText(request.hint)}`)]);
     const result = await ctx.interruptible((signal) => runReviewTurn(session, request, signal));
-    if (result.text !== undefined) ctx.print(["", ...result.text.split("\n")]);
+    if (result.text !== undefined) ctx.print(["", ...terminalText(result.text).split("\n")]);
   });
 }
 
 function ps(_: string, ctx: CommandContext): void {
-  const jobs = ctx.session().jobs();
+  const jobs = terminalSafe(ctx.session().jobs());
   if (jobs.length === 0) return ctx.print(["No background jobs"]);
   const now = Date.now();
   ctx.print(jobs.map((j) => {
@@ -279,7 +283,7 @@ function ps(_: string, ctx: CommandContext): void {
 
 async function stop(arg: string, ctx: CommandContext): Promise<void> {
   if (!arg) return ctx.print(["Give the job id: /stop ID (/ps lists them)"]);
-  const job = await ctx.session().stopJob(arg);
+  const job = terminalSafe(await ctx.session().stopJob(arg));
   ctx.print([job.wasRunning ? `Stopped ${job.id}: ${job.command}` : `${job.id} had already ended`]);
 }
 
@@ -292,11 +296,11 @@ async function compact(_: string, ctx: CommandContext): Promise<void> {
 }
 
 function debugConfig(_: string, ctx: CommandContext): void {
-  ctx.print(ctx.session().debugConfig().replace(/\n$/, "").split("\n"));
+  ctx.print(terminalText(ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
 }
 
 async function skills(_: string, ctx: CommandContext): Promise<void> {
-  const list = await ctx.session().skills();
+  const list = terminalSafe(await ctx.session().skills());
   if (list.length === 0) return ctx.print(["No skills found"]);
   ctx.print(list.map((s) => `${ctx.style.bold(s.name)}  ${s.description}`));
 }

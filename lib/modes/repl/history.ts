@@ -1,5 +1,6 @@
 /** The REPL's message history in `<home>/history.jsonl`: one `{ts, session_id, text}` a line. */
 import { join } from "node:path";
+import { HOME_FILE_MODE, makeHomeDir } from "../../config/home.ts";
 
 /** How many earlier messages line editing offers. */
 const KEEP = 1000;
@@ -35,10 +36,10 @@ export async function saveHistory(
     text: entry.text,
   });
   try {
-    await Deno.mkdir(home, { recursive: true });
+    await makeHomeDir(home);
     await Deno.writeTextFile(join(home, "history.jsonl"), line + "\n", {
       append: true,
-      mode: 0o600,
+      mode: HOME_FILE_MODE,
     });
   } catch {
     // Read-only home: the session goes on without saved history.

@@ -1,4 +1,5 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
+import { terminalText } from "../../approval/visible.ts";
 import { findSessions, type SessionSummary } from "../../session/mod.ts";
 import type { Style } from "../exec_reporter.ts";
 
@@ -17,7 +18,7 @@ export interface PickOptions {
 export async function pickSession(home: string, opts: PickOptions): Promise<string | undefined> {
   const sessions = await findSessions(home, { cwd: opts.cwd, limit: SHOWN });
   if (sessions.length === 0) {
-    opts.print([`No saved sessions${opts.cwd ? ` for "${opts.cwd}"` : ""}`]);
+    opts.print([`No saved sessions${opts.cwd ? ` for "${terminalText(opts.cwd)}"` : ""}`]);
     return undefined;
   }
   opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style)));
@@ -29,10 +30,11 @@ export async function pickSession(home: string, opts: PickOptions): Promise<stri
   return sessions[index - 1].id;
 }
 
+/** One saved session; what a session file says is shown with control characters made visible. */
 function pickerLine(s: SessionSummary, n: number, style: Style): string {
-  const prompt = (s.firstPrompt ?? "(no prompt)").replace(/\s+/g, " ").slice(0, 60);
-  return `${String(n).padStart(2)}  ${style.dim(ago(s.modified))}  ${s.cwd}  ${prompt}` +
-    (s.origin === "repl" ? "" : style.dim(` (${s.origin})`));
+  const prompt = terminalText((s.firstPrompt ?? "(no prompt)").replace(/\s+/g, " ").slice(0, 60));
+  return `${String(n).padStart(2)}  ${style.dim(ago(s.modified))}  ${terminalText(s.cwd)}  ` +
+    prompt + (s.origin === "repl" ? "" : style.dim(` (${terminalText(s.origin)})`));
 }
 
 function ago(when: Date): string {

@@ -2,6 +2,7 @@
  * The REPL's transcript: session events turned into text written below the input line, in
  * order, never redrawing what was written before. Only the spinner rewrites its own line.
  */
+import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { LoopEvent } from "../../loop/events.ts";
 import { type Block, textOf } from "../../model/message.ts";
 import {
@@ -90,8 +91,13 @@ export class Transcript {
     this.#spin = undefined;
   }
 
-  /** Renders one session event. */
-  handle(event: SessionEvent): void {
+  /**
+   * Renders one session event. Every text it carries (the model's, a command's output, a tool's
+   * name) is shown with its control characters made visible; a delta at a time is enough, as an
+   * escape sequence split across deltas has its ESC made visible in the first.
+   */
+  handle(untrusted: SessionEvent): void {
+    const event = terminalSafe(untrusted);
     const { style } = this.#opts;
     switch (event.type) {
       case "session_started":
@@ -261,7 +267,7 @@ function outcomeLines(event: Extract<LoopEvent, { type: "turn_end" }>, style: St
     case "repeated_call":
       return [
         style.red(`Stopped: the same failing call ${outcome.call.repeats} times in a row`),
-        style.dim(`  ${describeCall(outcome.call)}`),
+        style.dim(`  ${terminalText(describeCall(outcome.call))}`),
         ...outcome.call.error.split("\n").map((line) => style.dim(`  ${line}`)),
       ];
   }
@@ -272,9 +278,9 @@ function unstreamedText(blocks: Block[]): string[] {
   return text ? [text] : [];
 }
 
-/** Colors a whole unified diff for `/diff`. */
+/** Colors a whole unified diff for `/diff`, its control characters made visible. */
 export function colorDiff(diff: string, style: Style): string {
-  return diff.split("\n").map((l) =>
+  return terminalText(diff).split("\n").map((l) =>
     l.startsWith("diff --git") ? style.bold(l) : colorDiffLine(l, style)
   ).join("\n");
 }
