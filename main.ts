@@ -3,10 +3,10 @@
 
 import { terminalText } from "./lib/approval/visible.ts";
 import { UserError } from "./lib/errors.ts";
-import { ENTRY_MODULES } from "./lib/modes/entry_modules.ts";
+import { ENTRY_MODULES } from "./lib/cli/entry_modules.ts";
 import { gitCommit, VERSION } from "./lib/version.ts";
 
-/** Loads a command's module when the command runs (see `lib/modes/entry_modules.ts`). */
+/** Loads a command's module when the command runs (see `lib/cli/entry_modules.ts`). */
 function load<T>(module: keyof typeof ENTRY_MODULES): Promise<T> {
   return import(new URL(`./${ENTRY_MODULES[module]}`, import.meta.url).href);
 }
@@ -47,37 +47,37 @@ async function main(argv: string[]): Promise<number> {
   }
   const verbose = argv.includes("--verbose");
   try {
-    const { parseArgs } = await load<typeof import("./lib/modes/cli.ts")>("cli");
+    const { parseArgs } = await load<typeof import("./lib/cli/cli.ts")>("cli");
     const invocation = parseArgs(argv, await versionLine());
     switch (invocation.mode) {
       case "done":
         return 0;
       case "repl": {
-        const { runRepl } = await load<typeof import("./lib/modes/repl.ts")>("repl");
+        const { runRepl } = await load<typeof import("./lib/modes/repl/repl.ts")>("repl");
         return await runRepl({ prompt: invocation.prompt, options: invocation.options });
       }
       case "resume": {
-        const { runResume } = await load<typeof import("./lib/modes/repl.ts")>("repl");
+        const { runResume } = await load<typeof import("./lib/modes/repl/repl.ts")>("repl");
         return await runResume(invocation.target, invocation.options);
       }
       case "exec": {
-        const { runExec } = await load<typeof import("./lib/modes/exec.ts")>("exec");
+        const { runExec } = await load<typeof import("./lib/modes/exec/exec.ts")>("exec");
         return await runExec(invocation.prompt, invocation.options);
       }
       case "debug_config": {
-        const { runDebugConfig } = await load<typeof import("./lib/modes/debug_config.ts")>(
+        const { runDebugConfig } = await load<typeof import("./lib/modes/debug/debug_config.ts")>(
           "debugConfig",
         );
         return await runDebugConfig(invocation.options);
       }
       case "debug_harness": {
-        const { runDebugHarness } = await load<typeof import("./lib/modes/debug_harness.ts")>(
+        const { runDebugHarness } = await load<typeof import("./lib/modes/debug/debug_harness.ts")>(
           "debugHarness",
         );
         return await runDebugHarness(invocation.id, invocation.options);
       }
       case "trust_changes": {
-        const { runTrustChanges } = await load<typeof import("./lib/modes/trust_changes.ts")>(
+        const { runTrustChanges } = await load<typeof import("./lib/modes/debug/trust_changes.ts")>(
           "trustChanges",
         );
         return await runTrustChanges(invocation.options);

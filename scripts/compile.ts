@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readGitCommit } from "../lib/version.ts";
-import { ENTRY_MODULES } from "../lib/modes/entry_modules.ts";
+import { ENTRY_MODULES } from "../lib/cli/entry_modules.ts";
 import { DENO_PERMISSION_FLAGS } from "../sandbox/deno_flags.ts";
 
 /** A release target: the Rust target triple `deno compile` takes and the asset it produces. */

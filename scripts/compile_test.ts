@@ -1,4 +1,4 @@
-import { ENTRY_MODULES } from "../lib/modes/entry_modules.ts";
+import { ENTRY_MODULES } from "../lib/cli/entry_modules.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { DENO_PERMISSION_FLAGS } from "../sandbox/deno_flags.ts";

@@ -10,7 +10,7 @@
  */
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Catalog, CatalogModel, CatalogProvider } from "../lib/modes/model_catalog.ts";
+import type { Catalog, CatalogModel, CatalogProvider } from "../lib/providers/catalog.ts";
 
 /** The committed catalog. */
 const DEFAULT_OUT = fileURLToPath(new URL("../lib/providers/catalog.json", import.meta.url));

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listHarnessIds, loadHarness } from "../lib/harness/load.ts";
-import { openSession } from "../lib/modes/session.ts";
+import { openSession } from "../lib/session/open.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
 

@@ -7,10 +7,10 @@
  *
  *   deno run -A scripts/bench/resume.ts
  */
-import type { SessionEventInput } from "../../lib/session/events.ts";
-import { lastSession } from "../../lib/session/list.ts";
-import { readSession } from "../../lib/session/read.ts";
-import { createSession, reopenForAppend } from "../../lib/session/store.ts";
+import type { SessionEventInput } from "../../lib/store/events.ts";
+import { lastSession } from "../../lib/store/list.ts";
+import { readSession } from "../../lib/store/read.ts";
+import { createSession, reopenForAppend } from "../../lib/store/store.ts";
 import { median, ms, sample } from "./_measure.ts";
 
 const EVENTS = 10_000;

@@ -4,7 +4,7 @@
  */
 import type { ApprovalAnswer, ApprovalQuestion } from "../../approval/hook.ts";
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
-import { colorDiffLine, head, type Style } from "../exec_reporter.ts";
+import { colorDiffLine, head, type Style } from "../term/progress.ts";
 
 const PREVIEW_LINES = 40;
 

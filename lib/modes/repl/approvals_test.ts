@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeStyle } from "../exec_reporter.ts";
+import { makeStyle } from "../term/progress.ts";
 import { questionLines } from "./approvals.ts";
 
 const plain = makeStyle(false);

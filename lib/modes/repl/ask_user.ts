@@ -1,7 +1,7 @@
 /** The REPL's side of `user.ask`: each question with numbered options, answered on one line. */
 import { terminalSafe } from "../../approval/visible.ts";
 import type { AskUser, UserQuestion } from "../../tools/ask_user.ts";
-import type { Style } from "../exec_reporter.ts";
+import type { Style } from "../term/progress.ts";
 
 /**
  * Asks with `answer` (one line per question): a number picks an option (several, comma

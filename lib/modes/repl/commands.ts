@@ -3,12 +3,12 @@
  * file or a session reports is shown with its control characters made visible (`terminalSafe`).
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
-import { formatDuration, type Style } from "../exec_reporter.ts";
+import { formatDuration, type Style } from "../term/progress.ts";
 import { REASONING_EFFORTS } from "../../config/schema.ts";
-import { runReviewTurn, withReviewSession } from "../review.ts";
-import { pickReviewTarget } from "../review_picker.ts";
-import type { ReasoningEffort, Session, SessionEvent, SessionOptions } from "../session.ts";
-import type { ModelChoice, ProviderChoice } from "../session_catalog.ts";
+import { runReviewTurn, withReviewSession } from "../../review/review.ts";
+import { pickReviewTarget } from "./review_picker.ts";
+import type { ReasoningEffort, Session, SessionEvent, SessionOptions } from "../../session/open.ts";
+import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
 import { colorDiff } from "./render.ts";
 
 /** What a command can reach. */

@@ -1,7 +1,7 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
 import { terminalText } from "../../approval/visible.ts";
-import { findSessions, type SessionSummary } from "../../session/mod.ts";
-import type { Style } from "../exec_reporter.ts";
+import { findSessions, type SessionSummary } from "../../store/mod.ts";
+import type { Style } from "../term/progress.ts";
 
 const SHOWN = 20;
 

@@ -14,9 +14,9 @@ import {
   sessionLines,
   type Style,
   tail,
-} from "../exec_reporter.ts";
-import type { SessionEvent } from "../session.ts";
-import { ToolCallViews, type ToolView } from "../tool_view.ts";
+} from "../term/progress.ts";
+import type { SessionEvent } from "../../session/open.ts";
+import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
 
 /** How much of a failed command's output the transcript shows. */
 const FAILED_OUTPUT_LINES = 20;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../model/message.ts";
-import { makeStyle } from "../exec_reporter.ts";
-import type { SessionEvent } from "../session.ts";
+import { makeStyle } from "../term/progress.ts";
+import type { SessionEvent } from "../../session/open.ts";
 import { Transcript } from "./render.ts";
 
 /** A transcript with colors on; `out()` is everything it wrote. */

@@ -1,0 +1,16 @@
+/**
+ * The modules `main.ts` loads for each command, by path from the repository root. They are
+ * loaded by computed specifier, not by literal `import("…")`: `deno run` loads every literal
+ * dynamic import of the entry point at launch, which costs `interpreter --version` about 15 ms.
+ * `scripts/compile.ts` `--include`s each one, since a compiled binary only holds the modules its
+ * graph names.
+ */
+export const ENTRY_MODULES = {
+  cli: "lib/cli/cli.ts",
+  repl: "lib/modes/repl/repl.ts",
+  exec: "lib/modes/exec/exec.ts",
+  debugConfig: "lib/modes/debug/debug_config.ts",
+  debugHarness: "lib/modes/debug/debug_harness.ts",
+  trustChanges: "lib/modes/debug/trust_changes.ts",
+  fsHelper: "sandbox/fs_helper_main.ts",
+} as const;

@@ -1,0 +1,28 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import { terminalText } from "../../approval/visible.ts";
+import { configHome, findProjectRoot } from "../../config/load.ts";
+import { releaseHeldBack } from "../../workspace/held_back.ts";
+import { resolveWorkdir } from "../../session/setup.ts";
+
+/**
+ * `interpreter trust-changes`: lets the next session load the project's config, skills and
+ * repository that were held back because they changed while an earlier session ran.
+ */
+export async function runTrustChanges(options: { cd?: string }): Promise<number> {
+  const env = Deno.env.toObject();
+  const cwd = await resolveWorkdir(options.cd);
+  const root = await findProjectRoot(cwd);
+  const { files, folders } = await releaseHeldBack(configHome(env, cwd), root);
+  if (files.length + folders.length === 0) {
+    console.log(terminalText(`Nothing is held back under ${root}`));
+    return 0;
+  }
+  const counts = [
+    ...(files.length ? [files.length === 1 ? "1 file" : `${files.length} files`] : []),
+    ...(folders.length ? [folders.length === 1 ? "1 folder" : `${folders.length} folders`] : []),
+  ];
+  console.log(`Allowed ${counts.join(" and ")}:`);
+  for (const path of files) console.log(terminalText(`  ${path}`));
+  for (const path of folders) console.log(terminalText(`  ${path}/ (the whole folder)`));
+  return 0;
+}

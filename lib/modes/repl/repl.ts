@@ -1,0 +1,362 @@
+/**
+ * `interpreter [PROMPT]` and `interpreter resume`: the line-oriented REPL. A banner, a prompt,
+ * and a scrolling transcript of the session's events below it; approvals are asked inline and
+ * slash commands reach the session's controls.
+ */
+import { terminalSafe, terminalText } from "../../approval/visible.ts";
+import { configHome } from "../../config/load.ts";
+import { UsageError, UserError } from "../../errors.ts";
+import { lastSession } from "../../store/mod.ts";
+import type { ResumeTarget, SharedOptions } from "../../cli/cli.ts";
+import { makeStyle, repeatedCallFailure, type Style } from "../term/progress.ts";
+import {
+  openSession,
+  type Session,
+  type SessionIO,
+  type SessionOptions,
+} from "../../session/open.ts";
+import { resolveWorkdir } from "../../session/setup.ts";
+import { needsFirstRun, runFirstRun } from "./first_run.ts";
+import { ANSWER_PROMPT, answerLine, parseAnswer, questionLines } from "./approvals.ts";
+import { replAskUser } from "./ask_user.ts";
+import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
+import { loadHistory, saveHistory } from "./history.ts";
+import { plainInput, type ReplInput, terminalInput } from "./input.ts";
+import { pickSession } from "./picker.ts";
+import { Transcript } from "./render.ts";
+
+/** The input prompt. */
+export const PROMPT = "› ";
+
+/** Options of `runRepl()`. */
+export interface ReplOptions {
+  /** The first message, from the command line. */
+  prompt?: string;
+  options: SharedOptions;
+  /** A saved session to continue. */
+  resume?: string;
+  /** Open the picker first (`interpreter resume` without an id). */
+  pick?: { all?: boolean };
+}
+
+/** What the terminal allows. */
+interface Terminal {
+  /** Stdin is a terminal: line editing (unless `plain`), approvals, prompts shown. */
+  interactive: boolean;
+  /** No escape sequences at all (NO_COLOR, TERM=dumb, or stdout is not a terminal). */
+  plain: boolean;
+  stdoutIsTerminal: boolean;
+}
+
+const encoder = new TextEncoder();
+
+function writeOut(text: string): void {
+  const bytes = encoder.encode(text);
+  let done = 0;
+  while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
+}
+
+/** `interpreter resume`: the session `target` names, then the REPL. */
+export async function runResume(target: ResumeTarget, options: SharedOptions): Promise<number> {
+  if (target.id) return await runRepl({ options, resume: target.id });
+  if (target.last) {
+    const cwd = await resolveWorkdir(options.cd);
+    const home = configHome(Deno.env.toObject(), cwd);
+    const newest = await lastSession(home, { cwd: target.all ? undefined : cwd });
+    if (!newest) {
+      throw new UserError(`No saved REPL session${target.all ? "" : ` for "${cwd}"`}`, {
+        hint: target.all
+          ? 'Start one with "interpreter"'
+          : 'Add --all to look in every directory, or start one with "interpreter"',
+      });
+    }
+    return await runRepl({ options, resume: newest.id });
+  }
+  if (!Deno.stdin.isTerminal()) {
+    throw new UsageError("The session picker needs a terminal", {
+      hint: 'Give the session id ("interpreter resume ID") or use --last',
+    });
+  }
+  return await runRepl({ options, pick: { all: target.all } });
+}
+
+/** Runs the REPL until end of input, Ctrl-D, Ctrl-C twice at an empty prompt, or `/exit`. */
+export async function runRepl(opts: ReplOptions): Promise<number> {
+  const env = Deno.env.toObject();
+  const cwd = await resolveWorkdir(opts.options.cd);
+  const home = configHome(env, cwd);
+  const stdoutIsTerminal = Deno.stdout.isTerminal();
+  const term: Terminal = {
+    interactive: Deno.stdin.isTerminal(),
+    plain: !stdoutIsTerminal || Boolean(env.NO_COLOR) || env.TERM === "dumb",
+    stdoutIsTerminal,
+  };
+  const style = makeStyle(!term.plain);
+  const transcript = new Transcript({
+    write: writeOut,
+    style,
+    spinner: term.interactive && !term.plain,
+    hideReasoning: false,
+  });
+  const input = term.interactive && !term.plain
+    ? terminalInput({
+      write: writeOut,
+      history: [],
+      exitHint: style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)"),
+    })
+    : plainInput({ write: writeOut, showPrompt: term.interactive });
+  const repl = new Repl({ cwd, env, home, opts, term, style, transcript, input });
+  try {
+    return await repl.run();
+  } finally {
+    input.close();
+  }
+}
+
+interface ReplParts {
+  cwd: string;
+  env: Record<string, string>;
+  home: string;
+  opts: ReplOptions;
+  term: Terminal;
+  style: Style;
+  transcript: Transcript;
+  input: ReplInput;
+}
+
+class Repl {
+  #p: ReplParts;
+  #session: Session | undefined;
+  #turn: AbortController | undefined;
+  #idleInterrupts = 0;
+  #quit = Promise.withResolvers<null>();
+  #saveHistory = true;
+  #exitCode = 0;
+
+  constructor(parts: ReplParts) {
+    this.#p = parts;
+  }
+
+  async run(): Promise<number> {
+    const { opts, term } = this.#p;
+    const onSignal = () => this.#signal();
+    Deno.addSignalListener("SIGINT", onSignal);
+    try {
+      let resume = opts.resume;
+      if (opts.pick) {
+        resume = await this.#pick(opts.pick.all ? undefined : this.#p.cwd);
+        if (!resume) return 0;
+      }
+      const o = opts.options;
+      const chosen = o.model || o.oss || o.localProvider || o.profile || o.config.length > 0;
+      if (!resume && term.interactive && !chosen) {
+        await this.#firstRun();
+      }
+      await this.#open(resume);
+      await this.#loadSettings();
+      let first = opts.prompt;
+      while (true) {
+        const fromArgs = first !== undefined;
+        const line = first ?? await Promise.race([this.#p.input.next(PROMPT), this.#quit.promise]);
+        first = undefined;
+        if (line === null) {
+          if (term.interactive) writeOut("\n");
+          break;
+        }
+        if (line.trim() === "") continue;
+        this.#idleInterrupts = 0;
+        if (!term.interactive || fromArgs) this.#echo(line);
+        await this.#remember(line);
+        if (isCommand(line)) {
+          if (await this.#command(line) === "exit") break;
+          continue;
+        }
+        await this.#runTurn(line);
+      }
+      this.#p.transcript.endLine();
+      return this.#exitCode;
+    } finally {
+      Deno.removeSignalListener("SIGINT", onSignal);
+      this.#p.transcript.stopSpinner();
+      await this.#session?.[Symbol.asyncDispose]();
+    }
+  }
+
+  /** Ctrl-C as a signal: the terminal is not in raw mode (a pipe, TERM=dumb) or `kill -INT`. */
+  #signal(): void {
+    if (this.#turn) return this.#turn.abort();
+    this.#idleInterrupts++;
+    if (!this.#p.term.interactive || this.#idleInterrupts >= 2) {
+      if (!this.#p.term.interactive) this.#exitCode = 130;
+      return this.#quit.resolve(null);
+    }
+    writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + PROMPT);
+  }
+
+  /** With no provider set up yet, offers to set one up (skippable); never in exec. */
+  async #firstRun(): Promise<void> {
+    const { home, env, transcript, input } = this.#p;
+    if (!(await needsFirstRun(home, env))) return;
+    await runFirstRun(home, {
+      // It lists the model names the local servers report.
+      print: (text) => transcript.lines([terminalText(text)]),
+      readLine: (prompt) => input.line(prompt).then((line) => line ?? undefined),
+    });
+  }
+
+  async #open(resume?: string): Promise<void> {
+    this.#session = await openSession(this.#sessionOptions(resume));
+    this.#banner();
+  }
+
+  #sessionOptions(resume?: string): SessionOptions {
+    const { cwd, env, opts, transcript } = this.#p;
+    const { cd: _cd, skipGitRepoCheck: _skip, verbose: _verbose, ...settings } = opts.options;
+    const io: SessionIO = {
+      onEvent: (event) => transcript.handle(event),
+      approve: this.#p.term.interactive ? (q) => this.#approve(q) : undefined,
+      askUser: this.#p.term.interactive
+        ? replAskUser((lines) => {
+          transcript.stopSpinner();
+          transcript.lines(lines);
+        }, (prompt) =>
+          this.#p.input.line(prompt), this.#p.style)
+        : undefined,
+    };
+    return { cwd, env, settings, io, origin: "repl", resume };
+  }
+
+  #banner(): void {
+    const s = terminalSafe(this.#session!.status());
+    const { style } = this.#p;
+    const resumed = this.#session!.status().sessionId && this.#p.opts.resume
+      ? style.dim(` · resumed ${s.sessionId}`)
+      : "";
+    this.#p.transcript.lines([
+      `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
+      `harness ${s.harness} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
+      style.dim("/help lists the commands; Ctrl-C stops a turn; Ctrl-D leaves"),
+      ...(s.contextNote ? [style.dim(s.contextNote)] : []),
+    ]);
+  }
+
+  async #loadSettings(): Promise<void> {
+    const { config } = this.#session!;
+    this.#p.transcript.setHideReasoning(config.hide_agent_reasoning === true);
+    this.#saveHistory = config.history?.persistence !== "none";
+    if (this.#saveHistory) this.#p.input.addHistory?.(await loadHistory(this.#p.home));
+  }
+
+  #echo(line: string): void {
+    const shown = terminalText(line).split("\n").join("\n  ");
+    this.#p.transcript.lines([this.#p.style.bold(`${PROMPT}${shown}`)]);
+  }
+
+  async #remember(line: string): Promise<void> {
+    if (!this.#saveHistory) return;
+    await saveHistory(this.#p.home, { text: line, sessionId: this.#session?.status().sessionId });
+  }
+
+  async #runTurn(line: string): Promise<void> {
+    const { transcript, style } = this.#p;
+    try {
+      const outcome = await this.#interruptible((signal) => this.#session!.prompt(line, signal));
+      // The harnesses worth trying are known once the turn has ended.
+      if (outcome.status === "repeated_call") {
+        const { hint } = repeatedCallFailure(outcome, "/harness");
+        transcript.lines([style.dim(terminalText(hint))]);
+      }
+    } catch (error) {
+      transcript.lines([
+        style.red(`error: ${terminalText(String((error as Error).message ?? error))}`),
+      ]);
+    } finally {
+      transcript.stopSpinner();
+      transcript.endLine();
+    }
+  }
+
+  async #interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.#turn = controller;
+    this.#p.input.busy(() => controller.abort());
+    try {
+      return await task(controller.signal);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  async #approve(question: Parameters<NonNullable<SessionIO["approve"]>>[0]) {
+    const { transcript, style, input } = this.#p;
+    transcript.stopSpinner();
+    transcript.lines(questionLines(question, style));
+    const parsed = parseAnswer(await input.answer(ANSWER_PROMPT));
+    transcript.lines([answerLine(parsed, style)]);
+    return parsed;
+  }
+
+  async #command(line: string): Promise<CommandResult> {
+    const { transcript, style } = this.#p;
+    const ctx: CommandContext = {
+      session: () => this.#session!,
+      print: (lines) => transcript.lines(lines),
+      style,
+      page: (text) => this.#page(text),
+      interruptible: (task) => this.#interruptible(task),
+      newSession: () => this.#replace(undefined),
+      resumeSession: async () => {
+        const id = await this.#pick(this.#p.cwd);
+        if (id) await this.#replace(id);
+      },
+      ask: (prompt) => this.#p.input.next(prompt),
+      sessionOptions: () => this.#sessionOptions(),
+    };
+    try {
+      return await runCommand(line, ctx);
+    } catch (error) {
+      const e = error as Error & { hint?: string };
+      transcript.lines([
+        style.red(`error: ${terminalText(String(e.message ?? e))}`),
+        ...(e.hint ? [`hint: ${terminalText(e.hint)}`] : []),
+      ]);
+    }
+  }
+
+  async #replace(resume: string | undefined): Promise<void> {
+    const old = this.#session;
+    this.#session = undefined;
+    await old?.[Symbol.asyncDispose]();
+    await this.#open(resume);
+  }
+
+  #pick(cwd: string | undefined): Promise<string | undefined> {
+    return pickSession(this.#p.home, {
+      cwd,
+      print: (lines) => this.#p.transcript.lines(lines),
+      ask: (prompt) => this.#p.input.next(prompt),
+      style: this.#p.style,
+    });
+  }
+
+  /** Prints `text`, through `$PAGER` when stdout is a terminal and it does not fit. */
+  async #page(text: string): Promise<void> {
+    const { term, transcript, input, env } = this.#p;
+    const lines = text.split("\n");
+    const rows = term.stdoutIsTerminal ? Deno.consoleSize().rows : Infinity;
+    if (!term.interactive || lines.length < rows - 1) return transcript.lines(lines);
+    const pager = env.PAGER || "less -FRX";
+    await input.suspend(async () => {
+      const child = new Deno.Command("sh", {
+        args: ["-c", pager],
+        stdin: "piped",
+        stdout: "inherit",
+        stderr: "inherit",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(encoder.encode(text + "\n")).catch(() => {});
+      await writer.close().catch(() => {});
+      await child.status;
+    });
+  }
+}

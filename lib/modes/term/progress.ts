@@ -1,0 +1,260 @@
+import { terminalSafe, terminalText } from "../../approval/visible.ts";
+import type { LoopEvent, RepeatedCall, TurnOutcome } from "../../loop/events.ts";
+import type { SessionEvent } from "../../session/open.ts";
+import { type Block, textOf } from "../../model/message.ts";
+import {
+  type CommandView,
+  type FileChangeView,
+  type PlanItem,
+  type ToolCallViews,
+  type ToolView,
+  toolView,
+} from "../../session/tool_view.ts";
+
+/** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
+export interface Style {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+}
+
+/** ANSI styling, or none. */
+export function makeStyle(color: boolean): Style {
+  const wrap = (code: string) => (text: string) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  return { dim: wrap("2"), bold: wrap("1"), red: wrap("31"), green: wrap("32") };
+}
+
+/**
+ * How tool calls are tracked across events: with `calls`, a call's end is shown with what its
+ * start said (input, denial, working directory); without it, from the end event alone.
+ */
+export interface ProgressOptions {
+  calls?: ToolCallViews;
+  /** Keeps a sub-agent's call ids apart from its parent's. */
+  scope?: string;
+}
+
+/**
+ * The stderr lines for one session event: the banner, warnings, refusals, sub-agent progress
+ * indented under its label, and the loop's progress lines. Every text the event carries is shown
+ * with its control characters made visible (`terminalText()`), before our styling is added.
+ */
+export function sessionLines(
+  untrusted: SessionEvent,
+  style: Style,
+  opts: ProgressOptions = {},
+): string[] {
+  const event = terminalSafe(untrusted);
+  if (event.type === "session_started" || event.type === "tool_denied") opts.calls?.see(event);
+  switch (event.type) {
+    case "session_started": {
+      const { info } = event;
+      return [
+        style.dim(
+          `workdir: ${info.cwd}\nmodel: ${info.model}\nprovider: ${info.provider} ` +
+            `(${info.wireApi})\nharness: ${info.harness}\n${info.sandbox}`,
+        ),
+        ...(info.contextNote ? [style.dim(info.contextNote)] : []),
+      ];
+    }
+    case "warning":
+      return [`warning: ${event.message}`];
+    case "tool_denied":
+      return [`denied: ${event.reason.split("\n")[0]}`];
+    case "harness_switched":
+      return [style.dim(`harness: ${event.harness}`)];
+    case "model_switched":
+      return [
+        style.dim(`model: ${event.model} (${event.provider})`),
+        ...(event.contextNote ? [style.dim(event.contextNote)] : []),
+      ];
+    case "compacted":
+      return [
+        style.dim(`compacted the history: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
+      ];
+    case "approval_requested":
+    case "approval_resolved":
+      return [];
+    case "subagent":
+      return subagentLines(event, style, opts.calls);
+    default:
+      return progressLines(event, style, opts);
+  }
+}
+
+/** A sub-agent's progress, each line behind a bar, between a header and its outcome. */
+function subagentLines(
+  { event, label, parentCallId }: Extract<SessionEvent, { type: "subagent" }>,
+  style: Style,
+  calls: ToolCallViews | undefined,
+): string[] {
+  const out: string[] = [];
+  const scope = `agent ${parentCallId ?? label}`;
+  if (event.type === "model_request" && event.index === 0) out.push(style.bold(`agent ${label}`));
+  for (const line of progressLines(event, style, { calls, scope })) {
+    out.push(`  ${style.dim("│")} ${line}`);
+  }
+  if (event.type === "turn_end") {
+    out.push(`  ${style.dim(`└ agent ${label}: ${event.outcome.status}`)}`);
+  }
+  return out;
+}
+
+const OUTPUT_LINES = 12;
+const DIFF_LINES = 40;
+
+/**
+ * Turns loop events into the progress lines `exec` prints on stderr: each command with its exit
+ * code and the tail of its output, each patch as a short diff, plan updates and tool errors;
+ * control characters in them are made visible.
+ */
+export function progressLines(
+  untrusted: LoopEvent,
+  style: Style,
+  { calls, scope }: ProgressOptions = {},
+): string[] {
+  const event = terminalSafe(untrusted);
+  switch (event.type) {
+    case "tool_start":
+      return startLines(calls?.see(event, scope) ?? toolView(event), style);
+    case "tool_end":
+      return endLines(calls?.see(event, scope) ?? toolView(event), style);
+    case "assistant_message":
+      return interimText(event.message.blocks, style);
+    case "retry":
+      return [
+        style.dim(
+          `Reconnecting (${event.attempt}/${event.maxRetries}) ` +
+            `in ${formatDuration(event.delayMs)}: ${event.reason}`,
+        ),
+      ];
+    default:
+      return [];
+  }
+}
+
+function startLines(view: ToolView, style: Style): string[] {
+  if (view.kind === "command" && view.job?.action !== "output" && view.job?.action !== "stop") {
+    return [`${style.bold("exec")} ${view.command}`];
+  }
+  return [];
+}
+
+const PLAN_MARKS: Record<PlanItem["status"], string> = {
+  completed: "[x]",
+  in_progress: "[~]",
+  pending: "[ ]",
+  cancelled: "[-]",
+};
+
+function endLines(view: ToolView, style: Style): string[] {
+  if (view.status === "failed" || view.status === "declined") {
+    return [style.red(`${view.name} failed:`), ...indent(tail(view.error ?? "", OUTPUT_LINES))];
+  }
+  switch (view.kind) {
+    case "command":
+      return commandLines(view, style);
+    case "file_change":
+      return view.changes.flatMap((c) => [
+        style.bold(changeTitle(c)),
+        ...(c.diff ? head(c.diff, DIFF_LINES).map((l) => colorDiffLine(l, style)) : []),
+      ]);
+    case "plan":
+      return [
+        style.bold("plan"),
+        ...view.items.map((p) => `  ${PLAN_MARKS[p.status]} ${p.text}`),
+      ];
+    default:
+      return [];
+  }
+}
+
+function commandLines(view: CommandView, style: Style): string[] {
+  if (view.job) {
+    return view.job.action === "start" ? [style.dim(`started job ${view.job.id ?? ""}`)] : [];
+  }
+  const code = view.exitCode;
+  const status = code === 0 ? style.green("exited 0") : style.red(`exited ${code ?? "(timeout)"}`);
+  const took = formatDuration(view.durationMs ?? 0);
+  return [`${status} ${style.dim(`in ${took}`)}`, ...indent(tail(view.output ?? "", OUTPUT_LINES))];
+}
+
+/** `update a.py`, `add b.py`, `update a.py → c.py`, `update n.ipynb: insert cell 2 (code)`. */
+export function changeTitle(change: FileChangeView): string {
+  const moved = change.movedTo ? ` → ${change.movedTo}` : "";
+  const summary = change.summary ? `: ${change.summary}` : "";
+  return `${change.kind} ${change.displayPath}${moved}${summary}`;
+}
+
+/** Text the model writes alongside tool calls; the final answer goes to stdout instead. */
+function interimText(blocks: Block[], style: Style): string[] {
+  if (!blocks.some((b) => b.type === "tool_call")) return [];
+  const thinking = blocks.filter((b) => b.type === "thinking").map((b) => b.text.trim());
+  const text = textOf(blocks).trim();
+  return [
+    ...thinking.filter(Boolean).map((t) => style.dim(`thinking: ${t}`)),
+    ...(text ? [text] : []),
+  ];
+}
+
+/** `850 ms`, `1.2 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A unified diff line: additions green, removals red, the rest dim; controls made visible. */
+export function colorDiffLine(untrusted: string, style: Style): string {
+  const line = terminalText(untrusted);
+  if (line.startsWith("+") && !line.startsWith("+++")) return style.green(line);
+  if (line.startsWith("-") && !line.startsWith("---")) return style.red(line);
+  return style.dim(line);
+}
+
+function lines(text: string): string[] {
+  const all = text.replace(/\n$/, "").split("\n");
+  return all.length === 1 && all[0] === "" ? [] : all;
+}
+
+/** The last `n` lines of `text`, after a note of how many were left out. */
+export function tail(text: string, n: number): string[] {
+  const all = lines(text);
+  return all.length <= n ? all : [`… ${all.length - n} earlier lines`, ...all.slice(-n)];
+}
+
+/** The first `n` lines of `text`, then a note of how many were left out. */
+export function head(text: string, n: number): string[] {
+  const all = lines(text);
+  return all.length <= n ? all : [...all.slice(0, n), `… ${all.length - n} more lines`];
+}
+
+function indent(list: string[]): string[] {
+  return list.map((l) => `  ${l}`);
+}
+
+/** A repeated call as one line: the tool and its arguments, cut to a readable length. */
+export function describeCall(call: Pick<RepeatedCall, "name" | "args">): string {
+  const args = call.args === undefined ? "" : ` ${JSON.stringify(call.args)}`;
+  const text = `${call.name}${args}`;
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
+
+/** Why the loop guard stopped the turn, and what to try: another harness before a bigger model. */
+export function repeatedCallFailure(
+  outcome: Extract<TurnOutcome, { status: "repeated_call" }>,
+  flag: "--harness" | "/harness",
+): { message: string; hint: string } {
+  const { call, harnesses = [] } = outcome;
+  const error = call.error.split("\n")[0];
+  const others = harnesses.length
+    ? `Try another harness before a bigger model: ${
+      harnesses.map((id) => `${flag} ${id}`).join(", ")
+    }`
+    : `Try another harness (${flag}) or a bigger model`;
+  return {
+    message: `The model made the same failing call ${call.repeats} times in a row: ` +
+      describeCall(call),
+    hint: `It got the same error each time${error ? ` (${error})` : ""}. ${others}; ` +
+      "loop_guard_repeats sets how many repeats are allowed",
+  };
+}

@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
+import { LAUNCHER } from "../../tests/e2e/_harness_env.ts";
+import { findSessions, readSession } from "../store/mod.ts";
+import { sessionWorkspace } from "./_test_session.ts";
+import { openSession, type SessionEvent } from "./open.ts";
+
+const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
+const tool = (id: string, cmd: string) => ({ id, name: "exec_command", args: { cmd } });
+
+Deno.test("a session is saved as it goes and a resumed one carries the whole history", async () => {
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [tool("call_1", "echo first-output")] } },
+    { reply: { text: "first answer" } },
+    { expect: { user_contains: "and now?" }, reply: { text: "second answer" } },
+  ]));
+  await using ws = await sessionWorkspace(fake.baseUrl);
+  const open = (resume?: string) =>
+    openSession({
+      cwd: ws.cwd,
+      env: ws.env,
+      settings: { config: [], sandbox: "danger-full-access" },
+      origin: "repl",
+      resume,
+      io: { onEvent: () => {} },
+    });
+  let id: string | undefined;
+  {
+    await using session = await open();
+    await session.prompt("the task", new AbortController().signal);
+    id = session.status().sessionId;
+  }
+  const [saved] = await findSessions(ws.home, { cwd: ws.cwd });
+  assert.equal(saved.id, id);
+  const record = await readSession(saved.file);
+  // The native harness's environment context is a user item of its own before the prompt.
+  assert.deepEqual(record.events.map((e) => e.type), [
+    "user_message",
+    "user_message",
+    "assistant_message",
+    "tool_result",
+    "assistant_message",
+  ]);
+
+  await using resumed = await open(id);
+  const outcome = await resumed.prompt("and now?", new AbortController().signal);
+  assert.deepEqual(outcome, { status: "completed", finalText: "second answer" });
+  const body = JSON.stringify(fake.requests[2].body);
+  assert.match(body, /the task[^]*call_1[^]*first-output[^]*first answer[^]*and now\?/);
+  assert.equal((await readSession(saved.file)).events.length, 7, "the same file goes on");
+  assert.deepEqual(fake.failures, []);
+});
+
+Deno.test("a session killed mid-turn resumes with the task, the tool call and its result", async () => {
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [tool("call_1", "echo $$ > started.txt; sleep 30")] } },
+    {
+      expect: { user_contains: "go on" },
+      reply: { text: "resumed" },
+    },
+  ]));
+  await using ws = await sessionWorkspace(fake.baseUrl);
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["exec", "--yolo", "the long task"],
+    cwd: ws.cwd,
+    env: ws.env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const deadline = Date.now() + 15_000;
+  while (!(await Deno.stat(join(ws.cwd, "started.txt")).then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error("the command never started");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  // The killed agent could not stop its command's process group; the test does.
+  try {
+    Deno.kill(-Number(await Deno.readTextFile(join(ws.cwd, "started.txt"))), "SIGKILL");
+  } catch { /* already gone */ }
+  const [saved] = await findSessions(ws.home, { cwd: ws.cwd, origin: "exec" });
+  await using session = await openSession({
+    cwd: ws.cwd,
+    env: ws.env,
+    settings: { config: [], sandbox: "danger-full-access" },
+    resume: saved.file,
+    io: { onEvent: () => {} },
+  });
+  assert.equal(
+    (await session.prompt("go on", new AbortController().signal)).status,
+    "completed",
+  );
+  const body = JSON.stringify(fake.requests[1].body);
+  assert.match(body, /the long task[^]*call_1[^]*sleep 30[^]*go on/);
+  assert.deepEqual(fake.failures, []);
+});
+
+Deno.test("a full context window compacts the history, and the session file records it", async () => {
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [tool("call_1", "seq 1 400")] } },
+    {
+      expect: { user_contains: "summary" },
+      reply: { text: "SUMMARY: listed numbers" },
+    },
+    { reply: { text: "done after compaction" } },
+  ]));
+  await using ws = await sessionWorkspace(fake.baseUrl, "model_auto_compact_token_limit = 300");
+  const events: SessionEvent[] = [];
+  await using session = await openSession({
+    cwd: ws.cwd,
+    env: ws.env,
+    settings: { config: [], sandbox: "danger-full-access" },
+    io: { onEvent: (event) => events.push(event) },
+  });
+  const outcome = await session.prompt("count", new AbortController().signal);
+  assert.deepEqual(outcome, { status: "completed", finalText: "done after compaction" });
+  assert.ok(events.some((e) => e.type === "compacted"));
+  const after = JSON.stringify(fake.requests[2].body);
+  assert.match(after, /Summary of the work so far[^]*SUMMARY: listed numbers[^]*count/);
+  assert.doesNotMatch(after, /call_1/, "the compacted history replaced the tool call");
+  const record = await readSession(session.status().sessionFile!);
+  assert.ok(record.events.some((e) => e.type === "compaction"));
+  assert.match(JSON.stringify(record.history[0]), /SUMMARY: listed numbers/);
+  assert.deepEqual(fake.failures, []);
+});
+
+Deno.test("a resumed session keeps its todo list: tool state is saved with the session", async () => {
+  const todos = [{ content: "write the migration", status: "in_progress" }];
+  await using fake = await startFakeProvider(script([
+    { reply: { tool_calls: [{ id: "w1", name: "todo_write", args: { todos } }] } },
+    { reply: { text: "planned" } },
+    { reply: { tool_calls: [{ id: "r1", name: "todo_list", args: {} }] } },
+    {
+      expect: { last_tool_result_contains: "write the migration" },
+      reply: { text: "still planned" },
+    },
+  ]));
+  await using ws = await sessionWorkspace(fake.baseUrl);
+  const open = (resume?: string) =>
+    openSession({
+      cwd: ws.cwd,
+      env: ws.env,
+      settings: { config: [], harness: "deepseek-tui" },
+      resume,
+      io: { onEvent: () => {} },
+    });
+  let file: string | undefined;
+  {
+    await using first = await open();
+    await first.prompt("plan it", new AbortController().signal);
+    file = first.status().sessionFile;
+  }
+  assert.ok((await readSession(file!)).toolState, "the tool state is in the session file");
+  await using second = await open(file);
+  const outcome = await second.prompt("what is left?", new AbortController().signal);
+  assert.deepEqual(outcome, { status: "completed", finalText: "still planned" });
+  assert.deepEqual(fake.failures, []);
+});

@@ -1,0 +1,159 @@
+/**
+ * Keeps a session's file in step with its history: every message the loop appends is written as
+ * it happens, in order, together with approvals and switches. Nothing here blocks the loop; each
+ * prompt ends with `flush()`, which waits for the writes.
+ */
+import type { ApprovalAnswer } from "../approval/hook.ts";
+import type { LoopState } from "../loop/agent_loop.ts";
+import { addUsage, type Message } from "../model/message.ts";
+import {
+  createSession,
+  openSession as readSavedSession,
+  reopenForAppend,
+  type SessionEventInput,
+  SessionWriter,
+} from "../store/mod.ts";
+import type { AgentSession } from "./agent_session.ts";
+import type { SessionIO, SessionOptions } from "./open.ts";
+
+/** Where a resumed session's tool state comes from: its file and line, and its workspace. */
+export interface ResumedFrom {
+  file: string;
+  line?: number;
+  cwd: string;
+}
+
+/** Records one session; `none()` records nothing (an ephemeral session). */
+export class SessionRecorder {
+  readonly #writer: SessionWriter | undefined;
+  readonly #state: LoopState;
+  #cursor: number;
+  #failure: Error | undefined;
+  /** For a resumed session, the harness its history was made with. */
+  readonly resumedHarness: string | undefined;
+  /** For a resumed session, its last saved tool state (todos, loaded tools, read records). */
+  readonly resumedToolState: Record<string, unknown> | undefined;
+  /** For a resumed session, where the tool state was read and the workspace it was made in. */
+  readonly resumedFrom: ResumedFrom | undefined;
+
+  constructor(
+    writer: SessionWriter | undefined,
+    state: LoopState,
+    resumed: { harness?: string; toolState?: Record<string, unknown>; from?: ResumedFrom } = {},
+  ) {
+    this.#writer = writer;
+    this.#state = state;
+    this.#cursor = state.messages.length;
+    this.resumedHarness = resumed.harness;
+    this.resumedToolState = resumed.toolState;
+    this.resumedFrom = resumed.from;
+  }
+
+  get id(): string | undefined {
+    return this.#writer?.id;
+  }
+
+  get file(): string | undefined {
+    return this.#writer?.file;
+  }
+
+  /** Writes the messages the history gained since the last call. */
+  syncMessages(): void {
+    const messages = this.#state.messages;
+    // A compaction replaced the history; it was recorded as such.
+    if (this.#cursor > messages.length) this.#cursor = messages.length;
+    for (; this.#cursor < messages.length; this.#cursor++) {
+      this.append(messageEvent(messages[this.#cursor]));
+    }
+  }
+
+  /** Records that the history was replaced by `messages` (a compaction). */
+  compacted(messages: Message[], tokensBefore: number): void {
+    this.syncMessages();
+    this.append({ type: "compaction", messages, tokensBefore });
+    this.#cursor = this.#state.messages.length;
+  }
+
+  append(event: SessionEventInput): void {
+    if (!this.#writer || this.#failure) return;
+    this.#writer.append(event).catch((error: Error) => this.#failure ??= error);
+  }
+
+  /** Waits for every write; throws the first write failure, once. */
+  async flush(): Promise<void> {
+    this.syncMessages();
+    await this.#writer?.flush().catch((error: Error) => this.#failure ??= error);
+    const failure = this.#failure;
+    if (failure) {
+      this.#failure = undefined;
+      throw failure;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.syncMessages();
+    await this.#writer?.close().catch(() => {});
+  }
+}
+
+function messageEvent(message: Message): SessionEventInput {
+  switch (message.role) {
+    case "user":
+      return { type: "user_message", message };
+    case "assistant":
+      return { type: "assistant_message", message };
+    case "tool_result":
+      return { type: "tool_result", message };
+  }
+}
+
+/**
+ * The session's file: the resumed one (its history restored into `state`), a new one, or none
+ * for an ephemeral session.
+ */
+export async function openRecorder(
+  agent: AgentSession,
+  state: LoopState,
+  opts: SessionOptions,
+  io: SessionIO,
+): Promise<SessionRecorder> {
+  const home = agent.config.home;
+  if (opts.resume) {
+    const saved = await readSavedSession(home, opts.resume);
+    for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
+    state.messages.push(...saved.history);
+    // Usage counts the whole conversation, as the Codex SDK's turn.completed reports it.
+    for (const m of saved.history) if (m.role === "assistant") addUsage(state.usage, m.usage);
+    const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
+      saved.header.harness;
+    const from = { file: saved.file, line: saved.toolStateLine, cwd: saved.header.cwd };
+    const resumed = { harness, toolState: saved.toolState, from };
+    if (opts.ephemeral) return new SessionRecorder(undefined, state, resumed);
+    const writer = await reopenForAppend(saved.file);
+    for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
+    return new SessionRecorder(writer, state, resumed);
+  }
+  if (opts.ephemeral) return new SessionRecorder(undefined, state);
+  const { values } = agent.config;
+  const writer = await createSession(home, {
+    cwd: opts.cwd,
+    model: agent.model,
+    provider: agent.settings.id,
+    harness: agent.harness.id,
+    sandbox: values.sandbox_mode,
+    approval: values.approval_policy,
+    ...(values.model_reasoning_effort ? { reasoningEffort: values.model_reasoning_effort } : {}),
+    origin: opts.origin ?? "exec",
+  });
+  return new SessionRecorder(writer, state);
+}
+
+/** The session-file event for an approval answer. */
+export function approvalEvent(callId: string | undefined, answer: ApprovalAnswer, note?: string) {
+  const decision = answer === "once"
+    ? "approved" as const
+    : answer === "session"
+    ? "approved_for_session" as const
+    : "denied" as const;
+  return { type: "approval" as const, callId: callId ?? "", decision, ...(note ? { note } : {}) };
+}
