@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("claude-code-bare", "habits_claude_code_bare.jsonl", { wires: ["messages", "chat"] });
+habitsCase("claude-code-bare", "habits_claude_code_bare.jsonl", { wires: ["messages"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("claude-code", "habits_claude_code.jsonl", { wires: ["messages", "chat"] });
+habitsCase("claude-code", "habits_claude_code.jsonl", { wires: ["messages"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("deepseek-tui", "habits_deepseek_tui.jsonl", { wires: ["chat", "responses"] });
+habitsCase("deepseek-tui", "habits_deepseek_tui.jsonl", { wires: ["chat"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("kimi-cli", "habits_kimi_cli.jsonl", { wires: ["chat", "responses"] });
+habitsCase("kimi-cli", "habits_kimi_cli.jsonl", { wires: ["chat"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("kimi-code", "habits_kimi_code.jsonl", { wires: ["chat", "responses"] });
+habitsCase("kimi-code", "habits_kimi_code.jsonl", { wires: ["chat"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("minimal", "habits_minimal.jsonl", { wires: ["chat", "messages"] });
+habitsCase("minimal", "habits_minimal.jsonl", { wires: ["chat"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("opencode", "habits_opencode.jsonl", { wires: ["chat", "responses"] });
+habitsCase("opencode", "habits_opencode.jsonl", { wires: ["chat"] });

@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("pi", "habits_pi.jsonl", { wires: ["chat", "messages"] });
+habitsCase("pi", "habits_pi.jsonl", { wires: ["chat"] });

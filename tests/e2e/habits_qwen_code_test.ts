@@ -1,3 +1,3 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("qwen-code", "habits_qwen_code.jsonl", { wires: ["chat", "responses"] });
+habitsCase("qwen-code", "habits_qwen_code.jsonl", { wires: ["chat"] });

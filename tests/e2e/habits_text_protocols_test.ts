@@ -11,8 +11,8 @@ const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", 
 const SKIP = HAS_TMUX ? "" : " (skipped: tmux is not installed)";
 
 const CASES = [
-  { harness: "swe-agent", script: "habits_swe_agent.jsonl", wires: ["chat", "responses"] },
-  { harness: "mini-swe-agent", script: "habits_mini_swe_agent.jsonl", wires: ["chat", "messages"] },
+  { harness: "swe-agent", script: "habits_swe_agent.jsonl", wires: ["chat"] },
+  { harness: "mini-swe-agent", script: "habits_mini_swe_agent.jsonl", wires: ["chat"] },
   { harness: "terminus-2", script: "habits_terminus_2.jsonl", wires: ["chat"], tmux: true },
 ];
 
