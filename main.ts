@@ -47,40 +47,36 @@ async function main(argv: string[]): Promise<number> {
   }
   const verbose = argv.includes("--verbose");
   try {
-    const { parseArgs } = await load<typeof import("./lib/cli/cli.ts")>("cli");
-    const invocation = parseArgs(argv, await versionLine());
-    switch (invocation.mode) {
+    const cli = await load<typeof import("./lib/cli/cli.ts")>("cli");
+    const command = await cli.commandOf(cli.parseArgs(argv, await versionLine()));
+    switch (command.mode) {
       case "done":
         return 0;
       case "repl": {
         const { runRepl } = await load<typeof import("./lib/modes/repl/repl.ts")>("repl");
-        return await runRepl({ prompt: invocation.prompt, options: invocation.options });
-      }
-      case "resume": {
-        const { runResume } = await load<typeof import("./lib/modes/repl/repl.ts")>("repl");
-        return await runResume(invocation.target, invocation.options);
+        return await runRepl(command);
       }
       case "exec": {
         const { runExec } = await load<typeof import("./lib/modes/exec/exec.ts")>("exec");
-        return await runExec(invocation.prompt, invocation.options);
+        return await runExec(command.prompt, command.config, command.exec);
       }
       case "debug_config": {
         const { runDebugConfig } = await load<typeof import("./lib/modes/debug/debug_config.ts")>(
           "debugConfig",
         );
-        return await runDebugConfig(invocation.options);
+        return await runDebugConfig(command.config);
       }
       case "debug_harness": {
         const { runDebugHarness } = await load<typeof import("./lib/modes/debug/debug_harness.ts")>(
           "debugHarness",
         );
-        return await runDebugHarness(invocation.id, invocation.options);
+        return await runDebugHarness(command.id, command.config);
       }
       case "trust_changes": {
         const { runTrustChanges } = await load<typeof import("./lib/modes/debug/trust_changes.ts")>(
           "trustChanges",
         );
-        return await runTrustChanges(invocation.options);
+        return await runTrustChanges({ cwd: command.cwd });
       }
     }
   } catch (error) {

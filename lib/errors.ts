@@ -29,29 +29,12 @@ export class ConfigError extends UserError {
 /** Credentials are missing or rejected. */
 export class AuthError extends UserError {}
 
-/** The model provider failed in a way retries did not fix. */
-export class ProviderError extends UserError {
-  readonly status?: number;
-  readonly retryable: boolean;
-  constructor(
-    message: string,
-    opts: { hint?: string; status?: number; retryable?: boolean; cause?: unknown } = {},
-  ) {
-    super(message, opts);
-    this.status = opts.status;
-    this.retryable = opts.retryable ?? false;
-  }
-}
-
 /** A harness spec file is invalid, or a harness cannot be used with the chosen wire API. */
 export class HarnessError extends UserError {
   constructor(message: string, opts: { hint?: string; cause?: unknown } = {}) {
     super(message, { ...opts, exitCode: 2 });
   }
 }
-
-/** The sandbox cannot be set up. */
-export class SandboxError extends UserError {}
 
 /**
  * A tool call failed in a way the model can correct (bad arguments, missing file, patch that

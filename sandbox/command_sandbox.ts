@@ -18,27 +18,10 @@ import { probeBubblewrap, type ProbeResult } from "./probe.ts";
 import { launcherArgs, RECORD_FD } from "./run_record.ts";
 import { hostSeccompArch, seccompFilter } from "./seccomp_bpf.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
+import type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";
 import { type PreparedProcess, WarmSandboxes } from "./warm_sandbox.ts";
 
-/** Values of `sandbox_mode`. */
-export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
-
-/** A command to run, before sandboxing. */
-export interface CommandRequest {
-  argv: string[];
-  /** Absolute working directory. */
-  cwd: string;
-  env: Record<string, string>;
-  /** Run outside the sandbox; set only after the user approved it. */
-  escalated?: boolean;
-}
-
-/** The process to spawn (with `clearEnv: true`). */
-export interface SpawnSpec {
-  cmd: string;
-  args: string[];
-  env: Record<string, string>;
-}
+export type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";
 
 /** What the session's sandbox is, for the banner, the prompt and the approval policy. */
 export interface SandboxStatus {
@@ -112,6 +95,12 @@ export interface OpenSandboxOptions {
   retryUnsandboxed?: (command: string, output: string) => Promise<boolean | string>;
   /** Put before the argv of sandboxes prepared ahead (tests run them as another user). */
   launcherPrefix?: string[];
+  /**
+   * The agent's own program, which commands can run even when it lies under `/tmp` (a checkout
+   * there): the private `/tmp` gets it read-only, as the read-only root shows it anywhere else.
+   * Default `Deno.execPath()`.
+   */
+  runtimePath?: string;
 }
 
 /** Probes the platform once and returns the session's command sandbox. */
@@ -136,7 +125,8 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
   const extra = { retryUnsandboxed: opts.retryUnsandboxed };
   if (os === "linux") {
     const probe = await probeBubblewrap(opts.bwrap ? { bwrap: opts.bwrap } : {});
-    const readable = await canonical(opts.readablePaths ?? []);
+    const runtime = opts.runtimePath ?? Deno.execPath();
+    const readable = await canonical([...(opts.readablePaths ?? []), runtime]);
     return { ...(await bwrapSandbox(policy, probe, readable, opts.launcherPrefix)), ...extra };
   }
   if (os === "darwin") return { ...seatbeltSandbox(policy), ...extra };
@@ -176,55 +166,15 @@ async function bwrapSandbox(
   }
   const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
   const dir = await sessionDir();
-  const arch = hostSeccompArch();
-  const filterPath = arch ? join(dir, "seccomp.bpf") : undefined;
-  if (arch && filterPath) {
-    await Deno.writeFile(filterPath, seccompFilter(arch), { createNew: true });
-    // Readable by all: the filter is no secret, and a command may run as another user.
-    await Deno.chmod(filterPath, 0o644);
-  }
+  const filterPath = await writeSeccompFilter(dir);
   await sweepPlaceholders(roots, policy.protectedNames);
   const guard = new PlaceholderGuard({ roots, names: policy.protectedNames, recordDir: dir });
-  // The session folder holds the filter and the run records: read-only even under a root.
-  const ownBinds = roots.some((root) => isUnder(dir, root)) ? [dir] : [];
-  const seccomp = filterPath
-    ? "seccomp: no Unix sockets but stream pairs, no io_uring"
-    : "no seccomp filter";
-  const status: SandboxStatus = {
-    mode: policy.mode,
-    kind: "bwrap",
-    enforced: true,
-    description: `${describePolicy(policy)} (bubblewrap, ${seccomp})`,
-  };
-  const underTmp = policy.privateTmp ? readable.filter((path) => isUnder(path, "/tmp")) : [];
-  const readOnlyBinds = (cwd: string) =>
-    policy.privateTmp && isUnder(cwd, "/tmp") &&
-      !policy.writableRoots.some((root) => isUnder(cwd, root))
-      ? [...underTmp, cwd]
-      : underTmp;
-  const launch = async (
-    command: string[],
-    cwd: string,
-    opts: { asPid1?: boolean; watch?: boolean } = {},
-  ): Promise<string[]> => {
-    const cover = await guard.cover({ watch: opts.watch });
-    const argv = bwrapArgs(policy, {
-      command,
-      cwd,
-      seccompFd: filterPath ? 3 : undefined,
-      existingProtectedPaths: [...cover.existing, ...cover.placeholders, ...ownBinds],
-      infoFd: cover.record ? RECORD_FD : undefined,
-      disableUserns: probe.supportsDisableUserns,
-      readOnlyBinds: readOnlyBinds(cwd),
-      asPid1: opts.asPid1,
-    });
-    return launcherArgs({ bwrap: probe.bwrap, bwrapArgs: argv, filterPath, record: cover.record });
-  };
+  const launcher = bwrapLauncher({ policy, probe, readable, guard, dir, filterPath });
   const warm = new WarmSandboxes({
     // Prepared for no command in particular, so for a cwd that needs no bind of its own.
     prepare: async (runner): Promise<SpawnSpec> => ({
       cmd: "/bin/sh",
-      args: await launch(runner, "/", { asPid1: true, watch: false }),
+      args: await launcher.argv(runner, "/", { asPid1: true, watch: false }),
       env: probe.bwrap.includes("/") ? {} : { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
     }),
     watched: [...roots, ...roots.flatMap((r) => policy.protectedNames.map((n) => join(r, n)))],
@@ -232,14 +182,14 @@ async function bwrapSandbox(
     launcherPrefix,
   });
   return {
-    status,
+    status: bwrapStatus(policy, filterPath),
     async wrap(req) {
       if (req.escalated) return direct(req);
-      const args = await launch(req.argv, req.cwd);
+      const args = await launcher.argv(req.argv, req.cwd);
       return { cmd: "/bin/sh", args, env: sandboxEnv(req.env, policy) };
     },
     async spawn(req) {
-      if (req.escalated || readOnlyBinds(req.cwd).length !== underTmp.length) return undefined;
+      if (req.escalated || launcher.needsOwnBinds(req.cwd)) return undefined;
       return await warm.take({ argv: req.argv, cwd: req.cwd, env: sandboxEnv(req.env, policy) });
     },
     prepared: () => warm.ready(),
@@ -252,6 +202,91 @@ async function bwrapSandbox(
       await guard[Symbol.asyncDispose]();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
+  };
+}
+
+/** Writes the seccomp filter into `dir`; its path, or undefined when this host has none. */
+async function writeSeccompFilter(dir: string): Promise<string | undefined> {
+  const arch = hostSeccompArch();
+  if (!arch) return undefined;
+  const filterPath = join(dir, "seccomp.bpf");
+  await Deno.writeFile(filterPath, seccompFilter(arch), { createNew: true });
+  // Readable by all: the filter is no secret, and a command may run as another user.
+  await Deno.chmod(filterPath, 0o644);
+  return filterPath;
+}
+
+function bwrapStatus(policy: SandboxPolicy, filterPath: string | undefined): SandboxStatus {
+  const seccomp = filterPath
+    ? "seccomp: no Unix sockets but stream pairs, no io_uring"
+    : "no seccomp filter";
+  return {
+    mode: policy.mode,
+    kind: "bwrap",
+    enforced: true,
+    description: `${describePolicy(policy)} (bubblewrap, ${seccomp})`,
+  };
+}
+
+/** What `bwrapLauncher()` builds its command lines from. */
+interface BwrapLauncherOptions {
+  policy: SandboxPolicy;
+  probe: Extract<ProbeResult, { ok: true }>;
+  /** Folders re-bound read-only over the private `/tmp` (canonical). */
+  readable: string[];
+  guard: PlaceholderGuard;
+  /** The session folder: the filter and the run records. */
+  dir: string;
+  filterPath: string | undefined;
+}
+
+/** How a sandbox is launched: its command as pid 1 (a prepared one), placeholders watched. */
+interface LaunchOptions {
+  asPid1?: boolean;
+  watch?: boolean;
+}
+
+/** Builds the command lines that run a command in a new bubblewrap sandbox. */
+interface BwrapLauncher {
+  /** The argv (for `/bin/sh`) that runs `command` in `cwd` in a new sandbox. */
+  argv(command: string[], cwd: string, opts?: LaunchOptions): Promise<string[]>;
+  /** True when a command in `cwd` needs a bind a prepared sandbox does not have. */
+  needsOwnBinds(cwd: string): boolean;
+}
+
+function bwrapLauncher(opts: BwrapLauncherOptions): BwrapLauncher {
+  const { policy, probe, guard, filterPath } = opts;
+  const underTmp = policy.privateTmp ? opts.readable.filter((path) => isUnder(path, "/tmp")) : [];
+  const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
+  // The session folder holds the filter and the run records: read-only even under a root.
+  const ownBinds = roots.some((root) => isUnder(opts.dir, root)) ? [opts.dir] : [];
+  // A cwd under the private /tmp and outside every writable root is bound read-only too.
+  const readOnlyBinds = (cwd: string) =>
+    policy.privateTmp && isUnder(cwd, "/tmp") &&
+      !policy.writableRoots.some((root) => isUnder(cwd, root))
+      ? [...underTmp, cwd]
+      : underTmp;
+  return {
+    async argv(command, cwd, opts = {}) {
+      const cover = await guard.cover({ watch: opts.watch });
+      const argv = bwrapArgs(policy, {
+        command,
+        cwd,
+        seccompFd: filterPath ? 3 : undefined,
+        existingProtectedPaths: [...cover.existing, ...cover.placeholders, ...ownBinds],
+        infoFd: cover.record ? RECORD_FD : undefined,
+        disableUserns: probe.supportsDisableUserns,
+        readOnlyBinds: readOnlyBinds(cwd),
+        asPid1: opts.asPid1,
+      });
+      return launcherArgs({
+        bwrap: probe.bwrap,
+        bwrapArgs: argv,
+        filterPath,
+        record: cover.record,
+      });
+    },
+    needsOwnBinds: (cwd) => readOnlyBinds(cwd).length !== underTmp.length,
   };
 }
 

@@ -200,6 +200,34 @@ bwrapTest("sandboxed Deno subprocesses still work", async () => {
   assert.equal(out.code, 0);
 });
 
+bwrapTest("the agent's own program under /tmp stays runnable, read-only, and alone", async () => {
+  await using w = await workspace();
+  const dir = await Deno.realPath(await Deno.makeTempDir({ dir: "/tmp", prefix: "oi_runtime_" }));
+  const [runtime, other] = [join(dir, "runtime"), join(dir, "other")];
+  for (const path of [runtime, other]) {
+    await Deno.writeTextFile(path, "#!/bin/sh\necho ran\n");
+    await Deno.chmod(path, 0o755);
+  }
+  const sandbox = await openCommandSandbox({
+    mode: "workspace-write",
+    writableRoots: [w.ws],
+    networkAccess: false,
+    runtimePath: runtime,
+  });
+  try {
+    const sandboxed = { ...w, sandbox };
+    assert.deepEqual(await run(sandboxed, `'${runtime}'`), { code: 0, output: "ran\n" });
+    const write = await run(sandboxed, `echo x >> '${runtime}'`);
+    assert.notEqual(write.code, 0, "the runtime is read-only");
+    assert.equal(await Deno.readTextFile(runtime), "#!/bin/sh\necho ran\n");
+    const hidden = await run(sandboxed, `'${other}'`);
+    assert.equal(hidden.code, 127, `the rest of /tmp stays private: ${hidden.output}`);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("describePolicy() names what stays read-only, whether it exists or not", () => {
   const base = {
     writableRoots: ["/w/a", "/w/b"],

@@ -6,6 +6,8 @@
  * `*KEY*`, `*SECRET*` or `*TOKEN*`; drop names matching `exclude`; insert `set`; if `include_only`
  * is non-empty, keep only matching names. Patterns are case-insensitive globs (`*`, `?`, `[...]`).
  */
+// @ts-types="@types/picomatch"
+import picomatch from "picomatch";
 
 /**
  * The `[shell_environment_policy]` table; `lib/config`'s `ShellEnvironmentPolicy` is assignable
@@ -56,28 +58,24 @@ export function commandEnvironment(
   );
 }
 
-/** Compiles a case-insensitive, whole-name glob: `*`, `?`, `[abc]`, `[a-z]`, `[!x]`/`[^x]`. */
+/**
+ * Compiles a case-insensitive, whole-name glob: `*`, `?`, `[abc]`, `[a-z]`, `[!x]`/`[^x]`; every
+ * other character is literal. The options are `nameGlobRegExp()`'s in lib/tools/glob_match.ts.
+ */
 export function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i];
-    if (ch === "*") source += ".*";
-    else if (ch === "?") source += ".";
-    else if (ch === "[") {
-      const close = glob.indexOf("]", i + 2);
-      if (close === -1) {
-        source += "\\[";
-        continue;
-      }
-      let body = glob.slice(i + 1, close);
-      const negate = body[0] === "!" || body[0] === "^";
-      if (negate) body = body.slice(1);
-      source += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-      i = close;
-    } else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "is");
+  return picomatch.makeRe(glob.replace(/[()|+@{}\\]/g, "\\$&"), NAME_GLOB);
 }
+
+const NAME_GLOB = {
+  dot: true,
+  posix: true,
+  windows: false,
+  nocase: true,
+  bash: true,
+  noextglob: true,
+  nobrace: true,
+  nonegate: true,
+} as const;
 
 function inheritFilter(inherit: ShellEnvironmentPolicy["inherit"], windows: boolean) {
   if (inherit === "all") return () => true;

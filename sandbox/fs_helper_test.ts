@@ -63,7 +63,15 @@ async function layout(mode: SandboxPolicy["mode"] = "workspace-write"): Promise<
     ws,
     outside,
     policy,
-    ctx: (fs) => ({ cwd: ws, signal: new AbortController().signal, env: {}, state: new Map(), fs }),
+    ctx: (fs) => ({
+      callId: "test_call",
+      progress: () => {},
+      cwd: ws,
+      signal: new AbortController().signal,
+      env: {},
+      state: new Map(),
+      fs,
+    }),
     [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
   };
 }

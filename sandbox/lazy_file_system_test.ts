@@ -19,6 +19,7 @@ function counting() {
 
 Deno.test("lazyFileSystem() starts its backend once, on first use", async () => {
   const dir = await Deno.makeTempDir();
+  await using _dir = { [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
   const { fs, calls } = counting();
   assert.equal(calls.starts, 0);
   await fs.writeFileAtomic(`${dir}/a.txt`, new TextEncoder().encode("hi"));

@@ -22,7 +22,6 @@
  * when it was prepared. If any of those changed since (a protected name created or replaced, a
  * symlink retargeted), `take()` discards it and the caller makes a sandbox for the command.
  */
-import type { SpawnSpec } from "./command_sandbox.ts";
 import { HeldPaths, sameBut } from "./_held_paths.ts";
 import { PLACEHOLDER_MODE } from "./placeholders.ts";
 import {
@@ -34,6 +33,7 @@ import {
   warmable,
   type WarmRequest,
 } from "./_warm_runner.ts";
+import type { SpawnSpec } from "./types.ts";
 
 export { RUNNER_NAME, type WarmRequest } from "./_warm_runner.ts";
 

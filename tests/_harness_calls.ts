@@ -34,7 +34,6 @@ export async function harnessSession(
       harness,
       ctx: ws.ctx,
       emit: () => {},
-      beforeToolCall: () => Promise.resolve({ allow: true }),
     });
   return {
     harness,

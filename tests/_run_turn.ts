@@ -1,18 +1,26 @@
 /** Test helper: one turn of the real loop in a directory, every call allowed, files in-process. */
+import { loopGuardLink } from "../lib/hooks/loop_guard.ts";
+import { remindersLink } from "../lib/hooks/reminders.ts";
 import { type LoopDeps, type LoopState, runTurn } from "../lib/loop/agent_loop.ts";
-import { allowAll } from "../lib/loop/_test_loop.ts";
 import type { TurnOutcome } from "../lib/loop/events.ts";
 import { inProcessFs } from "../sandbox/file_system.ts";
 
-/** Runs `state`'s next turn in `cwd` with the PATH of this process; `deps` may add the rest. */
+/**
+ * Runs `state`'s next turn in `cwd` with the PATH of this process, the session's links but
+ * approval (every call runs, sandboxed), the loop guard set to `loopGuardRepeats`; `deps` may
+ * add the rest.
+ */
 export function runTestTurn(
   state: LoopState,
-  deps: Pick<LoopDeps, "provider" | "harness"> & Partial<LoopDeps> & { cwd: string },
+  deps: Pick<LoopDeps, "provider" | "harness"> & Partial<LoopDeps> & {
+    cwd: string;
+    loopGuardRepeats?: number;
+  },
 ): Promise<TurnOutcome> {
-  const { cwd, ...rest } = deps;
+  const { cwd, loopGuardRepeats, ...rest } = deps;
   const signal = new AbortController().signal;
   return runTurn(state, {
-    beforeToolCall: allowAll,
+    toolHooks: (turn) => [remindersLink(turn), loopGuardLink(turn, loopGuardRepeats)],
     ctx: {
       cwd,
       signal,

@@ -5,6 +5,7 @@ import { loadHarness } from "../lib/harness/load.ts";
 import type { Harness } from "../lib/harness/types.ts";
 import { approvalHook, type ApprovalQuestion } from "../lib/approval/hook.ts";
 import { inProcessFs } from "../sandbox/file_system.ts";
+import { tempWorkspace } from "../lib/tools/_test_workspace.ts";
 
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 const claude = await loadHarness("claude-code", { builtinDir: HARNESSES });
@@ -51,7 +52,7 @@ Deno.test("a background Bash with dangerouslyDisableSandbox asks the user, as a 
         policy: "on-request",
         sandbox: { mode: "workspace-write", enforced: true },
         mutates: () => true,
-        ask: (q) => (asked.push(q), Promise.resolve("once")),
+        ask: ({ question }) => (asked.push(question), Promise.resolve("once")),
       });
       const verdict = await hook({ name: "Bash" }, { capability: r.capability.id, input: r.input });
       assert.deepEqual(verdict, { allow: true, unsandboxed: true });
@@ -91,9 +92,12 @@ Deno.test("zcode Read has no footer and TodoRead answers with a todos object", (
 });
 
 Deno.test("zcode Read answers an unchanged whole-file re-read with a reminder, for real", async () => {
-  const dir = await Deno.makeTempDir();
+  await using ws = await tempWorkspace();
+  const dir = ws.dir;
   await Deno.writeTextFile(`${dir}/a.py`, "x = 1\n");
   const ctx = {
+    callId: "test_call",
+    progress: () => {},
     cwd: dir,
     signal: new AbortController().signal,
     env: {},

@@ -19,6 +19,8 @@ async function session() {
   const scratch = await testScratch();
   const jobs = new JobRegistry({ scratch, stopGraceMs: 200 });
   const ctx: ToolContext = {
+    callId: "test_call",
+    progress: () => {},
     cwd: dir,
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir },

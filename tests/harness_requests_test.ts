@@ -117,12 +117,11 @@ async function requests(harness: string, wire: WireApi, model: string, textProto
   );
   let sessionId = "";
   {
-    await using session = await openSession({
-      cwd: ws.cwd,
-      env: ws.env,
-      settings: { config: [], sandbox: "danger-full-access", askForApproval: "never" },
-      io: { onEvent: () => {} },
-    });
+    await using session = await openSession(
+      { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never" },
+      { onEvent: () => {} },
+      { env: ws.env },
+    );
     sessionId = session.status().sessionId ?? "";
     const outcome = await session.prompt("fix the failing test", new AbortController().signal);
     // A text protocol ends only on its submit command, so its turn runs past the script.

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { HarnessError } from "../lib/errors.ts";
 import { loadHarnessDir } from "../lib/harness/load.ts";
-import { BASE_FILES, BASE_SPEC, writeHarness } from "../lib/harness/_test_harness.ts";
+import {
+  BASE_FILES,
+  BASE_SPEC,
+  loadTestHarness,
+  writeHarness,
+} from "../lib/harness/_test_harness.ts";
 import { harnessSession } from "./_harness_calls.ts";
 
 // Command results as each vendor sends them (../shared/reference/request-shapes.md, section per
@@ -129,13 +134,7 @@ Deno.test("a typo in an error text, an error code or a harness text is a load er
         'template = "{text}"',
       ) +
     `errors = ${errors}\n`;
-  const good = await loadHarnessDir(
-    await writeHarness(
-      await Deno.makeTempDir({ prefix: "oi_texts_ok_" }),
-      "t",
-      withErrors('{ file_not_found = "No {path} in {cwd}" }'),
-    ),
-  );
+  const good = await loadTestHarness(withErrors('{ file_not_found = "No {path} in {cwd}" }'));
   assert.deepEqual(good.tools[0].errors, { file_not_found: "No {path} in {cwd}" });
   let err = await loadError(withErrors('{ file_not_found = "No {paht}" }'));
   assert.match(

@@ -42,7 +42,7 @@ async function secondBody(
   try {
     const signal = new AbortController().signal;
     const outcome = await runTurn(freshState(), {
-      beforeToolCall: allowAll,
+      toolHooks: allowAll,
       provider,
       harness,
       ctx: { cwd, signal, env: {}, state: new Map(), fs: inProcessFs },

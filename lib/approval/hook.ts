@@ -1,8 +1,10 @@
 /**
  * The loop's `beforeToolCall` hook for an approval policy: allow, ask the user, or refuse. The
  * question itself is injected (a terminal prompt, an ACP request, or nothing when no one can
- * answer, in which case every question is denied with a message saying why).
+ * answer, in which case every question is denied with a message saying why). A question is asked
+ * under the turn's abort signal: cancelling the turn withdraws it and the call ends as cancelled.
  */
+import { turnCancelled, unlessCancelled } from "./_cancel.ts";
 import {
   approvalDecision,
   type ApprovalPolicy,
@@ -33,6 +35,19 @@ export type ApprovalAnswer = "once" | "session" | "deny";
 /** An answer, or an answer with a note for the model (why the user refused, what to do instead). */
 export type ApprovalReply = ApprovalAnswer | { answer: ApprovalAnswer; note?: string };
 
+/** One approval request: the call it is about (its id and tool name as the model wrote them). */
+export interface ApprovalAsk {
+  callId: string;
+  tool: string;
+  question: ApprovalQuestion;
+}
+
+/**
+ * Asks the user (a terminal prompt, an editor's permission request). `signal` fires when the turn
+ * is cancelled: the front end then withdraws the request; its answer no longer counts.
+ */
+export type Approver = (req: ApprovalAsk, signal: AbortSignal) => Promise<ApprovalReply>;
+
 /** Options of `approvalHook()`. */
 export interface ApprovalHookOptions {
   policy: ApprovalPolicy;
@@ -41,8 +56,8 @@ export interface ApprovalHookOptions {
   mutates: (capability: string) => boolean;
   /** The environment commands run with; see `ApprovalRequest.env`. */
   env?: Record<string, string>;
-  /** Asks the user about call `callId`; absent when no one can answer (exec without a terminal). */
-  ask?: (question: ApprovalQuestion, callId: string | undefined) => Promise<ApprovalReply>;
+  /** Asks the user; absent when no one can answer. */
+  ask?: Approver;
   /** Told about every refusal. */
   onDenied?: (message: string, callId: string | undefined) => void;
 }
@@ -50,18 +65,24 @@ export interface ApprovalHookOptions {
 /** The hook's verdict; `unsandboxed` is the only grant that lets a call leave the sandbox. */
 export type HookVerdict = { allow: true; unsandboxed?: boolean } | { allow: false; reason: string };
 
-/** Builds the `beforeToolCall` hook for `opts.policy`. */
-export function approvalHook(
-  opts: ApprovalHookOptions,
-): (
+/**
+ * The approval step of one tool call. `signal` is the turn's: when it fires while the user is
+ * asked, the question is withdrawn and the returned promise rejects with an `AbortError`.
+ */
+export type ApprovalStep = (
   call: { id?: string; name: string },
-  resolved: { capability: string; input: unknown },
-) => Promise<HookVerdict> {
+  resolved: { capability: string; input: unknown; mutates?: boolean },
+  signal?: AbortSignal,
+) => Promise<HookVerdict>;
+
+/** Builds the `beforeToolCall` hook for `opts.policy`. */
+export function approvalHook(opts: ApprovalHookOptions): ApprovalStep {
   const approvedForSession = new Set<string>();
-  return async (call, resolved) => {
+  return async (call, resolved, signal = new AbortController().signal) => {
     const verdict = approvalDecision(opts.policy, {
       capability: resolved.capability,
-      mutates: opts.mutates(resolved.capability),
+      // A tool from a tool source says itself whether it changes anything.
+      mutates: resolved.mutates ?? opts.mutates(resolved.capability),
       input: resolved.input,
       sandbox: opts.sandbox,
       env: opts.env,
@@ -80,19 +101,28 @@ export function approvalHook(
     if (approvedForSession.has(key)) return allowed;
     if (!opts.ask) {
       return deny(
-        `Approval needed to run ${call.name} (${verdict.reason}), but no one can be asked: ` +
-          `there is no terminal. It was not run\nTell the user what you wanted to run and why; ` +
-          `they can rerun with a different --ask-for-approval or --sandbox`,
+        `No one is available to approve ${call.name} (${verdict.reason}), so it was not run\n` +
+          "Tell the user what you wanted to run and why",
       );
     }
-    const reply = await opts.ask(question, call.id);
-    const { answer, note } = typeof reply === "string" ? { answer: reply, note: undefined } : reply;
+    const cancelled = () =>
+      turnCancelled("The turn was cancelled while this call waited for approval; it was not run");
+    if (signal.aborted) throw cancelled();
+    const req = { callId: call.id ?? "", tool: call.name, question };
+    const { answer, note } = replyOf(
+      await unlessCancelled(opts.ask(req, signal), signal, cancelled),
+    );
     if (answer === "deny") {
       return deny(`The user refused to run ${call.name}${note ? `, saying: ${note}` : ""}`);
     }
     if (answer === "session") approvedForSession.add(key);
     return allowed;
   };
+}
+
+/** The answer and the note of a reply. */
+export function replyOf(reply: ApprovalReply): { answer: ApprovalAnswer; note?: string } {
+  return typeof reply === "string" ? { answer: reply } : reply;
 }
 
 function questionFor(

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
-import { type ApprovalAnswer, approvalHook, type ApprovalQuestion } from "./hook.ts";
+import {
+  type ApprovalAnswer,
+  type ApprovalAsk,
+  approvalHook,
+  type ApprovalQuestion,
+} from "./hook.ts";
+import { promptly, until } from "./_test_wait.ts";
 
-const CALL = { name: "Bash" };
+const CALL = { id: "call_7", name: "Bash" };
 const sandbox = { mode: "workspace-write" as const, enforced: true };
 
 function hookWith(answers: ApprovalAnswer[] | undefined, policy = "untrusted" as const) {
@@ -11,8 +17,8 @@ function hookWith(answers: ApprovalAnswer[] | undefined, policy = "untrusted" as
     policy,
     sandbox,
     mutates: () => true,
-    ask: answers && ((q) => {
-      asked.push(q);
+    ask: answers && (({ question }) => {
+      asked.push(question);
       return Promise.resolve(answers.shift() ?? "deny");
     }),
     onDenied: (m) => denied.push(m),
@@ -24,7 +30,7 @@ Deno.test("approvalHook() denies with a clear message when no one can be asked",
   const { hook, denied } = hookWith(undefined);
   const v = await hook(CALL, { capability: "shell.run", input: { command: "ls && rm -rf x" } });
   assert.equal(v.allow, false);
-  assert.match(!v.allow ? v.reason : "", /Approval needed to run Bash .* no terminal/);
+  assert.match(!v.allow ? v.reason : "", /^No one is available to approve Bash \(.*\), so it was/);
   assert.equal(denied.length, 1);
   const safe = await hook(CALL, { capability: "shell.run", input: { command: "ls" } });
   assert.equal(safe.allow, true);
@@ -91,4 +97,69 @@ Deno.test("approvalHook() passes the user's note on a refusal to the model", asy
     allow: false,
     reason: "The user refused to run Bash, saying: use the staging database",
   });
+});
+
+/** A hook whose question stays pending until answered by hand; it records what it was asked. */
+function pendingHook() {
+  const asks: Array<
+    { req: ApprovalAsk; signal: AbortSignal; answer: (a: ApprovalAnswer) => void }
+  > = [];
+  const hook = approvalHook({
+    policy: "untrusted",
+    sandbox,
+    mutates: () => true,
+    ask: (req, signal) => new Promise((answer) => asks.push({ req, signal, answer })),
+  });
+  return { hook, asks };
+}
+
+Deno.test("approvalHook() asks with the call's id and tool name and the turn's signal", async () => {
+  const { hook, asks } = pendingHook();
+  const turn = new AbortController();
+  const verdict = hook(CALL, { capability: "shell.run", input: { command: "make" } }, turn.signal);
+  await until(() => asks.length === 1);
+  assert.equal(asks[0].req.callId, "call_7");
+  assert.equal(asks[0].req.tool, "Bash");
+  assert.equal(asks[0].req.question.subject, "make");
+  assert.equal(asks[0].signal, turn.signal);
+  asks[0].answer("once");
+  assert.deepEqual(await verdict, { allow: true, unsandboxed: false });
+});
+
+Deno.test("approvalHook() withdraws a pending question when the turn is cancelled", async () => {
+  const { hook, asks } = pendingHook();
+  const turn = new AbortController();
+  const input = { command: "make" };
+  const verdict = hook(CALL, { capability: "shell.run", input }, turn.signal);
+  await until(() => asks.length === 1);
+  let withdrawn = false;
+  asks[0].signal.addEventListener("abort", () => withdrawn = true);
+  turn.abort();
+  assert.equal(withdrawn, true, "the question's signal fired");
+  // The hook does not wait for the front end: the question is never answered here.
+  await assert.rejects(promptly(verdict), (error: Error) => {
+    assert.equal(error.name, "AbortError");
+    assert.match(error.message, /cancelled while this call waited for approval; it was not run/);
+    return true;
+  });
+  asks[0].answer("session");
+  const again = hook(CALL, { capability: "shell.run", input }, new AbortController().signal);
+  await until(() => asks.length === 2);
+  asks[1].answer("deny");
+  assert.equal(
+    (await again).allow,
+    false,
+    "a late answer to the withdrawn question counts for nothing",
+  );
+});
+
+Deno.test("approvalHook() asks nothing once the turn is cancelled", async () => {
+  const { hook, asks } = pendingHook();
+  const turn = new AbortController();
+  turn.abort();
+  const verdict = hook(CALL, { capability: "shell.run", input: { command: "make" } }, turn.signal);
+  await assert.rejects(promptly(verdict), { name: "AbortError" });
+  assert.equal(asks.length, 0);
+  const safe = await hook(CALL, { capability: "shell.run", input: { command: "ls" } }, turn.signal);
+  assert.equal(safe.allow, true, "control: a call that needs no approval is not held up");
 });

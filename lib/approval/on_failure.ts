@@ -3,40 +3,64 @@
  * may have caused: rerun it unsandboxed once the user approves, and otherwise tell the model
  * why it was not rerun (the answer's text is added to the command's output).
  */
-import type { ApprovalQuestion, ApprovalReply } from "./hook.ts";
+import { turnCancelled, unlessCancelled } from "./_cancel.ts";
+import { type Approver, replyOf } from "./hook.ts";
 import { visible } from "./visible.ts";
 
 /** Options of `onFailureRerun()`. */
 export interface OnFailureOptions {
-  /** Asks the user; absent when no one can answer (exec without a terminal). */
-  ask?: (question: ApprovalQuestion) => Promise<ApprovalReply>;
-  /** Told when the rerun is refused for want of a terminal, for stderr. */
-  onDenied?: (message: string) => void;
+  /** Asks the user; absent when no one can answer. */
+  ask?: Approver;
+  /** Told when the rerun is refused because no one can approve it. */
+  onDenied?: (message: string, callId?: string) => void;
 }
 
 /** True reruns the command unsandboxed; a string says why it was not rerun. */
 export type RerunAnswer = true | string;
 
+/**
+ * The call the failed command belongs to, and its turn's abort signal: when it fires while the
+ * user is asked, the question is withdrawn and the rerun rejects with an `AbortError`.
+ */
+export interface RerunCall {
+  callId?: string;
+  /** The tool's name as the model called it; default the capability id. */
+  tool?: string;
+  signal?: AbortSignal;
+}
+
 /** Builds the sandbox's `retryUnsandboxed` callback for the on-failure policy. */
 export function onFailureRerun(
   opts: OnFailureOptions,
-): (command: string, output: string) => Promise<RerunAnswer> {
-  return async (command, output) => {
+): (command: string, output: string, call?: RerunCall) => Promise<RerunAnswer> {
+  return async (command, output, call = {}) => {
     if (!opts.ask) {
-      opts.onDenied?.(`Not rerunning "${command}" unsandboxed: no terminal to ask`);
+      opts.onDenied?.(
+        `Not rerunning "${command}" unsandboxed: no one is available to approve it`,
+        call.callId,
+      );
       return "The command failed in the sandbox; running it outside the sandbox needs the " +
-        "user's approval, which no one can give here (there is no terminal), so it was not " +
-        "rerun\nTell the user what failed and why it needs to run outside the sandbox; they " +
-        "can rerun with a different --ask-for-approval or --sandbox";
+        "user's approval, and no one is available to give it, so it was not rerun\nTell the " +
+        "user what failed and why it needs to run outside the sandbox";
     }
+    const signal = call.signal ?? new AbortController().signal;
+    const cancelled = () =>
+      turnCancelled(
+        "The turn was cancelled while the user was asked whether to rerun the command outside " +
+          "the sandbox; it was not rerun",
+      );
+    if (signal.aborted) throw cancelled();
     const last = output.trim().split("\n").pop() ?? "";
-    const reply = await opts.ask({
+    const question = {
       capability: "shell.run",
       subject: visible(command),
       reason: `it failed in the sandbox: ${visible(last)}`,
       unsandboxed: true,
-    });
-    const { answer, note } = typeof reply === "string" ? { answer: reply, note: undefined } : reply;
+    };
+    const req = { callId: call.callId ?? "", tool: call.tool ?? "shell.run", question };
+    const { answer, note } = replyOf(
+      await unlessCancelled(opts.ask(req, signal), signal, cancelled),
+    );
     if (answer !== "deny") return true;
     return "The command failed in the sandbox, and the user refused to rerun it outside the " +
       `sandbox${note ? `, saying: ${note}` : ""}`;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ApprovalAnswer, ApprovalQuestion } from "./hook.ts";
 import { onFailureRerun } from "./on_failure.ts";
+import { promptly } from "./_test_wait.ts";
 import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { shellRun } from "../tools/shell_run.ts";
 import { tempWorkspace } from "../tools/_test_workspace.ts";
@@ -29,27 +30,55 @@ const DENIED_IN_SANDBOX = 'if [ -n "$CONFINED" ]; then echo "touch: x: Read-only
 
 Deno.test("onFailureRerun() tells the model that no one could approve the rerun", async () => {
   const denied: string[] = [];
-  const answer = await onFailureRerun({ onDenied: (m) => denied.push(m) })("touch x", "denied");
+  const rerun = onFailureRerun({ onDenied: (m, callId) => denied.push(`${callId}: ${m}`) });
+  const answer = await rerun("touch x", "denied", { callId: "c1" });
   assert.equal(typeof answer, "string");
-  assert.match(String(answer), /failed in the sandbox; running it outside .* no terminal/);
-  assert.match(String(answer), /--ask-for-approval or --sandbox/);
-  assert.deepEqual(denied, ['Not rerunning "touch x" unsandboxed: no terminal to ask']);
+  assert.match(
+    String(answer),
+    /failed in the sandbox; running it outside .* no one is available to give it, so it was not/,
+  );
+  assert.deepEqual(denied, [
+    'c1: Not rerunning "touch x" unsandboxed: no one is available to approve it',
+  ]);
 });
 
 Deno.test("onFailureRerun() asks the user and says when they refused", async () => {
   const asked: ApprovalQuestion[] = [];
   const answers: ApprovalAnswer[] = ["once", "deny"];
+  const calls: string[] = [];
   const rerun = onFailureRerun({
-    ask: (q) => {
-      asked.push(q);
+    ask: ({ callId, tool, question }) => {
+      calls.push(`${callId} ${tool}`);
+      asked.push(question);
       return Promise.resolve(answers.shift() ?? "deny");
     },
   });
-  assert.equal(await rerun("touch x", "a\ntouch: x: Read-only file system\n"), true);
+  const output = "a\ntouch: x: Read-only file system\n";
+  assert.equal(await rerun("touch x", output, { callId: "c1", tool: "Bash" }), true);
   assert.match(String(await rerun("touch\u001b[2K x", "no")), /the user refused to rerun it/);
   assert.equal(asked[0].reason, "it failed in the sandbox: touch: x: Read-only file system");
   assert.equal(asked[0].unsandboxed, true);
   assert.equal(asked[1].subject, "touch\\u{1b}[2K x");
+  assert.deepEqual(calls, ["c1 Bash", " shell.run"]);
+});
+
+Deno.test("onFailureRerun() withdraws its question when the turn is cancelled", async () => {
+  const turn = new AbortController();
+  let asked: AbortSignal | undefined;
+  const rerun = onFailureRerun({
+    // The question is never answered: only the turn's signal can end the wait.
+    ask: (_req, signal) => (asked = signal, new Promise(() => {})),
+  });
+  const answer = rerun("touch x", "touch: x: Read-only file system", { signal: turn.signal });
+  assert.equal(asked, turn.signal);
+  turn.abort();
+  await assert.rejects(promptly(answer), (error: Error) => {
+    assert.equal(error.name, "AbortError");
+    assert.match(error.message, /cancelled while the user was asked .*; it was not rerun/);
+    return true;
+  });
+  const answered = onFailureRerun({ ask: () => Promise.resolve("once") });
+  assert.equal(await answered("touch x", "", { signal: new AbortController().signal }), true);
 });
 
 Deno.test("shellRun() says in its output that the unsandboxed rerun was refused", async () => {
@@ -61,7 +90,7 @@ Deno.test("shellRun() says in its output that the unsandboxed rerun was refused"
     out.output,
     /^touch: x: Read-only file system\n\nThe command failed in the sandbox;/,
   );
-  assert.match(out.output, /no one can give here \(there is no terminal\)/);
+  assert.match(out.output, /no one is available to give it, so it was not rerun/);
 });
 
 Deno.test("shellRun() reruns unsandboxed, without a note, once the user approves", async () => {

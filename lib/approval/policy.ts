@@ -88,7 +88,7 @@ export function approvalDecision(
     return {
       decision: "deny",
       reason: `The session sandbox is read-only: ${req.capability} cannot change files`,
-      hint: "Tell the user; they can restart with --sandbox workspace-write to allow edits",
+      hint: "Tell the user what you wanted to change and why; files cannot be changed here",
     };
   }
   if (policy === "untrusted") {
@@ -175,7 +175,9 @@ function commandDecision(policy: ApprovalPolicy, req: ApprovalRequest): Approval
       return {
         decision: "deny",
         reason: `${problem}, and approval_policy is never: the command was not run`,
-        hint: req.sandbox.problem?.hint,
+        // The problem's own hint is the fix for the user, which the model cannot apply.
+        hint: "Tell the user what you wanted to run and why; commands that are not known to " +
+          "be read-only cannot run here",
       };
     }
     return { decision: "ask", unsandboxed: true, reason: `${problem}; it would run unsandboxed` };

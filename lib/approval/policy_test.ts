@@ -69,7 +69,7 @@ Deno.test("approvalDecision() refuses file changes in read-only and asks under u
   });
   assert.ok(denied.decision === "deny");
   assert.match(denied.reason, /read-only: fs\.apply_patch cannot change files/);
-  assert.match(denied.hint ?? "", /--sandbox workspace-write/);
+  assert.match(denied.hint ?? "", /files cannot be changed here/);
 });
 
 Deno.test("approvalDecision() treats a background command like a foreground one", () => {

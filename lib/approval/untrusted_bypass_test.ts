@@ -15,7 +15,7 @@ import type { z } from "zod";
 
 const NATIVE = fileURLToPath(new URL("../../harnesses/native", import.meta.url));
 
-/** The hook of `-s danger-full-access -a untrusted` in exec, where no one can be asked. */
+/** The hook of danger-full-access with approval_policy untrusted, where no one can be asked. */
 function untrustedFullAccess() {
   return approvalHook({
     policy: "untrusted",
@@ -120,7 +120,7 @@ Deno.test("approvalHook() asks before exec_command with a shell parameter", asyn
     input: resolved.input,
   });
   assert.equal(verdict.allow, false);
-  assert.match(!verdict.allow ? verdict.reason : "", /Approval needed/);
+  assert.match(!verdict.allow ? verdict.reason : "", /No one is available to approve exec_command/);
   await using ws = await tempDir({ "tools/evil": "#!/bin/sh\necho ran > marker\n" });
   const input = resolved.input as z.infer<typeof shellRunInput>;
   const shell = input.shell ?? "bash";

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { type ApprovalAnswer, approvalHook, type ApprovalQuestion } from "./hook.ts";
 import { approvalDecision, type ApprovalPolicy, fetchUrlOf } from "./policy.ts";
 import { loadHarness } from "../harness/load.ts";
+import { approvalLink } from "../hooks/approval.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import { call, freshState, scriptedProvider } from "../loop/_test_loop.ts";
 import { capabilityById } from "../tools/registry.ts";
@@ -29,7 +30,7 @@ async function fetchTurn(policy: ApprovalPolicy, answers: ApprovalAnswer[], url:
     policy,
     sandbox: SANDBOX,
     mutates: (id) => capabilityById(id)?.mutates ?? true,
-    ask: (question) => {
+    ask: ({ question }) => {
       asked.push(question);
       return Promise.resolve(answers.shift() ?? "deny");
     },
@@ -39,7 +40,14 @@ async function fetchTurn(policy: ApprovalPolicy, answers: ApprovalAnswer[], url:
   ws.ctx.webFetch = { allowedHosts: ["127.0.0.1"] };
   const state = freshState();
   const signal = new AbortController().signal;
-  await runTurn(state, { provider, harness, ctx: ws.ctx, emit: () => {}, beforeToolCall, signal });
+  await runTurn(state, {
+    provider,
+    harness,
+    ctx: ws.ctx,
+    emit: () => {},
+    toolHooks: () => [approvalLink(beforeToolCall)],
+    signal,
+  });
   const result = state.messages.find((m) => m.role === "tool_result");
   const text = result?.blocks.map((b) => b.type === "text" ? b.text : "").join("") ?? "";
   return { asked, text };

@@ -1,65 +1,17 @@
 import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
-import { addExecOptions, addExecResume, type ExecOptions, mergeOptions } from "./exec_cli.ts";
+import { addExecFlags, addExecResume, mergeOptions } from "./exec_cli.ts";
+import type { ExecFlags, Invocation, SharedFlags } from "./flags.ts";
+import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 
-/** Options shared by `exec` and `debug config`, as parsed from the command line. */
-export interface SharedOptions {
-  model?: string;
-  oss?: boolean;
-  localProvider?: "ollama" | "lmstudio";
-  profile?: string;
-  sandbox?: "read-only" | "workspace-write" | "danger-full-access";
-  askForApproval?: "untrusted" | "on-failure" | "on-request" | "never";
-  yolo?: boolean;
-  config: string[];
-  cd?: string;
-  chatCompletions?: boolean;
-  skipGitRepoCheck?: boolean;
-  harness?: string;
-  verbose?: boolean;
-  /** `exec --ephemeral`: save no session file. */
-  ephemeral?: boolean;
-  /** `--add-dir`: extra writable roots. */
-  addDir?: string[];
-  /** `exec review`: what to review, as given. */
-  review?: ReviewArgs;
-}
-
-/** The flags and argument of `exec review`, checked when the review starts. */
-export interface ReviewArgs {
-  uncommitted?: boolean;
-  base?: string;
-  commit?: string;
-  title?: string;
-  /** Free-form instructions; "-" reads them from stdin. */
-  prompt?: string;
-}
-
-/** Which saved session `interpreter resume` continues. */
-export interface ResumeTarget {
-  /** A session id, the start of one, or a session file. */
-  id?: string;
-  /** The newest REPL session (of this directory unless `all`). */
-  last?: boolean;
-  /** Look at sessions of every directory. */
-  all?: boolean;
-}
-
-/** What the command line asked for. */
-export type Invocation =
-  | { mode: "repl"; prompt?: string; options: SharedOptions }
-  | { mode: "resume"; target: ResumeTarget; options: SharedOptions }
-  | { mode: "exec"; prompt?: string; options: ExecOptions }
-  | { mode: "debug_config"; options: SharedOptions }
-  | { mode: "debug_harness"; id: string; options: SharedOptions }
-  | { mode: "trust_changes"; options: { cd?: string } }
-  | { mode: "done" };
+export type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
+export { type Command, commandOf } from "./session_config.ts";
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function addSharedOptions(cmd: Command): Command {
+function addSharedFlags(cmd: Command): Command {
   return cmd
     .option("-m, --model <model>", "model id to use")
     .option("--oss", "use a local provider (Ollama or LM Studio)")
@@ -100,39 +52,38 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: () => {} });
-  addSharedOptions(program.argument("[prompt]", "the first message of the session"))
-    .action((prompt: string | undefined, options: SharedOptions) => {
+  addSharedFlags(program.argument("[prompt]", "the first message of the session"))
+    .action((prompt: string | undefined, options: SharedFlags) => {
       onInvoke({ mode: "repl", prompt, options });
     });
-  const exec = addExecOptions(addSharedOptions(
+  const exec = addExecFlags(addSharedFlags(
     program.command("exec").alias("e").description("run a task non-interactively and exit")
       .argument("[prompt]", "the task; '-' or no argument reads it from stdin"),
-  )).action((prompt: string | undefined, options: ExecOptions) => {
+  )).action((prompt: string | undefined, options: ExecFlags) => {
     onInvoke({ mode: "exec", prompt, options });
   });
-  addExecResume(exec, addSharedOptions, (prompt, options) => {
+  addExecResume(exec, addSharedFlags, (prompt, options) => {
     onInvoke({ mode: "exec", prompt, options });
   });
   addReviewCommand(exec, onInvoke);
-  addSharedOptions(
+  addSharedFlags(
     program.command("resume").description("continue a saved session")
       .argument("[id]", "session id, the start of one, or a session file; none opens a picker")
       .option("--last", "the newest session of this directory")
       .option("--all", "with --last or the picker: sessions of every directory"),
-  ).action((id: string | undefined, flags: SharedOptions & { last?: boolean; all?: boolean }) => {
+  ).action((id: string | undefined, flags: SharedFlags & { last?: boolean; all?: boolean }) => {
     const { last, all, ...options } = flags;
     onInvoke({ mode: "resume", target: { id, last, all }, options });
   });
   const debug = program.command("debug").description("inspect the agent's setup");
-  addSharedOptions(
+  addSharedFlags(
     debug.command("config").description("print effective config values and where each came from"),
-  ).action((options: SharedOptions) => onInvoke({ mode: "debug_config", options }));
-  addSharedOptions(
-    debug.command("harness").argument("<id>", "harness id, e.g. claude-code")
+  ).action((options: SharedFlags) => onInvoke({ mode: "debug_config", options }));
+  addSharedFlags(
+    debug.command("harness")
+      .argument("<id>", "harness id (e.g. claude-code), or the path of a harness folder")
       .description("print a harness's tools, request settings and a sample of each result"),
-  ).action((id: string, options: SharedOptions) =>
-    onInvoke({ mode: "debug_harness", id, options })
-  );
+  ).action((id: string, options: SharedFlags) => onInvoke({ mode: "debug_harness", id, options }));
   program.command("trust-changes")
     .description("load project config and skills that changed while a session ran")
     .option("-C, --cd <dir>", "the project (default: the current directory)")
@@ -145,16 +96,16 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
 
 /** `exec review`: exec's flags go before or after `review`; those after it win. */
 function addReviewCommand(exec: Command, onInvoke: (inv: Invocation) => void): void {
-  addExecOptions(addSharedOptions(
+  addExecFlags(addSharedFlags(
     exec.command("review").description("review code changes in a fresh, read-only session")
       .argument("[prompt]", "review instructions instead of a target; '-' reads them from stdin")
       .option("--uncommitted", "the staged, unstaged and untracked changes")
       .option("--base <branch>", "the changes since the merge base of HEAD and BRANCH")
       .option("--commit <sha>", "the changes one commit introduced")
       .option("--title <title>", "with --commit: the commit's title, told to the reviewer"),
-  )).action((prompt: string | undefined, flags: ExecOptions & ReviewArgs, cmd: Command) => {
+  )).action((prompt: string | undefined, flags: ExecFlags & ReviewArgs, cmd: Command) => {
     const { uncommitted, base, commit, title, ...own } = flags;
-    const options = mergeOptions(cmd.parent!.opts<ExecOptions>(), own);
+    const options = mergeOptions(cmd.parent!.opts<ExecFlags>(), own);
     onInvoke({
       mode: "exec",
       options: { ...options, review: { uncommitted, base, commit, title, prompt } },

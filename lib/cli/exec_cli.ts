@@ -4,31 +4,14 @@
  */
 import { type Command, Option } from "commander";
 import { UsageError } from "../errors.ts";
-import type { ResumeTarget, SharedOptions } from "./cli.ts";
-
-/** `exec`'s options as parsed from the command line. */
-export interface ExecOptions extends SharedOptions {
-  /** `--json` (or its alias `--experimental-json`): JSONL events on stdout. */
-  json?: boolean;
-  experimentalJson?: boolean;
-  outputSchema?: string;
-  /** Image files; each flag may hold a comma list. */
-  image?: string[];
-  outputLastMessage?: string;
-  /** Sent by newer Codex SDKs; accepted and ignored. */
-  threadSource?: string;
-  /** Sent by newer Codex SDKs; accepted and ignored. */
-  cyberAccessProgram?: string;
-  /** `exec resume`: the saved session to continue. */
-  resume?: ResumeTarget;
-}
+import type { ExecFlags } from "./flags.ts";
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
 /** Adds exec's own flags to `cmd`. */
-export function addExecOptions(cmd: Command): Command {
+export function addExecFlags(cmd: Command): Command {
   return cmd
     .option("--json", "print the run as JSONL events on stdout (what the Codex SDK reads)")
     .addOption(new Option("--experimental-json", "alias of --json").hideHelp())
@@ -54,9 +37,9 @@ export function addExecOptions(cmd: Command): Command {
 export function addExecResume(
   exec: Command,
   addShared: (cmd: Command) => Command,
-  onResume: (prompt: string | undefined, options: ExecOptions) => void,
+  onResume: (prompt: string | undefined, options: ExecFlags) => void,
 ): void {
-  const resume = addExecOptions(addShared(
+  const resume = addExecFlags(addShared(
     exec.command("resume").description("continue a saved session non-interactively")
       .argument("[id]", "session id, the start of one, or a session file")
       .argument("[prompt]", "the next message; '-' or none reads it from stdin")
@@ -66,7 +49,7 @@ export function addExecResume(
   resume.action((
     id: string | undefined,
     prompt: string | undefined,
-    flags: ExecOptions & { last?: boolean; all?: boolean },
+    flags: ExecFlags & { last?: boolean; all?: boolean },
     cmd: Command,
   ) => {
     const { last, all, ...own } = flags;
@@ -82,18 +65,18 @@ export function addExecResume(
     }
     const target = last ? { last, all } : { id, all };
     const next = last && prompt === undefined ? id : prompt;
-    const options = mergeOptions(cmd.parent!.opts<ExecOptions>(), own as ExecOptions);
+    const options = mergeOptions(cmd.parent!.opts<ExecFlags>(), own as ExecFlags);
     onResume(next, { ...options, resume: target });
   });
 }
 
 /** `own` over `parent`; lists are concatenated in command-line order. */
-export function mergeOptions(parent: ExecOptions, own: ExecOptions): ExecOptions {
+export function mergeOptions(parent: ExecFlags, own: ExecFlags): ExecFlags {
   const merged: Record<string, unknown> = { ...parent };
   for (const [key, value] of Object.entries(own)) {
     const before = merged[key];
     if (Array.isArray(value)) merged[key] = [...(Array.isArray(before) ? before : []), ...value];
     else if (value !== undefined) merged[key] = value;
   }
-  return merged as unknown as ExecOptions;
+  return merged as unknown as ExecFlags;
 }

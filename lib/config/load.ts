@@ -9,7 +9,7 @@ import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../inp
 import { builtinProvider } from "../providers/builtin.ts";
 import { isTable, joinKeyPath } from "./_keypath.ts";
 import { parseToml, type ValidatedLayer, validateLayer } from "./_layer.ts";
-import { parseOverride } from "./_override.ts";
+import { type ConfigOverride, parseOverride, validateOverride } from "./_override.ts";
 import {
   type EffectiveConfig,
   mergeLayer,
@@ -55,8 +55,11 @@ export interface LoadConfigOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   flags: FlagOverrides;
-  /** Raw `-c` values in command-line order, like `model="o3"`; the last one wins. */
-  overrides: string[];
+  /**
+   * Config values set by the caller in order, the last one winning: raw `-c` texts like
+   * `model="o3"`, or key paths with their values (`ConfigOverride`).
+   */
+  overrides: Array<string | ConfigOverride>;
   /** `--profile`; when absent the top-level `profile` key selects one. */
   profile?: string;
   /** True for a project file that must not load yet (it changed while a session ran). */
@@ -93,7 +96,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
     files.push(project.origin.file);
     layers.push(project);
   }
-  const overrides = opts.overrides.map(parseOverride);
+  const overrides = opts.overrides.map((o) =>
+    typeof o === "string" ? parseOverride(o) : validateOverride(o)
+  );
   for (const override of overrides) {
     warnings.push(...override.warnings);
   }

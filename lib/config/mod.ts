@@ -9,6 +9,7 @@ export {
   loadConfig,
   type LoadConfigOptions,
 } from "./load.ts";
+export { type ConfigOverride, parseOverrideText } from "./_override.ts";
 export { describeOrigin, type Origin } from "./origin.ts";
 export { type ResolvedProvider, resolveProvider, type ResolveProviderOptions } from "./provider.ts";
 export type {

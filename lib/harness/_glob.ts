@@ -3,6 +3,8 @@
  * matching ignores case. Other glob syntax is refused so that a pattern never means less than
  * it seems to.
  */
+import { nameGlobRegExp } from "../tools/glob_match.ts";
+
 const UNSUPPORTED = /[?[\]{}!]/;
 
 /** Why `pattern` is not a usable glob, or undefined when it is. */
@@ -13,9 +15,7 @@ export function globProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/** The pattern as an anchored, case-insensitive regular expression. */
+/** The pattern as an anchored, case-insensitive regular expression (a name glob). */
 export function globRegExp(pattern: string): RegExp {
-  const body = pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "i");
+  return nameGlobRegExp(pattern);
 }

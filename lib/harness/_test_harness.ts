@@ -1,4 +1,6 @@
 import { dirname, join } from "node:path";
+import { loadHarnessDir } from "./load.ts";
+import type { Harness } from "./types.ts";
 
 /** A valid minimal spec for the `t` harness; tests break one key at a time. Test helper. */
 export const BASE_SPEC = `
@@ -49,4 +51,21 @@ export async function writeHarness(
     await Deno.writeTextFile(join(dir, path), text);
   }
   return dir;
+}
+
+/**
+ * Writes harness `id` into a temp dir, loads it with `loadHarnessDir()` and removes the dir,
+ * whether loading works or throws. Test helper.
+ */
+export async function loadTestHarness(
+  spec: string,
+  files: Record<string, string> = BASE_FILES,
+  id = "t",
+): Promise<Harness> {
+  const root = await Deno.makeTempDir({ prefix: "oi_harness_" });
+  try {
+    return await loadHarnessDir(await writeHarness(root, id, spec, files));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 }

@@ -1,9 +1,9 @@
 import { ToolError } from "../errors.ts";
 import type { ToolDeclaration } from "../model/message.ts";
-import { type ToolContext, withGrant } from "../tools/capability.ts";
-import type { CatalogEntry, ToolCatalog } from "../tools/tool_search.ts";
+import { withGrant } from "../tools/capability.ts";
+import type { CatalogEntry, ToolCatalog, ToolContext } from "../tools/types.ts";
 import { LOADED_TOOLS_KEY } from "../tools/session_state.ts";
-import { renderResult, resolveCall } from "./call.ts";
+import { renderResult, resolveCall, type ResolvedCall } from "./call.ts";
 import { unknownToolError } from "./_error_texts.ts";
 import type { Harness } from "./types.ts";
 
@@ -16,11 +16,20 @@ import type { Harness } from "./types.ts";
 /** Key in `ToolContext.state` of the deferred tool names loaded this session, in load order. */
 export { LOADED_TOOLS_KEY };
 
-/** Decides whether a call made through `tools.call` may run; same shape as the loop's hook. */
+/**
+ * Decides whether a call made through `tools.call` may run, as the loop's hook chain does for a
+ * direct call: allowed, possibly with another input to run and a grant to leave the sandbox, or
+ * refused with a reason.
+ */
 export type CallGuard = (
   call: { id: string; name: string; args: unknown },
-  resolved: { capability: string; input: unknown },
-) => Promise<{ allow: true; unsandboxed?: boolean } | { allow: false; reason: string }>;
+  resolved: { capability: string; input: unknown; mutates?: boolean },
+) => Promise<
+  { allow: true; unsandboxed?: boolean; input?: unknown } | { allow: false; reason: string }
+>;
+
+/** Finds a call's tool and maps its arguments (`resolveCall`, or the loop's source-aware one). */
+export type CallResolver = (call: { name: string; args: unknown }) => ResolvedCall;
 
 /** The declarations to send: every tool not deferred, then the deferred ones loaded so far. */
 export function advertisedTools(h: Harness, state: Map<string, unknown>): ToolDeclaration[] {
@@ -43,12 +52,12 @@ export function deferredToolNames(h: Harness, state: Map<string, unknown>): stri
 /**
  * The `ToolContext.toolCatalog` for harness `h`, recording loads in `state` (the same map the
  * loop reads with `advertisedTools`). `guard` is asked before `call` runs a tool, as the loop
- * asks `beforeToolCall`, so a call through `tools.call` is approved like a direct one.
+ * asks its hook chain, so a call through `tools.call` is approved like a direct one.
  */
 export function toolCatalog(
   h: Harness,
   state: Map<string, unknown>,
-  opts: { guard: CallGuard },
+  opts: { guard: CallGuard; resolve?: CallResolver },
 ): ToolCatalog {
   return {
     list: () => h.tools.filter((t) => t.deferred).map((t) => entryOf(t.declaration)),
@@ -62,13 +71,14 @@ export function toolCatalog(
       state.set(LOADED_TOOLS_KEY, loaded);
       return known;
     },
-    call: (name, args, ctx) => callTool(h, { name, args, ctx, guard: opts.guard }),
+    call: (name, args, ctx) =>
+      callTool(h, { name, args, ctx, guard: opts.guard, resolve: opts.resolve }),
   };
 }
 
 async function callTool(
   h: Harness,
-  req: { name: string; args: unknown; ctx: ToolContext; guard: CallGuard },
+  req: { name: string; args: unknown; ctx: ToolContext; guard: CallGuard; resolve?: CallResolver },
 ): Promise<string> {
   const tool = h.tools.find((t) => t.declaration.name === req.name);
   if (!tool || tool.capability === "tools.call") {
@@ -76,14 +86,34 @@ async function callTool(
     const hint = deferred.length ? `Tools to call this way: ${deferred.join(", ")}` : "";
     throw unknownToolError(h, req.name, deferred, hint);
   }
-  const resolved = resolveCall(h, { name: req.name, args: req.args });
+  const call = { name: req.name, args: req.args };
+  const resolved = req.resolve ? req.resolve(call) : resolveCall(h, call);
   const verdict = await req.guard(
-    { id: `tool_call:${req.name}`, name: req.name, args: req.args },
-    { capability: resolved.capability.id, input: resolved.input },
+    { id: `tool_call:${req.name}`, ...call },
+    {
+      capability: resolved.capability.id,
+      input: resolved.input,
+      mutates: resolved.capability.mutates,
+    },
   );
   if (!verdict.allow) throw new ToolError(verdict.reason);
-  const input = withGrant(resolved.input, verdict.unsandboxed === true);
-  return renderResult(resolved.tool, await resolved.capability.run(input, req.ctx));
+  const input = runInput(resolved, verdict.input);
+  const output = await resolved.capability.run(
+    withGrant(input, verdict.unsandboxed === true),
+    req.ctx,
+  );
+  return renderResult(resolved.tool, output);
+}
+
+/** The input the guard allowed: the call's own, or a rewrite, checked like the model's. */
+function runInput(resolved: ResolvedCall, rewritten: unknown): unknown {
+  if (rewritten === undefined || rewritten === resolved.input) return resolved.input;
+  const parsed = resolved.capability.input.safeParse(rewritten);
+  if (parsed.success) return parsed.data;
+  throw new ToolError(
+    `A hook rewrote the input of ${resolved.tool.declaration.name} into one it cannot run with: ` +
+      parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "),
+  );
 }
 
 function loadedNames(state: Map<string, unknown>): string[] {

@@ -3,21 +3,21 @@ import { ToolError } from "../errors.ts";
 import type { ToolContext } from "../tools/capability.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 import { DEFERRED_FILES, DEFERRED_SPEC } from "./_test_deferred.ts";
-import { BASE_SPEC, writeHarness } from "./_test_harness.ts";
+import { BASE_SPEC, loadTestHarness } from "./_test_harness.ts";
 import { advertisedTools, deferredToolNames, LOADED_TOOLS_KEY, toolCatalog } from "./deferred.ts";
-import { loadHarnessDir } from "./load.ts";
 import { renderSystemPrompt } from "./prompt.ts";
 import type { PromptVars } from "./types.ts";
 
 const allowAll = () => Promise.resolve({ allow: true as const });
 
-async function deferredHarness() {
-  const root = await Deno.makeTempDir();
-  return await loadHarnessDir(await writeHarness(root, "d", DEFERRED_SPEC, DEFERRED_FILES));
+function deferredHarness() {
+  return loadTestHarness(DEFERRED_SPEC, DEFERRED_FILES, "d");
 }
 
 function ctx(state: Map<string, unknown>): ToolContext {
   return {
+    callId: "test_call",
+    progress: () => {},
     cwd: Deno.cwd(),
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "" },
@@ -43,8 +43,7 @@ Deno.test("loadHarnessDir() reads deferred and defaults it to false", async () =
     h.tools.map((t) => [t.declaration.name, t.deferred]),
     [["run", false], ["later", true], ["Plan", true], ["ToolSearch", false], ["tool_call", false]],
   );
-  const root = await Deno.makeTempDir();
-  const plain = await loadHarnessDir(await writeHarness(root, "t", BASE_SPEC));
+  const plain = await loadTestHarness(BASE_SPEC);
   assert.equal(plain.tools[0].deferred, false);
 });
 
@@ -53,9 +52,8 @@ Deno.test("loadHarnessDir() rejects deferred tools with no search or call tool t
     'capability = "shell.run"',
     'capability = "shell.run"\ndeferred = true',
   );
-  const root = await Deno.makeTempDir();
   await assert.rejects(
-    loadHarnessDir(await writeHarness(root, "t", spec)),
+    loadTestHarness(spec),
     /key "tools": deferred tools "run" cannot be reached/,
   );
 });
@@ -141,4 +139,23 @@ Deno.test("renderSystemPrompt() fills {{deferred_tools}} from the harness unless
   const h = await deferredHarness();
   assert.equal(renderSystemPrompt(h, VARS), "Deferred:\nlater\nPlan");
   assert.equal(renderSystemPrompt(h, { ...VARS, deferredTools: "X" }), "Deferred:\nX");
+});
+
+Deno.test("toolCatalog().call() runs the guard's rewrite, checked like the model's input", async () => {
+  const h = await deferredHarness();
+  const state = new Map<string, unknown>();
+  const rewriting = (input: unknown) =>
+    toolCatalog(h, state, {
+      guard: () => Promise.resolve({ allow: true, input, unsandboxed: false }),
+    });
+  const text = await rewriting({ command: "echo rewritten" }).call("later", {
+    command: "echo hi",
+  }, ctx(state));
+  assert.equal(text, "later said rewritten\n");
+  await assert.rejects(
+    rewriting({ command: 7 }).call("later", { command: "echo hi" }, ctx(state)),
+    (err: ToolError) =>
+      err instanceof ToolError && /A hook rewrote the input of later into one it cannot run/
+        .test(err.message),
+  );
 });

@@ -48,7 +48,7 @@ export const ERROR_SAMPLES: Readonly<Record<string, Readonly<Record<string, obje
 };
 
 /** The fields of the harness-level texts: unknown tool and bad arguments. */
-const HARNESS_TEXT_FIELDS = {
+export const HARNESS_TEXT_FIELDS = {
   unknown_tool_template: { name: "", available: "" },
   "invalid_arguments.template": {
     name: "",

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { HarnessError } from "../errors.ts";
-import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
-import { loadHarnessDir } from "./load.ts";
+import { BASE_FILES, BASE_SPEC, loadTestHarness } from "./_test_harness.ts";
 import { renderSystemPrompt } from "./prompt.ts";
 import type { PromptVars } from "./types.ts";
 
@@ -21,13 +20,12 @@ const GUIDED_SPEC = BASE_SPEC.replace(
   'system_prompt = "prompts/system.md"\nguidance = "prompts/guidance.md"',
 );
 
-async function guided(prompt: string) {
-  const dir = await writeHarness(await Deno.makeTempDir(), "t", GUIDED_SPEC, {
+function guided(prompt: string) {
+  return loadTestHarness(GUIDED_SPEC, {
     ...BASE_FILES,
     "prompts/system.md": prompt,
     "prompts/guidance.md": "- Verify your work.\n",
   });
-  return await loadHarnessDir(dir);
 }
 
 Deno.test("renderSystemPrompt() puts the harness's guidance at {{guidance}} unless turned off", async () => {
@@ -38,11 +36,10 @@ Deno.test("renderSystemPrompt() puts the harness's guidance at {{guidance}} unle
 });
 
 Deno.test("{{guidance}} is empty for a harness without a guidance file", async () => {
-  const dir = await writeHarness(await Deno.makeTempDir(), "t", BASE_SPEC, {
+  const h = await loadTestHarness(BASE_SPEC, {
     ...BASE_FILES,
     "prompts/system.md": "A{{guidance}}B",
   });
-  const h = await loadHarnessDir(dir);
   assert.equal(h.guidance, undefined);
   assert.equal(renderSystemPrompt(h, VARS), "AB");
 });

@@ -13,6 +13,7 @@ import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import { loadReminders } from "./reminders.ts";
+import { loadHarnessTexts } from "./session_texts.ts";
 import type { HarnessCandidate } from "./select.ts";
 import {
   declarationSchema,
@@ -57,6 +58,8 @@ export async function listHarnessIds(opts: HarnessDirs): Promise<string[]> {
   for (const root of roots(opts)) {
     try {
       for await (const entry of Deno.readDir(root)) {
+        // Folders whose name is no id, such as `_shared`, hold no harness.
+        if (!ID_PATTERN.test(entry.name)) continue;
         if (await isFile(join(root, entry.name, SPEC_FILE))) ids.add(entry.name);
       }
     } catch (err) {
@@ -119,8 +122,50 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
   const guidance = spec.guidance
     ? await loadGuidance(resolve(dir, spec.guidance), systemPrompt, at("guidance"))
     : undefined;
+  const tools = await loadTools(spec.tools, dir, at);
+  checkDeferredReachable(tools, at("tools"));
+  const protocol = resolveProtocol(spec.interaction, { tools, at });
+  return {
+    id: spec.id,
+    label: spec.label,
+    dir,
+    systemPrompt,
+    ...(guidance ? { guidance } : {}),
+    tools,
+    wireApis: spec.wire_apis,
+    reasoningReplay: spec.reasoning_replay,
+    reminders: loadReminders(spec.reminders, at),
+    reasoningPlaceholder: spec.reasoning_placeholder,
+    sourceToolName: spec.source_tool_name,
+    errorTemplate: spec.error_template,
+    unknownToolTemplate: spec.unknown_tool_template,
+    ...(invalidArguments ? { invalidArguments } : {}),
+    match: toMatch(spec.match),
+    ...(protocol ? { protocol } : {}),
+    request: toRequestSpecs(spec.request),
+    context: await loadContext(spec.context, {
+      dir,
+      specFile: file,
+      systemPrompt: {
+        text: systemPrompt,
+        slot: spec.system_prompt_slot,
+        cache: spec.system_prompt_cache,
+      },
+      at,
+      readText,
+    }),
+    texts: await loadHarnessTexts(spec.prompts, { dir, at, readText }),
+  };
+}
+
+/** The spec's `[[tools]]`, each declaration read and its mapping checked. */
+async function loadTools(
+  entries: HarnessSpec["tools"],
+  dir: string,
+  at: (key: string) => string,
+): Promise<HarnessTool[]> {
   const tools: HarnessTool[] = [];
-  for (const [i, entry] of spec.tools.entries()) {
+  for (const [i, entry] of entries.entries()) {
     const atTool = (key: string) => at(`tools[${i}].${key}`);
     const declaration = await loadDeclaration(resolve(dir, entry.declaration), atTool);
     const tool: HarnessTool = {
@@ -140,48 +185,15 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     checkFailedResult(tool, atTool);
     checkShift(tool, atTool);
     if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
-    const twin = tools.find((t) => t.declaration.name === declaration.name);
-    if (twin) {
+    if (tools.some((t) => t.declaration.name === declaration.name)) {
       throw new HarnessError(
         `${atTool("declaration")}: tool "${declaration.name}" is declared twice`,
-        {
-          hint: "Give each tool a different name",
-        },
+        { hint: "Give each tool a different name" },
       );
     }
     tools.push(tool);
   }
-  checkDeferredReachable(tools, at("tools"));
-  const protocol = resolveProtocol(spec.interaction, { tools, at });
-  return {
-    id: spec.id,
-    label: spec.label,
-    dir,
-    systemPrompt,
-    ...(guidance ? { guidance } : {}),
-    tools,
-    wireApis: spec.wire_apis,
-    reasoningReplay: spec.reasoning_replay,
-    reminders: loadReminders(spec.reminders, at),
-    reasoningPlaceholder: spec.reasoning_placeholder,
-    errorTemplate: spec.error_template,
-    unknownToolTemplate: spec.unknown_tool_template,
-    ...(invalidArguments ? { invalidArguments } : {}),
-    match: toMatch(spec.match),
-    ...(protocol ? { protocol } : {}),
-    request: toRequestSpecs(spec.request),
-    context: await loadContext(spec.context, {
-      dir,
-      specFile: file,
-      systemPrompt: {
-        text: systemPrompt,
-        slot: spec.system_prompt_slot,
-        cache: spec.system_prompt_cache,
-      },
-      at,
-      readText,
-    }),
-  };
+  return tools;
 }
 
 /** The `route` of a tool entry, checked like a tool of its own with the same declaration. */

@@ -308,6 +308,25 @@ export function placeholdersFor(capability: string): string[] | undefined {
   return [...names].sort();
 }
 
+/**
+ * A capability's result placeholders by kind, for documentation: its output fields (snake_case;
+ * the camelCase name, `if_<field>` and `unless_<field>` work too) and the derived values that
+ * resolve on its outputs. Undefined for an unknown id.
+ */
+export function resultPlaceholderNames(
+  capability: string,
+): { fields: string[]; derived: string[] } | undefined {
+  const samples = SAMPLE_OUTPUTS[capability];
+  if (!samples) return undefined;
+  const fields = new Set<string>();
+  const derived = new Set<string>();
+  for (const sample of samples as Record<string, unknown>[]) {
+    for (const key of Object.keys(sample)) fields.add(snakeCase(key));
+    for (const name of DERIVED_NAMES) if (resolves(name, sample)) derived.add(name);
+  }
+  return { fields: [...fields].sort(), derived: [...derived].sort() };
+}
+
 /** The first sample output of `tool`'s capability rendered through its result template. */
 export function sampleRender(tool: HarnessTool): string | undefined {
   const sample = SAMPLE_OUTPUTS[tool.capability]?.[0];

@@ -1,9 +1,13 @@
 import { HarnessError } from "../errors.ts";
 import { deferredToolNames } from "./deferred.ts";
+import { sandboxParagraph } from "./sandbox_text.ts";
 import type { Harness, PromptVars } from "./types.ts";
 
+/** A `PromptVars` field that holds text. */
+type TextVar = Exclude<keyof PromptVars, "sandboxFacts">;
+
 /** Template variable name → the `PromptVars` field it reads. */
-export const PROMPT_VARIABLES: Readonly<Record<string, keyof PromptVars>> = Object.freeze({
+export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze({
   cwd: "cwd",
   date: "date",
   platform: "platform",
@@ -56,6 +60,9 @@ export function promptValues(h: Harness, vars: PromptVars): PromptVars {
     deferredTools: vars.deferredTools ?? deferredToolNames(h, new Map()).join("\n"),
     skills: vars.skills ?? "",
     guidance: vars.guidance ?? h.guidance ?? "",
+    sandbox: vars.sandboxFacts
+      ? sandboxParagraph(h.texts.sandbox, vars.sandboxFacts)
+      : vars.sandbox,
   };
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HarnessError } from "../errors.ts";
 import { checkPromptTemplate, PROMPT_VARIABLES, renderSystemPrompt } from "./prompt.ts";
-import type { Harness, PromptVars } from "./types.ts";
+import type { Harness, HarnessTexts, PromptVars } from "./types.ts";
 
 const VARS: PromptVars = {
   cwd: "/w",
@@ -14,6 +14,19 @@ const VARS: PromptVars = {
   sandbox: "workspace-write",
   skills: "- pdf: Read PDFs",
   gitBranch: "main",
+};
+
+const TEXTS: HarnessTexts = {
+  compaction: "Summarize.",
+  compactionSummary: "{summary}",
+  reviewer: "Review.",
+  sandbox: {
+    template: "<{mode}> {where} {approval}",
+    confined: "Sandboxed: {description}.",
+    unconfined: "Not sandboxed ({description}).",
+    approval: { "untrusted": "Ask first.", "on-request": "", "on-failure": "", "never": "Never." },
+  },
+  files: { compaction: "", compaction_summary: "", reviewer: "", sandbox: "" },
 };
 
 function harness(systemPrompt: string): Harness {
@@ -31,6 +44,7 @@ function harness(systemPrompt: string): Harness {
     errorTemplate: "{message}",
     unknownToolTemplate: "{name}",
     match: { models: [], providers: [], baseUrls: [], wireApis: [], priority: 0 },
+    texts: TEXTS,
   };
 }
 
@@ -55,4 +69,25 @@ Deno.test("checkPromptTemplate() accepts known variables and rejects unknown one
       err instanceof HarnessError &&
       err.message === 'Invalid system prompt "p.md" at line 2: unknown variable "{{nope}}"',
   );
+});
+
+Deno.test("{{sandbox}} is worded by the harness's sandbox texts when the facts are given", () => {
+  const h = harness("[{{sandbox}}]");
+  const facts = { mode: "workspace-write", policy: "untrusted", description: "bwrap" };
+  assert.equal(
+    renderSystemPrompt(h, { ...VARS, sandboxFacts: { ...facts, enforced: true } }),
+    "[<workspace-write> Sandboxed: bwrap. Ask first.]",
+  );
+  assert.equal(
+    renderSystemPrompt(h, { ...VARS, sandboxFacts: { ...facts, enforced: false } }),
+    "[<workspace-write> Not sandboxed (bwrap). Ask first.]",
+  );
+  // danger-full-access needs no sandbox, so it counts as confined; an empty approval text trims.
+  const full = { mode: "danger-full-access", policy: "on-request", description: "off" };
+  assert.equal(
+    renderSystemPrompt(h, { ...VARS, sandboxFacts: { ...full, enforced: false } }),
+    "[<danger-full-access> Sandboxed: off.]",
+  );
+  // Without the facts, the given text stays.
+  assert.equal(renderSystemPrompt(h, VARS), "[workspace-write]");
 });

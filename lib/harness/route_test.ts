@@ -100,8 +100,7 @@ Deno.test("loadHarnessDir() checks a route's mapping against its own capability"
 
 Deno.test("loadHarnessDir() names the key of a route pattern that is not a valid regex", async () => {
   const spec = SPEC.replace('when = "background"', 'when = "command"\nmatches = "(unclosed"');
-  const dir = await writeHarness(await Deno.makeTempDir(), "r", spec, FILES);
-  await assert.rejects(loadHarnessDir(dir), (error: unknown) => {
+  await assert.rejects(load(spec), (error: unknown) => {
     assert.ok(error instanceof HarnessError);
     assert.match(error.message, /route\.matches/);
     return true;

@@ -94,7 +94,29 @@ export const harnessSpecSchema = z.strictObject({
     invalid: z.string().min(1).optional(),
     not_json: z.string().min(1).optional(),
   }).optional(),
+  /**
+   * Wire name of a tool from a tool source (an MCP server): `{source}` is the source's id and
+   * `{tool}` the tool's own name, both with characters other than letters, digits, `_` and `-`
+   * made `_`. Default `mcp__{source}__{tool}`.
+   */
+  source_tool_name: z.string().regex(/^(?:[A-Za-z0-9_-]|\{source\}|\{tool\})*$/, {
+    message: "use letters, digits, '_', '-', {source} and {tool}",
+  }).refine((t) => t.includes("{tool}"), { message: "must contain {tool}" }).optional(),
   match: matchSchema.prefault({}),
+  /**
+   * Texts the session sends besides the system prompt, each a file relative to the spec's
+   * folder; a key left out takes the shared default in `harnesses/_shared/`.
+   */
+  prompts: z.strictObject({
+    /** The request that asks the model to summarize the history (sent as written). */
+    compaction: z.string().min(1).optional(),
+    /** The message that replaces the compacted history; `{summary}` is filled in. */
+    compaction_summary: z.string().min(1).optional(),
+    /** System prompt of a review turn, with `{{variables}}` like the system prompt. */
+    reviewer: z.string().min(1).optional(),
+    /** TOML file with the texts of the `{{sandbox}}` variable (see `_shared/sandbox.toml`). */
+    sandbox: z.string().min(1).optional(),
+  }).prefault({}),
   /**
    * How the model calls tools: native function calls (default), or a text protocol that
    * parses commands out of the reply text. Text harnesses still declare [[tools]]; those are

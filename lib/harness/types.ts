@@ -79,6 +79,8 @@ export interface Harness {
   reminders: Reminder[];
   /** Reasoning text sent on a replayed tool-calling turn that had none. */
   reasoningPlaceholder?: string;
+  /** Wire name template of a tool source's tools (`{source}`, `{tool}`); see the spec schema. */
+  sourceToolName?: string;
   /** Template for a failed tool call's text; `{message}` and `{hint}` are filled in. */
   errorTemplate: string;
   /** Whole text for a call to a tool the harness lacks; `{name}` and `{available}` filled in. */
@@ -93,6 +95,51 @@ export interface Harness {
   request: RequestSpecs;
   /** Where each piece of context goes (`system_prompt` first, then `[[context]]`). */
   context: ContextEntry[];
+  /** Texts the session sends besides the system prompt (`[prompts]`, else `harnesses/_shared/`). */
+  texts: HarnessTexts;
+}
+
+/** A harness's texts for compaction, review and the `{{sandbox}}` variable. */
+export interface HarnessTexts {
+  /** The user message that asks the model for a summary when the history is compacted. */
+  compaction: string;
+  /** The message that replaces the compacted history; `{summary}` is filled in. */
+  compactionSummary: string;
+  /** The system prompt of a review turn, a template with `{{variables}}`. */
+  reviewer: string;
+  /** The pieces of the `{{sandbox}}` paragraph. */
+  sandbox: SandboxTexts;
+  /** The file each text was read from, by its `[prompts]` key (shown by `debug harness`). */
+  files: Record<PromptsKey, string>;
+}
+
+/** Keys of a spec's `[prompts]` table. */
+export type PromptsKey = "compaction" | "compaction_summary" | "reviewer" | "sandbox";
+
+/**
+ * The `{{sandbox}}` paragraph: `template` with `{where}` (`confined` or `unconfined`) and
+ * `{approval}` (the approval policy's text); each also has `{description}`, `{mode}`, `{policy}`.
+ */
+export interface SandboxTexts {
+  template: string;
+  /** Commands run under an enforced sandbox, or need none (danger-full-access). */
+  confined: string;
+  /** The sandbox cannot be enforced on this machine. */
+  unconfined: string;
+  /** Text per approval policy (`untrusted`, `on-request`, `on-failure`, `never`). */
+  approval: Record<string, string>;
+}
+
+/** What the `{{sandbox}}` paragraph says about the session's sandbox and approval policy. */
+export interface SandboxPromptFacts {
+  /** `sandbox_mode`. */
+  mode: string;
+  /** `approval_policy`. */
+  policy: string;
+  /** The sandbox as the probe describes it. */
+  description: string;
+  /** Whether the OS sandbox is enforced. */
+  enforced: boolean;
 }
 
 /**
@@ -152,7 +199,10 @@ export interface PromptVars {
   model: string;
   gitStatus: string;
   agentsMd: string;
+  /** The `{{sandbox}}` paragraph as given; ignored when `sandboxFacts` is set. */
   sandbox: string;
+  /** The sandbox and approval policy, worded by the harness's sandbox texts into `{{sandbox}}`. */
+  sandboxFacts?: SandboxPromptFacts;
   /** Names of the harness's deferred tools, one per line; derived from the harness when unset. */
   deferredTools?: string;
   /** Agent Skills, one `- name: description (file: path)` line each; "" when unset. */

@@ -1,9 +1,9 @@
-import type { BeforeToolCall } from "./dispatch.ts";
 import type { Block, ModelRequest } from "../model/message.ts";
 import { emptyUsage, systemText } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import type { LoopState } from "./agent_loop.ts";
+import type { ToolHooks } from "./tool_hooks.ts";
 
 /**
  * An in-process provider that answers each request with the next scripted reply (assistant
@@ -41,5 +41,5 @@ export function freshState(prompt = "go"): LoopState {
   };
 }
 
-/** An approval path that allows every call inside the sandbox, for loop tests. */
-export const allowAll: BeforeToolCall = () => Promise.resolve({ allow: true });
+/** A hook chain without links: every call runs, inside the sandbox. Test helper. */
+export const allowAll: ToolHooks = () => [];

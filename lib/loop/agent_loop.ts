@@ -1,21 +1,17 @@
-import { advertisedTools } from "../harness/deferred.ts";
-import { todoReminderAfterCall } from "../harness/reminders.ts";
+import { advertisedTools, toolCatalog } from "../harness/deferred.ts";
 import type { Harness, ProtocolResult } from "../harness/types.ts";
 import type { Block, Message, ModelRequest, SystemPart, Usage } from "../model/message.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import type { Provider } from "../providers/types.ts";
-import type { ToolContext } from "../tools/capability.ts";
-import {
-  type BeforeToolCall,
-  type DispatchResult,
-  dispatchToolCall,
-  InternalToolError,
-} from "./dispatch.ts";
-import type { LoopEvent, TurnOutcome } from "./events.ts";
-import { DEFAULT_LOOP_GUARD_REPEATS, LoopGuard } from "./loop_guard.ts";
+import type { ToolSource } from "../tools/tool_source.ts";
+import type { TurnContext } from "../tools/types.ts";
+import { type DispatchDeps, dispatchToolCall, InternalToolError } from "./dispatch.ts";
+import type { LoopEvent, ToolCallInfo, TurnOutcome } from "./events.ts";
 import { CallMarkupHoldback } from "./_call_markup_holdback.ts";
 import { repairToolCalls } from "./tool_call_repair.ts";
+import { ToolHookChain, type ToolHooks } from "./tool_hooks.ts";
+import { type SourcePlacement, turnTools } from "./tool_sources.ts";
 
 /** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
 export interface LoopState {
@@ -40,19 +36,28 @@ export type RequestOptions = Pick<
 export interface LoopDeps {
   provider: Provider;
   harness: Harness;
-  ctx: ToolContext;
+  /** The turn's tool context; the loop makes each call's own from it. */
+  ctx: TurnContext;
   emit: (event: LoopEvent) => void;
-  /** The session's approval path; no tool runs without it. */
-  beforeToolCall: BeforeToolCall;
+  /**
+   * The links every tool call passes (approval, loop guard, reminders, user hooks), made anew
+   * for each turn. The session's approval is one of them: no tool runs without the chain.
+   */
+  toolHooks: ToolHooks;
+  /** Tools that do not come from the harness (MCP servers), asked at the start of each turn. */
+  toolSources?: readonly ToolSource[];
+  /** Whether source tools are sent at once or deferred; default at once. */
+  sourcePlacement?: SourcePlacement;
   /** Runs before each model request; the session compacts the history here when it is full. */
   beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
   maxSteps?: number;
   /** Recover tool calls a reply wrote as text (`tool_call_repair`); default true. */
   toolCallRepair?: boolean;
-  /** Repeats of one failing call that make the loop guard step in; 0 turns it off; default 3. */
-  loopGuardRepeats?: number;
 }
+
+/** What one turn runs with: the deps, the turn's tools and its hook chain. */
+type Turn = LoopDeps & DispatchDeps & { signal: AbortSignal; hooks: ToolHookChain };
 
 /**
  * Model requests one turn may make when the caller sets no limit. Generous on purpose: long real
@@ -63,24 +68,24 @@ export const DEFAULT_MAX_STEPS = 1000;
 /**
  * Runs one user turn: request, stream, run the tool calls, send the results, and repeat until
  * the model answers without calling a tool. Knows no harness by name: everything
- * harness-specific comes from `deps.harness`.
+ * harness-specific comes from `deps.harness`, and every tool call passes `deps.toolHooks`.
  */
 export async function runTurn(
   state: LoopState,
   deps: LoopDeps & { signal: AbortSignal },
 ): Promise<TurnOutcome> {
   const limit = deps.maxSteps ?? DEFAULT_MAX_STEPS;
-  const guard = new LoopGuard(deps.loopGuardRepeats ?? DEFAULT_LOOP_GUARD_REPEATS, deps.harness);
   const turnUsage = emptyUsage();
   const finish = (outcome: TurnOutcome) => {
     deps.emit({ type: "turn_end", outcome, usage: turnUsage });
     return outcome;
   };
+  const turn = await startTurn(deps);
   for (let step = 0; step < limit; step++) {
     if (deps.signal.aborted) return finish({ status: "aborted" });
     await deps.beforeRequest?.(deps.signal);
     deps.emit({ type: "model_request", index: step });
-    const reply = await streamReply(state, deps);
+    const reply = await streamReply(state, turn);
     if ("failure" in reply) {
       if (deps.signal.aborted) return finish({ status: "aborted" });
       return finish({ status: "failed", error: reply.failure });
@@ -93,10 +98,8 @@ export async function runTurn(
     addUsage(state.usage, reply.message.usage);
     state.messages.push(reply.message);
     deps.emit({ type: "assistant_message", message: reply.message });
-    if (deps.harness.protocol) {
-      const done = await runTextProtocolStep(state, { ...deps, guard }, step).catch(
-        internalFailure,
-      );
+    if (turn.harness.protocol) {
+      const done = await runTextProtocolStep(state, turn, step).catch(internalFailure);
       if (done) return finish(done);
       if (deps.signal.aborted) return finish({ status: "aborted" });
       continue;
@@ -105,44 +108,79 @@ export async function runTurn(
     if (calls.length === 0) {
       return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
     }
-    let bug: TurnOutcome | undefined;
-    let looping: TurnOutcome | undefined;
-    for (const call of calls) {
-      // Every call gets a result, even after Ctrl-C or a bug, so the history stays valid.
-      let result: DispatchResult;
-      let ran = false;
-      if (deps.signal.aborted) {
-        result = { text: "Interrupted by the user before this tool ran", isError: true };
-      } else if (bug) {
-        result = { text: "Not run: an internal error stopped the turn", isError: true };
-      } else if (looping) {
-        result = { text: "Not run: the turn stopped on a repeated failing call", isError: true };
-      } else {
-        try {
-          result = await dispatchToolCall(call, deps);
-          ran = true;
-        } catch (error) {
-          bug = internalFailure(error);
-          result = { text: "Not run: an internal error stopped the turn", isError: true };
-        }
-      }
-      const notes = [todoReminderAfterCall(deps.harness, deps.ctx.state)];
-      const verdict = ran ? guard.afterCall(call, result) : undefined;
-      if (verdict?.action === "remind") notes.push(verdict.text);
-      if (verdict?.action === "stop") looping = { status: "repeated_call", call: verdict.call };
-      state.messages.push({
-        role: "tool_result",
-        callId: call.id,
-        name: call.name,
-        blocks: [{ type: "text", text: [result.text, ...notes.filter(Boolean)].join("\n\n") }],
-        isError: result.isError,
-      });
-    }
-    if (bug) return finish(bug);
-    if (looping) return finish(looping);
+    const ended = await runToolCalls(calls, state, turn);
+    if (ended) return finish(ended);
     if (deps.signal.aborted) return finish({ status: "aborted" });
   }
   return finish({ status: "step_limit", limit });
+}
+
+/**
+ * The turn's tools (the harness's and the sources'), its hook chain, and a context whose tool
+ * catalog runs deferred calls through that chain too.
+ */
+async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn> {
+  const tools = await turnTools(deps.harness, deps.toolSources ?? [], {
+    placement: deps.sourcePlacement,
+    signal: deps.signal,
+  });
+  const { state } = deps.ctx;
+  const hooks = new ToolHookChain(deps.toolHooks({ harness: tools.harness, state }));
+  const catalog = toolCatalog(tools.harness, state, {
+    resolve: tools.resolve,
+    guard: (call, resolved) =>
+      hooks.before({ ...call, ...resolved, mutates: resolved.mutates ?? true }, deps.signal),
+  });
+  return {
+    ...deps,
+    harness: tools.harness,
+    resolve: tools.resolve,
+    ctx: { ...deps.ctx, toolCatalog: catalog },
+    hooks,
+  };
+}
+
+/**
+ * Runs a reply's tool calls in order and appends their results. Returns the outcome when a bug
+ * or a hook's stop ends the turn.
+ */
+async function runToolCalls(
+  calls: Array<Extract<Block, { type: "tool_call" }>>,
+  state: LoopState,
+  turn: Turn,
+): Promise<TurnOutcome | undefined> {
+  let bug: TurnOutcome | undefined;
+  let stop: { outcome: TurnOutcome; reason: string } | undefined;
+  for (const call of calls) {
+    // Every call gets a result, even after Ctrl-C, a bug or a stop, so the history stays valid.
+    let text: string;
+    let isError: boolean;
+    if (turn.signal.aborted) {
+      [text, isError] = ["Interrupted by the user before this tool ran", true];
+    } else if (bug) {
+      [text, isError] = ["Not run: an internal error stopped the turn", true];
+    } else if (stop) {
+      [text, isError] = [`Not run: ${stop.reason}`, true];
+    } else {
+      try {
+        const result = await dispatchToolCall(call, turn);
+        text = [result.text, ...result.notes].join("\n\n");
+        isError = result.isError;
+        stop = result.stop;
+      } catch (error) {
+        bug = internalFailure(error);
+        [text, isError] = ["Not run: an internal error stopped the turn", true];
+      }
+    }
+    state.messages.push({
+      role: "tool_result",
+      callId: call.id,
+      name: call.name,
+      blocks: [{ type: "text", text }],
+      isError,
+    });
+  }
+  return bug ?? stop?.outcome;
 }
 
 /** A bug in a tool fails the turn with the bug's message, never as a result for the model. */
@@ -162,10 +200,7 @@ type Reply =
   | { message: Message & { role: "assistant" } }
   | { failure: ProviderFailure };
 
-async function streamReply(
-  state: LoopState,
-  deps: LoopDeps & { signal: AbortSignal },
-): Promise<Reply> {
+async function streamReply(state: LoopState, deps: Turn): Promise<Reply> {
   const tools = deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state);
   const request: ModelRequest = {
     model: state.model,
@@ -220,38 +255,38 @@ async function streamReply(
 
 /**
  * One step of a text-protocol harness: parse the reply just appended, run the commands it holds,
- * and answer with a user message. Returns the outcome when the model has finished.
+ * and answer with a user message (the notes of the hook chain after the observation). Returns
+ * the outcome when the model has finished or a hook stopped the turn.
  */
 async function runTextProtocolStep(
   state: LoopState,
-  deps: LoopDeps & { signal: AbortSignal; guard: LoopGuard },
+  turn: Turn,
   step: number,
 ): Promise<TurnOutcome | undefined> {
-  const protocol = deps.harness.protocol!;
+  const protocol = turn.harness.protocol!;
   const reply = state.messages.at(-1)!;
-  const parsed = protocol.parse(textOf(reply.blocks), deps.ctx.state);
+  const parsed = protocol.parse(textOf(reply.blocks), turn.ctx.state);
   if (parsed.kind === "finish") return { status: "completed", finalText: parsed.finalText };
   let text = parsed.kind === "format_error" ? parsed.message : "";
-  let looping: TurnOutcome | undefined;
+  let stopped: TurnOutcome | undefined;
   const notes: string[] = [];
   if (parsed.kind === "calls") {
     const results: ProtocolResult[] = [];
     for (const [i, call] of parsed.calls.entries()) {
-      const id = `text_${step}_${i}`;
-      const result = await dispatchToolCall({ id, ...call }, deps);
-      results.push({ ...call, ...result });
-      const verdict = deps.guard.afterCall(call, result);
-      if (verdict.action === "remind") notes.push(verdict.text);
-      if (verdict.action === "stop") looping = { status: "repeated_call", call: verdict.call };
-      if (deps.signal.aborted || looping) break;
+      const info: ToolCallInfo = { id: `text_${step}_${i}`, ...call };
+      const { text, isError, output, notes: added, stop } = await dispatchToolCall(info, turn);
+      results.push({ ...call, text, isError, ...(output !== undefined ? { output } : {}) });
+      notes.push(...added);
+      stopped = stop?.outcome;
+      if (turn.signal.aborted || stopped) break;
     }
-    const observed = protocol.observation(results, deps.ctx.state);
+    const observed = protocol.observation(results, turn.ctx.state);
     if (typeof observed !== "string") return { status: "completed", finalText: observed.finalText };
     text = observed;
   }
   text = [text, ...notes].join("\n\n");
   state.messages.push({ role: "user", blocks: [{ type: "text", text }] });
-  return looping;
+  return stopped;
 }
 
 /**

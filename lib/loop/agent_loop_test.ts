@@ -9,18 +9,20 @@ import { replayReasoning, runTurn } from "./agent_loop.ts";
 import { call, freshState, scriptedProvider } from "./_test_loop.ts";
 import type { LoopEvent } from "./events.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
+import { tempWorkspace } from "../tools/_test_workspace.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
 async function run(replies: Array<Block[] | StreamEvent>) {
-  const cwd = await Deno.makeTempDir();
+  await using ws = await tempWorkspace();
+  const cwd = ws.dir;
   const harness = await loadHarness("native", { builtinDir: HARNESSES });
   const { provider, requests } = scriptedProvider(replies);
   const events: LoopEvent[] = [];
   const state = freshState();
   const signal = new AbortController().signal;
   const outcome = await runTurn(state, {
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     provider,
     harness,
     ctx: {
@@ -33,7 +35,7 @@ async function run(replies: Array<Block[] | StreamEvent>) {
     emit: (e) => events.push(e),
     signal,
   });
-  return { outcome, state, requests, events, cwd };
+  return { outcome, state, requests, events };
 }
 
 Deno.test("runTurn() runs tool calls and sends results until the model stops calling tools", async () => {
@@ -82,7 +84,8 @@ Deno.test("replayReasoning() keeps only the latest reasoning in 'latest' mode", 
 });
 
 Deno.test("runTurn() drives a text protocol: parse commands, answer with an observation", async () => {
-  const cwd = await Deno.makeTempDir();
+  await using ws = await tempWorkspace();
+  const cwd = ws.dir;
   const native = await loadHarness("native", { builtinDir: HARNESSES });
   const harness = {
     ...native,
@@ -107,7 +110,7 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
   const signal = new AbortController().signal;
   const state = freshState();
   const outcome = await runTurn(state, {
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     provider,
     harness,
     ctx: {
@@ -130,7 +133,8 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
 });
 
 Deno.test("runTurn() answers every tool call even when interrupted mid-way", async () => {
-  const cwd = await Deno.makeTempDir();
+  await using ws = await tempWorkspace();
+  const cwd = ws.dir;
   const harness = await loadHarness("native", { builtinDir: HARNESSES });
   const { provider } = scriptedProvider([
     [call("c1", "exec_command", { cmd: "true" }), call("c2", "exec_command", { cmd: "true" })],
@@ -138,7 +142,7 @@ Deno.test("runTurn() answers every tool call even when interrupted mid-way", asy
   const controller = new AbortController();
   const state = freshState();
   const outcome = await runTurn(state, {
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     provider,
     harness,
     ctx: { cwd, signal: controller.signal, env: {}, state: new Map(), fs: inProcessFs },

@@ -1,18 +1,16 @@
 import { allowAll } from "./_test_loop.ts";
 import assert from "node:assert/strict";
 import { DEFERRED_FILES, DEFERRED_SPEC } from "../harness/_test_deferred.ts";
-import { writeHarness } from "../harness/_test_harness.ts";
-import { toolCatalog } from "../harness/deferred.ts";
-import { loadHarnessDir } from "../harness/load.ts";
+import { loadTestHarness } from "../harness/_test_harness.ts";
+import { tempWorkspace } from "../tools/_test_workspace.ts";
 import { textOf } from "../model/message.ts";
 import { runTurn } from "./agent_loop.ts";
 import { call, freshState, scriptedProvider } from "./_test_loop.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 
 Deno.test("runTurn() sends a deferred tool only after a tool search loads it", async () => {
-  const harness = await loadHarnessDir(
-    await writeHarness(await Deno.makeTempDir(), "d", DEFERRED_SPEC, DEFERRED_FILES),
-  );
+  const harness = await loadTestHarness(DEFERRED_SPEC, DEFERRED_FILES, "d");
+  await using ws = await tempWorkspace();
   const { provider, requests } = scriptedProvider([
     [call("c1", "ToolSearch", { query: "select:later,Ghost" })],
     [
@@ -28,15 +26,14 @@ Deno.test("runTurn() sends a deferred tool only after a tool search loads it", a
   const state = freshState();
   const signal = new AbortController().signal;
   const outcome = await runTurn(state, {
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     provider,
     harness,
     ctx: {
-      cwd: await Deno.makeTempDir(),
+      cwd: ws.dir,
       signal,
       env: { PATH: Deno.env.get("PATH") ?? "" },
       state: toolState,
-      toolCatalog: toolCatalog(harness, toolState, { guard: allowAll }),
       fs: inProcessFs,
     },
     emit: () => {},

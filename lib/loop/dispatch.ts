@@ -1,8 +1,17 @@
 import { ToolError } from "../errors.ts";
-import { renderResult, renderToolError, resolveCall, resultIsError } from "../harness/call.ts";
+import {
+  renderResult,
+  renderToolError,
+  resolveCall,
+  type ResolvedCall,
+  resultIsError,
+} from "../harness/call.ts";
 import type { Harness } from "../harness/types.ts";
-import { type ToolContext, withGrant } from "../tools/capability.ts";
+import { withGrant } from "../tools/capability.ts";
+import type { ToolContext, TurnContext } from "../tools/types.ts";
 import type { LoopEvent, ToolCallInfo } from "./events.ts";
+import { ProgressThrottle } from "./_progress.ts";
+import { type AfterDecision, type HookCall, ToolHookChain } from "./tool_hooks.ts";
 
 /** A tool call's outcome as text for the model. */
 export interface DispatchResult {
@@ -12,15 +21,22 @@ export interface DispatchResult {
   output?: unknown;
 }
 
-/**
- * Decides whether a resolved call may run: the session's approval path. Every tool call goes
- * through it. A model's request to leave the sandbox (an escalation field in the input) is only
- * a request; the call runs outside the sandbox only when this grants `unsandboxed`.
- */
-export type BeforeToolCall = (
-  call: ToolCallInfo,
-  resolved: { capability: string; input: unknown },
-) => Promise<{ allow: true; unsandboxed?: boolean } | { allow: false; reason: string }>;
+/** A call's result after the hook chain: notes to add after it, and a stop if a link asked. */
+export interface DispatchOutcome extends DispatchResult {
+  notes: string[];
+  stop?: AfterDecision["stop"];
+}
+
+/** What dispatching a call needs. */
+export interface DispatchDeps {
+  harness: Harness;
+  ctx: TurnContext;
+  emit: (event: LoopEvent) => void;
+  /** The links every call passes; none allows every call inside the sandbox. */
+  hooks?: ToolHookChain;
+  /** Finds a call's tool; default the harness's own (`resolveCall`). */
+  resolve?: (call: { name: string; args: unknown; rawArgs?: string }) => ResolvedCall;
+}
 
 /** A bug in a capability (not a tool, file-system or process error): it fails the turn. */
 export class InternalToolError extends Error {
@@ -36,32 +52,56 @@ export class InternalToolError extends Error {
 }
 
 /**
- * Runs one tool call through the harness: map wire arguments onto the capability, run it, and
- * render the result in the harness's format. Failures the model can act on come back as error
- * results; they never end the run.
+ * Runs one tool call: map its wire arguments onto the capability, pass it through the hook
+ * chain's `before` links, run it (its progress throttled into `tool_progress` events), render
+ * the result in the harness's format, and give that to the `after` links. Failures the model
+ * can act on come back as error results; they never end the run.
  */
 export async function dispatchToolCall(
   call: ToolCallInfo & { rawArgs?: string },
-  deps: {
-    harness: Harness;
-    ctx: ToolContext;
-    emit: (event: LoopEvent) => void;
-    beforeToolCall: BeforeToolCall;
-  },
+  deps: DispatchDeps,
+): Promise<DispatchOutcome> {
+  const hooks = deps.hooks ?? new ToolHookChain();
+  const hookCall: HookCall = { ...call };
+  const result = await runCall(call, deps, hooks, hookCall);
+  const after = await hooks.after(hookCall, result, deps.ctx.signal).catch((error) => {
+    // A link that fails is a bug like a failing capability: the turn ends, visibly.
+    throw new InternalToolError(call.name, error);
+  });
+  return { ...after.result, notes: after.notes, ...(after.stop ? { stop: after.stop } : {}) };
+}
+
+async function runCall(
+  call: ToolCallInfo & { rawArgs?: string },
+  deps: DispatchDeps,
+  hooks: ToolHookChain,
+  hookCall: HookCall,
 ): Promise<DispatchResult> {
-  const { harness, ctx, emit } = deps;
+  const { harness, emit } = deps;
   let capabilityId: string | undefined;
   try {
-    const resolved = resolveCall(harness, call);
-    capabilityId = resolved.capability.id;
-    emit({ type: "tool_start", call, capability: capabilityId, input: resolved.input });
-    const verdict = await deps.beforeToolCall(call, {
+    const resolved = (deps.resolve ?? ((c) => resolveCall(harness, c)))(call);
+    const capability = resolved.capability;
+    capabilityId = capability.id;
+    Object.assign(hookCall, {
       capability: capabilityId,
+      mutates: capability.mutates,
       input: resolved.input,
     });
-    if (!verdict.allow) throw new ToolError(verdict.reason);
-    const input = withGrant(resolved.input, verdict.unsandboxed === true);
-    const output = await resolved.capability.run(input, ctx);
+    emit({ type: "tool_start", call, capability: capabilityId, input: resolved.input });
+    const decision = await hooks.before(
+      { ...hookCall, capability: capabilityId, mutates: capability.mutates, input: resolved.input },
+      deps.ctx.signal,
+    );
+    if (!decision.allow) throw new ToolError(decision.reason);
+    const input = decision.rewrittenBy === undefined
+      ? decision.input
+      : rewrittenInput(resolved, decision.input, decision.rewrittenBy);
+    hookCall.input = input;
+    const output = await runWithProgress(resolved, withGrant(input, decision.unsandboxed), {
+      call,
+      deps,
+    });
     const text = renderResult(resolved.tool, output);
     emit({ type: "tool_end", call, capability: capabilityId, output, text, isError: false });
     // The call ran, so front ends show its output; the wire still flags a failed result (a
@@ -78,6 +118,38 @@ export async function dispatchToolCall(
     emit({ type: "tool_end", call, capability: capabilityId, text, isError: true });
     return { text, isError: true };
   }
+}
+
+/** Runs the capability with a context for this call, its progress throttled into events. */
+async function runWithProgress(
+  resolved: ResolvedCall,
+  input: unknown,
+  { call, deps }: { call: ToolCallInfo; deps: DispatchDeps },
+): Promise<unknown> {
+  const throttle = new ProgressThrottle((chunk) =>
+    deps.emit({ type: "tool_progress", callId: call.id, ...chunk })
+  );
+  const ctx: ToolContext = {
+    ...deps.ctx,
+    callId: call.id,
+    progress: (chunk) => throttle.push(chunk),
+  };
+  try {
+    return await resolved.capability.run(input, ctx);
+  } finally {
+    throttle.close();
+  }
+}
+
+/** A hook's rewritten input, checked like the model's own. */
+function rewrittenInput(resolved: ResolvedCall, input: unknown, hook: string): unknown {
+  const parsed = resolved.capability.input.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`);
+  throw new ToolError(
+    `The ${hook} hook rewrote the input of ${resolved.tool.declaration.name} into one it ` +
+      `cannot run with (${problems.join("; ")}), so it was not run`,
+  );
 }
 
 /**

@@ -28,7 +28,7 @@ for (const wire of ["chat", "responses", "messages"] as WireApi[]) {
     const state = freshState();
     const signal = new AbortController().signal;
     const outcome = await runTurn(state, {
-      beforeToolCall: allowAll,
+      toolHooks: allowAll,
       provider,
       harness,
       ctx: { cwd, signal, env: {}, state: new Map(), fs: inProcessFs },

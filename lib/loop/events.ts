@@ -1,5 +1,6 @@
 import type { Message, Usage } from "../model/message.ts";
 import type { ProviderFailure, RetryEvent } from "../model/stream.ts";
+import type { ToolProgress } from "../tools/types.ts";
 
 /** A tool call as the loop tracks it. */
 export interface ToolCallInfo {
@@ -24,6 +25,8 @@ export type LoopEvent =
     text: string;
     isError: boolean;
   }
+  /** Output of a running call, throttled and capped (`lib/loop/_progress.ts`). */
+  | { type: "tool_progress"; callId: string; stream: ToolProgress["stream"]; text: string }
   /** Tool calls written as text were recovered as structured calls (`tool_call_repair`). */
   | { type: "tool_calls_repaired"; count: number; formats: string[] }
   | { type: "turn_end"; outcome: TurnOutcome; usage: Usage };

@@ -17,7 +17,10 @@ const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", 
 
 /** Runs one turn of harness `id` against scripted reply texts in a temp dir holding `files`. */
 async function runText(id: string, replies: string[], files: Record<string, string> = {}) {
-  const cwd = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_text_" }));
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_text_" }));
+  await using _base = { [Symbol.asyncDispose]: () => Deno.remove(base, { recursive: true }) };
+  const cwd = `${base}/ws`;
+  await Deno.mkdir(cwd);
   for (const [name, text] of Object.entries(files)) {
     await Deno.writeTextFile(`${cwd}/${name}`, text);
   }
@@ -41,10 +44,10 @@ async function runText(id: string, replies: string[], files: Record<string, stri
   const signal = new AbortController().signal;
   const ctxState = new Map<string, unknown>();
   const resources = new Resources();
-  await using scratch = new SessionScratch(`${cwd}.run`);
+  await using scratch = new SessionScratch(`${base}/run`);
   try {
     const outcome = await runTurn(state, {
-      beforeToolCall: allowAll,
+      toolHooks: allowAll,
       provider,
       harness,
       ctx: {
@@ -62,14 +65,16 @@ async function runText(id: string, replies: string[], files: Record<string, stri
     const users = state.messages.filter((m) => m.role === "user").slice(1).map((m) =>
       textOf(m.blocks)
     );
-    return { outcome, users, requests, cwd };
+    const after: Record<string, string> = {};
+    for (const name of Object.keys(files)) after[name] = await Deno.readTextFile(`${cwd}/${name}`);
+    return { outcome, users, requests, files: after };
   } finally {
     await resources[Symbol.asyncDispose]();
   }
 }
 
 Deno.test("runTurn() with swe-agent corrects a malformed reply, edits, and ends on a confirmed submit", async () => {
-  const { outcome, users, requests, cwd } = await runText("swe-agent", [
+  const { outcome, users, requests, files } = await runText("swe-agent", [
     "I will just think about it.",
     "DISCUSSION\nFix the value.\n```\nstr_replace_editor str_replace a.txt --old_str 'x = 1' --new_str 'x = 2'\n```",
     "DISCUSSION\nCheck.\n```\ncat a.txt\n```",
@@ -82,7 +87,7 @@ Deno.test("runTurn() with swe-agent corrects a malformed reply, edits, and ends 
   assert.match(users[1], /^OBSERVATION:\nThe file .*a\.txt has been edited\./);
   assert.equal(users[2], "OBSERVATION:\nx = 2\n");
   assert.match(users[3], /look over the changes/);
-  assert.equal(await Deno.readTextFile(`${cwd}/a.txt`), "x = 2\n");
+  assert.equal(files["a.txt"], "x = 2\n");
 });
 
 Deno.test("runTurn() with mini-swe-agent corrects a malformed reply and ends on the sentinel", async () => {

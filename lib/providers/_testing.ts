@@ -157,26 +157,51 @@ export async function collect(events: AsyncIterable<StreamEvent>): Promise<Strea
   return out;
 }
 
-/** The transport behaviour every wire shares, exercised against a real server. */
-export function transportTests(spec: {
+/** What a transport test suite needs: the wire, its provider, and two canned streams. */
+export interface TransportSpec {
   wire: WireApi;
   create: (settings: ProviderSettings) => Provider;
   /** A complete successful stream whose text is "ok". */
   okBody: string;
   /** The start of a stream, up to one text delta. */
   partialBody: string;
-}): void {
-  const { wire, create, okBody, partialBody } = spec;
-  const runCounted = async (replies: Reply[], overrides: Partial<ProviderSettings> = {}) => {
+}
+
+/** A spec with the helpers its tests share. */
+interface TransportCase extends TransportSpec {
+  /** Streams one simple request against `replies`; the events and how many requests came. */
+  runCounted(
+    replies: Reply[],
+    overrides?: Partial<ProviderSettings>,
+  ): Promise<{ events: StreamEvent[]; requests: number }>;
+  /** The events of `runCounted()`. */
+  run(replies: Reply[], overrides?: Partial<ProviderSettings>): Promise<StreamEvent[]>;
+}
+
+/** The transport behaviour every wire shares, exercised against a real server. */
+export function transportTests(spec: TransportSpec): void {
+  const runCounted: TransportCase["runCounted"] = async (replies, overrides = {}) => {
     await using server = serveReplies(replies);
-    const provider = create(testSettings(server.baseUrl, wire, overrides));
+    const provider = spec.create(testSettings(server.baseUrl, spec.wire, overrides));
     const events = await collect(provider.stream(simpleRequest(), new AbortController().signal));
     return { events, requests: server.requests.length };
   };
-  const run = async (replies: Reply[], overrides: Partial<ProviderSettings> = {}) =>
+  const run: TransportCase["run"] = async (replies, overrides) =>
     (await runCounted(replies, overrides)).events;
-  const jsonError = (message: string) => JSON.stringify({ error: { message, type: "x_error" } });
+  const t: TransportCase = { ...spec, runCounted, run };
+  retryTests(t);
+  timeoutTests(t);
+  foreignReplyTests(t);
+  connectionTests(t);
+}
 
+function jsonError(message: string): string {
+  return JSON.stringify({ error: { message, type: "x_error" } });
+}
+
+/** Retries, and errors the server reports, before any output. */
+function retryTests(t: TransportCase): void {
+  const { wire, okBody, run } = t;
   Deno.test(`${wire}: stream() retries after 429 honoring Retry-After`, async () => {
     const events = await run([
       { status: 429, headers: { "retry-after": "0" }, body: jsonError("slow down") },
@@ -241,7 +266,11 @@ export function transportTests(spec: {
     assert.match(last.error.message, /HTTP 401: bad key/);
     assert.match(last.error.hint ?? "", /\$TEST_API_KEY/);
   });
+}
 
+/** The idle, first-token and whole-request bounds of a stream. */
+function timeoutTests(t: TransportCase): void {
+  const { wire, okBody, partialBody, run, runCounted } = t;
   Deno.test(`${wire}: stream() says the model is not answering when the stream goes idle`, async () => {
     const events = await run([{ hold: true }], { streamIdleTimeoutMs: 100, streamMaxRetries: 0 });
     const last = events.at(-1);
@@ -298,7 +327,11 @@ export function transportTests(spec: {
     assert.equal(last.error.retryable, false);
     assert.equal(requests, 1);
   });
+}
 
+/** Replies that are no API stream: HTML pages, a JSON error with status 200. */
+function foreignReplyTests(t: TransportCase): void {
+  const { wire, okBody, run, runCounted } = t;
   Deno.test(`${wire}: stream() names an HTML page sent instead of an event stream`, async () => {
     const page = "<!DOCTYPE html>\n<html><head><title> Sign in to\n the network </title></head>" +
       "<body><form>...</form></body></html>";
@@ -348,7 +381,11 @@ export function transportTests(spec: {
     assert.equal(last.error.message, "Test reported an error: quota exceeded");
     assert.equal(last.error.retryable, false);
   });
+}
 
+/** An unreachable server, and a stream the caller aborts. */
+function connectionTests(t: TransportCase): void {
+  const { wire, create, partialBody } = t;
   Deno.test(`${wire}: stream() reports an unreachable server`, async () => {
     const server = serveReplies([]);
     const baseUrl = server.baseUrl;

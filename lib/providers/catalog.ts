@@ -5,7 +5,16 @@
  * compacts at and the output limit no request may pass.
  */
 import type { ProviderSettings } from "./types.ts";
-import { compactLimit, DEFAULT_CONTEXT_WINDOW } from "../session/compaction.ts";
+
+/** When no window is configured; most current models have at least this much. */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** The share of the window at which a session compacts unless a limit is configured. */
+const AUTO_COMPACT_SHARE = 0.85;
+
+/** The token count at which the session compacts. */
+export function compactLimit(window: number, configured: number | undefined): number {
+  return configured ?? Math.floor(window * AUTO_COMPACT_SHARE);
+}
 
 /** One model of the catalog. Prices are USD per million tokens. */
 export interface CatalogModel {

@@ -3,13 +3,12 @@
  * sandbox where nothing is asked, under the reviewer prompt; its answer is parsed and rendered.
  * `interpreter exec review` and the REPL's `/review` both run it.
  */
-import { fillPromptVariables } from "../harness/prompt.ts";
 import type { TurnOutcome } from "../loop/events.ts";
-import { REVIEWER_PROMPT } from "./prompt.ts";
+import { reviewerPrompt } from "./prompt.ts";
 import { parseReview, renderReview, type Review } from "./result.ts";
 import { buildReviewRequest, type ReviewRequest, type ReviewTarget } from "./target.ts";
-import { openSession, type Session, type SessionOptions } from "../session/open.ts";
-import { findGitRoot } from "../session/setup.ts";
+import { openSession, type Session, type SessionConfig, type SessionIO } from "../session/open.ts";
+import { findGitRoot } from "../workspace/git_root.ts";
 
 export type { ReviewTarget } from "./target.ts";
 
@@ -21,31 +20,41 @@ export interface ReviewResult {
   text?: string;
 }
 
+/** What a review's session is opened from: the front end's session config, I/O and environment. */
+export interface ReviewBase {
+  config: SessionConfig;
+  io: SessionIO;
+  env?: Record<string, string>;
+}
+
 /**
- * The options of a review's own session, from a front end's: the same directory, environment
- * and settings, but read-only, with no approvals and no questions to the user, a fresh history
- * (never a resumed one) and the reviewer prompt in place of the harness's.
+ * The config of a review's own session, from a front end's: the same directory and settings, but
+ * read-only with no approvals, a fresh history (never a resumed one) and the reviewer prompt in
+ * place of the harness's.
  */
-export function reviewSessionOptions(base: SessionOptions): SessionOptions {
-  const { yolo: _yolo, ...settings } = base.settings;
+export function reviewSessionConfig(base: SessionConfig): SessionConfig {
+  const { resume: _resume, labels, ...rest } = base;
+  const { sandbox: _sandbox, approval: _approval, ...otherLabels } = labels ?? {};
   return {
-    cwd: base.cwd,
-    env: base.env,
-    origin: base.origin,
-    ephemeral: base.ephemeral,
-    settings: { ...settings, sandbox: "read-only", askForApproval: "never" },
-    instructions: (agent) => fillPromptVariables(REVIEWER_PROMPT, agent.harness, agent.promptVars),
-    io: { onEvent: base.io.onEvent },
+    ...rest,
+    sandbox: "read-only",
+    approval: "never",
+    ...(Object.keys(otherLabels).length > 0 ? { labels: otherLabels } : {}),
+    instructions: reviewerPrompt,
   };
 }
 
-/** Opens a review session, builds the request for `target` and hands both to `use`. */
+/**
+ * Opens a review session, builds the request for `target` and hands both to `use`. Nothing is
+ * asked of the user: the session gets only the front end's `onEvent`.
+ */
 export async function withReviewSession<T>(
-  base: SessionOptions,
+  base: ReviewBase,
   target: ReviewTarget,
   use: (session: Session, request: ReviewRequest) => Promise<T>,
 ): Promise<T> {
-  await using session = await openSession(reviewSessionOptions(base));
+  const io = { onEvent: base.io.onEvent };
+  await using session = await openSession(reviewSessionConfig(base.config), io, { env: base.env });
   return await use(session, await buildReviewRequest(target, session));
 }
 

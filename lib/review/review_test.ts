@@ -4,7 +4,7 @@ import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { sessionWorkspace } from "../session/_test_session.ts";
 import { runReviewTurn, withReviewSession } from "./review.ts";
 import type { ReviewTarget } from "./target.ts";
-import type { SessionOptions } from "../session/open.ts";
+import type { SessionConfig } from "../session/open.ts";
 
 const ANSWER = JSON.stringify({
   findings: [{
@@ -39,18 +39,16 @@ async function commitFile(cwd: string, name: string, text: string, message: stri
 async function review(
   prepare: (cwd: string) => Promise<void>,
   target: ReviewTarget,
-  settings: SessionOptions["settings"] = { config: [] },
+  settings: Omit<SessionConfig, "cwd"> = {},
 ) {
   await using fake = startFakeProvider([{ reply: { text: ANSWER } }]);
   await using ws = await sessionWorkspace(fake.baseUrl);
   await git(ws.cwd, "checkout", "-qb", "main");
   await commitFile(ws.cwd, "stats.py", "def mean(xs):\n    return sum(xs)\n", "first");
   await prepare(ws.cwd);
-  const base: SessionOptions = {
-    cwd: ws.cwd,
+  const base = {
+    config: { cwd: ws.cwd, ...settings, ephemeral: true },
     env: ws.env,
-    settings,
-    ephemeral: true,
     io: { onEvent: () => {} },
   };
   const result = await withReviewSession(base, target, async (session, request) => {
@@ -77,7 +75,11 @@ Deno.test("--uncommitted sends the diff against HEAD with untracked files, under
       await Deno.writeTextFile(join(cwd, "brand_new.py"), "UNTRACKED_MARKER = 1\n");
     },
     { kind: "uncommitted" },
-    { config: [], yolo: true },
+    {
+      sandbox: "danger-full-access",
+      approval: "never",
+      labels: { sandbox: "--yolo", approval: "--yolo" },
+    },
   );
   assert.match(r.user, /staged, unstaged and untracked/);
   assert.match(r.user, /\+ {4}return sum\(xs\) \/ len\(xs\)/, "the tracked change");
@@ -128,7 +130,7 @@ Deno.test("--commit sends that commit's change, with its title", async () => {
 Deno.test("custom instructions are the message; a plain-text answer is kept as it is", async () => {
   await using fake = startFakeProvider([{ reply: { text: "Looks fine to me." } }]);
   await using ws = await sessionWorkspace(fake.baseUrl);
-  const base = { cwd: ws.cwd, env: ws.env, settings: { config: [] }, io: { onEvent: () => {} } };
+  const base = { config: { cwd: ws.cwd }, env: ws.env, io: { onEvent: () => {} } };
   const target = { kind: "custom" as const, instructions: "Check the error handling only" };
   const result = await withReviewSession(
     base,
@@ -143,7 +145,7 @@ Deno.test("a target with nothing to review or an unknown name fails before any r
   await using fake = startFakeProvider([]);
   await using ws = await sessionWorkspace(fake.baseUrl);
   await commitFile(ws.cwd, "a.txt", "a\n", "first");
-  const base = { cwd: ws.cwd, env: ws.env, settings: { config: [] }, io: { onEvent: () => {} } };
+  const base = { config: { cwd: ws.cwd }, env: ws.env, io: { onEvent: () => {} } };
   const never = () => Promise.reject(new Error("no turn expected"));
   await assert.rejects(
     withReviewSession(base, { kind: "uncommitted" }, never),

@@ -1,5 +1,5 @@
 import { isAbsolute, join } from "node:path";
-import type { FileChangeView, FileReadView } from "./tool_view.ts";
+import type { FileChangeView, FileReadView } from "./tool_view_types.ts";
 
 type Fields = Record<string, unknown>;
 

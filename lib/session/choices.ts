@@ -6,6 +6,9 @@ import { BUILTIN_PROVIDERS, builtinProvider } from "../providers/builtin.ts";
 import type { ProviderSettings, WireApi } from "../providers/types.ts";
 import { type AgentSession, BUILTIN_HARNESSES } from "./agent_session.ts";
 import { type Catalog, type CatalogModel, catalogProvider } from "../providers/catalog.ts";
+import type { ModelChoice, ProviderChoice } from "./types.ts";
+
+export type { ModelChoice, ProviderChoice } from "./types.ts";
 
 /** The built-in and user harness folders of a session. */
 export function harnessDirs(agent: AgentSession) {
@@ -50,32 +53,6 @@ async function ollamaModels(settings: ProviderSettings, signal: AbortSignal) {
 
 /** How long `/model` waits for a local server's list. */
 const LIVE_LIST_TIMEOUT_MS = 2000;
-
-/** One model `/model` offers. */
-export interface ModelChoice {
-  id: string;
-  name: string;
-  context?: number;
-  output?: number;
-  reasoning?: boolean;
-  cost?: CatalogModel["cost"];
-  current: boolean;
-}
-
-/** One provider `/model` offers, with the model to use and the models it has. */
-export interface ProviderChoice {
-  provider: string;
-  name: string;
-  model: string;
-  current: boolean;
-  /** Whether its key is set (or it needs none). */
-  key: boolean;
-  envKey?: string;
-  /** Its models: the server's live list when it has one, else the catalog's. */
-  models: ModelChoice[];
-  /** Set when the list is the server's own; `error` when it could not be read. */
-  live?: { error?: string };
-}
 
 /** Configured and built-in providers, each with a model to use, its key state and its models. */
 export async function providerChoices(

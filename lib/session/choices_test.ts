@@ -13,13 +13,11 @@ async function open(
   env: Record<string, string> = {},
   events: SessionEvent[] = [],
 ) {
-  return await openSession({
-    cwd: ws.cwd,
-    env: { ...ws.env, ...env },
-    settings: { config: [], sandbox: "danger-full-access", askForApproval: "never" },
-    io: { onEvent: (event) => events.push(event) },
-    ephemeral: true,
-  });
+  return await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true },
+    { onEvent: (event) => events.push(event) },
+    { env: { ...ws.env, ...env } },
+  );
 }
 
 /** What a REPL command prints, run against `session`. */
@@ -34,7 +32,7 @@ async function command(session: Session, line: string): Promise<string> {
     newSession: () => Promise.resolve(),
     resumeSession: () => Promise.resolve(),
     ask: () => Promise.resolve(null),
-    sessionOptions: () => {
+    reviewBase: () => {
       throw new Error("not used");
     },
   });

@@ -2,25 +2,13 @@
  * Compaction: when the history nears the model's window, one request asks the model to
  * summarize the work so far, and the history becomes that summary plus the latest user message.
  */
+import { summaryMessage } from "../harness/session_texts.ts";
+import type { HarnessTexts } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { joinedSystem, type Message, textOf } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 
-/** When no window is configured; most current models have at least this much. */
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
-/** The share of the window at which a session compacts unless a limit is configured. */
-const AUTO_COMPACT_SHARE = 0.85;
-
-const SUMMARY_REQUEST =
-  "The conversation is about to be shortened to save context. Write a summary that lets you " +
-  "carry on without it: the user's task and constraints, what you found (files, functions, " +
-  "causes), what you changed and why, commands that passed or failed, and what is left to " +
-  "do next. Be specific (paths, names, exact errors). Reply with the summary only.";
-
-/** The token count at which the session compacts. */
-export function compactLimit(window: number, configured: number | undefined): number {
-  return configured ?? Math.floor(window * AUTO_COMPACT_SHARE);
-}
+export { compactLimit, DEFAULT_CONTEXT_WINDOW } from "../providers/catalog.ts";
 
 /** Counts the tokens of a text; 4 characters a token until the tokenizer has loaded. */
 type TokenCounter = (text: string) => number;
@@ -79,21 +67,26 @@ function estimate(messages: Message[]): number {
   return tokens;
 }
 
+/** The harness's compaction texts: the request for a summary and the message that holds it. */
+export type CompactionTexts = Pick<HarnessTexts, "compaction" | "compactionSummary">;
+
 /**
- * Replaces `state.messages` with a summary of them and the most recent user message. Returns the
- * new history, or throws the provider's failure (the history is then left as it was).
+ * Replaces `state.messages` with a summary of them and the most recent user message, in the
+ * harness's words (`texts`). Returns the new history, or throws the provider's failure (the
+ * history is then left as it was).
  */
 export async function compactHistory(
   state: LoopState,
   provider: Provider,
   signal: AbortSignal,
+  texts: CompactionTexts,
 ): Promise<Message[]> {
   const request = {
     model: state.model,
     system: state.system,
     messages: [...state.messages, {
       role: "user" as const,
-      blocks: [{ type: "text" as const, text: SUMMARY_REQUEST }],
+      blocks: [{ type: "text" as const, text: texts.compaction }],
     }],
     tools: [],
   };
@@ -112,7 +105,7 @@ export async function compactHistory(
   const compacted: Message[] = [
     {
       role: "user",
-      blocks: [{ type: "text", text: `Summary of the work so far:\n\n${summary}` }],
+      blocks: [{ type: "text", text: summaryMessage(texts, summary) }],
     },
     ...(lastUser ? [lastUser] : []),
   ];

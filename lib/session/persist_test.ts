@@ -17,14 +17,16 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
   ]));
   await using ws = await sessionWorkspace(fake.baseUrl);
   const open = (resume?: string) =>
-    openSession({
-      cwd: ws.cwd,
-      env: ws.env,
-      settings: { config: [], sandbox: "danger-full-access" },
-      origin: "repl",
-      resume,
-      io: { onEvent: () => {} },
-    });
+    openSession(
+      {
+        cwd: ws.cwd,
+        sandbox: "danger-full-access",
+        origin: "repl",
+        ...(resume ? { resume: { id: resume } } : {}),
+      },
+      { onEvent: () => {} },
+      { env: ws.env },
+    );
   let id: string | undefined;
   {
     await using session = await open();
@@ -81,13 +83,11 @@ Deno.test("a session killed mid-turn resumes with the task, the tool call and it
     Deno.kill(-Number(await Deno.readTextFile(join(ws.cwd, "started.txt"))), "SIGKILL");
   } catch { /* already gone */ }
   const [saved] = await findSessions(ws.home, { cwd: ws.cwd, origin: "exec" });
-  await using session = await openSession({
-    cwd: ws.cwd,
-    env: ws.env,
-    settings: { config: [], sandbox: "danger-full-access" },
-    resume: saved.file,
-    io: { onEvent: () => {} },
-  });
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access", resume: { id: saved.file } },
+    { onEvent: () => {} },
+    { env: ws.env },
+  );
   assert.equal(
     (await session.prompt("go on", new AbortController().signal)).status,
     "completed",
@@ -98,22 +98,22 @@ Deno.test("a session killed mid-turn resumes with the task, the tool call and it
 });
 
 Deno.test("a full context window compacts the history, and the session file records it", async () => {
+  const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output });
   await using fake = await startFakeProvider(script([
-    { reply: { tool_calls: [tool("call_1", "seq 1 400")] } },
+    { reply: { tool_calls: [tool("call_1", "seq 1 400")], usage: usage(100, 5) } },
     {
       expect: { user_contains: "summary" },
-      reply: { text: "SUMMARY: listed numbers" },
+      reply: { text: "SUMMARY: listed numbers", usage: usage(200, 7) },
     },
-    { reply: { text: "done after compaction" } },
+    { reply: { text: "done after compaction", usage: usage(300, 9) } },
   ]));
   await using ws = await sessionWorkspace(fake.baseUrl, "model_auto_compact_token_limit = 300");
   const events: SessionEvent[] = [];
-  await using session = await openSession({
-    cwd: ws.cwd,
-    env: ws.env,
-    settings: { config: [], sandbox: "danger-full-access" },
-    io: { onEvent: (event) => events.push(event) },
-  });
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access" },
+    { onEvent: (event) => events.push(event) },
+    { env: ws.env },
+  );
   const outcome = await session.prompt("count", new AbortController().signal);
   assert.deepEqual(outcome, { status: "completed", finalText: "done after compaction" });
   assert.ok(events.some((e) => e.type === "compacted"));
@@ -123,6 +123,9 @@ Deno.test("a full context window compacts the history, and the session file reco
   const record = await readSession(session.status().sessionFile!);
   assert.ok(record.events.some((e) => e.type === "compaction"));
   assert.match(JSON.stringify(record.history[0]), /SUMMARY: listed numbers/);
+  // The summary request is paid for too: usage counts it beside the turn's own requests.
+  assert.equal(session.usage.inputTokens, 600);
+  assert.equal(session.usage.outputTokens, 21);
   assert.deepEqual(fake.failures, []);
 });
 
@@ -139,13 +142,11 @@ Deno.test("a resumed session keeps its todo list: tool state is saved with the s
   ]));
   await using ws = await sessionWorkspace(fake.baseUrl);
   const open = (resume?: string) =>
-    openSession({
-      cwd: ws.cwd,
-      env: ws.env,
-      settings: { config: [], harness: "deepseek-tui" },
-      resume,
-      io: { onEvent: () => {} },
-    });
+    openSession(
+      { cwd: ws.cwd, harness: "deepseek-tui", ...(resume ? { resume: { id: resume } } : {}) },
+      { onEvent: () => {} },
+      { env: ws.env },
+    );
   let file: string | undefined;
   {
     await using first = await open();

@@ -11,10 +11,11 @@ import {
   openSession as readSavedSession,
   reopenForAppend,
   type SessionEventInput,
+  type SessionOrigin,
   SessionWriter,
+  uuidV7,
 } from "../store/mod.ts";
 import type { AgentSession } from "./agent_session.ts";
-import type { SessionIO, SessionOptions } from "./open.ts";
 
 /** Where a resumed session's tool state comes from: its file and line, and its workspace. */
 export interface ResumedFrom {
@@ -23,8 +24,10 @@ export interface ResumedFrom {
   cwd: string;
 }
 
-/** Records one session; `none()` records nothing (an ephemeral session). */
+/** Records one session; without a writer it records nothing (an ephemeral session). */
 export class SessionRecorder {
+  /** The session's id: its file's, the resumed session's, or a fresh one when nothing is saved. */
+  readonly id: string;
   readonly #writer: SessionWriter | undefined;
   readonly #state: LoopState;
   #cursor: number;
@@ -39,8 +42,14 @@ export class SessionRecorder {
   constructor(
     writer: SessionWriter | undefined,
     state: LoopState,
-    resumed: { harness?: string; toolState?: Record<string, unknown>; from?: ResumedFrom } = {},
+    resumed: {
+      id?: string;
+      harness?: string;
+      toolState?: Record<string, unknown>;
+      from?: ResumedFrom;
+    } = {},
   ) {
+    this.id = writer?.id ?? resumed.id ?? uuidV7();
     this.#writer = writer;
     this.#state = state;
     this.#cursor = state.messages.length;
@@ -49,7 +58,8 @@ export class SessionRecorder {
     this.resumedFrom = resumed.from;
   }
 
-  get id(): string | undefined {
+  /** The id of the session file written to; undefined when nothing is saved. */
+  get savedId(): string | undefined {
     return this.#writer?.id;
   }
 
@@ -107,6 +117,19 @@ function messageEvent(message: Message): SessionEventInput {
   }
 }
 
+/** What `openRecorder()` needs besides the agent and the history. */
+export interface RecorderOptions {
+  cwd: string;
+  /** Recorded in a new file's header. */
+  origin: SessionOrigin;
+  /** The saved session file to continue. */
+  resumeFile?: string;
+  /** Save nothing. */
+  ephemeral?: boolean;
+  /** Told about what reading or reopening the file found. */
+  warn(message: string): void;
+}
+
 /**
  * The session's file: the resumed one (its history restored into `state`), a new one, or none
  * for an ephemeral session.
@@ -114,23 +137,22 @@ function messageEvent(message: Message): SessionEventInput {
 export async function openRecorder(
   agent: AgentSession,
   state: LoopState,
-  opts: SessionOptions,
-  io: SessionIO,
+  opts: RecorderOptions,
 ): Promise<SessionRecorder> {
   const home = agent.config.home;
-  if (opts.resume) {
-    const saved = await readSavedSession(home, opts.resume);
-    for (const note of saved.notes) io.onEvent({ type: "warning", message: note });
+  if (opts.resumeFile) {
+    const saved = await readSavedSession(home, opts.resumeFile);
+    for (const note of saved.notes) opts.warn(note);
     state.messages.push(...saved.history);
     // Usage counts the whole conversation, as the Codex SDK's turn.completed reports it.
     for (const m of saved.history) if (m.role === "assistant") addUsage(state.usage, m.usage);
     const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
       saved.header.harness;
     const from = { file: saved.file, line: saved.toolStateLine, cwd: saved.header.cwd };
-    const resumed = { harness, toolState: saved.toolState, from };
+    const resumed = { id: saved.header.id, harness, toolState: saved.toolState, from };
     if (opts.ephemeral) return new SessionRecorder(undefined, state, resumed);
     const writer = await reopenForAppend(saved.file);
-    for (const note of writer.notes) io.onEvent({ type: "warning", message: note });
+    for (const note of writer.notes) opts.warn(note);
     return new SessionRecorder(writer, state, resumed);
   }
   if (opts.ephemeral) return new SessionRecorder(undefined, state);
@@ -143,7 +165,7 @@ export async function openRecorder(
     sandbox: values.sandbox_mode,
     approval: values.approval_policy,
     ...(values.model_reasoning_effort ? { reasoningEffort: values.model_reasoning_effort } : {}),
-    origin: opts.origin ?? "exec",
+    origin: opts.origin,
   });
   return new SessionRecorder(writer, state);
 }

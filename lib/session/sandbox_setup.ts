@@ -5,9 +5,8 @@
 import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
 import { makeHomeDir } from "../config/home.ts";
-import { approvalHook, type ApprovalQuestion, type ApprovalReply } from "../approval/hook.ts";
+import { approvalHook, type ApprovalStep, type Approver } from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
-import { terminalSafe } from "../approval/visible.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
@@ -15,7 +14,6 @@ import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import { fileSystemFor } from "../../sandbox/fs_helper_client.ts";
 import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
-import { parseAnswer } from "../modes/repl/approvals.ts";
 import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
 import { journaledFileSystem } from "../../sandbox/write_journal.ts";
 
@@ -32,7 +30,8 @@ export interface SessionSandbox extends AsyncDisposable {
   /** Environment for spawned commands, from `[shell_environment_policy]`. */
   env: Record<string, string>;
   networkAllowed: boolean;
-  beforeToolCall: ReturnType<typeof approvalHook>;
+  /** The approval step of every tool call; its third argument is the turn's abort signal. */
+  beforeToolCall: ApprovalStep;
   /** The banner line: `sandbox: ...`. */
   banner: string;
   /** Lines to print as `warning:` before the run. */
@@ -48,7 +47,7 @@ export interface SessionSandboxOptions {
   home: string;
   env: Record<string, string>;
   /** Asks the user; absent when no one can answer. */
-  ask?: (question: ApprovalQuestion, callId?: string) => Promise<ApprovalReply>;
+  ask?: Approver;
   onDenied?: (message: string, callId?: string) => void;
   /** `--yolo` was given. */
   yolo?: boolean;
@@ -160,29 +159,4 @@ function promptNote(description: string, confined: boolean, policy: string): str
     "never": "No approval can be asked: work within the sandbox, and report what it prevents.",
   };
   return `${where} ${approvals[policy] ?? ""}`.trim();
-}
-
-/**
- * Asks an approval question on the terminal: `y` once, `a` for the session, `n` (optionally with
- * a note for the model) or anything else refuses.
- */
-export async function askOnTerminal(question: ApprovalQuestion): Promise<ApprovalReply> {
-  const tty = await Deno.open("/dev/tty", { read: true, write: true });
-  try {
-    // The subject of a tool other than a command is JSON, which leaves C1 controls as they are.
-    const { capability, subject, reason, justification } = terminalSafe(question);
-    const lines = [
-      `\nApprove ${capability}${question.unsandboxed ? " outside the sandbox" : ""}?`,
-      `  ${subject}`,
-      `  why: ${reason}`,
-      ...(justification ? [`  model: ${justification}`] : []),
-      "[y] yes once  [a] yes for this session  [n] no (a note may follow) > ",
-    ];
-    await tty.write(new TextEncoder().encode(lines.join("\n")));
-    const buf = new Uint8Array(1024);
-    const n = await tty.read(buf);
-    return parseAnswer(new TextDecoder().decode(buf.subarray(0, n ?? 0)));
-  } finally {
-    tty.close();
-  }
 }

@@ -6,7 +6,9 @@
 import { resolve } from "node:path";
 import { UsageError, UserError } from "../errors.ts";
 import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../input_file.ts";
+import type { TurnOutcome } from "../loop/events.ts";
 import type { OutputSchema } from "../model/message.ts";
+import type { ProviderFailure } from "../model/stream.ts";
 
 /** The name Codex gives the schema on the wire. */
 export const OUTPUT_SCHEMA_NAME = "codex_output_schema";
@@ -98,4 +100,42 @@ export function answerJson(text: string): string {
 export function correctionPrompt(problem: string): string {
   return `Your final answer must be only JSON that matches the output schema; it does not: ${problem}. ` +
     "Reply again with only the corrected JSON: no prose and no code fence.";
+}
+
+/** A turn whose final answer still did not match the output schema after the corrective turn. */
+export interface SchemaViolation {
+  status: "failed";
+  error: ProviderFailure;
+  /** What does not match. */
+  schemaViolation: string;
+}
+
+/**
+ * A turn whose final answer must be JSON that matches `schema`: `first` runs the turn (with the
+ * schema on the wire); a completed answer is returned as its JSON text; a mismatch gets one
+ * corrective turn (`correct` with the correction prompt), then the outcome is a
+ * `SchemaViolation` naming it.
+ */
+export async function checkedTurn(
+  schema: AnswerSchema,
+  first: () => Promise<TurnOutcome>,
+  correct: (prompt: string) => Promise<TurnOutcome>,
+): Promise<TurnOutcome | SchemaViolation> {
+  let outcome = await first();
+  for (let attempt = 0; outcome.status === "completed"; attempt++) {
+    const text = answerJson(outcome.finalText);
+    const problem = schema.problem(text);
+    if (!problem) return { status: "completed", finalText: text };
+    if (attempt === 1) {
+      const message = `The final answer does not match the output schema: ${problem}`;
+      const hint = "Simplify the schema, or try a model that follows structured output";
+      return {
+        status: "failed",
+        error: { message, hint, retryable: false },
+        schemaViolation: problem,
+      };
+    }
+    outcome = await correct(correctionPrompt(problem));
+  }
+  return outcome;
 }

@@ -7,7 +7,7 @@ import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import type { Block, Message } from "../model/message.ts";
 import { emptyUsage, systemText } from "../model/message.ts";
-import type { ToolContext } from "../tools/capability.ts";
+import type { ToolProgress, TurnContext } from "../tools/types.ts";
 import { scriptedProvider } from "../loop/_test_loop.ts";
 import { makeSubagentRunner } from "./subagent.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
@@ -44,7 +44,7 @@ async function harnessWithTask(): Promise<Harness> {
   return { ...native, tools: [...native.tools, task] };
 }
 
-async function context(): Promise<ToolContext> {
+async function context(): Promise<TurnContext> {
   const cwd = await Deno.makeTempDir({ prefix: "oi_subagent_" });
   const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
   return {
@@ -69,11 +69,20 @@ Deno.test("makeSubagentRunner() runs a nested turn that executes a real command"
     provider,
     harness,
     parent,
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     emit: (e, label) => seen.push([e.type, label]),
   });
-  const result = await runner({ prompt: "write the file", description: "writer" });
+  const progress: ToolProgress[] = [];
+  const result = await runner({
+    prompt: "write the file",
+    description: "writer",
+    progress: (chunk) => progress.push(chunk),
+  });
   assert.deepEqual(result, { finalText: "sub done", toolCalls: 1, status: "completed" });
+  assert.deepEqual(progress, [{
+    stream: "status",
+    text: "exec_command echo nested-$((6*7)) > out.txt; cat out.txt\n",
+  }], "a line per step, as the sub-agent takes it");
   assert.equal(await Deno.readTextFile(`${ctx.cwd}/out.txt`), "nested-42\n");
   assert.deepEqual(requests[0].system, systemText("sys"));
   assert.deepEqual(requests[0].messages, [
@@ -108,17 +117,17 @@ Deno.test("runTurn() with a sub-agent tool returns the nested answer to the pare
     messages: [{ role: "user", blocks: [{ type: "text", text: "go" }] }],
     usage: emptyUsage(),
   };
-  const ctx: ToolContext = { ...base };
+  const ctx: TurnContext = { ...base };
   ctx.runSubagent = makeSubagentRunner(base, {
     provider,
     harness,
     parent: state,
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     emit: () => {},
   });
   const events: LoopEvent[] = [];
   const outcome = await runTurn(state, {
-    beforeToolCall: allowAll,
+    toolHooks: allowAll,
     provider,
     harness,
     ctx,
@@ -151,10 +160,13 @@ Deno.test("makeSubagentRunner() puts the sub-agent's own calls through the appro
     harness: await harnessWithTask(),
     parent: { model: "m", system: systemText("s"), usage: emptyUsage() },
     emit: () => {},
-    beforeToolCall: (_call, resolved) => {
-      checked.push(resolved.capability);
-      return Promise.resolve({ allow: false, reason: "denied by test" });
-    },
+    toolHooks: () => [{
+      name: "deny",
+      before: (call) => {
+        checked.push(call.capability);
+        return Promise.resolve({ action: "deny", reason: "denied by test" });
+      },
+    }],
   });
   const result = await runner({ prompt: "make a file" });
   assert.equal(result.finalText, "refused");

@@ -3,7 +3,6 @@
  * transcript and later front ends (the JSON stream, ACP) render these, never the raw
  * capability output, and a view is chosen by capability id, never by the harness's tool name.
  */
-import type { LoopEvent } from "../loop/events.ts";
 import type { SessionEvent } from "./open.ts";
 import {
   editorChanges,
@@ -12,155 +11,19 @@ import {
   readView,
   writeChanges,
 } from "./_tool_view_files.ts";
+import type {
+  PlanItem,
+  PlanView,
+  SearchView,
+  ToolEndEvent,
+  ToolStartEvent,
+  ToolView,
+  ToolViewBase,
+  ToolViewBody,
+  ToolViewOptions,
+} from "./tool_view_types.ts";
 
-/** The loop's `tool_start` event. */
-export type ToolStartEvent = Extract<LoopEvent, { type: "tool_start" }>;
-/** The loop's `tool_end` event; `input` where the emitter repeats it. */
-export type ToolEndEvent = Extract<LoopEvent, { type: "tool_end" }> & { input?: unknown };
-
-/** Where a call is: started, finished, failed with an error result, or refused before it ran. */
-export type ToolStatus = "running" | "done" | "failed" | "declined";
-
-/** What every view carries. */
-export interface ToolViewBase {
-  callId: string;
-  /** The harness's tool name: a label, never a key. */
-  name: string;
-  capability?: string;
-  status: ToolStatus;
-  /** The error text the model got, when failed or declined. */
-  error?: string;
-}
-
-/** A foreground command (`shell.run`), or a background job's start, output or stop. */
-export interface CommandView {
-  kind: "command";
-  command: string;
-  cwd?: string;
-  /** Null when the command was killed before it exited. */
-  exitCode?: number | null;
-  durationMs?: number;
-  /** Combined stdout and stderr. */
-  output?: string;
-  timedOut?: boolean;
-  job?: { id?: string; action: "start" | "output" | "stop"; running?: boolean };
-}
-
-/** One changed file. */
-export interface FileChangeView {
-  /** Absolute when the tool or the session's working directory says where the file is. */
-  path: string;
-  /** The path as the tool reported it (relative to the workspace when inside it). */
-  displayPath: string;
-  kind: "add" | "delete" | "update";
-  movedTo?: string;
-  /** Unified diff; "" when the capability does not report one. */
-  diff: string;
-  /** What changed, where a diff cannot say it (a notebook cell). */
-  summary?: string;
-}
-
-/** Files written, edited, patched or removed. */
-export interface FileChangesView {
-  kind: "file_change";
-  changes: FileChangeView[];
-}
-
-/** A file read, with the window of lines. */
-export interface FileReadView {
-  kind: "file_read";
-  path: string;
-  displayPath: string;
-  startLine?: number;
-  endLine?: number;
-  totalLines?: number;
-}
-
-/** A grep, glob or folder listing. */
-export interface SearchView {
-  kind: "search";
-  search: "grep" | "glob" | "list";
-  /** The pattern searched for; the folder for a listing. */
-  pattern: string;
-  path?: string;
-  /** Files matched (grep, glob) or entries listed. */
-  count?: number;
-  truncated?: boolean;
-}
-
-/** One plan step or todo item. */
-export interface PlanItem {
-  text: string;
-  status: "pending" | "in_progress" | "completed" | "cancelled";
-}
-
-/** The plan or todo list as it stands after the call. */
-export interface PlanView {
-  kind: "plan";
-  items: PlanItem[];
-  explanation?: string;
-}
-
-/** A web page fetched. */
-export interface FetchView {
-  kind: "fetch";
-  url: string;
-  finalUrl?: string;
-  /** The HTTP status of the response. */
-  httpStatus?: number;
-  bytes?: number;
-}
-
-/** A sub-agent run. */
-export interface SubagentView {
-  kind: "subagent";
-  description?: string;
-  prompt: string;
-  agentType?: string;
-  finalText?: string;
-  toolCalls?: number;
-  /** The sub-agent turn's outcome status. */
-  outcome?: string;
-}
-
-/** Questions put to the user, and the answers. */
-export interface QuestionView {
-  kind: "question";
-  questions: Array<{ question: string; header?: string; answers?: string[] }>;
-  answered?: boolean;
-}
-
-/** Any other capability: its most telling argument and the result text the model got. */
-export interface GenericView {
-  kind: "generic";
-  subject?: string;
-  text: string;
-}
-
-/** The kind-specific part of a view. */
-export type ToolViewBody =
-  | CommandView
-  | FileChangesView
-  | FileReadView
-  | SearchView
-  | PlanView
-  | FetchView
-  | SubagentView
-  | QuestionView
-  | GenericView;
-
-/** A tool call as every front end shows it. */
-export type ToolView = ToolViewBase & ToolViewBody;
-
-/** What `toolView` knows beyond the event. */
-export interface ToolViewOptions {
-  /** The call's `tool_start`, which carries the input a `tool_end` may not repeat. */
-  start?: ToolStartEvent;
-  /** The session refused the call (its `tool_denied` event named this call). */
-  denied?: boolean;
-  /** The session's working directory, to make workspace-relative paths absolute. */
-  cwd?: string;
-}
+export type * from "./tool_view_types.ts";
 
 type Fields = Record<string, unknown>;
 type Build = (input: Fields, output: Fields | undefined, cwd?: string) => ToolViewBody;

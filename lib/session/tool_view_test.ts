@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
 import type { Harness } from "../harness/types.ts";
 import { dispatchToolCall } from "../loop/dispatch.ts";
+import { ToolHookChain } from "../loop/tool_hooks.ts";
 import { type TempWorkspace, tempWorkspace } from "../tools/_test_workspace.ts";
 import { fsRead } from "../tools/fs_read.ts";
 import type { LoopEvent } from "../loop/events.ts";
@@ -45,11 +46,14 @@ async function callViews(
     harness: await harness(call.harness),
     ctx: ws.ctx,
     emit: (e) => events.push(e),
-    beforeToolCall: (c) => {
-      if (!opts.deny) return Promise.resolve({ allow: true });
-      events.push({ type: "tool_denied", callId: c.id, reason: opts.deny });
-      return Promise.resolve({ allow: false, reason: opts.deny });
-    },
+    hooks: new ToolHookChain([{
+      name: "deny",
+      before: (c) => {
+        if (!opts.deny) return Promise.resolve(undefined);
+        events.push({ type: "tool_denied", callId: c.id, reason: opts.deny });
+        return Promise.resolve({ action: "deny", reason: opts.deny });
+      },
+    }]),
   });
   const calls = new ToolCallViews();
   const [start, end] = events.map((e) => calls.see(e)).filter((v) => v !== undefined);
@@ -605,7 +609,6 @@ Deno.test("progressLines() shows fs.write's diff in exec, and the REPL hides a d
       harness: await harness("claude-code"),
       ctx: ws.ctx,
       emit: (e) => events.push(e),
-      beforeToolCall: () => Promise.resolve({ allow: true }),
     },
   );
   const plain = makeStyle(false);

@@ -2,20 +2,126 @@
  * The session's public types: what a front end gives `openSession()`, what it gets back, and
  * the events it is told. (lib/session/open.ts opens sessions and re-exports these.)
  */
-import type { ApprovalAnswer, ApprovalQuestion, ApprovalReply } from "../approval/hook.ts";
-import type { ConfigValues, REASONING_EFFORTS } from "../config/schema.ts";
-import type { LoopState } from "../loop/agent_loop.ts";
+import type {
+  ApprovalAnswer,
+  ApprovalAsk,
+  ApprovalQuestion,
+  ApprovalReply,
+} from "../approval/hook.ts";
+import type { ConfigOverride } from "../config/mod.ts";
+import type {
+  ApprovalPolicy,
+  ConfigValues,
+  LocalProvider,
+  REASONING_EFFORTS,
+  SandboxMode,
+} from "../config/schema.ts";
+import type { Harness, PromptVars } from "../harness/types.ts";
+import type { WireApi } from "../model/request_settings.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import type { Block, Usage } from "../model/message.ts";
 import type { SessionOrigin } from "../store/mod.ts";
-import type { AskUser } from "../tools/ask_user.ts";
+import type { UserAnswers, UserQuestion } from "../tools/types.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
-import type { AgentSession, SessionSettings } from "./agent_session.ts";
+import type { ToolSource } from "../tools/tool_source.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
-import type { ProviderChoice } from "./choices.ts";
+import type { CatalogModel } from "../providers/catalog.ts";
+import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 
 /** A `model_reasoning_effort` value. */
 export type ReasoningEffort = typeof REASONING_EFFORTS[number];
+
+export type { ConfigOverride } from "../config/mod.ts";
+export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
+
+/**
+ * The saved session to continue: `{ id }` is a session id, the start of one, or a session file;
+ * `{ last }` the newest one that holds a user message, of the working directory unless `all`,
+ * of one origin when `origin` is given.
+ */
+export type ResumeTarget =
+  | { id: string }
+  | { last: true; all?: boolean; origin?: SessionOrigin };
+
+/** The settings a session's typed values name, for `SessionConfig.labels`. */
+export type LabelledSetting =
+  | "model"
+  | "provider"
+  | "sandbox"
+  | "approval"
+  | "harness"
+  | "reasoningEffort";
+
+/**
+ * What a session is opened with: typed values, each over the config files' (a value left out
+ * keeps the config's). The front end maps its own input (flags, a protocol's request) onto it.
+ */
+export interface SessionConfig {
+  /** The working directory, absolute. */
+  cwd: string;
+  model?: string;
+  /** A `model_providers` id. */
+  provider?: string;
+  /** A harness id; "" or absent picks one for the model. */
+  harness?: string;
+  /** A `[profiles.NAME]` table of config.toml. */
+  profile?: string;
+  sandbox?: SandboxMode;
+  approval?: ApprovalPolicy;
+  /** Talk to the provider over this wire API (`"chat"`: `--chat-completions`). */
+  wireApi?: WireApi;
+  reasoningEffort?: ReasoningEffort;
+  /** Extra writable roots, absolute, added to `sandbox_workspace_write.writable_roots`. */
+  writableRoots?: string[];
+  /** Use a local provider: `true` for the configured one (`oss_provider`, else Ollama). */
+  oss?: boolean | LocalProvider;
+  /** Recorded in the session file's header; default "exec". */
+  origin?: SessionOrigin;
+  /** A saved session to continue; its history is restored. */
+  resume?: ResumeTarget;
+  /** Save nothing. */
+  ephemeral?: boolean;
+  /** Config values by key path, after the config files and profile, in order. */
+  overrides?: ConfigOverride[];
+  /** Run outside a git repository (the trust check, `checkTrustedDirectory()`). */
+  skipGitRepoCheck?: boolean;
+  /**
+   * How `debug config` names where a typed value came from: `--yolo` for the sandbox, say.
+   * Default: the command-line flag that sets it (`--model`, `--sandbox`, …).
+   */
+  labels?: Partial<Record<LabelledSetting, string>>;
+  /** Builds a system prompt in place of the harness's (a review's reviewer prompt). */
+  instructions?: (harness: Harness, vars: PromptVars) => string;
+}
+
+/** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
+export type ApprovalRequest = ApprovalAsk;
+
+/** One model `/model` offers. */
+export interface ModelChoice {
+  id: string;
+  name: string;
+  context?: number;
+  output?: number;
+  reasoning?: boolean;
+  cost?: CatalogModel["cost"];
+  current: boolean;
+}
+
+/** One provider `/model` offers, with the model to use and the models it has. */
+export interface ProviderChoice {
+  provider: string;
+  name: string;
+  model: string;
+  current: boolean;
+  /** Whether its key is set (or it needs none). */
+  key: boolean;
+  envKey?: string;
+  /** Its models: the server's live list when it has one, else the catalog's. */
+  models: ModelChoice[];
+  /** Set when the list is the server's own; `error` when it could not be read. */
+  live?: { error?: string };
+}
 
 /** What the banner and `/status` show. */
 export interface SessionInfo {
@@ -61,42 +167,67 @@ export interface SessionStatus extends SessionInfo {
 /** What the front end supplies. */
 export interface SessionIO {
   onEvent(event: SessionEvent): void;
-  /** Asks the user to approve a tool call; absent when no one can answer. */
-  approve?: (question: ApprovalQuestion) => Promise<ApprovalReply>;
-  /** Puts the model's questions to the user; absent when no one can answer. */
-  askUser?: AskUser;
+  /**
+   * Asks the user to approve a tool call; absent when no one can answer. `signal` fires when the
+   * turn is cancelled: withdraw the question then.
+   */
+  approve?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply>;
+  /**
+   * Puts the model's questions to the user (tool call `callId`); null when dismissed; absent
+   * when no one can answer. `signal` fires when the turn is cancelled.
+   */
+  askUser?(
+    questions: UserQuestion[],
+    meta: { callId: string },
+    signal: AbortSignal,
+  ): Promise<UserAnswers>;
 }
 
-/** Options of `openSession()`. */
-export interface SessionOptions {
-  cwd: string;
-  env: Record<string, string>;
-  settings: SessionSettings;
-  io: SessionIO;
-  /** Recorded in the session file's header; default "exec". */
-  origin?: SessionOrigin;
-  /** A saved session to continue (id, id prefix or file); its history is restored. */
-  resume?: string;
-  /** Save nothing. */
-  ephemeral?: boolean;
-  /** Builds a system prompt in place of the harness's (a review's reviewer prompt). */
-  instructions?: (agent: AgentSession) => string;
+/** What `openSession()` may be given besides the config and the I/O. */
+export interface SessionDeps {
+  /** The environment the session sees; default the process's. */
+  env?: Record<string, string>;
+  /**
+   * Tools that do not come from the harness (MCP servers, a front end's own), offered in every
+   * turn under the harness's naming for source tools, sub-agents included.
+   */
+  toolSources?: readonly ToolSource[];
 }
 
 /** Options of one prompt: the JSON Schema its final answer must match (`--output-schema`). */
-export type PromptOptions = Pick<LoopState, "outputSchema">;
+export interface PromptOptions {
+  /**
+   * The answer must be JSON that matches it: a mismatch gets one corrective turn, then the turn
+   * fails naming the violation (`SchemaViolation`).
+   */
+  outputSchema?: AnswerSchema;
+}
+
+export type { AnswerSchema, SchemaViolation };
+
+/** How a prompt ended. */
+export type PromptOutcome = TurnOutcome | SchemaViolation;
 
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
 export interface Session extends AsyncDisposable {
+  /** The session's id, from the start: the saved file's, or a fresh one for an ephemeral one. */
+  readonly id: string;
   readonly info: SessionInfo;
   /** The merged config values (`hide_agent_reasoning`, `history.persistence`, …). */
   readonly config: ConfigValues;
   /** The interpreter home (`~/.openinterpreter`). */
   readonly home: string;
-  /** Tokens used so far, over every prompt. */
+  /** Tokens used so far over every request: the turns', their sub-agents' and the compactions'. */
   readonly usage: Usage;
-  /** Runs one user turn to its end; `signal` stops it (Ctrl-C). */
-  prompt(input: string | Block[], signal: AbortSignal, opts?: PromptOptions): Promise<TurnOutcome>;
+  /**
+   * Runs one user turn to its end; `signal` stops it (Ctrl-C). While another turn runs it
+   * throws `TurnInProgressError`: the front end queues what the user typed meanwhile.
+   */
+  prompt(
+    input: string | Block[],
+    signal: AbortSignal,
+    opts?: PromptOptions,
+  ): Promise<PromptOutcome>;
   /** Presents another harness from the next request on, keeping the history. */
   switchHarness(id: string): Promise<void>;
   /** Talks to another model ("NAME" or "PROVIDER/NAME", with an effort) from the next request. */

@@ -20,13 +20,16 @@ const REFUSED = "undo was not applied";
 
 function openIn(ws: { cwd: string; env: Record<string, string> }, resume?: string) {
   const events: SessionEvent[] = [];
-  const session = openSession({
-    cwd: ws.cwd,
-    env: ws.env,
-    settings: { config: [], harness: "minimal", sandbox: "danger-full-access" },
-    resume,
-    io: { onEvent: (event) => events.push(event) },
-  });
+  const session = openSession(
+    {
+      cwd: ws.cwd,
+      harness: "minimal",
+      sandbox: "danger-full-access",
+      ...(resume ? { resume: { id: resume } } : {}),
+    },
+    { onEvent: (event) => events.push(event) },
+    { env: ws.env },
+  );
   return { session, events };
 }
 

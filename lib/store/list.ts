@@ -27,6 +27,8 @@ export interface FindOptions {
   /** Only sessions started in this folder. */
   cwd?: string;
   origin?: SessionOrigin;
+  /** Only sessions that hold a message the user typed (not a fresh `/new` one, say). */
+  withPrompt?: boolean;
   /** Stop after this many matches (the newest). */
   limit?: number;
   /** Called for each file that is skipped because it cannot be read as a session. */
@@ -49,9 +51,10 @@ export async function findSessions(
   for await (const day of sessionDays(home)) {
     for (const file of day) {
       try {
-        const summary = await summarize(file);
+        const summary = await sessionSummary(file);
         if (cwd !== undefined && resolve(summary.cwd) !== cwd) continue;
         if (opts.origin && summary.origin !== opts.origin) continue;
+        if (opts.withPrompt && summary.firstPrompt === undefined) continue;
         found.push(summary);
       } catch (e) {
         opts.onSkipped?.(file, e as Error);
@@ -62,16 +65,6 @@ export async function findSessions(
   }
   found.sort((a, b) => b.created.getTime() - a.created.getTime() || (b.id < a.id ? -1 : 1));
   return opts.limit === undefined ? found : found.slice(0, opts.limit);
-}
-
-/** The newest session started in `cwd` (REPL sessions unless `origin` says otherwise). */
-export async function lastSession(
-  home: string,
-  opts: { cwd?: string; origin?: SessionOrigin } = {},
-): Promise<SessionSummary | undefined> {
-  const origin = opts.origin ?? "repl";
-  const [newest] = await findSessions(home, { cwd: opts.cwd, origin, limit: 1 });
-  return newest;
 }
 
 /**
@@ -150,8 +143,8 @@ async function childNames(
   return names.sort().reverse();
 }
 
-/** Reads the header and the lines up to the first user message, no further. */
-async function summarize(file: string): Promise<SessionSummary> {
+/** Reads a session file's header and the lines up to the first user message, no further. */
+export async function sessionSummary(file: string): Promise<SessionSummary> {
   using handle = await Deno.open(file, { read: true });
   const modified = (await handle.stat()).mtime ?? new Date(0);
   const decoder = new TextDecoder();

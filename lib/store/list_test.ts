@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SessionError } from "./errors.ts";
 import type { SessionHeaderInput } from "./store.ts";
-import { findSessions, lastSession, openSession, resolveSession } from "./list.ts";
+import { findSessions, openSession, resolveSession } from "./list.ts";
 import { createSession } from "./store.ts";
 import { tempHome, testHeader, userEvent } from "./_testing.ts";
 
@@ -30,6 +30,8 @@ Deno.test("findSessions() lists newest first with the first prompt, filtered by 
   const here = await findSessions(home.path, { cwd: "/work/project/", origin: "repl" });
   assert.deepEqual(here.map((s) => s.id), [newest, oldest]);
   assert.deepEqual((await findSessions(home.path, { limit: 2 })).map((s) => s.id), [newest, exec]);
+  const prompted = await findSessions(home.path, { withPrompt: true });
+  assert.deepEqual(prompted.map((s) => s.id), [newest, exec, oldest]);
 });
 
 Deno.test("findSessions() skips files that are not sessions and reports them", async () => {
@@ -45,18 +47,6 @@ Deno.test("findSessions() skips files that are not sessions and reports them", a
   const found = await findSessions(home.path, { onSkipped: (file) => skipped.push(file) });
   assert.deepEqual(found.map((s) => s.id), [good]);
   assert.deepEqual(skipped, [bad]);
-});
-
-Deno.test("lastSession() is the newest REPL session for the folder", async () => {
-  await using home = await tempHome();
-  assert.equal(await lastSession(home.path, { cwd: "/work/project" }), undefined);
-  const repl = await saved(home.path, { created: new Date(2025, 0, 2, 9) });
-  await saved(home.path, { created: new Date(2025, 0, 2, 10), origin: "exec" });
-  await saved(home.path, { created: new Date(2025, 0, 2, 11), cwd: "/elsewhere" });
-  assert.equal((await lastSession(home.path, { cwd: "/work/project" }))?.id, repl);
-  assert.equal((await lastSession(home.path))?.cwd, "/elsewhere");
-  const exec = await lastSession(home.path, { cwd: "/work/project", origin: "exec" });
-  assert.equal(exec?.origin, "exec");
 });
 
 Deno.test("resolveSession() finds a session by id, id prefix or path", async () => {

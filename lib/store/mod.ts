@@ -12,11 +12,11 @@ export { INTERRUPTED_RESULT, type ReplayedHistory, replayHistory } from "./histo
 export {
   type FindOptions,
   findSessions,
-  lastSession,
   openSession,
   PROMPT_PREVIEW,
   resolveSession,
   type SessionSummary,
+  sessionSummary,
 } from "./list.ts";
 export { readSession, type SessionRecord } from "./read.ts";
 export {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Ignore } from "ignore";
 import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
+import { fileGlobMatcher } from "./glob_match.ts";
 
 interface IgnoreLevel {
   /** Path of the `.gitignore`'s folder relative to the root, "" or ending in "/". */
@@ -18,7 +19,7 @@ export async function* walkFiles(
   opts: { glob?: string; signal: AbortSignal; fs: FileSystem },
 ): AsyncGenerator<string> {
   const fs = opts.fs;
-  const match = opts.glob === undefined ? undefined : globMatcher(opts.glob);
+  const match = opts.glob === undefined ? undefined : fileGlobMatcher(opts.glob);
   async function* visit(rel: string, levels: IgnoreLevel[]): AsyncGenerator<string> {
     opts.signal.throwIfAborted();
     const dir = join(root, rel);
@@ -79,74 +80,4 @@ function isIgnored(stack: IgnoreLevel[], path: string): boolean {
     if (r.unignored) return false;
   }
   return false;
-}
-
-/**
- * A matcher for a ripgrep `--glob` (gitignore syntax, plus `{a,b}` alternatives) against a
- * root-relative file path: without a `/` it matches the file name anywhere, with one it matches
- * the whole path; `*` and `?` stay within one path segment, `**` spans segments.
- */
-export function globMatcher(glob: string): (path: string) => boolean {
-  const negated = glob.startsWith("!");
-  const body = negated ? glob.slice(1) : glob;
-  const regexes = expandBraces(body).map((g) => {
-    const anchored = g.replace(/\/$/, "").includes("/");
-    const source = globToRegExpSource(g.replace(/^\//, ""));
-    return new RegExp(anchored ? `^${source}$` : `(?:^|/)${source}$`);
-  });
-  return (path) => regexes.some((r) => r.test(path)) !== negated;
-}
-
-function globToRegExpSource(glob: string): string {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (glob.startsWith("**/", i)) {
-      out += "(?:.*/)?";
-      i += 2;
-    } else if (glob.startsWith("/**", i) && i + 3 === glob.length) {
-      out += "/.*";
-      i += 2;
-    } else if (glob.startsWith("**", i)) {
-      out += ".*";
-      i += 1;
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "[" && glob.indexOf("]", i + 2) !== -1) {
-      const end = glob.indexOf("]", i + 2);
-      const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
-      out += `[${inner}]`;
-      i = end;
-    } else if (c === "\\" && i + 1 < glob.length) out += escapeRe(glob[++i]);
-    else out += escapeRe(c);
-  }
-  return out;
-}
-
-/** `a{b,c}d` → `abd`, `acd`; nested and repeated groups expand too. */
-export function expandBraces(glob: string): string[] {
-  const open = glob.indexOf("{");
-  if (open === -1) return [glob];
-  let depth = 0;
-  const cuts: number[] = [];
-  for (let i = open; i < glob.length; i++) {
-    if (glob[i] === "{") depth++;
-    else if (glob[i] === "}" && --depth === 0) {
-      const parts: string[] = [];
-      let from = open + 1;
-      for (const cut of cuts) {
-        parts.push(glob.slice(from, cut));
-        from = cut + 1;
-      }
-      parts.push(glob.slice(from, i));
-      const rest = expandBraces(glob.slice(i + 1));
-      const head = glob.slice(0, open);
-      return parts.flatMap((p) => expandBraces(p).flatMap((e) => rest.map((r) => head + e + r)));
-    } else if (glob[i] === "," && depth === 1) cuts.push(i);
-  }
-  return [glob];
-}
-
-function escapeRe(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
 }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { ToolContext } from "./capability.ts";
-import type { GrepLine } from "./fs_grep.ts";
-import { globMatcher, walkFiles } from "./_file_walk.ts";
+import { walkFiles } from "./_file_walk.ts";
+import { fileGlobMatcher } from "./glob_match.ts";
 import { rgPath, rgRecords } from "./_rg.ts";
 import { fsOf } from "./_fs.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
@@ -10,6 +10,16 @@ import type { FileSystem } from "../../sandbox/file_system.ts";
 export const MAX_GREP_FILE_BYTES = 1024 * 1024;
 /** Characters kept of a longer matching or context line. */
 export const MAX_GREP_LINE_CHARS = 2000;
+
+/** One matching line, or a context line near one. */
+export interface GrepLine {
+  path: string;
+  /** Line number, counting from 1. */
+  line: number;
+  text: string;
+  /** False for a context line. */
+  match: boolean;
+}
 
 /** One search, as both engines take it. */
 export interface GrepQuery {
@@ -52,7 +62,7 @@ export async function rgSearch(q: GrepQuery, ctx: ToolContext): Promise<GrepHit[
   if (q.caseInsensitive) flags.push("--ignore-case");
   flags.push("--regexp", q.pattern, "--", ".");
   // A ripgrep --glob would override the ignore rules, so the glob filters its results here.
-  const wanted = q.glob === undefined ? () => true : globMatcher(q.glob);
+  const wanted = q.glob === undefined ? () => true : fileGlobMatcher(q.glob);
   const hits: GrepHit[] = [];
   const opts = { cwd: q.root, separator: 0 };
   if (q.mode === "files_with_matches") {

@@ -1,6 +1,6 @@
 import type { ToolContext } from "./capability.ts";
 import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
-import { globMatcher } from "./_file_walk.ts";
+import { fileGlobMatcher } from "./glob_match.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 
 /** How files are listed and searched: ripgrep when installed, else our walker (same results). */
@@ -145,7 +145,7 @@ export async function rgFiles(
   opts: { glob?: string },
   ctx: ToolContext,
 ): Promise<string[]> {
-  const match = opts.glob === undefined ? () => true : globMatcher(opts.glob);
+  const match = opts.glob === undefined ? () => true : fileGlobMatcher(opts.glob);
   const out: string[] = [];
   await rgRecords(["--files", "--null", "--", "."], { cwd: root, separator: 0 }, ctx, (raw) => {
     const path = rgPath(raw);

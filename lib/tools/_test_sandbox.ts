@@ -60,6 +60,8 @@ export async function sandboxLayout(
     outside,
     policy,
     ctx: (fs) => ({
+      callId: "test_call",
+      progress: () => {},
       cwd: ws,
       signal: new AbortController().signal,
       env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: root },

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { ToolContext } from "./capability.ts";
+import type { ToolContext, ToolProgress } from "./types.ts";
 import { Resources } from "./resources.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
 import { SessionScratch } from "../../sandbox/scratch_space.ts";
@@ -12,6 +12,8 @@ export interface TempWorkspace extends AsyncDisposable {
    * resources that disposing the workspace ends.
    */
   ctx: ToolContext & { resources: Resources };
+  /** What the context's `progress` was given, in order. */
+  progress: ToolProgress[];
   /** Reads a workspace file as text. */
   read(path: string): Promise<string>;
 }
@@ -29,9 +31,13 @@ export async function tempWorkspace(
   const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir };
   const scratch = await testScratch();
   const resources = new Resources();
+  const progress: ToolProgress[] = [];
   return {
     dir,
+    progress,
     ctx: {
+      callId: "test_call",
+      progress: (chunk) => progress.push(chunk),
       cwd: dir,
       signal: opts.signal ?? new AbortController().signal,
       env,

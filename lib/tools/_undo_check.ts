@@ -3,6 +3,7 @@ import { ToolError } from "../errors.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import type { ToolContext } from "./capability.ts";
 import { type EditHistoryEntry, sha256Hex } from "./_edit_history.ts";
+import { askTheUser } from "./ask_user.ts";
 
 const KEEP = "Keep the file";
 const UNDO_ANYWAY = "Undo anyway";
@@ -54,7 +55,7 @@ async function userSaysUndo(
   why: { doubt: string; effect: string },
 ): Promise<boolean> {
   const doubt = why.doubt[0].toUpperCase() + why.doubt.slice(1);
-  const replies = await ctx.askUser!([{
+  const replies = await askTheUser(ctx, [{
     id: "undo_edit",
     header: "Undo edit",
     question: `Undo the last edit to "${path}"? ${doubt}. Undoing would ${why.effect}.`,
@@ -63,6 +64,6 @@ async function userSaysUndo(
       { label: UNDO_ANYWAY, description: `${why.effect[0].toUpperCase()}${why.effect.slice(1)}` },
     ],
     multiSelect: false,
-  }], ctx.signal);
+  }]);
   return replies?.[0]?.answers.includes(UNDO_ANYWAY) ?? false;
 }

@@ -18,7 +18,7 @@ Deno.test("agentRun() passes the task to the runner and returns its final text",
     { prompt: "Find the config files", description: "find configs", subagent_type: "Explore" },
     ws.ctx,
   );
-  assert.deepEqual(seen, [
+  assert.deepEqual(seen.map(({ progress: _, ...req }) => req), [
     { prompt: "Find the config files", description: "find configs", agentType: "Explore" },
   ]);
   assert.deepEqual(out, {
@@ -59,4 +59,14 @@ Deno.test("agentRun() rethrows the abort when the sub-agent was interrupted", as
     return Promise.resolve({ finalText: "", toolCalls: 0, status: "aborted" });
   };
   await assert.rejects(() => agentRun.run({ prompt: "x" }, ws.ctx), /stop/);
+});
+
+Deno.test("agentRun() passes the sub-agent's steps on as the call's progress", async () => {
+  await using ws = await tempWorkspace();
+  ws.ctx.runSubagent = (req) => {
+    req.progress?.({ stream: "status", text: "Bash ls\n" });
+    return Promise.resolve({ finalText: "done", toolCalls: 1, status: "completed" });
+  };
+  await agentRun.run({ prompt: "look around" }, ws.ctx);
+  assert.deepEqual(ws.progress, [{ stream: "status", text: "Bash ls\n" }]);
 });

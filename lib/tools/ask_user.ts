@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
+import type { ToolContext, UserAnswers, UserQuestion } from "./types.ts";
 
-/** What the result says when no one can answer (exec mode, no terminal). */
+/** What the result says when no one can answer. */
 export const NOT_AVAILABLE_MESSAGE =
-  "The user is not available to answer questions in this mode; proceed with your best judgement and state your assumptions";
+  "No one is available to answer questions now; proceed with your best judgement and state your assumptions";
 /** What the result says when the user dismissed the questions without answering. */
 export const DECLINED_MESSAGE =
   "The user declined to answer; proceed with your best judgement and state your assumptions";
@@ -34,30 +35,7 @@ export const userAskInput = z.object({
   questions: z.array(questionSchema).min(1).describe("Questions to put to the user, in order"),
 });
 
-/** A question as the UI receives it, spellings normalised. */
-export interface UserQuestion {
-  id: string;
-  question: string;
-  header: string;
-  options: Array<{ label: string; description: string; preview?: string }>;
-  multiSelect: boolean;
-}
-
-/** The user's answer to one question: picked option labels and/or typed text. */
-export interface UserAnswer {
-  /** The id of the UserQuestion answered. */
-  id: string;
-  answers: string[];
-}
-
-/**
- * The UI seam behind `user.ask` (ToolContext.askUser): shows the questions and resolves with
- * one answer per question, or null when the user dismissed them. Absent where no one can answer.
- */
-export type AskUser = (
-  questions: UserQuestion[],
-  signal: AbortSignal,
-) => Promise<UserAnswer[] | null>;
+export type { AskUser, UserAnswer, UserAnswers, UserQuestion } from "./types.ts";
 
 /** One answered question in the result of `user.ask`. */
 export interface AnsweredQuestion {
@@ -73,8 +51,8 @@ export type UserAskOutput =
   | { answered: false; message: string; answers: [] };
 
 /**
- * Asks the user questions through `ctx.askUser`. Without that seam (no terminal), or when the
- * user dismisses the questions, it tells the model to go on with its own judgement.
+ * Asks the user questions through `ctx.askUser`. Without that seam (no one can answer), or when
+ * the user dismisses the questions, it tells the model to go on with its own judgement.
  */
 export const userAsk = defineCapability({
   id: "user.ask",
@@ -83,7 +61,7 @@ export const userAsk = defineCapability({
   async run(input, ctx): Promise<UserAskOutput> {
     const questions = normalizeQuestions(input.questions);
     if (!ctx.askUser) return { answered: false, message: NOT_AVAILABLE_MESSAGE, answers: [] };
-    const replies = await ctx.askUser(questions, ctx.signal);
+    const replies = await askTheUser(ctx, questions);
     if (replies === null) return { answered: false, message: DECLINED_MESSAGE, answers: [] };
     const byId = new Map(replies.map((r) => [r.id, r.answers]));
     return {
@@ -97,6 +75,29 @@ export const userAsk = defineCapability({
     };
   },
 });
+
+/**
+ * Puts `questions` to the user through `ctx.askUser` (which must be set) for call `ctx.callId`,
+ * under the call's abort signal: when the turn is cancelled the wait ends at once with an
+ * `AbortError`, which the loop treats as the turn being aborted, whatever the front end does.
+ */
+export function askTheUser(ctx: ToolContext, questions: UserQuestion[]): Promise<UserAnswers> {
+  const { signal } = ctx;
+  const cancelled = () =>
+    new DOMException(
+      "The turn was cancelled while the user was being asked; the questions were withdrawn",
+      "AbortError",
+    );
+  return new Promise<UserAnswers>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) return onAbort();
+    ctx.askUser!(questions, { callId: ctx.callId }, signal).then(
+      (answers) => (signal.aborted ? onAbort() : resolve(answers)),
+      (error) => reject(signal.aborted ? cancelled() : error),
+    ).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
 
 /** Fills defaults and merges spellings; ToolError for duplicate question ids. */
 export function normalizeQuestions(

@@ -8,6 +8,7 @@ import {
   type UserQuestion,
 } from "./ask_user.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
+import { promptly } from "../approval/_test_wait.ts";
 
 /** Parses wire-shaped input the way dispatch does, then runs the capability. */
 function ask(input: unknown, ctx: Parameters<typeof userAsk.run>[1]) {
@@ -23,7 +24,9 @@ Deno.test("userAsk() says nobody can answer when the context has no askUser", as
 Deno.test("userAsk() passes normalised questions to askUser and returns the answers", async () => {
   await using ws = await tempWorkspace();
   const seen: UserQuestion[][] = [];
-  ws.ctx.askUser = (questions, signal) => {
+  const ctx = { ...ws.ctx, callId: "call_3" };
+  ctx.askUser = (questions, meta, signal) => {
+    assert.deepEqual(meta, { callId: "call_3" });
     assert.equal(signal, ws.ctx.signal);
     seen.push(questions);
     return Promise.resolve([{ id: "q2", answers: ["Both", "notes"] }, {
@@ -48,7 +51,7 @@ Deno.test("userAsk() passes normalised questions to askUser and returns the answ
     ],
     answers: {},
   };
-  const out = await ask(claude, ws.ctx);
+  const out = await ask(claude, ctx);
   assert.deepEqual(seen[0][1], {
     id: "q2",
     question: "Which targets?",
@@ -74,6 +77,26 @@ Deno.test("userAsk() reports a dismissed question set as not answered", async ()
   ws.ctx.askUser = () => Promise.resolve(null);
   const out = await ask({ questions: [{ question: "Go on?" }] }, ws.ctx);
   assert.deepEqual(out, { answered: false, message: DECLINED_MESSAGE, answers: [] });
+});
+
+Deno.test("userAsk() withdraws its questions and ends as cancelled when the turn is", async () => {
+  const turn = new AbortController();
+  await using ws = await tempWorkspace({}, { signal: turn.signal });
+  let asked: AbortSignal | undefined;
+  // The front end never answers: only the turn's signal can end the wait.
+  ws.ctx.askUser = (_questions, _meta, signal) => (asked = signal, new Promise(() => {}));
+  const out = ask({ questions: [{ question: "Go on?" }] }, ws.ctx);
+  assert.equal(asked, turn.signal);
+  turn.abort();
+  await assert.rejects(promptly(out), (error: Error) => {
+    assert.equal(error.name, "AbortError");
+    assert.match(error.message, /cancelled while the user was being asked/);
+    return true;
+  });
+  await using fresh = await tempWorkspace();
+  fresh.ctx.askUser = () => Promise.resolve([{ id: "q1", answers: ["yes"] }]);
+  const answered = await ask({ questions: [{ question: "Go on?" }] }, fresh.ctx);
+  assert.equal(answered.answered, true, "control: a turn that goes on gets its answer");
 });
 
 Deno.test("normalizeQuestions() merges Kimi and Codex spellings", () => {

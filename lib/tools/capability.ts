@@ -1,64 +1,7 @@
 import type { z } from "zod";
-import type { ToolCatalog } from "./tool_search.ts";
-import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
-import type { FileSystem } from "../../sandbox/file_system.ts";
-import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
-import type { AskUser } from "./ask_user.ts";
-import type { Resources } from "./resources.ts";
-import type { WebFetchNet } from "./_fetch_guard.ts";
+import type { ToolContext } from "./types.ts";
 
-/** What a capability may use: the seams tests replace with real temp dirs and processes. */
-export interface ToolContext {
-  /** Absolute working directory; relative paths resolve against it. */
-  cwd: string;
-  signal: AbortSignal;
-  /** Environment for spawned commands. */
-  env: Record<string, string>;
-  /**
-   * Session data shared between calls (todos, loaded deferred tools, read-before-edit records,
-   * undo history): JSON values only, saved with `snapshotState` and brought back on resume with
-   * `restoreState` (`session_state.ts`, where every key is declared).
-   */
-  state: Map<string, unknown>;
-  /**
-   * What tools leave running (background jobs, the terminal, environment probes), ended as a
-   * whole by disposing it and never saved. Optional while callers move over: without it,
-   * `resourcesOf(ctx)` keeps them in `state` as before, and `disposeState` ends them there.
-   */
-  resources?: Resources;
-  /** The harness's deferred tools, for `tools.search` and `tools.call`; absent when none. */
-  toolCatalog?: ToolCatalog;
-  /** Whether the sandbox policy allows network access; absent means it does not. */
-  networkAllowed?: boolean;
-  /** Hosts web fetch may reach on this machine or private networks (`web_fetch.allowed_hosts`). */
-  webFetch?: WebFetchNet;
-  /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
-  home?: string;
-  /** True for project files held back because they changed while an earlier session ran. */
-  isHeldBack?: (path: string) => boolean;
-  /**
-   * Runs a nested agent turn (a sub-agent) and returns its final text. Absent where sub-agents
-   * are unavailable, including inside a sub-agent, which bounds nesting to one level.
-   */
-  runSubagent?: (
-    req: { prompt: string; description?: string; agentType?: string },
-  ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
-  /** Wraps spawned commands in the session's OS sandbox; absent means spawn directly. */
-  sandbox?: CommandSandbox;
-  /**
-   * The session's file system (the sandboxed helper, or this process in danger-full-access):
-   * every read, write, listing and removal a capability makes goes through it (`fsOf(ctx)`).
-   * A file tool on a context without it (from untyped code) throws; it never falls back.
-   */
-  fs: FileSystem;
-  /**
-   * The agent's own files (job output, terminal configuration), outside the workspace
-   * (`scratchOf(ctx)`). Optional like `fs`: a tool that needs it throws without it.
-   */
-  scratch?: ScratchSpace;
-  /** Puts questions to the user (`user.ask`); absent where no one can answer (exec, no TTY). */
-  askUser?: AskUser;
-}
+export type { ToolContext, ToolProgress, TurnContext } from "./types.ts";
 
 /**
  * A tool capability, written once and shared by every harness. `run` returns structured data;

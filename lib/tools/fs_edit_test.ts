@@ -93,13 +93,16 @@ Deno.test("fsEdit() refuses bad input shapes and missing files", async () => {
 });
 
 Deno.test("fsEdit accepts the oldText/newText spelling inside edits[]", async () => {
-  const dir = await Deno.makeTempDir();
+  await using ws = await tempWorkspace();
+  const dir = ws.dir;
   await Deno.writeTextFile(`${dir}/a.txt`, "alpha beta\n");
   const input = fsEdit.input.parse({
     path: "a.txt",
     edits: [{ oldText: "beta", newText: "gamma" }, { old_text: "alpha", new_text: "delta" }],
   });
   const ctx = {
+    callId: "test_call",
+    progress: () => {},
     cwd: dir,
     signal: new AbortController().signal,
     env: {},

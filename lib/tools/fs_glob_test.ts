@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
-import { expandBraces, globMatcher } from "./_file_walk.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { treeWorkspace } from "./_test_tree.ts";
 import { fsGlob, globFiles } from "./fs_glob.ts";
@@ -58,22 +57,4 @@ Deno.test("fsGlob() refuses a missing folder", async () => {
     fsGlob.run({ pattern: "*", path: "nope" }, ws.ctx),
     (e) => e instanceof ToolError && /folder does not exist/.test(e.message),
   );
-});
-
-Deno.test("globMatcher() follows gitignore glob rules", () => {
-  const m = (g: string, p: string) => globMatcher(g)(p);
-  assert.ok(m("*.ts", "a/b/c.ts"));
-  assert.ok(!m("src/*.ts", "src/a/b.ts"));
-  assert.ok(m("src/**/*.ts", "src/b.ts"));
-  assert.ok(m("/src/*.ts", "src/b.ts"));
-  assert.ok(!m("*.ts", "a.tsx"));
-  assert.ok(m("!*.ts", "a.js"));
-  assert.deepEqual(expandBraces("a{b,c{d,e}}f{1,2}"), [
-    "abf1",
-    "abf2",
-    "acdf1",
-    "acdf2",
-    "acef1",
-    "acef2",
-  ]);
 });

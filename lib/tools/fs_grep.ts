@@ -2,11 +2,11 @@ import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { type SearchEngine, searchEngine } from "./_rg.ts";
-import { type GrepHit, type GrepQuery, jsSearch, rgSearch } from "./_grep_search.ts";
+import { type GrepHit, type GrepLine, type GrepQuery, jsSearch, rgSearch } from "./_grep_search.ts";
 import { displayPath } from "./_paths.ts";
 import { searchRoot } from "./fs_glob.ts";
 
-export { MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS } from "./_grep_search.ts";
+export { type GrepLine, MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS } from "./_grep_search.ts";
 
 /** Entries returned when the call gives no `head_limit`. */
 export const DEFAULT_GREP_LIMIT = 1000;
@@ -25,16 +25,6 @@ export const fsGrepInput = z.object({
 
 /** Input of `fs.grep`, parsed. */
 export type FsGrepInput = z.infer<typeof fsGrepInput>;
-
-/** One matching line, or a context line near one. */
-export interface GrepLine {
-  path: string;
-  /** Line number, counting from 1. */
-  line: number;
-  text: string;
-  /** False for a context line. */
-  match: boolean;
-}
 
 /** Result of `fs.grep`. Paths are relative to `root`; files are in path order. */
 export interface FsGrepOutput {

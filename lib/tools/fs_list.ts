@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
-import { globMatcher } from "./_file_walk.ts";
+import { fileGlobMatcher } from "./glob_match.ts";
 import { fsOf } from "./_fs.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 import type { DirEntry, FileStat, FileSystem } from "../../sandbox/file_system.ts";
@@ -66,7 +66,7 @@ export const fsList = defineCapability({
   async run(input, ctx): Promise<FsListOutput> {
     const fs = fsOf(ctx);
     const root = await listRoot(fs, resolvePath(ctx.cwd, input.path ?? "."), input.path ?? ".");
-    const ignored = (input.ignore ?? []).filter((g) => g !== "").map(globMatcher);
+    const ignored = (input.ignore ?? []).filter((g) => g !== "").map(fileGlobMatcher);
     const entries: FsListEntry[] = [];
     let truncated = false;
     async function visit(rel: string, level: number): Promise<void> {

@@ -1,5 +1,3 @@
-import type { ToolContext } from "./capability.ts";
-
 /**
  * The key of one running resource, typed by the value it holds. `T` exists only for the type
  * checker; two keys with the same `name` are the same slot.
@@ -71,7 +69,9 @@ export class Resources implements AsyncDisposable {
  * them in `ctx.state` under their key names, as before the split: whoever owns that `state`
  * then ends them with `disposeState`, and `snapshotState` leaves them out.
  */
-export function resourcesOf(ctx: Pick<ToolContext, "resources" | "state">): Resources {
+export function resourcesOf(
+  ctx: { resources?: Resources; state: Map<string, unknown> },
+): Resources {
   return ctx.resources ?? new Resources(ctx.state);
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commandCwd, sandboxedSpawn } from "./_sandboxed_spawn.ts";
-import { defineCapability } from "./capability.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
 import { displayPath } from "./_paths.ts";
 import { type JobInfo, jobRegistryOf } from "./shell_jobs.ts";
 import { shellArgs } from "./shell_run.ts";
@@ -109,7 +109,7 @@ export const shellOutput = defineCapability({
     const jobs = jobRegistryOf(ctx);
     const waitMs = input.timeout_ms ??
       (input.timeout_s === undefined ? DEFAULT_WAIT_MS : input.timeout_s * 1000);
-    const job = input.block ? await jobs.wait(input.id, waitMs, ctx.signal) : jobs.get(input.id);
+    const job = input.block ? await waitReporting(input.id, waitMs, ctx) : jobs.get(input.id);
     const out = await jobs.output(input.id);
     return {
       id: job.id,
@@ -125,6 +125,21 @@ export const shellOutput = defineCapability({
     };
   },
 });
+
+/** Waits for a job like `JobRegistry.wait`, reporting its output meanwhile as progress. */
+async function waitReporting(id: string, waitMs: number, ctx: ToolContext): Promise<JobInfo> {
+  const jobs = jobRegistryOf(ctx);
+  const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+  const stop = jobs.watch(id, (stream, chunk) => {
+    const text = decoders[stream].decode(chunk, { stream: true });
+    if (text) ctx.progress({ stream, text });
+  });
+  try {
+    return await jobs.wait(id, waitMs, ctx.signal);
+  } finally {
+    stop();
+  }
+}
 
 /** Input of `shell.stop`. Claude/kimi `TaskStop.task_id`, qwen `task_stop.task_id` → `id`. */
 export const shellStopInput = z.object({

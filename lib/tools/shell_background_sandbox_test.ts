@@ -30,6 +30,8 @@ async function sandboxedSession(scratchParent: string) {
   const scratch = new SessionScratch(run);
   const jobs = new JobRegistry({ scratch, stopGraceMs: 200 });
   const ctx: ToolContext = {
+    callId: "test_call",
+    progress: () => {},
     cwd: root,
     signal: new AbortController().signal,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: root },

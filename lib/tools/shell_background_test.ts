@@ -4,6 +4,7 @@ import { ToolError } from "../errors.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
 import { JobRegistry, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { type TempWorkspace, tempWorkspace } from "./_test_workspace.ts";
+import { processOnlyVariable } from "./_test_process.ts";
 import {
   type CommandRequest,
   type CommandSandbox,
@@ -27,12 +28,13 @@ async function jobsWorkspace(files: Record<string, string> = {}) {
 Deno.test("shellStart() runs in the background and shellOutput() waits for it", async () => {
   await using ws = await jobsWorkspace({ "sub/marker.txt": "m" });
   ws.ctx.env.OI_MARK = "marked";
-  const cmd = 'sleep 0.3; pwd; ls; echo "$OI_MARK/${OI_LEAK:-none}"; exit 4';
-  Deno.env.set("OI_LEAK", "leaked");
-  const t0 = performance.now();
-  const started = await shellStart.run({ command: cmd, cwd: "sub", description: "demo" }, ws.ctx)
-    .finally(() => Deno.env.delete("OI_LEAK"));
-  assert.ok(performance.now() - t0 < 250);
+  delete ws.ctx.env.HOME;
+  const name = processOnlyVariable(ws.ctx.env);
+  // The command waits (10 s at most) until the test has seen it running.
+  const gate = join(ws.dir, "go");
+  const cmd = `for i in $(seq 1000); do [ -e '${gate}' ] && break; sleep 0.01; done; ` +
+    `pwd; ls; echo "$OI_MARK"; printenv ${name} || echo unset; exit 4`;
+  const started = await shellStart.run({ command: cmd, cwd: "sub", description: "demo" }, ws.ctx);
   assert.equal(started.cwd, "sub");
   assert.equal(started.description, "demo");
   assert.match(started.outputPath, new RegExp(`${started.id}\\.output$`));
@@ -40,11 +42,12 @@ Deno.test("shellStart() runs in the background and shellOutput() waits for it", 
   assert.equal(early.status, "running");
   assert.equal(early.retrieval, "not_ready");
   assert.equal(early.exitCode, null);
-  const done = await shellOutput.run({ id: started.id, block: true, timeout_s: 10 }, ws.ctx);
+  await Deno.writeTextFile(gate, "");
+  const done = await shellOutput.run({ id: started.id, block: true, timeout_s: 30 }, ws.ctx);
   assert.equal(done.status, "completed");
   assert.equal(done.retrieval, "complete");
   assert.equal(done.exitCode, 4);
-  assert.equal(done.output, `${join(ws.dir, "sub")}\nmarker.txt\nmarked/none\n`);
+  assert.equal(done.output, `${join(ws.dir, "sub")}\nmarker.txt\nmarked\nunset\n`);
   assert.equal(await Deno.readTextFile(started.outputPath), done.output);
 });
 

@@ -39,8 +39,13 @@ export interface JobInfo {
   startedAt: number;
 }
 
+/** Told about every chunk of a job's output as it is copied. */
+export type OutputListener = (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
+
 interface Job {
   info: JobInfo;
+  /** Who wants the job's output as it comes (`watch`). */
+  listeners: Set<OutputListener>;
   /** Resolves once the shell exited and its output was copied (or the drain grace passed). */
   finished: Promise<void>;
   /** The process and its output copy; dropped once both pipes closed, releasing their buffers. */
@@ -114,7 +119,8 @@ export class JobRegistry implements AsyncDisposable {
       signal: null,
       startedAt: Date.now(),
     };
-    const copy = copyOutput(child, file);
+    const listeners = new Set<OutputListener>();
+    const copy = copyOutput(child, file, listeners);
     const finished = child.status.then(async (s) => {
       await settleWithin(copy.done, DRAIN_GRACE_MS);
       Object.assign(info, {
@@ -123,7 +129,7 @@ export class JobRegistry implements AsyncDisposable {
         signal: s.signal,
       });
     });
-    const job: Job = { info, finished, live: { child, copy } };
+    const job: Job = { info, listeners, finished, live: { child, copy } };
     this.#jobs.set(id, job);
     Promise.allSettled([copy.done, child.status]).then(() => job.live = undefined);
     return { ...info };
@@ -157,6 +163,16 @@ export class JobRegistry implements AsyncDisposable {
       signal.removeEventListener("abort", onAbort!);
     }
     return { ...job.info };
+  }
+
+  /**
+   * Calls `listener` with each chunk of the job's output from now on, until the returned
+   * function is called. Throws ToolError for an unknown id.
+   */
+  watch(id: string, listener: OutputListener): () => void {
+    const { listeners } = this.#job(id);
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /** The job's output so far, head and tail kept when longer than the shell.run cap. */
@@ -232,14 +248,23 @@ interface Copy {
   cancel(): Promise<void>;
 }
 
-/** Copies stdout and stderr into `file` in arrival order; closes it when both pipes close. */
-function copyOutput(child: Deno.ChildProcess, file: ScratchWriter): Copy {
+/**
+ * Copies stdout and stderr into `file` in arrival order, telling `listeners` about each chunk;
+ * closes the file when both pipes close.
+ */
+function copyOutput(
+  child: Deno.ChildProcess,
+  file: ScratchWriter,
+  listeners: Set<OutputListener>,
+): Copy {
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   let writes = Promise.resolve();
-  const pumps = readers.map(async (reader) => {
+  const pumps = readers.map(async (reader, i) => {
+    const stream = i === 0 ? "stdout" : "stderr";
     try {
       for (let r = await reader.read(); !r.done; r = await reader.read()) {
         const chunk = r.value;
+        for (const listener of listeners) listener(stream, chunk);
         writes = writes.then(() => file.write(chunk));
       }
     } catch {

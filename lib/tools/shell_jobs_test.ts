@@ -4,6 +4,7 @@ import { ToolError } from "../errors.ts";
 import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
 import { JobRegistry, jobRegistryOf, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
+import { exited } from "./_test_process.ts";
 
 const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
@@ -80,8 +81,8 @@ Deno.test({
     assert.equal(stopped.wasRunning, true);
     assert.equal(stopped.status, "completed");
     assert.equal(stopped.signal, "SIGKILL");
-    assert.equal(await processAlive(job.pid), false);
-    assert.equal(await processAlive(childPid), false);
+    assert.ok(await exited(job.pid), "the job is still alive");
+    assert.ok(await exited(childPid), "the job's child is still alive");
     const again = await jobs.stop(job.id);
     assert.equal(again.wasRunning, false);
   },
@@ -136,7 +137,7 @@ Deno.test({
     const dir = join(job.outputPath, "..");
     assert.ok((await Deno.stat(dir)).isDirectory);
     await jobs[Symbol.asyncDispose]();
-    assert.equal(await processAlive(job.pid), false);
+    assert.ok(await exited(job.pid), "the job is still alive");
     await assert.rejects(() => Deno.stat(dir), Deno.errors.NotFound);
     await assert.rejects(() => jobs.start(bash("true", ws.dir)), TypeError);
   },
@@ -149,15 +150,4 @@ async function waitForPid(path: string): Promise<number> {
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`No pid in ${path}`);
-}
-
-/** Alive means present and not a zombie: a killed orphan may wait a while to be reaped. */
-async function processAlive(pid: number): Promise<boolean> {
-  await new Promise((r) => setTimeout(r, 50));
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }

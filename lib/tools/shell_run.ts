@@ -115,7 +115,7 @@ async function runOnce(
     spawnShell(await sandboxedSpawn(argv, how, ctx), argv, opts);
   const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
   const killed = watchProcess(child, opts.timeoutMs, ctx.signal);
-  const status = await collect(child, out);
+  const status = await collect(child, out, ctx.progress);
   killed.stop();
   if (killed.reason === "abort") {
     throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
@@ -193,14 +193,26 @@ function killTree(child: PreparedProcess): void {
 }
 
 /**
- * Reads stdout and stderr into `out` as chunks arrive, until the shell exits and both pipes
- * close. Background children may keep a pipe open; reading stops a short grace after exit.
+ * Reads stdout and stderr into `out` as chunks arrive, and reports them as progress, until the
+ * shell exits and both pipes close. Background children may keep a pipe open; reading stops a
+ * short grace after exit.
  */
-async function collect(child: PreparedProcess, out: CappedOutput): Promise<Deno.CommandStatus> {
+async function collect(
+  child: PreparedProcess,
+  out: CappedOutput,
+  progress: ToolContext["progress"],
+): Promise<Deno.CommandStatus> {
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
-  const pumps = readers.map(async (reader) => {
+  const pumps = readers.map(async (reader, i) => {
+    const stream = i === 0 ? "stdout" : "stderr";
+    // One decoder per pipe, so a character split across two chunks is decoded whole.
+    const decoder = new TextDecoder();
     try {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        out.push(r.value);
+        const text = decoder.decode(r.value, { stream: true });
+        if (text) progress({ stream, text });
+      }
     } catch {
       // Cancelled after the grace period.
     }

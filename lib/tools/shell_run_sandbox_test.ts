@@ -126,6 +126,8 @@ function asUser(sandbox: CommandSandbox, uid: number): CommandSandbox {
 
 function context(fx: Fixture, sandbox?: CommandSandbox, env?: Record<string, string>) {
   const ctx: ToolContext = {
+    callId: "test_call",
+    progress: () => {},
     cwd: fx.ws,
     signal: new AbortController().signal,
     env: env ?? { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: fx.ws },
@@ -265,6 +267,8 @@ Deno.test({
     });
     assert.equal(sandbox.status.enforced, false);
     const ctx = {
+      callId: "test_call",
+      progress: () => {},
       cwd: fx.ws,
       signal: new AbortController().signal,
       env: {},

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { OUTPUT_KEEP_BYTES, shellArgs, shellRun } from "./shell_run.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
+import { exited, processOnlyVariable, untilExists } from "./_test_process.ts";
 
 Deno.test("shellRun() returns exit code and combined output of a successful command", async () => {
   await using ws = await tempWorkspace();
@@ -56,13 +57,13 @@ Deno.test("shellRun() throws ToolError when the shell cannot be started", async 
 Deno.test("shellRun() passes only the context environment", async () => {
   await using ws = await tempWorkspace();
   ws.ctx.env.OI_MARK = "marked";
-  Deno.env.set("OI_LEAK", "leaked");
-  try {
-    const out = await shellRun.run({ command: 'echo "$OI_MARK/${OI_LEAK:-none}"' }, ws.ctx);
-    assert.equal(out.output, "marked/none\n");
-  } finally {
-    Deno.env.delete("OI_LEAK");
-  }
+  delete ws.ctx.env.HOME;
+  const name = processOnlyVariable(ws.ctx.env);
+  const out = await shellRun.run(
+    { command: `echo "$OI_MARK"; printenv ${name} || echo unset` },
+    ws.ctx,
+  );
+  assert.equal(out.output, "marked\nunset\n", `${name} came from the test process`);
 });
 
 Deno.test({
@@ -83,8 +84,7 @@ async function killsGroupOnTimeout() {
   assert.equal(out.timeoutMs, 300);
   assert.equal(out.output, "started\n");
   const pid = Number(await Deno.readTextFile(pidFile));
-  await new Promise((r) => setTimeout(r, 100));
-  assert.equal(await processAlive(pid), false);
+  assert.ok(await exited(pid), "the background child outlived the timeout");
 }
 
 Deno.test("shellRun() min_timeout_ms raises but never lowers the timeout", async () => {
@@ -107,9 +107,12 @@ Deno.test("shellRun() does not wait for background children that keep the pipes 
 Deno.test("shellRun() rejects with the abort reason when the signal aborts", async () => {
   const ac = new AbortController();
   await using ws = await tempWorkspace({}, { signal: ac.signal });
-  setTimeout(() => ac.abort(new Error("stop now")), 200);
+  const started = join(ws.dir, "started");
+  const running = shellRun.run({ command: `touch '${started}'; sleep 30` }, ws.ctx);
+  await untilExists(started);
   const t0 = performance.now();
-  await assert.rejects(() => shellRun.run({ command: "sleep 30" }, ws.ctx), /stop now/);
+  ac.abort(new Error("stop now"));
+  await assert.rejects(() => running, /stop now/);
   assert.ok(performance.now() - t0 < 5000);
 });
 
@@ -154,13 +157,3 @@ Deno.test("shellArgs() picks flags by shell family", () => {
   assert.deepEqual(shellArgs("pwsh", false), ["-NoProfile", "-Command"]);
   assert.deepEqual(shellArgs("C:\\Windows\\cmd.exe", false), ["/c"]);
 });
-
-/** Alive means present and not a zombie: a killed orphan may wait a while to be reaped. */
-async function processAlive(pid: number): Promise<boolean> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}

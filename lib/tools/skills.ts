@@ -73,31 +73,45 @@ export function skillsListing(skills: readonly SkillInfo[]): string {
 }
 
 /**
- * Splits a SKILL.md into its YAML front matter (top-level scalar keys: plain, quoted, or `|`/`>`
- * block values; nested maps are ignored) and its Markdown body. Undefined without front matter.
+ * Splits a SKILL.md into its YAML front matter and its Markdown body; undefined without front
+ * matter. `meta` holds the top-level values that are text, numbers or booleans, as trimmed text
+ * (nested maps and lists are left out), and is empty when the front matter is not a YAML map.
+ * A plain value holding `: `, which YAML refuses and many published skills have, is read as the
+ * rest of its line, as other agents do.
  */
-export function parseSkillFile(
+export async function parseSkillFile(
   text: string,
-): { meta: Record<string, string>; body: string } | undefined {
+): Promise<{ meta: Record<string, string>; body: string } | undefined> {
   const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) return undefined;
+  const data = await yamlData(m[1]) ?? await yamlData(quotePlainValues(m[1]));
   const meta: Record<string, string> = {};
-  const lines = m[1].split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const kv = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/.exec(lines[i]);
-    if (!kv) continue;
-    const value = (kv[2] ?? "").trim();
-    if (/^[|>][+-]?$/.test(value)) {
-      const block: string[] = [];
-      while (i + 1 < lines.length && (/^\s/.test(lines[i + 1]) || lines[i + 1] === "")) {
-        block.push(lines[++i].trim());
-      }
-      meta[kv[1]] = block.join(value[0] === "|" ? "\n" : " ").trim();
-    } else if (value !== "") {
-      meta[kv[1]] = scalar(value);
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    for (const [key, value] of Object.entries(data)) {
+      if (["string", "number", "boolean"].includes(typeof value)) meta[key] = String(value).trim();
     }
   }
   return { meta, body: text.slice(m[0].length).replace(/^\s*\n/, "") };
+}
+
+/** The value of a YAML document; undefined when it has errors or too many aliases. */
+async function yamlData(text: string): Promise<unknown> {
+  const { parseDocument } = await import("yaml"); // loaded on first use, not at start-up
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length > 0) return undefined;
+  try {
+    return doc.toJS();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Top-level `key: value` lines with a plain value rewritten as a quoted (JSON) YAML string. */
+function quotePlainValues(yaml: string): string {
+  return yaml.replace(
+    /^([A-Za-z0-9_-]+):[ \t]+([^\s"'|>[{&*!#%@`].*?)(?:[ \t]+#.*)?[ \t]*$/gm,
+    (_, key: string, value: string) => `${key}: ${JSON.stringify(value)}`,
+  );
 }
 
 /** Input of `skill.list`: no arguments. */
@@ -159,7 +173,7 @@ export const skillLoad = defineCapability({
           : "No skills are installed; a skill is a folder with SKILL.md under .agents/skills",
       );
     }
-    const parsed = parseSkillFile(decodeText(await fsOf(ctx).readFile(skill.path)));
+    const parsed = await parseSkillFile(decodeText(await fsOf(ctx).readFile(skill.path)));
     let body = (parsed?.body ?? "").trimEnd();
     if (input.args !== undefined && input.args.trim() !== "") {
       body = body.includes("$ARGUMENTS")
@@ -216,7 +230,7 @@ async function readSkill(
   const path = join(dir, SKILL_FILE);
   const text = await fs.readFile(path).then(decodeText, () => undefined);
   if (text === undefined) return undefined;
-  const meta = parseSkillFile(text)?.meta;
+  const meta = (await parseSkillFile(text))?.meta;
   if (!meta?.name || !meta.description) return undefined;
   return { name: meta.name, description: meta.description, path, dir, scope };
 }
@@ -234,18 +248,4 @@ async function projectRoot(fs: FileSystem, cwd: string): Promise<string> {
     if (await fs.stat(join(dir, ".git")).catch(() => undefined)) return dir;
     if (dirname(dir) === dir) return cwd;
   }
-}
-
-function scalar(value: string): string {
-  if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value.slice(1, -1);
-    }
-  }
-  if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
-    return value.slice(1, -1).replaceAll("''", "'");
-  }
-  return value.replace(/\s+#.*$/, "");
 }

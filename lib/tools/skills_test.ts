@@ -66,16 +66,50 @@ Deno.test("discoverSkills() searches every root and lets the nearest scope win",
   );
 });
 
-Deno.test("parseSkillFile() reads quoted and block values and skips nested maps", () => {
-  const parsed = parseSkillFile(
+Deno.test("parseSkillFile() reads quoted and block values and skips nested maps", async () => {
+  const parsed = await parseSkillFile(
     '---\nname: "a-b"\ndescription: >\n  Folded\n  text\nmetadata:\n  author: me\n' +
-      "license: MIT # comment\nnotes: |\n  one\n  two\n---\n\nBody\n",
+      "license: MIT # comment\nnotes: |\n  one\n  two\nversion: 2\ntags: [x, y]\n---\n\nBody\n",
   );
   assert.deepEqual(parsed, {
-    meta: { name: "a-b", description: "Folded text", license: "MIT", notes: "one\ntwo" },
+    meta: {
+      name: "a-b",
+      description: "Folded text",
+      license: "MIT",
+      notes: "one\ntwo",
+      version: "2",
+    },
     body: "Body\n",
   });
-  assert.equal(parseSkillFile("# no front matter"), undefined);
+  assert.equal(await parseSkillFile("# no front matter"), undefined);
+});
+
+Deno.test("parseSkillFile() follows YAML where a line-based reading would not", async () => {
+  const parsed = await parseSkillFile(
+    "---\nname: 'it''s'\ndescription: \"tab\\there\" # note\nsummary: first\n  second\n" +
+      "base: &b shared\nalias: *b\n---\nBody\n",
+  );
+  assert.deepEqual(parsed?.meta, {
+    name: "it's",
+    description: "tab\there",
+    summary: "first second",
+    base: "shared",
+    alias: "shared",
+  });
+  const notMap = await parseSkillFile("---\n- a list\n---\nBody\n");
+  assert.deepEqual(notMap, { meta: {}, body: "Body\n" });
+});
+
+Deno.test("parseSkillFile() reads a plain value holding ': ' as the rest of its line", async () => {
+  const parsed = await parseSkillFile(
+    "---\nname: pdf\ndescription: Read PDFs. Use when: the user asks # why\n---\nBody\n",
+  );
+  assert.deepEqual(parsed?.meta, {
+    name: "pdf",
+    description: "Read PDFs. Use when: the user asks",
+  });
+  const broken = await parseSkillFile("---\nname: [unclosed\ndescription: d\n---\nBody\n");
+  assert.deepEqual(broken, { meta: {}, body: "Body\n" }, "invalid YAML gives no metadata");
 });
 
 Deno.test("skillList() returns the skills and their listing", async () => {

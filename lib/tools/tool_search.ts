@@ -1,29 +1,9 @@
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
-import type { ToolContext } from "./capability.ts";
 import { defineCapability } from "./capability.ts";
+import type { CatalogEntry } from "./types.ts";
 
-/** A deferred tool as a search shows it: wire name, description and JSON schema. */
-export interface CatalogEntry {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-/**
- * The session harness's deferred tools, as `ToolContext.toolCatalog`. The harness layer builds
- * it (`lib/harness/deferred.ts`), so capabilities reach harness tools without importing the
- * harness. `load` and `call` take wire names; `call` returns the tool's rendered result text and
- * throws ToolError for anything the model can correct.
- */
-export interface ToolCatalog {
-  /** Every deferred tool, loaded or not, in harness order. */
-  list(): CatalogEntry[];
-  /** Sends the named tools with every later request; returns the names the harness has. */
-  load(names: string[]): string[];
-  /** Runs harness tool `name` with wire arguments `args` and returns its result text. */
-  call(name: string, args: unknown, ctx: ToolContext): Promise<string>;
-}
+export type { CatalogEntry, ToolCatalog } from "./types.ts";
 
 /** What a search found: matches best first, and `select:` names that matched no tool. */
 export interface SearchHits {

@@ -42,6 +42,8 @@ function fakeCatalog() {
 
 function ctxWith(catalog?: ToolCatalog): ToolContext {
   return {
+    callId: "test_call",
+    progress: () => {},
     cwd: "/",
     signal: new AbortController().signal,
     env: {},

@@ -94,7 +94,9 @@ export const webFetch = defineCapability({
     }
     const contentType = response.headers.get("content-type") ?? "";
     let content = decodeBody(url.href, body.bytes, contentType);
-    if (format !== "html" && isHtml(contentType, content)) content = htmlToText(content, format);
+    if (format !== "html" && isHtml(contentType, content)) {
+      content = await htmlToText(content, format);
+    }
     const cut = content.length > MAX_CONTENT_CHARS;
     return {
       url: url.href,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../errors.ts";
 import { MAX_FETCH_BYTES, webFetch, webFetchInput } from "./web_fetch.ts";
-import { decodeEntities, htmlToText } from "./_html_text.ts";
+import { htmlToText } from "./_html_text.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 
 const PAGE = `<!doctype html><html><head><title>Docs &amp; Notes</title>
@@ -132,7 +132,25 @@ Deno.test("webFetch() caps the body and reports errors the model can act on", as
   });
 });
 
-Deno.test("htmlToText() keeps link text only for fragment links and decodes entities", () => {
-  assert.equal(htmlToText('<p><a href="#top">Top</a> &#x41;&#66;&nbsp;x</p>', "text"), "Top AB x");
-  assert.equal(decodeEntities("&unknown; &lt;"), "&unknown; <");
+Deno.test("htmlToText() keeps link text only for fragment links and decodes entities", async () => {
+  const html = '<p><a href="#top">Top</a> &#x41;&#66;&nbsp;x &unknown; &lt;</p>';
+  assert.equal(await htmlToText(html, "text"), "Top AB x &unknown; <");
+});
+
+const STRUCTURED = `<title>T</title><ul><li>one<ul><li>inner</li></ul></li></ul>
+<ol start="9"><li>nine</li><li>ten</li></ol>
+<table><thead><tr><th>name</th><th>a|b</th></tr></thead><tbody><tr><td>x</td><td>1</td></tr></tbody></table>
+<pre>  indented
+    more</pre>`;
+
+Deno.test("htmlToText() keeps nesting, numbering, tables and preformatted text", async () => {
+  assert.equal(
+    await htmlToText(STRUCTURED, "markdown"),
+    "T\n\n- one\n  - inner\n\n9. nine\n10. ten\n\n" +
+      "| name | a\\|b |\n| --- | --- |\n| x | 1 |\n\n```\n  indented\n    more\n```",
+  );
+  assert.equal(
+    await htmlToText(STRUCTURED, "text"),
+    "T\n\n• one\n  • inner\n\n9. nine\n10. ten\n\nname | a|b\nx | 1\n\n  indented\n    more",
+  );
 });

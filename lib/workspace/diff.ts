@@ -1,7 +1,7 @@
 /** `/diff`: the working tree against HEAD, untracked files included, through the safe git runner. */
 import { join } from "node:path";
 import type { GitRunner } from "./safe_git.ts";
-import { findGitRoot } from "../session/setup.ts";
+import { findGitRoot } from "./git_root.ts";
 
 /** The unified diff of every change since HEAD; "" when there is none. */
 export async function workingTreeDiff(

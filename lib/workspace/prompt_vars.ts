@@ -1,14 +1,101 @@
 /**
- * The prompt variables beyond the basic ones (git snapshot fields, CLAUDE.md, OS version, long
- * dates, a folder tree), computed only when a harness's templates use them: each costs git runs
- * or disk reads at start-up.
+ * The values the system prompt templates use: the basic ones every harness gets (`promptVars()`:
+ * directory, date, git status, AGENTS.md, skills), and the extra ones (git snapshot fields,
+ * CLAUDE.md, OS version, long dates, a folder tree), computed only when a harness's templates
+ * use them (`extraVariables()`): each costs git runs or disk reads at start-up.
  */
 import { dirname, join } from "node:path";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import { PROMPT_VARIABLES } from "../harness/prompt.ts";
 import { readTextPrefix } from "../input_file.ts";
+import { discoverSkills, skillsListing } from "../tools/skills.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import type { GitRunner } from "./safe_git.ts";
-import { findGitRoot } from "../session/setup.ts";
+import { findGitRoot } from "./git_root.ts";
+
+/** Collects the values the system prompt templates can use. */
+export async function promptVars(
+  cwd: string,
+  opts: {
+    model: string;
+    home: string;
+    sandbox: string;
+    env: Record<string, string | undefined>;
+    /** `harness_guidance`: false leaves the harness's guidance out. */
+    guidance?: boolean;
+    git: GitRunner;
+    /** True for a file that changed while an earlier session ran and is not loaded yet. */
+    isHeldBack?: (path: string) => boolean;
+  },
+): Promise<PromptVars> {
+  const isHeldBack = opts.isHeldBack ?? (() => false);
+  // The three inputs read the disk and run git independently, so they are gathered together.
+  const [gitStatusText, agentsText, skills] = await Promise.all([
+    gitStatus(cwd, opts.git, isHeldBack),
+    agentsMd(cwd, opts.home),
+    // Start-up reads, before any tool runs: this process reads as the helper would.
+    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME, fs: inProcessFs, isHeldBack }),
+  ]);
+  return {
+    ...(opts.guidance === false ? { guidance: "" } : {}),
+    cwd,
+    date: currentDate(opts.env),
+    platform: `${Deno.build.os} ${Deno.build.arch}`,
+    shell: opts.env.SHELL ?? "/bin/bash",
+    model: opts.model,
+    gitStatus: gitStatusText,
+    agentsMd: agentsText,
+    sandbox: opts.sandbox,
+    skills: skillsListing(skills),
+  };
+}
+
+/** Today's date, or the fixed `OPENINTERPRETER_TEST_TIME` used by tests. */
+function currentDate(env: Record<string, string | undefined>): string {
+  const fixed = env.OPENINTERPRETER_TEST_TIME;
+  return fixed ? fixed.slice(0, 10) : new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * `git status --short --branch`, run so that repository config cannot execute anything, and not
+ * at all in a repository that was created, or whose config changed, while a session ran.
+ */
+async function gitStatus(
+  cwd: string,
+  git: GitRunner,
+  isHeldBack: (path: string) => boolean,
+): Promise<string> {
+  const root = await findGitRoot(cwd);
+  if (!root) return "(not a git repository)";
+  if (isHeldBack(join(root, ".git")) || isHeldBack(join(root, ".git", "config"))) {
+    return "(git status not run: the repository changed while an earlier session ran)";
+  }
+  const out = await git.run(["status", "--short", "--branch"], cwd);
+  if (out.skipped) return `(git status not run: ${out.skipped})`;
+  if (!out.ok) return "(not a git repository)";
+  const lines = out.stdout.trim().split("\n");
+  return lines.length > 40
+    ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")
+    : lines.join("\n");
+}
+
+const AGENTS_MD_MAX_BYTES = 32 * 1024;
+
+/** The user's global AGENTS.md followed by the project's, each trimmed and capped. */
+async function agentsMd(cwd: string, home: string): Promise<string> {
+  const root = (await findGitRoot(cwd)) ?? cwd;
+  const candidates = [join(home, "AGENTS.md")];
+  for (let dir = cwd;; dir = dirname(dir)) {
+    candidates.splice(1, 0, join(dir, "AGENTS.md"));
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  const parts: string[] = [];
+  for (const file of candidates) {
+    const text = await readTextPrefix(file, AGENTS_MD_MAX_BYTES);
+    if (text.trim()) parts.push(text.trim().slice(0, AGENTS_MD_MAX_BYTES));
+  }
+  return parts.join("\n\n");
+}
 
 type Extra = Partial<PromptVars>;
 

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { GitResult, GitRunner } from "./safe_git.ts";
-import { findGitRoot } from "../session/setup.ts";
+import { findGitRoot } from "./git_root.ts";
 
 /** What a session runs its own git commands with. */
 export interface GitAccess {

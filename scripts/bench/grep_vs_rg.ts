@@ -85,6 +85,8 @@ async function main(): Promise<number> {
       state: new Map(),
       fs: inProcessFs,
       signal: new AbortController().signal,
+      callId: "bench",
+      progress: () => {},
     };
     let worst = 0;
     console.log(

@@ -2,13 +2,13 @@
 /**
  * Resume cost of a long session: writes a 10,000-event session (tool results of 1–5 KB, reasoning
  * with signatures, approvals, one compaction), then times `readSession()` (median of 15, target
- * at most 300 ms) beside plain `JSON.parse` of the same lines, and `lastSession()` plus
+ * at most 300 ms) beside plain `JSON.parse` of the same lines, and `findResumable()` plus
  * `reopenForAppend()`, the rest of `resume --last`.
  *
  *   deno run -A scripts/bench/resume.ts
  */
 import type { SessionEventInput } from "../../lib/store/events.ts";
-import { lastSession } from "../../lib/store/list.ts";
+import { findResumable } from "../../lib/session/resume.ts";
 import { readSession } from "../../lib/store/read.ts";
 import { createSession, reopenForAppend } from "../../lib/store/store.ts";
 import { median, ms, sample } from "./_measure.ts";
@@ -149,9 +149,12 @@ async function main(): Promise<void> {
       },
       async () => {
         const start = performance.now();
-        const last = await lastSession(home, { cwd: "/work/project" });
-        await readSession(last!.file);
-        await (await reopenForAppend(last!.file)).close();
+        const last = await findResumable({ last: true, origin: "repl" }, {
+          cwd: "/work/project",
+          home,
+        });
+        await readSession(last.file);
+        await (await reopenForAppend(last.file)).close();
         return performance.now() - start;
       },
     ]);

@@ -50,6 +50,8 @@ async function main(): Promise<number> {
       env: ENV,
       state: new Map(),
       fs: inProcessFs,
+      callId: "bench",
+      progress: () => {},
     };
     const direct = await recipe(dir, probe);
     const boxed = { ...ctx, sandbox };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter, REPO, run } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
 
 /** The final answer every habit-tracker script ends with. */
 export const HABITS_FINAL = "Fixed longest_streak: it now compares whole dates, so streaks " +
@@ -23,13 +23,14 @@ export function habitsCase(
   const wires = opts.wires;
   for (const wire of wires) {
     Deno.test(`exec fixes the habit tracker over the ${wire} wire API with the ${harness} harness (${script})`, async () => {
-      const repo = await fixtureRepo("habits");
+      await using dirs = tempDirs();
+      const repo = await dirs.add(fixtureRepo("habits"));
       const before = await run("python3", PYTEST, repo);
       assert.notEqual(before.code, 0, "the fixture must start with a failing test");
 
       const turns = await loadScript(join(REPO, "tests", "fixtures", "scripts", script));
       await using fake = await startFakeProvider(turns);
-      const home = await fakeHome(fake.baseUrl, wire);
+      const home = await dirs.add(fakeHome(fake.baseUrl, wire));
       const result = await interpreter(
         ["exec", "--harness", harness, "fix the failing test"],
         { cwd: repo, home },

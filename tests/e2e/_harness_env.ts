@@ -6,6 +6,31 @@ export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 /** The launcher a user runs from a checkout. */
 export const LAUNCHER = join(REPO, "scripts", "interpreter");
 
+/** Folders that a test made, removed when it ends. */
+export interface TempDirs extends AsyncDisposable {
+  /** Remembers the folder (or the folder a promise gives) for removal and returns its path. */
+  add(dir: string | Promise<string>): Promise<string>;
+}
+
+/** `await using dirs = tempDirs()`, then `dirs.add(fixtureRepo(...))`. Test helper. */
+export function tempDirs(): TempDirs {
+  const dirs: string[] = [];
+  return {
+    async add(dir) {
+      const path = await dir;
+      dirs.push(path);
+      return path;
+    },
+    async [Symbol.asyncDispose]() {
+      for (const dir of dirs) {
+        await Deno.remove(dir, { recursive: true }).catch((error) => {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+        });
+      }
+    },
+  };
+}
+
 /** Copies a fixture folder into a fresh temp git repository and returns its path. */
 export async function fixtureRepo(fixture: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "oi-e2e-" });

@@ -31,7 +31,7 @@ Deno.test("exec -a untrusted -s danger-full-access asks before each known bypass
     await Deno.mkdir(join(repo, script, ".."), { recursive: true });
     await Deno.writeTextFile(join(repo, script), MARKER_SCRIPT, { mode: 0o755 });
   }
-  const denied = { last_tool_result_contains: "there is no terminal" };
+  const denied = { last_tool_result_contains: "No one is available to approve exec_command" };
   const lines: unknown[] = BYPASSES.map((args, i) => ({
     ...(i > 0 ? { expect: denied } : {}),
     reply: { tool_calls: [{ name: "exec_command", args }] },
@@ -48,7 +48,10 @@ Deno.test("exec -a untrusted -s danger-full-access asks before each known bypass
     );
     assert.deepEqual(fake.failures, []);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stderr.match(/denied: Approval needed/g)?.length, BYPASSES.length);
+    assert.equal(
+      result.stderr.match(/denied: No one is available to approve/g)?.length,
+      BYPASSES.length,
+    );
     assert.equal(fake.remaining(), 0);
     for (const left of ["x", "OUT", "path/to/marker", "tools/marker"]) {
       assert.equal(await exists(join(repo, left)), false, `${left} was written`);
@@ -71,7 +74,7 @@ Deno.test({
         { reply: { tool_calls: [{ name: "exec_command", args: { cmd: `touch ${target}` } }] } },
         {
           expect: {
-            last_tool_result_contains: "which no one can give here (there is no terminal)",
+            last_tool_result_contains: "no one is available to give it, so it was not rerun",
           },
           reply: { text: "told" },
         },
@@ -85,7 +88,10 @@ Deno.test({
       );
       assert.deepEqual(fake.failures, []);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /Not rerunning .* unsandboxed: no terminal to ask/);
+      assert.match(
+        result.stderr,
+        /Not rerunning .* unsandboxed: no one is available to approve it/,
+      );
       assert.equal(await exists(target), false);
       assert.equal(fake.remaining(), 0);
     } finally {

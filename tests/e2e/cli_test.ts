@@ -1,20 +1,34 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter, LAUNCHER } from "./_harness_env.ts";
+import { VERSION } from "../../lib/version.ts";
+import {
+  fakeHome,
+  fixtureRepo,
+  interpreter,
+  LAUNCHER,
+  REPO,
+  run,
+  type TempDirs,
+  tempDirs,
+} from "./_harness_env.ts";
 
-const emptyHome = () => Deno.makeTempDir({ prefix: "oi-home-" });
+const emptyHome = (dirs: TempDirs) => dirs.add(Deno.makeTempDir({ prefix: "oi-home-" }));
 
 Deno.test("interpreter --version prints the version and the git commit", async () => {
-  const result = await interpreter(["--version"], { cwd: Deno.cwd(), home: await emptyHome() });
+  await using dirs = tempDirs();
+  const result = await interpreter(["--version"], { cwd: Deno.cwd(), home: await emptyHome(dirs) });
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /^interpreter \d+\.\d+\.\d+ \(commit [0-9a-f]{7,}|unknown\)/);
+  const head = await run("git", ["rev-parse", "HEAD"], REPO).catch(() => undefined);
+  const commit = head?.code === 0 ? head.stdout.trim().slice(0, 12) : "unknown";
+  assert.equal(result.stdout, `interpreter ${VERSION} (commit ${commit})\n`);
 });
 
 Deno.test("interpreter exec rejects an unknown flag with exit code 2 and a hint", async () => {
+  await using dirs = tempDirs();
   const result = await interpreter(["exec", "--frobnicate", "x"], {
     cwd: Deno.cwd(),
-    home: await emptyHome(),
+    home: await emptyHome(dirs),
   });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^error: Unknown option '--frobnicate'/m);
@@ -22,19 +36,21 @@ Deno.test("interpreter exec rejects an unknown flag with exit code 2 and a hint"
 });
 
 Deno.test("interpreter exec rejects a bad --sandbox value with exit code 2", async () => {
+  await using dirs = tempDirs();
   const result = await interpreter(["exec", "-s", "loose", "x"], {
     cwd: Deno.cwd(),
-    home: await emptyHome(),
+    home: await emptyHome(dirs),
   });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^error: .*'loose' is invalid/m);
 });
 
 Deno.test("interpreter exec names the missing API key variable", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   const result = await interpreter(["exec", "-c", 'model_provider="deepseek"', "hi"], {
     cwd: repo,
-    home: await emptyHome(),
+    home: await emptyHome(dirs),
     env: { DEEPSEEK_API_KEY: "" },
   });
   assert.equal(result.code, 1);
@@ -43,18 +59,20 @@ Deno.test("interpreter exec names the missing API key variable", async () => {
 });
 
 Deno.test("interpreter exec refuses to run outside a git repository without the flag", async () => {
-  const dir = await Deno.makeTempDir();
-  const result = await interpreter(["exec", "hi"], { cwd: dir, home: await emptyHome() });
+  await using dirs = tempDirs();
+  const dir = await dirs.add(Deno.makeTempDir());
+  const result = await interpreter(["exec", "hi"], { cwd: dir, home: await emptyHome(dirs) });
   assert.equal(result.code, 1);
   assert.match(result.stderr, /--skip-git-repo-check/);
 });
 
 Deno.test("interpreter exec reports a provider failure with exit code 1", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([
     { error: { status: 401, body: { error: { message: "bad key" } } } },
   ]);
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(["exec", "hi"], { cwd: repo, home });
   assert.equal(result.code, 1);
   assert.equal(result.stdout, "");
@@ -62,7 +80,8 @@ Deno.test("interpreter exec reports a provider failure with exit code 1", async 
 });
 
 Deno.test("interpreter debug config shows each value with its origin", async () => {
-  const home = await emptyHome();
+  await using dirs = tempDirs();
+  const home = await emptyHome(dirs);
   await Deno.writeTextFile(join(home, "config.toml"), 'model = "from-user"\n');
   const result = await interpreter(
     ["debug", "config", "-c", 'model_reasoning_effort="high"', "--harness", "native"],
@@ -75,18 +94,20 @@ Deno.test("interpreter debug config shows each value with its origin", async () 
 });
 
 Deno.test("interpreter --help lists the exec command and exits 0", async () => {
-  const result = await interpreter(["--help"], { cwd: Deno.cwd(), home: await emptyHome() });
+  await using dirs = tempDirs();
+  const result = await interpreter(["--help"], { cwd: Deno.cwd(), home: await emptyHome(dirs) });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^Usage: interpreter/m);
   assert.match(result.stdout, /^\s+exec\|e \[options\] \[prompt\]/m);
 });
 
 Deno.test("interpreter exec reads the prompt from stdin when given '-'", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([
     { expect: { user_contains: "prompt from a pipe" }, reply: { text: "piped ok" } },
   ]);
-  const home = await fakeHome(fake.baseUrl, "responses");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "responses"));
   const child = new Deno.Command(LAUNCHER, {
     args: ["exec", "-"],
     cwd: repo,
@@ -105,11 +126,12 @@ Deno.test("interpreter exec reads the prompt from stdin when given '-'", async (
 });
 
 Deno.test("interpreter exec chooses claude-code-bare for a DeepSeek model automatically", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([
     { expect: { tools_include: ["Bash", "Read", "Edit"] }, reply: { text: "bare ok" } },
   ]);
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(["exec", "-m", "deepseek-chat", "hi"], { cwd: repo, home });
   assert.deepEqual(fake.failures, []);
   assert.equal(result.code, 0, result.stderr);
@@ -117,9 +139,10 @@ Deno.test("interpreter exec chooses claude-code-bare for a DeepSeek model automa
 });
 
 Deno.test("interpreter exec names an unknown harness and lists the known ones", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([]);
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(["exec", "--harness", "nope", "hi"], { cwd: repo, home });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^error: .*"nope"/m);
@@ -127,9 +150,10 @@ Deno.test("interpreter exec names an unknown harness and lists the known ones", 
 });
 
 Deno.test("interpreter exec names both the harness and the wire API when they cannot pair", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([]);
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(["exec", "--harness", "zcode", "hi"], { cwd: repo, home });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^error: wire_api = "chat" is not supported by harness = "zcode"/m);
@@ -138,11 +162,12 @@ Deno.test("interpreter exec names both the harness and the wire API when they ca
 });
 
 Deno.test("interpreter exec stops on Ctrl-C with exit code 130 and no answer on stdout", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([{ reply: { text: "x".repeat(400) } }], {
     chunkDelayMs: 200,
   });
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const child = new Deno.Command(LAUNCHER, {
     args: ["exec", "hi"],
     cwd: repo,
@@ -164,7 +189,8 @@ Deno.test("interpreter exec stops on Ctrl-C with exit code 130 and no answer on 
 });
 
 Deno.test("interpreter __fs_helper serves file operations, as a compiled binary's helper", async () => {
-  const dir = await Deno.makeTempDir();
+  await using dirs = tempDirs();
+  const dir = await dirs.add(Deno.makeTempDir());
   await Deno.writeTextFile(`${dir}/a.txt`, "hello");
   const child = new Deno.Command(LAUNCHER, {
     args: ["__fs_helper"],
@@ -183,11 +209,12 @@ Deno.test("interpreter __fs_helper serves file operations, as a compiled binary'
 });
 
 Deno.test("interpreter exec sends qwen-code's date reminder before the prompt", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([
     { expect: { user_contains: "Today's date is 2026-11-29." }, reply: { text: "ok" } },
   ]);
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(["exec", "--harness", "qwen-code", "PROMPT-7f3"], {
     cwd: repo,
     home,

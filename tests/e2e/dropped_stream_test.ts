@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
 import { serveDrops, textFrames } from "../fake_provider/drop_server.ts";
-import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, interpreter, tempDirs } from "./_harness_env.ts";
 
 const FIRST = "A first answer that the connection drops halfway through";
 const SECOND = "The whole second answer.";
 
 Deno.test("interpreter exec says Reconnecting (n/N) and prints only the retried answer", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   const first = textFrames("chat", FIRST);
   await using server = serveDrops([
     { frames: first, cut: { after: first.length - 4, how: "close" } },
     { frames: textFrames("chat", SECOND) },
   ]);
-  const home = await fakeHome(server.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(server.baseUrl, "chat"));
   const result = await interpreter(["exec", "hi"], { cwd: repo, home });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${SECOND}\n`);
@@ -25,7 +26,8 @@ Deno.test("interpreter exec says Reconnecting (n/N) and prints only the retried 
 });
 
 Deno.test("interpreter exec finishes after a 429, a 500 and a dropped stream in a row", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   const first = textFrames("chat", FIRST);
   await using server = serveDrops([
     { status: 429 },
@@ -35,7 +37,7 @@ Deno.test("interpreter exec finishes after a 429, a 500 and a dropped stream in 
   ]);
   // The fake home sets request_max_retries = 2: both failed requests use it up, and the
   // dropped stream still has its own budget (stream_max_retries, default 5).
-  const home = await fakeHome(server.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(server.baseUrl, "chat"));
   const result = await interpreter(["exec", "hi"], { cwd: repo, home });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${SECOND}\n`);
@@ -50,7 +52,8 @@ Deno.test("interpreter exec finishes after a 429, a 500 and a dropped stream in 
 });
 
 Deno.test("interpreter exec names an HTML page that answers instead of the API", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   const portal = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () =>
@@ -60,7 +63,7 @@ Deno.test("interpreter exec names an HTML page that answers instead of the API",
   );
   try {
     const baseUrl = `http://127.0.0.1:${portal.addr.port}/v1`;
-    const home = await fakeHome(baseUrl, "chat");
+    const home = await dirs.add(fakeHome(baseUrl, "chat"));
     const result = await interpreter(["exec", "hi"], { cwd: repo, home });
     assert.equal(result.code, 1);
     assert.match(

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter, REPO, run } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
 
 const FINAL = "Fixed longest_streak: it now compares whole dates, so streaks continue across " +
   "month boundaries. All 3 tests pass.";
@@ -36,15 +36,16 @@ for (const c of CASES) {
         (c.tmux ? SKIP : ""),
       ignore: c.tmux && !HAS_TMUX,
       async fn() {
-        const repo = await fixtureRepo("habits");
+        await using dirs = tempDirs();
+        const repo = await dirs.add(fixtureRepo("habits"));
         const before = await run("python3", PYTEST, repo);
         assert.notEqual(before.code, 0, "the fixture must start with a failing test");
 
         await using fake = await startFakeProvider(
           await loadScript(join(REPO, "tests", "fixtures", "scripts", c.script)),
         );
-        const home = await fakeHome(fake.baseUrl, wire);
-        const tmp = await Deno.makeTempDir({ prefix: "oi-e2e-tmp-" });
+        const home = await dirs.add(fakeHome(fake.baseUrl, wire));
+        const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-e2e-tmp-" }));
         const result = await interpreter(
           ["exec", "--harness", c.harness, "-s", "workspace-write", "fix the failing test"],
           { cwd: repo, home, env: { TMPDIR: tmp, PATH: Deno.env.get("PATH") ?? "" } },
@@ -60,7 +61,6 @@ for (const c of CASES) {
         const after = await run("python3", PYTEST, repo);
         assert.equal(after.code, 0, after.stdout);
         assert.deepEqual(await leftovers(tmp), [], "no tmux server or folder is left behind");
-        await Deno.remove(tmp, { recursive: true });
       },
     });
   }
@@ -70,7 +70,8 @@ Deno.test({
   name: "exec with terminus-2 cannot change files in a read-only session" + SKIP,
   ignore: !HAS_TMUX,
   async fn() {
-    const repo = await fixtureRepo("habits");
+    await using dirs = tempDirs();
+    const repo = await dirs.add(fixtureRepo("habits"));
     const step = (o: Record<string, unknown>) =>
       JSON.stringify({ analysis: "", plan: "", commands: [], ...o });
     await using fake = await startFakeProvider([
@@ -78,7 +79,7 @@ Deno.test({
       { reply: { text: step({ task_complete: true }) } },
       { reply: { text: step({ analysis: "Tried.", task_complete: true }) } },
     ]);
-    const home = await fakeHome(fake.baseUrl, "chat");
+    const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
     const result = await interpreter(
       ["exec", "--harness", "terminus-2", "-s", "read-only", "make a file"],
       { cwd: repo, home },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, interpreter, tempDirs } from "./_harness_env.ts";
 
 /** A sentence of harnesses/kimi-cli/prompts/guidance.md. */
 const GUIDANCE = "If two attempts at the same fix have failed, stop and take a different approach.";
@@ -11,9 +11,10 @@ function systemText(body: unknown): string {
 }
 
 async function runKimi(extraArgs: string[], expect: Record<string, string>) {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider([{ expect, reply: { text: "OK" } }]);
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(
     ["exec", "--harness", "kimi-cli", ...extraArgs, "say OK"],
     { cwd: repo, home },

@@ -171,6 +171,57 @@ Deno.test("interpreter resume --last continues the newest REPL session with its 
   }
 });
 
+Deno.test("interpreter resume --last passes over the empty session /new started last", async () => {
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "remember 42" }, reply: { text: "Remembered." } },
+    { expect: { user_contains: "which number" }, reply: { text: "It was 42." } },
+  ]);
+  const repo = await fixtureRepo("habits");
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const first = await pipedRepl([], { cwd: repo, home, stdin: "remember 42\n/new\n" });
+    assert.equal(first.code, 0, first.stderr);
+    const resumed = await pipedRepl(["resume", "--last"], {
+      cwd: repo,
+      home,
+      stdin: "which number?\n",
+    });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.deepEqual(fake.failures, []);
+    assert.match(resumed.stdout, /It was 42\./);
+    assert.match(JSON.stringify(fake.requests[1].body), /remember 42[\s\S]*which number/);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the REPL refuses a directory outside a git repository as exec does, unless told", async () => {
+  await using fake = await startFakeProvider([{ reply: { text: "Ran here." } }]);
+  const dir = await Deno.makeTempDir({ prefix: "oi-untrusted-" });
+  const home = await fakeHome(fake.baseUrl, "chat");
+  try {
+    const refused = await pipedRepl([], { cwd: dir, home, stdin: "hello\n" });
+    const exec = await pipedRepl(["exec", "hello"], { cwd: dir, home, stdin: "" });
+    assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+    assert.equal(refused.stdout, "");
+    assert.equal(
+      refused.stderr,
+      "error: Not inside a trusted directory and --skip-git-repo-check was not specified\n" +
+        "hint: Run inside a git repository, or pass --skip-git-repo-check\n",
+    );
+    assert.equal(exec.code, refused.code);
+    assert.equal(exec.stderr, refused.stderr, "the same words as exec");
+    assert.equal(fake.requests.length, 0);
+    const allowed = await pipedRepl(["--skip-git-repo-check"], { cwd: dir, home, stdin: "hi\n" });
+    assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
+    assert.match(allowed.stdout, /Ran here\./);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("a REPL killed with -9 mid-turn is picked up by resume --last with its task and tool calls", async () => {
   await using fake = await startFakeProvider([
     {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, interpreter, tempDirs } from "./_harness_env.ts";
 import { probeBubblewrap } from "../../sandbox/probe.ts";
 
 const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
@@ -15,7 +15,8 @@ Deno.test({
   name: `exec under workspace-write blocks a write outside the workspace and goes on${skip}`,
   ignore: !probe?.ok,
   async fn() {
-    const repo = await fixtureRepo("habits");
+    await using dirs = tempDirs();
+    const repo = await dirs.add(fixtureRepo("habits"));
     const target = join("/etc", `oi_escape_test_${crypto.randomUUID()}`);
     await using fake = await startFakeProvider(parseScript(script([
       { reply: { tool_calls: [{ name: "exec_command", args: { cmd: `echo x > ${target}` } }] } },
@@ -25,7 +26,7 @@ Deno.test({
       },
       { expect: { last_tool_result_contains: "exited with code 0" }, reply: { text: "done" } },
     ])));
-    const home = await fakeHome(fake.baseUrl, "chat");
+    const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
     const result = await interpreter(["exec", "-s", "workspace-write", "try it"], {
       cwd: repo,
       home,
@@ -41,32 +42,34 @@ Deno.test({
 });
 
 Deno.test("exec -a untrusted without a terminal denies a command that is not known safe", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = await startFakeProvider(parseScript(script([
     {
       reply: { tool_calls: [{ name: "exec_command", args: { cmd: "ls && rm -rf habits.py" } }] },
     },
     {
-      expect: { last_tool_result_contains: "there is no terminal" },
+      expect: { last_tool_result_contains: "No one is available to approve exec_command" },
       reply: { tool_calls: [{ name: "exec_command", args: { cmd: "ls" } }] },
     },
     { expect: { last_tool_result_contains: "habits.py" }, reply: { text: "stopped" } },
   ])));
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(
     ["exec", "-a", "untrusted", "-s", "danger-full-access", "clean up"],
     { cwd: repo, home },
   );
   assert.deepEqual(fake.failures, []);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /denied: Approval needed to run exec_command/);
+  assert.match(result.stderr, /denied: No one is available to approve exec_command/);
   assert.match(result.stderr, /warning: sandbox_mode is danger-full-access/);
   assert.equal(await Deno.stat(join(repo, "habits.py")).then((s) => s.isFile), true);
   assert.equal(fake.remaining(), 0);
 });
 
 Deno.test("exec in a read-only sandbox refuses file edits with a clear message to the model", async () => {
-  const repo = await fixtureRepo("habits");
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
   const patch = "*** Begin Patch\n*** Add File: new.txt\n+x\n*** End Patch\n";
   await using fake = await startFakeProvider(parseScript(script([
     { reply: { tool_calls: [{ name: "apply_patch", args: { input: patch } }] } },
@@ -75,7 +78,7 @@ Deno.test("exec in a read-only sandbox refuses file edits with a clear message t
       reply: { text: "cannot edit" },
     },
   ])));
-  const home = await fakeHome(fake.baseUrl, "chat");
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const result = await interpreter(["exec", "-s", "read-only", "add a file"], { cwd: repo, home });
   assert.deepEqual(fake.failures, []);
   assert.equal(result.code, 0, result.stderr);
@@ -86,8 +89,9 @@ Deno.test({
   name: `exec under workspace-write keeps apply_patch from writing through a symlink${skip}`,
   ignore: !probe?.ok,
   async fn() {
-    const repo = await fixtureRepo("habits");
-    const outside = await Deno.makeTempDir({ prefix: "oi-outside-" });
+    await using dirs = tempDirs();
+    const repo = await dirs.add(fixtureRepo("habits"));
+    const outside = await dirs.add(Deno.makeTempDir({ prefix: "oi-outside-" }));
     const patch = "*** Begin Patch\n*** Add File: escape/pwned.txt\n+pwned\n*** End Patch\n";
     await using fake = await startFakeProvider(parseScript(script([
       {
@@ -101,7 +105,7 @@ Deno.test({
       },
       { expect: { last_tool_result_contains: "refused by the sandbox" }, reply: { text: "ok" } },
     ])));
-    const home = await fakeHome(fake.baseUrl, "chat");
+    const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
     const result = await interpreter(["exec", "-s", "workspace-write", "try it"], {
       cwd: repo,
       home,

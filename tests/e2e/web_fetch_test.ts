@@ -47,7 +47,8 @@ Deno.test("interpreter exec refuses a web fetch of this machine unless allowed_h
   // Under untrusted a fetch needs approval, which exec without a terminal cannot give.
   await fetchInExec(
     `http://localhost:${port}/`,
-    "Approval needed to run webfetch (approval_policy is untrusted and it reaches the network)",
+    "No one is available to approve webfetch (approval_policy is untrusted and it reaches the " +
+      "network), so it was not run",
     `${allowed}\napproval_policy = "untrusted"`,
   );
   assert.equal(hits, 1, "not fetched without approval");

@@ -1,6 +1,6 @@
 import type { ProtocolResult, TextProtocol } from "../types.ts";
 import { fill, proseOf } from "./_text.ts";
-import type { ProtocolDefinition } from "./mod.ts";
+import type { ProtocolDefinition } from "./types.ts";
 
 /** First output lines that end the task; what follows is the final answer. */
 export const SUBMIT_SENTINELS: readonly string[] = Object.freeze([

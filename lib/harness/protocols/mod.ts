@@ -4,19 +4,9 @@ import type { HarnessTool, TextProtocol } from "../types.ts";
 import { miniSweAgent } from "./mini_swe_agent.ts";
 import { sweAgent } from "./swe_agent.ts";
 import { terminus2 } from "./terminus_2.ts";
+import type { ProtocolDefinition } from "./types.ts";
 
-/**
- * A text protocol as a harness spec names it. The protocol emits calls to the tool names in
- * `tools` (the harness must declare them) and words its messages with the harness's
- * `[interaction.messages]`, which must give exactly the names in `messages`.
- */
-export interface ProtocolDefinition {
-  /** Tool names the protocol's calls use. */
-  tools: readonly string[];
-  /** Message name → the `{placeholders}` it may use. */
-  messages: Readonly<Record<string, readonly string[]>>;
-  create(messages: Record<string, string>): TextProtocol;
-}
+export type { ProtocolDefinition } from "./types.ts";
 
 /** Every text protocol a harness can name in `[interaction] protocol`. */
 export const PROTOCOLS: Readonly<Record<string, ProtocolDefinition>> = Object.freeze({

@@ -1,7 +1,7 @@
 import type { ParsedReply, TextProtocol } from "../types.ts";
 import { splitWords } from "./_command_line.ts";
 import { fill, proseOf } from "./_text.ts";
-import type { ProtocolDefinition } from "./mod.ts";
+import type { ProtocolDefinition } from "./types.ts";
 
 /** Where the submit confirmation stands: "asked" after a first submit, "review" once shown. */
 const SUBMIT_KEY = "swe_agent.submit";

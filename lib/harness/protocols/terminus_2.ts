@@ -1,6 +1,6 @@
 import type { ParsedReply, ProtocolResult, TextProtocol } from "../types.ts";
 import { fill, limitBytes } from "./_text.ts";
-import type { ProtocolDefinition } from "./mod.ts";
+import type { ProtocolDefinition } from "./types.ts";
 
 const TOOL = "send_keys";
 /** "asked" after a first task_complete; "confirm" once the question was sent. */

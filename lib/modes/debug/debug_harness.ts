@@ -1,24 +1,63 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
-import { join } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { terminalText } from "../../approval/visible.ts";
 import { UsageError } from "../../errors.ts";
-import { listHarnessIds, loadHarness } from "../../harness/load.ts";
+import { listHarnessIds, loadHarness, loadHarnessDir, SPEC_FILE } from "../../harness/load.ts";
 import { placeholdersFor, sampleRender } from "../../harness/placeholders.ts";
+import { SHARED_TEXTS_DIR } from "../../harness/session_texts.ts";
 import type { Harness, HarnessTool } from "../../harness/types.ts";
 import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
-import type { SharedOptions } from "../../cli/cli.ts";
-import { commandConfig } from "../../session/setup.ts";
+import { loadSessionConfig } from "../../session/setup.ts";
+import type { SessionConfig } from "../../session/types.ts";
 
-/** `interpreter debug harness ID`: the harness's tools, request settings and sample results. */
-export async function runDebugHarness(id: string, options: SharedOptions): Promise<number> {
-  const config = await commandConfig(options);
+/**
+ * `interpreter debug harness ID|PATH`: the harness's tools, request settings and sample results.
+ * A path (with a `/`, or a folder here holding a harness.toml) is loaded from that folder, so a
+ * harness can be checked before it is installed.
+ */
+export async function runDebugHarness(id: string, options: SessionConfig): Promise<number> {
+  const harness = await isHarnessPath(id)
+    ? await loadHarnessFolder(id)
+    : await loadInstalled(id, options);
+  console.log(terminalText(formatHarnessDebug(harness)));
+  return 0;
+}
+
+async function loadInstalled(id: string, options: SessionConfig): Promise<Harness> {
+  const config = await loadSessionConfig(options, { env: Deno.env.toObject() });
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
   const ids = await listHarnessIds(dirs);
   if (!ids.includes(id)) {
-    throw new UsageError(`Unknown harness "${id}"`, { hint: `Known harnesses: ${ids.join(", ")}` });
+    throw new UsageError(`Unknown harness "${id}"`, {
+      hint: `Known harnesses: ${ids.join(", ")}; or give the path of a harness folder`,
+    });
   }
-  console.log(terminalText(formatHarnessDebug(await loadHarness(id, dirs))));
-  return 0;
+  return await loadHarness(id, dirs);
+}
+
+async function isHarnessPath(arg: string): Promise<boolean> {
+  return /[/\\]/.test(arg) || arg === "." || arg === ".." || await isFile(join(arg, SPEC_FILE));
+}
+
+/** The harness in folder `path`, checked exactly as an installed one. */
+async function loadHarnessFolder(path: string): Promise<Harness> {
+  const dir = resolve(path);
+  const stat = await Deno.stat(dir).catch(() => undefined);
+  if (!stat?.isDirectory) {
+    throw new UsageError(`Cannot load the harness folder "${path}": it is not a folder`, {
+      hint: "Give the path of a folder that holds a harness.toml, or a harness id",
+    });
+  }
+  if (!await isFile(join(dir, SPEC_FILE))) {
+    throw new UsageError(`Cannot load the harness folder "${path}": it has no ${SPEC_FILE}`, {
+      hint: `Write ${SPEC_FILE} there (harnesses/README.md walks through the smallest one)`,
+    });
+  }
+  return await loadHarnessDir(dir);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await Deno.stat(path).catch(() => undefined))?.isFile ?? false;
 }
 
 /** Each wire's request settings and model rules, one `key = value` line each. */
@@ -67,6 +106,9 @@ export function formatHarnessDebug(h: Harness): string {
     ),
     ...h.reminders.map((r) => `  reminder (${r.when}): ${firstLine(r.text)}`),
     "",
+    "prompts (compaction, review, {{sandbox}}):",
+    ...Object.entries(h.texts.files).map(([key, file]) => `  ${key} = ${textSource(h, file)}`),
+    "",
     "tools:",
   ];
   for (const tool of h.tools) {
@@ -91,6 +133,13 @@ function toolLines(tool: HarnessTool, prefix: string): string[] {
   const render = sampleRender(tool) ?? "(no sample for this capability)";
   for (const line of render.split("\n")) lines.push(`      | ${line}`);
   return lines;
+}
+
+/** Where a text came from: the harness's own file, or the shared default. */
+function textSource(h: Harness, file: string): string {
+  return relative(SHARED_TEXTS_DIR, file) === basename(file)
+    ? `(shared) _shared/${basename(file)}`
+    : relative(h.dir, file);
 }
 
 function firstLine(text: string): string {

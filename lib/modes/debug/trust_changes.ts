@@ -2,15 +2,14 @@
 import { terminalText } from "../../approval/visible.ts";
 import { configHome, findProjectRoot } from "../../config/load.ts";
 import { releaseHeldBack } from "../../workspace/held_back.ts";
-import { resolveWorkdir } from "../../session/setup.ts";
 
 /**
  * `interpreter trust-changes`: lets the next session load the project's config, skills and
  * repository that were held back because they changed while an earlier session ran.
  */
-export async function runTrustChanges(options: { cd?: string }): Promise<number> {
+export async function runTrustChanges(options: { cwd: string }): Promise<number> {
   const env = Deno.env.toObject();
-  const cwd = await resolveWorkdir(options.cd);
+  const { cwd } = options;
   const root = await findProjectRoot(cwd);
   const { files, folders } = await releaseHeldBack(configHome(env, cwd), root);
   if (files.length + folders.length === 0) {

@@ -1,88 +1,163 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 /**
- * One exec task: the prompt (with its images), the saved session `exec resume` continues, the
- * turn with its output schema, and `-o FILE`.
+ * How an exec run reports and ends, for a task and for `exec review`: progress or JSONL events,
+ * the interrupt signals, `-o FILE`, the answer or the failure, and the exit code.
  */
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
+import { terminalText } from "../../approval/visible.ts";
 import { UserError } from "../../errors.ts";
 import type { TurnOutcome } from "../../loop/events.ts";
-import type { Block } from "../../model/message.ts";
-import { findSessions, resolveSession } from "../../store/mod.ts";
-import { UUID_PATTERN } from "../../store/uuid.ts";
-import type { ResumeTarget } from "../../cli/cli.ts";
-import {
-  answerJson,
-  type AnswerSchema,
-  correctionPrompt,
-} from "../../session/structured_output.ts";
-import type { Session } from "../../session/open.ts";
+import type { Usage } from "../../model/message.ts";
+import type { ProviderFailure } from "../../model/stream.ts";
+import type { PromptOutcome, SessionEvent } from "../../session/open.ts";
+import { ToolCallViews } from "../../session/tool_view.ts";
+import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
+import type { ExecOptions } from "./exec_options.ts";
+import { readAllStdin, readPrompt } from "./prompt_input.ts";
+import { makeStyle, repeatedCallFailure, sessionLines } from "../term/progress.ts";
 
-/** How the turn ended; `schemaViolation` is set when the failure is the answer's shape. */
-export interface ExecTurnResult {
-  outcome: TurnOutcome;
-  schemaViolation?: string;
+/** How an exec run ends: `-o FILE`, then the outcome as JSONL or for a person; the exit code. */
+export async function finishExec(
+  outcome: PromptOutcome,
+  run: {
+    json?: ExecJsonStream;
+    usage: Usage;
+    stoppedBy?: { name: Deno.Signal; code: number };
+    outputLastMessage?: string;
+  },
+): Promise<number> {
+  const { json, usage, stoppedBy } = run;
+  if (run.outputLastMessage) {
+    const warning = await writeLastMessage(run.outputLastMessage, outcome);
+    if (warning) console.error(`warning: ${terminalText(warning)}`);
+  }
+  if (!json) return report(outcome, usage.inputTokens + usage.outputTokens, stoppedBy);
+  if (outcome.status === "aborted") return stoppedBy?.code ?? 130;
+  if (outcome.status === "completed") {
+    json.agentMessage(outcome.finalText);
+    json.turnCompleted(usage);
+    return 0;
+  }
+  const error = failureOf(outcome);
+  printFailure(error);
+  json.turnFailed(error.message, {
+    providerError: outcome.status === "failed" && !("schemaViolation" in outcome),
+  });
+  return 1;
+}
+
+/** The prompt from the argument and stdin, by Codex's rules (see `readPrompt`). */
+export function readExecPrompt(argument: string | undefined): Promise<string> {
+  return readPrompt({
+    argument,
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    readStdin: readAllStdin,
+    note: (line) => console.error(line),
+  });
+}
+
+/** The JSONL event stream on stdout with `--json`; undefined without. */
+export function jsonStreamOf(options: ExecOptions): ExecJsonStream | undefined {
+  return options.json ? new ExecJsonStream(writeJsonLine) : undefined;
+}
+
+/** Human progress: the banner, each command and edit, warnings, on stderr. */
+export function progress(env: Record<string, string>): (event: SessionEvent) => void {
+  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  const calls = new ToolCallViews();
+  return (event) => {
+    for (const line of sessionLines(event, style, { calls })) console.error(line);
+  };
+}
+
+/** `--json`: every event on stdout; warnings also on stderr, where SDK errors quote it. */
+export function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void {
+  return (event) => {
+    if (event.type === "warning") console.error(`warning: ${terminalText(event.message)}`);
+    json.onEvent(event);
+  };
+}
+
+/** Why a turn that did not complete failed, with the fix. */
+function failureOf(
+  outcome: Extract<TurnOutcome, { status: "failed" | "step_limit" | "repeated_call" }>,
+): Pick<ProviderFailure, "message" | "hint"> {
+  if (outcome.status === "failed") return outcome.error;
+  if (outcome.status === "repeated_call") return repeatedCallFailure(outcome, "--harness");
+  return {
+    message: `The model made ${outcome.limit} requests without finishing the task`,
+    hint: `To let it continue, raise max_turn_steps (-c max_turn_steps=${outcome.limit * 2})`,
+  };
+}
+
+function printFailure(error: Pick<ProviderFailure, "message" | "hint">): void {
+  console.error(`error: ${terminalText(error.message)}`);
+  if (error.hint) console.error(`hint: ${terminalText(error.hint)}`);
 }
 
 /**
- * Runs the prompt. With a schema, the answer must be JSON that matches it: a mismatch gets one
- * corrective turn, then the run fails naming the violation.
+ * The answer as stdout gets it: exact when piped (a script reads it), with control characters
+ * made visible when stdout is a terminal (a person reads it).
  */
-export async function runExecTurn(
-  session: Session,
-  input: Block[],
-  signal: AbortSignal,
-  schema?: AnswerSchema,
-): Promise<ExecTurnResult> {
-  const opts = { outputSchema: schema?.wire };
-  let outcome = await session.prompt(input, signal, opts);
-  if (!schema) return { outcome };
-  for (let attempt = 0; outcome.status === "completed"; attempt++) {
-    const text = answerJson(outcome.finalText);
-    const problem = schema.problem(text);
-    if (!problem) return { outcome: { status: "completed", finalText: text } };
-    if (attempt === 1) {
-      const message = `The final answer does not match the output schema: ${problem}`;
-      const hint = "Simplify the schema, or try a model that follows structured output";
-      return {
-        outcome: { status: "failed", error: { message, hint, retryable: false } },
-        schemaViolation: problem,
-      };
-    }
-    outcome = await session.prompt(correctionPrompt(problem), signal, opts);
-  }
-  return { outcome };
+export function answerText(text: string, stdoutIsTerminal: boolean): string {
+  return stdoutIsTerminal ? terminalText(text) : text;
 }
 
-/** The session `exec resume` continues: its file, and its id for `thread.started`. */
-export interface ResumedSession {
-  file: string;
-  id?: string;
+/** Prints the outcome the way exec does (the answer on stdout) and returns the exit code. */
+export function report(
+  outcome: TurnOutcome,
+  tokens: number,
+  stoppedBy?: { name: Deno.Signal; code: number },
+): number {
+  console.error(`tokens used: ${tokens}`);
+  switch (outcome.status) {
+    case "completed":
+      console.log(answerText(outcome.finalText, Deno.stdout.isTerminal()));
+      return 0;
+    case "aborted":
+      if (stoppedBy && stoppedBy.name !== "SIGINT") {
+        console.error(`error: Stopped by ${stoppedBy.name}`);
+        return stoppedBy.code;
+      }
+      console.error("error: Interrupted");
+      return 130;
+    case "step_limit":
+    case "failed":
+    case "repeated_call":
+      printFailure(failureOf(outcome));
+      return 1;
+  }
 }
 
-/** Finds the session a resume target names: `--last` (of this directory unless `--all`) or an id. */
-export async function findResumed(
-  target: ResumeTarget,
-  cwd: string,
-  home: string,
-): Promise<ResumedSession> {
-  if (!target.last) {
-    const file = await resolveSession(home, target.id!);
-    return { file, id: idInFileName(file) };
-  }
-  const [newest] = await findSessions(home, { cwd: target.all ? undefined : cwd, limit: 1 });
-  if (!newest) {
-    throw new UserError(`No saved session${target.all ? "" : ` for "${cwd}"`}`, {
-      hint: target.all
-        ? 'Start one with "interpreter exec PROMPT"'
-        : 'Add --all to look in every directory, or start one with "interpreter exec PROMPT"',
-    });
-  }
-  return { file: newest.file, id: newest.id };
-}
+/** The signals that stop a run, with the exit code each one ends it with (128 + its number). */
+const STOP_SIGNALS: ReadonlyArray<[Deno.Signal, number]> = Deno.build.os === "windows"
+  ? [["SIGINT", 130]]
+  : [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]];
 
-const ID_IN_NAME = new RegExp(`(${UUID_PATTERN.source})\\.jsonl$`);
-
-function idInFileName(file: string): string | undefined {
-  return ID_IN_NAME.exec(basename(file))?.[1];
+/**
+ * Runs `task` with an abort signal tied to Ctrl-C, SIGTERM and SIGHUP, so that each of them
+ * kills the running commands' process groups and lets the session close; a second one exits at
+ * once. `stoppedBy` is the first signal's name and exit code.
+ */
+export async function withInterrupt<T>(
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; stoppedBy?: { name: Deno.Signal; code: number } }> {
+  const controller = new AbortController();
+  let stoppedBy: { name: Deno.Signal; code: number } | undefined;
+  const listeners = STOP_SIGNALS.map(([name, code]) => {
+    const listener = () => {
+      if (controller.signal.aborted) Deno.exit(stoppedBy?.code ?? code);
+      stoppedBy = { name, code };
+      controller.abort();
+    };
+    Deno.addSignalListener(name, listener);
+    return [name, listener] as const;
+  });
+  try {
+    return { value: await task(controller.signal), stoppedBy };
+  } finally {
+    for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
+  }
 }
 
 /**

@@ -2,8 +2,7 @@
 /** `interpreter exec review`: progress on stderr, the rendered review on stdout. */
 import { terminalText } from "../../approval/visible.ts";
 import { UsageError } from "../../errors.ts";
-import { uuidV7 } from "../../store/mod.ts";
-import type { ReviewArgs } from "../../cli/cli.ts";
+import type { SessionConfig } from "../../session/open.ts";
 import {
   finishExec,
   jsonEvents,
@@ -11,8 +10,8 @@ import {
   progress,
   readExecPrompt,
   withInterrupt,
-} from "./exec.ts";
-import type { ExecOptions } from "../../cli/exec_cli.ts";
+} from "./exec_turn.ts";
+import type { ExecOptions, ReviewArgs } from "./exec_options.ts";
 import { makeStyle } from "../term/progress.ts";
 import {
   renderedOutcome,
@@ -53,36 +52,29 @@ export function reviewTargetOf(args: ReviewArgs): ReviewTarget | { kind: "prompt
   return { kind: "prompt", text: args.prompt! };
 }
 
-/** Runs the review `args` names in `cwd`; returns the exit code, as `exec` does. */
+/** Runs the review `args` names in the session's directory; returns the exit code, as `exec` does. */
 export async function runExecReview(
   args: ReviewArgs,
-  ctx: { cwd: string; env: Record<string, string>; options: ExecOptions },
+  ctx: { config: SessionConfig; env: Record<string, string>; options: ExecOptions },
 ): Promise<number> {
-  const { cwd, env, options } = ctx;
+  const { config, env, options } = ctx;
   const named = reviewTargetOf(args);
   const target: ReviewTarget = named.kind !== "prompt" ? named : {
     kind: "custom",
     instructions: await readExecPrompt(named.text),
   };
   const json = jsonStreamOf(options);
-  const { review: _review, ...settings } = options;
-  const base = {
-    cwd,
-    env,
-    settings,
-    ephemeral: options.ephemeral,
-    io: { onEvent: json ? jsonEvents(json) : progress(env) },
-  };
-  return await withReviewSession(base, target, async (session, request) => {
+  const io = { onEvent: json ? jsonEvents(json) : progress(env) };
+  return await withReviewSession({ config, io, env }, target, async (session, request) => {
     const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
     console.error(style.bold(`Reviewing ${terminalText(request.hint)}`));
     const { value, stoppedBy } = await withInterrupt((signal) => {
-      json?.threadStarted(session.status().sessionId ?? uuidV7());
+      json?.threadStarted(session.id);
       json?.turnStarted();
       return runReviewTurn(session, request, signal);
     });
     // The rendered review is the answer: on stdout, in `-o FILE`, and as the `agent_message`.
-    return await finishExec({ outcome: renderedOutcome(value) }, {
+    return await finishExec(renderedOutcome(value), {
       json,
       usage: session.usage,
       stoppedBy,

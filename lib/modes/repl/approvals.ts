@@ -1,16 +1,64 @@
 /**
  * Approval questions inline in the transcript: what would run (the command, or the change as a
- * diff), why it needs approval, and a one-letter answer: y once, a for the session, n no.
+ * diff), why it needs approval, and a one-letter answer: y once, a for the session, n no. When
+ * the turn is cancelled while the user is asked, the question is withdrawn.
  */
-import type { ApprovalAnswer, ApprovalQuestion } from "../../approval/hook.ts";
+import type { ApprovalQuestion, Approver } from "../../approval/hook.ts";
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
+import { ANSWER_CHOICES, parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
 import { colorDiffLine, head, type Style } from "../term/progress.ts";
+
+export { parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
 
 const PREVIEW_LINES = 40;
 
 /** The line the user answers on. */
-export const ANSWER_PROMPT =
-  "[y] yes once  [a] yes for this session  [n] no (a note may follow) › ";
+export const ANSWER_PROMPT = `${ANSWER_CHOICES} › `;
+
+/** What the REPL's approval prompt shows and reads through. */
+export interface ReplApprovalIO {
+  /** Shows lines in the transcript (stopping the spinner first). */
+  print(lines: string[]): void;
+  /** Reads one answer after `prompt`; stops reading and resolves null once `signal` fires. */
+  answer(prompt: string, signal: AbortSignal): Promise<string | null>;
+  style: Style;
+}
+
+/**
+ * The REPL's `approve`: the question in the transcript, then the answer line. When the turn is
+ * cancelled first, the reading stops, a "withdrawn" line says so, and the promise rejects with
+ * an `AbortError`.
+ */
+export function replApprover(io: ReplApprovalIO): Approver {
+  const withdrawn = () => {
+    io.print([io.style.dim("withdrawn: the turn was cancelled")]);
+    return new DOMException("The approval question was withdrawn", "AbortError");
+  };
+  return async ({ question }, signal) => {
+    if (signal.aborted) throw withdrawn();
+    io.print(questionLines(question, io.style));
+    const text = await readUnlessWithdrawn(io.answer, ANSWER_PROMPT, signal);
+    if (signal.aborted) throw withdrawn();
+    const parsed = parseAnswer(text);
+    io.print([answerLine(parsed, io.style)]);
+    return parsed;
+  };
+}
+
+/** What `read` returns for `prompt`, or null as soon as `signal` fires, even if `read` goes on. */
+export function readUnlessWithdrawn(
+  read: (prompt: string, signal: AbortSignal) => Promise<string | null>,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<string | null> {
+  return new Promise<string | null>((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    read(prompt, signal).then(resolve, reject)
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
 
 /** The lines that show an approval question, control characters in its texts made visible. */
 export function questionLines(question: ApprovalQuestion, style: Style): string[] {
@@ -61,22 +109,6 @@ function subjectLines(question: ApprovalQuestion, style: Style): string[] {
     ];
   }
   return head(terminalText(JSON.stringify(parsed, null, 2)), PREVIEW_LINES);
-}
-
-/** The user's answer, from what they typed: `y`, `a`, or `n` with an optional note. */
-export interface ParsedAnswer {
-  answer: ApprovalAnswer;
-  note?: string;
-}
-
-/** Reads an answer; anything that is not yes means no. */
-export function parseAnswer(text: string | null): ParsedAnswer {
-  const trimmed = (text ?? "").trim();
-  const letter = trimmed.charAt(0).toLowerCase();
-  if (letter === "y") return { answer: "once" };
-  if (letter === "a") return { answer: "session" };
-  const note = trimmed.replace(/^(no?\b|n)\s*[:,-]?\s*/i, "").trim();
-  return { answer: "deny", ...(note ? { note } : {}) };
 }
 
 /** How the transcript confirms the answer. */

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/progress.ts";
-import { questionLines } from "./approvals.ts";
+import type { ApprovalAsk } from "../../approval/hook.ts";
+import { promptly, until } from "../../approval/_test_wait.ts";
+import { questionLines, replApprover } from "./approvals.ts";
 
 const plain = makeStyle(false);
 
@@ -45,3 +47,52 @@ Deno.test("questionLines() shows a command already made visible once, not twice"
   }, plain);
   assert.equal(lines[1], "  $ echo \\u{1b}[2J hi");
 });
+
+const REQ: ApprovalAsk = {
+  callId: "call_1",
+  tool: "Bash",
+  question: { capability: "shell.run", subject: "make", reason: "r", unsandboxed: false },
+};
+
+/**
+ * The REPL's approval prompt over a fake input: `typed` answers at once; without it, a read
+ * waits until its signal fires (`honours`) or forever.
+ */
+function replPrompt(opts: { typed?: string; honours?: boolean }) {
+  const printed: string[] = [];
+  const reads: AbortSignal[] = [];
+  const approve = replApprover({
+    print: (lines) => printed.push(...lines),
+    style: plain,
+    answer: (_prompt, signal) => {
+      reads.push(signal);
+      if (opts.typed !== undefined) return Promise.resolve(opts.typed);
+      return new Promise((resolve) => {
+        if (opts.honours) signal.addEventListener("abort", () => resolve(null));
+      });
+    },
+  });
+  return { approve, printed, reads };
+}
+
+Deno.test("replApprover() shows the question and confirms the answer", async () => {
+  const { approve, printed } = replPrompt({ typed: "n not that one" });
+  const reply = await approve(REQ, new AbortController().signal);
+  assert.deepEqual(reply, { answer: "deny", note: "not that one" });
+  assert.deepEqual(printed, ["Allow shell.run?", "  $ make", "  why: r", "declined: not that one"]);
+});
+
+for (const honours of [true, false]) {
+  const reading = honours ? "stops" : "goes on";
+  Deno.test(`replApprover() withdraws the question on cancel (input ${reading} reading)`, async () => {
+    const { approve, printed, reads } = replPrompt({ honours });
+    const turn = new AbortController();
+    const reply = approve(REQ, turn.signal);
+    await until(() => reads.length === 1);
+    assert.equal(reads[0], turn.signal, "the input is told when to stop reading");
+    turn.abort();
+    await assert.rejects(promptly(reply), { name: "AbortError" });
+    assert.equal(printed.at(-1), "withdrawn: the turn was cancelled");
+    assert.ok(!printed.some((l) => l.startsWith("declined")), "not shown as a refusal");
+  });
+}

@@ -2,22 +2,31 @@
 import { terminalSafe } from "../../approval/visible.ts";
 import type { AskUser, UserQuestion } from "../../tools/ask_user.ts";
 import type { Style } from "../term/progress.ts";
+import { readUnlessWithdrawn } from "./approvals.ts";
 
 /**
  * Asks with `answer` (one line per question): a number picks an option (several, comma
  * separated, where the question allows it), other text is the answer itself, and an empty line
- * dismisses all the questions.
+ * dismisses all the questions. When the turn is cancelled first, `answer` is told to stop
+ * reading (its signal), a "withdrawn" line says so, and the promise rejects with an `AbortError`.
  */
 export function replAskUser(
   print: (lines: string[]) => void,
-  answer: (prompt: string) => Promise<string | null>,
+  answer: (prompt: string, signal: AbortSignal) => Promise<string | null>,
   style: Style,
 ): AskUser {
-  return async (questions) => {
+  const withdrawn = () => {
+    print([style.dim("withdrawn: the turn was cancelled")]);
+    return new DOMException("The questions were withdrawn", "AbortError");
+  };
+  return async (questions, _meta, signal) => {
     const answers = [];
     for (const question of questions) {
+      if (signal.aborted) throw withdrawn();
       print(questionLines(question, style));
-      const line = (await answer("answer › "))?.trim() ?? "";
+      const typed = await readUnlessWithdrawn(answer, "answer › ", signal);
+      if (signal.aborted) throw withdrawn();
+      const line = typed?.trim() ?? "";
       if (line === "") return null;
       answers.push({ id: question.id, answers: picked(question, line) });
     }

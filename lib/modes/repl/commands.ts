@@ -5,9 +5,9 @@
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { formatDuration, type Style } from "../term/progress.ts";
 import { REASONING_EFFORTS } from "../../config/schema.ts";
-import { runReviewTurn, withReviewSession } from "../../review/review.ts";
+import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
 import { pickReviewTarget } from "./review_picker.ts";
-import type { ReasoningEffort, Session, SessionEvent, SessionOptions } from "../../session/open.ts";
+import type { ReasoningEffort, Session, SessionEvent } from "../../session/open.ts";
 import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
 import { colorDiff } from "./render.ts";
 
@@ -27,8 +27,8 @@ export interface CommandContext {
   resumeSession(): Promise<void>;
   /** Reads one answer line (a picker's); null at end of input. */
   ask(prompt: string): Promise<string | null>;
-  /** What the current session was opened with, to open another beside it (`/review`). */
-  sessionOptions(): SessionOptions;
+  /** What the current session was opened from, to open another beside it (`/review`). */
+  reviewBase(): ReviewBase;
 }
 
 /** What the REPL does after a command. */
@@ -248,7 +248,7 @@ async function review(arg: string, ctx: CommandContext): Promise<void> {
     ? { kind: "custom" as const, instructions: arg }
     : await pickReviewTarget({ git: ctx.session().git, print: ctx.print, ask: ctx.ask, style });
   if (!target) return;
-  const base = ctx.sessionOptions();
+  const base = ctx.reviewBase();
   // The answer is a JSON object: what the model writes is shown only beside its tool calls.
   const onEvent = (event: SessionEvent) => {
     if (event.type === "text_delta") return;
@@ -257,8 +257,8 @@ async function review(arg: string, ctx: CommandContext): Promise<void> {
     }
     base.io.onEvent(event);
   };
-  const options = { ...base, ephemeral: true, io: { onEvent } };
-  await withReviewSession(options, target, async (session, request) => {
+  const review = { ...base, config: { ...base.config, ephemeral: true }, io: { onEvent } };
+  await withReviewSession(review, target, async (session, request) => {
     ctx.print([style.bold(`Reviewing ${terminalText(request.hint)}`)]);
     const result = await ctx.interruptible((signal) => runReviewTurn(session, request, signal));
     if (result.text !== undefined) ctx.print(["", ...terminalText(result.text).split("\n")]);

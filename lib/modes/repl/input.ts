@@ -13,10 +13,13 @@ export interface ReplInput {
   next(prompt: string): Promise<string | null>;
   /** A turn is running: Ctrl-C calls `onInterrupt`; other keys wait for the next prompt. */
   busy(onInterrupt: () => void): void;
-  /** One answer to an approval question: a letter, maybe followed by a note. */
-  answer(prompt: string): Promise<string | null>;
-  /** One plain line typed after `prompt` (a question's answer); null on Ctrl-C or end of input. */
-  line(prompt: string): Promise<string | null>;
+  /**
+   * One answer to an approval question: a letter, maybe followed by a note. Null on Ctrl-C, at
+   * end of input, or once `signal` fires (the question was withdrawn): reading stops then.
+   */
+  answer(prompt: string, signal?: AbortSignal): Promise<string | null>;
+  /** One plain line typed after `prompt` (a question's answer); null as for `answer()`. */
+  line(prompt: string, signal?: AbortSignal): Promise<string | null>;
   /** Offers earlier messages (newest first) to line editing. */
   addHistory?(entries: string[]): void;
   /** Hands the terminal to another program (the pager) while `run` runs. */
@@ -69,11 +72,24 @@ export function plainInput(opts: { write(text: string): void; showPrompt: boolea
       w(line);
     } else lines.push(line);
   }
-  const read = (prompt: string): Promise<string | null> => {
+  const read = (prompt: string, signal?: AbortSignal): Promise<string | null> => {
+    if (signal?.aborted) return Promise.resolve(null);
     if (opts.showPrompt) opts.write(prompt);
     if (lines.length) return Promise.resolve(lines.shift()!);
     if (ended) return Promise.resolve(null);
-    return new Promise((resolve) => (waiting = resolve));
+    return new Promise((resolve) => {
+      const withdraw = () => {
+        // A line that comes later waits for the next read.
+        if (waiting === take) waiting = undefined;
+        resolve(null);
+      };
+      const take = (line: string | null) => {
+        signal?.removeEventListener("abort", withdraw);
+        resolve(line);
+      };
+      waiting = take;
+      signal?.addEventListener("abort", withdraw, { once: true });
+    });
   };
   return {
     next: (prompt) => continued(read, prompt),
@@ -151,16 +167,23 @@ class TerminalInput implements ReplInput {
     this.#onInterrupt = onInterrupt;
   }
 
-  answer(prompt: string): Promise<string | null> {
+  answer(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    if (signal?.aborted) return Promise.resolve(null);
     const previous = this.#mode;
     this.#opts.write(prompt);
     let note: string | null = null;
     return new Promise((resolve) => {
       const finish = (value: string | null) => {
+        signal?.removeEventListener("abort", withdraw);
         this.#onKeys = undefined;
         this.#mode = previous;
         resolve(value);
       };
+      const withdraw = () => {
+        this.#opts.write("\n");
+        finish(null);
+      };
+      signal?.addEventListener("abort", withdraw, { once: true });
       this.#mode = "answer";
       this.#onKeys = (keys) => {
         for (const ch of keys) {
@@ -198,17 +221,21 @@ class TerminalInput implements ReplInput {
     });
   }
 
-  line(prompt: string): Promise<string | null> {
+  line(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    if (signal?.aborted) return Promise.resolve(null);
     const previous = this.#mode;
     this.#opts.write(prompt);
     let text = "";
     return new Promise((resolve) => {
       const finish = (value: string | null) => {
+        signal?.removeEventListener("abort", withdraw);
         this.#onKeys = undefined;
         this.#mode = previous;
         this.#opts.write("\n");
         resolve(value);
       };
+      const withdraw = () => finish(null);
+      signal?.addEventListener("abort", withdraw, { once: true });
       this.#mode = "answer";
       this.#onKeys = (keys) => {
         for (const ch of keys) {

@@ -22,6 +22,10 @@ import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
 const FAILED_OUTPUT_LINES = 20;
 const DIFF_LINES = 60;
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** Lines of a running call's output shown under the spinner. */
+const PROGRESS_LINES = 3;
+/** Characters of an unfinished output line kept (its end: a progress bar redraws there). */
+const PARTIAL_LINE_CHARS = 1000;
 
 /** Where the transcript goes and what it may use. */
 export interface TranscriptOptions {
@@ -30,6 +34,8 @@ export interface TranscriptOptions {
   /** A spinner with elapsed time; only on a terminal that accepts escape sequences. */
   spinner: boolean;
   hideReasoning: boolean;
+  /** The terminal's width, for cutting the output lines under the spinner; default its own. */
+  columns?: () => number;
 }
 
 /** Renders session events as they arrive. */
@@ -43,6 +49,8 @@ export class Transcript {
   #spin:
     | { label: string; started: number; timer: ReturnType<typeof setInterval>; shown: boolean }
     | undefined;
+  /** The running call and the last lines of its output (the last one unfinished). */
+  #running: { callId: string; lines: string[] } | undefined;
 
   constructor(opts: TranscriptOptions) {
     this.#opts = opts;
@@ -97,6 +105,9 @@ export class Transcript {
    * escape sequence split across deltas has its ESC made visible in the first.
    */
   handle(untrusted: SessionEvent): void {
+    // Progress is made safe line by line as it is drawn, after carriage returns did their part.
+    if (untrusted.type === "tool_progress") return this.#progress(untrusted);
+    if (untrusted.type === "subagent" && untrusted.event.type === "tool_progress") return;
     const event = terminalSafe(untrusted);
     const { style } = this.#opts;
     switch (event.type) {
@@ -129,8 +140,11 @@ export class Transcript {
         return;
       case "tool_start":
         this.lines(toolStartLines(this.#calls.see(event)!, style));
-        return this.startSpinner(event.call.name);
+        this.startSpinner(event.call.name);
+        this.#running = { callId: event.call.id, lines: [""] };
+        return;
       case "tool_end":
+        this.#running = undefined;
         this.stopSpinner();
         return this.lines(toolEndLines(this.#calls.see(event)!, style));
       case "tool_denied":
@@ -156,20 +170,57 @@ export class Transcript {
     }
   }
 
+  /** Keeps the last lines of the running call's output for the spinner to show. */
+  #progress(event: Extract<SessionEvent, { type: "tool_progress" }>): void {
+    const running = this.#running;
+    if (!running || running.callId !== event.callId) return;
+    const [first, ...rest] = event.text.replaceAll("\r\n", "\n").split("\n");
+    const lines = running.lines;
+    lines[lines.length - 1] = (lines.at(-1)! + first).slice(-PARTIAL_LINE_CHARS);
+    lines.push(...rest.map((line) => line.slice(-PARTIAL_LINE_CHARS)));
+    lines.splice(0, Math.max(0, lines.length - PROGRESS_LINES - 1));
+  }
+
+  /** The running call's last output lines as drawn: made safe, cut to the terminal's width. */
+  #progressLines(): string[] {
+    const lines = this.#running?.lines ?? [];
+    const width = Math.max(10, (this.#opts.columns ?? terminalColumns)() - 5);
+    return (lines.at(-1) === "" ? lines.slice(0, -1) : lines).slice(-PROGRESS_LINES)
+      // A carriage return starts the line over, as it does on a terminal (progress bars).
+      .map((line) => terminalText(line.slice(line.lastIndexOf("\r") + 1)))
+      .map((line) => line.length > width ? `${line.slice(0, width - 1)}…` : line);
+  }
+
   #drawSpinner(): void {
     const spin = this.#spin;
     if (!spin || this.#column > 0) return;
     const elapsed = Math.floor((Date.now() - spin.started) / 1000);
     const frame = FRAMES[Math.floor((Date.now() - spin.started) / 100) % FRAMES.length];
-    this.#opts.write(`\r\x1b[2K${frame} ${spin.label} (${elapsed}s · Ctrl-C to stop)`);
+    const below = this.#progressLines();
+    const lines = below.map((line) => `\n  ${this.#opts.style.dim(line)}`).join("");
+    // Drawn from the start of the spinner's line down; the cursor goes back to that line.
+    const back = below.length ? `\x1b[${below.length}A\r` : "";
+    this.#opts.write(
+      `\r\x1b[J${frame} ${spin.label} (${elapsed}s · Ctrl-C to stop)${lines}${back}`,
+    );
     spin.shown = true;
   }
 
+  /** Erases the spinner and the lines under it (nothing of the transcript is below them). */
   #clearSpinner(): void {
     if (this.#spin?.shown) {
-      this.#opts.write("\r\x1b[2K");
+      this.#opts.write("\r\x1b[J");
       this.#spin.shown = false;
     }
+  }
+}
+
+/** The terminal's width, or 80 when the output is not a terminal. */
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
   }
 }
 

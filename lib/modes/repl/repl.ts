@@ -5,19 +5,17 @@
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { configHome } from "../../config/load.ts";
-import { UsageError, UserError } from "../../errors.ts";
-import { lastSession } from "../../store/mod.ts";
-import type { ResumeTarget, SharedOptions } from "../../cli/cli.ts";
+import { UsageError } from "../../errors.ts";
 import { makeStyle, repeatedCallFailure, type Style } from "../term/progress.ts";
 import {
   openSession,
   type Session,
+  type SessionConfig,
   type SessionIO,
-  type SessionOptions,
 } from "../../session/open.ts";
-import { resolveWorkdir } from "../../session/setup.ts";
+import { checkTrustedDirectory } from "../../session/trust.ts";
 import { needsFirstRun, runFirstRun } from "./first_run.ts";
-import { ANSWER_PROMPT, answerLine, parseAnswer, questionLines } from "./approvals.ts";
+import { replApprover } from "./approvals.ts";
 import { replAskUser } from "./ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
 import { loadHistory, saveHistory } from "./history.ts";
@@ -32,9 +30,8 @@ export const PROMPT = "› ";
 export interface ReplOptions {
   /** The first message, from the command line. */
   prompt?: string;
-  options: SharedOptions;
-  /** A saved session to continue. */
-  resume?: string;
+  /** The session to open; its `resume` names a saved one to continue. */
+  config: SessionConfig;
   /** Open the picker first (`interpreter resume` without an id). */
   pick?: { all?: boolean };
 }
@@ -56,34 +53,17 @@ function writeOut(text: string): void {
   while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
 }
 
-/** `interpreter resume`: the session `target` names, then the REPL. */
-export async function runResume(target: ResumeTarget, options: SharedOptions): Promise<number> {
-  if (target.id) return await runRepl({ options, resume: target.id });
-  if (target.last) {
-    const cwd = await resolveWorkdir(options.cd);
-    const home = configHome(Deno.env.toObject(), cwd);
-    const newest = await lastSession(home, { cwd: target.all ? undefined : cwd });
-    if (!newest) {
-      throw new UserError(`No saved REPL session${target.all ? "" : ` for "${cwd}"`}`, {
-        hint: target.all
-          ? 'Start one with "interpreter"'
-          : 'Add --all to look in every directory, or start one with "interpreter"',
-      });
-    }
-    return await runRepl({ options, resume: newest.id });
-  }
-  if (!Deno.stdin.isTerminal()) {
+/** Runs the REPL until end of input, Ctrl-D, Ctrl-C twice at an empty prompt, or `/exit`. */
+export async function runRepl(opts: ReplOptions): Promise<number> {
+  const env = Deno.env.toObject();
+  const { cwd } = opts.config;
+  // Refused before anything is asked (the first-run setup, the picker), as exec refuses.
+  await checkTrustedDirectory(opts.config);
+  if (opts.pick && !Deno.stdin.isTerminal()) {
     throw new UsageError("The session picker needs a terminal", {
       hint: 'Give the session id ("interpreter resume ID") or use --last',
     });
   }
-  return await runRepl({ options, pick: { all: target.all } });
-}
-
-/** Runs the REPL until end of input, Ctrl-D, Ctrl-C twice at an empty prompt, or `/exit`. */
-export async function runRepl(opts: ReplOptions): Promise<number> {
-  const env = Deno.env.toObject();
-  const cwd = await resolveWorkdir(opts.options.cd);
   const home = configHome(env, cwd);
   const stdoutIsTerminal = Deno.stdout.isTerminal();
   const term: Terminal = {
@@ -132,6 +112,8 @@ class Repl {
   #quit = Promise.withResolvers<null>();
   #saveHistory = true;
   #exitCode = 0;
+  /** The open session continues a saved one (the banner says which). */
+  #resumed = false;
 
   constructor(parts: ReplParts) {
     this.#p = parts;
@@ -142,13 +124,14 @@ class Repl {
     const onSignal = () => this.#signal();
     Deno.addSignalListener("SIGINT", onSignal);
     try {
-      let resume = opts.resume;
+      let resume = opts.config.resume;
       if (opts.pick) {
-        resume = await this.#pick(opts.pick.all ? undefined : this.#p.cwd);
-        if (!resume) return 0;
+        const id = await this.#pick(opts.pick.all ? undefined : this.#p.cwd);
+        if (!id) return 0;
+        resume = { id };
       }
-      const o = opts.options;
-      const chosen = o.model || o.oss || o.localProvider || o.profile || o.config.length > 0;
+      const c = opts.config;
+      const chosen = c.model || c.oss || c.profile || (c.overrides?.length ?? 0) > 0;
       if (!resume && term.interactive && !chosen) {
         await this.#firstRun();
       }
@@ -204,32 +187,38 @@ class Repl {
     });
   }
 
-  async #open(resume?: string): Promise<void> {
-    this.#session = await openSession(this.#sessionOptions(resume));
+  /** Opens a session: a fresh one, or the saved one `resume` names. */
+  async #open(resume?: SessionConfig["resume"]): Promise<void> {
+    const { resume: _first, ...config } = this.#p.opts.config;
+    this.#resumed = resume !== undefined;
+    const next = resume ? { ...config, resume } : config;
+    this.#session = await openSession(next, this.#io(), { env: this.#p.env });
     this.#banner();
   }
 
-  #sessionOptions(resume?: string): SessionOptions {
-    const { cwd, env, opts, transcript } = this.#p;
-    const { cd: _cd, skipGitRepoCheck: _skip, verbose: _verbose, ...settings } = opts.options;
-    const io: SessionIO = {
-      onEvent: (event) => transcript.handle(event),
-      approve: this.#p.term.interactive ? (q) => this.#approve(q) : undefined,
-      askUser: this.#p.term.interactive
-        ? replAskUser((lines) => {
-          transcript.stopSpinner();
-          transcript.lines(lines);
-        }, (prompt) =>
-          this.#p.input.line(prompt), this.#p.style)
-        : undefined,
+  /** What a session tells and asks the REPL through. */
+  #io(): SessionIO {
+    const { transcript, input, style, term } = this.#p;
+    const print = (lines: string[]) => {
+      transcript.stopSpinner();
+      transcript.lines(lines);
     };
-    return { cwd, env, settings, io, origin: "repl", resume };
+    if (!term.interactive) return { onEvent: (event) => transcript.handle(event) };
+    return {
+      onEvent: (event) => transcript.handle(event),
+      approve: replApprover({
+        print,
+        answer: (prompt, signal) => input.answer(prompt, signal),
+        style,
+      }),
+      askUser: replAskUser(print, (prompt, signal) => input.line(prompt, signal), style),
+    };
   }
 
   #banner(): void {
     const s = terminalSafe(this.#session!.status());
     const { style } = this.#p;
-    const resumed = this.#session!.status().sessionId && this.#p.opts.resume
+    const resumed = this.#session!.status().sessionId && this.#resumed
       ? style.dim(` · resumed ${s.sessionId}`)
       : "";
     this.#p.transcript.lines([
@@ -287,15 +276,6 @@ class Repl {
     }
   }
 
-  async #approve(question: Parameters<NonNullable<SessionIO["approve"]>>[0]) {
-    const { transcript, style, input } = this.#p;
-    transcript.stopSpinner();
-    transcript.lines(questionLines(question, style));
-    const parsed = parseAnswer(await input.answer(ANSWER_PROMPT));
-    transcript.lines([answerLine(parsed, style)]);
-    return parsed;
-  }
-
   async #command(line: string): Promise<CommandResult> {
     const { transcript, style } = this.#p;
     const ctx: CommandContext = {
@@ -307,10 +287,10 @@ class Repl {
       newSession: () => this.#replace(undefined),
       resumeSession: async () => {
         const id = await this.#pick(this.#p.cwd);
-        if (id) await this.#replace(id);
+        if (id) await this.#replace({ id });
       },
       ask: (prompt) => this.#p.input.next(prompt),
-      sessionOptions: () => this.#sessionOptions(),
+      reviewBase: () => ({ config: this.#p.opts.config, io: this.#io(), env: this.#p.env }),
     };
     try {
       return await runCommand(line, ctx);
@@ -323,7 +303,7 @@ class Repl {
     }
   }
 
-  async #replace(resume: string | undefined): Promise<void> {
+  async #replace(resume: SessionConfig["resume"]): Promise<void> {
     const old = this.#session;
     this.#session = undefined;
     await old?.[Symbol.asyncDispose]();

@@ -122,6 +122,10 @@ export function progressLines(
       return endLines(calls?.see(event, scope) ?? toolView(event), style);
     case "assistant_message":
       return interimText(event.message.blocks, style);
+    case "tool_progress":
+      // A command's output is shown once, with its exit code, when it ends: on stderr, which is
+      // often a log, streaming it as well would print it twice.
+      return [];
     case "retry":
       return [
         style.dim(

@@ -99,3 +99,15 @@ Deno.test("sessionLines() shows a model name and a warning from a server inert",
     "warning: a\\u{9b}2Jb",
   ]);
 });
+
+Deno.test("sessionLines() prints no running output on stderr: the end shows it once", () => {
+  const event = {
+    type: "tool_progress",
+    callId: "c1",
+    stream: "stdout",
+    text: "building\n",
+  } as const;
+  assert.deepEqual(sessionLines(event, plain), []);
+  const nested = { type: "subagent", parentCallId: "p1", label: "x", event } as const;
+  assert.deepEqual(sessionLines(nested, plain), []);
+});

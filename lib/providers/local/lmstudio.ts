@@ -7,13 +7,9 @@
 import { UserError } from "../../errors.ts";
 import { rec, str } from "../_blocks.ts";
 import { localJson, LocalServerError } from "../local_json.ts";
+import { AGENT_CONTEXT_TOKENS } from "../ollama_api.ts";
 import type { ProviderSettings } from "../types.ts";
-import {
-  AGENT_CONTEXT_TOKENS,
-  type LocalCheckOptions,
-  type LocalSetup,
-  tokenCount,
-} from "./models.ts";
+import { type LocalCheckOptions, type LocalSetup, tokenCount } from "./check.ts";
 
 /** Offered when nothing is downloaded: the built-in provider's default model. */
 const SUGGESTED_MODEL = "openai/gpt-oss-20b";

@@ -17,7 +17,7 @@ import {
 } from "../ollama_api.ts";
 import { pullHint, startHint, SUGGESTED_MODEL, toolsRefusal } from "../ollama_errors.ts";
 import type { ProviderSettings } from "../types.ts";
-import { type LocalCheckOptions, type LocalSetup, tokenCount } from "./models.ts";
+import { type LocalCheckOptions, type LocalSetup, tokenCount } from "./check.ts";
 
 /** The oldest Ollama that streams tool calls and separates thinking on `/api/chat`. */
 const MIN_VERSION = [0, 9, 0];

@@ -4,7 +4,7 @@ import { loadHarness, loadHarnessDir } from "../harness/load.ts";
 import { listHarnessIds } from "../harness/load.ts";
 import { type Block, type Message, textOf } from "../model/message.ts";
 import { runTestTurn } from "../../tests/_run_turn.ts";
-import { call, freshState, scriptedProvider } from "./_test_loop.ts";
+import { call, freshState, scriptedProvider } from "../loop/_test_loop.ts";
 import { LoopGuard, loopReminder } from "./loop_guard.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));

@@ -1,0 +1,63 @@
+/** The flags of the command line as commander parses them, before they become a `SessionConfig`. */
+import type { ReviewArgs } from "../modes/exec/exec_options.ts";
+
+/** Flags every command that opens a session takes (and `debug config`, `debug harness`). */
+export interface SharedFlags {
+  model?: string;
+  oss?: boolean;
+  localProvider?: "ollama" | "lmstudio";
+  profile?: string;
+  sandbox?: "read-only" | "workspace-write" | "danger-full-access";
+  askForApproval?: "untrusted" | "on-failure" | "on-request" | "never";
+  yolo?: boolean;
+  /** `-c key=value` texts, in command-line order. */
+  config: string[];
+  cd?: string;
+  chatCompletions?: boolean;
+  skipGitRepoCheck?: boolean;
+  harness?: string;
+  verbose?: boolean;
+  /** `exec --ephemeral`: save no session file. */
+  ephemeral?: boolean;
+  /** `--add-dir`: extra writable roots. */
+  addDir?: string[];
+  /** `exec review`: what to review, as given. */
+  review?: ReviewArgs;
+}
+
+/** Which saved session `resume` or `exec resume` continues, as the flags say. */
+export interface ResumeFlags {
+  /** A session id, the start of one, or a session file. */
+  id?: string;
+  /** The newest session (of this directory unless `all`). */
+  last?: boolean;
+  /** Look at sessions of every directory. */
+  all?: boolean;
+}
+
+/** `exec`'s flags. */
+export interface ExecFlags extends SharedFlags {
+  /** `--json` (or its alias `--experimental-json`): JSONL events on stdout. */
+  json?: boolean;
+  experimentalJson?: boolean;
+  outputSchema?: string;
+  /** Image files; each flag may hold a comma list. */
+  image?: string[];
+  outputLastMessage?: string;
+  /** Sent by newer Codex SDKs; accepted and ignored. */
+  threadSource?: string;
+  /** Sent by newer Codex SDKs; accepted and ignored. */
+  cyberAccessProgram?: string;
+  /** `exec resume`: the saved session to continue. */
+  resume?: ResumeFlags;
+}
+
+/** What the command line asked for, as parsed. */
+export type Invocation =
+  | { mode: "repl"; prompt?: string; options: SharedFlags }
+  | { mode: "resume"; target: ResumeFlags; options: SharedFlags }
+  | { mode: "exec"; prompt?: string; options: ExecFlags }
+  | { mode: "debug_config"; options: SharedFlags }
+  | { mode: "debug_harness"; id: string; options: SharedFlags }
+  | { mode: "trust_changes"; options: { cd?: string } }
+  | { mode: "done" };

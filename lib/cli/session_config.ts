@@ -1,0 +1,135 @@
+/**
+ * The one mapping from command-line flags to what the front ends run with: a `SessionConfig`
+ * of typed values (with `-c key=value` read into key paths and values), and exec's own options.
+ */
+import { resolve } from "node:path";
+import { parseOverrideText } from "../config/mod.ts";
+import { ConfigError, UserError } from "../errors.ts";
+import type { ExecOptions } from "../modes/exec/exec_options.ts";
+import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
+import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
+
+/** The flag that means "no sandbox and no approvals", named as the origin of both values. */
+const YOLO = "--yolo";
+
+/** What to run: the front end, with its session config and its own options. */
+export type Command =
+  | { mode: "repl"; prompt?: string; config: SessionConfig; pick?: { all?: boolean } }
+  | { mode: "exec"; prompt?: string; config: SessionConfig; exec: ExecOptions }
+  | { mode: "debug_config"; config: SessionConfig }
+  | { mode: "debug_harness"; id: string; config: SessionConfig }
+  | { mode: "trust_changes"; cwd: string }
+  | { mode: "done" };
+
+/** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
+export async function commandOf(invocation: Invocation): Promise<Command> {
+  switch (invocation.mode) {
+    case "done":
+      return invocation;
+    case "repl": {
+      const config = await sessionConfigOf(invocation.options, { origin: "repl" });
+      return { mode: "repl", prompt: invocation.prompt, config };
+    }
+    case "resume": {
+      // `interpreter resume --last` continues the newest REPL session; with neither, a picker.
+      const { target } = invocation;
+      const resume = resumeTargetOf(target, "repl");
+      const config = await sessionConfigOf(invocation.options, { origin: "repl", resume });
+      return { mode: "repl", config, ...(resume ? {} : { pick: { all: target.all } }) };
+    }
+    case "exec": {
+      const { options } = invocation;
+      const resume = options.resume ? resumeTargetOf(options.resume) : undefined;
+      const config = await sessionConfigOf(options, { origin: "exec", resume });
+      return { mode: "exec", prompt: invocation.prompt, config, exec: execOptionsOf(options) };
+    }
+    case "debug_config":
+      return { mode: "debug_config", config: await sessionConfigOf(invocation.options) };
+    case "debug_harness": {
+      const config = await sessionConfigOf(invocation.options);
+      return { mode: "debug_harness", id: invocation.id, config };
+    }
+    case "trust_changes":
+      return { mode: "trust_changes", cwd: await resolveWorkdir(invocation.options.cd) };
+  }
+}
+
+/** Resolves `-C/--cd` against the current directory and checks it is a directory. */
+export async function resolveWorkdir(cd: string | undefined): Promise<string> {
+  const dir = resolve(Deno.cwd(), cd ?? ".");
+  const info = await Deno.stat(dir).catch(() => undefined);
+  if (!info?.isDirectory) {
+    throw new UserError(`Cannot use "${dir}" as the working directory: it is not a directory`, {
+      hint: "Pass an existing directory to -C/--cd",
+    });
+  }
+  return dir;
+}
+
+/** The session `flags` ask for, started from `origin`, continuing `resume` when given. */
+export async function sessionConfigOf(
+  flags: SharedFlags,
+  opts: { origin?: SessionOrigin; resume?: ResumeTarget } = {},
+): Promise<SessionConfig> {
+  const cwd = await resolveWorkdir(flags.cd);
+  const config: SessionConfig = { cwd, ...typedValues(flags) };
+  if (flags.yolo) {
+    if (flags.sandbox && flags.sandbox !== "danger-full-access") {
+      throw new ConfigError(`Cannot combine --yolo with --sandbox "${flags.sandbox}"`, {
+        hint: "--yolo already means --sandbox danger-full-access; drop one of the two flags",
+      });
+    }
+    config.sandbox = "danger-full-access";
+    config.approval = "never";
+    config.labels = { sandbox: YOLO, approval: YOLO };
+  }
+  // Read after the flags' own checks, as the config loader read them before.
+  if (flags.config.length > 0) config.overrides = flags.config.map(parseOverrideText);
+  if (flags.ephemeral) config.ephemeral = true;
+  if (flags.skipGitRepoCheck || flags.yolo) config.skipGitRepoCheck = true;
+  if (opts.origin) config.origin = opts.origin;
+  if (opts.resume) config.resume = opts.resume;
+  return config;
+}
+
+/** The values of the flags that set one setting each. */
+function typedValues(flags: SharedFlags): Omit<SessionConfig, "cwd"> {
+  const out: Omit<SessionConfig, "cwd"> = {};
+  if (flags.model) out.model = flags.model;
+  if (flags.profile !== undefined) out.profile = flags.profile;
+  if (flags.sandbox) out.sandbox = flags.sandbox;
+  if (flags.askForApproval) out.approval = flags.askForApproval;
+  if (flags.harness !== undefined) out.harness = flags.harness;
+  if (flags.localProvider) out.oss = flags.localProvider;
+  else if (flags.oss) out.oss = true;
+  if (flags.addDir?.length) out.writableRoots = flags.addDir.map((dir) => resolve(dir));
+  if (flags.chatCompletions) out.wireApi = "chat";
+  return out;
+}
+
+/**
+ * The saved session `resume`/`exec resume` flags name; undefined for `interpreter resume` with
+ * neither (the picker). `origin` narrows `--last` to sessions started there.
+ */
+export function resumeTargetOf(
+  flags: ResumeFlags,
+  origin?: SessionOrigin,
+): ResumeTarget | undefined {
+  if (flags.last) {
+    return { last: true, ...(flags.all ? { all: true } : {}), ...(origin ? { origin } : {}) };
+  }
+  return flags.id !== undefined ? { id: flags.id } : undefined;
+}
+
+/** Exec's own options from its flags. */
+export function execOptionsOf(flags: ExecFlags): ExecOptions {
+  return {
+    json: Boolean(flags.json || flags.experimentalJson),
+    images: flags.image ?? [],
+    ...(flags.outputSchema !== undefined ? { outputSchema: flags.outputSchema } : {}),
+    ...(flags.outputLastMessage !== undefined
+      ? { outputLastMessage: flags.outputLastMessage }
+      : {}),
+    ...(flags.review ? { review: flags.review } : {}),
+  };
+}

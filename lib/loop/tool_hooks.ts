@@ -1,0 +1,195 @@
+/**
+ * The tool-hook chain: an ordered list of links around every tool call. Before a call runs, each
+ * link may allow it, deny it with a reason, or rewrite its input; after it ran, each may keep the
+ * result, replace it, add a note to it, or end the turn. Approval, the loop guard and the
+ * harness's reminders are links (`lib/hooks/`), and so will user hooks be; the loop runs the
+ * chain and names none of them.
+ *
+ * The grant rule: a call leaves the sandbox only when a link's `allow` carries a `SandboxGrant`,
+ * which only the approval link makes. Model arguments can ask for it (`escalated`), never carry
+ * it: the input a capability runs with has those fields removed, and set again only for a
+ * grant. JSON (model arguments, a user hook's answer) cannot be a `SandboxGrant`, links see a
+ * copy of the input they cannot change in place, and a rewrite after a link allowed the call
+ * refuses the call, so no link can turn an approval of one input into a run of another.
+ */
+import type { Harness } from "../harness/types.ts";
+import type { TurnOutcome } from "./events.ts";
+
+/** A tool call as the chain sees it. */
+export interface HookCall {
+  id: string;
+  /** The tool's wire name. */
+  name: string;
+  /** The model's arguments as it sent them. */
+  args: unknown;
+  rawArgs?: string;
+  /** The capability the call resolved to; absent when it named no tool or had bad arguments. */
+  capability?: string;
+  /** Whether that capability changes anything. */
+  mutates?: boolean;
+  /** The capability input it runs with, after earlier links' rewrites. */
+  input?: unknown;
+}
+
+/** A call resolved to a capability, as `before` links see it. */
+export interface ResolvedHookCall extends HookCall {
+  capability: string;
+  mutates: boolean;
+  input: unknown;
+}
+
+/** A finished call's result, as `after` links see it (earlier replacements included). */
+export interface HookResult {
+  text: string;
+  isError: boolean;
+  /** The capability's structured output, when it ran and nothing replaced its result. */
+  output?: unknown;
+}
+
+/**
+ * Permission for one call to run outside the sandbox. The approval link is the only one that
+ * makes one; a value parsed from JSON never is one.
+ */
+export class SandboxGrant {
+  readonly #granted = true;
+
+  /** True for a grant made by this class, false for anything that only looks like one. */
+  static isGrant(value: unknown): value is SandboxGrant {
+    return typeof value === "object" && value !== null && #granted in value;
+  }
+}
+
+/** What a link says before a call; undefined has no objection, like `allow` without a grant. */
+export type BeforeVerdict =
+  | { action: "allow"; grant?: SandboxGrant }
+  | { action: "deny"; reason: string }
+  | { action: "rewrite"; input: unknown };
+
+/** What a link says after a call; undefined keeps the result. */
+export type AfterVerdict =
+  | { action: "keep" }
+  | { action: "replace"; text: string; isError: boolean }
+  /** A note after the result (in a text protocol, after the whole observation). */
+  | { action: "append"; text: string }
+  /** Keeps the result and ends the turn; later calls of the reply are not run, for `reason`. */
+  | { action: "stop"; outcome: TurnOutcome; reason: string };
+
+/** One link of the chain. */
+export interface ToolHook {
+  /** Names the link in the reasons the chain gives. */
+  name: string;
+  before?(call: ResolvedHookCall, signal: AbortSignal): Promise<BeforeVerdict | undefined>;
+  after?(
+    call: HookCall,
+    result: HookResult,
+    signal: AbortSignal,
+  ): Promise<AfterVerdict | undefined>;
+}
+
+/** What a turn's links are made for: the harness it presents and the session's tool state. */
+export interface HookTurn {
+  harness: Harness;
+  state: Map<string, unknown>;
+}
+
+/** Makes the links of one turn (a sub-agent's turn gets its own), in the order they run. */
+export type ToolHooks = (turn: HookTurn) => readonly ToolHook[];
+
+/** Whether and how a call runs, once every `before` link has spoken. */
+export type BeforeDecision =
+  | {
+    allow: true;
+    /** The input to run (a rewrite's, or the call's own). */
+    input: unknown;
+    /** The link that rewrote it, if one did. */
+    rewrittenBy?: string;
+    /** True only when a link allowed the call with a `SandboxGrant`. */
+    unsandboxed: boolean;
+  }
+  | { allow: false; reason: string };
+
+/** The result after every `after` link, the notes they added, and a stop if one asked for it. */
+export interface AfterDecision {
+  result: HookResult;
+  notes: string[];
+  stop?: { outcome: TurnOutcome; reason: string };
+}
+
+/** Runs an ordered list of links around calls. */
+export class ToolHookChain {
+  readonly #hooks: readonly ToolHook[];
+
+  constructor(hooks: readonly ToolHook[] = []) {
+    this.#hooks = hooks;
+  }
+
+  /** Asks every `before` link in order; the first denial ends it. */
+  async before(call: ResolvedHookCall, signal: AbortSignal): Promise<BeforeDecision> {
+    let input = call.input;
+    let rewrittenBy: string | undefined;
+    let allowedBy: string | undefined;
+    let granted = false;
+    for (const hook of this.#hooks) {
+      if (!hook.before) continue;
+      const verdict = await hook.before({ ...call, input: structuredClone(input) }, signal);
+      switch (verdict?.action) {
+        case undefined:
+          break;
+        case "allow":
+          allowedBy ??= hook.name;
+          if (SandboxGrant.isGrant(verdict.grant)) granted = true;
+          break;
+        case "deny":
+          return { allow: false, reason: verdict.reason };
+        case "rewrite":
+          if (allowedBy !== undefined) {
+            return {
+              allow: false,
+              reason: `The ${hook.name} hook changed the input of ${call.name} after the ` +
+                `${allowedBy} hook allowed it, so it was not run`,
+            };
+          }
+          input = verdict.input;
+          rewrittenBy = hook.name;
+          break;
+        default:
+          throw new TypeError(
+            `Hook "${hook.name}" gave an unknown verdict: ${verdictText(verdict)}`,
+          );
+      }
+    }
+    return { allow: true, input, unsandboxed: granted, ...(rewrittenBy ? { rewrittenBy } : {}) };
+  }
+
+  /** Gives the result to every `after` link in order. */
+  async after(call: HookCall, result: HookResult, signal: AbortSignal): Promise<AfterDecision> {
+    const out: AfterDecision = { result, notes: [] };
+    for (const hook of this.#hooks) {
+      if (!hook.after) continue;
+      const verdict = await hook.after(call, out.result, signal);
+      switch (verdict?.action) {
+        case undefined:
+        case "keep":
+          break;
+        case "replace":
+          out.result = { text: verdict.text, isError: verdict.isError };
+          break;
+        case "append":
+          if (verdict.text) out.notes.push(verdict.text);
+          break;
+        case "stop":
+          out.stop ??= { outcome: verdict.outcome, reason: verdict.reason };
+          break;
+        default:
+          throw new TypeError(
+            `Hook "${hook.name}" gave an unknown verdict: ${verdictText(verdict)}`,
+          );
+      }
+    }
+    return out;
+  }
+}
+
+function verdictText(verdict: unknown): string {
+  return JSON.stringify(verdict) ?? String(verdict);
+}

@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { ToolError } from "../errors.ts";
+import { advertisedTools, toolCatalog } from "../harness/deferred.ts";
+import { loadHarness } from "../harness/load.ts";
+import type { Harness } from "../harness/types.ts";
+import type { SourceTool, ToolSource } from "../tools/tool_source.ts";
+import { tempWorkspace } from "../tools/_test_workspace.ts";
+import { DEFAULT_SOURCE_TOOL_NAME, sourceToolName, turnTools } from "./tool_sources.ts";
+
+const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
+const signal = new AbortController().signal;
+
+function tool(name: string, over: Partial<SourceTool> = {}): SourceTool {
+  return {
+    name,
+    description: `The ${name} tool`,
+    inputSchema: { type: "object", properties: {} },
+    kind: "other",
+    mutates: true,
+    run: (input) => Promise.resolve({ text: `${name} ran with ${JSON.stringify(input)}` }),
+    ...over,
+  };
+}
+
+function source(id: string, tools: SourceTool[]): ToolSource {
+  return { id, tools: () => Promise.resolve(tools) };
+}
+
+async function harness(id = "native", over: Partial<Harness> = {}): Promise<Harness> {
+  return { ...await loadHarness(id, { builtinDir: HARNESSES }), ...over };
+}
+
+Deno.test("sourceToolName() follows the harness's template, else mcp__{source}__{tool}", async () => {
+  const plain = await harness("native", { sourceToolName: undefined });
+  assert.equal(DEFAULT_SOURCE_TOOL_NAME, "mcp__{source}__{tool}");
+  assert.equal(sourceToolName(plain, "github", "create_issue"), "mcp__github__create_issue");
+  const gemini = await harness("native", { sourceToolName: "{source}__{tool}" });
+  assert.equal(sourceToolName(gemini, "github", "create_issue"), "github__create_issue");
+});
+
+Deno.test("sourceToolName() makes names every wire accepts: safe characters, 64 at most", async () => {
+  const h = await harness();
+  assert.equal(sourceToolName(h, "my server", "read.file/v2"), "mcp__my_server__read_file_v2");
+  const long = (end: string) => sourceToolName(h, "s", `${"x".repeat(80)}${end}`);
+  assert.equal(long("a").length, 64);
+  assert.match(long("a"), /^mcp__s__x+_[0-9a-z]{7}$/);
+  assert.notEqual(long("a"), long("b"), "names cut to length stay apart");
+});
+
+Deno.test("turnTools() adds source tools after the harness's, each sent directly by default", async () => {
+  const h = await harness();
+  const tools = await turnTools(h, [source("a", [tool("one")]), source("b", [tool("two")])], {
+    signal,
+  });
+  const names = advertisedTools(tools.harness, new Map()).map((d) => d.name);
+  assert.deepEqual(names.slice(-2), ["mcp__a__one", "mcp__b__two"]);
+  assert.deepEqual(
+    names.slice(0, -2),
+    h.tools.filter((t) => !t.deferred).map((t) => t.declaration.name),
+  );
+  assert.equal(h.tools.length + 2, tools.harness.tools.length);
+});
+
+Deno.test("turnTools() leaves out a tool whose name is taken and a source that fails", async () => {
+  const h = await harness("native", { sourceToolName: "{tool}" });
+  const broken: ToolSource = { id: "broken", tools: () => Promise.reject(new Error("down")) };
+  const tools = await turnTools(h, [
+    source("a", [tool("exec_command"), tool("fresh")]),
+    broken,
+    source("b", [tool("fresh")]),
+  ], { signal });
+  const added = tools.harness.tools.slice(h.tools.length);
+  assert.deepEqual(added.map((t) => [t.declaration.name, t.capability]), [[
+    "fresh",
+    "source:a/fresh",
+  ]]);
+  const shell = tools.resolve({ name: "exec_command", args: { cmd: "ls" } });
+  assert.equal(shell.capability.id, "shell.run", "the harness's own tool keeps its name");
+});
+
+Deno.test("turnTools() defers source tools past the threshold where the harness has a search", async () => {
+  const many = Array.from({ length: 20 }, (_, i) => tool(`tool_${i}`));
+  const claude = await harness("claude-code");
+  const deferred = await turnTools(claude, [source("big", many)], {
+    placement: { deferAboveTokens: 100 },
+    signal,
+  });
+  const sent = advertisedTools(deferred.harness, new Map()).map((d) => d.name);
+  assert.ok(!sent.some((n) => n.startsWith("mcp__big__")), "deferred: not sent");
+  const catalog = toolCatalog(deferred.harness, new Map(), {
+    guard: allow,
+    resolve: deferred.resolve,
+  });
+  assert.ok(catalog.list().some((e) => e.name === "mcp__big__tool_3"), "but searchable");
+  const small = await turnTools(claude, [source("big", many)], {
+    placement: { deferAboveTokens: 100_000 },
+    signal,
+  });
+  assert.ok(advertisedTools(small.harness, new Map()).some((d) => d.name === "mcp__big__tool_3"));
+  const noSearch = await turnTools(await harness("native"), [source("big", many)], {
+    placement: { deferAboveTokens: 100 },
+    signal,
+  });
+  assert.ok(
+    advertisedTools(noSearch.harness, new Map()).some((d) => d.name === "mcp__big__tool_3"),
+    "a harness without a tool search gets them directly",
+  );
+});
+
+const allow = () => Promise.resolve({ allow: true as const });
+
+Deno.test("a deferred source tool runs through tools.call, past the guard, with its arguments", async () => {
+  await using ws = await tempWorkspace();
+  const claude = await harness("claude-code");
+  const tools = await turnTools(claude, [source("s", [tool("echo", { mutates: false })])], {
+    placement: { deferAboveTokens: 0 },
+    signal,
+  });
+  const guarded: unknown[] = [];
+  const catalog = toolCatalog(tools.harness, ws.ctx.state, {
+    resolve: tools.resolve,
+    guard: (_call, resolved) => {
+      guarded.push(resolved);
+      return Promise.resolve({ allow: true });
+    },
+  });
+  const text = await catalog.call("mcp__s__echo", { word: "hi" }, ws.ctx);
+  assert.equal(text, 'echo ran with {"word":"hi"}');
+  assert.deepEqual(guarded, [{
+    capability: "source:s/echo",
+    input: { word: "hi" },
+    mutates: false,
+  }]);
+});
+
+Deno.test("a source tool's result is an error result when the tool says so", async () => {
+  await using ws = await tempWorkspace();
+  const failing = tool("fail", {
+    run: () => Promise.resolve({ text: "no such issue", isError: true }),
+  });
+  const tools = await turnTools(await harness(), [source("s", [failing])], { signal });
+  const resolved = tools.resolve({ name: "mcp__s__fail", args: {} });
+  const output = await resolved.capability.run(resolved.input, ws.ctx);
+  assert.deepEqual(output, { output: "no such issue", isError: true });
+});
+
+Deno.test("a source tool's arguments must be a JSON object", async () => {
+  const tools = await turnTools(await harness(), [source("s", [tool("t")])], { signal });
+  assert.deepEqual(
+    tools.resolve({ name: "mcp__s__t", args: undefined, rawArgs: '{"a":1}' }).input,
+    {
+      a: 1,
+    },
+  );
+  for (const args of [[1, 2], "not json", 3]) {
+    assert.throws(
+      () => tools.resolve({ name: "mcp__s__t", args }),
+      (e) => e instanceof ToolError && /Cannot run mcp__s__t: its arguments/.test(e.message),
+    );
+  }
+});

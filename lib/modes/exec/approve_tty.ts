@@ -1,0 +1,71 @@
+/**
+ * Exec's approval prompt on the controlling terminal (`/dev/tty`), for a run whose stdin and
+ * stderr are terminals: the question, then `y` once, `a` for the session, `n` (a note may
+ * follow) or anything else refuses. Cancelling the turn withdraws the question and closes the
+ * terminal, which ends the pending read.
+ */
+import type { ApprovalQuestion, Approver } from "../../approval/hook.ts";
+import { terminalSafe } from "../../approval/visible.ts";
+import { ANSWER_CHOICES, parseAnswer } from "../term/approval_answer.ts";
+
+/** The part of a terminal the prompt uses; `Deno.FsFile` has it. */
+export interface Tty {
+  read(buffer: Uint8Array): Promise<number | null>;
+  write(bytes: Uint8Array): Promise<number>;
+  close(): void;
+}
+
+/** Opens the controlling terminal for reading and writing. */
+function openTty(): Promise<Tty> {
+  return Deno.open("/dev/tty", { read: true, write: true });
+}
+
+/** Exec's `approve`: asks on the terminal `open()` returns, one question at a time. */
+export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
+  return async ({ question }, signal) => {
+    const withdrawn = () => new DOMException("The approval question was withdrawn", "AbortError");
+    if (signal.aborted) throw withdrawn();
+    const tty = await open();
+    if (signal.aborted) {
+      tty.close();
+      throw withdrawn();
+    }
+    const encoder = new TextEncoder();
+    let closed = false;
+    const close = () => {
+      if (!closed) tty.close();
+      closed = true;
+    };
+    const onAbort = () => {
+      // The read in flight ends with an error once the terminal is closed.
+      tty.write(encoder.encode("\n(withdrawn: the turn was cancelled)\n")).then(close, close);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await tty.write(encoder.encode(questionText(question)));
+      const buffer = new Uint8Array(1024);
+      const n = await tty.read(buffer).catch((error) => {
+        if (signal.aborted) return null;
+        throw error;
+      });
+      if (signal.aborted) throw withdrawn();
+      return parseAnswer(new TextDecoder().decode(buffer.subarray(0, n ?? 0)));
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      if (!signal.aborted) close();
+    }
+  };
+}
+
+/** The question as the terminal shows it, control characters in its texts made visible. */
+function questionText(untrusted: ApprovalQuestion): string {
+  // The subject of a tool other than a command is JSON, which leaves C1 controls as they are.
+  const { capability, subject, reason, justification } = terminalSafe(untrusted);
+  return [
+    `\nApprove ${capability}${untrusted.unsandboxed ? " outside the sandbox" : ""}?`,
+    `  ${subject}`,
+    `  why: ${reason}`,
+    ...(justification ? [`  model: ${justification}`] : []),
+    `${ANSWER_CHOICES} > `,
+  ].join("\n");
+}

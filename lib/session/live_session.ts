@@ -1,0 +1,460 @@
+/**
+ * The session every front end drives: it runs one prompt at a time through the agent loop,
+ * keeps the session file in step, switches model and harness on the same history, and reports
+ * everything as one typed event stream. Opened by `openSession()` (open.ts).
+ */
+import { formatConfigDebug } from "../config/debug.ts";
+import { resolveProvider } from "../config/provider.ts";
+import type { ConfigValues } from "../config/schema.ts";
+import { loadHarness } from "../harness/load.ts";
+import {
+  promptMessages,
+  renderContext,
+  type SessionContext,
+  withOpeningContext,
+  withoutContext,
+} from "../harness/context.ts";
+import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
+import type { Harness } from "../harness/types.ts";
+import { sessionToolHooks } from "../hooks/session_chain.ts";
+import { type LoopState, runTurn } from "../loop/agent_loop.ts";
+import type { ToolHooks } from "../loop/tool_hooks.ts";
+import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
+import { addUsage, type Block, type Usage } from "../model/message.ts";
+import type { OutputSchema } from "../model/message.ts";
+import type { WireApi } from "../model/request_settings.ts";
+import { type Catalog, type ModelLimits, modelLimits } from "../providers/catalog.ts";
+import { openProvider } from "../providers/mod.ts";
+import type { Provider, ProviderSettings } from "../providers/types.ts";
+import type { Resources } from "../tools/resources.ts";
+import { snapshotState } from "../tools/session_state.ts";
+import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
+import { discoverSkills } from "../tools/skills.ts";
+import type { ToolSource } from "../tools/tool_source.ts";
+import type { TurnContext } from "../tools/types.ts";
+import { workingTreeDiff } from "../workspace/diff.ts";
+import { type RepoGit, repoGit } from "../workspace/repo_git.ts";
+import type { AgentSession } from "./agent_session.ts";
+import {
+  fittingHarnesses,
+  harnessChoices,
+  harnessDirs,
+  isProvider,
+  providerChoices,
+} from "./choices.ts";
+import { compactHistory, contextTokens, loadTokenizer } from "./compaction.ts";
+import { disposeState } from "./_dispose_state.ts";
+import { TurnInProgressError } from "./errors.ts";
+import type { SessionRecorder } from "./recorder.ts";
+import type { SessionRelay } from "./relay.ts";
+import { wireLabel, wireMismatch } from "./setup.ts";
+import { checkedTurn } from "./structured_output.ts";
+import { makeSubagentRunner } from "./subagent.ts";
+import type {
+  PromptOptions,
+  PromptOutcome,
+  ReasoningEffort,
+  Session,
+  SessionConfig,
+  SessionInfo,
+  SessionIO,
+  SessionStatus,
+} from "./types.ts";
+
+/** What a session knows, apart from its live parts: plain data. */
+export interface SessionState {
+  /** The conversation and its request settings, as the loop reads and extends them. */
+  loop: LoopState;
+  harness: Harness;
+  /** The harness's context with this session's values: system parts and opening messages. */
+  context: SessionContext;
+  /** Where requests go (it changes with `/model`). */
+  route: { providerId: string; wireApi: WireApi };
+  limits: ModelLimits;
+  /** What the tools keep between calls (todos, loaded tools, read records); saved in the file. */
+  toolState: Map<string, unknown>;
+  /** The tool state as last saved, to write it only when it changed. */
+  savedToolState: string;
+  /** Tool calls recovered from reply text. */
+  repairs: number;
+}
+
+/** The live parts: processes, connections and files the session must close. */
+export interface LiveParts {
+  /** Config, sandbox, file-tool helper, git runner and change watch. */
+  agent: AgentSession;
+  provider: Provider;
+  recorder: SessionRecorder;
+  /** What tools leave running: background jobs, the terminal. */
+  resources: Resources;
+  relay: SessionRelay;
+}
+
+/** What a `LiveSession` is made of. */
+export interface SessionParts {
+  config: SessionConfig;
+  env: Record<string, string>;
+  io: SessionIO;
+  info: SessionInfo;
+  catalog: Catalog;
+  state: SessionState;
+  live: LiveParts;
+  /** Tools from outside the harness, offered in every turn. */
+  toolSources: readonly ToolSource[];
+}
+
+/** The turn running now. */
+interface RunningTurn {
+  /** The latest tool call: calls run one at a time, so a sub-agent's events belong to it. */
+  callId: string;
+}
+
+/** The limits of `model` at `settings`'s provider under the config's window settings. */
+export function limitsOf(
+  catalog: Catalog,
+  values: ConfigValues,
+  settings: Pick<ProviderSettings, "id" | "baseUrl">,
+  model: string,
+  window?: number,
+): ModelLimits {
+  return modelLimits(catalog, settings, {
+    model,
+    configuredWindow: window ?? values.model_context_window,
+    configuredCompactAt: values.model_auto_compact_token_limit,
+  });
+}
+
+/** A running session (see the module comment). */
+export class LiveSession implements Session {
+  readonly id: string;
+  readonly info: SessionInfo;
+  readonly #p: SessionParts;
+  readonly #state: SessionState;
+  readonly #live: LiveParts;
+  #turn: RunningTurn | undefined;
+
+  constructor(parts: SessionParts) {
+    this.#p = parts;
+    this.#state = parts.state;
+    this.#live = parts.live;
+    this.id = parts.live.recorder.id;
+    this.info = parts.info;
+  }
+
+  get config(): ConfigValues {
+    return this.#live.agent.config.values;
+  }
+
+  get home(): string {
+    return this.#live.agent.config.home;
+  }
+
+  /** Every request's tokens: the turns', the sub-agents' and the compactions'. */
+  get usage(): Usage {
+    return this.#state.loop.usage;
+  }
+
+  async prompt(
+    input: string | Block[],
+    signal: AbortSignal,
+    opts: PromptOptions = {},
+  ): Promise<PromptOutcome> {
+    this.#claimTurn();
+    try {
+      const schema = opts.outputSchema;
+      if (!schema) return await this.#runTurn(input, signal);
+      return await checkedTurn(
+        schema,
+        () => this.#runTurn(input, signal, schema.wire),
+        (correction) => this.#runTurn(correction, signal, schema.wire),
+      );
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  /** Summarizes the history now (`/compact`). */
+  async compact(signal: AbortSignal): Promise<void> {
+    this.#claimTurn("a compaction");
+    try {
+      await this.#compact(signal);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  /** One turn at a time: a second one while one runs would interleave two histories. */
+  #claimTurn(what?: string): void {
+    if (this.#turn) throw new TurnInProgressError(what);
+    this.#turn = { callId: "" };
+  }
+
+  async #runTurn(
+    input: string | Block[],
+    signal: AbortSignal,
+    outputSchema?: OutputSchema,
+  ): Promise<TurnOutcome> {
+    const { loop, context } = this.#state;
+    const { recorder } = this.#live;
+    const values = this.config;
+    loop.outputSchema = outputSchema;
+    const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
+    // A resumed conversation already had the harness's opening context.
+    loop.messages.push(...promptMessages(context, blocks, loop.messages.length === 0));
+    recorder.syncMessages();
+    const toolHooks = this.#toolHooks();
+    const outcome = await runTurn(loop, {
+      provider: this.#live.provider,
+      harness: this.#state.harness,
+      ctx: this.#turnContext(signal, toolHooks),
+      emit: (event) => this.#emit(event),
+      toolHooks,
+      toolSources: this.#p.toolSources,
+      beforeRequest: (s) => this.#beforeRequest(s),
+      maxSteps: values.max_turn_steps,
+      toolCallRepair: values.tool_call_repair,
+      signal,
+    });
+    if (outcome.status === "repeated_call") {
+      const { harness, route } = this.#state;
+      const current = { harness: harness.id, model: loop.model, ...route };
+      outcome.harnesses = await fittingHarnesses(
+        this.#live.agent,
+        current,
+        this.#state.limits.family,
+      );
+    }
+    await recorder.flush().catch((error: Error) =>
+      this.#warn(`Cannot save the session: ${error.message}`)
+    );
+    return outcome;
+  }
+
+  /** Compacts when the history is near the window; nothing before the model answered once. */
+  async #beforeRequest(signal: AbortSignal): Promise<void> {
+    const { loop, limits } = this.#state;
+    await loadTokenizer(loop, limits.compactAt);
+    if (contextTokens(loop) < limits.compactAt) return;
+    if (!loop.messages.some((m) => m.role === "assistant")) return;
+    await this.#compact(signal).catch((error: Error) => this.#warn(error.message));
+  }
+
+  async #compact(signal: AbortSignal): Promise<void> {
+    const { loop, harness } = this.#state;
+    const before = contextTokens(loop);
+    const provider = countingUsage(this.#live.provider, loop.usage);
+    const messages = await compactHistory(loop, provider, signal, harness.texts);
+    this.#live.recorder.compacted(messages, before);
+    this.#p.io.onEvent({
+      type: "compacted",
+      tokensBefore: before,
+      tokensAfter: contextTokens(loop),
+    });
+  }
+
+  #emit(event: LoopEvent): void {
+    if (event.type === "tool_start" && this.#turn) this.#turn.callId = event.call.id;
+    // Each message is written as soon as the loop has it; a tool result when the next event comes.
+    if (["model_request", "assistant_message", "tool_end", "turn_end"].includes(event.type)) {
+      this.#live.recorder.syncMessages();
+    }
+    if (event.type === "tool_end" || event.type === "turn_end") this.#saveToolState();
+    if (event.type === "tool_calls_repaired") this.#state.repairs += event.count;
+    this.#p.io.onEvent(event);
+  }
+
+  #warn(message: string): void {
+    this.#p.io.onEvent({ type: "warning", message });
+  }
+
+  /** Written when it changed, after every tool call: a kill -9 loses at most the running call. */
+  #saveToolState(): void {
+    const snapshot = snapshotState(this.#state.toolState);
+    const text = JSON.stringify(snapshot);
+    if (text === this.#state.savedToolState) return;
+    this.#state.savedToolState = text;
+    this.#live.recorder.append({ type: "tool_state", state: snapshot });
+  }
+
+  /** The links every tool call passes: approval, the harness's reminders, the loop guard. */
+  #toolHooks(): ToolHooks {
+    return sessionToolHooks({
+      approve: this.#live.agent.sandbox.beforeToolCall,
+      loopGuardRepeats: this.config.loop_guard_repeats,
+    });
+  }
+
+  /** What the tools of one turn work with. */
+  #turnContext(signal: AbortSignal, toolHooks: ToolHooks): TurnContext {
+    const { agent, relay, resources } = this.#live;
+    const { sandbox, config } = agent;
+    const { harness, toolState } = this.#state;
+    const currentCall = () => this.#turn?.callId ?? "";
+    const ctx: TurnContext = {
+      cwd: this.#p.config.cwd,
+      env: sandbox.env,
+      state: toolState,
+      resources,
+      signal,
+      sandbox: sandbox.sandbox,
+      fs: sandbox.fs,
+      scratch: sandbox.scratch,
+      networkAllowed: sandbox.networkAllowed,
+      webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
+      home: config.home,
+      isHeldBack: agent.isHeldBack,
+      askUser: relay.askUser(),
+    };
+    ctx.runSubagent = makeSubagentRunner(ctx, {
+      provider: this.#live.provider,
+      harness,
+      parent: this.#state.loop,
+      toolHooks,
+      toolSources: this.#p.toolSources,
+      emit: (event, label) =>
+        this.#p.io.onEvent({ type: "subagent", parentCallId: currentCall(), label, event }),
+    });
+    return ctx;
+  }
+
+  async switchHarness(id: string): Promise<void> {
+    const { agent, recorder } = this.#live;
+    const state = this.#state;
+    const next = await loadHarness(id, harnessDirs(agent));
+    if (!next.wireApis.includes(agent.settings.wireApi)) {
+      throw wireMismatch(next.id, agent.settings.wireApi, next.wireApis);
+    }
+    // A session with its own instructions (a review) keeps them.
+    if (!this.#p.config.instructions) {
+      state.context = renderContext(next, await agent.promptVarsFor(next));
+    }
+    const translated = translateHistory(withoutContext(state.loop.messages), state.harness, next);
+    state.loop.messages.splice(
+      0,
+      state.loop.messages.length,
+      ...withOpeningContext(state.context, translated),
+    );
+    state.harness = next;
+    state.loop.system = state.context.system;
+    this.info.harness = next.id;
+    recorder.append({ type: "harness_switch", harness: next.id });
+    this.#p.io.onEvent({ type: "harness_switched", harness: next.id });
+  }
+
+  async switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
+    const { agent } = this.#live;
+    const state = this.#state;
+    const slash = spec.indexOf("/");
+    const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
+      ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }
+      : { provider: state.route.providerId, model: spec };
+    const values = { ...this.config, model: wanted.model, model_provider: wanted.provider };
+    const resolved = resolveProvider({ ...agent.config, values }, this.#p.env);
+    if (!state.harness.wireApis.includes(resolved.settings.wireApi)) {
+      throw wireMismatch(state.harness.id, resolved.settings.wireApi, state.harness.wireApis);
+    }
+    this.#live.provider = await openProvider(resolved.settings);
+    const { loop } = state;
+    loop.messages.splice(0, loop.messages.length, ...withoutSealedReasoning(loop.messages));
+    state.route = { providerId: resolved.settings.id, wireApi: resolved.settings.wireApi };
+    loop.model = resolved.model;
+    if (effort) loop.reasoningEffort = effort;
+    state.limits = limitsOf(this.#p.catalog, this.config, resolved.settings, resolved.model);
+    loop.requestOptions = { ...loop.requestOptions, maxOutputCap: state.limits.maxOutput };
+    const contextNote = state.limits.guessNote;
+    const provider = state.route.providerId;
+    Object.assign(this.info, {
+      model: resolved.model,
+      provider,
+      wireApi: wireLabel(resolved.settings),
+      contextNote,
+    });
+    this.#live.recorder.append({ type: "model_switch", provider, model: resolved.model });
+    this.#p.io.onEvent({ type: "model_switched", model: resolved.model, provider, contextNote });
+  }
+
+  models() {
+    const { loop, route } = this.#state;
+    return providerChoices(this.#live.agent, {
+      env: this.#p.env,
+      current: { provider: route.providerId, model: loop.model },
+      catalog: this.#p.catalog,
+    });
+  }
+
+  status(): SessionStatus {
+    const { agent, recorder } = this.#live;
+    const { loop, limits, repairs } = this.#state;
+    const values = this.config;
+    return {
+      ...this.info,
+      sandboxMode: values.sandbox_mode,
+      sandbox: agent.sandbox.sandbox.status.description,
+      approval: values.approval_policy,
+      network: agent.sandbox.networkAllowed,
+      sessionId: recorder.savedId,
+      sessionFile: recorder.file,
+      contextUsed: contextTokens(loop),
+      contextWindow: limits.contextWindow,
+      toolCallRepairs: values.tool_call_repair === false ? undefined : repairs,
+      tokens: { input: loop.usage.inputTokens, output: loop.usage.outputTokens },
+      reasoningEffort: loop.reasoningEffort,
+    };
+  }
+
+  harnesses() {
+    const { harness, loop, route } = this.#state;
+    return harnessChoices(this.#live.agent, { harness: harness.id, model: loop.model, ...route });
+  }
+
+  jobs(): JobInfo[] {
+    return this.#live.resources.get(JOBS_RESOURCE)?.list() ?? [];
+  }
+
+  async stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }> {
+    const registry = this.#live.resources.get(JOBS_RESOURCE);
+    if (!registry) throw new Error(`No background job "${id}"`);
+    return await registry.stop(id);
+  }
+
+  diff(): Promise<string> {
+    const { agent } = this.#live;
+    return workingTreeDiff(agent.git, this.#p.config.cwd, agent.isHeldBack);
+  }
+
+  readonly git: RepoGit = (args) => repoGit(this.#live.agent, this.#p.config.cwd, args);
+
+  async skills(): Promise<Array<{ name: string; description: string; path: string }>> {
+    const { agent } = this.#live;
+    const found = await discoverSkills(this.#p.config.cwd, agent.config.home, {
+      userHome: this.#p.env.HOME,
+      fs: agent.sandbox.fs,
+      isHeldBack: agent.isHeldBack,
+    });
+    return found.map(({ name, description, path }) => ({ name, description, path }));
+  }
+
+  debugConfig(): string {
+    return formatConfigDebug(this.#live.agent.config);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#saveToolState();
+    await disposeState(this.#state.toolState, this.#live.resources);
+    await this.#live.recorder.close();
+    await this.#live.agent[Symbol.asyncDispose]();
+  }
+}
+
+/** `provider`, with the usage of every reply it streams added to `usage`. */
+function countingUsage(provider: Provider, usage: Usage): Provider {
+  return {
+    settings: provider.settings,
+    async *stream(request, signal) {
+      for await (const event of provider.stream(request, signal)) {
+        if (event.type === "done") addUsage(usage, event.usage);
+        yield event;
+      }
+    },
+  };
+}

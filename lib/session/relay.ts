@@ -1,0 +1,55 @@
+/**
+ * Carries what the agent asks the user to the front end (`SessionIO.approve` and `askUser`),
+ * with the tool call's id and the turn's abort signal, and reports each approval as events and
+ * in the session file.
+ */
+import { type ApprovalAsk, type ApprovalReply, replyOf } from "../approval/hook.ts";
+import type { AskUser } from "../tools/ask_user.ts";
+import type { StartupIO } from "./agent_session.ts";
+import { approvalEvent, type SessionRecorder } from "./recorder.ts";
+import type { SessionIO } from "./types.ts";
+
+/** The approval and question seam between the agent and one front end. */
+export class SessionRelay {
+  readonly #io: SessionIO;
+  /** Set once the session file is open; no approval can be asked before that. */
+  #recorder: SessionRecorder | undefined;
+
+  constructor(io: SessionIO) {
+    this.#io = io;
+  }
+
+  /** What start-up (the sandbox and its approval hook) reports and asks through. */
+  startupIO(): StartupIO {
+    const io = this.#io;
+    return {
+      warn: (message) => io.onEvent({ type: "warning", message }),
+      ask: io.approve ? (req, signal) => this.#approve(req, signal) : undefined,
+      onDenied: (reason, callId) => io.onEvent({ type: "tool_denied", callId, reason }),
+    };
+  }
+
+  /** Approvals from now on are also written to `recorder`. */
+  recordTo(recorder: SessionRecorder): void {
+    this.#recorder = recorder;
+  }
+
+  /** `TurnContext.askUser`; undefined when no one can answer. */
+  askUser(): AskUser | undefined {
+    const io = this.#io;
+    if (!io.askUser) return undefined;
+    return (questions, meta, signal) => io.askUser!(questions, meta, signal);
+  }
+
+  async #approve(req: ApprovalAsk, signal: AbortSignal): Promise<ApprovalReply> {
+    const { callId, question } = req;
+    this.#io.onEvent({ type: "approval_requested", callId, question });
+    const reply = await this.#io.approve!(req, signal);
+    // A withdrawn question's late answer counts for nothing, so it is neither shown nor saved.
+    if (signal.aborted) return reply;
+    const { answer, note } = replyOf(reply);
+    this.#io.onEvent({ type: "approval_resolved", callId, answer, ...(note ? { note } : {}) });
+    this.#recorder?.append(approvalEvent(callId, answer, note));
+    return reply;
+  }
+}

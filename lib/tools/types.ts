@@ -1,0 +1,142 @@
+/**
+ * The types capabilities share with whoever runs them: the tool context and the seams it holds.
+ * A leaf of lib/tools (it imports only types, and nothing here imports it back), so that the
+ * capabilities, the context and the loop can share them without an import cycle.
+ */
+import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
+import type { FileSystem } from "../../sandbox/file_system.ts";
+import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
+import type { Resources } from "./resources.ts";
+import type { WebFetchNet } from "./_fetch_guard.ts";
+
+/** Output a running call reports before it ends (`ToolContext.progress`). */
+export interface ToolProgress {
+  /** A command's stdout or stderr, or a line about what the tool is doing. */
+  stream: "stdout" | "stderr" | "status";
+  text: string;
+}
+
+/**
+ * What a capability may use: the seams tests replace with real temp dirs and processes. The loop
+ * gives every call its own context, with `callId` and `progress` set for that call.
+ */
+export interface ToolContext extends TurnContext {
+  /** The id of the tool call being run. */
+  callId: string;
+  /**
+   * Reports output as it comes (a command's output, a sub-agent's steps). Cheap to call often:
+   * the loop throttles and caps what it passes on. Ignored once the call has ended.
+   */
+  progress(chunk: ToolProgress): void;
+}
+
+/** The context of a whole turn, before the loop makes it one call's `ToolContext`. */
+export interface TurnContext {
+  /** Absolute working directory; relative paths resolve against it. */
+  cwd: string;
+  signal: AbortSignal;
+  /** Environment for spawned commands. */
+  env: Record<string, string>;
+  /**
+   * Session data shared between calls (todos, loaded deferred tools, read-before-edit records,
+   * undo history): JSON values only, saved with `snapshotState` and brought back on resume with
+   * `restoreState` (`session_state.ts`, where every key is declared).
+   */
+  state: Map<string, unknown>;
+  /**
+   * What tools leave running (background jobs, the terminal, environment probes), ended as a
+   * whole by disposing it and never saved. Optional while callers move over: without it,
+   * `resourcesOf(ctx)` keeps them in `state` as before, and `disposeState` ends them there.
+   */
+  resources?: Resources;
+  /** The deferred tools, for `tools.search` and `tools.call`; the loop sets it for each turn. */
+  toolCatalog?: ToolCatalog;
+  /** Whether the sandbox policy allows network access; absent means it does not. */
+  networkAllowed?: boolean;
+  /** Hosts web fetch may reach on this machine or private networks (`web_fetch.allowed_hosts`). */
+  webFetch?: WebFetchNet;
+  /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
+  home?: string;
+  /** True for project files held back because they changed while an earlier session ran. */
+  isHeldBack?: (path: string) => boolean;
+  /**
+   * Runs a nested agent turn (a sub-agent) and returns its final text; `progress` receives a
+   * line per step it takes. Absent where sub-agents are unavailable, including inside a
+   * sub-agent, which bounds nesting to one level.
+   */
+  runSubagent?: (
+    req: {
+      prompt: string;
+      description?: string;
+      agentType?: string;
+      progress?: (chunk: ToolProgress) => void;
+    },
+  ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
+  /** Wraps spawned commands in the session's OS sandbox; absent means spawn directly. */
+  sandbox?: CommandSandbox;
+  /**
+   * The session's file system (the sandboxed helper, or this process in danger-full-access):
+   * every read, write, listing and removal a capability makes goes through it (`fsOf(ctx)`).
+   * A file tool on a context without it (from untyped code) throws; it never falls back.
+   */
+  fs: FileSystem;
+  /**
+   * The agent's own files (job output, terminal configuration), outside the workspace
+   * (`scratchOf(ctx)`). Optional like `fs`: a tool that needs it throws without it.
+   */
+  scratch?: ScratchSpace;
+  /** Puts questions to the user (`user.ask`); absent where no one can answer (exec, no TTY). */
+  askUser?: AskUser;
+}
+
+/** A deferred tool as a search shows it: wire name, description and JSON schema. */
+export interface CatalogEntry {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * The turn's deferred tools, as `ToolContext.toolCatalog`. The loop builds it
+ * (`lib/harness/deferred.ts`), so capabilities reach harness tools without importing the
+ * harness. `load` and `call` take wire names; `call` returns the tool's rendered result text and
+ * throws ToolError for anything the model can correct.
+ */
+export interface ToolCatalog {
+  /** Every deferred tool, loaded or not, in harness order. */
+  list(): CatalogEntry[];
+  /** Sends the named tools with every later request; returns the names the harness has. */
+  load(names: string[]): string[];
+  /** Runs tool `name` with wire arguments `args` and returns its result text. */
+  call(name: string, args: unknown, ctx: ToolContext): Promise<string>;
+}
+
+/** A question as the UI receives it, spellings normalised. */
+export interface UserQuestion {
+  id: string;
+  question: string;
+  header: string;
+  options: Array<{ label: string; description: string; preview?: string }>;
+  multiSelect: boolean;
+}
+
+/** The user's answer to one question: picked option labels and/or typed text. */
+export interface UserAnswer {
+  /** The id of the UserQuestion answered. */
+  id: string;
+  answers: string[];
+}
+
+/** One answer per question, or null when the user dismissed the questions. */
+export type UserAnswers = UserAnswer[] | null;
+
+/**
+ * The UI seam behind `user.ask` (ToolContext.askUser): shows the questions of call `callId` and
+ * resolves with the answers. `signal` fires when the turn is cancelled: the front end then
+ * withdraws the questions; its answer no longer counts. Absent where no one can answer.
+ */
+export type AskUser = (
+  questions: UserQuestion[],
+  meta: { callId: string },
+  signal: AbortSignal,
+) => Promise<UserAnswers>;
