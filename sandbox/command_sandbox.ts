@@ -50,8 +50,14 @@ export interface CommandSandbox {
   /**
    * Asked after a sandboxed command failed in a way the sandbox may have caused (on-failure
    * approval): true reruns it unsandboxed; a string, added to the output, says why it was not.
+   * `call` names the tool call the command belongs to; when its `signal` fires while the user is
+   * asked, the question is withdrawn and the promise rejects with an `AbortError`.
    */
-  retryUnsandboxed?(command: string, output: string): Promise<boolean | string>;
+  retryUnsandboxed?(
+    command: string,
+    output: string,
+    call?: { callId?: string; tool?: string; signal?: AbortSignal },
+  ): Promise<boolean | string>;
   /**
    * Ends the sandbox prepared for the next command, then removes the placeholders of missing
    * protected names if no sandboxed command can still run; true when none are left. The sandbox
@@ -92,7 +98,11 @@ export interface OpenSandboxOptions {
   /** The bwrap program to probe and use. */
   bwrap?: string;
   /** See `CommandSandbox.retryUnsandboxed`. */
-  retryUnsandboxed?: (command: string, output: string) => Promise<boolean | string>;
+  retryUnsandboxed?: (
+    command: string,
+    output: string,
+    call?: { callId?: string; tool?: string; signal?: AbortSignal },
+  ) => Promise<boolean | string>;
   /** Put before the argv of sandboxes prepared ahead (tests run them as another user). */
   launcherPrefix?: string[];
   /**

@@ -241,37 +241,55 @@ Deno.test("a placeholder made while preparing is fine; any other change is not",
 });
 
 Deno.test("the next sandbox is prepared after a command, or beside it in a burst", async () => {
-  const prepared: number[] = [];
+  const dir = await Deno.makeTempDir({ prefix: "oi_warm_burst_" });
+  let prepared = 0;
   const { warm } = bareRunners({
     prepare: (runner) => {
-      prepared.push(performance.now());
+      prepared++;
       return Promise.resolve({ cmd: runner[0], args: runner.slice(1), env: {} });
     },
   });
-  const run = async () => {
-    const child = await warm.take({ argv: ["sleep", "0.3"], cwd: "/", env: { PATH } });
+  // A command that says it started, then runs until the test lets it end.
+  const start = async (name: string) => {
+    const script = `touch ${name}.started; while [ ! -f ${name}.go ]; do sleep 0.01; done`;
+    const child = await warm.take({ argv: ["sh", "-c", script], cwd: dir, env: { PATH } });
     assert.ok(child);
-    await collect(child);
-    return performance.now();
+    await until(() => exists(join(dir, `${name}.started`)), `${name} did not start`);
+    return async () => {
+      await Deno.writeTextFile(join(dir, `${name}.go`), "");
+      await collect(child);
+    };
   };
   try {
-    // The first had to wait for its sandbox, as in a burst: the next was prepared beside it.
-    const firstEnded = await run();
-    assert.equal(prepared.length, 2);
-    assert.ok(
-      prepared[1] < firstEnded - 100,
-      "the second sandbox was prepared while the first ran",
-    );
-    // This one's sandbox was ready: the next is prepared once it has ended.
+    // The first had to wait for its sandbox, as in a burst: the next is prepared beside it.
+    const endFirst = await start("first");
+    await until(() => prepared === 2, "the second sandbox was not prepared while the first ran");
+    await endFirst();
+    // This one's sandbox was ready: the next is prepared only once it has ended.
     assert.equal(await warm.ready(), true);
-    const secondEnded = await run();
+    const endSecond = await start("second");
+    assert.equal(prepared, 2, "the third sandbox was prepared while the second ran");
+    await endSecond();
     assert.equal(await warm.ready(), true);
-    assert.equal(prepared.length, 3);
-    assert.ok(prepared[2] >= secondEnded - 50, "the third sandbox was prepared after the second");
+    assert.equal(prepared, 3);
   } finally {
     await warm.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+/** Polls `check` until it holds, failing with `message` after 10 s. */
+async function until(check: () => boolean | Promise<boolean>, message: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    assert.ok(Date.now() < deadline, message);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 Deno.test("close() ends a sandbox still being prepared at once", async () => {
   let prepares = 0;

@@ -12,26 +12,12 @@ import ts from "typescript";
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const MAX_LINES = 80;
 
-/**
- * Functions over the limit today, as `file name`, each to be split into smaller named functions.
- * TODO(#18): empty this list. The test fails on a new long function and on an entry that no
- * longer exists or is back under the limit, so the list can only shrink.
- */
-const KNOWN_LONG: string[] = [
-  "lib/session/sandbox_setup.ts openSessionSandbox",
-];
-
 /** A function over the limit: where it starts, the name it is known by, and its length. */
 export interface LongFunction {
   file: string;
   line: number;
   name: string;
   lines: number;
-}
-
-/** `file name`: the ratchet key, which does not move when lines above the function change. */
-function keyOf(f: LongFunction): string {
-  return `${f.file} ${f.name}`;
 }
 
 function describe(f: LongFunction): string {
@@ -123,10 +109,7 @@ export async function longFunctions(root: string): Promise<LongFunction[]> {
 
 Deno.test(`no function in lib/, sandbox/ or main.ts runs over ${MAX_LINES} lines`, async () => {
   const found = await longFunctions(REPO);
-  const keys = new Set(found.map(keyOf));
-  const unknown = found.filter((f) => !KNOWN_LONG.includes(keyOf(f))).map(describe);
-  const gone = KNOWN_LONG.filter((key) => !keys.has(key));
-  assert.deepEqual({ unknown, gone }, { unknown: [], gone: [] });
+  assert.deepEqual(found.map(describe), [], "split each into smaller named functions");
 });
 
 /** A function declaration that spans exactly `lines` lines. */

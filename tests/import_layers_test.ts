@@ -68,13 +68,6 @@ const ALLOWED: Record<string, string[]> = {
   "sandbox": ["sandbox"],
 };
 
-/**
- * Imports that break the rules today, each to be removed by the work on the session seam.
- * TODO(#18): empty this list. The test fails on a new violation and on an entry that no longer
- * happens, so the list can only shrink.
- */
-const KNOWN_VIOLATIONS: string[] = [];
-
 function layerOf(file: string): string | undefined {
   return Object.keys(ALLOWED).sort((a, b) => b.length - a.length)
     .find((layer) => file === layer || file.startsWith(`${layer}/`));
@@ -162,10 +155,7 @@ export async function importProblems(root: string): Promise<string[]> {
 }
 
 Deno.test("imports in lib/, sandbox/ and main.ts only point down the layer order", async () => {
-  const problems = await importProblems(REPO);
-  const unknown = problems.filter((p) => !KNOWN_VIOLATIONS.includes(p));
-  const gone = KNOWN_VIOLATIONS.filter((p) => !problems.includes(p));
-  assert.deepEqual({ unknown, gone }, { unknown: [], gone: [] });
+  assert.deepEqual(await importProblems(REPO), []);
 });
 
 Deno.test("importProblems() reports a cycle planted in a copy of the tree, naming its files", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import type { ApprovalAnswer, ApprovalQuestion } from "./hook.ts";
+import type { ApprovalAnswer, ApprovalAsk, ApprovalQuestion } from "./hook.ts";
 import { onFailureRerun } from "./on_failure.ts";
-import { promptly } from "./_test_wait.ts";
+import { promptly, until } from "./_test_wait.ts";
 import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { shellRun } from "../tools/shell_run.ts";
 import { tempWorkspace } from "../tools/_test_workspace.ts";
@@ -99,4 +99,28 @@ Deno.test("shellRun() reruns unsandboxed, without a note, once the user approves
   const out = await shellRun.run({ command: DENIED_IN_SANDBOX }, { ...ws.ctx, sandbox });
   assert.equal(out.exitCode, 0);
   assert.equal(out.output, "ran outside\n");
+});
+
+Deno.test("shellRun() asks with its call id and withdraws the question on cancel", async () => {
+  const turn = new AbortController();
+  await using ws = await tempWorkspace({}, { signal: turn.signal });
+  const asked: Array<{ req: ApprovalAsk; signal: AbortSignal }> = [];
+  // Never answered: only the turn's signal can end the wait.
+  const sandbox = markingSandbox(onFailureRerun({
+    ask: (req, signal) => (asked.push({ req, signal }), new Promise(() => {})),
+  }));
+  const ctx = { ...ws.ctx, sandbox, callId: "call_7" };
+  const running = shellRun.run({ command: DENIED_IN_SANDBOX }, ctx);
+  await until(() => asked.length > 0);
+  assert.equal(asked[0].req.callId, "call_7");
+  assert.equal(asked[0].req.question.subject, DENIED_IN_SANDBOX);
+  assert.equal(asked[0].signal.aborted, false);
+  turn.abort();
+  assert.equal(asked[0].signal.aborted, true);
+  await assert.rejects(promptly(running), (error: Error) => {
+    assert.equal(error.name, "AbortError");
+    assert.match(error.message, /cancelled while the user was asked .*; it was not rerun/);
+    return true;
+  });
+  assert.equal(asked.length, 1);
 });

@@ -6,28 +6,23 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EffectiveConfig } from "../config/effective.ts";
-import { configHome, findProjectRoot } from "../config/load.ts";
-import { secureHome } from "../config/home.ts";
+import type { ConfigValues } from "../config/schema.ts";
+import { configHome } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
-import { extraVariables, promptVars, usedVariables } from "../workspace/prompt_vars.ts";
 import { loadCatalog, modelVendors } from "../providers/catalog.ts";
 import { chooseHarness } from "../harness/select.ts";
-import type { Harness, PromptVars } from "../harness/types.ts";
+import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { Approver } from "../approval/hook.ts";
 import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
-import { type ChangeWatch, openChangeWatch } from "../workspace/held_back.ts";
-import { type GitRunner, openGitRunner } from "../workspace/safe_git.ts";
+import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { loadSessionConfig, wireMismatch } from "./setup.ts";
 import type { SessionConfig } from "./types.ts";
 import { checkLocalProvider, modelChosen } from "../providers/local/models.ts";
-
-/** The label of a sandbox and approval policy both set by `--yolo`: its warning says so. */
-const YOLO = "--yolo";
 
 /** The harness folders that ship with interpreter. */
 export const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
@@ -42,14 +37,12 @@ export interface AgentSession extends AsyncDisposable {
   sandbox: SessionSandbox;
   /** The harness's context with this session's values: system parts and opening messages. */
   context: SessionContext;
-  /** True for project files held back because they changed while an earlier session ran. */
-  isHeldBack: (path: string) => boolean;
+  /** The project: cwd, safe git, held-back paths, instruction files, skills. */
+  workspace: Workspace;
   /** What the system prompt was rendered from. */
   promptVars: PromptVars;
   /** The prompt variables another harness's templates need (for a switch of harness). */
   promptVarsFor(h: Harness): Promise<PromptVars>;
-  /** Runs the git commands the agent itself issues (`/diff`). */
-  git: GitRunner;
   /** The context window a local server works with (Ollama's num_ctx, LM Studio's loaded length). */
   contextWindow?: number;
 }
@@ -63,31 +56,57 @@ export interface StartupIO {
   onDenied(message: string, callId: string | undefined): void;
 }
 
-/** Loads config, picks provider and harness, opens the sandbox and renders the prompt. */
+/** What `openAgentSession()` works with besides the session config. */
+export interface AgentSessionOptions {
+  env: Record<string, string>;
+  io: StartupIO;
+  /** An open workspace at `config.cwd` to use (and leave open); else the session opens its own. */
+  workspace?: Workspace;
+}
+
+/**
+ * Opens the workspace (unless given one), then loads config, picks provider and harness, opens
+ * the sandbox and renders the prompt. Disposing the session closes the workspace it opened.
+ */
 export async function openAgentSession(
   config: SessionConfig,
-  opts: { env: Record<string, string>; io: StartupIO },
+  opts: AgentSessionOptions,
 ): Promise<AgentSession> {
   const { cwd } = config;
   const home = configHome(opts.env, cwd);
-  await secureHome(home);
-  const watch = await openChangeWatch({ cwd, root: await findProjectRoot(cwd), home });
+  const given = opts.workspace;
+  if (given) checkGivenWorkspace(given, { cwd, home });
+  const workspace = given ?? await openWorkspace(cwd, { home, env: opts.env });
+  const closeWorkspace = async () => {
+    if (!given) await workspace[Symbol.asyncDispose]();
+  };
   try {
-    return await openWatched(config, { ...opts, watch });
+    return await openOn(config, { ...opts, workspace, closeWorkspace });
   } catch (error) {
-    await watch.close();
+    await closeWorkspace();
     throw error;
   }
 }
 
-async function openWatched(
+/** Refuses a workspace of another directory or home than the session's. */
+function checkGivenWorkspace(workspace: Workspace, session: { cwd: string; home: string }): void {
+  if (workspace.cwd !== session.cwd || workspace.home !== session.home) {
+    throw new Error(
+      `Cannot open a session in "${session.cwd}" (home "${session.home}") on the workspace of ` +
+        `"${workspace.cwd}" (home "${workspace.home}"): open the workspace with the session's ` +
+        "directory and home",
+    );
+  }
+}
+
+async function openOn(
   session: SessionConfig,
-  opts: { env: Record<string, string>; io: StartupIO; watch: ChangeWatch },
+  opts: AgentSessionOptions & { workspace: Workspace; closeWorkspace: () => Promise<void> },
 ): Promise<AgentSession> {
-  const { env, watch, io } = opts;
-  const config = await loadSessionConfig(session, { env, isHeldBack: watch.isHeld });
+  const { env, workspace, io } = opts;
+  const config = await loadSessionConfig(session, { env, isHeldBack: workspace.isHeldBack });
   for (const warning of config.warnings) io.warn(warning);
-  for (const notice of watch.notices) io.warn(notice);
+  for (const notice of workspace.notices) io.warn(notice);
   const { settings, model: resolvedModel } = resolveProvider(config, env);
   if (session.wireApi) {
     // A wire API asked for by name replaces the provider's own, Ollama's native API included.
@@ -110,7 +129,9 @@ async function openWatched(
     throw local.toolsProblem;
   }
   for (const note of local?.notes ?? []) io.warn(note);
-  const filled = { ...ready.vars, ...ready.extra, sandbox: sandbox.promptNote };
+  const facts = sandboxFacts(config.values, sandbox);
+  const filled: PromptVars = { ...ready.vars, sandboxFacts: facts };
+  const values = { model: ready.model, guidance: config.values.harness_guidance };
   return {
     config,
     settings,
@@ -119,15 +140,27 @@ async function openWatched(
     provider: ready.provider,
     sandbox,
     context: renderContext(harness, filled),
-    isHeldBack: watch.isHeld,
+    workspace,
     promptVars: filled,
-    promptVarsFor: async (h) => ({ ...filled, ...await work.extraFor(h) }),
-    git: ready.git,
+    promptVarsFor: async (h) => ({ ...await workspace.promptVars(h, values), sandboxFacts: facts }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
     [Symbol.asyncDispose]: async () => {
-      await work.closeAll();
-      await watch.close();
+      try {
+        await work.closeAll();
+      } finally {
+        await opts.closeWorkspace();
+      }
     },
+  };
+}
+
+/** What the harness's sandbox texts word into `{{sandbox}}`. */
+function sandboxFacts(values: ConfigValues, sandbox: SessionSandbox): SandboxPromptFacts {
+  return {
+    mode: values.sandbox_mode,
+    policy: values.approval_policy,
+    description: sandbox.sandbox.status.description,
+    enforced: sandbox.sandbox.status.enforced,
   };
 }
 
@@ -135,7 +168,7 @@ async function openWatched(
 interface StartupInput {
   env: Record<string, string>;
   io: StartupIO;
-  watch: ChangeWatch;
+  workspace: Workspace;
   config: EffectiveConfig;
   settings: ProviderSettings;
   /** The configured model; a local server may pick another when none was chosen. */
@@ -144,12 +177,13 @@ interface StartupInput {
 
 /**
  * Starts the independent start-up work together, since it all stands between launch and the
- * first request: the sandbox, the git runner, the provider, the harness choice and the prompt
- * variables. A local server is checked meanwhile; only a model it must pick holds up the
- * harness choice. `closeAll()` closes what was opened, whatever failed.
+ * first request: the sandbox, the provider, the harness choice and the prompt variables (which
+ * wait for the harness: it names the ones it uses). A local server is checked meanwhile; only a
+ * model it must pick holds up the harness choice. `closeAll()` closes what was opened, whatever
+ * failed.
  */
 function startWork(session: SessionConfig, input: StartupInput) {
-  const { env, io, watch, config, settings, resolvedModel } = input;
+  const { env, io, workspace, config, settings, resolvedModel } = input;
   const { cwd } = session;
   const chosen = modelChosen(config);
   const localPromise = checkLocalProvider(settings, {
@@ -164,49 +198,33 @@ function startWork(session: SessionConfig, input: StartupInput) {
     cwd,
     home: config.home,
     env,
-    yolo: session.labels?.sandbox === YOLO,
+    fullAccessLabel: session.labels?.sandbox,
     ask: io.ask,
     onDenied: io.onDenied,
   });
-  const gitPromise = openGitRunner({ env });
   const harnessPromise = modelPromise.then((model) => pickHarness(config, settings, model, io));
-  const extraFor = async (h: Harness) =>
-    extraVariables(cwd, usedVariables(h), { env, git: await gitPromise, isHeldBack: watch.isHeld });
-  const varsPromise = Promise.all([gitPromise, modelPromise]).then(([git, model]) =>
-    promptVars(cwd, {
-      model,
-      home: config.home,
-      sandbox: "",
-      env,
-      guidance: config.values.harness_guidance,
-      git,
-      isHeldBack: watch.isHeld,
-    })
+  const varsPromise = Promise.all([harnessPromise, modelPromise]).then(([harness, model]) =>
+    workspace.promptVars(harness, { model, guidance: config.values.harness_guidance })
   );
   const ready = Promise.all([
     harnessPromise,
     openProvider(settings),
     sandboxPromise,
     varsPromise,
-    harnessPromise.then(extraFor),
     modelPromise,
     localPromise,
-    gitPromise,
-  ]).then(([harness, provider, sandbox, vars, extra, model, local, git]) => ({
+  ]).then(([harness, provider, sandbox, vars, model, local]) => ({
     harness,
     provider,
     sandbox,
     vars,
-    extra,
     model,
     local,
-    git,
   }));
   const closeAll = async () => {
     await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});
-    await gitPromise.then((g) => g[Symbol.asyncDispose](), () => {});
   };
-  return { ready, closeAll, extraFor };
+  return { ready, closeAll };
 }
 
 /** The configured harness, or the automatic choice for this model and provider. */

@@ -29,11 +29,9 @@ import type { Provider, ProviderSettings } from "../providers/types.ts";
 import type { Resources } from "../tools/resources.ts";
 import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
-import { discoverSkills } from "../tools/skills.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { TurnContext } from "../tools/types.ts";
-import { workingTreeDiff } from "../workspace/diff.ts";
-import { type RepoGit, repoGit } from "../workspace/repo_git.ts";
+import type { RepoGit } from "../workspace/repo_git.ts";
 import type { AgentSession } from "./agent_session.ts";
 import {
   fittingHarnesses,
@@ -302,7 +300,8 @@ export class LiveSession implements Session {
       networkAllowed: sandbox.networkAllowed,
       webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
       home: config.home,
-      isHeldBack: agent.isHeldBack,
+      isHeldBack: agent.workspace.isHeldBack,
+      skills: () => agent.workspace.skills(sandbox.fs),
       askUser: relay.askUser(),
     };
     ctx.runSubagent = makeSubagentRunner(ctx, {
@@ -418,19 +417,14 @@ export class LiveSession implements Session {
   }
 
   diff(): Promise<string> {
-    const { agent } = this.#live;
-    return workingTreeDiff(agent.git, this.#p.config.cwd, agent.isHeldBack);
+    return this.#live.agent.workspace.diff();
   }
 
-  readonly git: RepoGit = (args) => repoGit(this.#live.agent, this.#p.config.cwd, args);
+  readonly git: RepoGit = (args) => this.#live.agent.workspace.repoGit(args);
 
   async skills(): Promise<Array<{ name: string; description: string; path: string }>> {
     const { agent } = this.#live;
-    const found = await discoverSkills(this.#p.config.cwd, agent.config.home, {
-      userHome: this.#p.env.HOME,
-      fs: agent.sandbox.fs,
-      isHeldBack: agent.isHeldBack,
-    });
+    const found = await agent.workspace.skills(agent.sandbox.fs);
     return found.map(({ name, description, path }) => ({ name, description, path }));
   }
 

@@ -40,7 +40,8 @@ export { TurnInProgressError, UntrustedDirectoryError } from "./errors.ts";
 /**
  * Opens a session: the trust check (unless `config.skipGitRepoCheck`), the saved session
  * `config.resume` names, then config, provider, harness, sandbox and approvals, the system
- * prompt and the session file. `deps.env` is the environment it sees (default the process's).
+ * prompt and the session file. `deps.env` is the environment it sees (default the process's);
+ * `deps.workspace` the workspace it works in (default: one it opens, and closes when disposed).
  */
 export async function openSession(
   config: SessionConfig,
@@ -54,7 +55,11 @@ export async function openSession(
     : undefined;
   const relay = new SessionRelay(io);
   const catalogRead = loadCatalog();
-  const agent = await openAgentSession(config, { env, io: relay.startupIO() });
+  const agent = await openAgentSession(config, {
+    env,
+    io: relay.startupIO(),
+    workspace: deps.workspace,
+  });
   try {
     const catalog = await catalogRead;
     const limits = limitsOf(

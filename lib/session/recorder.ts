@@ -10,8 +10,8 @@ import {
   createSession,
   openSession as readSavedSession,
   reopenForAppend,
-  type SessionEventInput,
   type SessionOrigin,
+  type SessionRecordInput,
   SessionWriter,
   uuidV7,
 } from "../store/mod.ts";
@@ -84,7 +84,7 @@ export class SessionRecorder {
     this.#cursor = this.#state.messages.length;
   }
 
-  append(event: SessionEventInput): void {
+  append(event: SessionRecordInput): void {
     if (!this.#writer || this.#failure) return;
     this.#writer.append(event).catch((error: Error) => this.#failure ??= error);
   }
@@ -106,7 +106,7 @@ export class SessionRecorder {
   }
 }
 
-function messageEvent(message: Message): SessionEventInput {
+function messageEvent(message: Message): SessionRecordInput {
   switch (message.role) {
     case "user":
       return { type: "user_message", message };

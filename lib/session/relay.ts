@@ -1,7 +1,7 @@
 /**
  * Carries what the agent asks the user to the front end (`SessionIO.approve` and `askUser`),
  * with the tool call's id and the turn's abort signal, and reports each approval as events and
- * in the session file.
+ * in the session file; one withdrawn by the turn's cancel is reported too (`approval_withdrawn`).
  */
 import { type ApprovalAsk, type ApprovalReply, replyOf } from "../approval/hook.ts";
 import type { AskUser } from "../tools/ask_user.ts";
@@ -38,18 +38,51 @@ export class SessionRelay {
   askUser(): AskUser | undefined {
     const io = this.#io;
     if (!io.askUser) return undefined;
-    return (questions, meta, signal) => io.askUser!(questions, meta, signal);
+    return (questions, meta, signal) =>
+      this.#whileAsked(meta.callId, signal, () => io.askUser!(questions, meta, signal));
   }
 
   async #approve(req: ApprovalAsk, signal: AbortSignal): Promise<ApprovalReply> {
     const { callId, question } = req;
     this.#io.onEvent({ type: "approval_requested", callId, question });
-    const reply = await this.#io.approve!(req, signal);
+    const reply = await this.#whileAsked(
+      callId,
+      signal,
+      () => this.#io.approve!(req, signal),
+      () => this.#recorder?.append({ type: "approval", callId, decision: "aborted" }),
+    );
     // A withdrawn question's late answer counts for nothing, so it is neither shown nor saved.
     if (signal.aborted) return reply;
     const { answer, note } = replyOf(reply);
     this.#io.onEvent({ type: "approval_resolved", callId, answer, ...(note ? { note } : {}) });
     this.#recorder?.append(approvalEvent(callId, answer, note));
     return reply;
+  }
+
+  /**
+   * Runs `ask`; when `signal` fires before it settles, reports the question withdrawn (once),
+   * even if the front end never answers.
+   */
+  async #whileAsked<T>(
+    callId: string,
+    signal: AbortSignal,
+    ask: () => Promise<T>,
+    onWithdrawn?: () => void,
+  ): Promise<T> {
+    let pending = true;
+    const withdraw = () => {
+      if (!pending) return;
+      pending = false;
+      this.#io.onEvent({ type: "approval_withdrawn", callId });
+      onWithdrawn?.();
+    };
+    signal.addEventListener("abort", withdraw, { once: true });
+    if (signal.aborted) withdraw();
+    try {
+      return await ask();
+    } finally {
+      pending = false;
+      signal.removeEventListener("abort", withdraw);
+    }
   }
 }

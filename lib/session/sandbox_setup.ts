@@ -8,7 +8,12 @@ import { makeHomeDir } from "../config/home.ts";
 import { approvalHook, type ApprovalStep, type Approver } from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
 import { capabilityById } from "../tools/registry.ts";
-import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
+import {
+  type CommandSandbox,
+  openCommandSandbox,
+  type SandboxMode,
+  type SandboxStatus,
+} from "../../sandbox/command_sandbox.ts";
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
 import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
@@ -36,8 +41,6 @@ export interface SessionSandbox extends AsyncDisposable {
   banner: string;
   /** Lines to print as `warning:` before the run. */
   warnings: string[];
-  /** One paragraph for the system prompt describing the sandbox and approval policy. */
-  promptNote: string;
 }
 
 /** Options of `openSessionSandbox()`. */
@@ -49,8 +52,11 @@ export interface SessionSandboxOptions {
   /** Asks the user; absent when no one can answer. */
   ask?: Approver;
   onDenied?: (message: string, callId?: string) => void;
-  /** `--yolo` was given. */
-  yolo?: boolean;
+  /**
+   * What the front end calls the setting that chose danger-full-access
+   * (`SessionConfig.labels.sandbox`): its warning then names it instead of `sandbox_mode`.
+   */
+  fullAccessLabel?: string;
 }
 
 /** Probes the sandbox once and builds the session's sandbox, command env and approval hook. */
@@ -60,29 +66,77 @@ export async function openSessionSandbox(
 ): Promise<SessionSandbox> {
   const mode = values.sandbox_mode;
   const policy = values.approval_policy;
-  const wsw = values.sandbox_workspace_write;
-  const networkAllowed = mode === "danger-full-access" ||
-    (mode === "workspace-write" && wsw.network_access);
-  const ask = opts.ask;
+  const networkAllowed = networkAllowedBy(values);
+  const roots = writableRootsOf(values, opts.cwd);
   const scratchRoot = join(opts.home, "run");
-  // Sessions that were killed left their scratch folders and maybe a temporary file in the
-  // workspace; one listing of the folder finds them. Made now so sandboxes can bind it.
-  const leftovers = await cleanStaleSessions(scratchRoot);
-  await makeHomeDir(scratchRoot);
+  const leftovers = await prepareScratchRoot(scratchRoot);
   const sandbox = await openCommandSandbox({
     mode,
-    writableRoots: [opts.cwd, ...wsw.writable_roots.map((root) => resolve(opts.cwd, root))],
+    writableRoots: roots,
     networkAccess: networkAllowed,
     readablePaths: [scratchRoot],
     retryUnsandboxed: policy === "on-failure"
-      ? onFailureRerun({ ask, onDenied: opts.onDenied })
+      ? onFailureRerun({ ask: opts.ask, onDenied: opts.onDenied })
       : undefined,
   });
   const status = sandbox.status;
-  const writableRoots = mode === "workspace-write"
-    ? [opts.cwd, ...wsw.writable_roots.map((root) => resolve(opts.cwd, root))]
-    : [];
-  const helper = lazyFileSystem(async () =>
+  const helper = fileToolHelper(mode, mode === "workspace-write" ? roots : [], status);
+  const scratch = new SessionScratch(scratchRoot);
+  const env = commandEnvironment(values.shell_environment_policy, opts.env);
+  return {
+    sandbox,
+    fs: journaledFileSystem(helper, () => scratch.journalDir()),
+    scratch,
+    async [Symbol.asyncDispose]() {
+      await helper[Symbol.asyncDispose]();
+      await scratch[Symbol.asyncDispose]();
+      await sandbox.close();
+    },
+    env,
+    networkAllowed,
+    beforeToolCall: approvalHook({
+      policy,
+      sandbox: { mode, enforced: status.enforced, problem: status.problem },
+      env,
+      mutates: (id) => capabilityById(id)?.mutates ?? true,
+      ask: opts.ask,
+      onDenied: opts.onDenied,
+    }),
+    banner: `sandbox: ${status.description}\napproval: ${policy}`,
+    warnings: sandboxWarnings({ status, policy, leftovers, fullAccessLabel: opts.fullAccessLabel }),
+  };
+}
+
+/** True when the sandbox mode lets commands reach the network. */
+function networkAllowedBy(values: ConfigValues): boolean {
+  const mode = values.sandbox_mode;
+  return mode === "danger-full-access" ||
+    (mode === "workspace-write" && values.sandbox_workspace_write.network_access);
+}
+
+/** The cwd, then `sandbox_workspace_write.writable_roots` resolved against it. */
+function writableRootsOf(values: ConfigValues, cwd: string): string[] {
+  return [cwd, ...values.sandbox_workspace_write.writable_roots.map((root) => resolve(cwd, root))];
+}
+
+/**
+ * Removes what killed sessions left (their scratch folders, maybe a temporary file in the
+ * workspace; one listing of the folder finds them) and makes the scratch root now, so that
+ * sandboxes can bind it. Returns the temporary files removed.
+ */
+async function prepareScratchRoot(scratchRoot: string): Promise<string[]> {
+  const leftovers = await cleanStaleSessions(scratchRoot);
+  await makeHomeDir(scratchRoot);
+  return leftovers;
+}
+
+/** The file tools' helper process, under the same confinement as commands, started on first use. */
+function fileToolHelper(
+  mode: SandboxMode,
+  writableRoots: string[],
+  status: SandboxStatus,
+): FileSystem & AsyncDisposable {
+  return lazyFileSystem(async () =>
     (await fileSystemFor(
       mode === "danger-full-access" ? undefined : {
         mode,
@@ -94,17 +148,16 @@ export async function openSessionSandbox(
       { probeOk: status.kind === "bwrap" && status.enforced },
     )).fs
   );
-  const scratch = new SessionScratch(scratchRoot);
-  const fs = journaledFileSystem(helper, () => scratch.journalDir());
-  const env = commandEnvironment(values.shell_environment_policy, opts.env);
-  const beforeToolCall = approvalHook({
-    policy,
-    sandbox: { mode, enforced: status.enforced, problem: status.problem },
-    env,
-    mutates: (id) => capabilityById(id)?.mutates ?? true,
-    ask,
-    onDenied: opts.onDenied,
-  });
+}
+
+/** The `warning:` lines of a session: leftovers removed, and what the sandbox cannot enforce. */
+function sandboxWarnings(facts: {
+  status: SandboxStatus;
+  policy: string;
+  leftovers: string[];
+  fullAccessLabel?: string;
+}): string[] {
+  const { status, leftovers, fullAccessLabel } = facts;
   const warnings: string[] = [];
   if (leftovers.length) {
     warnings.push(
@@ -113,50 +166,16 @@ export async function openSessionSandbox(
     );
   }
   if (status.problem) warnings.push(`${status.problem.message}\nhint: ${status.problem.hint}`);
-  if (mode !== "danger-full-access" && !(status.kind === "bwrap" && status.enforced)) {
+  if (status.mode !== "danger-full-access" && !(status.kind === "bwrap" && status.enforced)) {
     warnings.push("File tools run without an OS sandbox: symlink escapes are not blocked");
   }
-  if (mode === "danger-full-access") {
+  if (status.mode === "danger-full-access") {
+    const unasked = facts.policy === "never" ? " and without asking for approval" : "";
     warnings.push(
-      opts.yolo
-        ? "--yolo: commands run without a sandbox and without asking for approval"
+      fullAccessLabel
+        ? `${fullAccessLabel}: commands run without a sandbox${unasked}`
         : "sandbox_mode is danger-full-access: commands run without a sandbox",
     );
   }
-  return {
-    sandbox,
-    fs,
-    scratch,
-    async [Symbol.asyncDispose]() {
-      await helper[Symbol.asyncDispose]();
-      await scratch[Symbol.asyncDispose]();
-      await sandbox.close();
-    },
-    env,
-    networkAllowed,
-    beforeToolCall,
-    banner: `sandbox: ${status.description}\napproval: ${policy}`,
-    warnings,
-    promptNote: promptNote(
-      status.description,
-      status.enforced || mode === "danger-full-access",
-      policy,
-    ),
-  };
-}
-
-function promptNote(description: string, confined: boolean, policy: string): string {
-  const where = confined
-    ? `Commands run under this sandbox: ${description}.`
-    : `Commands cannot be sandboxed here (${description}); each one needs the user's approval.`;
-  const approvals: Record<string, string> = {
-    "untrusted": "Commands that are not known to be read-only need the user's approval.",
-    "on-request": "If a command truly needs to run outside the sandbox (network, writes " +
-      "elsewhere), request escalation through the tool's parameter with a one-sentence " +
-      "justification; the user approves or refuses.",
-    "on-failure": "If a command fails because of the sandbox, the user is asked whether to " +
-      "rerun it unsandboxed.",
-    "never": "No approval can be asked: work within the sandbox, and report what it prevents.",
-  };
-  return `${where} ${approvals[policy] ?? ""}`.trim();
+  return warnings;
 }

@@ -59,3 +59,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test("openSessionSandbox() names what chose full access in its warning", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_ss_" }));
+  try {
+    const warningOf = async (approval: ConfigValues["approval_policy"], label?: string) => {
+      const values = {
+        ...defaultValues(),
+        sandbox_mode: "danger-full-access",
+        approval_policy: approval,
+      } as ConfigValues;
+      await using session = await openSessionSandbox(values, {
+        cwd: root,
+        home: join(root, "home"),
+        env: {},
+        ...(label ? { fullAccessLabel: label } : {}),
+      });
+      return session.warnings;
+    };
+    assert.deepEqual(await warningOf("never", "--yolo"), [
+      "--yolo: commands run without a sandbox and without asking for approval",
+    ]);
+    assert.deepEqual(await warningOf("on-request", "full access"), [
+      "full access: commands run without a sandbox",
+    ]);
+    assert.deepEqual(await warningOf("never"), [
+      "sandbox_mode is danger-full-access: commands run without a sandbox",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -25,6 +25,7 @@ import type { UserAnswers, UserQuestion } from "../tools/types.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { CatalogModel } from "../providers/catalog.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 
@@ -142,6 +143,8 @@ export type SessionEvent =
   | { type: "warning"; message: string }
   | { type: "approval_requested"; callId?: string; question: ApprovalQuestion }
   | { type: "approval_resolved"; callId?: string; answer: ApprovalAnswer; note?: string }
+  /** A pending approval or question (`user.ask`) of call `callId` ended by the turn's cancel. */
+  | { type: "approval_withdrawn"; callId: string }
   | { type: "tool_denied"; callId?: string; reason: string }
   | { type: "subagent"; parentCallId?: string; label: string; event: LoopEvent }
   | { type: "harness_switched"; harness: string }
@@ -192,6 +195,12 @@ export interface SessionDeps {
    * turn under the harness's naming for source tools, sub-agents included.
    */
   toolSources?: readonly ToolSource[];
+  /**
+   * An open workspace at `config.cwd` (opened with the session's home) to work in: the session
+   * uses it and leaves it open (`interpreter eval` opens one per isolated copy). Without it the
+   * session opens its own and closes it when disposed.
+   */
+  workspace?: Workspace;
 }
 
 /** Options of one prompt: the JSON Schema its final answer must match (`--output-schema`). */

@@ -1,6 +1,6 @@
 /** Helpers for the tests in this folder: a temporary home and realistic events. */
 import type { Message } from "../model/message.ts";
-import type { SessionEventInput } from "./events.ts";
+import type { SessionRecordInput } from "./events.ts";
 import type { SessionHeaderInput } from "./store.ts";
 
 /** A temporary config home, removed on dispose. */
@@ -27,12 +27,12 @@ export function testHeader(overrides: Partial<SessionHeaderInput> = {}): Session
 }
 
 /** A user message event. */
-export function userEvent(text: string): SessionEventInput {
+export function userEvent(text: string): SessionRecordInput {
   return { type: "user_message", message: { role: "user", blocks: [{ type: "text", text }] } };
 }
 
 /** An assistant message that reasons (with a signature) and calls a tool `callId`. */
-export function callEvent(callId: string, command: string): SessionEventInput {
+export function callEvent(callId: string, command: string): SessionRecordInput {
   return {
     type: "assistant_message",
     message: {
@@ -63,12 +63,12 @@ export function resultMessage(
 }
 
 /** The tool result event for `callId`. */
-export function resultEvent(callId: string, text: string): SessionEventInput {
+export function resultEvent(callId: string, text: string): SessionRecordInput {
   return { type: "tool_result", message: resultMessage(callId, text), durationMs: 12 };
 }
 
 /** A final assistant answer. */
-export function answerEvent(text: string): SessionEventInput {
+export function answerEvent(text: string): SessionRecordInput {
   return {
     type: "assistant_message",
     message: {

@@ -105,7 +105,7 @@ export const sessionHeaderSchema = z.object({
 export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
 
 /** One line after the header. Every event carries `ts`, the time it was written. */
-export const sessionEventSchema = z.discriminatedUnion("type", [
+export const sessionRecordSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user_message"), ts: timestamp, message: userMessageSchema }),
   z.object({
     type: z.literal("assistant_message"),
@@ -155,15 +155,15 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
 ]);
 
 /** One line after the header. */
-export type SessionEvent = z.infer<typeof sessionEventSchema>;
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
 /** The kinds of session event. */
-export type SessionEventType = SessionEvent["type"];
+export type SessionRecordType = SessionRecord["type"];
 
 type WithOptionalTs<E> = E extends { ts: string } ? Omit<E, "ts"> & { ts?: string } : never;
 
 /** An event as given to `SessionWriter.append()`: `ts` defaults to the time of the call. */
-export type SessionEventInput = WithOptionalTs<SessionEvent>;
+export type SessionRecordInput = WithOptionalTs<SessionRecord>;
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
   : false;

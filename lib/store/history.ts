@@ -1,6 +1,6 @@
 /** Rebuilds the conversation the loop continues from, out of a session's events. */
 import type { Message } from "../model/message.ts";
-import type { SessionEvent } from "./events.ts";
+import type { SessionRecord } from "./events.ts";
 
 /** The result text given to a tool call that has none in the file. */
 export const INTERRUPTED_RESULT =
@@ -19,7 +19,7 @@ export interface ReplayedHistory {
  * (the process stopped mid-turn) gets an error result with `INTERRUPTED_RESULT`, placed after
  * the results its turn has, so that every request built from the history is valid.
  */
-export function replayHistory(events: readonly SessionEvent[]): ReplayedHistory {
+export function replayHistory(events: readonly SessionRecord[]): ReplayedHistory {
   let messages: Message[] = [];
   for (const event of events) {
     if (event.type === "compaction") messages = [...event.messages];

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import type { Message } from "../model/message.ts";
-import type { SessionEvent, SessionEventInput } from "./events.ts";
+import type { SessionRecord, SessionRecordInput } from "./events.ts";
 import { INTERRUPTED_RESULT, replayHistory } from "./history.ts";
 import { answerEvent, callEvent, resultEvent, resultMessage, userEvent } from "./_testing.ts";
 
-function events(...inputs: SessionEventInput[]): SessionEvent[] {
-  return inputs.map((e) => ({ ...e, ts: "2025-01-02T03:04:05.000Z" }) as SessionEvent);
+function events(...inputs: SessionRecordInput[]): SessionRecord[] {
+  return inputs.map((e) => ({ ...e, ts: "2025-01-02T03:04:05.000Z" }) as SessionRecord);
 }
 
-function messageOf(event: SessionEventInput): Message {
+function messageOf(event: SessionRecordInput): Message {
   if (!("message" in event)) throw new TypeError("not a message event");
   return event.message;
 }

@@ -3,7 +3,7 @@ import { basename, join, resolve } from "node:path";
 import { textOf } from "../model/message.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionHeader, SessionOrigin } from "./events.ts";
-import { parseHeaderLine, readSession, type SessionRecord } from "./read.ts";
+import { parseHeaderLine, readSession, type SavedSession } from "./read.ts";
 import { sessionsRoot } from "./store.ts";
 import { UUID_PATTERN } from "./uuid.ts";
 
@@ -105,7 +105,7 @@ export async function resolveSession(home: string, ref: string): Promise<string>
 }
 
 /** Reads the session `ref` names (see `resolveSession()`). */
-export async function openSession(home: string, ref: string): Promise<SessionRecord> {
+export async function openSession(home: string, ref: string): Promise<SavedSession> {
   return readSession(await resolveSession(home, ref));
 }
 

@@ -2,11 +2,11 @@
 export { SessionError } from "./errors.ts";
 export {
   SESSION_FORMAT_VERSION,
-  type SessionEvent,
-  type SessionEventInput,
-  type SessionEventType,
   type SessionHeader,
   type SessionOrigin,
+  type SessionRecord,
+  type SessionRecordInput,
+  type SessionRecordType,
 } from "./events.ts";
 export { INTERRUPTED_RESULT, type ReplayedHistory, replayHistory } from "./history.ts";
 export {
@@ -18,7 +18,7 @@ export {
   type SessionSummary,
   sessionSummary,
 } from "./list.ts";
-export { readSession, type SessionRecord } from "./read.ts";
+export { readSession, type SavedSession } from "./read.ts";
 export {
   createSession,
   reopenForAppend,

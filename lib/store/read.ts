@@ -4,18 +4,18 @@ import type { Message } from "../model/message.ts";
 import { SessionError } from "./errors.ts";
 import {
   SESSION_FORMAT_VERSION,
-  type SessionEvent,
-  sessionEventSchema,
   type SessionHeader,
   sessionHeaderSchema,
+  type SessionRecord,
+  sessionRecordSchema,
 } from "./events.ts";
 import { replayHistory } from "./history.ts";
 
 /** A session as read from its file. */
-export interface SessionRecord {
+export interface SavedSession {
   file: string;
   header: SessionHeader;
-  events: SessionEvent[];
+  events: SessionRecord[];
   /** The messages the loop continues from: replayed events, restarted at each compaction. */
   history: Message[];
   /** What reading skipped or repaired, one sentence each, for the user. */
@@ -37,14 +37,14 @@ export const MAX_SESSION_BYTES = 256 * 1024 * 1024;
  * with a note (a process stopped while writing it); any other invalid line is a `SessionError`
  * naming the file and line.
  */
-export async function readSession(file: string): Promise<SessionRecord> {
+export async function readSession(file: string): Promise<SavedSession> {
   const text = await readText(file);
   const lines = text.split("\n");
   const lastIndex = lines.findLastIndex((line) => line.trim() !== "");
   if (lastIndex < 0) throw new SessionError(`Session file "${file}" is empty`, { file });
   const ended = lastIndex < lines.length - 1;
   const header = parseHeaderLine(lines[0], file, { incomplete: lastIndex === 0 && !ended });
-  const events: SessionEvent[] = [];
+  const events: SessionRecord[] = [];
   const notes: string[] = [];
   let toolStateLine: number | undefined;
   for (let i = 1; i <= lastIndex; i++) {
@@ -117,18 +117,18 @@ export function parseHeaderLine(
 /** Parses one event line. */
 export function parseEventLine(
   line: string,
-): { ok: true; event: SessionEvent } | { ok: false; error: string } {
+): { ok: true; event: SessionRecord } | { ok: false; error: string } {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (e) {
     return { ok: false, error: `not JSON (${(e as Error).message})` };
   }
-  const result = sessionEventSchema.safeParse(value);
+  const result = sessionRecordSchema.safeParse(value);
   if (result.success) return { ok: true, event: result.data };
   const type = (value as { type?: unknown } | null)?.type;
   if (typeof type !== "string") return { ok: false, error: 'not an event (no "type")' };
-  const known = sessionEventSchema.options.some((o) => o.shape.type.value === type);
+  const known = sessionRecordSchema.options.some((o) => o.shape.type.value === type);
   if (!known) return { ok: false, error: `unknown event type ${JSON.stringify(type)}` };
   return { ok: false, error: `invalid "${type}" event: ${describeIssue(result.error)}` };
 }

@@ -8,10 +8,10 @@ import { VERSION } from "../version.ts";
 import { SessionError } from "./errors.ts";
 import {
   SESSION_FORMAT_VERSION,
-  type SessionEventInput,
-  sessionEventSchema,
   type SessionHeader,
   sessionHeaderSchema,
+  type SessionRecordInput,
+  sessionRecordSchema,
 } from "./events.ts";
 import { describeIssue, parseEventLine, parseHeaderLine } from "./read.ts";
 import { UUID_PATTERN, uuidV7 } from "./uuid.ts";
@@ -148,9 +148,9 @@ export class SessionWriter implements AsyncDisposable {
   }
 
   /** Validates `event`, stamps it with the time unless it has one, and writes it as one line. */
-  append(event: SessionEventInput): Promise<void> {
+  append(event: SessionRecordInput): Promise<void> {
     const stamped = { ...event, ts: event.ts ?? this.#now().toISOString() };
-    const result = sessionEventSchema.safeParse(stamped);
+    const result = sessionRecordSchema.safeParse(stamped);
     if (!result.success) {
       return Promise.reject(
         new TypeError(`Invalid "${event.type}" session event: ${describeIssue(result.error)}`),

@@ -2,6 +2,36 @@ import { join } from "node:path";
 import type { Ignore } from "ignore";
 import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
 import { fileGlobMatcher } from "./glob_match.ts";
+import type { ToolProgress } from "./types.ts";
+
+/** Files between two progress reports of a long walk or search. */
+export const FILES_PER_PROGRESS = 2000;
+
+/** What `walkFiles` and `listFiles` take. */
+export interface WalkOptions {
+  /** Only files whose path matches this glob. */
+  glob?: string;
+  signal: AbortSignal;
+  fs: FileSystem;
+  /** Called for every file the walk looks at, before the glob filters it. */
+  onFile?: () => void;
+}
+
+/**
+ * A counter that reports `text(n)` as a status line each FILES_PER_PROGRESS files; the loop's
+ * throttle decides how often the front end sees one, so calling it per file is cheap.
+ */
+export function fileCounter(
+  progress: (chunk: ToolProgress) => void,
+  text: (files: number) => string,
+): () => void {
+  let files = 0;
+  return () => {
+    if (++files % FILES_PER_PROGRESS === 0) {
+      progress({ stream: "status", text: `${text(files)}\n` });
+    }
+  };
+}
 
 interface IgnoreLevel {
   /** Path of the `.gitignore`'s folder relative to the root, "" or ending in "/". */
@@ -14,10 +44,7 @@ interface IgnoreLevel {
  * and read through `opts.fs` (the session's file system), in path order (as `Array.sort` orders
  * the paths), one folder at a time: a caller that stops early has read only what it used.
  */
-export async function* walkFiles(
-  root: string,
-  opts: { glob?: string; signal: AbortSignal; fs: FileSystem },
-): AsyncGenerator<string> {
+export async function* walkFiles(root: string, opts: WalkOptions): AsyncGenerator<string> {
   const fs = opts.fs;
   const match = opts.glob === undefined ? undefined : fileGlobMatcher(opts.glob);
   async function* visit(rel: string, levels: IgnoreLevel[]): AsyncGenerator<string> {
@@ -30,7 +57,10 @@ export async function* walkFiles(
       const path = rel + entry.name;
       if (isIgnored(stack, entry.isDirectory ? `${path}/` : path)) continue;
       if (entry.isDirectory) yield* visit(`${path}/`, stack);
-      else if (entry.isFile && (!match || match(path))) yield path;
+      else if (entry.isFile) {
+        opts.onFile?.();
+        if (!match || match(path)) yield path;
+      }
     }
   }
   yield* visit("", []);
@@ -48,10 +78,7 @@ function sortForPaths(entries: DirEntry[]): DirEntry[] {
 }
 
 /** All of `walkFiles`, as a list. */
-export async function listFiles(
-  root: string,
-  opts: { glob?: string; signal: AbortSignal; fs: FileSystem },
-): Promise<string[]> {
+export async function listFiles(root: string, opts: WalkOptions): Promise<string[]> {
   const out: string[] = [];
   for await (const path of walkFiles(root, opts)) out.push(path);
   return out;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { ToolContext } from "./capability.ts";
-import { walkFiles } from "./_file_walk.ts";
+import { fileCounter, walkFiles } from "./_file_walk.ts";
 import { fileGlobMatcher } from "./glob_match.ts";
 import { rgPath, rgRecords } from "./_rg.ts";
 import { fsOf } from "./_fs.ts";
@@ -168,7 +168,8 @@ const READ_WIDTH = 16;
  */
 export async function jsSearch(q: GrepQuery, re: RegExp, ctx: ToolContext): Promise<GrepHit[]> {
   const fs = fsOf(ctx);
-  const paths = walkFiles(q.root, { glob: q.glob, signal: ctx.signal, fs });
+  const onFile = fileCounter(ctx.progress, (n) => `looked at ${n} files`);
+  const paths = walkFiles(q.root, { glob: q.glob, signal: ctx.signal, fs, onFile });
   const context = q.mode === "content" ? q.context : 0;
   const search = (path: string) => searchFile(fs, join(q.root, path), { path, re, context });
   const hits: GrepHit[] = [];

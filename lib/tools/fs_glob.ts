@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
-import { listFiles } from "./_file_walk.ts";
+import { fileCounter, listFiles } from "./_file_walk.ts";
 import { rgFiles, type SearchEngine, searchEngine } from "./_rg.ts";
 import { fsOf } from "./_fs.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
@@ -48,10 +48,14 @@ export async function globFiles(
   const root = await searchRoot(ctx, input.path, "glob");
   const fs = fsOf(ctx);
   const opts = { glob: input.pattern, env: ctx.env, signal: ctx.signal, fs };
-  const found = engine === "rg" ? await rgFiles(root, opts, ctx) : await listFiles(root, opts);
+  const found = engine === "rg" ? await rgFiles(root, opts, ctx) : await listFiles(root, {
+    ...opts,
+    onFile: fileCounter(ctx.progress, (n) => `looked at ${n} files`),
+  });
+  const dated = fileCounter(ctx.progress, (n) => `sorting by time: ${n} of ${found.length} files`);
   return {
     root: displayPath(ctx.cwd, root),
-    files: await newestFirst(fs, root, found, ctx.signal),
+    files: await newestFirst(fs, root, found, { signal: ctx.signal, onFile: dated }),
     truncated: found.length > MAX_GLOB_RESULTS,
   };
 }
@@ -86,17 +90,18 @@ async function newestFirst(
   fs: FileSystem,
   root: string,
   files: string[],
-  signal: AbortSignal,
+  opts: { signal: AbortSignal; onFile: () => void },
 ): Promise<string[]> {
   type Timed = { f: string; t: number };
   const order = (a: Timed, b: Timed) => b.t - a.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0);
   let kept: Timed[] = [];
   for (let i = 0; i < files.length; i += STAT_WIDTH) {
-    signal.throwIfAborted();
+    opts.signal.throwIfAborted();
     kept.push(
       ...await Promise.all(
         files.slice(i, i + STAT_WIDTH).map(async (f) => {
           const stat = await fs.stat(join(root, f)).catch(() => undefined);
+          opts.onFile();
           return { f, t: stat?.mtime?.getTime() ?? 0 };
         }),
       ),

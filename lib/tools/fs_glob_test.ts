@@ -58,3 +58,45 @@ Deno.test("fsGlob() refuses a missing folder", async () => {
     (e) => e instanceof ToolError && /folder does not exist/.test(e.message),
   );
 });
+
+/** Writes `count` empty files, 100 to a folder. */
+async function manyFiles(dir: string, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 100) {
+    const folder = join(dir, `d${start / 100}`);
+    await Deno.mkdir(folder);
+    await Promise.all(
+      Array.from(
+        { length: Math.min(100, count - start) },
+        (_, i) => Deno.writeTextFile(join(folder, `f${start + i}.txt`), ""),
+      ),
+    );
+  }
+}
+
+Deno.test("a long glob reports how many files it looked at and sorted as it goes", async () => {
+  await using ws = await tempWorkspace();
+  await manyFiles(ws.dir, 2500);
+  const out = await globFiles({ pattern: "d1/*.txt" }, ws.ctx, "js");
+  assert.equal(out.files.length, 100);
+  assert.deepEqual(ws.progress, [{ stream: "status", text: "looked at 2000 files\n" }]);
+
+  ws.progress.length = 0;
+  assert.equal((await globFiles({ pattern: "*.txt" }, ws.ctx, "js")).files.length, 1000);
+  assert.deepEqual(ws.progress, [
+    { stream: "status", text: "looked at 2000 files\n" },
+    { stream: "status", text: "sorting by time: 2000 of 2500 files\n" },
+  ]);
+  if (hasRg) {
+    // ripgrep lists the files itself; ordering them by time is still reported.
+    ws.progress.length = 0;
+    await globFiles({ pattern: "*.txt" }, ws.ctx, "rg");
+    assert.deepEqual(ws.progress, [
+      { stream: "status", text: "sorting by time: 2000 of 2500 files\n" },
+    ]);
+  }
+
+  await using small = await tempWorkspace();
+  await manyFiles(small.dir, 1999);
+  await globFiles({ pattern: "*.txt" }, small.ctx, "js");
+  assert.deepEqual(small.progress, []);
+});

@@ -154,3 +154,37 @@ Deno.test("grepFiles() reports a bad regular expression as a ToolError on both e
     );
   }
 });
+
+/** Writes `count` small files, 100 to a folder, the last one holding "needle". */
+async function manyFiles(dir: string, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 100) {
+    const folder = `${dir}/d${String(start / 100).padStart(3, "0")}`;
+    await Deno.mkdir(folder);
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - start) }, (_, i) => {
+        const n = start + i;
+        return Deno.writeTextFile(`${folder}/f${n}.txt`, n === count - 1 ? "needle\n" : "hay\n");
+      }),
+    );
+  }
+}
+
+Deno.test("a long JS search reports how many files it looked at as it goes; a short one does not", async () => {
+  await using ws = await tempWorkspace();
+  await manyFiles(ws.dir, 4100);
+  const out = await grepFiles({ pattern: "needle" }, ws.ctx, "js");
+  assert.deepEqual(out.files, ["d040/f4099.txt"]);
+  assert.deepEqual(ws.progress, [
+    { stream: "status", text: "looked at 2000 files\n" },
+    { stream: "status", text: "looked at 4000 files\n" },
+  ]);
+  // Files a glob leaves out are looked at too: the walk is as long.
+  ws.progress.length = 0;
+  await grepFiles({ pattern: "needle", glob: "f4099.*" }, ws.ctx, "js");
+  assert.equal(ws.progress.length, 2);
+
+  await using small = await tempWorkspace();
+  await manyFiles(small.dir, 1999);
+  assert.equal((await grepFiles({ pattern: "needle" }, small.ctx, "js")).files.length, 1);
+  assert.deepEqual(small.progress, []);
+});

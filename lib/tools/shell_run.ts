@@ -78,7 +78,8 @@ export const shellRun = defineCapability({
       sandbox?.retryUnsandboxed && sandbox.status.enforced && !escalated &&
       result.code !== 0 && result.reason === null && SANDBOX_DENIAL.test(result.out.text())
     ) {
-      rerun = await sandbox.retryUnsandboxed(input.command, result.out.text());
+      const call = { callId: ctx.callId, signal: ctx.signal };
+      rerun = await sandbox.retryUnsandboxed(input.command, result.out.text(), call);
     }
     if (rerun === true) {
       result = await runOnce(argv, { cwd, timeoutMs, escalated: true, shell: input.shell }, ctx);

@@ -1,71 +1,18 @@
-import { dirname, join } from "node:path";
+/**
+ * Agent Skills for the model: the SKILL.md format (`parseSkillFile()`) and the `skill.list` and
+ * `skill.load` capabilities. Which skills exist is the workspace's to say (discovery is
+ * `lib/workspace/skills.ts`); the tools read them from `TurnContext.skills`.
+ */
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { decodeText, fsOf } from "./_fs.ts";
-import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
+import type { SkillInfo } from "./types.ts";
+
+export type { SkillInfo, SkillScope } from "./types.ts";
 
 /** File that makes a folder an Agent Skill. */
 export const SKILL_FILE = "SKILL.md";
-/** Folder levels searched below each root. */
-const MAX_DEPTH = 6;
-/** Folders visited at most per root. */
-const MAX_DIRS = 2000;
-
-/** Where a skill was found; earlier scopes win a name clash. */
-export type SkillScope = "repo" | "user" | "system";
-
-/** A discovered skill: its front matter and where it lives. */
-export interface SkillInfo {
-  name: string;
-  description: string;
-  /** Absolute path of the skill's SKILL.md. */
-  path: string;
-  /** Absolute path of the skill folder; relative paths in the body resolve against it. */
-  dir: string;
-  scope: SkillScope;
-}
-
-/**
- * Finds Agent Skills (folders holding SKILL.md with `name` and `description` front matter), by
- * precedence: `.agents/skills` in each folder from `cwd` up to the project root (the nearest
- * `.git`; only `cwd` without one), the project root's `.codex/skills`, the user's
- * `$HOME/.agents/skills` (`opts.userHome`), `<home>/skills`, then bundled `<home>/skills/.system`.
- * The first skill of a name wins; invalid SKILL.md files are skipped. Sorted by name. Folders
- * are listed and files read through `opts.fs`.
- */
-export async function discoverSkills(
-  cwd: string,
-  home: string | undefined,
-  opts: {
-    userHome?: string;
-    fs: FileSystem;
-    /** True for a SKILL.md that is held back (it changed while an earlier session ran). */
-    isHeldBack?: (path: string) => boolean;
-  },
-): Promise<SkillInfo[]> {
-  const fs = opts.fs;
-  const roots: Array<[string, SkillScope]> = [];
-  const root = await projectRoot(fs, cwd);
-  for (let dir = cwd;; dir = dirname(dir)) {
-    roots.push([join(dir, ".agents", "skills"), "repo"]);
-    if (dir === root || dirname(dir) === dir) break;
-  }
-  roots.push([join(root, ".codex", "skills"), "repo"]);
-  if (opts.userHome) roots.push([join(opts.userHome, ".agents", "skills"), "user"]);
-  if (home) {
-    roots.push([join(home, "skills"), "user"]);
-    roots.push([join(home, "skills", ".system"), "system"]);
-  }
-  const found = new Map<string, SkillInfo>();
-  for (const [dir, scope] of roots) {
-    for (const skill of await skillsUnder(fs, dir, scope)) {
-      if (opts.isHeldBack?.(skill.path)) continue;
-      if (!found.has(skill.name)) found.set(skill.name, skill);
-    }
-  }
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
 
 /** One `- name: description (file: path)` line per skill, for the system prompt; "" for none. */
 export function skillsListing(skills: readonly SkillInfo[]): string {
@@ -185,67 +132,7 @@ export const skillLoad = defineCapability({
   },
 });
 
-function contextSkills(ctx: ToolContext): Promise<SkillInfo[]> {
-  return discoverSkills(ctx.cwd, ctx.home, {
-    userHome: ctx.env.HOME,
-    fs: fsOf(ctx),
-    isHeldBack: ctx.isHeldBack,
-  });
-}
-
-/** Skill folders below `root`, breadth first, not descending into a skill or a dot folder. */
-async function skillsUnder(
-  fs: FileSystem,
-  root: string,
-  scope: SkillScope,
-): Promise<SkillInfo[]> {
-  const skills: SkillInfo[] = [];
-  let level = [root];
-  let visited = 0;
-  for (let depth = 0; depth <= MAX_DEPTH && level.length; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      if (++visited > MAX_DIRS) return skills;
-      const skill = await readSkill(fs, dir, scope);
-      if (skill) {
-        skills.push(skill);
-        continue;
-      }
-      for (const entry of await listDir(fs, dir)) {
-        if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
-          next.push(join(dir, entry.name));
-        }
-      }
-    }
-    level = next.sort();
-  }
-  return skills;
-}
-
-async function readSkill(
-  fs: FileSystem,
-  dir: string,
-  scope: SkillScope,
-): Promise<SkillInfo | undefined> {
-  const path = join(dir, SKILL_FILE);
-  const text = await fs.readFile(path).then(decodeText, () => undefined);
-  if (text === undefined) return undefined;
-  const meta = (await parseSkillFile(text))?.meta;
-  if (!meta?.name || !meta.description) return undefined;
-  return { name: meta.name, description: meta.description, path, dir, scope };
-}
-
-async function listDir(fs: FileSystem, dir: string): Promise<DirEntry[]> {
-  try {
-    return await fs.readDir(dir);
-  } catch {
-    return [];
-  }
-}
-
-async function projectRoot(fs: FileSystem, cwd: string): Promise<string> {
-  for (let dir = cwd;; dir = dirname(dir)) {
-    if (await fs.stat(join(dir, ".git")).catch(() => undefined)) return dir;
-    if (dirname(dir) === dir) return cwd;
-  }
+/** The skills the session offers (`TurnContext.skills`); none where it offers no discovery. */
+async function contextSkills(ctx: ToolContext): Promise<SkillInfo[]> {
+  return ctx.skills ? await ctx.skills() : [];
 }

@@ -1,69 +1,40 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
-import { discoverSkills, parseSkillFile, skillList, skillLoad, skillsListing } from "./skills.ts";
+import { parseSkillFile, type SkillInfo, skillList, skillLoad, skillsListing } from "./skills.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
-import { inProcessFs } from "../../sandbox/file_system.ts";
 
 const skill = (name: string, description: string, body = `# ${name}\n`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 
 /**
- * A workspace laid out as: `proj/` (git root) with `proj/sub/` as cwd, an `oi/` interpreter
- * home and a `user/` home directory, each with skills.
+ * A temp workspace holding two skills, `pdf` (its body takes `$ARGUMENTS`) and `lint`, which its
+ * context offers as the session would (`ctx.skills`).
  */
 async function skillWorkspace() {
   const ws = await tempWorkspace({
-    "proj/.git/HEAD": "ref: refs/heads/main\n",
-    "proj/.agents/skills/deploy/SKILL.md": skill("deploy", "root deploy"),
-    "proj/.agents/skills/group/lint/SKILL.md": skill("lint", "Lint the code"),
-    "proj/sub/.agents/skills/deploy/SKILL.md": skill("deploy", "nearest deploy"),
-    "proj/.codex/skills/review/SKILL.md": skill("review", "codex review"),
-    "user/.agents/skills/notes/SKILL.md": skill("notes", "user notes"),
-    "oi/skills/pdf/SKILL.md": skill(
-      "pdf",
-      "'Read PDFs, it''s fast'",
-      "Use scripts/extract.py on $ARGUMENTS.\n",
-    ),
-    "oi/skills/broken/SKILL.md": "no front matter here\n",
-    "oi/skills/.system/pdf/SKILL.md": skill("pdf", "bundled pdf"),
-    "oi/skills/.system/creator/SKILL.md": skill("creator", "Make new skills"),
-    "outside/.agents/skills/far/SKILL.md": skill("far", "above the project root"),
+    "skills/pdf/SKILL.md": skill("pdf", "Read PDFs", "Use scripts/extract.py on $ARGUMENTS.\n"),
+    "skills/lint/SKILL.md": skill("lint", "Lint the code"),
   });
-  ws.ctx.cwd = join(ws.dir, "proj", "sub");
-  ws.ctx.home = join(ws.dir, "oi");
-  ws.ctx.env.HOME = join(ws.dir, "user");
+  const info = (name: string, description: string): SkillInfo => ({
+    name,
+    description,
+    dir: join(ws.dir, "skills", name),
+    path: join(ws.dir, "skills", name, "SKILL.md"),
+    scope: "repo",
+  });
+  const offered = [info("lint", "Lint the code"), info("pdf", "Read PDFs")];
+  ws.ctx.skills = () => Promise.resolve(offered);
   return ws;
 }
 
-Deno.test("discoverSkills() searches every root and lets the nearest scope win", async () => {
-  await using ws = await skillWorkspace();
-  const skills = await discoverSkills(ws.ctx.cwd, ws.ctx.home, {
-    userHome: ws.ctx.env.HOME,
-    fs: inProcessFs,
-  });
-  assert.deepEqual(
-    skills.map((s) => [s.name, s.description, s.scope]),
-    [
-      ["creator", "Make new skills", "system"],
-      ["deploy", "nearest deploy", "repo"],
-      ["lint", "Lint the code", "repo"],
-      ["notes", "user notes", "user"],
-      ["pdf", "Read PDFs, it's fast", "user"],
-      ["review", "codex review", "repo"],
-    ],
-  );
-  const deploy = skills.find((s) => s.name === "deploy")!;
-  assert.equal(deploy.dir, join(ws.dir, "proj/sub/.agents/skills/deploy"));
-  assert.equal(deploy.path, join(deploy.dir, "SKILL.md"));
-  assert.equal(
-    skillsListing(skills.slice(0, 1)),
-    `- creator: Make new skills (file: ${join(ws.dir, "oi/skills/.system/creator/SKILL.md")})`,
-  );
-  assert.deepEqual(
-    await discoverSkills(join(ws.dir, "outside/x"), undefined, { fs: inProcessFs }),
-    [],
-  );
+Deno.test("skillsListing() writes one line per skill", () => {
+  const listing = skillsListing([
+    { name: "a", description: "first", path: "/s/a/SKILL.md", dir: "/s/a", scope: "repo" },
+    { name: "b", description: "second", path: "/s/b/SKILL.md", dir: "/s/b", scope: "user" },
+  ]);
+  assert.equal(listing, "- a: first (file: /s/a/SKILL.md)\n- b: second (file: /s/b/SKILL.md)");
+  assert.equal(skillsListing([]), "");
 });
 
 Deno.test("parseSkillFile() reads quoted and block values and skips nested maps", async () => {
@@ -112,19 +83,19 @@ Deno.test("parseSkillFile() reads a plain value holding ': ' as the rest of its 
   assert.deepEqual(broken, { meta: {}, body: "Body\n" }, "invalid YAML gives no metadata");
 });
 
-Deno.test("skillList() returns the skills and their listing", async () => {
+Deno.test("skillList() returns the skills the context offers and their listing", async () => {
   await using ws = await skillWorkspace();
   const out = await skillList.run({}, ws.ctx);
-  assert.equal(out.skills.length, 6);
-  assert.equal(out.listing.split("\n").length, 6);
-  assert.match(out.listing, /^- deploy: nearest deploy \(file: .*proj\/sub\/.agents/m);
+  assert.deepEqual(out.skills.map((s) => s.name), ["lint", "pdf"]);
+  assert.equal(out.listing, skillsListing(out.skills));
 });
 
 Deno.test("skillLoad() returns the body with arguments applied and the skill folder", async () => {
   await using ws = await skillWorkspace();
   const pdf = await skillLoad.run({ name: "/pdf", args: "report.pdf" }, ws.ctx);
   assert.equal(pdf.body, "Use scripts/extract.py on report.pdf.");
-  assert.equal(pdf.dir, join(ws.dir, "oi/skills/pdf"));
+  assert.equal(pdf.dir, join(ws.dir, "skills/pdf"));
+  assert.equal(pdf.description, "Read PDFs");
   const lint = await skillLoad.run({ name: "lint", args: "--fix" }, ws.ctx);
   assert.equal(lint.body, "# lint\n\nARGUMENTS: --fix");
   const plain = await skillLoad.run({ name: "$lint" }, ws.ctx);
@@ -137,11 +108,16 @@ Deno.test("skillLoad() names the available skills when the name is unknown", asy
     () => skillLoad.run({ name: "nope" }, ws.ctx),
     (err) =>
       err instanceof ToolError && err.message === 'Unknown skill "nope"' &&
-      err.hint === "Available skills: creator, deploy, lint, notes, pdf, review",
+      err.hint === "Available skills: lint, pdf",
   );
-  await using empty = await tempWorkspace();
+});
+
+Deno.test("control: a context that offers no skills has none, whatever lies on disk", async () => {
+  await using ws = await skillWorkspace();
+  delete ws.ctx.skills;
+  assert.deepEqual((await skillList.run({}, ws.ctx)).skills, []);
   await assert.rejects(
-    () => skillLoad.run({ name: "nope" }, empty.ctx),
+    () => skillLoad.run({ name: "pdf" }, ws.ctx),
     (err) => err instanceof ToolError && /No skills are installed/.test(err.hint ?? ""),
   );
 });

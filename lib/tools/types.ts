@@ -60,6 +60,11 @@ export interface TurnContext {
   /** True for project files held back because they changed while an earlier session ran. */
   isHeldBack?: (path: string) => boolean;
   /**
+   * The Agent Skills the session offers (`skill.list`, `skill.load`): the workspace's discovery,
+   * looked up on each call. Absent means no skills.
+   */
+  skills?: () => Promise<SkillInfo[]>;
+  /**
    * Runs a nested agent turn (a sub-agent) and returns its final text; `progress` receives a
    * line per step it takes. Absent where sub-agents are unavailable, including inside a
    * sub-agent, which bounds nesting to one level.
@@ -87,6 +92,20 @@ export interface TurnContext {
   scratch?: ScratchSpace;
   /** Puts questions to the user (`user.ask`); absent where no one can answer (exec, no TTY). */
   askUser?: AskUser;
+}
+
+/** Where a skill was found; earlier scopes win a name clash. */
+export type SkillScope = "repo" | "user" | "system";
+
+/** A discovered Agent Skill: its front matter and where it lives. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** Absolute path of the skill's SKILL.md. */
+  path: string;
+  /** Absolute path of the skill folder; relative paths in the body resolve against it. */
+  dir: string;
+  scope: SkillScope;
 }
 
 /** A deferred tool as a search shows it: wire name, description and JSON schema. */

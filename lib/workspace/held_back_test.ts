@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { inProcessFs } from "../../sandbox/file_system.ts";
-import { discoverSkills } from "../tools/skills.ts";
 import { openChangeWatch, releaseHeldBack } from "./held_back.ts";
+import { discoverSkills } from "./skills.ts";
 
 /** A temp project root and config home; removed on dispose. */
 async function tempProject() {
@@ -36,7 +36,7 @@ async function writeSkill(dir: string, name: string): Promise<string> {
 }
 
 async function skillNames(repo: string, isHeldBack: (path: string) => boolean) {
-  const skills = await discoverSkills(repo, undefined, { fs: inProcessFs, isHeldBack });
+  const skills = await discoverSkills(repo, { fs: inProcessFs, isHeldBack });
   return skills.map((s) => s.name);
 }
 

@@ -1,53 +1,118 @@
 /**
- * The values the system prompt templates use: the basic ones every harness gets (`promptVars()`:
- * directory, date, git status, AGENTS.md, skills), and the extra ones (git snapshot fields,
- * CLAUDE.md, OS version, long dates, a folder tree), computed only when a harness's templates
- * use them (`extraVariables()`): each costs git runs or disk reads at start-up.
+ * The values the system prompt templates use, gathered in one place (`gatherPromptVars()`): the
+ * cheap ones always (directory, date, platform, shell, model), the others (git status and
+ * snapshot, AGENTS.md, CLAUDE.md, skills, OS version, long dates, a folder tree) only when the
+ * harness's templates use them, since each costs git runs or disk reads at start-up.
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import { PROMPT_VARIABLES } from "../harness/prompt.ts";
-import { readTextPrefix } from "../input_file.ts";
-import { discoverSkills, skillsListing } from "../tools/skills.ts";
-import { inProcessFs } from "../../sandbox/file_system.ts";
+import { type SkillInfo, skillsListing } from "../tools/skills.ts";
+import {
+  agentsMdText,
+  claudeMdText,
+  type InstructionFile,
+  type InstructionKind,
+} from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
-import { findGitRoot } from "./git_root.ts";
 
-/** Collects the values the system prompt templates can use. */
-export async function promptVars(
-  cwd: string,
-  opts: {
-    model: string;
-    home: string;
-    sandbox: string;
-    env: Record<string, string | undefined>;
-    /** `harness_guidance`: false leaves the harness's guidance out. */
-    guidance?: boolean;
-    git: GitRunner;
-    /** True for a file that changed while an earlier session ran and is not loaded yet. */
-    isHeldBack?: (path: string) => boolean;
+/** What the prompt variables are read from: the workspace (`Workspace` has all of it). */
+export interface PromptSources {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  git: GitRunner;
+  /** True for a file that changed while an earlier session ran and is not loaded yet. */
+  isHeldBack(path: string): boolean;
+  gitRoot(): Promise<string | undefined>;
+  instructions(kind: InstructionKind): Promise<InstructionFile[]>;
+  skills(): Promise<SkillInfo[]>;
+}
+
+/** The session's own values among the prompt variables. */
+export interface SessionPromptValues {
+  model: string;
+  /** `harness_guidance`: false leaves the harness's guidance out. */
+  guidance?: boolean;
+}
+
+/** A variable that costs git runs or disk reads: the fields it fills, and how they are read. */
+interface CostlyVariable {
+  fills: ReadonlyArray<keyof PromptVars>;
+  read(src: PromptSources): Promise<Partial<PromptVars>>;
+}
+
+const COSTLY: readonly CostlyVariable[] = [
+  { fills: ["gitStatus"], read: async (src) => ({ gitStatus: await gitStatus(src) }) },
+  {
+    fills: ["isGit", "gitBranch", "gitMainBranch", "gitUser", "gitStatusShort", "gitRecentCommits"],
+    read: gitSnapshot,
   },
+  {
+    fills: ["agentsMd"],
+    read: async (src) => ({ agentsMd: agentsMdText(await src.instructions("AGENTS.md")) }),
+  },
+  {
+    fills: ["claudeMd"],
+    read: async (src) => ({ claudeMd: claudeMdText(await src.instructions("CLAUDE.md")) }),
+  },
+  { fills: ["skills"], read: async (src) => ({ skills: skillsListing(await src.skills()) }) },
+  { fills: ["folderTree"], read: async (src) => ({ folderTree: await folderTree(src.cwd) }) },
+];
+
+/**
+ * The prompt variables `used` names (`usedVariables()`), with the session's values. `sandbox` is
+ * left empty: the session adds its `sandboxFacts`. The costly ones are read together.
+ */
+export async function gatherPromptVars(
+  src: PromptSources,
+  used: ReadonlySet<keyof PromptVars>,
+  session: SessionPromptValues,
 ): Promise<PromptVars> {
-  const isHeldBack = opts.isHeldBack ?? (() => false);
-  // The three inputs read the disk and run git independently, so they are gathered together.
-  const [gitStatusText, agentsText, skills] = await Promise.all([
-    gitStatus(cwd, opts.git, isHeldBack),
-    agentsMd(cwd, opts.home),
-    // Start-up reads, before any tool runs: this process reads as the helper would.
-    discoverSkills(cwd, opts.home, { userHome: opts.env.HOME, fs: inProcessFs, isHeldBack }),
-  ]);
-  return {
-    ...(opts.guidance === false ? { guidance: "" } : {}),
-    cwd,
-    date: currentDate(opts.env),
+  const vars: PromptVars = {
+    ...(session.guidance === false ? { guidance: "" } : {}),
+    cwd: src.cwd,
+    date: currentDate(src.env),
     platform: `${Deno.build.os} ${Deno.build.arch}`,
-    shell: opts.env.SHELL ?? "/bin/bash",
-    model: opts.model,
-    gitStatus: gitStatusText,
-    agentsMd: agentsText,
-    sandbox: opts.sandbox,
-    skills: skillsListing(skills),
+    shell: src.env.SHELL ?? "/bin/bash",
+    model: session.model,
+    gitStatus: "",
+    agentsMd: "",
+    sandbox: "",
   };
+  const now = testTime(src.env) ?? new Date();
+  if (used.has("dateLong")) vars.dateLong = longDate(now);
+  if (used.has("datetime")) vars.datetime = now.toISOString();
+  if (used.has("timezone")) vars.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (used.has("osVersion")) vars.osVersion = osVersion();
+  const reads = COSTLY.filter(({ fills }) => fills.some((key) => used.has(key)))
+    .map(({ read }) => read(src));
+  for (const got of await Promise.all(reads)) Object.assign(vars, got);
+  return vars;
+}
+
+/**
+ * The prompt variable fields a harness's templates use: its system prompt and context entries
+ * (their `{{variables}}` and `when` conditions) and its reviewer prompt.
+ */
+export function usedVariables(h: Harness): Set<keyof PromptVars> {
+  const used = new Set<keyof PromptVars>();
+  const scan = (text: string) => {
+    for (const m of text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) {
+      const key = PROMPT_VARIABLES[m[1]];
+      if (key) used.add(key);
+    }
+  };
+  for (const entry of h.context) {
+    scan(entry.text);
+    for (const name of entry.when ?? []) used.add(name);
+  }
+  scan(h.texts.reviewer);
+  return used;
+}
+
+/** True when the repository at `root` appeared or changed its config while a session ran. */
+function repoHeldBack(src: PromptSources, root: string): boolean {
+  return src.isHeldBack(join(root, ".git")) || src.isHeldBack(join(root, ".git", "config"));
 }
 
 /** Today's date, or the fixed `OPENINTERPRETER_TEST_TIME` used by tests. */
@@ -60,86 +125,19 @@ function currentDate(env: Record<string, string | undefined>): string {
  * `git status --short --branch`, run so that repository config cannot execute anything, and not
  * at all in a repository that was created, or whose config changed, while a session ran.
  */
-async function gitStatus(
-  cwd: string,
-  git: GitRunner,
-  isHeldBack: (path: string) => boolean,
-): Promise<string> {
-  const root = await findGitRoot(cwd);
+async function gitStatus(src: PromptSources): Promise<string> {
+  const root = await src.gitRoot();
   if (!root) return "(not a git repository)";
-  if (isHeldBack(join(root, ".git")) || isHeldBack(join(root, ".git", "config"))) {
+  if (repoHeldBack(src, root)) {
     return "(git status not run: the repository changed while an earlier session ran)";
   }
-  const out = await git.run(["status", "--short", "--branch"], cwd);
+  const out = await src.git.run(["status", "--short", "--branch"], src.cwd);
   if (out.skipped) return `(git status not run: ${out.skipped})`;
   if (!out.ok) return "(not a git repository)";
   const lines = out.stdout.trim().split("\n");
   return lines.length > 40
     ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")
     : lines.join("\n");
-}
-
-const AGENTS_MD_MAX_BYTES = 32 * 1024;
-
-/** The user's global AGENTS.md followed by the project's, each trimmed and capped. */
-async function agentsMd(cwd: string, home: string): Promise<string> {
-  const root = (await findGitRoot(cwd)) ?? cwd;
-  const candidates = [join(home, "AGENTS.md")];
-  for (let dir = cwd;; dir = dirname(dir)) {
-    candidates.splice(1, 0, join(dir, "AGENTS.md"));
-    if (dir === root || dirname(dir) === dir) break;
-  }
-  const parts: string[] = [];
-  for (const file of candidates) {
-    const text = await readTextPrefix(file, AGENTS_MD_MAX_BYTES);
-    if (text.trim()) parts.push(text.trim().slice(0, AGENTS_MD_MAX_BYTES));
-  }
-  return parts.join("\n\n");
-}
-
-type Extra = Partial<PromptVars>;
-
-/** The prompt variable fields the harness's system prompt and context templates use. */
-export function usedVariables(h: Harness): Set<keyof PromptVars> {
-  const used = new Set<keyof PromptVars>();
-  for (const entry of h.context) {
-    for (const m of entry.text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) {
-      const key = PROMPT_VARIABLES[m[1]];
-      if (key) used.add(key);
-    }
-    for (const name of entry.when ?? []) used.add(name);
-  }
-  return used;
-}
-
-/** The extra variables `used` names, gathered together. */
-export async function extraVariables(
-  cwd: string,
-  used: Set<keyof PromptVars>,
-  opts: {
-    env: Record<string, string | undefined>;
-    git: GitRunner;
-    /** True for a file that changed while an earlier session ran and is not loaded yet. */
-    isHeldBack: (path: string) => boolean;
-  },
-): Promise<Extra> {
-  const out: Extra = {};
-  const now = testTime(opts.env) ?? new Date();
-  if (used.has("dateLong")) out.dateLong = longDate(now);
-  if (used.has("datetime")) out.datetime = now.toISOString();
-  if (used.has("timezone")) out.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (used.has("osVersion")) out.osVersion = osVersion();
-  const tasks: Promise<void>[] = [];
-  if (used.has("folderTree")) tasks.push(folderTree(cwd).then((t) => void (out.folderTree = t)));
-  if (used.has("claudeMd")) {
-    tasks.push(claudeMd(cwd, opts.env.HOME).then((t) => void (out.claudeMd = t)));
-  }
-  const gitKeys = ["isGit", "gitBranch", "gitMainBranch", "gitUser", "gitStatusShort"] as const;
-  if ([...gitKeys, "gitRecentCommits" as const].some((k) => used.has(k))) {
-    tasks.push(gitSnapshot(cwd, opts.git, opts.isHeldBack).then((g) => void Object.assign(out, g)));
-  }
-  await Promise.all(tasks);
-  return out;
 }
 
 function testTime(env: Record<string, string | undefined>): Date | undefined {
@@ -194,43 +192,17 @@ async function folderTree(cwd: string): Promise<string> {
   return [`${cwd}/`, ...lines].join("\n");
 }
 
-const CLAUDE_MD_MAX_BYTES = 32 * 1024;
-
-/** `~/.claude/CLAUDE.md`, then CLAUDE.md and `.claude/CLAUDE.md` from the project root down. */
-async function claudeMd(cwd: string, userHome: string | undefined): Promise<string> {
-  const root = (await findGitRoot(cwd)) ?? cwd;
-  const dirs: string[] = [];
-  for (let dir = cwd;; dir = dirname(dir)) {
-    dirs.unshift(dir);
-    if (dir === root || dirname(dir) === dir) break;
-  }
-  const files = [
-    ...(userHome ? [join(userHome, ".claude", "CLAUDE.md")] : []),
-    ...dirs.flatMap((d) => [join(d, "CLAUDE.md"), join(d, ".claude", "CLAUDE.md")]),
-  ];
-  const parts: string[] = [];
-  for (const file of files) {
-    const text = (await readTextPrefix(file, CLAUDE_MD_MAX_BYTES)).trim();
-    if (text) parts.push(`Instructions in ${file}:\n\n${text.slice(0, CLAUDE_MD_MAX_BYTES)}`);
-  }
-  return parts.join("\n\n");
-}
-
 /** Branch, main branch, user, short status and recent commits, through the safe git runner. */
-async function gitSnapshot(
-  cwd: string,
-  git: GitRunner,
-  isHeldBack: (path: string) => boolean,
-): Promise<Extra> {
-  const root = await findGitRoot(cwd);
+async function gitSnapshot(src: PromptSources): Promise<Partial<PromptVars>> {
+  const root = await src.gitRoot();
   if (!root) return { isGit: "No" };
   // A repository whose config changed while a session ran is not touched (see held_back.ts).
-  if (isHeldBack(join(root, ".git")) || isHeldBack(join(root, ".git", "config"))) {
+  if (repoHeldBack(src, root)) {
     const note = "(git not run: the repository changed while an earlier session ran)";
     return { isGit: "Yes", gitBranch: note, gitStatusShort: note };
   }
   const out = async (args: string[]) => {
-    const r = await git.run(args, cwd);
+    const r = await src.git.run(args, src.cwd);
     return r.ok ? r.stdout.trim() : "";
   };
   const [branch, user, status, commits, originHead, hasMain] = await Promise.all([

@@ -7,7 +7,7 @@
  *
  *   deno run -A scripts/bench/resume.ts
  */
-import type { SessionEventInput } from "../../lib/store/events.ts";
+import type { SessionRecordInput } from "../../lib/store/events.ts";
 import { findResumable } from "../../lib/session/resume.ts";
 import { readSession } from "../../lib/store/read.ts";
 import { createSession, reopenForAppend } from "../../lib/store/store.ts";
@@ -26,7 +26,7 @@ function random(seed: number): () => number {
   };
 }
 
-function* turnEvents(next: () => number): Generator<SessionEventInput> {
+function* turnEvents(next: () => number): Generator<SessionRecordInput> {
   const usage = {
     inputTokens: 24_000,
     outputTokens: 180,

@@ -1,6 +1,7 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
 import { terminalText } from "../../approval/visible.ts";
-import { findSessions, type SessionSummary } from "../../store/mod.ts";
+import { resumableSessions } from "../../session/resume.ts";
+import type { SessionSummary } from "../../store/mod.ts";
 import type { Style } from "../term/progress.ts";
 
 const SHOWN = 20;
@@ -14,9 +15,12 @@ export interface PickOptions {
   style: Style;
 }
 
-/** Lists the newest sessions and returns the id the user picks, or undefined. */
+/**
+ * Lists the newest sessions one can resume (those with a user message, as `resume --last`) and
+ * returns the id the user picks, or undefined.
+ */
 export async function pickSession(home: string, opts: PickOptions): Promise<string | undefined> {
-  const sessions = await findSessions(home, { cwd: opts.cwd, limit: SHOWN });
+  const sessions = await resumableSessions(home, { cwd: opts.cwd, limit: SHOWN });
   if (sessions.length === 0) {
     opts.print([`No saved sessions${opts.cwd ? ` for "${terminalText(opts.cwd)}"` : ""}`]);
     return undefined;

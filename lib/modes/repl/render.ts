@@ -116,6 +116,7 @@ export class Transcript {
         return;
       case "approval_requested":
       case "approval_resolved":
+      case "approval_withdrawn":
         return;
       case "model_request":
         this.#sawText = false;

@@ -75,6 +75,7 @@ export function sessionLines(
       ];
     case "approval_requested":
     case "approval_resolved":
+    case "approval_withdrawn":
       return [];
     case "subagent":
       return subagentLines(event, style, opts.calls);

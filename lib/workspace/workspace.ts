@@ -1,0 +1,120 @@
+/**
+ * The workspace: what a session knows about the project it works in. The working directory and
+ * its repository, the git runner the agent's own git commands go through (safe_git.ts), the
+ * files held back because they changed while an earlier session ran (held_back.ts), the prompt
+ * variables, the instruction files and the skills. A session is opened on one; `interpreter
+ * eval` opens one per isolated copy and gives it to each session (`SessionDeps.workspace`).
+ */
+import { secureHome } from "../config/home.ts";
+import { findProjectRoot } from "../config/load.ts";
+import type { Harness, PromptVars } from "../harness/types.ts";
+import type { SkillInfo } from "../tools/skills.ts";
+import { type FileSystem, inProcessFs } from "../../sandbox/file_system.ts";
+import { workingTreeDiff } from "./diff.ts";
+import { findGitRoot } from "./git_root.ts";
+import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
+import { findInstructions, type InstructionFile, type InstructionKind } from "./instructions.ts";
+import { gatherPromptVars, type SessionPromptValues, usedVariables } from "./prompt_vars.ts";
+import { repoGit } from "./repo_git.ts";
+import { type GitResult, type GitRunner, openGitRunner } from "./safe_git.ts";
+import { discoverSkills } from "./skills.ts";
+
+export type { InstructionFile, InstructionKind } from "./instructions.ts";
+export type { SessionPromptValues } from "./prompt_vars.ts";
+
+/** An open workspace. Dispose it to record what changed (held_back.ts) and stop the git runner. */
+export interface Workspace extends AsyncDisposable {
+  /** The working directory, absolute. */
+  readonly cwd: string;
+  /** The interpreter home the held-back records are kept in. */
+  readonly home: string;
+  /** The repository root when the workspace was opened, else `cwd`: project config stops here. */
+  readonly projectRoot: string;
+  /** Runs git so that repository config cannot execute anything (safe_git.ts). */
+  readonly git: GitRunner;
+  /** Held-back absolute paths, sorted: files, and folders held back whole. */
+  readonly heldBack: readonly string[];
+  /** The start-up lines naming what was held back, why, and how to allow it. */
+  readonly notices: readonly string[];
+  /** True for a held-back file and for anything in a folder held back whole. */
+  isHeldBack(path: string): boolean;
+  /** The repository around `cwd` now (a session may create one), if any. */
+  gitRoot(): Promise<string | undefined>;
+  /** The prompt variables `harness`'s templates use, with the session's values. */
+  promptVars(harness: Harness, session: SessionPromptValues): Promise<PromptVars>;
+  /** The AGENTS.md or CLAUDE.md files that apply here, in reading order (instructions.ts). */
+  instructions(kind: InstructionKind): Promise<InstructionFile[]>;
+  /**
+   * The Agent Skills found from `cwd` up and in the homes, held-back ones left out. `fs` reads
+   * the folders (default: this process; a session passes its sandboxed file system).
+   */
+  skills(fs?: FileSystem): Promise<SkillInfo[]>;
+  /** The working tree against HEAD, untracked files included (`/diff`). */
+  diff(): Promise<string>;
+  /** Runs one git command of the agent's own at the repository root (`/review`). */
+  repoGit(args: string[]): Promise<GitResult>;
+}
+
+/** Where a workspace keeps its records and what it reads the user's environment from. */
+export interface WorkspaceOptions {
+  /** The interpreter home (`configHome()`): held-back records, `AGENTS.md`, `skills/`. */
+  home: string;
+  /** The environment: `HOME` (user skills, CLAUDE.md), `SHELL`, git's environment. */
+  env: Record<string, string>;
+}
+
+/**
+ * Opens the workspace at `cwd`: makes sure the home is private, starts the change watch from
+ * `cwd` up to the project root and opens the git runner.
+ */
+export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promise<Workspace> {
+  const { home, env } = opts;
+  await secureHome(home);
+  const projectRoot = await findProjectRoot(cwd);
+  const { watch, git } = await openParts({ cwd, root: projectRoot, home, env });
+  const isHeldBack = watch.isHeld;
+  const gitRoot = () => findGitRoot(cwd);
+  const instructions = async (kind: InstructionKind) =>
+    findInstructions(kind, { cwd, gitRoot: await gitRoot(), home, userHome: env.HOME });
+  const skills = (fs: FileSystem = inProcessFs) =>
+    discoverSkills(cwd, { home, userHome: env.HOME, fs, isHeldBack });
+  const sources = { cwd, env, git, isHeldBack, gitRoot, instructions, skills: () => skills() };
+  return {
+    cwd,
+    home,
+    projectRoot,
+    git,
+    heldBack: watch.held,
+    notices: watch.notices,
+    isHeldBack,
+    gitRoot,
+    instructions,
+    skills,
+    promptVars: (harness, session) => gatherPromptVars(sources, usedVariables(harness), session),
+    diff: () => workingTreeDiff(git, cwd, isHeldBack),
+    repoGit: (args) => repoGit({ git, isHeldBack }, cwd, args),
+    async [Symbol.asyncDispose]() {
+      try {
+        await watch.close();
+      } finally {
+        await git[Symbol.asyncDispose]();
+      }
+    },
+  };
+}
+
+/** The change watch and the git runner, opened together; neither is left open when one fails. */
+async function openParts(
+  opts: { cwd: string; root: string; home: string; env: Record<string, string> },
+): Promise<{ watch: ChangeWatch; git: GitRunner }> {
+  const [watch, git] = await Promise.allSettled([
+    openChangeWatch({ cwd: opts.cwd, root: opts.root, home: opts.home }),
+    openGitRunner({ env: opts.env }),
+  ]);
+  if (watch.status === "fulfilled" && git.status === "fulfilled") {
+    return { watch: watch.value, git: git.value };
+  }
+  if (watch.status === "fulfilled") await watch.value.close();
+  if (git.status === "fulfilled") await git.value[Symbol.asyncDispose]();
+  throw watch.status === "rejected" ? watch.reason : (git as PromiseRejectedResult).reason;
+}
