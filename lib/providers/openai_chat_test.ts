@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import { emptyUsage, type Message } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
-import {
-  collect,
-  serveReplies,
-  simpleRequest,
-  sseData,
-  testSettings,
-  transportTests,
-} from "./_testing.ts";
+import { collect, serveReplies, simpleRequest, sseData, testSettings } from "./_testing.ts";
+import { transportTests } from "./_transport_tests.ts";
 import type { Compat } from "./types.ts";
 import { createChatProvider, finishChat, fromWire, initChatState, toWire } from "./openai_chat.ts";
 

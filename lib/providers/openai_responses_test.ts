@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { emptyUsage, type Message } from "../model/message.ts";
-import {
-  collect,
-  serveReplies,
-  simpleRequest,
-  sseEvents,
-  testSettings,
-  transportTests,
-} from "./_testing.ts";
+import { collect, serveReplies, simpleRequest, sseEvents, testSettings } from "./_testing.ts";
+import { transportTests } from "./_transport_tests.ts";
 import {
   createResponsesProvider,
   finishResponses,

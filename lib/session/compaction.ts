@@ -5,7 +5,7 @@
 import { summaryMessage } from "../harness/session_texts.ts";
 import type { HarnessTexts } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
-import { joinedSystem, type Message, textOf } from "../model/message.ts";
+import { addUsage, joinedSystem, type Message, textOf, type Usage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 
 export { compactLimit, DEFAULT_CONTEXT_WINDOW } from "../providers/catalog.ts";
@@ -111,4 +111,17 @@ export async function compactHistory(
   ];
   state.messages.splice(0, state.messages.length, ...compacted);
   return compacted;
+}
+
+/** `provider`, with the usage of every reply it streams added to `usage`. */
+export function countingUsage(provider: Provider, usage: Usage): Provider {
+  return {
+    settings: provider.settings,
+    async *stream(request, signal) {
+      for await (const event of provider.stream(request, signal)) {
+        if (event.type === "done") addUsage(usage, event.usage);
+        yield event;
+      }
+    },
+  };
 }

@@ -10,29 +10,21 @@ import { loadHarness } from "../harness/load.ts";
 import {
   promptMessages,
   renderContext,
-  type SessionContext,
   withOpeningContext,
   withoutContext,
 } from "../harness/context.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
-import type { Harness } from "../harness/types.ts";
 import { sessionToolHooks } from "../hooks/session_chain.ts";
-import { type LoopState, runTurn } from "../loop/agent_loop.ts";
+import { runTurn } from "../loop/agent_loop.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import { addUsage, type Block, type Usage } from "../model/message.ts";
+import { type Block, type Usage } from "../model/message.ts";
 import type { OutputSchema } from "../model/message.ts";
-import type { WireApi } from "../model/request_settings.ts";
-import { type Catalog, type ModelLimits, modelLimits } from "../providers/catalog.ts";
 import { openProvider } from "../providers/mod.ts";
-import type { Provider, ProviderSettings } from "../providers/types.ts";
-import type { Resources } from "../tools/resources.ts";
 import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
-import type { ToolSource } from "../tools/tool_source.ts";
 import type { TurnContext } from "../tools/types.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
-import type { AgentSession } from "./agent_session.ts";
 import {
   fittingHarnesses,
   harnessChoices,
@@ -40,87 +32,27 @@ import {
   isProvider,
   providerChoices,
 } from "./choices.ts";
-import { compactHistory, contextTokens, loadTokenizer } from "./compaction.ts";
+import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
 import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
-import type { SessionRecorder } from "./recorder.ts";
-import type { SessionRelay } from "./relay.ts";
 import { wireLabel, wireMismatch } from "./setup.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { makeSubagentRunner } from "./subagent.ts";
+import {
+  limitsOf,
+  type LiveParts,
+  type RunningTurn,
+  type SessionParts,
+  type SessionState,
+} from "./session_parts.ts";
 import type {
   PromptOptions,
   PromptOutcome,
   ReasoningEffort,
   Session,
-  SessionConfig,
   SessionInfo,
-  SessionIO,
   SessionStatus,
 } from "./types.ts";
-
-/** What a session knows, apart from its live parts: plain data. */
-export interface SessionState {
-  /** The conversation and its request settings, as the loop reads and extends them. */
-  loop: LoopState;
-  harness: Harness;
-  /** The harness's context with this session's values: system parts and opening messages. */
-  context: SessionContext;
-  /** Where requests go (it changes with `/model`). */
-  route: { providerId: string; wireApi: WireApi };
-  limits: ModelLimits;
-  /** What the tools keep between calls (todos, loaded tools, read records); saved in the file. */
-  toolState: Map<string, unknown>;
-  /** The tool state as last saved, to write it only when it changed. */
-  savedToolState: string;
-  /** Tool calls recovered from reply text. */
-  repairs: number;
-}
-
-/** The live parts: processes, connections and files the session must close. */
-export interface LiveParts {
-  /** Config, sandbox, file-tool helper, git runner and change watch. */
-  agent: AgentSession;
-  provider: Provider;
-  recorder: SessionRecorder;
-  /** What tools leave running: background jobs, the terminal. */
-  resources: Resources;
-  relay: SessionRelay;
-}
-
-/** What a `LiveSession` is made of. */
-export interface SessionParts {
-  config: SessionConfig;
-  env: Record<string, string>;
-  io: SessionIO;
-  info: SessionInfo;
-  catalog: Catalog;
-  state: SessionState;
-  live: LiveParts;
-  /** Tools from outside the harness, offered in every turn. */
-  toolSources: readonly ToolSource[];
-}
-
-/** The turn running now. */
-interface RunningTurn {
-  /** The latest tool call: calls run one at a time, so a sub-agent's events belong to it. */
-  callId: string;
-}
-
-/** The limits of `model` at `settings`'s provider under the config's window settings. */
-export function limitsOf(
-  catalog: Catalog,
-  values: ConfigValues,
-  settings: Pick<ProviderSettings, "id" | "baseUrl">,
-  model: string,
-  window?: number,
-): ModelLimits {
-  return modelLimits(catalog, settings, {
-    model,
-    configuredWindow: window ?? values.model_context_window,
-    configuredCompactAt: values.model_auto_compact_token_limit,
-  });
-}
 
 /** A running session (see the module comment). */
 export class LiveSession implements Session {
@@ -438,17 +370,4 @@ export class LiveSession implements Session {
     await this.#live.recorder.close();
     await this.#live.agent[Symbol.asyncDispose]();
   }
-}
-
-/** `provider`, with the usage of every reply it streams added to `usage`. */
-function countingUsage(provider: Provider, usage: Usage): Provider {
-  return {
-    settings: provider.settings,
-    async *stream(request, signal) {
-      for await (const event of provider.stream(request, signal)) {
-        if (event.type === "done") addUsage(usage, event.usage);
-        yield event;
-      }
-    },
-  };
 }
