@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
-const LEAVES = ["lib/errors.ts", "lib/input_file.ts", "lib/version.ts"];
+const LEAVES = ["lib/errors.ts", "lib/input_file.ts", "lib/version.ts", "lib/cancel.ts"];
 const BELOW_LOOP = [
   "lib/store",
   "lib/approval",
@@ -49,7 +49,7 @@ const ALLOWED: Record<string, string[]> = {
     "lib/errors.ts",
   ],
   "lib/store": ["lib/store", "lib/model", "lib/errors.ts", "lib/input_file.ts", "lib/version.ts"],
-  "lib/approval": ["lib/approval", "lib/errors.ts"],
+  "lib/approval": ["lib/approval", "lib/errors.ts", "lib/cancel.ts"],
   "lib/config": ["lib/config", "lib/providers", "lib/errors.ts", "lib/input_file.ts"],
   "lib/harness": [
     "lib/harness",
@@ -59,10 +59,11 @@ const ALLOWED: Record<string, string[]> = {
     "lib/errors.ts",
     "lib/input_file.ts",
   ],
-  "lib/tools": ["lib/tools", "lib/model", "lib/errors.ts", "sandbox"],
+  "lib/tools": ["lib/tools", "lib/model", "lib/errors.ts", "lib/cancel.ts", "sandbox"],
   "lib/providers": ["lib/providers", "lib/model", "lib/errors.ts"],
   "lib/model": ["lib/model"],
   "lib/errors.ts": [],
+  "lib/cancel.ts": [],
   "lib/input_file.ts": ["lib/errors.ts"],
   "lib/version.ts": ["deno.json", "lib/_build_info.json"],
   "sandbox": ["sandbox"],

@@ -4,7 +4,7 @@
  * answer, in which case every question is denied with a message saying why). A question is asked
  * under the turn's abort signal: cancelling the turn withdraws it and the call ends as cancelled.
  */
-import { turnCancelled, unlessCancelled } from "./_cancel.ts";
+import { turnCancelled, unlessCancelled } from "../cancel.ts";
 import {
   approvalDecision,
   type ApprovalPolicy,

@@ -3,7 +3,7 @@
  * may have caused: rerun it unsandboxed once the user approves, and otherwise tell the model
  * why it was not rerun (the answer's text is added to the command's output).
  */
-import { turnCancelled, unlessCancelled } from "./_cancel.ts";
+import { turnCancelled, unlessCancelled } from "../cancel.ts";
 import { type Approver, replyOf } from "./hook.ts";
 import { visible } from "./visible.ts";
 

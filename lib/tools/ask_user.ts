@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { turnCancelled, unlessCancelled } from "../cancel.ts";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import type { ToolContext, UserAnswers, UserQuestion } from "./types.ts";
@@ -82,21 +83,15 @@ export const userAsk = defineCapability({
  * `AbortError`, which the loop treats as the turn being aborted, whatever the front end does.
  */
 export function askTheUser(ctx: ToolContext, questions: UserQuestion[]): Promise<UserAnswers> {
-  const { signal } = ctx;
   const cancelled = () =>
-    new DOMException(
+    turnCancelled(
       "The turn was cancelled while the user was being asked; the questions were withdrawn",
-      "AbortError",
     );
-  return new Promise<UserAnswers>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
-    signal.addEventListener("abort", onAbort, { once: true });
-    if (signal.aborted) return onAbort();
-    ctx.askUser!(questions, { callId: ctx.callId }, signal).then(
-      (answers) => (signal.aborted ? onAbort() : resolve(answers)),
-      (error) => reject(signal.aborted ? cancelled() : error),
-    ).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+  return unlessCancelled(
+    ctx.askUser!(questions, { callId: ctx.callId }, ctx.signal),
+    ctx.signal,
+    cancelled,
+  );
 }
 
 /** Fills defaults and merges spellings; ToolError for duplicate question ids. */
