@@ -6,8 +6,7 @@
  * `*KEY*`, `*SECRET*` or `*TOKEN*`; drop names matching `exclude`; insert `set`; if `include_only`
  * is non-empty, keep only matching names. Patterns are case-insensitive globs (`*`, `?`, `[...]`).
  */
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
+import { nameGlobRegExp } from "./name_glob.ts";
 
 /**
  * The `[shell_environment_policy]` table; `lib/config`'s `ShellEnvironmentPolicy` is assignable
@@ -45,37 +44,18 @@ export function commandEnvironment(
   const excludes = [
     ...(policy.ignore_default_excludes ? [] : DEFAULT_EXCLUDES),
     ...policy.exclude,
-  ].map(globToRegExp);
+  ].map(nameGlobRegExp);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
     if (keep(name) && !excludes.some((re) => re.test(name))) env[name] = value;
   }
   Object.assign(env, policy.set);
   if (policy.include_only.length === 0) return env;
-  const only = policy.include_only.map(globToRegExp);
+  const only = policy.include_only.map(nameGlobRegExp);
   return Object.fromEntries(
     Object.entries(env).filter(([name]) => only.some((re) => re.test(name))),
   );
 }
-
-/**
- * Compiles a case-insensitive, whole-name glob: `*`, `?`, `[abc]`, `[a-z]`, `[!x]`/`[^x]`; every
- * other character is literal. The options are `nameGlobRegExp()`'s in lib/tools/glob_match.ts.
- */
-export function globToRegExp(glob: string): RegExp {
-  return picomatch.makeRe(glob.replace(/[()|+@{}\\]/g, "\\$&"), NAME_GLOB);
-}
-
-const NAME_GLOB = {
-  dot: true,
-  posix: true,
-  windows: false,
-  nocase: true,
-  bash: true,
-  noextglob: true,
-  nobrace: true,
-  nonegate: true,
-} as const;
 
 function inheritFilter(inherit: ShellEnvironmentPolicy["inherit"], windows: boolean) {
   if (inherit === "all") return () => true;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { commandEnvironment, globToRegExp, type ShellEnvironmentPolicy } from "./env_policy.ts";
+import { commandEnvironment, type ShellEnvironmentPolicy } from "./env_policy.ts";
+import { nameGlobRegExp } from "./name_glob.ts";
 
 const PARENT: Record<string, string> = {
   PATH: "/usr/bin",
@@ -88,14 +89,14 @@ Deno.test("commandEnvironment() applies include_only last, to set values too", (
   assert.deepEqual(env, { PATH: "/usr/bin", Path: "windows-style", X_ONE: "1" });
 });
 
-Deno.test("globToRegExp() supports *, ?, classes, negation and escapes the rest", () => {
-  assert.ok(globToRegExp("*key*").test("OPENAI_API_KEY"));
-  assert.ok(globToRegExp("A?C").test("abc"));
-  assert.ok(!globToRegExp("A?C").test("abbc"));
-  assert.ok(globToRegExp("LC_[A-C]*").test("LC_ALL"));
-  assert.ok(!globToRegExp("LC_[!A]*").test("LC_ALL"));
-  assert.ok(globToRegExp("A.B+").test("a.b+"));
-  assert.ok(!globToRegExp("A.B").test("AxB"));
-  assert.ok(globToRegExp("[").test("["));
-  assert.ok(!globToRegExp("PATH").test("MYPATH"));
+Deno.test("nameGlobRegExp() supports *, ?, classes, negation and escapes the rest", () => {
+  assert.ok(nameGlobRegExp("*key*").test("OPENAI_API_KEY"));
+  assert.ok(nameGlobRegExp("A?C").test("abc"));
+  assert.ok(!nameGlobRegExp("A?C").test("abbc"));
+  assert.ok(nameGlobRegExp("LC_[A-C]*").test("LC_ALL"));
+  assert.ok(!nameGlobRegExp("LC_[!A]*").test("LC_ALL"));
+  assert.ok(nameGlobRegExp("A.B+").test("a.b+"));
+  assert.ok(!nameGlobRegExp("A.B").test("AxB"));
+  assert.ok(nameGlobRegExp("[").test("["));
+  assert.ok(!nameGlobRegExp("PATH").test("MYPATH"));
 });

@@ -1,24 +1,16 @@
 /**
  * Every glob of lib/ is compiled here, by picomatch, in one of two flavours: file globs
  * (ripgrep `--glob`) for the file tools, and name globs (`*` spans anything) for model ids,
- * provider names and base URLs. `sandbox/env_policy.ts` compiles its variable-name globs with
- * picomatch and the same name-glob options, since sandbox/ imports nothing from lib/.
+ * provider names and base URLs (compiled in `sandbox/name_glob.ts`, which the environment policy
+ * shares).
  */
 // @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 
+export { nameGlobRegExp } from "../../sandbox/name_glob.ts";
+
 /** Dotfiles match, `[!x]` negates a class, and `/` is the only separator on every OS. */
 const COMMON = { dot: true, posix: true, windows: false } as const;
-
-/** `bash` makes `*` span `/`; braces, extglobs and a leading `!` are not glob syntax here. */
-const NAME_GLOB = {
-  ...COMMON,
-  nocase: true,
-  bash: true,
-  noextglob: true,
-  nobrace: true,
-  nonegate: true,
-} as const;
 
 /**
  * A matcher for a file glob in ripgrep `--glob` syntax (gitignore rules, plus `{a,b}`) against a
@@ -40,13 +32,4 @@ export function fileGlobMatcher(glob: string): (path: string) => boolean {
     const hit = (!foldersOnly || isFolder) && match(isFolder ? path.slice(0, -1) : path);
     return hit !== negated;
   };
-}
-
-/**
- * A case-insensitive regular expression for a name glob matched against a whole text: `*`
- * stands for any run of characters (`/` included), `?` for one character but `/`, `[a-z]` and
- * `[!x]` for a class; every other character is literal. The empty text never matches.
- */
-export function nameGlobRegExp(pattern: string): RegExp {
-  return picomatch.makeRe(pattern.replace(/[()|+@{}\\]/g, "\\$&"), NAME_GLOB);
 }
