@@ -1,4 +1,4 @@
-import { allowAll } from "./_test_loop.ts";
+import { allowAll, testContext } from "./_test_loop.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
@@ -25,13 +25,7 @@ async function run(replies: Array<Block[] | StreamEvent>) {
     toolHooks: allowAll,
     provider,
     harness,
-    ctx: {
-      cwd,
-      signal,
-      env: { PATH: Deno.env.get("PATH") ?? "" },
-      state: new Map(),
-      fs: inProcessFs,
-    },
+    ctx: testContext(cwd, signal),
     emit: (e) => events.push(e),
     signal,
   });
@@ -113,13 +107,7 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
     toolHooks: allowAll,
     provider,
     harness,
-    ctx: {
-      cwd,
-      signal,
-      env: { PATH: Deno.env.get("PATH") ?? "" },
-      state: new Map(),
-      fs: inProcessFs,
-    },
+    ctx: testContext(cwd, signal),
     emit: () => {},
     signal,
   });

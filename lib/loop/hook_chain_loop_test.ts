@@ -3,10 +3,9 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
 import { type Message, textOf } from "../model/message.ts";
-import { inProcessFs } from "../../sandbox/file_system.ts";
 import { runTurn } from "./agent_loop.ts";
 import type { ToolHook } from "./tool_hooks.ts";
-import { call, freshState, scriptedProvider } from "./_test_loop.ts";
+import { call, freshState, scriptedProvider, testContext } from "./_test_loop.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
@@ -20,13 +19,7 @@ async function turn(replies: Parameters<typeof scriptedProvider>[0], hooks: Tool
     const outcome = await runTurn(state, {
       provider,
       harness,
-      ctx: {
-        cwd,
-        signal,
-        env: { PATH: Deno.env.get("PATH") ?? "" },
-        state: new Map(),
-        fs: inProcessFs,
-      },
+      ctx: testContext(cwd, signal),
       emit: () => {},
       toolHooks: () => hooks,
       signal,

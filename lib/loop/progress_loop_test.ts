@@ -7,10 +7,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
-import { inProcessFs } from "../../sandbox/file_system.ts";
 import { runTurn } from "./agent_loop.ts";
 import type { LoopEvent } from "./events.ts";
-import { allowAll, call, freshState, scriptedProvider } from "./_test_loop.ts";
+import { allowAll, call, freshState, scriptedProvider, testContext } from "./_test_loop.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
@@ -36,13 +35,7 @@ Deno.test("runTurn() emits tool_progress from a slow command before the command 
     const turn = runTurn(freshState(), {
       provider,
       harness,
-      ctx: {
-        cwd,
-        signal,
-        env: { PATH: Deno.env.get("PATH") ?? "" },
-        state: new Map(),
-        fs: inProcessFs,
-      },
+      ctx: testContext(cwd, signal),
       emit: (e) => events.push(e),
       toolHooks: allowAll,
       signal,
