@@ -142,7 +142,14 @@ Deno.test({
   },
 });
 
-Deno.test("interpreter resume --last continues the newest REPL session with its history", async () => {
+/**
+ * Runs a REPL on `firstInput`, then `resume --last` with a question only the first session's
+ * history answers; `more` checks further, with the repo and home still there.
+ */
+async function resumeLast(
+  firstInput: string,
+  more: (at: { repo: string; home: string }) => Promise<void> = () => Promise.resolve(),
+) {
   await using fake = await startFakeProvider([
     { expect: { user_contains: "remember 42" }, reply: { text: "Remembered." } },
     { expect: { user_contains: "which number" }, reply: { text: "It was 42." } },
@@ -150,7 +157,7 @@ Deno.test("interpreter resume --last continues the newest REPL session with its 
   const repo = await fixtureRepo("habits");
   const home = await fakeHome(fake.baseUrl, "chat");
   try {
-    const first = await pipedRepl([], { cwd: repo, home, stdin: "remember 42\n" });
+    const first = await pipedRepl([], { cwd: repo, home, stdin: firstInput });
     assert.equal(first.code, 0, first.stderr);
     const resumed = await pipedRepl(["resume", "--last"], {
       cwd: repo,
@@ -162,38 +169,23 @@ Deno.test("interpreter resume --last continues the newest REPL session with its 
     assert.match(resumed.stdout, /It was 42\./);
     const body = JSON.stringify(fake.requests[1].body);
     assert.match(body, /remember 42[\s\S]*Remembered\.[\s\S]*which number/);
+    await more({ repo, home });
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("interpreter resume --last continues the newest REPL session with its history", async () => {
+  await resumeLast("remember 42\n", async ({ repo, home }) => {
     const picker = await pipedRepl(["resume"], { cwd: repo, home, stdin: "" });
     assert.equal(picker.code, 2, picker.stderr);
     assert.match(picker.stderr, /^error: The session picker needs a terminal$/m);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-    await Deno.remove(home, { recursive: true });
-  }
+  });
 });
 
 Deno.test("interpreter resume --last passes over the empty session /new started last", async () => {
-  await using fake = await startFakeProvider([
-    { expect: { user_contains: "remember 42" }, reply: { text: "Remembered." } },
-    { expect: { user_contains: "which number" }, reply: { text: "It was 42." } },
-  ]);
-  const repo = await fixtureRepo("habits");
-  const home = await fakeHome(fake.baseUrl, "chat");
-  try {
-    const first = await pipedRepl([], { cwd: repo, home, stdin: "remember 42\n/new\n" });
-    assert.equal(first.code, 0, first.stderr);
-    const resumed = await pipedRepl(["resume", "--last"], {
-      cwd: repo,
-      home,
-      stdin: "which number?\n",
-    });
-    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
-    assert.deepEqual(fake.failures, []);
-    assert.match(resumed.stdout, /It was 42\./);
-    assert.match(JSON.stringify(fake.requests[1].body), /remember 42[\s\S]*which number/);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-    await Deno.remove(home, { recursive: true });
-  }
+  await resumeLast("remember 42\n/new\n");
 });
 
 Deno.test("the REPL refuses a directory outside a git repository as exec does, unless told", async () => {
