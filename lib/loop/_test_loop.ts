@@ -5,7 +5,6 @@ import type { Provider, ProviderSettings } from "../providers/types.ts";
 import type { LoopState } from "./agent_loop.ts";
 import type { ToolHooks } from "./tool_hooks.ts";
 import type { TurnContext } from "../tools/types.ts";
-import { inProcessFs } from "../../sandbox/file_system.ts";
 
 /**
  * An in-process provider that answers each request with the next scripted reply (assistant
@@ -46,13 +45,7 @@ export function freshState(prompt = "go"): LoopState {
 /** A hook chain without links: every call runs, inside the sandbox. Test helper. */
 export const allowAll: ToolHooks = () => [];
 
-/** A turn's tool context in `cwd` on the host's file system, with the host's PATH. */
-export function testContext(cwd: string, signal: AbortSignal): TurnContext {
-  return {
-    cwd,
-    signal,
-    env: { PATH: Deno.env.get("PATH") ?? "" },
-    state: new Map(),
-    fs: inProcessFs,
-  };
+/** A turn's tool context in `cwd` on file system `fs` (the host's in tests), with the host's PATH. */
+export function testContext(cwd: string, signal: AbortSignal, fs: TurnContext["fs"]): TurnContext {
+  return { cwd, signal, env: { PATH: Deno.env.get("PATH") ?? "" }, state: new Map(), fs };
 }

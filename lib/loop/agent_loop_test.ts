@@ -25,7 +25,7 @@ async function run(replies: Array<Block[] | StreamEvent>) {
     toolHooks: allowAll,
     provider,
     harness,
-    ctx: testContext(cwd, signal),
+    ctx: testContext(cwd, signal, inProcessFs),
     emit: (e) => events.push(e),
     signal,
   });
@@ -107,7 +107,7 @@ Deno.test("runTurn() drives a text protocol: parse commands, answer with an obse
     toolHooks: allowAll,
     provider,
     harness,
-    ctx: testContext(cwd, signal),
+    ctx: testContext(cwd, signal, inProcessFs),
     emit: () => {},
     signal,
   });

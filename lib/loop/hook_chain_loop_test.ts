@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
 import { type Message, textOf } from "../model/message.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import { runTurn } from "./agent_loop.ts";
 import type { ToolHook } from "./tool_hooks.ts";
 import { call, freshState, scriptedProvider, testContext } from "./_test_loop.ts";
@@ -19,7 +20,7 @@ async function turn(replies: Parameters<typeof scriptedProvider>[0], hooks: Tool
     const outcome = await runTurn(state, {
       provider,
       harness,
-      ctx: testContext(cwd, signal),
+      ctx: testContext(cwd, signal, inProcessFs),
       emit: () => {},
       toolHooks: () => hooks,
       signal,

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
+import { inProcessFs } from "../../sandbox/file_system.ts";
 import { runTurn } from "./agent_loop.ts";
 import type { LoopEvent } from "./events.ts";
 import { allowAll, call, freshState, scriptedProvider, testContext } from "./_test_loop.ts";
@@ -35,7 +36,7 @@ Deno.test("runTurn() emits tool_progress from a slow command before the command 
     const turn = runTurn(freshState(), {
       provider,
       harness,
-      ctx: testContext(cwd, signal),
+      ctx: testContext(cwd, signal, inProcessFs),
       emit: (e) => events.push(e),
       toolHooks: allowAll,
       signal,
