@@ -2,6 +2,7 @@
  * Compaction: when the history nears the model's window, one request asks the model to
  * summarize the work so far, and the history becomes that summary plus the latest user message.
  */
+import { type SessionContext, withOpeningContext, withoutContext } from "../harness/context.ts";
 import { summaryMessage } from "../harness/session_texts.ts";
 import type { HarnessTexts } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
@@ -72,7 +73,8 @@ export type CompactionTexts = Pick<HarnessTexts, "compaction" | "compactionSumma
 
 /**
  * Replaces `state.messages` with a summary of them and the most recent user message, in the
- * harness's words (`texts`). Returns the new history, or throws the provider's failure (the
+ * harness's words (`texts`), opened by the harness's `context` as the conversation was (the
+ * environment, the reminders). Returns the new history, or throws the provider's failure (the
  * history is then left as it was).
  */
 export async function compactHistory(
@@ -80,6 +82,7 @@ export async function compactHistory(
   provider: Provider,
   signal: AbortSignal,
   texts: CompactionTexts,
+  context?: SessionContext,
 ): Promise<Message[]> {
   const request = {
     model: state.model,
@@ -102,13 +105,11 @@ export async function compactHistory(
   const lastUser = state.messages.findLast((m) =>
     m.role === "user" && !m.systemRole && m.blocks.some((b) => b.type !== "text" || !b.context)
   );
-  const compacted: Message[] = [
-    {
-      role: "user",
-      blocks: [{ type: "text", text: summaryMessage(texts, summary) }],
-    },
+  const bare: Message[] = withoutContext([
+    { role: "user", blocks: [{ type: "text", text: summaryMessage(texts, summary) }] },
     ...(lastUser ? [lastUser] : []),
-  ];
+  ]);
+  const compacted = context ? withOpeningContext(context, bare) : bare;
   state.messages.splice(0, state.messages.length, ...compacted);
   return compacted;
 }

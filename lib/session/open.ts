@@ -10,6 +10,7 @@ import { translateHistory } from "../harness/translate.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { emptyUsage } from "../model/message.ts";
 import { loadCatalog } from "../providers/catalog.ts";
+import { readSession } from "../store/mod.ts";
 import { Resources } from "../tools/resources.ts";
 import { restoreState, snapshotState } from "../tools/session_state.ts";
 import { type AgentSession, openAgentSession } from "./agent_session.ts";
@@ -18,7 +19,7 @@ import { LiveSession } from "./live_session.ts";
 import { limitsOf, type SessionState } from "./session_parts.ts";
 import { openRecorder, type SessionRecorder } from "./recorder.ts";
 import { SessionRelay } from "./relay.ts";
-import { findResumable } from "./resume.ts";
+import { findResumable, withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
 import { checkTrustedDirectory } from "./trust.ts";
 import type { Session, SessionConfig, SessionDeps, SessionInfo, SessionIO } from "./types.ts";
@@ -54,9 +55,10 @@ export async function openSession(
   const resumed = config.resume
     ? await findResumable(config.resume, { cwd: config.cwd, home: configHome(env, config.cwd) })
     : undefined;
+  const saved = resumed ? await readSession(resumed.file) : undefined;
   const relay = new SessionRelay(io);
   const catalogRead = loadCatalog();
-  const agent = await openAgentSession(config, {
+  const agent = await openAgentSession(saved ? withSettingsInUse(config, saved) : config, {
     env,
     io: relay.startupIO(),
     workspace: deps.workspace,
@@ -77,7 +79,7 @@ export async function openSession(
     const recorder = await openRecorder(agent, state.loop, {
       cwd: config.cwd,
       origin: config.origin ?? "exec",
-      resumeFile: resumed?.file,
+      saved,
       ephemeral: config.ephemeral,
       warn: (message) => io.onEvent({ type: "warning", message }),
     });

@@ -118,11 +118,15 @@ Deno.test("a full context window compacts the history, and the session file reco
   assert.deepEqual(outcome, { status: "completed", finalText: "done after compaction" });
   assert.ok(events.some((e) => e.type === "compacted"));
   const after = JSON.stringify(fake.requests[2].body);
-  assert.match(after, /Summary of the work so far[^]*SUMMARY: listed numbers[^]*count/);
+  // The environment context opens the compacted history as it opened the conversation.
+  assert.match(
+    after,
+    /environment_context[^]*Summary of the work so far[^]*SUMMARY: listed[^]*count/,
+  );
   assert.doesNotMatch(after, /call_1/, "the compacted history replaced the tool call");
   const record = await readSession(session.status().sessionFile!);
   assert.ok(record.events.some((e) => e.type === "compaction"));
-  assert.match(JSON.stringify(record.history[0]), /SUMMARY: listed numbers/);
+  assert.match(JSON.stringify(record.history), /^\[[^\]]*environment_context[^]*SUMMARY: listed/);
   // The summary request is paid for too: usage counts it beside the turn's own requests.
   assert.equal(session.usage.inputTokens, 600);
   assert.equal(session.usage.outputTokens, 21);

@@ -8,8 +8,8 @@ import type { LoopState } from "../loop/agent_loop.ts";
 import { addUsage, type Message } from "../model/message.ts";
 import {
   createSession,
-  openSession as readSavedSession,
   reopenForAppend,
+  type SavedSession,
   type SessionOrigin,
   type SessionRecordInput,
   SessionWriter,
@@ -30,7 +30,8 @@ export class SessionRecorder {
   readonly id: string;
   readonly #writer: SessionWriter | undefined;
   readonly #state: LoopState;
-  #cursor: number;
+  /** The history as the file holds it: the very message objects written, in order. */
+  #written: Message[];
   #failure: Error | undefined;
   /** For a resumed session, the harness its history was made with. */
   readonly resumedHarness: string | undefined;
@@ -52,7 +53,7 @@ export class SessionRecorder {
     this.id = writer?.id ?? resumed.id ?? uuidV7();
     this.#writer = writer;
     this.#state = state;
-    this.#cursor = state.messages.length;
+    this.#written = [...state.messages];
     this.resumedHarness = resumed.harness;
     this.resumedToolState = resumed.toolState;
     this.resumedFrom = resumed.from;
@@ -67,21 +68,30 @@ export class SessionRecorder {
     return this.#writer?.file;
   }
 
-  /** Writes the messages the history gained since the last call. */
+  /**
+   * Brings the file in step with the history: the messages it gained are appended; any other
+   * change (a harness switch's translation, a rewind, dropped reasoning) is written as one
+   * `history` record that replaces what came before, so that a resume continues from exactly
+   * the history the session had.
+   */
   syncMessages(): void {
     const messages = this.#state.messages;
-    // A compaction replaced the history; it was recorded as such.
-    if (this.#cursor > messages.length) this.#cursor = messages.length;
-    for (; this.#cursor < messages.length; this.#cursor++) {
-      this.append(messageEvent(messages[this.#cursor]));
+    const written = this.#written;
+    const kept = written.length <= messages.length && written.every((m, i) => messages[i] === m);
+    if (!kept) {
+      this.append({ type: "history", messages: [...messages] });
+    } else {
+      for (let i = written.length; i < messages.length; i++) {
+        this.append(messageEvent(messages[i]));
+      }
     }
+    this.#written = [...messages];
   }
 
   /** Records that the history was replaced by `messages` (a compaction). */
   compacted(messages: Message[], tokensBefore: number): void {
-    this.syncMessages();
     this.append({ type: "compaction", messages, tokensBefore });
-    this.#cursor = this.#state.messages.length;
+    this.#written = [...this.#state.messages];
   }
 
   append(event: SessionRecordInput): void {
@@ -122,8 +132,8 @@ export interface RecorderOptions {
   cwd: string;
   /** Recorded in a new file's header. */
   origin: SessionOrigin;
-  /** The saved session file to continue. */
-  resumeFile?: string;
+  /** The saved session to continue. */
+  saved?: SavedSession;
   /** Save nothing. */
   ephemeral?: boolean;
   /** Told about what reading or reopening the file found. */
@@ -140,8 +150,8 @@ export async function openRecorder(
   opts: RecorderOptions,
 ): Promise<SessionRecorder> {
   const home = agent.config.home;
-  if (opts.resumeFile) {
-    const saved = await readSavedSession(home, opts.resumeFile);
+  const { saved } = opts;
+  if (saved) {
     for (const note of saved.notes) opts.warn(note);
     state.messages.push(...saved.history);
     // Usage counts the whole conversation, as the Codex SDK's turn.completed reports it.

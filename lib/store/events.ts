@@ -1,7 +1,7 @@
 /**
- * The session file format, version 1. One JSON object per line, UTF-8, each line ended by "\n":
+ * The session file format, version 2 (version 1 had no `history` record). One JSON object per line, UTF-8, each line ended by "\n":
  *
- *   {"type":"session","version":1,"id":"<uuid v7>","created":"<ISO UTC>","cwd":...}   header
+ *   {"type":"session","version":2,"id":"<uuid v7>","created":"<ISO UTC>","cwd":...}   header
  *   {"type":"user_message","ts":"<ISO UTC>","message":{"role":"user","blocks":[...]}}
  *   {"type":"assistant_message","ts":...,"message":{"role":"assistant",...}}          all blocks
  *   {"type":"tool_call","ts":...,"callId":...,"name":...,"args":...}                  dispatch began
@@ -10,10 +10,13 @@
  *   {"type":"model_switch","ts":...,"provider":...,"model":...}
  *   {"type":"harness_switch","ts":...,"harness":...}
  *   {"type":"compaction","ts":...,"messages":[...]}                 replaces the history before it
+ *   {"type":"history","ts":...,"messages":[...]}     the same, for any other change (a harness
+ *                                                   switch's translation, a rewind)
  *   {"type":"tool_state","ts":...,"state":{"version":1,...}}      tools' session data; last wins
+ *   {"type":"checkpoint","ts":...,"checkpoint":{"turn":1,...}}  a turn's files, for /undo, /rewind
  *
  * The history the loop continues from is the user, assistant and tool result messages in file
- * order, restarted at each compaction (see `history.ts`); a `tool_state` line is not part of it
+ * order, restarted at each compaction or history record (see `history.ts`); a `tool_state` line is not part of it
  * but a whole snapshot of the tools' saved data (todos, loaded tools, read records), of which a
  * resume takes the last (`toolState` of `readSession`). Lines are only ever appended; a reader
  * skips an incomplete last line. A change to this format bumps `SESSION_FORMAT_VERSION`.
@@ -22,7 +25,7 @@ import { z } from "zod";
 import type { Block, Message, Usage } from "../model/message.ts";
 
 /** The format version this build writes, and the newest it reads. */
-export const SESSION_FORMAT_VERSION = 1;
+export const SESSION_FORMAT_VERSION = 2;
 
 const blockSchema = z.discriminatedUnion("type", [
   z.object({
@@ -145,6 +148,13 @@ export const sessionRecordSchema = z.discriminatedUnion("type", [
     ts: timestamp,
     messages: z.array(messageSchema),
     tokensBefore: z.number().optional(),
+  }),
+  z.object({ type: z.literal("history"), ts: timestamp, messages: z.array(messageSchema) }),
+  z.object({
+    type: z.literal("checkpoint"),
+    ts: timestamp,
+    // A turn's start or end, or a rewind: lib/session/checkpoints.ts's format, checked there.
+    checkpoint: z.record(z.string(), z.unknown()),
   }),
   z.object({
     type: z.literal("tool_state"),

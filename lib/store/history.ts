@@ -14,7 +14,7 @@ export interface ReplayedHistory {
 
 /**
  * Replays `events` in order: user, assistant and tool result messages are appended, and a
- * compaction replaces everything before it with its messages. Other events (approvals,
+ * compaction or history record replaces everything before it with its messages. Other events (approvals,
  * switches, `tool_state`) are not messages and leave the history as it is. A tool call left without a result
  * (the process stopped mid-turn) gets an error result with `INTERRUPTED_RESULT`, placed after
  * the results its turn has, so that every request built from the history is valid.
@@ -22,7 +22,7 @@ export interface ReplayedHistory {
 export function replayHistory(events: readonly SessionRecord[]): ReplayedHistory {
   let messages: Message[] = [];
   for (const event of events) {
-    if (event.type === "compaction") messages = [...event.messages];
+    if (event.type === "compaction" || event.type === "history") messages = [...event.messages];
     else if (
       event.type === "user_message" || event.type === "assistant_message" ||
       event.type === "tool_result"

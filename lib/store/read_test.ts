@@ -89,9 +89,9 @@ Deno.test("readSession() explains a missing, empty, header-less or newer-format 
   await assert.rejects(readSession(file), /header line is incomplete/);
   await Deno.writeTextFile(file, `${JSON.stringify(userEvent("x"))}\n`);
   await assert.rejects(readSession(file), /not a session header/);
-  const newer = { type: "session", version: 2, id: "x" };
+  const newer = { type: "session", version: 3, id: "x" };
   await Deno.writeTextFile(file, `${JSON.stringify(newer)}\n`);
-  await assert.rejects(readSession(file), /format version 2, and this interpreter reads up to 1/);
+  await assert.rejects(readSession(file), /format version 3, and this interpreter reads up to 2/);
   const header = { type: "session", version: 1, id: "x", created: "now" };
   await Deno.writeTextFile(file, `${JSON.stringify(header)}\n`);
   await assert.rejects(readSession(file), /invalid header: created: /);

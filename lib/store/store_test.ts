@@ -26,7 +26,7 @@ Deno.test("createSession() writes the header under sessions/YYYY/MM/DD, named by
   const [line] = (await Deno.readTextFile(writer.file)).split("\n");
   assert.deepEqual(JSON.parse(line), {
     type: "session",
-    version: 1,
+    version: 2,
     id: writer.id,
     created: CREATED.toISOString(),
     interpreterVersion: VERSION,
