@@ -4,7 +4,9 @@
 #   curl -fsSL https://github.com/openinterpreter/interpreter/releases/latest/download/install.sh | sh
 #
 # It downloads the binary and SHA256SUMS, refuses to install unless the checksum matches, moves
-# the binary into place atomically and links the short alias `i` next to it.
+# the binary into place atomically and links the short alias `i` next to it. On Linux it also
+# installs bubblewrap, the sandbox commands run in, when it is missing (with apt-get, dnf, pacman
+# or apk, as root; otherwise it prints the command to run).
 #
 # Environment:
 #   INTERPRETER_VERSION           release to install, such as 0.1.0 (default: the latest release)
@@ -83,6 +85,38 @@ link_alias() {
   ln -s interpreter "$1/i"
 }
 
+# Installs bubblewrap when it is missing on Linux: quietly as root, else it prints the command.
+install_bubblewrap() {
+  [ "$(uname -s)" = Linux ] || return 0
+  ! command -v bwrap >/dev/null 2>&1 || return 0
+  if command -v apt-get >/dev/null 2>&1; then
+    command="apt-get install -y bubblewrap"
+  elif command -v dnf >/dev/null 2>&1; then
+    command="dnf install -y bubblewrap"
+  elif command -v pacman >/dev/null 2>&1; then
+    command="pacman -S --noconfirm bubblewrap"
+  elif command -v apk >/dev/null 2>&1; then
+    command="apk add bubblewrap"
+  else
+    printf 'note: bubblewrap is not installed; install it with your package manager so that\n'
+    printf '  the commands interpreter runs are sandboxed\n'
+    return 0
+  fi
+  if [ "$(id -u)" != 0 ]; then
+    printf 'note: bubblewrap is not installed; install it so that the commands interpreter runs\n'
+    printf '  are sandboxed:\n  sudo %s\n' "$command"
+    return 0
+  fi
+  printf 'Installing bubblewrap (the command sandbox): %s\n' "$command"
+  if [ "${command%% *}" = apt-get ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null >/dev/null 2>&1 || true
+  fi
+  # shellcheck disable=SC2086 # $command is the program and its arguments
+  if ! DEBIAN_FRONTEND=noninteractive $command </dev/null >/dev/null 2>&1; then
+    printf 'warning: "%s" failed; run it yourself to sandbox commands\n' "$command" >&2
+  fi
+}
+
 main() {
   if [ -n "${INTERPRETER_INSTALL_BASE_URL:-}" ]; then
     base_url=$INTERPRETER_INSTALL_BASE_URL
@@ -131,6 +165,7 @@ main() {
   fi
   staged=""
   link_alias "$install_dir"
+  install_bubblewrap
 
   version=$("$install_dir/interpreter" --version 2>/dev/null || true)
   printf 'Installed %s to %s/interpreter (alias: i)\n' "${version:-interpreter}" "$install_dir"

@@ -78,6 +78,10 @@ async function main(argv: string[]): Promise<number> {
         );
         return await runTrustChanges({ cwd: command.cwd });
       }
+      case "logout": {
+        const { runLogout } = await load<typeof import("./lib/modes/debug/logout.ts")>("logout");
+        return await runLogout(command.provider);
+      }
     }
   } catch (error) {
     return printError(error, verbose);

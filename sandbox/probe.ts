@@ -4,6 +4,8 @@
  * then refuses to run commands unsandboxed instead of downgrading silently.
  */
 
+import { bubblewrapInstallCommand } from "./install_hint.ts";
+
 /** Why the sandbox cannot be used. */
 export type ProbeFailureKind =
   | "missing"
@@ -86,15 +88,22 @@ const RULES: Rule[] = [
 
 /**
  * Classifies a failed probe from bwrap's stderr and exit code; `exitCode` null means the
- * program could not be started at all (not found).
+ * program could not be started at all (not found). `install` is the command that installs
+ * bubblewrap here, when known.
  */
-export function classifyProbeFailure(stderr: string, exitCode: number | null): ProbeFailure {
+export function classifyProbeFailure(
+  stderr: string,
+  exitCode: number | null,
+  install?: string,
+): ProbeFailure {
   if (exitCode === null) {
     return {
       kind: "missing",
       message: `${UNAVAILABLE}: bubblewrap is not installed`,
-      hint: `Install it (Debian/Ubuntu: \`apt-get install bubblewrap\`; Fedora: ` +
-        `\`dnf install bubblewrap\`), ${FALLBACK}`,
+      hint: install
+        ? `Install it with \`${install}\`, ${FALLBACK}`
+        : `Install it (Debian/Ubuntu: \`apt-get install bubblewrap\`; Fedora: ` +
+          `\`dnf install bubblewrap\`), ${FALLBACK}`,
     };
   }
   const rule = RULES.find((r) => r.pattern.test(stderr));
@@ -149,11 +158,11 @@ const probes = new Map<string, Promise<ProbeResult>>();
 
 async function probeOnce(bwrap: string): Promise<ProbeResult> {
   const version = await run(bwrap, ["--version"]);
-  if (version.code !== 0) return failed(bwrap, version);
+  if (version.code !== 0) return await failed(bwrap, version);
   const parsed = parseBwrapVersion(version.stdout);
   const supportsDisableUserns = parsed !== undefined && (parsed[0] > 0 || parsed[1] >= 8);
   const probe = await run(bwrap, probeArgs(supportsDisableUserns));
-  if (probe.code !== 0) return failed(bwrap, probe);
+  if (probe.code !== 0) return await failed(bwrap, probe);
   return { ok: true, bwrap, version: version.stdout.trim(), supportsDisableUserns };
 }
 
@@ -163,11 +172,12 @@ interface RunResult {
   stderr: string;
 }
 
-function failed(bwrap: string, result: RunResult): ProbeResult {
+async function failed(bwrap: string, result: RunResult): Promise<ProbeResult> {
+  const install = result.code === null ? await bubblewrapInstallCommand() : undefined;
   return {
     ok: false,
     bwrap,
-    failure: classifyProbeFailure(result.stderr, result.code),
+    failure: classifyProbeFailure(result.stderr, result.code, install),
     stderr: result.stderr,
   };
 }

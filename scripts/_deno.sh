@@ -42,3 +42,53 @@ find_deno() {
     return 2
   fi
 }
+
+# Installs the system packages $@ quietly and without asking, with apt-get, dnf, pacman or apk,
+# when that needs no password: as root, or through sudo without one. Otherwise, or when the
+# install fails, prints the command that installs them. Always returns 0: the caller goes on.
+install_packages() {
+  local manager shown run sudo=""
+  for manager in apt-get dnf pacman apk none; do
+    [ "$manager" = none ] || ! command -v "$manager" >/dev/null 2>&1 || break
+  done
+  case $manager in
+    apt-get) shown="apt-get install -y" run="apt-get install -y -qq --no-install-recommends" ;;
+    dnf) shown="dnf install -y" run="dnf install -y -q" ;;
+    pacman) shown="pacman -S --noconfirm" run="pacman -S --noconfirm --needed" ;;
+    apk) shown="apk add" run="apk add --quiet" ;;
+    *)
+      echo "note: not installed: $*; install with your system's package manager" >&2
+      return 0
+      ;;
+  esac
+  if [ "${EUID:-0}" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then
+      sudo="sudo -n"
+    else
+      echo "note: not installed: $*; install with: sudo $shown $*" >&2
+      return 0
+    fi
+  fi
+  echo "note: installing $* with $manager" >&2
+  if [ "$manager" = apt-get ]; then
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null >/dev/null 2>&1 || true
+  fi
+  # shellcheck disable=SC2086 # $run is the command and its flags, split on purpose
+  if ! $sudo env DEBIAN_FRONTEND=noninteractive $run "$@" </dev/null >/dev/null 2>&1; then
+    echo "warning: $manager could not install $*; install with: ${sudo:+sudo }$shown $*" >&2
+  fi
+}
+
+# On Linux, installs bubblewrap (the command sandbox) and ripgrep (file search) when missing,
+# as scripts/test does; interpreter still runs without them, and says what that costs.
+install_missing_tools() {
+  local missing=()
+  case ${OSTYPE:-} in
+    linux*) ;;
+    *) return 0 ;;
+  esac
+  # interpreter uses /usr/bin/bwrap when it exists, else bwrap from PATH.
+  [ -x /usr/bin/bwrap ] || command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+  command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+  [ "${#missing[@]}" -eq 0 ] || install_packages "${missing[@]}"
+}

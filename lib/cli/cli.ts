@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
 import { addExecFlags, addExecResume, mergeOptions } from "./exec_cli.ts";
+import { addForkCommand } from "./fork_cli.ts";
+import { checkMistypedCommand, helpArgv } from "./help.ts";
 import type { ExecFlags, Invocation, SharedFlags } from "./flags.ts";
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 
@@ -50,6 +52,7 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .version(version, "-V, --version", "print the version and git commit")
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
+    .helpCommand("help [command...]", "show the help of a command")
     .exitOverride()
     .configureOutput({ outputError: () => {} });
   addSharedFlags(program.argument("[prompt]", "the first message of the session"))
@@ -75,6 +78,7 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     const { last, all, ...options } = flags;
     onInvoke({ mode: "resume", target: { id, last, all }, options });
   });
+  addForkCommand(program, addSharedFlags, onInvoke);
   const debug = program.command("debug").description("inspect the agent's setup");
   addSharedFlags(
     debug.command("config").description("print effective config values and where each came from"),
@@ -88,6 +92,9 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .description("load project config and skills that changed while a session ran")
     .option("-C, --cd <dir>", "the project (default: the current directory)")
     .action((options: { cd?: string }) => onInvoke({ mode: "trust_changes", options }));
+  program.command("logout").description("remove the API keys the REPL stored in auth.json")
+    .argument("[provider]", "only this provider's key (default: every key)")
+    .action((provider: string | undefined) => onInvoke({ mode: "logout", provider }));
   for (const cmd of [program, debug, ...program.commands, ...debug.commands]) {
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }
@@ -113,12 +120,19 @@ function addReviewCommand(exec: Command, onInvoke: (inv: Invocation) => void): v
   });
 }
 
-/** Parses `argv` (without the program name). Usage errors become `UsageError`. */
-export function parseArgs(argv: string[], version: string): Invocation {
+/**
+ * Parses `argv` (without the program name). Usage errors become `UsageError`; so does a prompt
+ * that is a mistyped command when `terminal` (stdin is a terminal).
+ */
+export function parseArgs(
+  argv: string[],
+  version: string,
+  terminal = Deno.stdin.isTerminal(),
+): Invocation {
   let invocation: Invocation = { mode: "done" };
   const program = buildProgram(version, (inv) => (invocation = inv));
   try {
-    program.parse(argv, { from: "user" });
+    program.parse(helpArgv(argv, program), { from: "user" });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return { mode: "done" };
@@ -127,12 +141,13 @@ export function parseArgs(argv: string[], version: string): Invocation {
       hint: `Run "interpreter ${commandPath(argv)}--help" to see the accepted options`,
     });
   }
+  checkMistypedCommand(invocation, program, terminal);
   return invocation;
 }
 
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return argv[1] === "review" ? "exec review " : "exec ";
-  if (argv[0] === "resume") return "resume ";
+  if (argv[0] === "resume" || argv[0] === "fork") return `${argv[0]} `;
   if (argv[0] === "debug") {
     return argv[1] === "config" || argv[1] === "harness" ? `debug ${argv[1]} ` : "debug ";
   }

@@ -12,5 +12,6 @@ export const ENTRY_MODULES = {
   debugConfig: "lib/modes/debug/debug_config.ts",
   debugHarness: "lib/modes/debug/debug_harness.ts",
   trustChanges: "lib/modes/debug/trust_changes.ts",
+  logout: "lib/modes/debug/logout.ts",
   fsHelper: "sandbox/fs_helper_main.ts",
 } as const;

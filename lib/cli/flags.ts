@@ -55,9 +55,11 @@ export interface ExecFlags extends SharedFlags {
 /** What the command line asked for, as parsed. */
 export type Invocation =
   | { mode: "repl"; prompt?: string; options: SharedFlags }
-  | { mode: "resume"; target: ResumeFlags; options: SharedFlags }
+  /** `fork` is a resume of a copy. */
+  | { mode: "resume"; target: ResumeFlags; options: SharedFlags; fork?: boolean }
   | { mode: "exec"; prompt?: string; options: ExecFlags }
   | { mode: "debug_config"; options: SharedFlags }
   | { mode: "debug_harness"; id: string; options: SharedFlags }
   | { mode: "trust_changes"; options: { cd?: string } }
+  | { mode: "logout"; provider?: string }
   | { mode: "done" };

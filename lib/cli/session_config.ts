@@ -14,17 +14,26 @@ const YOLO = "--yolo";
 
 /** What to run: the front end, with its session config and its own options. */
 export type Command =
-  | { mode: "repl"; prompt?: string; config: SessionConfig; pick?: { all?: boolean } }
+  | {
+    mode: "repl";
+    prompt?: string;
+    config: SessionConfig;
+    pick?: { all?: boolean };
+    /** Continue a copy of the saved session (`interpreter fork`). */
+    fork?: boolean;
+  }
   | { mode: "exec"; prompt?: string; config: SessionConfig; exec: ExecOptions }
   | { mode: "debug_config"; config: SessionConfig }
   | { mode: "debug_harness"; id: string; config: SessionConfig }
   | { mode: "trust_changes"; cwd: string }
+  | { mode: "logout"; provider?: string }
   | { mode: "done" };
 
 /** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
 export async function commandOf(invocation: Invocation): Promise<Command> {
   switch (invocation.mode) {
     case "done":
+    case "logout":
       return invocation;
     case "repl": {
       const config = await sessionConfigOf(invocation.options, { origin: "repl" });
@@ -32,10 +41,12 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     }
     case "resume": {
       // `interpreter resume --last` continues the newest REPL session; with neither, a picker.
+      // `interpreter fork` does the same on a copy.
       const { target } = invocation;
       const resume = resumeTargetOf(target, "repl");
       const config = await sessionConfigOf(invocation.options, { origin: "repl", resume });
-      return { mode: "repl", config, ...(resume ? {} : { pick: { all: target.all } }) };
+      const fork = invocation.fork ? { fork: true } : {};
+      return { mode: "repl", config, ...fork, ...(resume ? {} : { pick: { all: target.all } }) };
     }
     case "exec": {
       const { options } = invocation;

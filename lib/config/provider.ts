@@ -1,9 +1,10 @@
 /**
  * Turns the effective config into provider settings. A `[model_providers.<id>]` entry whose id is
  * a built-in one overrides the built-in's fields key by key (unlike Codex, which ignores such
- * entries): that is how users point `ollama` at another host or add headers to `openai`.
+ * entries): that is how users point `ollama` at another host or add headers to `openai`. A key
+ * comes from the provider's environment variable, else from `auth.json` (auth.ts).
  */
-import { AuthError, ConfigError } from "../errors.ts";
+import { ConfigError } from "../errors.ts";
 import { BUILTIN_PROVIDERS, type BuiltinProvider } from "../providers/builtin.ts";
 import { ollamaHostBaseUrl } from "../providers/ollama_api.ts";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../providers/mod.ts";
 import type { Compat, ProviderSettings } from "../providers/types.ts";
 import { joinKeyPath } from "./_keypath.ts";
+import { MissingKeyError, storedKey } from "./auth.ts";
 import type { EffectiveConfig } from "./effective.ts";
 import { describeOrigin } from "./origin.ts";
 import { LOCAL_PROVIDERS, type ProviderEntry } from "./schema.ts";
@@ -68,7 +70,7 @@ export function resolveProvider(
     name: entry?.name ?? builtin?.name ?? id,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     wireApi,
-    apiKey: openAi.apiKey ?? (envKey === undefined ? undefined : requireKey(id, envKey, env)),
+    apiKey: openAi.apiKey,
     envKey,
     headers: { ...entry?.http_headers, ...envHeaders(entry?.env_http_headers ?? {}, env) },
     queryParams: { ...entry?.query_params },
@@ -83,6 +85,9 @@ export function resolveProvider(
   if (builtin?.nativeApi && entry?.wire_api === undefined) settings.nativeApi = builtin.nativeApi;
   const window = config.values.model_context_window;
   if (window !== undefined) settings.contextWindow = window;
+  if (settings.apiKey === undefined && envKey !== undefined) {
+    settings.apiKey = requireKey({ ...settings, envKey }, env, config.home);
+  }
   return { settings, model };
 }
 
@@ -104,14 +109,16 @@ function isLocal(id: string): boolean {
   return (LOCAL_PROVIDERS as readonly string[]).includes(id);
 }
 
-function requireKey(id: string, envKey: string, env: Record<string, string | undefined>): string {
-  const key = env[envKey]?.trim();
+/** The key in the provider's variable, else the one stored in `auth.json` (see auth.ts). */
+function requireKey(
+  settings: ProviderSettings & { envKey: string },
+  env: Record<string, string | undefined>,
+  home: string,
+): string {
+  const { id, envKey } = settings;
+  const key = env[envKey]?.trim() || storedKey(home, id);
   if (key) return key;
-  const state = env[envKey] === undefined ? "is not set" : "is empty";
-  throw new AuthError(
-    `Missing API key for provider "${id}": environment variable "${envKey}" ${state}`,
-    { hint: `export ${envKey}=... or choose another provider with --model/-c model_provider=...` },
-  );
+  throw new MissingKeyError(settings, env[envKey] === undefined ? "is not set" : "is empty");
 }
 
 function envHeaders(

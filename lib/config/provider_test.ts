@@ -63,10 +63,11 @@ Deno.test("resolveProvider() throws AuthError naming the variable when the key i
         error.message,
         /^Missing API key for provider "deepseek": environment variable "DEEPSEEK_API_KEY" is (not set|empty)$/,
       );
-      assert.equal(
-        error.hint,
-        "export DEEPSEEK_API_KEY=... or choose another provider with --model/-c model_provider=...",
+      assert.match(
+        error.hint!,
+        /^Set DEEPSEEK_API_KEY \(export DEEPSEEK_API_KEY=\.\.\.\), or run interpreter and enter the key/,
       );
+      assert.equal(error.exitCode, 2);
       return true;
     });
   }

@@ -149,6 +149,10 @@ const settingsShape = {
   model_auto_compact_token_limit: z.int().positive(),
   /** Leave the model's reasoning out of the REPL's transcript. */
   hide_agent_reasoning: z.boolean(),
+  /** Show no output of a successful command in the REPL (only its exit code and duration). */
+  hide_command_output: z.boolean(),
+  /** The REPL's line of model, context, tokens and cost after each turn, and exec's; default on. */
+  status_line: z.boolean(),
   /** `[history]`: what the REPL keeps of typed prompts in `<home>/history.jsonl`. */
   history: z.strictObject({ persistence: z.enum(["save-all", "none"]) }).partial(),
   /** Most model requests in one turn; unset means the loop's default (1000). */

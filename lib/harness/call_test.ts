@@ -244,7 +244,7 @@ Deno.test("resolveCall() maps claude-code-bare Edit and fixes require_read", asy
     name: "Bash",
     args: { command: "ls", timeout: 5000, description: "list", run_in_background: false },
   });
-  assert.deepEqual(b.input, { command: "ls", timeout_ms: 5000 });
+  assert.deepEqual(b.input, { command: "ls", timeout_ms: 5000, description: "list" });
 });
 
 Deno.test("renderResult() offers plain text, a read-on note and an exit note", () => {

@@ -26,6 +26,9 @@ import type { Harness, HarnessMatch, HarnessTool, ToolRoute } from "./types.ts";
 /** Name of the spec file inside a harness folder. */
 export const SPEC_FILE = "harness.toml";
 
+/** The result of an interrupted call for a harness whose spec has no `interrupted_text`. */
+export const DEFAULT_INTERRUPTED_TEXT = "The user interrupted this tool call before it finished.";
+
 /** Where harness folders are looked up. */
 export interface HarnessDirs {
   /** The repository's `harnesses/` folder. */
@@ -139,6 +142,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     sourceToolName: spec.source_tool_name,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
+    interruptedText: spec.interrupted_text ?? DEFAULT_INTERRUPTED_TEXT,
     ...(invalidArguments ? { invalidArguments } : {}),
     match: toMatch(spec.match),
     ...(protocol ? { protocol } : {}),

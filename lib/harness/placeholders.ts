@@ -22,6 +22,7 @@ import type { StrReplaceEditorOutput } from "../tools/str_replace_editor.ts";
 import type { TerminalKeysOutput } from "../tools/terminal_keys.ts";
 import type { TodoListOutput } from "../tools/todo_write.ts";
 import type { ToolSearchOutput } from "../tools/tool_search.ts";
+import type { PlanEnterOutput, PlanExitOutput } from "../tools/plan_mode_tools.ts";
 import type { UpdatePlanOutput } from "../tools/update_plan.ts";
 import type { WebFetchOutput } from "../tools/web_fetch.ts";
 import { DERIVED } from "./_derived.ts";
@@ -82,6 +83,15 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       }],
       explanation: "Starting on the fix",
     } satisfies UpdatePlanOutput,
+  ],
+  "plan.enter": [
+    {
+      instructions: "Plan mode is on: investigate read-only, then propose a plan.",
+    } satisfies PlanEnterOutput,
+  ],
+  "plan.exit": [
+    { plan: "1. Fix the parser\n2. Run the tests" } satisfies PlanExitOutput,
+    { plan: null } satisfies PlanExitOutput,
   ],
   "tools.search": [
     {

@@ -43,6 +43,7 @@ function harness(systemPrompt: string): Harness {
     context: [],
     errorTemplate: "{message}",
     unknownToolTemplate: "{name}",
+    interruptedText: "interrupted",
     match: { models: [], providers: [], baseUrls: [], wireApis: [], priority: 0 },
     texts: TEXTS,
   };

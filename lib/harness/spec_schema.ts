@@ -85,6 +85,12 @@ export const harnessSpecSchema = z.strictObject({
    * and `{available}` (the tool names, comma-separated) are filled in.
    */
   unknown_tool_template: z.string().min(1),
+  /**
+   * Whole text of the result of a tool call the user interrupted (Ctrl-C or Esc), while it ran or
+   * before it could run, in the vendor's words (Claude Code: `[Request interrupted by user for
+   * tool use]`). Default: a neutral sentence.
+   */
+  interrupted_text: z.string().min(1).optional(),
   /** Whole texts for bad arguments (see InvalidArgumentsTexts in types.ts); ours when absent. */
   invalid_arguments: z.strictObject({
     template: z.string().min(1),

@@ -85,6 +85,8 @@ export interface Harness {
   errorTemplate: string;
   /** Whole text for a call to a tool the harness lacks; `{name}` and `{available}` filled in. */
   unknownToolTemplate: string;
+  /** Whole text of the result of a call the user interrupted (`interrupted_text`). */
+  interruptedText: string;
   /** Whole texts for arguments a call cannot run with; our wording when absent. */
   invalidArguments?: InvalidArgumentsTexts;
   /** When the harness is chosen automatically (the spec's `[match]`). */

@@ -156,7 +156,7 @@ async function runToolCalls(
     let text: string;
     let isError: boolean;
     if (turn.signal.aborted) {
-      [text, isError] = ["Interrupted by the user before this tool ran", true];
+      [text, isError] = [turn.harness.interruptedText, true];
     } else if (bug) {
       [text, isError] = ["Not run: an internal error stopped the turn", true];
     } else if (stop) {

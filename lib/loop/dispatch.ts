@@ -108,6 +108,21 @@ async function runCall(
     // non-zero exit, where the harness says so) as its vendor does.
     return { text, isError: resultIsError(resolved.tool, output), output };
   } catch (error) {
+    if (deps.ctx.signal.aborted && isModelFacing(error)) {
+      // Whatever the call was doing when the user stopped the turn, the model reads the
+      // harness's own words for an interruption, not the abort's message.
+      if (capabilityId === undefined) emit({ type: "tool_start", call });
+      const text = harness.interruptedText;
+      emit({
+        type: "tool_end",
+        call,
+        capability: capabilityId,
+        text,
+        isError: true,
+        interrupted: true,
+      });
+      return { text, isError: true };
+    }
     if (!isModelFacing(error)) {
       emit({ type: "tool_end", call, capability: capabilityId, text: "", isError: true });
       throw new InternalToolError(call.name, error);
@@ -132,6 +147,7 @@ async function runWithProgress(
   const ctx: ToolContext = {
     ...deps.ctx,
     callId: call.id,
+    toolName: call.name,
     progress: (chunk) => throttle.push(chunk),
   };
   try {

@@ -24,6 +24,8 @@ export type LoopEvent =
     output?: unknown;
     text: string;
     isError: boolean;
+    /** The user interrupted the call (Ctrl-C, Esc); `text` is the harness's `interruptedText`. */
+    interrupted?: true;
   }
   /** Output of a running call, throttled and capped (`lib/loop/_progress.ts`). */
   | { type: "tool_progress"; callId: string; stream: ToolProgress["stream"]; text: string }

@@ -199,6 +199,7 @@ function startWork(session: SessionConfig, input: StartupInput) {
     home: config.home,
     env,
     fullAccessLabel: session.labels?.sandbox,
+    requireSandbox: session.requireSandbox,
     ask: io.ask,
     onDenied: io.onDenied,
   });

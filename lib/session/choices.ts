@@ -1,4 +1,5 @@
 /** What `/model` and `/harness` offer: providers with their models, and every harness. */
+import { storedKey } from "../config/auth.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { listHarnessIds, loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { chooseHarness, FALLBACK_HARNESS, type HarnessChoiceInput } from "../harness/select.ts";
@@ -95,7 +96,8 @@ export async function providerChoices(
       name: row.name,
       model,
       current: provider === current.provider,
-      key: !row.envKey || Boolean(env[row.envKey]),
+      key: !row.envKey || Boolean(env[row.envKey]?.trim()) ||
+        storedKey(agent.config.home, provider) !== undefined,
       ...(row.envKey ? { envKey: row.envKey } : {}),
       models,
       ...(listed ? { live: listed.error ? { error: listed.error } : {} } : {}),

@@ -31,6 +31,7 @@ async function command(session: Session, line: string): Promise<string> {
     interruptible: (task) => task(signal()),
     newSession: () => Promise.resolve(),
     resumeSession: () => Promise.resolve(),
+    continueSession: () => Promise.resolve(),
     ask: () => Promise.resolve(null),
     reviewBase: () => {
       throw new Error("not used");

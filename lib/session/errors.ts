@@ -1,5 +1,23 @@
 /** The errors a session raises to its front end. */
-import { UserError } from "../errors.ts";
+import { HarnessError, UserError } from "../errors.ts";
+
+/** A harness cannot run over the wire API of the provider (a front end may word its own hint). */
+export class WireMismatchError extends HarnessError {
+  readonly harness: string;
+  readonly wire: string;
+  /** The wire APIs the harness supports. */
+  readonly supported: string[];
+  constructor(harness: string, wire: string, supported: string[]) {
+    super(`wire_api = "${wire}" is not supported by harness = "${harness}"`, {
+      hint: `Use a provider whose wire_api is one of ${
+        supported.map((w) => `"${w}"`).join(", ")
+      }, or choose another harness with --harness`,
+    });
+    this.harness = harness;
+    this.wire = wire;
+    this.supported = supported;
+  }
+}
 
 /** `prompt()` (or `compact()`) was called while a turn of the same session was running. */
 export class TurnInProgressError extends UserError {

@@ -18,7 +18,7 @@ import { sessionToolHooks } from "../hooks/session_chain.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import { type Block, type Usage } from "../model/message.ts";
+import { type Block, type Message, type Usage } from "../model/message.ts";
 import type { OutputSchema } from "../model/message.ts";
 import { openProvider } from "../providers/mod.ts";
 import { snapshotState } from "../tools/session_state.ts";
@@ -33,11 +33,20 @@ import {
   providerChoices,
 } from "./choices.ts";
 import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
+import { CostMeter, modelPrice } from "./cost.ts";
 import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { wireLabel, wireMismatch } from "./setup.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { makeSubagentRunner } from "./subagent.ts";
+import { Checkpoints, sessionCheckpoints } from "./checkpoints.ts";
+import type {
+  CheckpointList,
+  ConfirmOverwrite,
+  RewindChoice,
+  RewindResult,
+} from "./checkpoint_types.ts";
+import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
 import {
   limitsOf,
   type LiveParts,
@@ -48,6 +57,7 @@ import {
 import type {
   PromptOptions,
   PromptOutcome,
+  ProposedPlan,
   ReasoningEffort,
   Session,
   SessionInfo,
@@ -62,6 +72,9 @@ export class LiveSession implements Session {
   readonly #state: SessionState;
   readonly #live: LiveParts;
   #turn: RunningTurn | undefined;
+  readonly #cost = new CostMeter();
+  readonly #plan: PlanMode;
+  readonly #checkpoints: Checkpoints;
 
   constructor(parts: SessionParts) {
     this.#p = parts;
@@ -69,6 +82,13 @@ export class LiveSession implements Session {
     this.#live = parts.live;
     this.id = parts.live.recorder.id;
     this.info = parts.info;
+    this.#checkpoints = sessionCheckpoints(parts);
+    const { agent } = parts.live;
+    this.#plan = new PlanMode({
+      openSandbox: () =>
+        openReadOnlySandbox({ home: this.home, networkAccess: agent.sandbox.networkAllowed }),
+      onDenied: (reason, callId) => parts.io.onEvent({ type: "tool_denied", callId, reason }),
+    });
   }
 
   get config(): ConfigValues {
@@ -91,16 +111,35 @@ export class LiveSession implements Session {
   ): Promise<PromptOutcome> {
     this.#claimTurn();
     try {
+      const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
+      await this.#checkpoints.begin(blocks);
+      const planned = await this.#plan.startTurn(input, this.#state.toolState);
       const schema = opts.outputSchema;
-      if (!schema) return await this.#runTurn(input, signal);
-      return await checkedTurn(
-        schema,
-        () => this.#runTurn(input, signal, schema.wire),
-        (correction) => this.#runTurn(correction, signal, schema.wire),
-      );
+      const outcome = schema
+        ? await checkedTurn(
+          schema,
+          () => this.#runTurn(planned, signal, schema.wire),
+          (correction) => this.#runTurn(correction, signal, schema.wire),
+        )
+        : await this.#runTurn(planned, signal);
+      this.#plan.endTurn(this.#state.toolState, this.#state.loop.messages);
+      return outcome;
     } finally {
+      await this.#checkpoints.end();
       this.#turn = undefined;
     }
+  }
+
+  get planMode(): boolean {
+    return this.#plan.on;
+  }
+
+  setPlanMode(on: boolean): void {
+    this.#plan.set(on);
+  }
+
+  proposedPlan(): ProposedPlan | undefined {
+    return this.#plan.proposal();
   }
 
   /** Summarizes the history now (`/compact`). */
@@ -170,10 +209,12 @@ export class LiveSession implements Session {
   }
 
   async #compact(signal: AbortSignal): Promise<void> {
-    const { loop, harness } = this.#state;
+    const { loop, harness, context } = this.#state;
+    // What the turn added so far goes to the file before the summary replaces it.
+    this.#live.recorder.syncMessages();
     const before = contextTokens(loop);
     const provider = countingUsage(this.#live.provider, loop.usage);
-    const messages = await compactHistory(loop, provider, signal, harness.texts);
+    const messages = await compactHistory(loop, provider, signal, harness.texts, context);
     this.#live.recorder.compacted(messages, before);
     this.#p.io.onEvent({
       type: "compacted",
@@ -208,10 +249,10 @@ export class LiveSession implements Session {
 
   /** The links every tool call passes: approval, the harness's reminders, the loop guard. */
   #toolHooks(): ToolHooks {
-    return sessionToolHooks({
+    return this.#plan.hooks(sessionToolHooks({
       approve: this.#live.agent.sandbox.beforeToolCall,
       loopGuardRepeats: this.config.loop_guard_repeats,
-    });
+    }));
   }
 
   /** What the tools of one turn work with. */
@@ -226,7 +267,7 @@ export class LiveSession implements Session {
       state: toolState,
       resources,
       signal,
-      sandbox: sandbox.sandbox,
+      sandbox: this.#plan.sandbox(sandbox.sandbox),
       fs: sandbox.fs,
       scratch: sandbox.scratch,
       networkAllowed: sandbox.networkAllowed,
@@ -235,6 +276,8 @@ export class LiveSession implements Session {
       isHeldBack: agent.workspace.isHeldBack,
       skills: () => agent.workspace.skills(sandbox.fs),
       askUser: relay.askUser(),
+      // A plan needs someone to approve it.
+      planMode: this.#p.io.askUser ? this.#plan.control() : undefined,
     };
     ctx.runSubagent = makeSubagentRunner(ctx, {
       provider: this.#live.provider,
@@ -269,10 +312,12 @@ export class LiveSession implements Session {
     state.loop.system = state.context.system;
     this.info.harness = next.id;
     recorder.append({ type: "harness_switch", harness: next.id });
+    recorder.syncMessages();
     this.#p.io.onEvent({ type: "harness_switched", harness: next.id });
   }
 
   async switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
+    this.#chargeCost();
     const { agent } = this.#live;
     const state = this.#state;
     const slash = spec.indexOf("/");
@@ -300,8 +345,21 @@ export class LiveSession implements Session {
       wireApi: wireLabel(resolved.settings),
       contextNote,
     });
-    this.#live.recorder.append({ type: "model_switch", provider, model: resolved.model });
-    this.#p.io.onEvent({ type: "model_switched", model: resolved.model, provider, contextNote });
+    const reasoningEffort = loop.reasoningEffort;
+    this.#live.recorder.append({
+      type: "model_switch",
+      provider,
+      model: resolved.model,
+      ...(reasoningEffort ? { reasoningEffort } : {}),
+    });
+    this.#live.recorder.syncMessages();
+    this.#p.io.onEvent({
+      type: "model_switched",
+      model: resolved.model,
+      provider,
+      reasoningEffort,
+      contextNote,
+    });
   }
 
   models() {
@@ -313,7 +371,15 @@ export class LiveSession implements Session {
     });
   }
 
+  /** Charges the tokens used since the last charge at the prices of the model in use. */
+  #chargeCost(): void {
+    const { loop } = this.#state;
+    const price = modelPrice(this.#p.catalog, this.#live.provider.settings, loop.model);
+    this.#cost.charge(loop.usage, price);
+  }
+
   status(): SessionStatus {
+    this.#chargeCost();
     const { agent, recorder } = this.#live;
     const { loop, limits, repairs } = this.#state;
     const values = this.config;
@@ -328,7 +394,12 @@ export class LiveSession implements Session {
       contextUsed: contextTokens(loop),
       contextWindow: limits.contextWindow,
       toolCallRepairs: values.tool_call_repair === false ? undefined : repairs,
-      tokens: { input: loop.usage.inputTokens, output: loop.usage.outputTokens },
+      tokens: {
+        input: loop.usage.inputTokens,
+        output: loop.usage.outputTokens,
+        cached: loop.usage.cachedInputTokens,
+      },
+      cost: this.#cost.usd,
       reasoningEffort: loop.reasoningEffort,
     };
   }
@@ -352,12 +423,38 @@ export class LiveSession implements Session {
     return this.#live.agent.workspace.diff();
   }
 
+  checkpoints(): Promise<CheckpointList> {
+    return this.#checkpoints.list();
+  }
+
+  async undo(confirm: ConfirmOverwrite): Promise<RewindResult> {
+    this.#claimTurn("an undo");
+    try {
+      return await this.#checkpoints.undo(confirm);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
+  async rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite): Promise<RewindResult> {
+    this.#claimTurn("a rewind");
+    try {
+      return await this.#checkpoints.rewind(turn, what, confirm);
+    } finally {
+      this.#turn = undefined;
+    }
+  }
+
   readonly git: RepoGit = (args) => this.#live.agent.workspace.repoGit(args);
 
   async skills(): Promise<Array<{ name: string; description: string; path: string }>> {
     const { agent } = this.#live;
     const found = await agent.workspace.skills(agent.sandbox.fs);
     return found.map(({ name, description, path }) => ({ name, description, path }));
+  }
+
+  history(): Message[] {
+    return withoutContext(this.#state.loop.messages);
   }
 
   debugConfig(): string {
@@ -367,6 +464,8 @@ export class LiveSession implements Session {
   async [Symbol.asyncDispose](): Promise<void> {
     this.#saveToolState();
     await disposeState(this.#state.toolState, this.#live.resources);
+    await this.#plan[Symbol.asyncDispose]();
+    await this.#checkpoints[Symbol.asyncDispose]();
     await this.#live.recorder.close();
     await this.#live.agent[Symbol.asyncDispose]();
   }

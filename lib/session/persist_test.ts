@@ -36,13 +36,16 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
   const [saved] = await findSessions(ws.home, { cwd: ws.cwd });
   assert.equal(saved.id, id);
   const record = await readSession(saved.file);
-  // The native harness's environment context is a user item of its own before the prompt.
+  // The native harness's environment context is a user item of its own before the prompt; the
+  // turn's checkpoint records (/undo, /rewind) come before and after it.
   assert.deepEqual(record.events.map((e) => e.type), [
+    "checkpoint",
     "user_message",
     "user_message",
     "assistant_message",
     "tool_result",
     "assistant_message",
+    "checkpoint",
   ]);
 
   await using resumed = await open(id);
@@ -50,7 +53,7 @@ Deno.test("a session is saved as it goes and a resumed one carries the whole his
   assert.deepEqual(outcome, { status: "completed", finalText: "second answer" });
   const body = JSON.stringify(fake.requests[2].body);
   assert.match(body, /the task[^]*call_1[^]*first-output[^]*first answer[^]*and now\?/);
-  assert.equal((await readSession(saved.file)).events.length, 7, "the same file goes on");
+  assert.equal((await readSession(saved.file)).events.length, 11, "the same file goes on");
   assert.deepEqual(fake.failures, []);
 });
 
@@ -66,7 +69,8 @@ Deno.test("a session killed mid-turn resumes with the task, the tool call and it
   const child = new Deno.Command(LAUNCHER, {
     args: ["exec", "--yolo", "the long task"],
     cwd: ws.cwd,
-    env: ws.env,
+    // The real HOME keeps Deno's module cache warm; a fresh one would fetch every package.
+    env: { ...ws.env, HOME: Deno.env.get("HOME") ?? ws.env.HOME },
     stdin: "null",
     stdout: "null",
     stderr: "null",

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { SessionError } from "../store/errors.ts";
 import { createSession, type SessionHeaderInput } from "../store/store.ts";
 import { tempHome, testHeader, userEvent } from "../store/_testing.ts";
-import { findResumable, resumableSessions } from "./resume.ts";
+import { readSession } from "../store/read.ts";
+import { findResumable, resumableSessions, withSettingsInUse } from "./resume.ts";
 
 /** A saved session; with a prompt it holds a user message, without one it is a fresh `/new`. */
 async function saved(home: string, header: Partial<SessionHeaderInput>, prompt?: string) {
@@ -70,4 +71,37 @@ Deno.test("--last with nothing to resume says where it looked and how to start o
       return true;
     },
   );
+});
+
+Deno.test("a resume takes the harness, model and effort the session last used, flags win", async () => {
+  await using home = await tempHome();
+  await using writer = await createSession(home.path, testHeader({ harness: "native" }));
+  await writer.append({ type: "harness_switch", harness: "claude-code" });
+  await writer.append({
+    type: "model_switch",
+    provider: "anthropic",
+    model: "claude-x",
+    reasoningEffort: "high",
+  });
+  await writer.append(userEvent("go"));
+  await writer.flush();
+  const session = await readSession(writer.file);
+  const from = "the resumed session";
+  const plain = withSettingsInUse({ cwd: CWD }, session);
+  assert.deepEqual(
+    [plain.harness, plain.model, plain.provider, plain.reasoningEffort],
+    ["claude-code", "claude-x", "anthropic", "high"],
+  );
+  assert.equal(plain.labels?.harness, from);
+  // A model of one's own lets the harness be chosen for it again.
+  const flagged = withSettingsInUse({ cwd: CWD, model: "gpt-5" }, session);
+  assert.deepEqual([flagged.harness, flagged.model, flagged.provider], [
+    undefined,
+    "gpt-5",
+    undefined,
+  ]);
+  const harness = withSettingsInUse({ cwd: CWD, harness: "qwen-code" }, session);
+  assert.deepEqual([harness.harness, harness.model], ["qwen-code", "claude-x"]);
+  const override = { keyPath: ["model"], value: "m", origin: "-c" };
+  assert.equal(withSettingsInUse({ cwd: CWD, overrides: [override] }, session).model, undefined);
 });

@@ -5,6 +5,7 @@
 import { join, resolve } from "node:path";
 import type { ConfigValues } from "../config/schema.ts";
 import { makeHomeDir } from "../config/home.ts";
+import { UserError } from "../errors.ts";
 import { approvalHook, type ApprovalStep, type Approver } from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
 import { capabilityById } from "../tools/registry.ts";
@@ -57,6 +58,8 @@ export interface SessionSandboxOptions {
    * (`SessionConfig.labels.sandbox`): its warning then names it instead of `sandbox_mode`.
    */
   fullAccessLabel?: string;
+  /** Refuse to open when commands cannot be sandboxed and no one may let them run without. */
+  requireSandbox?: boolean;
 }
 
 /** Probes the sandbox once and builds the session's sandbox, command env and approval hook. */
@@ -71,6 +74,8 @@ export async function openSessionSandbox(
   const scratchRoot = join(opts.home, "run");
   const leftovers = await prepareScratchRoot(scratchRoot);
   const sandbox = await openCommandSandbox({
+    // The bubblewrap program to use instead of the system's (a test makes it missing this way).
+    ...(opts.env.OPENINTERPRETER_BWRAP ? { bwrap: opts.env.OPENINTERPRETER_BWRAP } : {}),
     mode,
     writableRoots: roots,
     networkAccess: networkAllowed,
@@ -80,6 +85,11 @@ export async function openSessionSandbox(
       : undefined,
   });
   const status = sandbox.status;
+  const canAsk = opts.ask !== undefined && policy !== "never";
+  if (opts.requireSandbox && !confined(status) && !canAsk) {
+    await sandbox.close();
+    throw unconfinedRefusal(status, policy);
+  }
   const helper = fileToolHelper(mode, mode === "workspace-write" ? roots : [], status);
   const scratch = new SessionScratch(scratchRoot);
   const env = commandEnvironment(values.shell_environment_policy, opts.env);
@@ -103,7 +113,13 @@ export async function openSessionSandbox(
       onDenied: opts.onDenied,
     }),
     banner: `sandbox: ${status.description}\napproval: ${policy}`,
-    warnings: sandboxWarnings({ status, policy, leftovers, fullAccessLabel: opts.fullAccessLabel }),
+    warnings: sandboxWarnings({
+      status,
+      policy,
+      canAsk,
+      leftovers,
+      fullAccessLabel: opts.fullAccessLabel,
+    }),
   };
 }
 
@@ -150,10 +166,34 @@ function fileToolHelper(
   );
 }
 
+/** Whether commands run confined, or need no confinement (danger-full-access). */
+function confined(status: SandboxStatus): boolean {
+  return status.mode === "danger-full-access" || status.enforced;
+}
+
+/** Why the sandbox cannot be enforced, for a sentence: `bubblewrap is not installed`. */
+function causeOf(status: SandboxStatus): string {
+  const message = status.problem?.message ?? "the command sandbox is unavailable";
+  return message.replace(/^Command sandbox unavailable: /, "");
+}
+
+/** The error of a session that could run no command: no sandbox, and no one to approve. */
+function unconfinedRefusal(status: SandboxStatus, policy: string): UserError {
+  const who = policy === "never" ? "approval_policy is never" : "no one is here to approve them";
+  const fix = status.problem?.hint ?? "Restart with --sandbox danger-full-access";
+  return new UserError(
+    `Cannot run commands: the command sandbox is unavailable because ${causeOf(status)}, and ` +
+      `${who}, so every command that is not known to be read-only would be refused`,
+    { hint: fix.replace(/; or approve each command to run it unsandboxed$/, ""), exitCode: 2 },
+  );
+}
+
 /** The `warning:` lines of a session: leftovers removed, and what the sandbox cannot enforce. */
 function sandboxWarnings(facts: {
   status: SandboxStatus;
   policy: string;
+  /** Someone can approve a command to run without the sandbox. */
+  canAsk: boolean;
   leftovers: string[];
   fullAccessLabel?: string;
 }): string[] {
@@ -165,7 +205,18 @@ function sandboxWarnings(facts: {
         leftovers.map((p) => `"${p}"`).join(", "),
     );
   }
-  if (status.problem) warnings.push(`${status.problem.message}\nhint: ${status.problem.hint}`);
+  if (status.problem && !confined(status)) {
+    const then = facts.canAsk
+      ? "each command that is not known to be read-only asks for your approval, then runs " +
+        "unsandboxed"
+      : "commands that are not known to be read-only will not run";
+    warnings.push(
+      `The command sandbox is unavailable because ${causeOf(status)}, so ${then}.\n` +
+        `hint: ${status.problem.hint}`,
+    );
+  } else if (status.problem) {
+    warnings.push(`${status.problem.message}\nhint: ${status.problem.hint}`);
+  }
   if (status.mode !== "danger-full-access" && !(status.kind === "bwrap" && status.enforced)) {
     warnings.push("File tools run without an OS sandbox: symlink escapes are not blocked");
   }

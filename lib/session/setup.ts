@@ -2,13 +2,14 @@
  * From a `SessionConfig` to the effective config: its typed values become the loader's
  * dedicated-value layer (named in `debug config` by their labels), its overrides the `-c` layer.
  */
-import { HarnessError } from "../errors.ts";
+import type { HarnessError } from "../errors.ts";
 import { type ConfigOverride, type FlagOverrides, loadConfig } from "../config/mod.ts";
 import type { EffectiveConfig } from "../config/mod.ts";
 import type { ConfigValues } from "../config/schema.ts";
 import type { RequestOptions } from "../loop/agent_loop.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import type { SessionConfig } from "./types.ts";
+import { WireMismatchError } from "./errors.ts";
 
 /** What the config loader gets from a session config: dedicated values and overrides. */
 export interface ConfigInput {
@@ -64,11 +65,7 @@ export async function loadSessionConfig(
 
 /** The error for a harness that cannot run over the chosen wire API. */
 export function wireMismatch(harness: string, wire: string, supported: string[]): HarnessError {
-  return new HarnessError(`wire_api = "${wire}" is not supported by harness = "${harness}"`, {
-    hint: `Use a provider whose wire_api is one of ${
-      supported.map((w) => `"${w}"`).join(", ")
-    }, or choose another harness with --harness`,
-  });
+  return new WireMismatchError(harness, wire, supported);
 }
 
 /** The user's request settings over the harness's (config keys), and the session id. */

@@ -58,6 +58,7 @@ export function toolView(
     status: !end ? "running" : !failed ? "done" : opts.denied ? "declined" : "failed",
   };
   if (failed) base.error = end.text;
+  if (end?.interrupted) base.interrupted = true;
   const build = BUILDERS[event.capability ?? ""] ?? generic(end?.text ?? "");
   return { ...base, ...build(input, output, opts.cwd) };
 }

@@ -21,6 +21,8 @@ export interface ToolViewBase {
   status: ToolStatus;
   /** The error text the model got, when failed or declined. */
   error?: string;
+  /** The user interrupted it (a failed call whose `error` is the harness's interruption text). */
+  interrupted?: true;
 }
 
 /** A foreground command (`shell.run`), or a background job's start, output or stop. */

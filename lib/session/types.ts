@@ -19,7 +19,7 @@ import type {
 import type { Harness, PromptVars } from "../harness/types.ts";
 import type { WireApi } from "../model/request_settings.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import type { Block, Usage } from "../model/message.ts";
+import type { Block, Message, Usage } from "../model/message.ts";
 import type { SessionOrigin } from "../store/mod.ts";
 import type { UserAnswers, UserQuestion } from "../tools/types.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
@@ -28,6 +28,12 @@ import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { CatalogModel } from "../providers/catalog.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
+import type {
+  CheckpointList,
+  ConfirmOverwrite,
+  RewindChoice,
+  RewindResult,
+} from "./checkpoint_types.ts";
 
 /** A `model_reasoning_effort` value. */
 export type ReasoningEffort = typeof REASONING_EFFORTS[number];
@@ -93,6 +99,11 @@ export interface SessionConfig {
   labels?: Partial<Record<LabelledSetting, string>>;
   /** Builds a system prompt in place of the harness's (a review's reviewer prompt). */
   instructions?: (harness: Harness, vars: PromptVars) => string;
+  /**
+   * Refuse to open (exit code 2) when commands cannot run in the sandbox and nothing can let
+   * them run without it: no approver, or approval_policy never (exec).
+   */
+  requireSandbox?: boolean;
 }
 
 /** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
@@ -148,7 +159,14 @@ export type SessionEvent =
   | { type: "tool_denied"; callId?: string; reason: string }
   | { type: "subagent"; parentCallId?: string; label: string; event: LoopEvent }
   | { type: "harness_switched"; harness: string }
-  | { type: "model_switched"; model: string; provider: string; contextNote?: string }
+  | {
+    type: "model_switched";
+    model: string;
+    provider: string;
+    /** The reasoning effort in use from now on, when one is set. */
+    reasoningEffort?: ReasoningEffort;
+    contextNote?: string;
+  }
   | { type: "compacted"; tokensBefore: number; tokensAfter: number }
   | LoopEvent;
 
@@ -163,7 +181,13 @@ export interface SessionStatus extends SessionInfo {
   contextWindow: number;
   /** Tool calls recovered from reply text; undefined while `tool_call_repair = false`. */
   toolCallRepairs?: number;
-  tokens: { input: number; output: number };
+  /** Tokens over every request so far; `input` counts the `cached` ones too. */
+  tokens: { input: number; output: number; cached: number };
+  /**
+   * USD spent so far at the catalog's prices of the model(s) used; undefined when a model in use
+   * has no prices there.
+   */
+  cost?: number;
   reasoningEffort?: string;
 }
 
@@ -213,9 +237,28 @@ export interface PromptOptions {
 }
 
 export type { AnswerSchema, SchemaViolation };
+export type {
+  CheckpointList,
+  CheckpointTurn,
+  ConfirmOverwrite,
+  RewindChoice,
+  RewindResult,
+} from "./checkpoint_types.ts";
 
 /** How a prompt ended. */
 export type PromptOutcome = TurnOutcome | SchemaViolation;
+
+/** A plan a turn in plan mode proposed (`Session.proposedPlan()`). */
+export interface ProposedPlan {
+  steps: string[];
+  /**
+   * Where it came from: a plan tool's call (ExitPlanMode), the plan or todo list the model wrote
+   * in the turn, or its answer.
+   */
+  source: "plan_tool" | "plan_list" | "answer";
+  /** The plan as the model wrote it, when it came as text. */
+  text?: string;
+}
 
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
 export interface Session extends AsyncDisposable {
@@ -251,11 +294,34 @@ export interface Session extends AsyncDisposable {
   stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }>;
   /** The working tree against HEAD, untracked files included, as a plain unified diff. */
   diff(): Promise<string>;
+  /** The turns one can go back to, oldest first, with the files each changed (`/rewind`). */
+  checkpoints(): Promise<CheckpointList>;
+  /**
+   * Undoes the last turn: restores the files it changed and takes it out of the conversation.
+   * `confirm` is asked before files changed since the agent left them are overwritten.
+   */
+  undo(confirm: ConfirmOverwrite): Promise<RewindResult>;
+  /** Goes back to before turn `turn` of `checkpoints()`: its files, the conversation, or both. */
+  rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite): Promise<RewindResult>;
   /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
   git: RepoGit;
   skills(): Promise<Array<{ name: string; description: string; path: string }>>;
   /** Summarizes the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<void>;
+  /**
+   * Plan mode (`/plan`): while on, turns run read-only (tools that change files are refused,
+   * commands run in a read-only sandbox) and the model is asked for a plan.
+   */
+  readonly planMode: boolean;
+  /** Turns plan mode on or off, from the next tool call on; off brings the permissions back. */
+  setPlanMode(on: boolean): void;
+  /** The plan the last turn proposed in plan mode, for the user to approve; else undefined. */
+  proposedPlan(): ProposedPlan | undefined;
+  /**
+   * The conversation so far without the harness's context: the prompts, answers, tool calls and
+   * results a person would recognise (a resumed session's recap, an editor's replay).
+   */
+  history(): Message[];
   /** What `interpreter debug config` prints. */
   debugConfig(): string;
 }

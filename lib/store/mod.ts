@@ -9,6 +9,7 @@ export {
   type SessionRecordType,
 } from "./events.ts";
 export { INTERRUPTED_RESULT, type ReplayedHistory, replayHistory } from "./history.ts";
+export { type ForkedSession, type ForkOptions, forkSession, userTurns } from "./fork.ts";
 export {
   type FindOptions,
   findSessions,
@@ -18,8 +19,10 @@ export {
   type SessionSummary,
   sessionSummary,
 } from "./list.ts";
+export { checkSessionName, readSessionNames, sessionNamesFile, setSessionName } from "./names.ts";
 export { readSession, type SavedSession } from "./read.ts";
 export {
+  checkpointsDir,
   createSession,
   reopenForAppend,
   sessionFilePath,

@@ -43,6 +43,11 @@ export function sessionFilePath(home: string, created: Date, id: string): string
   return join(sessionsRoot(home), String(y), m, d, `session-${y}-${m}-${d}T${time}-${id}.jsonl`);
 }
 
+/** The folder beside a session file that holds the contents its checkpoints keep. */
+export function checkpointsDir(sessionFile: string): string {
+  return `${sessionFile.replace(/\.jsonl$/, "")}.checkpoints`;
+}
+
 /** Starts a session file under `home` and writes its header line. */
 export async function createSession(
   home: string,

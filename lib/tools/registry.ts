@@ -18,6 +18,7 @@ import { fsList } from "./fs_list.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
 import { userAsk } from "./ask_user.ts";
 import { fsNotebookEdit } from "./notebook_edit.ts";
+import { planEnter, planExit } from "./plan_mode_tools.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -46,6 +47,8 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   shellList as Capability,
   userAsk as Capability,
   fsNotebookEdit as Capability,
+  planEnter as Capability,
+  planExit as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

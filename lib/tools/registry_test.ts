@@ -21,6 +21,8 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "fs.read",
     "fs.str_replace_editor",
     "fs.write",
+    "plan.enter",
+    "plan.exit",
     "plan.update",
     "shell.list",
     "shell.output",

@@ -30,6 +30,7 @@ export const shellRunInput = z.object({
   sandbox_permissions: z.enum(["use_default", "require_escalated"]).optional()
     .describe('"require_escalated" is the same as `escalated: true`'),
   justification: z.string().optional().describe("Why the command needs to leave the sandbox"),
+  description: z.string().optional().describe("What the command does, shown as its title"),
 });
 
 /** True when the call asks to run outside the sandbox, by either spelling. */
@@ -78,7 +79,7 @@ export const shellRun = defineCapability({
       sandbox?.retryUnsandboxed && sandbox.status.enforced && !escalated &&
       result.code !== 0 && result.reason === null && SANDBOX_DENIAL.test(result.out.text())
     ) {
-      const call = { callId: ctx.callId, signal: ctx.signal };
+      const call = { callId: ctx.callId, tool: ctx.toolName, signal: ctx.signal };
       rerun = await sandbox.retryUnsandboxed(input.command, result.out.text(), call);
     }
     if (rerun === true) {

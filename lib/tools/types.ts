@@ -23,6 +23,8 @@ export interface ToolProgress {
 export interface ToolContext extends TurnContext {
   /** The id of the tool call being run. */
   callId: string;
+  /** The tool's name as the model called it (for an approval question); absent in some tests. */
+  toolName?: string;
   /**
    * Reports output as it comes (a command's output, a sub-agent's steps). Cheap to call often:
    * the loop throttles and caps what it passes on. Ignored once the call has ended.
@@ -92,6 +94,21 @@ export interface TurnContext {
   scratch?: ScratchSpace;
   /** Puts questions to the user (`user.ask`); absent where no one can answer (exec, no TTY). */
   askUser?: AskUser;
+  /**
+   * The session's plan mode (`plan.enter`, `plan.exit`); absent where no one can approve a plan
+   * (exec), so that the model carries on without one.
+   */
+  planMode?: PlanModeControl;
+}
+
+/** What plan-mode tools can do to the session's plan mode. */
+export interface PlanModeControl {
+  /** Whether plan mode is on. */
+  readonly on: boolean;
+  /** Turns plan mode on from the next call; returns the instruction the model now works under. */
+  enter(): Promise<string>;
+  /** Puts a plan before the user at the end of the turn; without text, the turn's answer is it. */
+  propose(plan: string | undefined): void;
 }
 
 /** Where a skill was found; earlier scopes win a name clash. */

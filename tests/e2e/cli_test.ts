@@ -53,7 +53,7 @@ Deno.test("interpreter exec names the missing API key variable", async () => {
     home: await emptyHome(dirs),
     env: { DEEPSEEK_API_KEY: "" },
   });
-  assert.equal(result.code, 1);
+  assert.equal(result.code, 2, "a missing key is a configuration problem");
   assert.match(result.stderr, /^error: .*"DEEPSEEK_API_KEY"/m);
   assert.match(result.stderr, /^hint: /m);
 });

@@ -287,6 +287,7 @@ Deno.test("/model lists the providers and switches model and effort for the next
     assert.match(result.stdout, /\* fake +fake-model/);
     assert.match(result.stdout, /deepseek +deepseek-chat/);
     assert.match(result.stdout, /model: fake\/other-model \(effort high\)/);
+    assert.equal(result.stdout.match(/model: fake\/other-model/g)?.length, 1, "printed once");
     assert.equal((fake.requests[0].body as { model: string }).model, "other-model");
     assert.deepEqual(fake.failures, []);
   } finally {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { startFakeOllama } from "../fake_ollama/server.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+import { waitForFile } from "./_repl_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
 
 const ESC = "\x1b";
@@ -35,16 +36,6 @@ async function evilRepo(): Promise<string> {
   const repo = await fixtureRepo("habits");
   await Deno.writeTextFile(join(repo, "evil.txt"), EVIL_FILE);
   return repo;
-}
-
-async function waitForFile(file: string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (true) {
-    const text = await Deno.readTextFile(file).catch(() => "");
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 Deno.test({

@@ -35,6 +35,13 @@ export interface FakeProviderOptions {
   allowTranslatedCalls?: boolean;
   /** Chat delta and message field that carries reasoning. Default `reasoning_content`. */
   chatReasoningField?: string;
+  /**
+   * The one key the server takes (as `Authorization: Bearer` or `x-api-key`); any other request
+   * is answered 401, as a provider refuses a wrong key, without consuming a turn. Default: any.
+   */
+  apiKey?: string;
+  /** What `GET /v1/models` lists. Default `["fake-model"]`. */
+  models?: string[];
 }
 
 /** A request as received. */
@@ -85,7 +92,7 @@ interface State {
   ledger: Ledger;
   requests: RecordedRequest[];
   failures: Failure[];
-  opts: Required<Omit<FakeProviderOptions, "port">>;
+  opts: Required<Omit<FakeProviderOptions, "port" | "apiKey">> & { apiKey?: string };
 }
 
 /** Starts serving `script` on 127.0.0.1; close it with `close()` or `await using`. */
@@ -109,6 +116,8 @@ export function startFakeProvider(
       allowForeignIds: opts.allowForeignIds ?? false,
       allowTranslatedCalls: opts.allowTranslatedCalls ?? false,
       chatReasoningField: opts.chatReasoningField ?? "reasoning_content",
+      apiKey: opts.apiKey,
+      models: opts.models ?? ["fake-model"],
     },
   };
   const server = Deno.serve(
@@ -148,6 +157,15 @@ async function handle(request: Request, state: State): Promise<Response> {
     const message = `Fake provider: ${problems.join("; ")}`;
     return errorResponse(wire ?? "chat", status, message, { "x-should-retry": "false" });
   };
+  if (!keyTaken(request.headers, state.opts.apiKey)) {
+    return errorResponse(wire ?? "chat", 401, "Incorrect API key provided", {
+      "x-should-retry": "false",
+    });
+  }
+  if (request.method === "GET" && path === "/v1/models") {
+    const data = state.opts.models.map((id) => ({ id, object: "model", owned_by: "fake" }));
+    return Response.json({ object: "list", data });
+  }
   if (request.method !== "POST" || wire === undefined) {
     return fail(404, [`No route for ${request.method} ${path}`]);
   }
@@ -176,6 +194,11 @@ async function handle(request: Request, state: State): Promise<Response> {
   });
   recordIssued(state.ledger, plan);
   return render(plan, parsed.value as Record<string, unknown>, state);
+}
+
+function keyTaken(headers: Headers, key: string | undefined): boolean {
+  if (key === undefined) return true;
+  return headers.get("authorization") === `Bearer ${key}` || headers.get("x-api-key") === key;
 }
 
 /** A bug in the fake itself still fails the test that met it. */

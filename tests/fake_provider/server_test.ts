@@ -280,3 +280,26 @@ Deno.test("main.ts prints the base URL first and serves the script until killed"
   assert.equal(status.code, 1);
   assert.match(stderr, /request 0 \/v1\/chat\/completions: expect\.user_contains/);
 });
+
+Deno.test("startFakeProvider() lists its models and refuses a wrong key as the SDKs expect", async () => {
+  await using fake = startFakeProvider([{ reply: { text: "hi" } }], {
+    apiKey: "right",
+    models: ["m1", "m2"],
+  });
+  const listed = await new OpenAI({ apiKey: "right", baseURL: fake.baseUrl, maxRetries: 0 })
+    .models.list();
+  assert.deepEqual(listed.data.map((m) => m.id), ["m1", "m2"]);
+  const wrong = new OpenAI({ apiKey: "wrong", baseURL: fake.baseUrl, maxRetries: 0 });
+  await assert.rejects(wrong.models.list(), OpenAI.AuthenticationError);
+  const anthropic = new Anthropic({ apiKey: "wrong", baseURL: fake.origin, maxRetries: 0 });
+  await assert.rejects(
+    anthropic.messages.create({
+      model: "m1",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+    }),
+    Anthropic.AuthenticationError,
+  );
+  assert.equal(fake.remaining(), 1, "a refused request consumes no turn");
+  assert.deepEqual(fake.failures, []);
+});

@@ -22,7 +22,7 @@ function openTty(): Promise<Tty> {
 
 /** Exec's `approve`: asks on the terminal `open()` returns, one question at a time. */
 export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
-  return async ({ question }, signal) => {
+  return async ({ question, tool }, signal) => {
     const withdrawn = () => new DOMException("The approval question was withdrawn", "AbortError");
     if (signal.aborted) throw withdrawn();
     const tty = await open();
@@ -42,7 +42,7 @@ export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
     };
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await tty.write(encoder.encode(questionText(question)));
+      await tty.write(encoder.encode(questionText(question, tool)));
       const buffer = new Uint8Array(1024);
       const n = await tty.read(buffer).catch((error) => {
         if (signal.aborted) return null;
@@ -58,11 +58,12 @@ export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
 }
 
 /** The question as the terminal shows it, control characters in its texts made visible. */
-function questionText(untrusted: ApprovalQuestion): string {
+function questionText(untrusted: ApprovalQuestion, tool: string): string {
   // The subject of a tool other than a command is JSON, which leaves C1 controls as they are.
-  const { capability, subject, reason, justification } = terminalSafe(untrusted);
+  const { subject, reason, justification } = terminalSafe(untrusted);
+  const shown = terminalSafe(tool || untrusted.capability);
   return [
-    `\nApprove ${capability}${untrusted.unsandboxed ? " outside the sandbox" : ""}?`,
+    `\nApprove ${shown}${untrusted.unsandboxed ? " outside the sandbox" : ""}?`,
     `  ${subject}`,
     `  why: ${reason}`,
     ...(justification ? [`  model: ${justification}`] : []),

@@ -48,7 +48,7 @@ Deno.test("ttyApprover() asks on the terminal and reads the answer and its note"
   assert.deepEqual(await ttyApprover(yes.open)(REQ, signal), { answer: "once" });
   assert.match(
     yes.state.written,
-    /^\nApprove shell\.run\?\n {2}npm test\n {2}why: approval_policy/,
+    /^\nApprove Bash\?\n {2}npm test\n {2}why: approval_policy/,
   );
   assert.match(yes.state.written, /\[y\] yes once {2}\[a\] yes for this session .* > $/);
   assert.equal(yes.state.closed, true);

@@ -3,6 +3,7 @@ import type { ExecOptions } from "./exec_options.ts";
 import { imagePaths, readImages } from "./exec_images.ts";
 import { readOutputSchema } from "../../session/structured_output.ts";
 import {
+  execStatusLine,
   finishExec,
   jsonEvents,
   jsonStreamOf,
@@ -47,8 +48,10 @@ export async function runExec(
     : await readExecPrompt(argument);
   const json = jsonStreamOf(options);
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
+  // Without a sandbox and without anyone to approve, no command could run: stop before asking.
+  const required = { ...config, requireSandbox: true };
   await using session = await openSession(
-    resumed ? { ...config, resume: { id: resumed.file } } : config,
+    resumed ? { ...required, resume: { id: resumed.file } } : required,
     {
       onEvent: json ? jsonEvents(json) : progress(env),
       approve: interactive ? ttyApprover() : undefined,
@@ -62,5 +65,11 @@ export async function runExec(
     return session.prompt(input, signal, { outputSchema: schema });
   });
   const { outputLastMessage } = options;
-  return await finishExec(outcome, { json, usage: session.usage, stoppedBy, outputLastMessage });
+  return await finishExec(outcome, {
+    json,
+    usage: session.usage,
+    stoppedBy,
+    outputLastMessage,
+    statusLine: execStatusLine(session, env),
+  });
 }

@@ -9,14 +9,18 @@ import { UserError } from "../../errors.ts";
 import type { TurnOutcome } from "../../loop/events.ts";
 import type { Usage } from "../../model/message.ts";
 import type { ProviderFailure } from "../../model/stream.ts";
-import type { PromptOutcome, SessionEvent } from "../../session/open.ts";
+import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
 import { ToolCallViews } from "../../session/tool_view.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
 import { makeStyle, repeatedCallFailure, sessionLines } from "../term/progress.ts";
+import { sessionStatusLine } from "../term/status_line.ts";
 
-/** How an exec run ends: `-o FILE`, then the outcome as JSONL or for a person; the exit code. */
+/**
+ * How an exec run ends: `-o FILE`, then the outcome as JSONL or for a person (the status line
+ * last on stderr, when given); the exit code.
+ */
 export async function finishExec(
   outcome: PromptOutcome,
   run: {
@@ -24,14 +28,22 @@ export async function finishExec(
     usage: Usage;
     stoppedBy?: { name: Deno.Signal; code: number };
     outputLastMessage?: string;
+    /** The session's status line; without it, `tokens used: N` is printed instead. */
+    statusLine?: string;
   },
 ): Promise<number> {
-  const { json, usage, stoppedBy } = run;
+  const { json, usage, stoppedBy, statusLine } = run;
   if (run.outputLastMessage) {
     const warning = await writeLastMessage(run.outputLastMessage, outcome);
     if (warning) console.error(`warning: ${terminalText(warning)}`);
   }
-  if (!json) return report(outcome, usage.inputTokens + usage.outputTokens, stoppedBy);
+  if (!json) {
+    return report(outcome, {
+      tokens: usage.inputTokens + usage.outputTokens,
+      stoppedBy,
+      statusLine,
+    });
+  }
   if (outcome.status === "aborted") return stoppedBy?.code ?? 130;
   if (outcome.status === "completed") {
     json.agentMessage(outcome.finalText);
@@ -59,6 +71,14 @@ export function readExecPrompt(argument: string | undefined): Promise<string> {
 /** The JSONL event stream on stdout with `--json`; undefined without. */
 export function jsonStreamOf(options: ExecOptions): ExecJsonStream | undefined {
   return options.json ? new ExecJsonStream(writeJsonLine) : undefined;
+}
+
+/** The status line exec ends with, dim on a terminal; undefined with `status_line = false`. */
+export function execStatusLine(session: Session, env: Record<string, string>): string | undefined {
+  const line = sessionStatusLine(session);
+  return line === undefined
+    ? undefined
+    : makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR).dim(line);
 }
 
 /** Human progress: the banner, each command and edit, warnings, on stderr. */
@@ -103,13 +123,27 @@ export function answerText(text: string, stdoutIsTerminal: boolean): string {
   return stdoutIsTerminal ? terminalText(text) : text;
 }
 
-/** Prints the outcome the way exec does (the answer on stdout) and returns the exit code. */
+/**
+ * Prints the outcome the way exec does (the answer on stdout) and returns the exit code; the
+ * status line, when given, goes last on stderr, else `tokens used: N` first.
+ */
 export function report(
   outcome: TurnOutcome,
-  tokens: number,
+  opts: { tokens: number; stoppedBy?: { name: Deno.Signal; code: number }; statusLine?: string },
+): number {
+  const { statusLine } = opts;
+  if (statusLine === undefined) console.error(`tokens used: ${opts.tokens}`);
+  try {
+    return reportOutcome(outcome, opts.stoppedBy);
+  } finally {
+    if (statusLine !== undefined) console.error(statusLine);
+  }
+}
+
+function reportOutcome(
+  outcome: TurnOutcome,
   stoppedBy?: { name: Deno.Signal; code: number },
 ): number {
-  console.error(`tokens used: ${tokens}`);
   switch (outcome.status) {
     case "completed":
       console.log(answerText(outcome.finalText, Deno.stdout.isTerminal()));

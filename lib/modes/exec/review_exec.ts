@@ -4,6 +4,7 @@ import { terminalText } from "../../approval/visible.ts";
 import { UsageError } from "../../errors.ts";
 import type { SessionConfig } from "../../session/open.ts";
 import {
+  execStatusLine,
   finishExec,
   jsonEvents,
   jsonStreamOf,
@@ -79,6 +80,7 @@ export async function runExecReview(
       usage: session.usage,
       stoppedBy,
       outputLastMessage: options.outputLastMessage,
+      statusLine: execStatusLine(session, env),
     });
   });
 }

@@ -11,6 +11,8 @@ import { colorDiffLine, head, type Style } from "../term/progress.ts";
 export { parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
 
 const PREVIEW_LINES = 40;
+/** The longest command shown in the question's heading; a longer one gets its own lines. */
+const HEADING_COMMAND_CHARS = 100;
 
 /** The line the user answers on. */
 export const ANSWER_PROMPT = `${ANSWER_CHOICES} › `;
@@ -34,9 +36,10 @@ export function replApprover(io: ReplApprovalIO): Approver {
     io.print([io.style.dim("withdrawn: the turn was cancelled")]);
     return new DOMException("The approval question was withdrawn", "AbortError");
   };
-  return async ({ question }, signal) => {
+  return async (req, signal) => {
+    const { question } = req;
     if (signal.aborted) throw withdrawn();
-    io.print(questionLines(question, io.style));
+    io.print(questionLines(question, io.style, req.tool));
     const text = await readUnlessWithdrawn(io.answer, ANSWER_PROMPT, signal);
     if (signal.aborted) throw withdrawn();
     const parsed = parseAnswer(text);
@@ -60,16 +63,36 @@ export function readUnlessWithdrawn(
   });
 }
 
-/** The lines that show an approval question, control characters in its texts made visible. */
-export function questionLines(question: ApprovalQuestion, style: Style): string[] {
-  const { capability, reason, justification } = terminalSafe(question);
+/**
+ * The lines that show an approval question, control characters in its texts made visible: a
+ * heading that names the tool as the model called it (`tool`, default the capability) and, for
+ * a short command, the command itself (`Run make test?`).
+ */
+export function questionLines(
+  question: ApprovalQuestion,
+  style: Style,
+  tool = question.capability,
+): string[] {
+  const { reason, justification } = terminalSafe(question);
   const where = question.unsandboxed ? " outside the sandbox" : "";
+  const command = shortCommand(question);
+  const heading = command === undefined
+    ? `Allow ${terminalText(tool)}${where}?`
+    : `Run ${command}${where}?`;
+  const named = command === undefined ? "" : ` ${style.dim(`(${terminalText(tool)})`)}`;
   return [
-    style.bold(`Allow ${capability}${where}?`),
-    ...subjectLines(question, style).map((l) => `  ${l}`),
+    `${style.bold(heading)}${named}`,
+    ...(command === undefined ? subjectLines(question, style).map((l) => `  ${l}`) : []),
     `  ${style.dim("why:")} ${reason}`,
     ...(justification ? [`  ${style.dim("model:")} ${justification}`] : []),
   ];
+}
+
+/** A command that fits on the heading line, made visible; undefined for anything else. */
+function shortCommand(question: ApprovalQuestion): string | undefined {
+  if (!question.capability.startsWith("shell.")) return undefined;
+  const command = terminalText(question.subject);
+  return command.includes("\n") || command.length > HEADING_COMMAND_CHARS ? undefined : command;
 }
 
 /** A command as `$ …`; a patch or edit as a diff; anything else as its JSON input. */

@@ -8,14 +8,18 @@ const plain = makeStyle(false);
 
 Deno.test("questionLines() shows a patch's escape sequences and C1 controls inert", () => {
   const patch = "*** Begin Patch\n*** Add File: a\x1b]0;t\x07.txt\n+ok\x9b2J\n*** End Patch\n";
-  const lines = questionLines({
-    capability: "fs.apply_patch",
-    subject: JSON.stringify({ patch }),
-    reason: "it writes\x1b[2J",
-    unsandboxed: false,
-  }, plain);
+  const lines = questionLines(
+    {
+      capability: "fs.apply_patch",
+      subject: JSON.stringify({ patch }),
+      reason: "it writes\x1b[2J",
+      unsandboxed: false,
+    },
+    plain,
+    "apply_patch",
+  );
   assert.deepEqual(lines, [
-    "Allow fs.apply_patch?",
+    "Allow apply_patch?",
     "  *** Begin Patch",
     "  *** Add File: a\\u{1b}]0;t\\u{7}.txt",
     "  +ok\\u{9b}2J",
@@ -39,13 +43,30 @@ Deno.test("questionLines() shows other input as JSON, escaping what JSON leaves 
 });
 
 Deno.test("questionLines() shows a command already made visible once, not twice", () => {
-  const lines = questionLines({
-    capability: "shell.run",
-    subject: "echo \\u{1b}[2J hi",
-    reason: "r",
-    unsandboxed: false,
-  }, plain);
-  assert.equal(lines[1], "  $ echo \\u{1b}[2J hi");
+  const lines = questionLines(
+    {
+      capability: "shell.run",
+      subject: "echo \\u{1b}[2J hi",
+      reason: "r",
+      unsandboxed: false,
+    },
+    plain,
+    "Bash",
+  );
+  assert.equal(lines[0], "Run echo \\u{1b}[2J hi? (Bash)");
+});
+
+Deno.test("questionLines() names the tool as the model called it, never the capability id", () => {
+  const ask = (capability: string, subject: string, unsandboxed = false) =>
+    questionLines({ capability, subject, reason: "r", unsandboxed }, plain, "Bash");
+  assert.deepEqual(ask("shell.run", "python3 -m pytest -q"), [
+    "Run python3 -m pytest -q? (Bash)",
+    "  why: r",
+  ]);
+  assert.equal(ask("shell.run", "make", true)[0], "Run make outside the sandbox? (Bash)");
+  const long = "printf 'one\\n'\nprintf 'two\\n'";
+  assert.deepEqual(ask("shell.start", long).slice(0, 2), ["Allow Bash?", `  $ ${long}`]);
+  assert.equal(ask("fs.write", JSON.stringify({ path: "a", content: "x" }))[0], "Allow Bash?");
 });
 
 const REQ: ApprovalAsk = {
@@ -79,7 +100,7 @@ Deno.test("replApprover() shows the question and confirms the answer", async () 
   const { approve, printed } = replPrompt({ typed: "n not that one" });
   const reply = await approve(REQ, new AbortController().signal);
   assert.deepEqual(reply, { answer: "deny", note: "not that one" });
-  assert.deepEqual(printed, ["Allow shell.run?", "  $ make", "  why: r", "declined: not that one"]);
+  assert.deepEqual(printed, ["Run make? (Bash)", "  why: r", "declined: not that one"]);
 });
 
 for (const honours of [true, false]) {

@@ -4,12 +4,17 @@
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { formatDuration, type Style } from "../term/progress.ts";
-import { REASONING_EFFORTS } from "../../config/schema.ts";
 import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
 import { pickReviewTarget } from "./review_picker.ts";
-import type { ReasoningEffort, Session, SessionEvent } from "../../session/open.ts";
-import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
+import type { Session, SessionEvent } from "../../session/open.ts";
 import { colorDiff } from "./render.ts";
+import { editDistance } from "../term/nearest.ts";
+import { formatCost } from "../term/status_line.ts";
+import type { RawTerminal } from "./list_picker.ts";
+import { MODEL_COMMAND } from "./model_command.ts";
+import { FORK_COMMANDS } from "./fork_command.ts";
+import { PLAN_COMMAND } from "./plan_command.ts";
+import { REWIND_COMMANDS } from "./rewind_command.ts";
 
 /** What a command can reach. */
 export interface CommandContext {
@@ -25,8 +30,12 @@ export interface CommandContext {
   newSession(): Promise<void>;
   /** Lets the user pick a saved session and continues it. */
   resumeSession(): Promise<void>;
+  /** Closes the current session and continues the saved session `id` (`/fork`). */
+  continueSession(id: string): Promise<void>;
   /** Reads one answer line (a picker's); null at end of input. */
   ask(prompt: string): Promise<string | null>;
+  /** Hands the terminal's keys to a picker (`/model`); absent when input is not a terminal. */
+  rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
   /** What the current session was opened from, to open another beside it (`/review`). */
   reviewBase(): ReviewBase;
 }
@@ -49,10 +58,11 @@ const COMMANDS: Command[] = [
     summary: "provider, model, harness, sandbox, session and context",
     run: status,
   },
-  { name: "model", summary: "show the model, or switch: /model NAME or PROVIDER/NAME", run: model },
+  MODEL_COMMAND,
   { name: "harness", summary: "list the harnesses, or switch: /harness ID", run: harness },
   { name: "permissions", summary: "the sandbox mode and approval policy", run: permissions },
   { name: "diff", summary: "the working tree against HEAD, untracked files included", run: diff },
+  ...REWIND_COMMANDS,
   {
     name: "review",
     summary: "review changes in a fresh read-only session: pick what, or /review INSTRUCTIONS",
@@ -62,7 +72,9 @@ const COMMANDS: Command[] = [
   { name: "stop", summary: "stop a background job: /stop ID", run: stop },
   { name: "new", summary: "start a fresh session with the same settings", run: fresh },
   { name: "compact", summary: "summarize the history to free context", run: compact },
+  PLAN_COMMAND,
   { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
+  ...FORK_COMMANDS,
   { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
   { name: "skills", summary: "the skills found, with their descriptions", run: skills },
   { name: "exit", summary: "leave (also /quit, Ctrl-D)", run: () => "exit" },
@@ -97,7 +109,7 @@ function helpLines(style: Style): string[] {
   return [
     ...COMMANDS.map((c) => `${style.bold(`/${c.name}`.padEnd(width))} ${c.summary}`),
     style.dim(`/${LATER.join(", /")} come in a later release`),
-    style.dim("A line ending in \\ continues on the next one; Ctrl-C stops a turn"),
+    style.dim("A line ending in \\ continues on the next one; Esc or Ctrl-C stops a turn"),
   ];
 }
 
@@ -125,89 +137,11 @@ function status(_: string, ctx: CommandContext): void {
         ? "off (tool_call_repair = false)"
         : `${s.toolCallRepairs} tool call${s.toolCallRepairs === 1 ? "" : "s"} recovered from text`,
     ],
-    ["tokens", `${s.tokens.input} in, ${s.tokens.output} out`],
+    ["tokens", `${s.tokens.input} in (${s.tokens.cached} cached), ${s.tokens.output} out`],
+    ["cost", s.cost === undefined ? "unknown: no prices in the model catalog" : formatCost(s.cost)],
   ];
   ctx.print(rows.map(([k, v]) => `${ctx.style.dim(`${k}:`.padEnd(11))} ${v}`));
 }
-
-async function model(arg: string, ctx: CommandContext): Promise<void> {
-  const session = ctx.session();
-  if (!arg || /^\S+\/$/.test(arg)) return await listModels(arg.slice(0, -1), ctx);
-  const [spec, effort] = arg.split(/\s+/);
-  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) {
-    throw Object.assign(new Error(`Unknown reasoning effort "${effort}"`), {
-      hint: `Use one of ${EFFORTS.join(", ")}`,
-    });
-  }
-  await session.switchModel(spec, effort as ReasoningEffort | undefined);
-  const s = terminalSafe(session.status());
-  ctx.print([
-    `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""} ` +
-    `(harness ${s.harness})`,
-  ]);
-}
-
-/** How many of a provider's models `/model` shows; `/model PROVIDER/` shows them all. */
-const MODELS_SHOWN = 8;
-
-/** `/model`: every provider, with the models of those usable now; `/model P/`: all of P's. */
-async function listModels(only: string, ctx: CommandContext): Promise<void> {
-  const session = ctx.session();
-  const { style } = ctx;
-  const providers = terminalSafe(await session.models());
-  if (only && !providers.some((p) => p.provider === only)) {
-    throw Object.assign(new Error(`Unknown provider "${only}"`), {
-      hint: `Use one of ${providers.map((p) => `${p.provider}/`).join(", ")}`,
-    });
-  }
-  const s = terminalSafe(session.status());
-  ctx.print([
-    `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""}`,
-    ...providers.filter((p) => !only || p.provider === only).flatMap((p) => [
-      `  ${p.current ? "*" : " "} ${p.provider.padEnd(14)} ${
-        (p.model || "(name a model)").padEnd(28)
-      } ` + style.dim(`${p.name}${p.key ? "" : ` · no key set (${p.envKey})`}`),
-      ...(p.key || p.current ? modelLines(p, only ? Infinity : MODELS_SHOWN, style) : []),
-    ]),
-    style.dim(
-      `/model NAME, /model PROVIDER/NAME, optionally with an effort: ${EFFORTS.join(", ")}; ` +
-        "/model PROVIDER/ lists all of its models",
-    ),
-  ]);
-}
-
-function modelLines(p: ProviderChoice, most: number, style: CommandContext["style"]): string[] {
-  if (p.live?.error) return [style.dim(`      cannot list the server's models: ${p.live.error}`)];
-  const shown = p.models.slice(0, most);
-  const width = Math.max(0, ...shown.map((m) => m.id.length));
-  return [
-    ...shown.map((m) =>
-      `      ${m.current ? "*" : " "} ${m.id.padEnd(width)}  ${style.dim(modelFacts(m))}`
-    ),
-    ...(p.models.length > shown.length
-      ? [style.dim(`        … ${p.models.length - shown.length} more: /model ${p.provider}/`)]
-      : []),
-  ];
-}
-
-/** `Name · 128k context · 8k output · reasoning · $0.57/$1.68 per 1M`, as far as known. */
-function modelFacts(m: ModelChoice): string {
-  const facts = [m.name];
-  if (m.context) facts.push(`${tokens(m.context)} context`);
-  if (m.output) facts.push(`${tokens(m.output)} output`);
-  if (m.reasoning) facts.push("reasoning");
-  const { input, output } = m.cost ?? {};
-  if (input !== undefined && output !== undefined && input + output > 0) {
-    facts.push(`$${input}/$${output} per 1M`);
-  }
-  return facts.join(" · ");
-}
-
-function tokens(n: number): string {
-  return n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : `${Math.round(n / 1000)}k`;
-}
-
-const EFFORTS = REASONING_EFFORTS;
 
 async function harness(arg: string, ctx: CommandContext): Promise<void> {
   const session = ctx.session();
@@ -310,20 +244,8 @@ export function closest(name: string, known: string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
-    const d = candidate.startsWith(name) && name.length > 0 ? 0.5 : distance(name, candidate);
+    const d = candidate.startsWith(name) && name.length > 0 ? 0.5 : editDistance(name, candidate);
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length];
 }

@@ -1,12 +1,16 @@
 /**
- * The REPL's first run: with no provider configured and no provider key in the environment, a
- * short guided choice (a local Ollama or LM Studio found on its default port, or a hosted
- * provider and the variable that holds its key) is written to `config.toml`. Never in `exec`.
+ * The REPL's first run: with no provider configured and no key for the default one, a short
+ * guided choice (every built-in hosted provider, a local Ollama or LM Studio found on its
+ * default port, or another OpenAI-compatible endpoint) is written to `config.toml`. The key, when
+ * the choice needs one, is asked for next (key_setup.ts). Never in `exec`.
  */
 import { join } from "node:path";
+import { readStoredKeys } from "../../config/auth.ts";
 import { writeHomeFile } from "../../config/home.ts";
+import { defaultValues } from "../../config/schema.ts";
 import { InputFileError, readInputText } from "../../input_file.ts";
-import { BUILTIN_PROVIDERS } from "../../providers/builtin.ts";
+import { BUILTIN_PROVIDERS, builtinProvider } from "../../providers/builtin.ts";
+import { askEndpoint, definedProviderIds, endpointTable } from "./custom_endpoint.ts";
 
 /** How the guide talks to the user. */
 export interface FirstRunIO {
@@ -15,80 +19,143 @@ export interface FirstRunIO {
   readLine(prompt: string): Promise<string | undefined>;
 }
 
-/** A choice the guide offers. */
-interface Choice {
-  provider: string;
-  model: string;
-  label: string;
-  /** The environment variable the provider's key must be in, for hosted providers. */
-  envKey?: string;
+/** Options of `runFirstRun`. */
+export interface FirstRunOptions {
+  /** Where provider keys are looked for, to mark the providers that have one. */
+  env?: Record<string, string | undefined>;
+  /** Finds the local servers' models; injectable for tests. */
+  probe?: (url: string) => Promise<string[] | undefined>;
 }
+
+/** A choice the guide offers: a provider and model to write, or the custom endpoint's questions. */
+type Choice =
+  & { label: string }
+  & (
+    | { kind: "provider"; provider: string; model: string }
+    | { kind: "endpoint" }
+  );
 
 const LOCAL_SERVERS = [
   { provider: "ollama", url: "http://127.0.0.1:11434/api/tags", label: "Ollama" },
   { provider: "lmstudio", url: "http://127.0.0.1:1234/v1/models", label: "LM Studio" },
 ];
 
-/** True when neither the user's config names a provider or model nor any provider key is set. */
-export async function needsFirstRun(home: string, env: Record<string, string>): Promise<boolean> {
-  if (BUILTIN_PROVIDERS.some((p) => p.envKey && env[p.envKey])) return false;
-  const file = join(home, "config.toml");
-  const text = await readInputText(file, { what: "config file" }).catch(() => "");
-  return !/^\s*(model_provider|model|profile)\s*=/m.test(text);
+/**
+ * True when the user's config names no provider, model or profile and the provider used then
+ * (the default) has no key, in its variable or stored.
+ */
+export async function needsFirstRun(
+  home: string,
+  env: Record<string, string | undefined>,
+): Promise<boolean> {
+  const text = await readInputText(configFile(home), { what: "config file" }).catch(() => "");
+  if (/^\s*(model_provider|model|profile)\s*=/m.test(text)) return false;
+  return !hasKey(defaultValues().model_provider, home, env);
 }
 
 /**
  * Offers the choices and writes the chosen one; returns what was written, or undefined when the
- * user skipped. `probe` finds the local servers' models (injectable for tests).
+ * user skipped.
  */
 export async function runFirstRun(
   home: string,
   io: FirstRunIO,
-  probe: (url: string) => Promise<string[] | undefined> = probeModels,
+  opts: FirstRunOptions = {},
 ): Promise<{ provider: string; model: string } | undefined> {
-  const choices: Choice[] = [];
-  const found = await Promise.all(LOCAL_SERVERS.map((s) => probe(s.url)));
-  LOCAL_SERVERS.forEach((server, i) => {
-    const models = found[i];
-    if (models?.length) {
-      choices.push({
-        provider: server.provider,
-        model: models[0],
-        label: `${server.label} on this machine (${models.length} model(s), e.g. ${models[0]})`,
-      });
-    }
-  });
-  for (const p of BUILTIN_PROVIDERS.filter((p) => p.envKey)) {
-    choices.push({
-      provider: p.id,
-      model: p.defaultModel,
-      label: `${p.name} (${p.defaultModel}; key in ${p.envKey})`,
-      envKey: p.envKey,
-    });
-  }
+  const choices = await firstRunChoices(home, opts);
   io.print("No model provider is set up yet. Choose one (Enter skips):");
   choices.forEach((c, i) => io.print(`  ${i + 1}) ${c.label}`));
-  const answer = (await io.readLine("> "))?.trim() ?? "";
-  const index = Number(answer) - 1;
-  const choice = Number.isInteger(index) ? choices[index] : undefined;
-  if (!choice) {
-    io.print("Skipped. Set model_provider and model in config.toml, or run with --oss.");
+  const file = configFile(home);
+  const skipped = () => {
+    io.print(`Skipped. Set model_provider and model in ${file}, or run with --oss.`);
     return undefined;
+  };
+  const choice = await pick(io, choices);
+  if (!choice) return skipped();
+  if (choice.kind === "provider") {
+    await addTopLevelKeys(file, { model_provider: choice.provider, model: choice.model });
+    io.print(
+      `Wrote model_provider = "${choice.provider}" and model = "${choice.model}" to ${file}`,
+    );
+    return { provider: choice.provider, model: choice.model };
   }
-  const file = join(home, "config.toml");
-  await addTopLevelKeys(file, { model_provider: choice.provider, model: choice.model });
-  io.print(`Wrote model_provider = "${choice.provider}" and model = "${choice.model}" to ${file}`);
-  if (choice.envKey) io.print(`Set ${choice.envKey} to your key before the next request.`);
-  return { provider: choice.provider, model: choice.model };
+  const existing = await readInputText(file, { what: "config file" }).catch(() => "");
+  const endpoint = await askEndpoint(io, definedProviderIds(existing));
+  if (!endpoint) return skipped();
+  const keys = { model_provider: endpoint.id, model: endpoint.model };
+  await addTopLevelKeys(file, keys, { table: endpointTable(endpoint) });
+  io.print(
+    `Wrote model_provider = "${endpoint.id}", model = "${endpoint.model}" and ` +
+      `[model_providers.${endpoint.id}] to ${file}`,
+  );
+  return { provider: endpoint.id, model: endpoint.model };
+}
+
+async function firstRunChoices(home: string, opts: FirstRunOptions): Promise<Choice[]> {
+  const env = opts.env ?? {};
+  const found = await Promise.all(LOCAL_SERVERS.map((s) => (opts.probe ?? probeModels)(s.url)));
+  const choices: Choice[] = [];
+  LOCAL_SERVERS.forEach((server, i) => {
+    const models = found[i];
+    if (!models?.length) return;
+    choices.push({
+      kind: "provider",
+      provider: server.provider,
+      model: models[0],
+      label: `${server.label} on this machine (${models.length} model(s), e.g. ${models[0]})`,
+    });
+  });
+  for (const p of BUILTIN_PROVIDERS.filter((p) => p.envKey)) {
+    const keySet = hasKey(p.id, home, env) ? ", key set" : "";
+    choices.push({
+      kind: "provider",
+      provider: p.id,
+      model: p.defaultModel,
+      label: `${p.name} (${p.defaultModel}${keySet})`,
+    });
+  }
+  choices.push({
+    kind: "endpoint",
+    label: "Another OpenAI-compatible endpoint (its base URL, model and key variable)",
+  });
+  return choices;
+}
+
+/** The chosen entry; undefined on Enter or at end of input. Another answer is asked again. */
+async function pick(io: FirstRunIO, choices: Choice[]): Promise<Choice | undefined> {
+  while (true) {
+    const answer = (await io.readLine("> "))?.trim() ?? "";
+    if (answer === "") return undefined;
+    const index = /^\d+$/.test(answer) ? Number(answer) - 1 : -1;
+    if (choices[index]) return choices[index];
+    io.print(`Type a number from 1 to ${choices.length}, or press Enter to skip`);
+  }
+}
+
+/** The provider's key is in its variable or stored in `auth.json`. */
+function hasKey(provider: string, home: string, env: Record<string, string | undefined>): boolean {
+  const envKey = builtinProvider(provider)?.envKey;
+  if (envKey === undefined || env[envKey]?.trim()) return true;
+  if (provider === "openai" && env.CODEX_API_KEY?.trim()) return true;
+  return readStoredKeys(home)[provider] !== undefined;
+}
+
+function configFile(home: string): string {
+  return join(home, "config.toml");
 }
 
 const HEADER = "# interpreter's configuration; every key is described in the README.\n";
 
 /**
  * Puts `keys` at the top level of the TOML file: before its first table, after its leading
- * comments, keeping everything else as it was. Creates the file with a comment header.
+ * comments, keeping everything else as it was; `table` (a whole TOML table) goes at the end.
+ * Creates the file with a comment header. One atomic write.
  */
-export async function addTopLevelKeys(file: string, keys: Record<string, string>): Promise<void> {
+export async function addTopLevelKeys(
+  file: string,
+  keys: Record<string, string>,
+  opts: { table?: string } = {},
+): Promise<void> {
   const existing = await readInputText(file, { what: "config file" }).catch((error) => {
     if (error instanceof InputFileError && error.missing) return undefined;
     throw error;
@@ -104,6 +171,8 @@ export async function addTopLevelKeys(file: string, keys: Record<string, string>
     all.splice(at, 0, ...lines, ...(at < all.length ? [""] : []));
     text = all.join("\n");
   }
+  if (!text.endsWith("\n")) text += "\n";
+  if (opts.table) text = `${text.replace(/\n*$/, "\n")}\n${opts.table}`;
   await writeHomeFile(file, text);
 }
 

@@ -6,12 +6,13 @@
 import process from "node:process";
 import { createInterface, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
+import { LoneEscape } from "./_lone_escape.ts";
 
 /** What the REPL reads from. */
 export interface ReplInput {
   /** The next message, continued lines joined; null at end of input or when the user leaves. */
   next(prompt: string): Promise<string | null>;
-  /** A turn is running: Ctrl-C calls `onInterrupt`; other keys wait for the next prompt. */
+  /** A turn is running: Ctrl-C or Esc calls `onInterrupt`; other keys wait for the next prompt. */
   busy(onInterrupt: () => void): void;
   /**
    * One answer to an approval question: a letter, maybe followed by a note. Null on Ctrl-C, at
@@ -131,6 +132,7 @@ class TerminalInput implements ReplInput {
   #onInterrupt?: () => void;
   #onKeys?: (keys: string) => void;
   #onData = (chunk: string) => this.#route(chunk);
+  #escapes = new LoneEscape({ keys: (text) => this.#keys(text), escape: () => this.#escape() });
 
   constructor(opts: TerminalInputOptions) {
     this.#opts = opts;
@@ -272,6 +274,7 @@ class TerminalInput implements ReplInput {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#escapes.close();
     this.#opts.write("\x1b[?2004l");
     process.stdin.off("data", this.#onData);
     process.stdin.setRawMode(false);
@@ -322,6 +325,12 @@ class TerminalInput implements ReplInput {
       if (chunk.startsWith("\r")) chunk = chunk.slice(1);
     }
     if (chunk === "") return;
+    // At the prompt, line editing reads escape sequences itself.
+    if (this.#mode === "prompt" && !this.#escapes.holding) return this.#keys(chunk);
+    this.#escapes.push(chunk);
+  }
+
+  #keys(chunk: string): void {
     switch (this.#mode) {
       case "prompt":
         this.#feed.write(chunk);
@@ -338,6 +347,12 @@ class TerminalInput implements ReplInput {
       default:
         this.#typeAhead.push(chunk);
     }
+  }
+
+  /** The Esc key stops a turn and answers a question as Ctrl-C does; elsewhere it does nothing. */
+  #escape(): void {
+    if (this.#mode === "busy") this.#onInterrupt?.();
+    else if (this.#mode === "answer") this.#onKeys?.("\x03");
   }
 
   /** Drops the paste markers and turns pasted newlines into a stand-in character. */

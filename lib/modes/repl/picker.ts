@@ -1,7 +1,7 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
 import { terminalText } from "../../approval/visible.ts";
 import { resumableSessions } from "../../session/resume.ts";
-import type { SessionSummary } from "../../store/mod.ts";
+import { readSessionNames, type SessionSummary } from "../../store/mod.ts";
 import type { Style } from "../term/progress.ts";
 
 const SHOWN = 20;
@@ -25,7 +25,11 @@ export async function pickSession(home: string, opts: PickOptions): Promise<stri
     opts.print([`No saved sessions${opts.cwd ? ` for "${terminalText(opts.cwd)}"` : ""}`]);
     return undefined;
   }
-  opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style)));
+  const names = await readSessionNames(home).catch((e: Error) => {
+    opts.print([opts.style.dim(`Session names not shown: ${terminalText(e.message)}`)]);
+    return new Map<string, string>();
+  });
+  opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style, names.get(s.id))));
   const answer = (await opts.ask(`Session number (Enter to cancel) › `))?.trim() ?? "";
   const index = Number(answer);
   if (!answer || !Number.isInteger(index) || index < 1 || index > sessions.length) {
@@ -34,11 +38,15 @@ export async function pickSession(home: string, opts: PickOptions): Promise<stri
   return sessions[index - 1].id;
 }
 
-/** One saved session; what a session file says is shown with control characters made visible. */
-function pickerLine(s: SessionSummary, n: number, style: Style): string {
+/**
+ * One saved session, its name (`/rename`) first when it has one; what a session file says is
+ * shown with control characters made visible.
+ */
+function pickerLine(s: SessionSummary, n: number, style: Style, name?: string): string {
   const prompt = terminalText((s.firstPrompt ?? "(no prompt)").replace(/\s+/g, " ").slice(0, 60));
+  const named = name === undefined ? "" : `${style.bold(terminalText(name))} · `;
   return `${String(n).padStart(2)}  ${style.dim(ago(s.modified))}  ${terminalText(s.cwd)}  ` +
-    prompt + (s.origin === "repl" ? "" : style.dim(` (${terminalText(s.origin)})`));
+    named + prompt + (s.origin === "repl" ? "" : style.dim(` (${terminalText(s.origin)})`));
 }
 
 function ago(when: Date): string {

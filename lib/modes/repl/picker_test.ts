@@ -3,6 +3,7 @@ import { createSession } from "../../store/store.ts";
 import { tempHome, testHeader, userEvent } from "../../store/_testing.ts";
 import { makeStyle } from "../term/progress.ts";
 import { pickSession } from "./picker.ts";
+import { sessionNamesFile, setSessionName } from "../../store/names.ts";
 
 /** A saved session; with a prompt it holds a user message, without one it is a fresh `/new`. */
 async function saved(home: string, created: Date, prompt?: string): Promise<string> {
@@ -44,4 +45,20 @@ Deno.test("the session picker with only empty sessions says there is none", asyn
   const { id, printed } = await pick(home.path, "1");
   assert.equal(id, undefined);
   assert.deepEqual(printed, ["No saved sessions"]);
+});
+
+Deno.test("the session picker shows a session's name before its first prompt", async () => {
+  await using home = await tempHome();
+  const named = await saved(home.path, new Date(2025, 0, 2, 9), "fix the bug");
+  await saved(home.path, new Date(2025, 0, 2, 10), "add a test");
+  await setSessionName(home.path, named, "login work");
+  const { printed: shown } = await pick(home.path, "");
+  assert.match(shown.join("\n"), / {2}login work · fix the bug$/m);
+  // A name edited into the file by hand is shown inert.
+  const file = sessionNamesFile(home.path);
+  await Deno.writeTextFile(file, JSON.stringify({ [named]: "login\x1b[2J work" }));
+  const { printed } = await pick(home.path, "");
+  const lines = printed.filter((line) => /^\s*\d+ {2}/.test(line));
+  assert.match(lines[0], / {2}add a test$/);
+  assert.match(lines[1], / {2}login\\u\{1b\}\[2J work · fix the bug$/, "a name is shown inert");
 });

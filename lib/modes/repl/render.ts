@@ -8,18 +8,23 @@ import { type Block, textOf } from "../../model/message.ts";
 import {
   changeTitle,
   colorDiffLine,
+  commandTitle,
   describeCall,
   formatDuration,
   head,
+  headAndTail,
   sessionLines,
   type Style,
   tail,
 } from "../term/progress.ts";
 import type { SessionEvent } from "../../session/open.ts";
 import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
+import { AnswerText } from "./answer_text.ts";
 
 /** How much of a failed command's output the transcript shows. */
 const FAILED_OUTPUT_LINES = 20;
+/** How much of a successful command's output it shows: its first and last lines. */
+const OUTPUT_PREVIEW_LINES = 6;
 const DIFF_LINES = 60;
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 /** Lines of a running call's output shown under the spinner. */
@@ -36,6 +41,10 @@ export interface TranscriptOptions {
   hideReasoning: boolean;
   /** The terminal's width, for cutting the output lines under the spinner; default its own. */
   columns?: () => number;
+  /** Render the model's Markdown (a terminal that shows colors); else its text as written. */
+  markdown?: boolean;
+  /** Show no output of a successful command (`hide_command_output`). */
+  hideCommandOutput?: boolean;
 }
 
 /** Renders session events as they arrive. */
@@ -51,14 +60,35 @@ export class Transcript {
     | undefined;
   /** The running call and the last lines of its output (the last one unfinished). */
   #running: { callId: string; lines: string[] } | undefined;
+  /** The session's status line, drawn dim under the spinner (lib/modes/term/status_line.ts). */
+  #statusLine: string | undefined;
+
+  /** The model's answer, rendered as it streams. */
+  #answer: AnswerText;
 
   constructor(opts: TranscriptOptions) {
     this.#opts = opts;
+    this.#answer = new AnswerText(opts.markdown === true, opts.columns);
+  }
+
+  /** Loads the Markdown renderer; resolves once it is there (an answer waits for it). */
+  ready(): Promise<void> {
+    return this.#answer.ready();
+  }
+
+  /** Shows or hides the output of successful commands from now on. */
+  setHideCommandOutput(hide: boolean): void {
+    this.#opts.hideCommandOutput = hide;
   }
 
   /** Shows or hides the model's reasoning from now on. */
   setHideReasoning(hide: boolean): void {
     this.#opts.hideReasoning = hide;
+  }
+
+  /** Sets the status line the spinner shows under it; undefined shows none. */
+  setStatusLine(line: string | undefined): void {
+    this.#statusLine = line;
   }
 
   /** Writes raw text, keeping track of whether the cursor is at the start of a line. */
@@ -77,8 +107,9 @@ export class Transcript {
     this.write(lines.join("\n") + "\n");
   }
 
-  /** Ends a line left open by streamed text. */
+  /** Ends a line left open by streamed text, first writing what is left of an answer. */
   endLine(): void {
+    if (this.#streaming === "text") this.write(this.#answer.end());
     this.#streaming = undefined;
     if (this.#column > 0) this.write("\n");
   }
@@ -127,27 +158,34 @@ export class Transcript {
         if (this.#streaming !== "thinking") this.endLine();
         this.#streaming = "thinking";
         return this.write(style.dim(event.text));
-      case "text_delta":
-        this.stopSpinner();
+      case "text_delta": {
         if (this.#streaming !== "text") this.endLine();
         this.#streaming = "text";
         this.#sawText = true;
-        return this.write(event.text);
+        // Markdown is held until a block is complete; the spinner goes on meanwhile.
+        const shown = this.#answer.push(event.text);
+        if (shown) this.stopSpinner();
+        return this.write(shown);
+      }
       case "assistant_message":
         this.stopSpinner();
         this.endLine();
         // A provider that does not stream still gets its text shown.
-        if (!this.#sawText) this.lines(unstreamedText(event.message.blocks));
+        if (!this.#sawText) {
+          this.lines(unstreamedText(event.message.blocks).map((t) => this.#answer.whole(t)));
+        }
         return;
       case "tool_start":
-        this.lines(toolStartLines(this.#calls.see(event)!, style));
+        this.lines(toolStartLines(this.#calls.see(event)!, style, event.input));
         this.startSpinner(event.call.name);
         this.#running = { callId: event.call.id, lines: [""] };
         return;
       case "tool_end":
         this.#running = undefined;
         this.stopSpinner();
-        return this.lines(toolEndLines(this.#calls.see(event)!, style));
+        return this.lines(
+          toolEndLines(this.#calls.see(event)!, style, this.#opts.hideCommandOutput === true),
+        );
       case "tool_denied":
         this.#calls.see(event);
         // The user's own refusal was confirmed where they answered.
@@ -155,7 +193,10 @@ export class Transcript {
         return this.lines([style.red(`denied: ${event.reason.split("\n")[0]}`)]);
       case "model_switched":
         return this.lines([
-          style.dim(`model: ${event.provider}/${event.model}`),
+          style.dim(
+            `model: ${event.provider}/${event.model}` +
+              (event.reasoningEffort ? ` (effort ${event.reasoningEffort})` : ""),
+          ),
           ...(event.contextNote ? [style.dim(event.contextNote)] : []),
         ]);
       case "compacted":
@@ -197,14 +238,21 @@ export class Transcript {
     if (!spin || this.#column > 0) return;
     const elapsed = Math.floor((Date.now() - spin.started) / 1000);
     const frame = FRAMES[Math.floor((Date.now() - spin.started) / 100) % FRAMES.length];
-    const below = this.#progressLines();
-    const lines = below.map((line) => `\n  ${this.#opts.style.dim(line)}`).join("");
+    const below = this.#progressLines().map((line) => `  ${line}`);
+    if (this.#statusLine) below.push(this.#cutStatusLine(this.#statusLine));
+    const lines = below.map((line) => `\n${this.#opts.style.dim(line)}`).join("");
     // Drawn from the start of the spinner's line down; the cursor goes back to that line.
     const back = below.length ? `\x1b[${below.length}A\r` : "";
     this.#opts.write(
-      `\r\x1b[J${frame} ${spin.label} (${elapsed}s · Ctrl-C to stop)${lines}${back}`,
+      `\r\x1b[J${frame} ${spin.label} (${elapsed}s · Esc to stop)${lines}${back}`,
     );
     spin.shown = true;
+  }
+
+  /** The status line cut to the terminal's width: a wrapped line would break the redraw. */
+  #cutStatusLine(line: string): string {
+    const width = Math.max(10, (this.#opts.columns ?? terminalColumns)() - 1);
+    return line.length > width ? `${line.slice(0, width - 1)}…` : line;
   }
 
   /** Erases the spinner and the lines under it (nothing of the transcript is below them). */
@@ -225,9 +273,10 @@ function terminalColumns(): number {
   }
 }
 
-function toolStartLines(view: ToolView, style: Style): string[] {
+function toolStartLines(view: ToolView, style: Style, input: unknown): string[] {
   if (view.kind === "command" && view.job?.action !== "output" && view.job?.action !== "stop") {
-    return [`${style.bold("$")} ${view.command}`];
+    const title = commandTitle(input);
+    return [...(title ? [style.bold(title)] : []), `${style.bold("$")} ${view.command}`];
   }
   const target = subjectOf(view);
   return [style.dim(`• ${view.name}${target ? ` ${target}` : ""}`)];
@@ -257,9 +306,10 @@ function subjectOf(view: ToolView): string | undefined {
 
 const PLAN_MARKS = { completed: "✓", in_progress: "→", pending: "·", cancelled: "✗" };
 
-function toolEndLines(view: ToolView, style: Style): string[] {
+function toolEndLines(view: ToolView, style: Style, hideOutput: boolean): string[] {
   // A refusal was shown when it happened; the error result only repeats it.
   if (view.status === "declined") return [];
+  if (view.interrupted) return [style.red("  ✗ interrupted")];
   if (view.status === "failed") {
     return [
       style.red(`  ✗ ${view.name} failed`),
@@ -273,7 +323,10 @@ function toolEndLines(view: ToolView, style: Style): string[] {
       }
       const code = view.exitCode;
       const took = style.dim(`in ${formatDuration(view.durationMs ?? 0)}`);
-      if (code === 0) return [`  ${style.green("✓ exit 0")} ${took}`];
+      if (code === 0) {
+        const shown = hideOutput ? [] : headAndTail(view.output ?? "", OUTPUT_PREVIEW_LINES);
+        return [`  ${style.green("✓ exit 0")} ${took}`, ...shown.map((l) => `    ${style.dim(l)}`)];
+      }
       return [
         `  ${style.red(`✗ exit ${code ?? "(timeout)"}`)} ${took}`,
         ...tail(view.output ?? "", FAILED_OUTPUT_LINES).map((l) => `    ${l}`),

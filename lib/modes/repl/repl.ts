@@ -7,20 +7,30 @@ import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { makeStyle, repeatedCallFailure, type Style } from "../term/progress.ts";
+import { sessionStatusLine } from "../term/status_line.ts";
 import {
   openSession,
+  type ReasoningEffort,
   type Session,
   type SessionConfig,
+  type SessionEvent,
   type SessionIO,
 } from "../../session/open.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
 import { needsFirstRun, runFirstRun } from "./first_run.ts";
+import { askForMissingKey } from "./key_setup.ts";
+import { readSecret } from "./secret_input.ts";
 import { replApprover } from "./approvals.ts";
 import { replAskUser } from "./ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
 import { loadHistory, saveHistory } from "./history.ts";
 import { plainInput, type ReplInput, terminalInput } from "./input.ts";
+import { forkAtStart } from "./fork_command.ts";
+import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
 import { pickSession } from "./picker.ts";
+import { withRawTerminal } from "./list_picker.ts";
+import { inReplTerms } from "./repl_hints.ts";
+import { recapLines } from "./recap.ts";
 import { Transcript } from "./render.ts";
 
 /** The input prompt. */
@@ -34,7 +44,12 @@ export interface ReplOptions {
   config: SessionConfig;
   /** Open the picker first (`interpreter resume` without an id). */
   pick?: { all?: boolean };
+  /** Continue a copy of the saved session `config.resume` names (`interpreter fork`). */
+  fork?: boolean;
 }
+
+/** Events that come many a second and change nothing of the status line. */
+const STREAMED = new Set(["text_delta", "thinking_delta", "tool_progress", "subagent"]);
 
 /** What the terminal allows. */
 interface Terminal {
@@ -77,6 +92,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
     style,
     spinner: term.interactive && !term.plain,
     hideReasoning: false,
+    markdown: !term.plain,
   });
   const input = term.interactive && !term.plain
     ? terminalInput({
@@ -112,8 +128,12 @@ class Repl {
   #quit = Promise.withResolvers<null>();
   #saveHistory = true;
   #exitCode = 0;
+  /** The user skipped the first-run setup: a missing key is then an error, not a question. */
+  #setupSkipped = false;
   /** The open session continues a saved one (the banner says which). */
   #resumed = false;
+  /** The context-window notes shown so far: each is said once per run, not at every `/new`. */
+  #notesShown = new Set<string>();
 
   constructor(parts: ReplParts) {
     this.#p = parts;
@@ -130,6 +150,7 @@ class Repl {
         if (!id) return 0;
         resume = { id };
       }
+      if (opts.fork && resume) resume = { id: await this.#forkAtStart(resume) };
       const c = opts.config;
       const chosen = c.model || c.oss || c.profile || (c.overrides?.length ?? 0) > 0;
       if (!resume && term.interactive && !chosen) {
@@ -140,7 +161,8 @@ class Repl {
       let first = opts.prompt;
       while (true) {
         const fromArgs = first !== undefined;
-        const line = first ?? await Promise.race([this.#p.input.next(PROMPT), this.#quit.promise]);
+        const prompt = this.#session?.planMode ? PLAN_PROMPT : PROMPT;
+        const line = first ?? await Promise.race([this.#p.input.next(prompt), this.#quit.promise]);
         first = undefined;
         if (line === null) {
           if (term.interactive) writeOut("\n");
@@ -154,7 +176,11 @@ class Repl {
           if (await this.#command(line) === "exit") break;
           continue;
         }
-        await this.#runTurn(line);
+        // In plan mode a turn ends with a plan to approve: "go" and "edit" send the next prompt.
+        for (let next: string | undefined = line; next !== undefined;) {
+          await this.#runTurn(next);
+          next = await this.#reviewPlan();
+        }
       }
       this.#p.transcript.endLine();
       return this.#exitCode;
@@ -173,27 +199,61 @@ class Repl {
       if (!this.#p.term.interactive) this.#exitCode = 130;
       return this.#quit.resolve(null);
     }
-    writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + PROMPT);
+    const prompt = this.#session?.planMode ? PLAN_PROMPT : PROMPT;
+    writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + prompt);
   }
 
   /** With no provider set up yet, offers to set one up (skippable); never in exec. */
   async #firstRun(): Promise<void> {
     const { home, env, transcript, input } = this.#p;
     if (!(await needsFirstRun(home, env))) return;
-    await runFirstRun(home, {
+    const chosen = await runFirstRun(home, {
       // It lists the model names the local servers report.
       print: (text) => transcript.lines([terminalText(text)]),
       readLine: (prompt) => input.line(prompt).then((line) => line ?? undefined),
+    }, { env });
+    this.#setupSkipped = chosen === undefined;
+  }
+
+  /** A provider key that is missing is asked for on a terminal, unless the setup was skipped. */
+  #enterKey(error: unknown): Promise<boolean> {
+    const { home, input, term, transcript } = this.#p;
+    if (!term.interactive || this.#setupSkipped) return Promise.resolve(false);
+    return askForMissingKey(error, home, {
+      print: (text) => transcript.lines([terminalText(text)]),
+      readSecret: (prompt) =>
+        readSecret(input, prompt, { write: writeOut, lineEditing: !term.plain }),
     });
   }
 
-  /** Opens a session: a fresh one, or the saved one `resume` names. */
-  async #open(resume?: SessionConfig["resume"]): Promise<void> {
+  /**
+   * Opens a session: the saved one `resume` names, or a fresh one that keeps the harness, model
+   * and effort in use (`keep`, from `/new`).
+   */
+  async #open(resume?: SessionConfig["resume"], keep?: Partial<SessionConfig>): Promise<void> {
     const { resume: _first, ...config } = this.#p.opts.config;
     this.#resumed = resume !== undefined;
-    const next = resume ? { ...config, resume } : config;
-    this.#session = await openSession(next, this.#io(), { env: this.#p.env });
+    const next = resume ? { ...config, resume } : { ...config, ...keep };
+    this.#session = await openSession(next, this.#io(), { env: this.#p.env }).catch(async (e) => {
+      if (!(await this.#enterKey(e))) throw e;
+      return await openSession(next, this.#io(), { env: this.#p.env });
+    });
     this.#banner();
+    if (resume) this.#p.transcript.lines(recapLines(this.#session.history(), this.#p.style));
+  }
+
+  /** What `/new` keeps of the session in use: its harness, model and reasoning effort. */
+  #inUse(): Partial<SessionConfig> {
+    const s = this.#session?.status();
+    if (!s) return {};
+    const labels = { model: "/new", provider: "/new", harness: "/new", reasoningEffort: "/new" };
+    return {
+      model: s.model,
+      provider: s.provider,
+      harness: s.harness,
+      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort as ReasoningEffort } : {}),
+      labels: { ...this.#p.opts.config.labels, ...labels },
+    };
   }
 
   /** What a session tells and asks the REPL through. */
@@ -203,9 +263,12 @@ class Repl {
       transcript.stopSpinner();
       transcript.lines(lines);
     };
-    if (!term.interactive) return { onEvent: (event) => transcript.handle(event) };
+    if (!term.interactive) return { onEvent: (event) => transcript.handle(this.#deduped(event)) };
     return {
-      onEvent: (event) => transcript.handle(event),
+      onEvent: (event) => {
+        transcript.handle(this.#deduped(event));
+        if (!STREAMED.has(event.type)) transcript.setStatusLine(this.#statusLine());
+      },
       approve: replApprover({
         print,
         answer: (prompt, signal) => input.answer(prompt, signal),
@@ -224,14 +287,28 @@ class Repl {
     this.#p.transcript.lines([
       `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
       `harness ${s.harness} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
-      style.dim("/help lists the commands; Ctrl-C stops a turn; Ctrl-D leaves"),
-      ...(s.contextNote ? [style.dim(s.contextNote)] : []),
+      style.dim("/help lists the commands; Esc or Ctrl-C stops a turn; Ctrl-D leaves"),
+      ...(s.contextNote && this.#firstTime(s.contextNote) ? [style.dim(s.contextNote)] : []),
     ]);
+  }
+
+  /** True the first time `note` comes up in this run: a model's context note is said once. */
+  #firstTime(note: string): boolean {
+    if (this.#notesShown.has(note)) return false;
+    this.#notesShown.add(note);
+    return true;
+  }
+
+  /** `event` without a context note this run has shown already. */
+  #deduped(event: SessionEvent): SessionEvent {
+    if (event.type !== "model_switched" || !event.contextNote) return event;
+    return this.#firstTime(event.contextNote) ? event : { ...event, contextNote: undefined };
   }
 
   async #loadSettings(): Promise<void> {
     const { config } = this.#session!;
     this.#p.transcript.setHideReasoning(config.hide_agent_reasoning === true);
+    this.#p.transcript.setHideCommandOutput(config.hide_command_output === true);
     this.#saveHistory = config.history?.persistence !== "none";
     if (this.#saveHistory) this.#p.input.addHistory?.(await loadHistory(this.#p.home));
   }
@@ -249,6 +326,7 @@ class Repl {
   async #runTurn(line: string): Promise<void> {
     const { transcript, style } = this.#p;
     try {
+      await transcript.ready(); // the Markdown renderer, loaded before the first answer
       const outcome = await this.#interruptible((signal) => this.#session!.prompt(line, signal));
       // The harnesses worth trying are known once the turn has ended.
       if (outcome.status === "repeated_call") {
@@ -262,7 +340,14 @@ class Repl {
     } finally {
       transcript.stopSpinner();
       transcript.endLine();
+      const status = this.#p.term.interactive ? this.#statusLine() : undefined;
+      if (status) transcript.lines([style.dim(status)]);
     }
+  }
+
+  /** The session's status line (model, context, tokens, cost); none with `status_line = false`. */
+  #statusLine(): string | undefined {
+    return this.#session ? sessionStatusLine(this.#session) : undefined;
   }
 
   async #interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -284,18 +369,22 @@ class Repl {
       style,
       page: (text) => this.#page(text),
       interruptible: (task) => this.#interruptible(task),
-      newSession: () => this.#replace(undefined),
+      newSession: () => this.#replace(undefined, this.#inUse()),
       resumeSession: async () => {
         const id = await this.#pick(this.#p.cwd);
         if (id) await this.#replace({ id });
       },
+      continueSession: (id) => this.#replace({ id }),
       ask: (prompt) => this.#p.input.next(prompt),
       reviewBase: () => ({ config: this.#p.opts.config, io: this.#io(), env: this.#p.env }),
+      rawTerminal: this.#p.term.interactive && !this.#p.term.plain
+        ? (run) => this.#p.input.suspend(() => withRawTerminal(writeOut, run))
+        : undefined,
     };
     try {
       return await runCommand(line, ctx);
     } catch (error) {
-      const e = error as Error & { hint?: string };
+      const e = inReplTerms(error) as Error & { hint?: string };
       transcript.lines([
         style.red(`error: ${terminalText(String(e.message ?? e))}`),
         ...(e.hint ? [`hint: ${terminalText(e.hint)}`] : []),
@@ -303,11 +392,22 @@ class Repl {
     }
   }
 
-  async #replace(resume: SessionConfig["resume"]): Promise<void> {
+  async #replace(resume: SessionConfig["resume"], keep?: Partial<SessionConfig>): Promise<void> {
     const old = this.#session;
     this.#session = undefined;
     await old?.[Symbol.asyncDispose]();
-    await this.#open(resume);
+    await this.#open(resume, keep);
+  }
+
+  #reviewPlan(): Promise<string | undefined> {
+    const { transcript, style, input } = this.#p;
+    const print = (lines: string[]) => transcript.lines(lines);
+    return reviewPlan({ session: this.#session!, print, ask: (p) => input.next(p), style });
+  }
+
+  #forkAtStart(target: NonNullable<SessionConfig["resume"]>): Promise<string> {
+    const { home, cwd, style, transcript } = this.#p;
+    return forkAtStart(home, { cwd, target, style, print: (lines) => transcript.lines(lines) });
   }
 
   #pick(cwd: string | undefined): Promise<string | undefined> {

@@ -118,7 +118,7 @@ export function progressLines(
   const event = terminalSafe(untrusted);
   switch (event.type) {
     case "tool_start":
-      return startLines(calls?.see(event, scope) ?? toolView(event), style);
+      return startLines(calls?.see(event, scope) ?? toolView(event), style, event.input);
     case "tool_end":
       return endLines(calls?.see(event, scope) ?? toolView(event), style);
     case "assistant_message":
@@ -139,11 +139,26 @@ export function progressLines(
   }
 }
 
-function startLines(view: ToolView, style: Style): string[] {
+function startLines(view: ToolView, style: Style, input: unknown): string[] {
   if (view.kind === "command" && view.job?.action !== "output" && view.job?.action !== "stop") {
-    return [`${style.bold("exec")} ${view.command}`];
+    const title = commandTitle(input);
+    return [...(title ? [style.bold(title)] : []), `${style.bold("exec")} ${view.command}`];
   }
   return [];
+}
+
+/**
+ * The title a harness gave a command (Claude Code's Bash `description`, mapped onto the shell
+ * capability's `description`), as one line of at most 100 characters.
+ */
+export function commandTitle(input: unknown): string | undefined {
+  const fields = typeof input === "object" && input !== null
+    ? input as Record<string, unknown>
+    : {};
+  const text = typeof fields.description === "string" ? fields.description.trim() : "";
+  const line = text.split("\n")[0].trim();
+  if (line === "") return undefined;
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
 const PLAN_MARKS: Record<PlanItem["status"], string> = {
@@ -154,6 +169,7 @@ const PLAN_MARKS: Record<PlanItem["status"], string> = {
 };
 
 function endLines(view: ToolView, style: Style): string[] {
+  if (view.interrupted) return [style.red(`${view.name} interrupted`)];
   if (view.status === "failed" || view.status === "declined") {
     return [style.red(`${view.name} failed:`), ...indent(tail(view.error ?? "", OUTPUT_LINES))];
   }
@@ -225,6 +241,22 @@ function lines(text: string): string[] {
 export function tail(text: string, n: number): string[] {
   const all = lines(text);
   return all.length <= n ? all : [`… ${all.length - n} earlier lines`, ...all.slice(-n)];
+}
+
+/**
+ * At most `n` lines of `text`: all of them when they fit, else its first and last `n / 2` with a
+ * note of how many were left out between them.
+ */
+export function headAndTail(text: string, n: number): string[] {
+  const all = lines(text);
+  if (all.length <= n) return all;
+  const left = all.length - n;
+  const first = Math.ceil(n / 2);
+  return [
+    ...all.slice(0, first),
+    `… ${left} more ${left === 1 ? "line" : "lines"}`,
+    ...all.slice(all.length - (n - first)),
+  ];
 }
 
 /** The first `n` lines of `text`, then a note of how many were left out. */

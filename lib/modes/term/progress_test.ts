@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../model/message.ts";
-import { makeStyle, progressLines, sessionLines } from "./progress.ts";
+import { headAndTail, makeStyle, progressLines, sessionLines } from "./progress.ts";
 
 const plain = makeStyle(false);
 const call = { id: "c1", name: "exec_command", args: {} };
@@ -110,4 +110,20 @@ Deno.test("sessionLines() prints no running output on stderr: the end shows it o
   assert.deepEqual(sessionLines(event, plain), []);
   const nested = { type: "subagent", parentCallId: "p1", label: "x", event } as const;
   assert.deepEqual(sessionLines(nested, plain), []);
+});
+
+Deno.test("progressLines() shows a command's description as its title, as the REPL does", () => {
+  const input = { command: "python3 -m pytest -q", description: "Run the tests\nin detail" };
+  assert.deepEqual(
+    progressLines({ type: "tool_start", call, capability: "shell.run", input }, plain),
+    ["Run the tests", "exec python3 -m pytest -q"],
+  );
+});
+
+Deno.test("headAndTail() keeps the first and last lines and says how many it left out", () => {
+  const text = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}`).join("\n") + "\n";
+  assert.deepEqual(headAndTail(text(6), 6), ["1", "2", "3", "4", "5", "6"]);
+  assert.deepEqual(headAndTail(text(7), 6), ["1", "2", "3", "… 1 more line", "5", "6", "7"]);
+  assert.deepEqual(headAndTail(text(20), 6), ["1", "2", "3", "… 14 more lines", "18", "19", "20"]);
+  assert.deepEqual(headAndTail("", 6), []);
 });

@@ -1,0 +1,79 @@
+/**
+ * What a newcomer types at the command line that is not a prompt: `interpreter help [COMMAND]`,
+ * and a mistyped command (`interpreter exce`) that would otherwise be sent to the model.
+ */
+import type { Command } from "commander";
+import { UsageError } from "../errors.ts";
+import type { Invocation } from "./flags.ts";
+
+/** `help [COMMAND...]` as `COMMAND... --help`; other arguments as they are. */
+export function helpArgv(argv: string[], program: Command): string[] {
+  if (argv[0] !== "help") return argv;
+  const path = argv.slice(1);
+  let command = program;
+  for (const [i, name] of path.entries()) {
+    const sub = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!sub) {
+      const asked = path.slice(0, i + 1).join(" ");
+      throw new UsageError(`There is no command "${asked}"`, {
+        hint: `Run "interpreter help${
+          i ? ` ${path.slice(0, i).join(" ")}` : ""
+        }" to see the commands`,
+      });
+    }
+    command = sub;
+  }
+  return [...path, "--help"];
+}
+
+/**
+ * Refuses a REPL prompt that is one word a typo away from a command (`exce` for `exec`), when a
+ * person at a terminal typed it: a real prompt has more words, or is no command's near miss.
+ */
+export function checkMistypedCommand(
+  invocation: Invocation,
+  program: Command,
+  terminal: boolean,
+): void {
+  if (!terminal || invocation.mode !== "repl" || invocation.prompt === undefined) return;
+  const word = invocation.prompt.trim();
+  const names = [...program.commands.map((c) => c.name()), "help"];
+  const near = nearCommand(word, names);
+  if (!near) return;
+  throw new UsageError(`"${word}" is not a command: did you mean \`${near}\`?`, {
+    hint: `Run "interpreter ${near} --help" to see how to use it, or "interpreter help" for ` +
+      `every command; to start a session with this prompt, write it as a sentence`,
+  });
+}
+
+/** The command `word` is a typo of: one edit away (two for names over five letters). */
+export function nearCommand(word: string, names: readonly string[]): string | undefined {
+  if (word.length < 3 || /\s/.test(word) || names.includes(word)) return undefined;
+  const lower = word.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = typoDistance(lower, name);
+    if (distance > (name.length > 5 ? 2 : 1)) continue;
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/**
+ * Edits that turn `a` into `b`, counting a swap of two neighbouring letters as one (optimal
+ * string alignment), since `exce` for `exec` is one slip of the fingers.
+ */
+export function typoDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}

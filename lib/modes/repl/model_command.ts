@@ -1,0 +1,190 @@
+/**
+ * `/model`: on a terminal a picker of the models one can use now, then of the reasoning effort
+ * where the model has one; elsewhere (a pipe) the providers and their models as a list.
+ * `/model NAME` switches, refusing a name the provider's list does not have (`NAME!` forces it).
+ */
+import { terminalSafe } from "../../approval/visible.ts";
+import { REASONING_EFFORTS } from "../../config/schema.ts";
+import { UserError } from "../../errors.ts";
+import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
+import type { ReasoningEffort, Session } from "../../session/open.ts";
+import { nearestNames } from "../term/nearest.ts";
+import type { Style } from "../term/progress.ts";
+import { type PickerItem, pickFromList, type RawTerminal } from "./list_picker.ts";
+
+/** What `/model` reaches of the REPL (a part of the commands' context). */
+export interface ModelCommandContext {
+  session(): Session;
+  print(lines: string[]): void;
+  style: Style;
+  /** Hands the terminal's keys to a picker; absent when input is not a terminal that shows one. */
+  rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
+}
+
+const EFFORTS = REASONING_EFFORTS;
+
+/** The `/model` slash command. */
+export const MODEL_COMMAND = {
+  name: "model",
+  summary: "pick a model, or switch: /model NAME or PROVIDER/NAME (NAME! if it is not listed)",
+  run: model,
+};
+
+async function model(arg: string, ctx: ModelCommandContext): Promise<void> {
+  if (!arg && ctx.rawTerminal) return await pickModel(ctx, ctx.rawTerminal);
+  if (!arg || /^\S+\/$/.test(arg)) return await listModels(arg.slice(0, -1), ctx);
+  const [given, effort] = arg.split(/\s+/);
+  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) {
+    throw new UserError(`Unknown reasoning effort "${effort}"`, {
+      hint: `Use one of ${EFFORTS.join(", ")}`,
+    });
+  }
+  const forced = given.endsWith("!");
+  const spec = forced ? given.slice(0, -1) : given;
+  if (!forced) checkListed(spec, await ctx.session().models());
+  // The session reports the switch (`model_switched`): that is the one line printed.
+  await ctx.session().switchModel(spec, effort as ReasoningEffort | undefined);
+}
+
+/**
+ * Refuses `spec` ("NAME" at the provider in use, or "PROVIDER/NAME") when the provider's list (the
+ * server's, else the catalog's) does not have it, naming the nearest ones. A provider without a
+ * list, or whose server could not be asked, takes any name.
+ */
+export function checkListed(spec: string, providers: ProviderChoice[]): void {
+  const slash = spec.indexOf("/");
+  const named = slash > 0 ? providers.find((p) => p.provider === spec.slice(0, slash)) : undefined;
+  const provider = named ?? providers.find((p) => p.current);
+  const name = named ? spec.slice(slash + 1) : spec;
+  if (!provider || provider.live?.error || provider.models.length === 0) return;
+  const ids = provider.models.map((m) => m.id);
+  // Ollama takes a name without its tag as `NAME:latest`.
+  if ([name, `${name}:latest`].some((id) => ids.includes(id)) || name === provider.model) return;
+  const prefix = named ? `${provider.provider}/` : "";
+  const near = nearestNames(name, ids).map((id) => `/model ${prefix}${id}`);
+  const where = provider.live ? "the server's list" : "the model catalog";
+  throw new UserError(
+    `Unknown model "${name}" for provider "${provider.provider}": it is not in ${where}`,
+    {
+      hint: (near.length ? `Did you mean ${near.join(" or ")}? ` : "") +
+        `/model ${provider.provider}/ lists its models; /model ${spec}! uses the name as given`,
+    },
+  );
+}
+
+/** A model one can pick: its provider and what the list says of it. */
+interface Pickable {
+  provider: string;
+  model: ModelChoice;
+}
+
+/** The picker: a model of a provider usable now, then its reasoning effort where it has one. */
+async function pickModel(
+  ctx: ModelCommandContext,
+  rawTerminal: NonNullable<ModelCommandContext["rawTerminal"]>,
+): Promise<void> {
+  const { style } = ctx;
+  const session = ctx.session();
+  const items = pickableModels(terminalSafe(await session.models()), style);
+  if (items.length === 0) return await listModels("", ctx);
+  const current = session.status().reasoningEffort as ReasoningEffort | undefined;
+  const picked = await rawTerminal(async (terminal) => {
+    const initial = Math.max(0, items.findIndex((item) => item.value.model.current));
+    const chosen = await pickFromList(terminal, { title: "Model", items, initial, style });
+    if (!chosen?.model.reasoning) return chosen && { chosen };
+    const effort = await pickFromList(terminal, {
+      title: `Reasoning effort of ${chosen.model.id}`,
+      items: effortItems(current),
+      initial: EFFORTS.indexOf(current ?? "medium"),
+      style,
+    });
+    return effort && { chosen, effort };
+  });
+  if (!picked) return ctx.print([style.dim("model unchanged")]);
+  const { chosen, effort } = picked;
+  await session.switchModel(`${chosen.provider}/${chosen.model.id}`, effort);
+}
+
+/** The models of each provider usable now (its key is set, its server answered), as rows. */
+export function pickableModels(providers: ProviderChoice[], style: Style): PickerItem<Pickable>[] {
+  return providers
+    .filter((p) => p.current || (p.key && !p.live?.error))
+    .flatMap((p) => {
+      const listed = p.models.some((m) => m.id === p.model) || !p.model;
+      const own = listed ? [] : [{ id: p.model, name: p.model, current: p.current }];
+      return [...p.models, ...own].map((m) => ({
+        label: `${p.provider}/${m.id}`,
+        detail: (m.current ? `${style.bold("in use")} · ` : "") + modelFacts(m),
+        keywords: `${p.provider}/${m.id} ${m.name}`,
+        value: { provider: p.provider, model: m },
+      }));
+    });
+}
+
+function effortItems(current: ReasoningEffort | undefined): PickerItem<ReasoningEffort>[] {
+  return EFFORTS.map((effort) => ({
+    label: effort,
+    ...(effort === current ? { detail: "in use" } : {}),
+    value: effort,
+  }));
+}
+
+/** How many of a provider's models `/model` shows; `/model PROVIDER/` shows them all. */
+const MODELS_SHOWN = 8;
+
+/** `/model`: every provider, with the models of those usable now; `/model P/`: all of P's. */
+async function listModels(only: string, ctx: ModelCommandContext): Promise<void> {
+  const session = ctx.session();
+  const { style } = ctx;
+  const providers = terminalSafe(await session.models());
+  if (only && !providers.some((p) => p.provider === only)) {
+    throw new UserError(`Unknown provider "${only}"`, {
+      hint: `Use one of ${providers.map((p) => `${p.provider}/`).join(", ")}`,
+    });
+  }
+  const s = terminalSafe(session.status());
+  ctx.print([
+    `model: ${s.provider}/${s.model}${s.reasoningEffort ? ` (effort ${s.reasoningEffort})` : ""}`,
+    ...providers.filter((p) => !only || p.provider === only).flatMap((p) => [
+      `  ${p.current ? "*" : " "} ${p.provider.padEnd(14)} ${
+        (p.model || "(name a model)").padEnd(28)
+      } ` + style.dim(`${p.name}${p.key ? "" : ` · no key set (${p.envKey})`}`),
+      ...(p.key || p.current ? modelLines(p, only ? Infinity : MODELS_SHOWN, style) : []),
+    ]),
+    style.dim(
+      `/model NAME, /model PROVIDER/NAME, optionally with an effort: ${EFFORTS.join(", ")}; ` +
+        "/model PROVIDER/ lists all of its models; NAME! uses a name that is not listed",
+    ),
+  ]);
+}
+
+function modelLines(p: ProviderChoice, most: number, style: Style): string[] {
+  if (p.live?.error) return [style.dim(`      cannot list the server's models: ${p.live.error}`)];
+  const shown = p.models.slice(0, most);
+  const width = Math.max(0, ...shown.map((m) => m.id.length));
+  return [
+    ...shown.map((m) =>
+      `      ${m.current ? "*" : " "} ${m.id.padEnd(width)}  ${style.dim(modelFacts(m))}`
+    ),
+    ...(p.models.length > shown.length
+      ? [style.dim(`        … ${p.models.length - shown.length} more: /model ${p.provider}/`)]
+      : []),
+  ];
+}
+
+/** `Name · 128k context · 8k output · reasoning · $0.57/$1.68 per 1M`, as far as known. */
+function modelFacts(m: ModelChoice): string {
+  const facts = [m.name];
+  if (m.context) facts.push(`${tokens(m.context)} context`);
+  if (m.output) facts.push(`${tokens(m.output)} output`);
+  if (m.reasoning) facts.push("reasoning");
+  const { input, output } = m.cost ?? {};
+  if (input !== undefined && output !== undefined && input + output > 0) {
+    facts.push(`$${input}/$${output} per 1M`);
+  }
+  return facts.join(" · ");
+}
+
+function tokens(n: number): string {
+  return n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : `${Math.round(n / 1000)}k`;
+}

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { MissingKeyError } from "../../config/auth.ts";
+import type { ProviderChoice } from "../../session/choices.ts";
+import { wireMismatch } from "../../session/setup.ts";
+import type { ProviderSettings } from "../../providers/types.ts";
+import { makeStyle } from "../term/progress.ts";
+import { checkListed, pickableModels } from "./model_command.ts";
+import { inReplTerms } from "./repl_hints.ts";
+
+const model = (id: string, more: object = {}) => ({ id, name: id, current: false, ...more });
+
+const PROVIDERS: ProviderChoice[] = [
+  {
+    provider: "openai",
+    name: "OpenAI",
+    model: "gpt-4.1",
+    current: true,
+    key: true,
+    models: [model("gpt-4.1", { current: true }), model("gpt-4.1-mini"), model("o4-mini")],
+  },
+  {
+    provider: "deepseek",
+    name: "DeepSeek",
+    model: "deepseek-chat",
+    current: false,
+    key: false,
+    envKey: "DEEPSEEK_API_KEY",
+    models: [model("deepseek-chat")],
+  },
+  {
+    provider: "ollama",
+    name: "Ollama",
+    model: "",
+    current: false,
+    key: true,
+    models: [],
+    live: { error: "connection refused" },
+  },
+  { provider: "vllm", name: "vLLM", model: "my-model", current: false, key: true, models: [] },
+];
+
+Deno.test("checkListed() refuses a name the provider's list lacks, naming the nearest", () => {
+  assert.throws(() => checkListed("gpt-4.1-mnii", PROVIDERS), (error: Error & { hint: string }) => {
+    assert.equal(
+      error.message,
+      'Unknown model "gpt-4.1-mnii" for provider "openai": it is not in the model catalog',
+    );
+    assert.match(error.hint, /^Did you mean \/model gpt-4\.1-mini( or [^?]+)?\? /);
+    assert.match(error.hint, /\/model openai\/ lists its models; \/model gpt-4\.1-mnii! uses/);
+    return true;
+  });
+  assert.throws(
+    () => checkListed("deepseek/deepseek-chta", PROVIDERS),
+    (error: Error & { hint: string }) =>
+      /^Did you mean \/model deepseek\/deepseek-chat\?/.test(error.hint),
+  );
+  assert.throws(() => checkListed("zzzzzzzz", PROVIDERS), (error: Error & { hint: string }) => {
+    assert.match(error.hint, /^\/model openai\//, "no near names: no guess");
+    return true;
+  });
+});
+
+Deno.test("checkListed() takes a listed name, and any name where there is no list to check", () => {
+  checkListed("o4-mini", PROVIDERS);
+  checkListed("openai/gpt-4.1-mini", PROVIDERS);
+  checkListed("ollama/qwen3:8b", PROVIDERS); // the server could not be asked
+  checkListed("vllm/anything", PROVIDERS); // no catalog entry, no live list
+  const ollama = { ...PROVIDERS[2], live: {}, models: [model("qwen3:latest")] };
+  checkListed("ollama/qwen3", [ollama]);
+  assert.throws(() => checkListed("ollama/qwen2", [ollama]), /not in the server's list/);
+  // A router's vendor/model name at the provider in use, not a provider of its own.
+  assert.throws(() => checkListed("anthropic/claude-x", PROVIDERS), /provider "openai"/);
+});
+
+Deno.test("pickableModels() offers the models of providers usable now, the one in use marked", () => {
+  const rows = pickableModels(PROVIDERS, makeStyle(false));
+  assert.deepEqual(rows.map((r) => r.label), [
+    "openai/gpt-4.1",
+    "openai/gpt-4.1-mini",
+    "openai/o4-mini",
+    "vllm/my-model",
+  ]);
+  assert.match(rows[0].detail!, /^in use · gpt-4\.1$/);
+  assert.deepEqual(rows[3].value, { provider: "vllm", model: model("my-model") });
+});
+
+Deno.test("inReplTerms() gives a wire mismatch and a missing key REPL hints, without flags", () => {
+  const wire = inReplTerms(wireMismatch("claude-code", "responses", ["chat", "messages"])) as {
+    message: string;
+    hint: string;
+  };
+  assert.equal(wire.message, 'wire_api = "responses" is not supported by harness = "claude-code"');
+  assert.match(wire.hint, /wire_api is one of "chat", "messages" \(\/model\)/);
+  assert.match(wire.hint, /harness that speaks "responses" \(\/harness lists them\)/);
+  const settings = { id: "deepseek", envKey: "DEEPSEEK_API_KEY" } as ProviderSettings & {
+    envKey: string;
+  };
+  const key = inReplTerms(new MissingKeyError(settings, "is not set")) as { hint: string };
+  assert.match(key.hint, /export DEEPSEEK_API_KEY=\.\.\..*\/model lists them/);
+  for (const hint of [wire.hint, key.hint]) assert.doesNotMatch(hint, /--|-c /);
+  const other = new Error("other");
+  assert.equal(inReplTerms(other), other);
+});

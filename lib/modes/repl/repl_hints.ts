@@ -1,0 +1,34 @@
+/**
+ * Errors in the REPL's words: the session's errors name command-line flags in their hints
+ * (`--harness`, `--model`, `-c model_provider=...`), of no use at the prompt, so the REPL words
+ * its own hints, naming the slash commands.
+ */
+import { MissingKeyError } from "../../config/auth.ts";
+import { UserError } from "../../errors.ts";
+import { WireMismatchError } from "../../session/errors.ts";
+
+/** `error` with a hint for the REPL prompt when it is one of those the session words for flags. */
+export function inReplTerms(error: unknown): unknown {
+  if (error instanceof WireMismatchError) {
+    const quoted = error.supported.map((w) => `"${w}"`);
+    const wires = quoted.length > 1 ? `one of ${quoted.join(", ")}` : quoted.join("");
+    return reworded(
+      error,
+      `Switch to a model of a provider whose wire_api is ${wires} (/model), or to a harness ` +
+        `that speaks "${error.wire}" (/harness lists them)`,
+    );
+  }
+  if (error instanceof MissingKeyError) {
+    const { envKey } = error.settings;
+    return reworded(
+      error,
+      `Set ${envKey} (export ${envKey}=...) and start interpreter again, or switch to a ` +
+        "provider whose key is set (/model lists them)",
+    );
+  }
+  return error;
+}
+
+function reworded(error: Error, hint: string): UserError {
+  return new UserError(error.message, { hint, cause: error });
+}
