@@ -133,7 +133,7 @@ async function gitStatus(src: PromptSources): Promise<string> {
   }
   const out = await src.git.run(["status", "--short", "--branch"], src.cwd);
   if (out.skipped) return `(git status not run: ${out.skipped})`;
-  if (!out.ok) return "(not a git repository)";
+  if (!out.ok) return out.error ? `(git status failed: ${out.error})` : "(not a git repository)";
   const lines = out.stdout.trim().split("\n");
   return lines.length > 40
     ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")

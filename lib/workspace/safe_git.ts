@@ -15,6 +15,8 @@ import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_s
 export interface GitResult {
   ok: boolean;
   stdout: string;
+  /** The first line git (or the sandbox) wrote to stderr when it failed. */
+  error?: string;
   skipped?: string;
 }
 
@@ -164,7 +166,10 @@ export async function openGitRunner(
       const spec = confined
         ? await sandbox.wrap({ argv, cwd, env: runEnv })
         : { cmd: "git", args: argv.slice(1), env: runEnv };
-      return await spawnGit(spec, cwd);
+      const result = await spawnGit(spec, cwd);
+      // bwrap can fail to set up its namespaces when many start at once (EAGAIN): try again.
+      if (confined && result.error?.startsWith("bwrap:")) return await spawnGit(spec, cwd);
+      return result;
     },
     [Symbol.asyncDispose]: () => opts.sandbox ? Promise.resolve() : sandbox.close(),
   };
@@ -182,9 +187,12 @@ async function spawnGit(
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
-      stderr: "null",
+      stderr: "piped",
     }).output();
-    return { ok: out.success, stdout: new TextDecoder().decode(out.stdout) };
+    const stdout = new TextDecoder().decode(out.stdout);
+    if (out.success) return { ok: true, stdout };
+    const error = new TextDecoder().decode(out.stderr).trim().split("\n")[0];
+    return { ok: false, stdout, ...(error ? { error } : {}) };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       return { ok: false, stdout: "", skipped: "git is not available" };
