@@ -82,6 +82,20 @@ async function main(argv: string[]): Promise<number> {
         const { runLogout } = await load<typeof import("./lib/modes/debug/logout.ts")>("logout");
         return await runLogout(command.provider);
       }
+      case "mcp": {
+        const { runMcp } = await load<typeof import("./lib/modes/mcp_cli/mcp.ts")>("mcp");
+        return await runMcp(command.mcp);
+      }
+      case "mcp_server": {
+        const { runMcpServer } = await load<typeof import("./lib/modes/mcp_server/mcp_server.ts")>(
+          "mcpServer",
+        );
+        return await runMcpServer(command.config);
+      }
+      case "acp": {
+        const { runAcp } = await load<typeof import("./lib/modes/acp/acp.ts")>("acp");
+        return await runAcp(command.config);
+      }
     }
   } catch (error) {
     return printError(error, verbose);

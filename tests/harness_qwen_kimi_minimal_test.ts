@@ -55,6 +55,7 @@ Deno.test("qwen-code: tool_search lists deferred tools without loading them", as
   assert.deepEqual(h.tools.filter((t) => t.deferred).map((t) => t.declaration.name), [
     "web_fetch",
     "monitor",
+    "read_mcp_resource",
     "task_stop",
   ]);
 });

@@ -21,7 +21,7 @@ const BELOW_LOOP = [
   ...LEAVES,
   "sandbox",
 ];
-const BELOW_SESSION = ["lib/workspace", "lib/hooks", "lib/loop", ...BELOW_LOOP];
+const BELOW_SESSION = ["lib/workspace", "lib/hooks", "lib/mcp", "lib/loop", ...BELOW_LOOP];
 
 /** Which of our folders each layer may import from; imports flow one way, down this list. */
 const ALLOWED: Record<string, string[]> = {
@@ -39,6 +39,7 @@ const ALLOWED: Record<string, string[]> = {
   "lib/session": ["lib/session", ...BELOW_SESSION],
   "lib/workspace": ["lib/workspace", "lib/loop", ...BELOW_LOOP],
   "lib/hooks": ["lib/hooks", "lib/loop", ...BELOW_LOOP],
+  "lib/mcp": ["lib/mcp", "lib/loop", ...BELOW_LOOP],
   "lib/loop": [
     "lib/loop",
     "lib/approval",

@@ -6,6 +6,7 @@
  */
 import { turnCancelled, unlessCancelled } from "../cancel.ts";
 import {
+  type ApprovalDecision,
   approvalDecision,
   type ApprovalPolicy,
   COMMAND_CAPABILITIES,
@@ -71,7 +72,13 @@ export type HookVerdict = { allow: true; unsandboxed?: boolean } | { allow: fals
  */
 export type ApprovalStep = (
   call: { id?: string; name: string },
-  resolved: { capability: string; input: unknown; mutates?: boolean },
+  resolved: {
+    capability: string;
+    input: unknown;
+    mutates?: boolean;
+    /** Ask the user whatever the policy says, for this reason (an MCP tool in `prompt` mode). */
+    askReason?: string;
+  },
   signal?: AbortSignal,
 ) => Promise<HookVerdict>;
 
@@ -79,14 +86,16 @@ export type ApprovalStep = (
 export function approvalHook(opts: ApprovalHookOptions): ApprovalStep {
   const approvedForSession = new Set<string>();
   return async (call, resolved, signal = new AbortController().signal) => {
-    const verdict = approvalDecision(opts.policy, {
-      capability: resolved.capability,
-      // A tool from a tool source says itself whether it changes anything.
-      mutates: resolved.mutates ?? opts.mutates(resolved.capability),
-      input: resolved.input,
-      sandbox: opts.sandbox,
-      env: opts.env,
-    });
+    const verdict: ApprovalDecision = resolved.askReason !== undefined
+      ? { decision: "ask", unsandboxed: false, reason: resolved.askReason }
+      : approvalDecision(opts.policy, {
+        capability: resolved.capability,
+        // A tool from a tool source says itself whether it changes anything.
+        mutates: resolved.mutates ?? opts.mutates(resolved.capability),
+        input: resolved.input,
+        sandbox: opts.sandbox,
+        env: opts.env,
+      });
     const deny = (reason: string): HookVerdict => {
       opts.onDenied?.(reason, call.id);
       return { allow: false, reason };

@@ -2,6 +2,8 @@ import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
 import { addExecFlags, addExecResume, mergeOptions } from "./exec_cli.ts";
 import { addForkCommand } from "./fork_cli.ts";
+import { addMcpCommand, mcpUsageHint } from "./mcp_cli.ts";
+import { addMcpServerCommand } from "./mcp_server_cli.ts";
 import { checkMistypedCommand, helpArgv } from "./help.ts";
 import type { ExecFlags, Invocation, SharedFlags } from "./flags.ts";
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
@@ -95,7 +97,14 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   program.command("logout").description("remove the API keys the REPL stored in auth.json")
     .argument("[provider]", "only this provider's key (default: every key)")
     .action((provider: string | undefined) => onInvoke({ mode: "logout", provider }));
-  for (const cmd of [program, debug, ...program.commands, ...debug.commands]) {
+  addMcpServerCommand(program, addSharedFlags, onInvoke);
+  addSharedFlags(
+    program.command("acp").description(
+      "serve the agent to editors over the Agent Client Protocol on stdin and stdout",
+    ),
+  ).action((options: SharedFlags) => onInvoke({ mode: "acp", options }));
+  const mcp = addMcpCommand(program, onInvoke);
+  for (const cmd of [program, debug, ...program.commands, ...debug.commands, ...mcp.commands]) {
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }
   return program;
@@ -137,8 +146,16 @@ export function parseArgs(
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return { mode: "done" };
     const message = error.message.replace(/^error: /, "");
+    if (error.code === "commander.help") {
+      // A command group without its command: its help is on stderr already.
+      const group = argv.filter((arg) => !arg.startsWith("-")).join(" ");
+      throw new UsageError(`Missing the command after "interpreter ${group}"`, {
+        hint: `Run "interpreter help ${group}" to see its commands`,
+      });
+    }
     throw new UsageError(capitalize(message), {
-      hint: `Run "interpreter ${commandPath(argv)}--help" to see the accepted options`,
+      hint: mcpUsageHint(argv, message) ??
+        `Run "interpreter ${commandPath(argv)}--help" to see the accepted options`,
     });
   }
   checkMistypedCommand(invocation, program, terminal);
@@ -147,7 +164,7 @@ export function parseArgs(
 
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return argv[1] === "review" ? "exec review " : "exec ";
-  if (argv[0] === "resume" || argv[0] === "fork") return `${argv[0]} `;
+  if (["resume", "fork", "mcp-server", "acp"].includes(argv[0])) return `${argv[0]} `;
   if (argv[0] === "debug") {
     return argv[1] === "config" || argv[1] === "harness" ? `debug ${argv[1]} ` : "debug ";
   }

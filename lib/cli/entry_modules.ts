@@ -13,5 +13,8 @@ export const ENTRY_MODULES = {
   debugHarness: "lib/modes/debug/debug_harness.ts",
   trustChanges: "lib/modes/debug/trust_changes.ts",
   logout: "lib/modes/debug/logout.ts",
+  mcp: "lib/modes/mcp_cli/mcp.ts",
+  mcpServer: "lib/modes/mcp_server/mcp_server.ts",
+  acp: "lib/modes/acp/acp.ts",
   fsHelper: "sandbox/fs_helper_main.ts",
 } as const;

@@ -1,5 +1,6 @@
 /** The flags of the command line as commander parses them, before they become a `SessionConfig`. */
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
+import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 
 /** Flags every command that opens a session takes (and `debug config`, `debug harness`). */
 export interface SharedFlags {
@@ -62,4 +63,7 @@ export type Invocation =
   | { mode: "debug_harness"; id: string; options: SharedFlags }
   | { mode: "trust_changes"; options: { cd?: string } }
   | { mode: "logout"; provider?: string }
+  | { mode: "mcp"; mcp: McpArgs }
+  | { mode: "mcp_server"; options: SharedFlags }
+  | { mode: "acp"; options: SharedFlags }
   | { mode: "done" };

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { parseOverrideText } from "../config/mod.ts";
 import { ConfigError, UserError } from "../errors.ts";
 import type { ExecOptions } from "../modes/exec/exec_options.ts";
+import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
 import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
 
@@ -27,6 +28,9 @@ export type Command =
   | { mode: "debug_harness"; id: string; config: SessionConfig }
   | { mode: "trust_changes"; cwd: string }
   | { mode: "logout"; provider?: string }
+  | { mode: "mcp"; mcp: McpArgs }
+  | { mode: "mcp_server"; config: SessionConfig }
+  | { mode: "acp"; config: SessionConfig }
   | { mode: "done" };
 
 /** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
@@ -34,6 +38,7 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
   switch (invocation.mode) {
     case "done":
     case "logout":
+    case "mcp":
       return invocation;
     case "repl": {
       const config = await sessionConfigOf(invocation.options, { origin: "repl" });
@@ -62,6 +67,10 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     }
     case "trust_changes":
       return { mode: "trust_changes", cwd: await resolveWorkdir(invocation.options.cd) };
+    case "mcp_server":
+      return { mode: "mcp_server", config: await sessionConfigOf(invocation.options) };
+    case "acp":
+      return { mode: "acp", config: await sessionConfigOf(invocation.options, { origin: "acp" }) };
   }
 }
 

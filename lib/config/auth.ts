@@ -6,6 +6,9 @@
  * ```json
  * { "providers": { "openai": { "api_key": "sk-..." } } }
  * ```
+ *
+ * Other sections share the file and are kept as they are: `mcp` holds the OAuth sign-ins of MCP
+ * servers (`lib/mcp/oauth_store.ts`).
  */
 import { join } from "node:path";
 import { AuthError, ConfigError } from "../errors.ts";
@@ -41,6 +44,14 @@ export class MissingKeyError extends AuthError {
 
 /** The stored keys by provider id; empty when there is no `auth.json`. */
 export function readStoredKeys(home: string): Record<string, string> {
+  return parseProviders(authFile(home), readAuthSections(home).providers);
+}
+
+/**
+ * The sections of `auth.json` (`providers`, `mcp`, …) as parsed JSON; empty when there is no
+ * file. A file that cannot be read or is not a JSON object is a `ConfigError`.
+ */
+export function readAuthSections(home: string): Record<string, unknown> {
   const file = authFile(home);
   let text: string;
   try {
@@ -52,7 +63,25 @@ export function readStoredKeys(home: string): Record<string, string> {
       cause: error,
     });
   }
-  return parseAuth(file, text);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return malformed(file, `it is not valid JSON (${(error as Error).message})`);
+  }
+  return isObject(data) ? data : malformed(file, "expected a JSON object");
+}
+
+/**
+ * Replaces section `name` of `auth.json` with `value`, or removes it when `value` is undefined,
+ * keeping the other sections; the file goes along with its last section.
+ */
+export async function writeAuthSection(home: string, name: string, value: unknown): Promise<void> {
+  const sections = readAuthSections(home);
+  if (value === undefined) delete sections[name];
+  else sections[name] = value;
+  if (Object.keys(sections).length === 0) await removeAuthFile(home);
+  else await writeHomeFile(authFile(home), JSON.stringify(sections, null, 2) + "\n");
 }
 
 /** The key stored for `provider`, if any. */
@@ -72,8 +101,24 @@ export async function removeStoredKey(home: string, provider: string): Promise<b
   const keys = readStoredKeys(home);
   if (!Object.hasOwn(keys, provider)) return false;
   delete keys[provider];
-  if (Object.keys(keys).length === 0) await removeAuthFile(home);
-  else await writeKeys(home, keys);
+  await writeKeys(home, keys);
+  return true;
+}
+
+/**
+ * Removes every provider key and keeps the other sections (MCP sign-ins); false when no key was
+ * stored. A file that cannot be parsed is removed whole: logging out must not need a readable file.
+ */
+export async function removeStoredKeys(home: string): Promise<boolean> {
+  let keys: Record<string, string>;
+  try {
+    keys = readStoredKeys(home);
+  } catch (error) {
+    if (error instanceof ConfigError) return await removeAuthFile(home);
+    throw error;
+  }
+  if (Object.keys(keys).length === 0) return false;
+  await writeAuthSection(home, "providers", undefined);
   return true;
 }
 
@@ -92,31 +137,24 @@ async function writeKeys(home: string, keys: Record<string, string>): Promise<vo
   const providers = Object.fromEntries(
     Object.entries(keys).map(([id, key]) => [id, { api_key: key }]),
   );
-  await writeHomeFile(authFile(home), JSON.stringify({ providers }, null, 2) + "\n");
+  await writeAuthSection(home, "providers", Object.keys(keys).length ? providers : undefined);
 }
 
-function parseAuth(file: string, text: string): Record<string, string> {
-  const malformed = (what: string): never => {
-    throw new ConfigError(`Cannot read "${file}": ${what}`, {
-      hint: `Fix it to the form {"providers": {"openai": {"api_key": "..."}}}, or remove it ` +
-        `with "interpreter logout" and enter the keys again`,
-    });
-  };
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return malformed(`it is not valid JSON (${(error as Error).message})`);
-  }
-  if (!isObject(data)) return malformed("expected a JSON object");
-  const providers = data.providers ?? {};
-  if (!isObject(providers)) return malformed(`"providers" must be an object`);
+function malformed(file: string, what: string): never {
+  throw new ConfigError(`Cannot read "${file}": ${what}`, {
+    hint: `Fix it to the form {"providers": {"openai": {"api_key": "..."}}}, or remove it ` +
+      `with "interpreter logout" and enter the keys again`,
+  });
+}
+
+function parseProviders(file: string, providers: unknown = {}): Record<string, string> {
+  if (!isObject(providers)) return malformed(file, `"providers" must be an object`);
   const keys: Record<string, string> = {};
   for (const [id, entry] of Object.entries(providers)) {
     const key = isObject(entry) ? entry.api_key : undefined;
     if (typeof key !== "string" || !key.trim()) {
       const path = joinKeyPath(["providers", id, "api_key"]);
-      return malformed(`"${path}" must be a non-empty string`);
+      return malformed(file, `"${path}" must be a non-empty string`);
     }
     keys[id] = key.trim();
   }

@@ -5,10 +5,13 @@ import { tempTree } from "./_testing.ts";
 import {
   authFile,
   MissingKeyError,
+  readAuthSections,
   readStoredKeys,
   removeAuthFile,
   removeStoredKey,
+  removeStoredKeys,
   storeKey,
+  writeAuthSection,
 } from "./auth.ts";
 import { loadConfig } from "./load.ts";
 import { resolveProvider } from "./provider.ts";
@@ -90,4 +93,26 @@ Deno.test("removeStoredKey() removes one provider's key, and the file with the l
   assert.equal(await removeAuthFile(t.home), false);
   await Deno.writeTextFile(authFile(t.home), "{broken");
   assert.equal(await removeAuthFile(t.home), true, "logout of everything clears a broken file");
+});
+
+Deno.test("provider keys keep the other sections of auth.json; logout of every key keeps them", async () => {
+  await using t = await tempTree();
+  const file = authFile(t.home);
+  const mcp = { docs: { url: "https://docs.example/mcp", tokens: { access_token: "a" } } };
+  await Deno.writeTextFile(file, JSON.stringify({ mcp }));
+  await storeKey(t.home, "openai", "sk-one");
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+    mcp,
+    providers: { openai: { api_key: "sk-one" } },
+  });
+  assert.equal(await removeStoredKey(t.home, "openai"), true);
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), { mcp }, "the file stays for mcp");
+  await storeKey(t.home, "openai", "sk-two");
+  assert.equal(await removeStoredKeys(t.home), true);
+  assert.equal(await removeStoredKeys(t.home), false);
+  assert.deepEqual(readAuthSections(t.home), { mcp });
+  await writeAuthSection(t.home, "mcp", undefined);
+  await assert.rejects(() => Deno.stat(file), Deno.errors.NotFound, "the last section takes it");
+  await Deno.writeTextFile(file, "{broken");
+  assert.equal(await removeStoredKeys(t.home), true, "a broken file goes whole");
 });

@@ -18,6 +18,8 @@ export const WIRE_APIS = ["chat", "responses", "messages"] as const;
 export const ENV_INHERIT = ["all", "core", "none"] as const;
 /** Values of `mcp_servers.<id>.default_tools_approval_mode` and `tools.<tool>.approval_mode`. */
 export const MCP_APPROVAL_MODES = ["auto", "prompt", "approve"] as const;
+/** `mcp_defer_tokens` when unset: MCP tools are sent directly up to this many tokens. */
+export const DEFAULT_MCP_DEFER_TOKENS = 25_000;
 /** Values of `projects.<path>.trust_level`. */
 export const TRUST_LEVELS = ["trusted", "untrusted"] as const;
 /** Local providers that `--oss` can pick (`oss_provider`, `--local-provider`). */
@@ -159,6 +161,8 @@ const settingsShape = {
   max_turn_steps: z.int().positive(),
   /** Recover tool calls a model wrote as text (`<tool_call>` and the like); default true. */
   tool_call_repair: z.boolean(),
+  /** Tokens of MCP tool declarations above which they go behind the harness's tool search. */
+  mcp_defer_tokens: z.int().min(0),
   /** The same failing call this many times in a row: a reminder, then the turn stops; 0: off. */
   loop_guard_repeats: z.int().refine((n) => n === 0 || n >= 2, {
     message: "use 0 to turn the loop guard off, or a number of repeats of 2 or more",

@@ -9,6 +9,21 @@ const EDIT = {
   severalEdits: false,
 };
 
+/** The coded errors of the MCP resource tools. */
+const MCP_ERRORS = {
+  /** No server of the session has this id; `available` lists theirs, comma-separated. */
+  unknown_server: { server: "docs", available: "docs, github" },
+  /** The server `failed` or `needs_login` (`reason` says why; may be empty). */
+  server_not_ready: { server: "docs", status: "failed", reason: "exited with code 1" },
+  /** The server answered the request (`method`: `resources/list` or `resources/read`) with an error. */
+  request_failed: {
+    server: "docs",
+    uri: "docs://guide",
+    method: "resources/read",
+    message: "MCP error -32002: Resource not found",
+  },
+};
+
 /**
  * The one table of error codes a tool's `errors` may word, per capability id: each code with
  * sample fields (the `{placeholders}` of its text, by name or snake_case, plus `{if_<field>}`
@@ -41,6 +56,8 @@ export const ERROR_SAMPLES: Readonly<Record<string, Readonly<Record<string, obje
       totalLines: 40,
     },
   },
+  "mcp.list_resources": MCP_ERRORS,
+  "mcp.read_resource": MCP_ERRORS,
   "fs.apply_patch": {
     /** A hunk's old lines are not in the file. */
     lines_not_found: { path: EDIT.path, oldLines: "const y = 1;", hunk: 1, hunkCount: 2 },

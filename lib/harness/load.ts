@@ -181,6 +181,7 @@ async function loadTools(
       shift: { ...entry.shift },
       result: resultFormat(entry.result),
       deferred: entry.deferred,
+      ...(entry.when ? { when: entry.when } : {}),
       ...(Object.keys(entry.errors).length ? { errors: { ...entry.errors } } : {}),
     };
     checkToolMapping(tool, capabilityById(entry.capability), atTool);

@@ -7,17 +7,20 @@ import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
 
 const BUILTIN = fileURLToPath(new URL("../../harnesses/", import.meta.url));
 
-Deno.test("loadHarness() loads the native harness with its three tools", async () => {
+Deno.test("loadHarness() loads the native harness with its tools, MCP ones only with servers", async () => {
   const h = await loadHarness("native", { builtinDir: BUILTIN });
   assert.equal(h.id, "native");
   assert.deepEqual(h.wireApis, ["responses", "chat", "messages"]);
   assert.equal(h.reasoningReplay, "all");
   assert.deepEqual(
-    h.tools.map((t) => [t.declaration.name, t.capability]),
-    [["exec_command", "shell.run"], ["apply_patch", "fs.apply_patch"], [
-      "update_plan",
-      "plan.update",
-    ]],
+    h.tools.map((t) => [t.declaration.name, t.capability, t.when]),
+    [
+      ["exec_command", "shell.run", undefined],
+      ["apply_patch", "fs.apply_patch", undefined],
+      ["update_plan", "plan.update", undefined],
+      ["list_mcp_resources", "mcp.list_resources", "mcp_servers"],
+      ["read_mcp_resource", "mcp.read_resource", "mcp_servers"],
+    ],
   );
   assert.match(h.systemPrompt, /exec_command/);
   assert.deepEqual(h.context.map((c) => c.slot), [

@@ -9,6 +9,11 @@ import type { FsListOutput } from "../tools/fs_list.ts";
 import type { FsReadOutput } from "../tools/fs_read.ts";
 import type { FsWriteOutput } from "../tools/fs_write.ts";
 import type { FsNotebookEditOutput } from "../tools/notebook_edit.ts";
+import {
+  listResourcesOutput,
+  type McpListResourcesOutput,
+  type McpReadResourceOutput,
+} from "../tools/mcp_resources.ts";
 import type {
   ShellListOutput,
   ShellOutputOutput,
@@ -287,7 +292,28 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       cellCount: 4,
     } satisfies FsNotebookEditOutput,
   ],
+  "mcp.list_resources": [mcpListSample("docs"), mcpListSample(undefined, [])],
+  "mcp.read_resource": [
+    {
+      server: "docs",
+      uri: "docs://guide",
+      contents: [{ uri: "docs://guide", mimeType: "text/markdown", text: "# Guide" }],
+      text: "# Guide",
+      json: JSON.stringify({
+        server: "docs",
+        uri: "docs://guide",
+        contents: [{ uri: "docs://guide", mimeType: "text/markdown", text: "# Guide" }],
+      }),
+    } satisfies McpReadResourceOutput,
+  ],
 };
+
+function mcpListSample(
+  server: string | undefined,
+  resources = [{ uri: "docs://guide", name: "guide", mimeType: "text/markdown", server: "docs" }],
+): McpListResourcesOutput {
+  return listResourcesOutput(server, resources);
+}
 
 function todoSample(): TodoListOutput {
   return {
@@ -332,7 +358,10 @@ export function resultPlaceholderNames(
   const derived = new Set<string>();
   for (const sample of samples as Record<string, unknown>[]) {
     for (const key of Object.keys(sample)) fields.add(snakeCase(key));
-    for (const name of DERIVED_NAMES) if (resolves(name, sample)) derived.add(name);
+    // A field of the same name wins over a derived value (see outputLookup).
+    for (const name of DERIVED_NAMES) {
+      if (!fields.has(name) && resolves(name, sample)) derived.add(name);
+    }
   }
   return { fields: [...fields].sort(), derived: [...derived].sort() };
 }

@@ -22,6 +22,9 @@ export const matchSchema = z.strictObject({
   priority: z.int().default(0),
 });
 
+/** What a session may have that a tool's `when` asks for (see `session_tools.ts`). */
+export const SESSION_CONDITIONS = ["mcp_servers"] as const;
+
 /** How a tool's result is rendered: a template with `{field}` placeholders. */
 const resultSchema = z.strictObject({
   template: z.string(),
@@ -149,6 +152,11 @@ export const harnessSpecSchema = z.strictObject({
     shift: z.record(z.string(), z.number()).default({}),
     /** Left out of requests until a tool search loads it; its name is listed in the prompt. */
     deferred: z.boolean().default(false),
+    /**
+     * Offered only in sessions that have this: `mcp_servers` (one or more enabled
+     * `[mcp_servers.ID]`), as vendors send their MCP resource tools. Always offered when unset.
+     */
+    when: z.enum(SESSION_CONDITIONS).optional(),
     result: resultSchema,
     /** Vendor texts of the capability's coded failures (see `errorTexts`). */
     errors: errorTexts,

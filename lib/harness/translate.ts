@@ -11,7 +11,11 @@ import type { Harness, HarnessTool } from "./types.ts";
 export function translateHistory(messages: Message[], from: Harness, to: Harness): Message[] {
   const renamed = new Map<string, string | null>();
   const out: Message[] = [];
+  // Results written as text wait until the turn's tool results have all followed its calls.
+  const held: string[] = [];
+  const release = () => held.splice(0).forEach((text) => pushUser(out, text));
   for (const message of messages) {
+    if (message.role !== "tool_result") release();
     if (message.role === "assistant") {
       const blocks = message.blocks.map((block): Block => {
         if (block.type !== "tool_call") return block;
@@ -27,7 +31,7 @@ export function translateHistory(messages: Message[], from: Harness, to: Harness
         out.push({ ...message, name });
       } else {
         const text = message.blocks.map((b) => b.type === "text" ? b.text : "").join("\n");
-        pushUser(out, `Result of ${message.name}${message.isError ? " (failed)" : ""}:\n${text}`);
+        held.push(`Result of ${message.name}${message.isError ? " (failed)" : ""}:\n${text}`);
       }
     } else if (message.role === "user") {
       for (const block of message.blocks) {
@@ -38,6 +42,7 @@ export function translateHistory(messages: Message[], from: Harness, to: Harness
       out.push(message);
     }
   }
+  release();
   return out;
 }
 

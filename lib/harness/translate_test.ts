@@ -62,6 +62,22 @@ Deno.test("translateHistory() renames calls the new harness can take and turns t
   }
 });
 
+Deno.test("translateHistory() puts a result written as text after the results that stay calls", async () => {
+  const native = await loadHarness("native", dirs);
+  const claude = await loadHarness("claude-code", dirs);
+  const [prompt, assistant, first, second] = history;
+  const swapped = [
+    prompt,
+    { ...assistant, blocks: [...assistant.blocks].reverse() } as Message,
+    second,
+    first,
+  ];
+  const out = translateHistory(swapped, native, claude);
+  assert.deepEqual(out.map((m) => m.role), ["user", "assistant", "tool_result", "user"]);
+  assert.deepEqual(out[2], { ...first, name: "Bash" });
+  assert.match(JSON.stringify(out[3]), /Result of apply_patch:\\nDone/);
+});
+
 Deno.test("translateHistory() to a text-protocol harness leaves no tool call at all", async () => {
   const native = await loadHarness("native", dirs);
   const swe = await loadHarness("swe-agent", dirs);

@@ -36,6 +36,8 @@ export interface HarnessTool {
   errors?: Record<string, string>;
   /** Sent only after a tool search loads it (see `lib/harness/deferred.ts`). */
   deferred?: boolean;
+  /** Offered only in sessions that have this (see `lib/harness/session_tools.ts`). */
+  when?: "mcp_servers";
   /** Another capability for calls that set a given wire argument. */
   route?: ToolRoute;
 }

@@ -1,9 +1,11 @@
 /**
- * The chain a session runs every tool call through, in order: approval, then the harness's
- * reminders, then the loop guard. User hooks and MCP approval modes join it here.
+ * The chain a session runs every tool call through, in order: approval (with the MCP servers'
+ * approval modes), then the harness's reminders, then the loop guard. User hooks join it here.
  */
+import type { McpServerEntry } from "../config/schema.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import { type ApprovalCheck, approvalLink } from "./approval.ts";
+import { withMcpApprovalModes } from "./mcp_approval.ts";
 import { loopGuardLink } from "./loop_guard.ts";
 import { remindersLink } from "./reminders.ts";
 
@@ -13,12 +15,17 @@ export interface SessionHookOptions {
   approve: ApprovalCheck;
   /** `loop_guard_repeats`; 0 turns the loop guard off; default 3. */
   loopGuardRepeats?: number;
+  /** `[mcp_servers]`: the approval modes of their tools decide before `approve` does. */
+  mcpServers?: Record<string, McpServerEntry>;
 }
 
 /** The session's links, made anew for each turn (a sub-agent's too) as `LoopDeps.toolHooks`. */
 export function sessionToolHooks(opts: SessionHookOptions): ToolHooks {
+  const approve = opts.mcpServers
+    ? withMcpApprovalModes(opts.approve, opts.mcpServers)
+    : opts.approve;
   return (turn) => [
-    approvalLink(opts.approve),
+    approvalLink(approve),
     remindersLink(turn),
     loopGuardLink(turn, opts.loopGuardRepeats),
   ];

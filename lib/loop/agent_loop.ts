@@ -155,6 +155,7 @@ async function runToolCalls(
     // Every call gets a result, even after Ctrl-C, a bug or a stop, so the history stays valid.
     let text: string;
     let isError: boolean;
+    let images: Block[] = [];
     if (turn.signal.aborted) {
       [text, isError] = [turn.harness.interruptedText, true];
     } else if (bug) {
@@ -166,6 +167,7 @@ async function runToolCalls(
         const result = await dispatchToolCall(call, turn);
         text = [result.text, ...result.notes].join("\n\n");
         isError = result.isError;
+        images = (result.images ?? []).map((i) => ({ type: "image", ...i }));
         stop = result.stop;
       } catch (error) {
         bug = internalFailure(error);
@@ -176,7 +178,7 @@ async function runToolCalls(
       role: "tool_result",
       callId: call.id,
       name: call.name,
-      blocks: [{ type: "text", text }],
+      blocks: [{ type: "text", text }, ...images],
       isError,
     });
   }

@@ -10,7 +10,9 @@ import type { Harness } from "../harness/types.ts";
 import { withGrant } from "../tools/capability.ts";
 import type { ToolContext, TurnContext } from "../tools/types.ts";
 import type { LoopEvent, ToolCallInfo } from "./events.ts";
+import type { ImageData } from "../tools/tool_source.ts";
 import { ProgressThrottle } from "./_progress.ts";
+import { sourceImages } from "./tool_sources.ts";
 import { type AfterDecision, type HookCall, ToolHookChain } from "./tool_hooks.ts";
 
 /** A tool call's outcome as text for the model. */
@@ -19,6 +21,8 @@ export interface DispatchResult {
   isError: boolean;
   /** The capability's structured output, when the call succeeded. */
   output?: unknown;
+  /** Images sent after the text (a source tool's), unless a hook replaced the result. */
+  images?: ImageData[];
 }
 
 /** A call's result after the hook chain: notes to add after it, and a stop if a link asked. */
@@ -68,7 +72,13 @@ export async function dispatchToolCall(
     // A link that fails is a bug like a failing capability: the turn ends, visibly.
     throw new InternalToolError(call.name, error);
   });
-  return { ...after.result, notes: after.notes, ...(after.stop ? { stop: after.stop } : {}) };
+  const images = after.result === result ? result.images : undefined;
+  return {
+    ...after.result,
+    ...(images?.length ? { images } : {}),
+    notes: after.notes,
+    ...(after.stop ? { stop: after.stop } : {}),
+  };
 }
 
 async function runCall(
@@ -106,7 +116,13 @@ async function runCall(
     emit({ type: "tool_end", call, capability: capabilityId, output, text, isError: false });
     // The call ran, so front ends show its output; the wire still flags a failed result (a
     // non-zero exit, where the harness says so) as its vendor does.
-    return { text, isError: resultIsError(resolved.tool, output), output };
+    const images = sourceImages(capabilityId, output);
+    return {
+      text,
+      isError: resultIsError(resolved.tool, output),
+      output,
+      ...(images.length ? { images } : {}),
+    };
   } catch (error) {
     if (deps.ctx.signal.aborted && isModelFacing(error)) {
       // Whatever the call was doing when the user stopped the turn, the model reads the

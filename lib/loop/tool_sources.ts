@@ -9,7 +9,7 @@ import { ToolError } from "../errors.ts";
 import { resolveCall, type ResolvedCall } from "../harness/call.ts";
 import type { Harness, HarnessTool } from "../harness/types.ts";
 import type { Capability } from "../tools/capability.ts";
-import type { SourceTool, ToolSource } from "../tools/tool_source.ts";
+import type { ImageData, SourceTool, ToolSource } from "../tools/tool_source.ts";
 
 /** The wire name template when the harness gives none (the Codex and Claude Code convention). */
 export const DEFAULT_SOURCE_TOOL_NAME = "mcp__{source}__{tool}";
@@ -55,7 +55,10 @@ export async function turnTools(
   sources: readonly ToolSource[],
   opts: { placement?: SourcePlacement; signal: AbortSignal },
 ): Promise<TurnTools> {
-  if (sources.length === 0) return { harness: h, resolve: (call) => resolveCall(h, call) };
+  // A text protocol (swe-agent, terminus-2) has no tool declarations to add them to.
+  if (sources.length === 0 || h.protocol) {
+    return { harness: h, resolve: (call) => resolveCall(h, call) };
+  }
   const taken = new Set(h.tools.map((t) => t.declaration.name));
   const added: Array<{ tool: HarnessTool; source: SourceTool }> = [];
   for (const source of sources) {
@@ -112,9 +115,20 @@ function sourceCapability(id: string, tool: SourceTool): Capability {
     mutates: tool.mutates,
     async run(input, ctx) {
       const result = await tool.run(input as Record<string, unknown>, ctx);
-      return { output: result.text, isError: result.isError === true };
+      const output = { output: result.text, isError: result.isError === true };
+      return result.images?.length ? { ...output, images: result.images } : output;
     },
   };
+}
+
+/** The images a source tool's output carries (`SourceToolResult.images`), for the loop to send. */
+export function sourceImages(capability: string, output: unknown): ImageData[] {
+  if (!capability.startsWith(SOURCE_CAPABILITY_PREFIX)) return [];
+  const images = (output as { images?: unknown } | null)?.images;
+  if (!Array.isArray(images)) return [];
+  return images.filter((i): i is ImageData =>
+    typeof i?.mime === "string" && typeof i?.base64 === "string"
+  );
 }
 
 /** The model's arguments as a JSON object; text is parsed, nothing becomes `{}`. */

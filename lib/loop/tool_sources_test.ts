@@ -6,7 +6,12 @@ import { loadHarness } from "../harness/load.ts";
 import type { Harness } from "../harness/types.ts";
 import type { SourceTool, ToolSource } from "../tools/tool_source.ts";
 import { tempWorkspace } from "../tools/_test_workspace.ts";
-import { DEFAULT_SOURCE_TOOL_NAME, sourceToolName, turnTools } from "./tool_sources.ts";
+import {
+  DEFAULT_SOURCE_TOOL_NAME,
+  sourceImages,
+  sourceToolName,
+  turnTools,
+} from "./tool_sources.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 const signal = new AbortController().signal;
@@ -159,4 +164,26 @@ Deno.test("a source tool's arguments must be a JSON object", async () => {
       (e) => e instanceof ToolError && /Cannot run mcp__s__t: its arguments/.test(e.message),
     );
   }
+});
+
+Deno.test("turnTools() offers no source tools to a text-protocol harness", async () => {
+  for (const id of ["swe-agent", "mini-swe-agent", "terminus-2"]) {
+    const h = await harness(id);
+    const tools = await turnTools(h, [source("s", [tool("t")])], { signal });
+    assert.equal(tools.harness, h, id);
+    assert.ok(!tools.harness.tools.some((t) => t.declaration.name === "mcp__s__t"), id);
+  }
+});
+
+Deno.test("a source tool's images travel with its output; sourceImages() finds only those", async () => {
+  await using ws = await tempWorkspace();
+  const image = { mime: "image/png", base64: "iVBORw0KGgo=" };
+  const shot = tool("shot", { run: () => Promise.resolve({ text: "a picture", images: [image] }) });
+  const tools = await turnTools(await harness(), [source("s", [shot])], { signal });
+  const resolved = tools.resolve({ name: "mcp__s__shot", args: {} });
+  const output = await resolved.capability.run(resolved.input, ws.ctx);
+  assert.deepEqual(output, { output: "a picture", isError: false, images: [image] });
+  assert.deepEqual(sourceImages(resolved.capability.id, output), [image]);
+  assert.deepEqual(sourceImages("fs.read", { images: [image] }), [], "not from a capability");
+  assert.deepEqual(sourceImages(resolved.capability.id, { images: [{ mime: 1 }] }), []);
 });

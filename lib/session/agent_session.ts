@@ -12,6 +12,7 @@ import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
+import { toolsForSession } from "../harness/session_tools.ts";
 import { loadCatalog, modelVendors } from "../providers/catalog.ts";
 import { chooseHarness } from "../harness/select.ts";
 import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
@@ -246,7 +247,13 @@ async function pickHarness(
     modelVendors: config.values.harness ? [] : modelVendors(await loadCatalog(), model),
     candidates: config.values.harness ? [] : await loadHarnessCandidates(dirs),
   });
-  const harness = await loadHarness(id, dirs);
+  const harness = sessionHarness(await loadHarness(id, dirs), config.values);
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) io.warn(warning);
   return harness;
+}
+
+/** `h` with the tools this session's config calls for (a tool's `when` in harness.toml). */
+export function sessionHarness(h: Harness, values: ConfigValues): Harness {
+  const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
+  return toolsForSession(h, { mcpServers });
 }

@@ -5,7 +5,7 @@
  */
 import { formatConfigDebug } from "../config/debug.ts";
 import { resolveProvider } from "../config/provider.ts";
-import type { ConfigValues } from "../config/schema.ts";
+import { type ConfigValues, DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
 import { loadHarness } from "../harness/load.ts";
 import {
   promptMessages,
@@ -17,12 +17,14 @@ import { translateHistory, withoutSealedReasoning } from "../harness/translate.t
 import { sessionToolHooks } from "../hooks/session_chain.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
+import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, type Message, type Usage } from "../model/message.ts";
 import type { OutputSchema } from "../model/message.ts";
 import { openProvider } from "../providers/mod.ts";
 import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
+import type { McpHub } from "../tools/mcp_hub.ts";
 import type { TurnContext } from "../tools/types.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
 import {
@@ -32,6 +34,7 @@ import {
   isProvider,
   providerChoices,
 } from "./choices.ts";
+import { sessionHarness } from "./agent_session.ts";
 import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
 import { CostMeter, modelPrice } from "./cost.ts";
 import { disposeState } from "./_dispose_state.ts";
@@ -179,6 +182,7 @@ export class LiveSession implements Session {
       emit: (event) => this.#emit(event),
       toolHooks,
       toolSources: this.#p.toolSources,
+      sourcePlacement: this.#sourcePlacement(),
       beforeRequest: (s) => this.#beforeRequest(s),
       maxSteps: values.max_turn_steps,
       toolCallRepair: values.tool_call_repair,
@@ -252,7 +256,13 @@ export class LiveSession implements Session {
     return this.#plan.hooks(sessionToolHooks({
       approve: this.#live.agent.sandbox.beforeToolCall,
       loopGuardRepeats: this.config.loop_guard_repeats,
+      mcpServers: this.config.mcp_servers,
     }));
+  }
+
+  /** MCP tools go behind the harness's tool search once they pass `mcp_defer_tokens`. */
+  #sourcePlacement(): SourcePlacement {
+    return { deferAboveTokens: this.config.mcp_defer_tokens ?? DEFAULT_MCP_DEFER_TOKENS };
   }
 
   /** What the tools of one turn work with. */
@@ -273,6 +283,7 @@ export class LiveSession implements Session {
       networkAllowed: sandbox.networkAllowed,
       webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
       home: config.home,
+      mcp: this.mcp,
       isHeldBack: agent.workspace.isHeldBack,
       skills: () => agent.workspace.skills(sandbox.fs),
       askUser: relay.askUser(),
@@ -285,6 +296,7 @@ export class LiveSession implements Session {
       parent: this.#state.loop,
       toolHooks,
       toolSources: this.#p.toolSources,
+      sourcePlacement: this.#sourcePlacement(),
       emit: (event, label) =>
         this.#p.io.onEvent({ type: "subagent", parentCallId: currentCall(), label, event }),
     });
@@ -294,7 +306,7 @@ export class LiveSession implements Session {
   async switchHarness(id: string): Promise<void> {
     const { agent, recorder } = this.#live;
     const state = this.#state;
-    const next = await loadHarness(id, harnessDirs(agent));
+    const next = sessionHarness(await loadHarness(id, harnessDirs(agent)), agent.config.values);
     if (!next.wireApis.includes(agent.settings.wireApi)) {
       throw wireMismatch(next.id, agent.settings.wireApi, next.wireApis);
     }
@@ -401,6 +413,7 @@ export class LiveSession implements Session {
       },
       cost: this.#cost.usd,
       reasoningEffort: loop.reasoningEffort,
+      textProtocol: this.#state.harness.protocol !== undefined,
     };
   }
 
@@ -457,6 +470,11 @@ export class LiveSession implements Session {
     return withoutContext(this.#state.loop.messages);
   }
 
+  /** The MCP servers started from `[mcp_servers]`. */
+  get mcp(): McpHub {
+    return this.#live.mcp;
+  }
+
   debugConfig(): string {
     return formatConfigDebug(this.#live.agent.config);
   }
@@ -466,6 +484,7 @@ export class LiveSession implements Session {
     await disposeState(this.#state.toolState, this.#live.resources);
     await this.#plan[Symbol.asyncDispose]();
     await this.#checkpoints[Symbol.asyncDispose]();
+    await this.#live.mcp[Symbol.asyncDispose]();
     await this.#live.recorder.close();
     await this.#live.agent[Symbol.asyncDispose]();
   }

@@ -9,6 +9,7 @@ import { bareContext, withOpeningContext, withoutContext } from "../harness/cont
 import { translateHistory } from "../harness/translate.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { emptyUsage } from "../model/message.ts";
+import { McpServers } from "../mcp/mcp_servers.ts";
 import { loadCatalog } from "../providers/catalog.ts";
 import { readSession } from "../store/mod.ts";
 import { Resources } from "../tools/resources.ts";
@@ -63,7 +64,14 @@ export async function openSession(
     io: relay.startupIO(),
     workspace: deps.workspace,
   });
+  const mcp = new McpServers(agent.config.values.mcp_servers, {
+    home: agent.config.home,
+    env,
+    cwd: config.cwd,
+    warn: (message) => io.onEvent({ type: "warning", message }),
+  });
   try {
+    await mcp.requireStarted();
     const catalog = await catalogRead;
     const limits = limitsOf(
       catalog,
@@ -92,10 +100,12 @@ export async function openSession(
       ...requestOptions(agent.config.values, recorder.id),
       maxOutputCap: limits.maxOutput,
     };
-    const live = { agent, provider: agent.provider, recorder, resources: new Resources(), relay };
-    const toolSources = deps.toolSources ?? [];
+    const resources = new Resources();
+    const live = { agent, provider: agent.provider, recorder, resources, relay, mcp };
+    const toolSources = [...(deps.toolSources ?? []), ...mcp.sources];
     return new LiveSession({ config, env, io, info, catalog, state, live, toolSources });
   } catch (error) {
+    await mcp[Symbol.asyncDispose]();
     await agent[Symbol.asyncDispose]();
     throw error;
   }

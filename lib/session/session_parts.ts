@@ -6,6 +6,7 @@ import type { ConfigValues } from "../config/schema.ts";
 import type { SessionContext } from "../harness/context.ts";
 import type { Harness } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
+import type { McpServers } from "../mcp/mcp_servers.ts";
 import type { WireApi } from "../model/request_settings.ts";
 import { type Catalog, type ModelLimits, modelLimits } from "../providers/catalog.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
@@ -43,6 +44,8 @@ export interface LiveParts {
   /** What tools leave running: background jobs, the terminal. */
   resources: Resources;
   relay: SessionRelay;
+  /** The MCP servers started from `[mcp_servers]`. */
+  mcp: McpServers;
 }
 
 /** What a `LiveSession` is made of. */

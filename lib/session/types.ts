@@ -23,6 +23,7 @@ import type { Block, Message, Usage } from "../model/message.ts";
 import type { SessionOrigin } from "../store/mod.ts";
 import type { UserAnswers, UserQuestion } from "../tools/types.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
+import type { McpHub } from "../tools/mcp_hub.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -173,6 +174,8 @@ export type SessionEvent =
 /** What `/status` shows. */
 export interface SessionStatus extends SessionInfo {
   sandboxMode: string;
+  /** The harness in use talks a text protocol: it is offered no tool-source tools (MCP). */
+  textProtocol?: boolean;
   approval: string;
   network: boolean;
   sessionId?: string;
@@ -322,6 +325,8 @@ export interface Session extends AsyncDisposable {
    * results a person would recognise (a resumed session's recap, an editor's replay).
    */
   history(): Message[];
+  /** The session's MCP servers: their states (`/mcp`), resources and prompts. */
+  readonly mcp: McpHub;
   /** What `interpreter debug config` prints. */
   debugConfig(): string;
 }

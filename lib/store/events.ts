@@ -85,7 +85,7 @@ const messageSchema = z.discriminatedUnion("role", [
 const timestamp = z.iso.datetime({ offset: true });
 
 /** Where a session was started. */
-export type SessionOrigin = "repl" | "exec";
+export type SessionOrigin = "repl" | "exec" | "acp";
 
 /** The first line of a session file. */
 export const sessionHeaderSchema = z.object({
@@ -101,7 +101,7 @@ export const sessionHeaderSchema = z.object({
   sandbox: z.string(),
   approval: z.string(),
   reasoningEffort: z.string().optional(),
-  origin: z.enum(["repl", "exec"]),
+  origin: z.enum(["repl", "exec", "acp"]),
 });
 
 /** The first line of a session file. */

@@ -19,6 +19,7 @@ import { shellList, shellOutput, shellStart, shellStop } from "./shell_backgroun
 import { userAsk } from "./ask_user.ts";
 import { fsNotebookEdit } from "./notebook_edit.ts";
 import { planEnter, planExit } from "./plan_mode_tools.ts";
+import { mcpListResources, mcpReadResource } from "./mcp_resources.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -49,6 +50,8 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   fsNotebookEdit as Capability,
   planEnter as Capability,
   planExit as Capability,
+  mcpListResources as Capability,
+  mcpReadResource as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

@@ -21,6 +21,8 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "fs.read",
     "fs.str_replace_editor",
     "fs.write",
+    "mcp.list_resources",
+    "mcp.read_resource",
     "plan.enter",
     "plan.exit",
     "plan.update",

@@ -13,6 +13,14 @@ export type SourceToolKind = "read" | "edit" | "execute" | "fetch" | "other";
 export interface SourceToolResult {
   text: string;
   isError?: boolean;
+  /** Images for the model after the text (an MCP tool's image content); each wire sends them. */
+  images?: ImageData[];
+}
+
+/** An image as tool results carry it: the internal `image` block's fields. */
+export interface ImageData {
+  mime: string;
+  base64: string;
 }
 
 /** One tool a source offers. */

@@ -6,6 +6,7 @@
 import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
+import type { McpHub } from "./mcp_hub.ts";
 import type { Resources } from "./resources.ts";
 import type { WebFetchNet } from "./_fetch_guard.ts";
 
@@ -59,6 +60,8 @@ export interface TurnContext {
   webFetch?: WebFetchNet;
   /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
   home?: string;
+  /** The session's MCP servers, for the resource tools; absent means none. */
+  mcp?: McpHub;
   /** True for project files held back because they changed while an earlier session ran. */
   isHeldBack?: (path: string) => boolean;
   /**

@@ -124,7 +124,9 @@ function toolLines(tool: HarnessTool, prefix: string): string[] {
   const args = Object.entries(tool.args).map(([w, f]) => `${w} → ${f || "(unused)"}`);
   const fixed = Object.entries(tool.fixedArgs).map(([f, v]) => `${f} = ${JSON.stringify(v)}`);
   const lines = [
-    `  ${prefix}${tool.declaration.name} → ${tool.capability}${tool.deferred ? " (deferred)" : ""}`,
+    `  ${prefix}${tool.declaration.name} → ${tool.capability}${tool.deferred ? " (deferred)" : ""}${
+      tool.when === "mcp_servers" ? " (only with MCP servers)" : ""
+    }`,
     `    args: ${args.join(", ") || "(none)"}`,
   ];
   if (fixed.length) lines.push(`    fixed: ${fixed.join(", ")}`);

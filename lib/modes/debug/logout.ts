@@ -1,11 +1,12 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
-import { authFile, readStoredKeys, removeAuthFile, removeStoredKey } from "../../config/auth.ts";
+import { authFile, readStoredKeys, removeStoredKey, removeStoredKeys } from "../../config/auth.ts";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 
 /**
  * `interpreter logout [PROVIDER]`: removes the key the REPL stored for `provider` in `auth.json`,
- * or every stored key. Keys in environment variables are the user's own and stay.
+ * or every stored key. Keys in environment variables are the user's own and stay, and so do the
+ * sign-ins of MCP servers (`interpreter mcp logout NAME` removes those).
  */
 export async function runLogout(provider?: string): Promise<number> {
   const env = Deno.env.toObject();
@@ -13,7 +14,7 @@ export async function runLogout(provider?: string): Promise<number> {
   const file = authFile(home);
   if (provider === undefined) {
     // A malformed file is removed too: logging out must not need a readable file.
-    const removed = await removeAuthFile(home);
+    const removed = await removeStoredKeys(home);
     console.log(removed ? `Removed every stored key (${file})` : `No keys are stored in ${file}`);
     return 0;
   }

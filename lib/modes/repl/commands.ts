@@ -11,9 +11,11 @@ import { colorDiff } from "./render.ts";
 import { editDistance } from "../term/nearest.ts";
 import { formatCost } from "../term/status_line.ts";
 import type { RawTerminal } from "./list_picker.ts";
+import { MCP_COMMAND } from "./mcp_command.ts";
 import { MODEL_COMMAND } from "./model_command.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
+import { isPromptCommand, promptHelpLines, runPromptCommand } from "./mcp_prompt_command.ts";
 import { REWIND_COMMANDS } from "./rewind_command.ts";
 
 /** What a command can reach. */
@@ -40,8 +42,8 @@ export interface CommandContext {
   reviewBase(): ReviewBase;
 }
 
-/** What the REPL does after a command. */
-export type CommandResult = "exit" | undefined | void;
+/** What the REPL does after a command: leave, send a prompt (an MCP prompt's), or go on. */
+export type CommandResult = "exit" | { prompt: string } | undefined | void;
 
 interface Command {
   name: string;
@@ -49,10 +51,14 @@ interface Command {
   run(arg: string, ctx: CommandContext): Promise<CommandResult> | CommandResult;
 }
 
-const LATER = ["mcp", "init", "hooks"];
+const LATER = ["init", "hooks"];
 
 const COMMANDS: Command[] = [
-  { name: "help", summary: "list the commands", run: (_, ctx) => ctx.print(helpLines(ctx.style)) },
+  {
+    name: "help",
+    summary: "list the commands",
+    run: async (_, ctx) => ctx.print(helpLines(ctx.style, await promptHelpLines(ctx))),
+  },
   {
     name: "status",
     summary: "provider, model, harness, sandbox, session and context",
@@ -77,6 +83,7 @@ const COMMANDS: Command[] = [
   ...FORK_COMMANDS,
   { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
   { name: "skills", summary: "the skills found, with their descriptions", run: skills },
+  MCP_COMMAND,
   { name: "exit", summary: "leave (also /quit, Ctrl-D)", run: () => "exit" },
   { name: "quit", summary: "leave", run: () => "exit" },
 ];
@@ -94,6 +101,10 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
   const arg = space === -1 ? "" : trimmed.slice(space + 1).trim();
   const command = COMMANDS.find((c) => c.name === name);
   if (command) return await command.run(arg, ctx);
+  if (isPromptCommand(name)) {
+    const prompt = await runPromptCommand(trimmed.slice(1).split(/\s/, 1)[0], arg, ctx);
+    return prompt === undefined ? undefined : { prompt };
+  }
   if (LATER.includes(name)) {
     ctx.print([`/${name} comes in a later release`]);
     return;
@@ -104,10 +115,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
   ]);
 }
 
-function helpLines(style: Style): string[] {
+function helpLines(style: Style, promptLines: string[]): string[] {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return [
     ...COMMANDS.map((c) => `${style.bold(`/${c.name}`.padEnd(width))} ${c.summary}`),
+    ...promptLines,
     style.dim(`/${LATER.join(", /")} come in a later release`),
     style.dim("A line ending in \\ continues on the next one; Esc or Ctrl-C stops a turn"),
   ];

@@ -172,12 +172,15 @@ class Repl {
         this.#idleInterrupts = 0;
         if (!term.interactive || fromArgs) this.#echo(line);
         await this.#remember(line);
+        let send: string | undefined = line;
         if (isCommand(line)) {
-          if (await this.#command(line) === "exit") break;
-          continue;
+          const result = await this.#command(line);
+          if (result === "exit") break;
+          // A command may send a prompt of its own (an MCP server's, /mcp__SERVER__PROMPT).
+          send = typeof result === "object" ? result.prompt : undefined;
         }
         // In plan mode a turn ends with a plan to approve: "go" and "edit" send the next prompt.
-        for (let next: string | undefined = line; next !== undefined;) {
+        for (let next = send; next !== undefined;) {
           await this.#runTurn(next);
           next = await this.#reviewPlan();
         }

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { advertisedTools, deferredToolNames } from "./deferred.ts";
+import { loadHarness } from "./load.ts";
+import { toolsForSession } from "./session_tools.ts";
+
+const BUILTIN = fileURLToPath(new URL("../../harnesses", import.meta.url));
+const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name);
+
+Deno.test("toolsForSession() keeps `when = mcp_servers` tools only when the session has servers", async () => {
+  const native = await loadHarness("native", { builtinDir: BUILTIN });
+  const without = toolsForSession(native, { mcpServers: false });
+  assert.deepEqual(names(advertisedTools(without, new Map())), [
+    "exec_command",
+    "apply_patch",
+    "update_plan",
+  ]);
+  const withServers = toolsForSession(native, { mcpServers: true });
+  assert.equal(withServers, native, "nothing to drop: the same harness");
+  assert.ok(names(advertisedTools(withServers, new Map())).includes("read_mcp_resource"));
+});
+
+Deno.test("toolsForSession() drops Claude Code's deferred resource tools from the deferred list too", async () => {
+  const claude = await loadHarness("claude-code", { builtinDir: BUILTIN });
+  const mcp = ["ListMcpResourcesTool", "ReadMcpResourceTool"];
+  const without = deferredToolNames(toolsForSession(claude, { mcpServers: false }), new Map());
+  assert.deepEqual(without.filter((n) => mcp.includes(n)), []);
+  const withServers = deferredToolNames(toolsForSession(claude, { mcpServers: true }), new Map());
+  assert.deepEqual(withServers.filter((n) => mcp.includes(n)), mcp);
+});
+
+Deno.test("Qwen Code's read_mcp_resource is deferred in every session, as in the capture", async () => {
+  const qwen = await loadHarness("qwen-code", { builtinDir: BUILTIN });
+  const deferred = deferredToolNames(toolsForSession(qwen, { mcpServers: false }), new Map());
+  assert.ok(deferred.includes("read_mcp_resource"));
+});

@@ -1,0 +1,122 @@
+/**
+ * An MCP server's tools and results in our terms: a listed tool as a `SourceTool` declaration
+ * (its schema made acceptable to every wire), and a `tools/call` result as text and images for
+ * the model, an `isError` result as a ToolError. Pure.
+ */
+import { ToolError } from "../errors.ts";
+import type { SourceToolKind, SourceToolResult } from "../tools/tool_source.ts";
+
+/**
+ * A tool as `tools/list` gives it: the fields read here. (The SDK's own types reach us as `any`
+ * through its zod schemas, so the shapes we rely on are written out.)
+ */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { title?: string; readOnlyHint?: boolean };
+}
+
+/** One content block of a result or prompt message. */
+export type McpContent =
+  | { type: "text"; text: string }
+  | { type: "image" | "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string }
+  | { type: "resource"; resource: { uri: string; mimeType?: string; text?: string } };
+
+/** A `tools/call` result: the fields read here. */
+export interface McpCallResult {
+  content?: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** What a listed tool declares, before it is bound to a server. */
+export interface ToolShape {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  kind: SourceToolKind;
+  mutates: boolean;
+}
+
+/**
+ * A listed tool as we declare it. `readOnlyHint` makes it a read (the approval policy lets it
+ * run as it lets a file read run); every other tool counts as one that may change something.
+ */
+export function toolShape(tool: McpTool): ToolShape {
+  const readOnly = tool.annotations?.readOnlyHint === true;
+  return {
+    name: tool.name,
+    description: tool.description ?? tool.title ?? tool.annotations?.title ?? "",
+    inputSchema: wireSchema(tool.inputSchema),
+    kind: readOnly ? "read" : "other",
+    mutates: !readOnly,
+  };
+}
+
+/**
+ * The input schema as the wires take it. MCP already requires `type: "object"`; what is fixed
+ * here is only what a wire API rejects: Anthropic's Messages API refuses an `input_schema`
+ * whose top level is not `type: "object"`, and OpenAI's function `parameters` must be an object
+ * schema with `properties` (a bare `{ "type": "object" }` is refused by some Chat endpoints).
+ * Nothing below the top level is touched: the schema reaches the model as the server wrote it.
+ */
+export function wireSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...schema, type: "object" };
+  const properties = out.properties;
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) {
+    out.properties = {};
+  }
+  return out;
+}
+
+/**
+ * A `tools/call` result for the model: its text blocks as text (embedded text resources and
+ * links as text too, audio as a note), its images as images, and its structured content as
+ * JSON text unless a text block already says the same. An `isError` result is a ToolError, so
+ * that the harness shows it as its own tool errors.
+ */
+export function resultForModel(result: McpCallResult, tool: string): SourceToolResult {
+  const texts: string[] = [];
+  const images: Array<{ mime: string; base64: string }> = [];
+  for (const block of result.content ?? []) {
+    switch (block.type) {
+      case "text":
+        texts.push(block.text);
+        break;
+      case "image":
+        images.push({ mime: block.mimeType, base64: block.data });
+        break;
+      case "audio":
+        texts.push(`[audio (${block.mimeType}) left out: it cannot be shown to the model]`);
+        break;
+      case "resource_link":
+        texts.push(`Resource: ${block.name} (${block.uri})`);
+        break;
+      case "resource": {
+        const r = block.resource;
+        texts.push(r.text ?? `[resource ${r.uri} (${r.mimeType ?? "binary"})]`);
+        break;
+      }
+    }
+  }
+  const structured = result.structuredContent;
+  if (structured !== undefined && !texts.some((t) => sameJson(t, structured))) {
+    texts.push(JSON.stringify(structured));
+  }
+  const text = texts.join("\n");
+  if (result.isError === true) {
+    throw new ToolError(text || `The MCP tool "${tool}" reported an error without a message`);
+  }
+  return images.length > 0 ? { text, images } : { text };
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}

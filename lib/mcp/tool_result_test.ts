@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { ToolError } from "../errors.ts";
+import { resultForModel, toolShape, wireSchema } from "./tool_result.ts";
+
+Deno.test("toolShape() makes a readOnlyHint tool a read and any other one a change", () => {
+  const schema = { type: "object", properties: { q: { type: "string" } } };
+  assert.deepEqual(
+    toolShape({
+      name: "search",
+      description: "Searches",
+      inputSchema: schema,
+      annotations: { readOnlyHint: true },
+    }),
+    { name: "search", description: "Searches", inputSchema: schema, kind: "read", mutates: false },
+  );
+  const write = toolShape({ name: "write", title: "Write a file", inputSchema: schema });
+  assert.deepEqual([write.kind, write.mutates, write.description], ["other", true, "Write a file"]);
+});
+
+Deno.test("wireSchema() fixes only the top level the wires demand and keeps everything else", () => {
+  assert.deepEqual(wireSchema({ type: "object" }), { type: "object", properties: {} });
+  const full = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: { n: { type: "integer", minimum: 1 } },
+    required: ["n"],
+  };
+  assert.deepEqual(wireSchema(full), full);
+});
+
+Deno.test("resultForModel() keeps text, images and structured content apart", () => {
+  const out = resultForModel({
+    content: [
+      { type: "text", text: "Here it is:" },
+      { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
+      { type: "resource", resource: { uri: "memo://1", text: "embedded text" } },
+      { type: "resource", resource: { uri: "memo://2", mimeType: "application/zip" } },
+      { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+    ],
+    structuredContent: { ok: true },
+  }, "t");
+  assert.deepEqual(out, {
+    text: [
+      "Here it is:",
+      "Resource: a.txt (file:///a.txt)",
+      "embedded text",
+      "[resource memo://2 (application/zip)]",
+      "[audio (audio/wav) left out: it cannot be shown to the model]",
+      '{"ok":true}',
+    ].join("\n"),
+    images: [{ mime: "image/png", base64: "iVBORw0KGgo=" }],
+  });
+});
+
+Deno.test("resultForModel() does not repeat structured content a text block already holds", () => {
+  const out = resultForModel({
+    content: [{ type: "text", text: '{ "temperature": 21 }' }],
+    structuredContent: { temperature: 21 },
+  }, "t");
+  assert.deepEqual(out, { text: '{ "temperature": 21 }' });
+});
+
+Deno.test("resultForModel() turns an isError result into a ToolError with its text", () => {
+  assert.throws(
+    () =>
+      resultForModel({ content: [{ type: "text", text: "no such issue" }], isError: true }, "t"),
+    (e) => e instanceof ToolError && e.message === "no such issue",
+  );
+  assert.throws(
+    () => resultForModel({ content: [], isError: true }, "lookup"),
+    /The MCP tool "lookup" reported an error without a message/,
+  );
+});

@@ -1,0 +1,366 @@
+/**
+ * One ACP session: a `Session` of lib/session with what the editor sees of it. Its events go out
+ * as `session/update` notifications, in order; approvals become `session/request_permission`
+ * requests; prompts, slash commands and switches of mode, model, effort and harness run one at a
+ * time; `cancel()` stops the running prompt, its commands killed.
+ */
+import { join } from "node:path";
+import type {
+  AgentContext,
+  ContentBlock,
+  PermissionOption,
+  SessionConfigOption,
+  SessionUpdate,
+  StopReason,
+} from "@agentclientprotocol/sdk";
+import type { ApprovalQuestion, ApprovalReply } from "../../approval/hook.ts";
+import { AuthError, UsageError, UserError } from "../../errors.ts";
+import { loadHarness } from "../../harness/load.ts";
+import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
+import {
+  openSession,
+  type PromptOutcome,
+  type Session,
+  type SessionConfig,
+  type SessionEvent,
+} from "../../session/open.ts";
+import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
+import { AVAILABLE_COMMANDS, runCommand, slashCommand } from "./commands.ts";
+import { configOptions, effortOf, inMode, isModeId, type ModeId, OPTION_IDS } from "./options.ts";
+import { promptBlocks, promptText } from "./prompt_blocks.ts";
+import { replayUpdates } from "./replay.ts";
+import { chunk, SessionUpdates } from "./updates.ts";
+
+/** What every session of a connection shares. */
+export interface AcpSessionDeps {
+  client: AgentContext;
+  env: Record<string, string>;
+  /** One line on stderr. */
+  log(line: string): void;
+}
+
+/** The choices of a permission request, with the OI fork's ids. */
+const PERMISSION_OPTIONS: PermissionOption[] = [
+  { optionId: "accept", name: "Allow once", kind: "allow_once" },
+  { optionId: "acceptForSession", name: "Allow for this session", kind: "allow_always" },
+  { optionId: "decline", name: "Reject", kind: "reject_once" },
+];
+const ANSWERS: Record<string, "once" | "session" | "deny"> = {
+  accept: "once",
+  acceptForSession: "session",
+  decline: "deny",
+};
+
+/** See the module comment. Dispose it to stop its turn and close its session. */
+export class AcpSession implements AsyncDisposable {
+  #session!: Session;
+  /** What the session was opened with, its mode's settings aside. */
+  readonly #config: SessionConfig;
+  #mode: ModeId;
+  readonly #deps: AcpSessionDeps;
+  readonly #updates = new SessionUpdates({ showReasoning: true });
+  #ready = false;
+  #sending: Promise<void> = Promise.resolve();
+  /** The last of the tasks that run one at a time. */
+  #running: Promise<unknown> = Promise.resolve();
+  #turn: AbortController | undefined;
+
+  private constructor(config: SessionConfig, mode: ModeId, deps: AcpSessionDeps) {
+    this.#config = config;
+    this.#mode = mode;
+    this.#deps = deps;
+  }
+
+  /** Opens a session (`config.resume` continues a saved one) in `mode`. */
+  static async open(
+    config: SessionConfig,
+    mode: ModeId,
+    deps: AcpSessionDeps,
+  ): Promise<AcpSession> {
+    const acp = new AcpSession(config, mode, deps);
+    acp.#session = await openSession(inMode(config, mode), acp.#io(), { env: deps.env });
+    acp.#ready = true;
+    return acp;
+  }
+
+  get id(): string {
+    return this.#session.id;
+  }
+
+  get mode(): ModeId {
+    return this.#mode;
+  }
+
+  /** The session's config options now. */
+  options(): Promise<SessionConfigOption[]> {
+    return configOptions(this.#session, this.#mode);
+  }
+
+  /** Tells the editor which slash commands there are. */
+  announceCommands(): void {
+    this.#send({
+      sessionUpdate: "available_commands_update",
+      availableCommands: AVAILABLE_COMMANDS,
+    });
+  }
+
+  /** Sends the whole conversation so far as updates (`session/load`); resolves once sent. */
+  async replay(): Promise<void> {
+    const { info, home } = this.#session;
+    const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(home, "harnesses") };
+    const harness = await loadHarness(info.harness, dirs).catch(() => undefined);
+    const history = this.#session.history();
+    for (const update of replayUpdates(history, this.#updates, { harness, ...this.#shown() })) {
+      this.#send(update);
+    }
+    await this.#sending;
+  }
+
+  /** Runs one prompt (or slash command) to its end; resolves once its updates are sent. */
+  prompt(prompt: ContentBlock[]): Promise<StopReason> {
+    return this.#exclusive(async () => {
+      const controller = new AbortController();
+      this.#turn = controller;
+      try {
+        return await this.#runPrompt(prompt, controller.signal);
+      } finally {
+        this.#turn = undefined;
+        await this.#sending;
+      }
+    });
+  }
+
+  /** Stops the running prompt: the model, its commands, a pending permission request. */
+  cancel(): void {
+    this.#turn?.abort();
+  }
+
+  /** Switches the mode, once no prompt runs; the session reopens with its sandbox and policy. */
+  async setMode(mode: ModeId): Promise<void> {
+    await this.#exclusive(() => this.#switchMode(mode));
+    this.#sendOptions();
+  }
+
+  /** Sets one config option once no prompt runs; every option as it is then. */
+  setOption(id: string, value: string): Promise<SessionConfigOption[]> {
+    return this.#exclusive(async () => {
+      const { info } = this.#session;
+      switch (id) {
+        case OPTION_IDS.mode:
+          if (!isModeId(value)) throw badValue(id, value);
+          await this.#switchMode(value);
+          this.#send({ sessionUpdate: "current_mode_update", currentModeId: value });
+          break;
+        case OPTION_IDS.model:
+          await this.#session.switchModel(value);
+          break;
+        case OPTION_IDS.effort:
+          if (value !== "default" || this.#session.status().reasoningEffort) {
+            await this.#session.switchModel(`${info.provider}/${info.model}`, effortOf(value));
+          }
+          break;
+        case OPTION_IDS.harness:
+          await this.#session.switchHarness(value);
+          break;
+        default:
+          throw new UsageError(`No config option "${id}"`, {
+            hint: `The options are ${Object.values(OPTION_IDS).join(", ")}`,
+          });
+      }
+      return await this.options();
+    });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.cancel();
+    await this.#running.catch(() => {});
+    await this.#sending;
+    this.#ready = false;
+    await this.#session[Symbol.asyncDispose]();
+  }
+
+  async #runPrompt(prompt: ContentBlock[], signal: AbortSignal): Promise<StopReason> {
+    const text = promptText(prompt);
+    const command = slashCommand(text);
+    if (command) {
+      const stop = await runCommand(command, {
+        session: this.#session,
+        mode: this.#mode,
+        send: (update) => this.#send(update),
+        signal,
+        reviewBase: {
+          config: this.#currentConfig(),
+          io: { onEvent: () => {} },
+          env: this.#deps.env,
+        },
+        ...this.#shown(),
+      });
+      this.#sendUsage();
+      return stop;
+    }
+    const blocks = promptBlocks(prompt);
+    if (this.#session.history().length === 0 && text.trim()) {
+      const title = text.trim().split("\n")[0];
+      this.#send({
+        sessionUpdate: "session_info_update",
+        title: title.length > 80 ? `${title.slice(0, 79)}…` : title,
+      });
+    }
+    const outcome = await this.#session.prompt(blocks, signal);
+    this.#sendUsage();
+    return this.#stopReason(outcome);
+  }
+
+  #stopReason(outcome: PromptOutcome): StopReason {
+    switch (outcome.status) {
+      case "completed":
+        return "end_turn";
+      case "aborted":
+        return "cancelled";
+      case "step_limit":
+        return "max_turn_requests";
+      case "repeated_call": {
+        const { call, harnesses = [] } = outcome;
+        const others = harnesses.length ? ` (${harnesses.join(", ")} fit this model)` : "";
+        this.#send(chunk(
+          "agent_message_chunk",
+          `\n\nStopped: the model made the same failing call ${call.repeats} times in a row ` +
+            `(${call.name}). Try another harness in the Harness option${others}, or a bigger ` +
+            "model.",
+        ));
+        return "end_turn";
+      }
+      case "failed": {
+        const { message, hint, status } = outcome.error;
+        // A refused key lets the editor offer to authenticate.
+        throw status === 401 || status === 403
+          ? new AuthError(message, { hint })
+          : new UserError(message, { hint });
+      }
+    }
+  }
+
+  async #switchMode(mode: ModeId): Promise<void> {
+    if (mode === this.#mode) return;
+    const file = this.#session.status().sessionFile;
+    if (!file) {
+      throw new UserError("Cannot change the mode of a session that is not saved", {
+        hint: "Start a new session in the mode you want",
+      });
+    }
+    const current = { ...this.#currentConfig(), resume: { id: file } };
+    await this.#session[Symbol.asyncDispose]();
+    try {
+      this.#session = await openSession(inMode(current, mode), this.#io(), { env: this.#deps.env });
+      this.#mode = mode;
+    } catch (error) {
+      this.#session = await openSession(inMode(current, this.#mode), this.#io(), {
+        env: this.#deps.env,
+      });
+      throw error;
+    }
+  }
+
+  /** The config the session runs with now: the model, provider, harness and effort in use. */
+  #currentConfig(): SessionConfig {
+    const { info } = this.#session;
+    const effort = this.#session.status().reasoningEffort;
+    return {
+      ...this.#config,
+      model: info.model,
+      provider: info.provider,
+      harness: info.harness,
+      ...(effort ? { reasoningEffort: effortOf(effort) } : {}),
+    };
+  }
+
+  #shown(): { showReasoning: boolean } {
+    return { showReasoning: this.#session.config.hide_agent_reasoning !== true };
+  }
+
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#running.then(task, task);
+    this.#running = run.catch(() => {});
+    return run;
+  }
+
+  #io(): SessionIO {
+    return {
+      onEvent: (event) => this.#onEvent(event),
+      approve: (request, signal) => this.#approve(request, signal),
+    };
+  }
+
+  #onEvent(event: SessionEvent): void {
+    if (event.type === "warning") this.#deps.log(`warning: ${event.message}`);
+    if (event.type === "retry") this.#deps.log(`retrying (${event.attempt}): ${event.reason}`);
+    if (event.type === "thinking_delta" && !this.#shown().showReasoning) return;
+    for (const update of this.#updates.map(event)) this.#send(update);
+    if (event.type === "approval_resolved" && event.answer !== "deny" && event.callId) {
+      const toolCallId = this.#updates.toolCallId(event.callId);
+      this.#send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+    }
+    if (event.type === "assistant_message") this.#sendUsage();
+    if (event.type === "harness_switched" || event.type === "model_switched") this.#sendOptions();
+  }
+
+  async #approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> {
+    // The tool call the question is about reaches the editor first.
+    await this.#sending;
+    const toolCallId = this.#updates.toolCallId(request.callId);
+    const { outcome } = await this.#deps.client.request("session/request_permission", {
+      sessionId: this.id,
+      toolCall: {
+        toolCallId,
+        status: "pending",
+        content: [{
+          type: "content",
+          content: { type: "text", text: questionText(request.question) },
+        }],
+      },
+      options: PERMISSION_OPTIONS,
+    }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+    return outcome.outcome === "selected" ? ANSWERS[outcome.optionId] ?? "deny" : "deny";
+  }
+
+  #sendUsage(): void {
+    const s = this.#session.status();
+    this.#send({
+      sessionUpdate: "usage_update",
+      used: s.contextUsed,
+      size: s.contextWindow,
+      ...(s.cost !== undefined ? { cost: { amount: s.cost, currency: "USD" } } : {}),
+    });
+  }
+
+  #sendOptions(): void {
+    if (!this.#ready) return;
+    const sessionId = this.id;
+    this.#sending = this.#sending.then(async () => {
+      const configOptions = await this.options();
+      const update: SessionUpdate = { sessionUpdate: "config_option_update", configOptions };
+      await this.#deps.client.notify("session/update", { sessionId, update });
+    }).catch((error: Error) => this.#deps.log(`cannot send the config options: ${error.message}`));
+  }
+
+  #send(update: SessionUpdate): void {
+    if (!this.#ready) return;
+    const params = { sessionId: this.id, update };
+    this.#sending = this.#sending.then(() => this.#deps.client.notify("session/update", params))
+      .catch((error: Error) => this.#deps.log(`cannot send an update: ${error.message}`));
+  }
+}
+
+/** What the user is asked, as the permission request's text. */
+function questionText(question: ApprovalQuestion): string {
+  const lines = [`${question.subject}`, "", `Why: ${question.reason}`];
+  if (question.justification) lines.push(`The model says: ${question.justification}`);
+  if (question.unsandboxed) lines.push("It would run outside the sandbox.");
+  return lines.join("\n");
+}
+
+function badValue(id: string, value: string): UsageError {
+  return new UsageError(`Cannot set "${id}" to "${value}"`, {
+    hint: "Choose one of the values the option lists",
+  });
+}

@@ -1,0 +1,226 @@
+/**
+ * The agent side of one ACP connection: `initialize` and `authenticate`, the sessions it opens
+ * (`session/new`), reopens (`session/load`), lists and closes, and the requests it routes to
+ * one of them (prompt, cancel, mode, config options).
+ */
+import type {
+  AgentContext,
+  AuthenticateRequest,
+  CancelNotification,
+  CloseSessionRequest,
+  InitializeRequest,
+  InitializeResponse,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  LoadSessionRequest,
+  LoadSessionResponse,
+  NewSessionRequest,
+  NewSessionResponse,
+  PromptRequest,
+  PromptResponse,
+  SetSessionConfigOptionRequest,
+  SetSessionConfigOptionResponse,
+  SetSessionModeRequest,
+} from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
+import { configHome } from "../../config/load.ts";
+import { UsageError, UserError } from "../../errors.ts";
+import { type SessionConfig, UntrustedDirectoryError } from "../../session/open.ts";
+import { findResumable } from "../../session/resume.ts";
+import { checkTrustedDirectory } from "../../session/trust.ts";
+import { findSessions, readSessionNames, SessionError } from "../../store/mod.ts";
+import { VERSION } from "../../version.ts";
+import { AcpSession, type AcpSessionDeps } from "./acp_session.ts";
+import { unknownSession } from "./errors.ts";
+import { mcpServerOverrides } from "./mcp_servers.ts";
+import { initialMode, isModeId, modeState } from "./options.ts";
+
+/** The protocol version this agent speaks. */
+export const PROTOCOL_VERSION = 1;
+/** Sessions one `session/list` page holds. */
+const PAGE = 50;
+
+/** The `initialize` answer: what this agent really supports. */
+export function initializeResponse(): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+      sessionCapabilities: { list: {}, close: {} },
+    },
+    authMethods: [{
+      id: "api-key",
+      name: "API key",
+      description: "Uses the model provider's key: set it (OPENAI_API_KEY, say) in the " +
+        "environment the editor starts interpreter with, or run interpreter once in a terminal " +
+        "to store it",
+    }],
+    agentInfo: { name: "interpreter", title: "Open Interpreter", version: VERSION },
+  };
+}
+
+/** The sessions of one connection. Dispose it to stop and close them all. */
+export class AcpAgent implements AsyncDisposable {
+  readonly #base: SessionConfig;
+  readonly #env: Record<string, string>;
+  readonly #log: (line: string) => void;
+  readonly #sessions = new Map<string, AcpSession>();
+  #client: AgentContext | undefined;
+
+  /** `base` is what the command line set; each session's directory and servers go over it. */
+  constructor(base: SessionConfig, opts: { env: Record<string, string>; log(line: string): void }) {
+    this.#base = base;
+    this.#env = opts.env;
+    this.#log = opts.log;
+  }
+
+  /** The connection's client, to notify and ask. */
+  attach(client: AgentContext): void {
+    this.#client = client;
+  }
+
+  initialize(_params: InitializeRequest): InitializeResponse {
+    return initializeResponse();
+  }
+
+  /** A no-op: key-based providers read their key from the environment or auth.json. */
+  authenticate(_params: AuthenticateRequest): Record<string, never> {
+    return {};
+  }
+
+  async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
+    const config = await this.#configFor(params);
+    const session = await AcpSession.open(config, initialMode(this.#base), this.#deps());
+    this.#sessions.set(session.id, session);
+    // The editor learns the session's id from this answer; its commands come right after.
+    setTimeout(() => session.announceCommands(), 0);
+    return {
+      sessionId: session.id,
+      modes: modeState(session.mode),
+      configOptions: await session.options(),
+    };
+  }
+
+  async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
+    let session = this.#sessions.get(params.sessionId);
+    if (!session) {
+      const home = configHome(this.#env, this.#base.cwd);
+      const found = await findResumable({ id: params.sessionId }, { cwd: params.cwd, home })
+        .catch((error) => {
+          if (!(error instanceof SessionError)) throw error;
+          throw new SessionError(error.message, {
+            hint: "session/list lists the saved sessions of a directory",
+          });
+        });
+      const config = { ...await this.#configFor(params), resume: { id: found.file } };
+      session = await AcpSession.open(config, initialMode(this.#base), this.#deps());
+      this.#sessions.set(session.id, session);
+    }
+    await session.replay();
+    session.announceCommands();
+    return { modes: modeState(session.mode), configOptions: await session.options() };
+  }
+
+  async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
+    const home = configHome(this.#env, this.#base.cwd);
+    const all = await findSessions(home, { cwd: params.cwd ?? undefined, withPrompt: true });
+    const start = Number(params.cursor ?? 0) || 0;
+    const page = all.slice(start, start + PAGE);
+    const names = await readSessionNames(home).catch(() => new Map<string, string>());
+    return {
+      sessions: page.map((s) => ({
+        sessionId: s.id,
+        cwd: s.cwd,
+        title: names.get(s.id) ?? firstLine(s.firstPrompt ?? ""),
+        updatedAt: s.modified.toISOString(),
+      })),
+      ...(start + PAGE < all.length ? { nextCursor: String(start + PAGE) } : {}),
+    };
+  }
+
+  async closeSession(params: CloseSessionRequest): Promise<Record<string, never>> {
+    const session = this.#session(params.sessionId);
+    this.#sessions.delete(params.sessionId);
+    await session[Symbol.asyncDispose]();
+    return {};
+  }
+
+  async prompt(params: PromptRequest): Promise<PromptResponse> {
+    return { stopReason: await this.#session(params.sessionId).prompt(params.prompt) };
+  }
+
+  cancel(params: CancelNotification): void {
+    this.#sessions.get(params.sessionId)?.cancel();
+  }
+
+  async setMode(params: SetSessionModeRequest): Promise<Record<string, never>> {
+    if (!isModeId(params.modeId)) {
+      throw new UsageError(`No mode "${params.modeId}"`, {
+        hint: "The modes are read-only, workspace-write and full-access",
+      });
+    }
+    await this.#session(params.sessionId).setMode(params.modeId);
+    return {};
+  }
+
+  async setConfigOption(
+    params: SetSessionConfigOptionRequest,
+  ): Promise<SetSessionConfigOptionResponse> {
+    if (typeof params.value !== "string") {
+      throw new UsageError(`Cannot set "${params.configId}" to ${JSON.stringify(params.value)}`, {
+        hint: "Every option of this agent is a select: send one of its values",
+      });
+    }
+    const session = this.#session(params.sessionId);
+    return { configOptions: await session.setOption(params.configId, params.value) };
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.allSettled(sessions.map((s) => s[Symbol.asyncDispose]()));
+  }
+
+  #session(id: string): AcpSession {
+    const session = this.#sessions.get(id);
+    if (!session) throw unknownSession(id);
+    return session;
+  }
+
+  #deps(): AcpSessionDeps {
+    if (!this.#client) throw new Error("The ACP connection is not attached");
+    return { client: this.#client, env: this.#env, log: this.#log };
+  }
+
+  /** The config of a session in `params.cwd` with the client's MCP servers. */
+  async #configFor(params: Pick<NewSessionRequest, "cwd" | "mcpServers">): Promise<SessionConfig> {
+    const { cwd } = params;
+    const info = isAbsolute(cwd) ? await Deno.stat(cwd).catch(() => undefined) : undefined;
+    if (!info?.isDirectory) {
+      throw new UsageError(`Cannot open a session in "${cwd}": it is not a directory`, {
+        hint: "Send the working directory as an absolute path to an existing directory",
+      });
+    }
+    await checkTrustedDirectory({ ...this.#base, cwd }).catch((error) => {
+      if (!(error instanceof UntrustedDirectoryError)) throw error;
+      throw new UserError(`Cannot open a session in "${cwd}": it is not inside a git repository`, {
+        hint: 'Open a folder inside a git repository, or add "--skip-git-repo-check" to the ' +
+          "arguments the editor starts interpreter acp with",
+      });
+    });
+    const servers = mcpServerOverrides(params.mcpServers ?? []);
+    return {
+      ...this.#base,
+      cwd: params.cwd,
+      origin: "acp",
+      overrides: [...(this.#base.overrides ?? []), ...servers],
+    };
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0];
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -1,0 +1,145 @@
+/**
+ * The slash commands an editor offers (`available_commands_update`) and what each does in ACP
+ * terms: `/review` runs a review in a fresh read-only session and answers with its findings,
+ * `/compact` summarizes the conversation, `/status` answers with the session's settings and
+ * usage. Their answers are agent messages; none of them reaches the model as a prompt.
+ */
+import type { AvailableCommand, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import { UserError } from "../../errors.ts";
+import {
+  type ReviewBase,
+  type ReviewTarget,
+  runReviewTurn,
+  withReviewSession,
+} from "../../review/review.ts";
+import type { Session } from "../../session/types.ts";
+import { formatCost } from "../term/status_line.ts";
+import { chunk, SessionUpdates } from "./updates.ts";
+
+/** The commands offered, as `available_commands_update` lists them. */
+export const AVAILABLE_COMMANDS: AvailableCommand[] = [
+  {
+    name: "review",
+    description: "Review the uncommitted changes (or what you describe) in a fresh read-only " +
+      "session",
+    input: { hint: "what to review (default: the uncommitted changes)" },
+  },
+  { name: "compact", description: "Summarize the conversation to free context" },
+  { name: "status", description: "Model, harness, mode, context and tokens of this session" },
+];
+
+/** A prompt that is one of the commands: its name and the text after it. */
+export interface SlashCommand {
+  name: string;
+  arg: string;
+}
+
+/** The command `text` starts with; undefined for a prompt that is not one of ours. */
+export function slashCommand(text: string): SlashCommand | undefined {
+  const match = text.trim().match(/^\/([a-z-]+)(?:\s+([\s\S]*))?$/);
+  if (!match || !AVAILABLE_COMMANDS.some((c) => c.name === match[1])) return undefined;
+  return { name: match[1], arg: (match[2] ?? "").trim() };
+}
+
+/** What a command works with. */
+export interface CommandContext {
+  session: Session;
+  /** The mode's id, for `/status`. */
+  mode: string;
+  send(update: SessionUpdate): void;
+  signal: AbortSignal;
+  /** The settings a review's own session starts from. */
+  reviewBase: ReviewBase;
+  showReasoning: boolean;
+}
+
+/** Runs `command`; a failure the user can fix is answered as a message. */
+export async function runCommand(command: SlashCommand, ctx: CommandContext): Promise<StopReason> {
+  try {
+    switch (command.name) {
+      case "review":
+        return await review(command.arg, ctx);
+      case "compact":
+        return await compact(ctx);
+      default:
+        say(ctx, statusText(ctx.session, ctx.mode));
+        return "end_turn";
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) return "cancelled";
+    if (!(error instanceof UserError)) throw error;
+    say(ctx, `error: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ""}`);
+    return "end_turn";
+  }
+}
+
+function say(ctx: CommandContext, text: string): void {
+  ctx.send(chunk("agent_message_chunk", text));
+}
+
+async function compact(ctx: CommandContext): Promise<StopReason> {
+  const before = ctx.session.status().contextUsed;
+  try {
+    await ctx.session.compact(ctx.signal);
+  } catch (error) {
+    // The model's failure to summarize is the answer, as it is in the REPL.
+    if (ctx.signal.aborted || error instanceof UserError) throw error;
+    say(ctx, `error: ${(error as Error).message}`);
+    return "end_turn";
+  }
+  const after = ctx.session.status().contextUsed;
+  say(ctx, `Compacted the conversation: ${before} → ${after} tokens in context.`);
+  return "end_turn";
+}
+
+async function review(arg: string, ctx: CommandContext): Promise<StopReason> {
+  const target: ReviewTarget = arg
+    ? { kind: "custom", instructions: arg }
+    : { kind: "uncommitted" };
+  const updates = new SessionUpdates({
+    showReasoning: ctx.showReasoning,
+    idPrefix: `review-${crypto.randomUUID().slice(0, 8)}-`,
+    // The reviewer answers in JSON; its findings are rendered when it is done.
+    hideText: true,
+  });
+  const base: ReviewBase = {
+    ...ctx.reviewBase,
+    config: { ...ctx.reviewBase.config, ephemeral: true },
+    io: { onEvent: (event) => updates.map(event).forEach((u) => ctx.send(u)) },
+  };
+  const result = await withReviewSession(base, target, (session, request) => {
+    say(ctx, `Reviewing ${request.hint}…\n\n`);
+    return runReviewTurn(session, request, ctx.signal);
+  });
+  const { outcome } = result;
+  if (outcome.status === "aborted") return "cancelled";
+  if (result.text !== undefined) {
+    say(ctx, result.text);
+    return "end_turn";
+  }
+  if (outcome.status === "step_limit") return "max_turn_requests";
+  const why = outcome.status === "failed" ? outcome.error.message : outcome.status;
+  say(ctx, `error: The review did not finish: ${why}`);
+  return "end_turn";
+}
+
+/** `/status` as Markdown. */
+export function statusText(session: Session, mode: string): string {
+  const s = session.status();
+  const percent = s.contextWindow ? Math.round((s.contextUsed / s.contextWindow) * 100) : 0;
+  const rows: Array<[string, string]> = [
+    ["provider", `${s.provider} (${s.wireApi})`],
+    ["model", s.model + (s.reasoningEffort ? ` (reasoning effort ${s.reasoningEffort})` : "")],
+    ["harness", s.harness],
+    ["mode", mode],
+    ["sandbox", s.sandbox.startsWith(s.sandboxMode) ? s.sandbox : `${s.sandboxMode}: ${s.sandbox}`],
+    ["approval", s.approval],
+    ["network", s.network ? "allowed" : "blocked"],
+    ["directory", s.cwd],
+    ["session", s.sessionId ?? "not saved"],
+    ["context", `${s.contextUsed} / ${s.contextWindow} tokens (${percent}%)`],
+    ["tokens", `${s.tokens.input} in (${s.tokens.cached} cached), ${s.tokens.output} out`],
+    ["cost", s.cost === undefined ? "unknown" : formatCost(s.cost)],
+  ];
+  return rows.map(([k, v]) => `- **${k}**: ${v}`).join("\n");
+}

@@ -1,0 +1,116 @@
+/**
+ * Approvals as the Codex MCP server asks for them: an `elicitation/create` request whose params
+ * carry the `codex_*` fields of an `exec-approval` or a `patch-approval`, and the client's
+ * `decision` in its answer (Codex's own `{decision}`, or inside an MCP `{action, content}`).
+ */
+import { resolve } from "node:path";
+import type { ApprovalRequest } from "../../session/types.ts";
+import type { ToolView } from "../../session/tool_view.ts";
+import { changesOf, commandArgv, parsedCommand } from "./codex_events.ts";
+
+/** What a client may decide; Codex's `ReviewDecision`. */
+export type ReviewDecision = "approved" | "approved_for_session" | "denied" | "abort" | "timed_out";
+
+const DECISIONS: readonly string[] = [
+  "approved",
+  "approved_for_session",
+  "denied",
+  "abort",
+  "timed_out",
+];
+
+/** What an approval question is about, for the elicitation that asks it. */
+export interface ApprovalContext {
+  /** The session's id. */
+  threadId: string;
+  /** The `tools/call` request the session runs for, as a string. */
+  toolCallId: string;
+  /** The id of the events of that call (`id` of its `codex/event` notifications). */
+  eventId: string;
+  request: ApprovalRequest;
+  /** The view of the call waiting for the answer, when its start was seen. */
+  view?: ToolView;
+  /** The capability input it was started with. */
+  input?: unknown;
+  /** The session's working directory. */
+  cwd: string;
+}
+
+/** The params of the `elicitation/create` request that asks the client. */
+export function elicitationParams(ctx: ApprovalContext): Record<string, unknown> {
+  const { request, view } = ctx;
+  const common = {
+    requestedSchema: { type: "object", properties: {} },
+    threadId: ctx.threadId,
+    codex_mcp_tool_call_id: ctx.toolCallId,
+    codex_event_id: ctx.eventId,
+    codex_call_id: request.callId,
+  };
+  const why = reasonLines(request);
+  if (view?.kind === "file_change") {
+    const paths = view.changes.map((c) => c.displayPath || c.path);
+    return {
+      message: `Allow the agent to change ${paths.join(", ") || "files"}?${why}`,
+      ...common,
+      codex_elicitation: "patch-approval",
+      codex_reason: [request.question.reason, request.question.justification]
+        .filter(Boolean).join("\n") || null,
+      codex_grant_root: null,
+      codex_changes: changesOf(view.changes, ctx.input),
+    };
+  }
+  const command = view?.kind === "command" ? view.command : undefined;
+  const cwd = view?.kind === "command" && view.cwd ? resolve(ctx.cwd, view.cwd) : ctx.cwd;
+  const message = command !== undefined
+    ? `Allow the agent to run \`${command}\` in \`${cwd}\`?`
+    : `Allow the agent to use ${request.tool}: ${request.question.subject}?`;
+  return {
+    message: `${message}${why}`,
+    ...common,
+    codex_elicitation: "exec-approval",
+    codex_command: command !== undefined
+      ? commandArgv(ctx.input, command)
+      : [request.tool, request.question.subject],
+    codex_cwd: cwd,
+    codex_parsed_cmd: parsedCommand(command ?? request.question.subject),
+  };
+}
+
+function reasonLines(request: ApprovalRequest): string {
+  const { reason, justification } = request.question;
+  return `\nReason: ${reason}${justification ? `\nThe model says: ${justification}` : ""}`;
+}
+
+/**
+ * The decision in a client's answer, read as Codex reads it: with `action` "accept" the
+ * `decision` in `content` (or beside it), approved when there is none; "decline" and "cancel"
+ * deny; without `action`, Codex's `{decision}`. Anything else denies.
+ */
+export function decisionOf(answer: unknown): ReviewDecision {
+  const result = record(answer);
+  if (!result) return "denied";
+  const action = result.action;
+  if (action === "accept") {
+    const inContent = record(result.content)?.decision;
+    const decision = inContent ?? result.decision;
+    return decision === undefined ? "approved" : decisionValue(decision);
+  }
+  if (action !== undefined) return "denied";
+  return decisionValue(result.decision);
+}
+
+/** A decision value: one of the names, or an object form (`{approved_execpolicy_amendment}`). */
+function decisionValue(value: unknown): ReviewDecision {
+  if (typeof value === "string") {
+    return DECISIONS.includes(value) ? value as ReviewDecision : "denied";
+  }
+  const form = record(value);
+  const keys = form ? Object.keys(form) : [];
+  return keys.length === 1 && keys[0].startsWith("approved") ? "approved" : "denied";
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+}

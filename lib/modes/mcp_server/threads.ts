@@ -1,0 +1,197 @@
+/**
+ * The sessions `interpreter mcp-server` runs, one per thread: a `codex` call opens one and runs
+ * its first turn, a `codex-reply` call runs the next turn of a live one (or of a saved one it
+ * reopens). Calls run at once, each in its own session; one session runs one turn at a time.
+ */
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { configHome } from "../../config/mod.ts";
+import type { Block } from "../../model/message.ts";
+import { openSession, type Session, type SessionConfig } from "../../session/open.ts";
+import { findResumable } from "../../session/resume.ts";
+import type { SessionIO } from "../../session/types.ts";
+import { sessionSummary } from "../../store/mod.ts";
+import { codexSessionConfig, firstPrompt } from "./call_config.ts";
+import { CodexEvents, sessionConfigured, tokenCount } from "./codex_events.ts";
+import {
+  type CodexArgs,
+  parseCodexArgs,
+  parseReplyArgs,
+  type ReplyArgs,
+  ToolArgumentsError,
+} from "./codex_tools.ts";
+import { errorText, outcomeText, plainError, startFailure, threadResult } from "./results.ts";
+import { type RequestExtra, ToolCallRun } from "./tool_call.ts";
+
+/** One session and the call its events and questions go to now. */
+class Thread {
+  session!: Session;
+  readonly events = new CodexEvents();
+  /** The call running a turn (or opening the session); undefined between turns. */
+  run: ToolCallRun | undefined;
+  readonly io: SessionIO = {
+    onEvent: (event) => {
+      for (const msg of this.events.map(event)) this.run?.send(msg);
+    },
+    approve: (request, signal) =>
+      this.run ? this.run.approve(request, this.events, signal) : Promise.resolve("deny"),
+  };
+
+  constructor(opener: ToolCallRun) {
+    this.run = opener;
+  }
+}
+
+/** Every thread of the server, live ones by session id. Dispose it to close them all. */
+export class CodexThreads implements AsyncDisposable {
+  readonly #base: SessionConfig;
+  readonly #env: Record<string, string>;
+  readonly #log: (line: string) => void;
+  readonly #live = new Map<string, Thread>();
+  /** Saved sessions being reopened, by the id asked for. */
+  readonly #opening = new Map<string, Promise<Thread>>();
+  readonly #runs = new Set<ToolCallRun>();
+  readonly #calls = new Set<Promise<unknown>>();
+  #closed = false;
+
+  /** `base` is the server's own settings; each call's arguments go over them. */
+  constructor(
+    base: SessionConfig,
+    opts: { env: Record<string, string>; log: (line: string) => void },
+  ) {
+    this.#base = base;
+    this.#env = opts.env;
+    this.#log = opts.log;
+  }
+
+  /** Answers one `tools/call`. */
+  call(name: string, args: unknown, extra: RequestExtra): Promise<CallToolResult> {
+    if (this.#closed) return Promise.resolve(plainError("The server is closing"));
+    const task = this.#dispatch(name, args, extra);
+    this.#calls.add(task);
+    task.finally(() => this.#calls.delete(task)).catch(() => {});
+    return task;
+  }
+
+  /** Stops every running turn, waits for the calls to end, and closes every session. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#closed = true;
+    for (const run of this.#runs) run.stop("The server closed, so the turn was stopped");
+    await Promise.allSettled([...this.#calls]);
+    await Promise.allSettled([...this.#live.values()].map((t) => t.session[Symbol.asyncDispose]()));
+    this.#live.clear();
+  }
+
+  async #dispatch(name: string, args: unknown, extra: RequestExtra): Promise<CallToolResult> {
+    const run = new ToolCallRun(extra, this.#log);
+    this.#runs.add(run);
+    try {
+      if (name === "codex") return await this.#codex(parseCodexArgs(args), run);
+      if (name === "codex-reply") return await this.#reply(parseReplyArgs(args), run);
+      return plainError(`Unknown tool "${name}": this server offers "codex" and "codex-reply"`);
+    } catch (error) {
+      if (error instanceof ToolArgumentsError) return plainError(error.message);
+      throw error;
+    } finally {
+      this.#runs.delete(run);
+    }
+  }
+
+  async #codex(args: CodexArgs, run: ToolCallRun): Promise<CallToolResult> {
+    const thread = new Thread(run);
+    try {
+      const config = await codexSessionConfig(this.#base, args);
+      thread.session = await openSession(config, thread.io, { env: this.#env });
+    } catch (error) {
+      this.#log(`Failed to start a session: ${errorText(error)}`);
+      return startFailure(error);
+    }
+    this.#live.set(thread.session.id, thread);
+    const warnings = args["compact-prompt"]
+      ? ['"compact-prompt" has no effect here: the compaction prompt comes from the harness']
+      : [];
+    return await this.#turn(thread, run, firstPrompt(args), { opened: true, warnings });
+  }
+
+  async #reply(args: ReplyArgs, run: ToolCallRun): Promise<CallToolResult> {
+    const live = this.#live.get(args.threadId);
+    if (live) return await this.#turn(live, run, [{ type: "text", text: args.prompt }]);
+    let thread: Thread;
+    try {
+      thread = await this.#reopen(args.threadId, run);
+    } catch (error) {
+      return plainError(`Cannot continue thread "${args.threadId}": ${errorText(error)}`);
+    }
+    const opened = thread.run === run;
+    return await this.#turn(thread, run, [{ type: "text", text: args.prompt }], { opened });
+  }
+
+  /** The thread of saved session `id`, reopened (once, however many calls ask at a time). */
+  #reopen(id: string, run: ToolCallRun): Promise<Thread> {
+    const opening = this.#opening.get(id) ?? this.#open(id, run);
+    this.#opening.set(id, opening);
+    return opening.finally(() => this.#opening.delete(id));
+  }
+
+  async #open(id: string, run: ToolCallRun): Promise<Thread> {
+    const home = configHome(this.#env, this.#base.cwd);
+    const found = await findResumable({ id }, { cwd: this.#base.cwd, home });
+    const live = this.#live.get(found.id);
+    if (live) return live;
+    const { cwd } = await sessionSummary(found.file);
+    const exists = (await Deno.stat(cwd).catch(() => undefined))?.isDirectory;
+    const thread = new Thread(run);
+    thread.session = await openSession(
+      { ...this.#base, cwd: exists ? cwd : this.#base.cwd, resume: { id: found.file } },
+      thread.io,
+      { env: this.#env },
+    );
+    this.#live.set(thread.session.id, thread);
+    return thread;
+  }
+
+  /** Runs one turn of `thread` for `run`; a turn already running makes this call an error. */
+  async #turn(
+    thread: Thread,
+    run: ToolCallRun,
+    prompt: Block[],
+    opts: { opened?: boolean; warnings?: string[] } = {},
+  ): Promise<CallToolResult> {
+    const { session, events } = thread;
+    if (thread.run && thread.run !== run) {
+      return threadResult(
+        session.id,
+        `Cannot continue thread "${session.id}" while its last turn is running: wait for that ` +
+          "call's result (or cancel it), then reply",
+        true,
+      );
+    }
+    thread.run = run;
+    try {
+      run.threadStarted(
+        session.id,
+        opts.opened ? sessionConfigured(session.id, session.info, session.status()) : undefined,
+      );
+      for (const message of opts.warnings ?? []) run.send({ type: "warning", message });
+      const contextWindow = session.status().contextWindow;
+      run.send({ type: "task_started", model_context_window: contextWindow });
+      const text = prompt.flatMap((b) => b.type === "text" && !b.context ? [b.text] : []);
+      run.send({ type: "user_message", message: text.join(""), images: null });
+      const outcome = await session.prompt(prompt, run.signal);
+      run.send(tokenCount(session.usage, events.turnUsage, contextWindow));
+      const result = outcomeText(outcome, run.stoppedBy);
+      run.send(
+        outcome.status === "completed"
+          ? { type: "task_complete", last_agent_message: result.text }
+          : outcome.status === "aborted"
+          ? { type: "turn_aborted", reason: "interrupted" }
+          : { type: "error", message: result.text },
+      );
+      return threadResult(session.id, result.text, result.isError);
+    } catch (error) {
+      return threadResult(session.id, errorText(error), true);
+    } finally {
+      thread.run = undefined;
+    }
+  }
+}

@@ -1,0 +1,394 @@
+/**
+ * `interpreter acp` as a real process, driven over stdio by the official ACP SDK's client, the
+ * model being the scripted fake provider: initialize; a prompt on the habit tracker that streams
+ * text and reasoning, tool calls with their updates, a plan and an edit diff, with permission
+ * requests answered allow and reject and an MCP server the client gives; a harness switch through
+ * `session/set_config_option` that the next request shows; a cancel during a long command in
+ * full-access mode; `/status`; `session/list`; then `session/load` in a new process, and
+ * `/compact` there.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { startFakeProvider } from "../fake_provider/server.ts";
+import { assertNoProcesses, testServer } from "../mcp/_servers.ts";
+import { fakeHome, fixtureRepo, LAUNCHER, tempDirs } from "./_harness_env.ts";
+import { alive, until } from "./_poll.ts";
+
+type Update = acp.SessionUpdate;
+type ToolCall = Extract<Update, { sessionUpdate: "tool_call" }>;
+type ToolCallUpdate = Extract<Update, { sessionUpdate: "tool_call_update" }>;
+
+/** One `interpreter acp` process and the SDK client connected to it. */
+function startAgent(args: string[], env: { cwd: string; home: string }) {
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["acp", ...args],
+    cwd: env.cwd,
+    env: { OPENINTERPRETER_HOME: env.home, FAKE_API_KEY: "test-key", NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let stderr = "";
+  const stderrRead = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (text) => void (stderr += text) }),
+  );
+  // Stdout is read twice: by the SDK, and here to check that it holds nothing but messages.
+  const [forSdk, forCheck] = child.stdout.tee();
+  let stdout = "";
+  const stdoutRead = forCheck.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (text) => void (stdout += text) }),
+  );
+  const updates: Update[] = [];
+  const asked: acp.RequestPermissionRequest[] = [];
+  const state = { answer: (_: acp.RequestPermissionRequest) => "decline" };
+  const connection = acp.client({ name: "acp-test" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params.update);
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      asked.push(params);
+      return { outcome: { outcome: "selected", optionId: state.answer(params) } };
+    })
+    .connect(acp.ndJsonStream(child.stdin, forSdk));
+  return {
+    agent: connection.agent,
+    updates,
+    asked,
+    state,
+    stderr: () => stderr,
+    /** Closes stdin, waits for the process to end, and checks stdout held only JSON-RPC. */
+    async close() {
+      connection.close();
+      await child.stdin.close().catch(() => {});
+      const status = await child.status;
+      await Promise.all([stderrRead, stdoutRead.catch(() => {})]);
+      for (const line of stdout.split("\n").filter(Boolean)) {
+        assert.equal(JSON.parse(line).jsonrpc, "2.0", `not a JSON-RPC message on stdout: ${line}`);
+      }
+      return status;
+    },
+  };
+}
+
+function of<K extends Update["sessionUpdate"]>(updates: Update[], kind: K) {
+  return updates.filter((u): u is Extract<Update, { sessionUpdate: K }> =>
+    u.sessionUpdate === kind
+  );
+}
+
+function text(updates: Update[], kind: "agent_message_chunk" | "agent_thought_chunk") {
+  return of(updates, kind).map((u) => u.content.type === "text" ? u.content.text : "").join("");
+}
+
+const PATCH = "*** Begin Patch\n*** Update File: habits.py\n@@\n" +
+  "     for previous, today in zip(days, days[1:]):\n" +
+  "-        if today.day - previous.day == 1:\n+        if (today - previous).days == 1:\n" +
+  "             current += 1\n*** End Patch\n";
+
+Deno.test("acp serves the SDK client: prompts, tools, permissions, options, cancel and load", async (t) => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const marker = await dirs.add(Deno.makeTempDir({ prefix: "oi-acp-probe-" }));
+  await using model = startFakeProvider([
+    {
+      expect: { tools_include: ["exec_command", "apply_patch", "mcp__probe__boom"] },
+      reply: {
+        thinking: "Look at the code first.",
+        text: "Let me look.",
+        tool_calls: [
+          { name: "exec_command", args: { cmd: "cat habits.py" } },
+          {
+            name: "update_plan",
+            args: {
+              plan: [
+                { step: "Read the code", status: "completed" },
+                { step: "Fix the day comparison", status: "in_progress" },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      expect: { last_tool_result_contains: "Plan updated" },
+      reply: { tool_calls: [{ name: "apply_patch", args: { input: PATCH } }] },
+    },
+    {
+      expect: { last_tool_result_contains: "habits.py" },
+      reply: {
+        tool_calls: [
+          { name: "mcp__probe__boom", args: {} },
+          { name: "exec_command", args: { cmd: "touch rejected.txt" } },
+        ],
+      },
+    },
+    {
+      expect: { last_tool_result_contains: "refused" },
+      reply: { text: "Fixed the streak; rejected.txt was not made." },
+    },
+    {
+      expect: { tools_include: ["Bash", "Edit", "Read"], user_contains: "which tools" },
+      reply: { text: "Claude Code tools now." },
+    },
+    {
+      expect: { user_contains: "sleep" },
+      reply: {
+        tool_calls: [{
+          name: "Bash",
+          args: { command: "echo $$ > sleeper.pid; exec sleep 120", description: "Sleep" },
+        }],
+      },
+    },
+    { expect: { user_contains: "still there" }, reply: { text: "Yes." } },
+    { reply: { text: "We fixed the streak bug in habits.py." } },
+  ], { allowTranslatedCalls: true });
+  const home = await dirs.add(fakeHome(model.baseUrl, "chat"));
+  const probe = testServer("plain", marker);
+
+  const a = startAgent(["--harness", "native"], { cwd: repo, home });
+  let sessionId = "";
+  try {
+    await t.step("initialize advertises what the agent supports", async () => {
+      const init = await a.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: "acp-test", version: "1.0.0" },
+      });
+      assert.equal(init.protocolVersion, 1);
+      assert.deepEqual(init.agentCapabilities, {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: false },
+        sessionCapabilities: { list: {}, close: {} },
+      });
+      assert.equal(init.agentInfo?.name, "interpreter");
+      assert.deepEqual(
+        await a.agent.request(acp.methods.agent.authenticate, { methodId: "api-key" }),
+        {},
+      );
+    });
+
+    await t.step("session/new answers with modes, config options and commands", async () => {
+      const created = await a.agent.request(acp.methods.agent.session.new, {
+        cwd: repo,
+        mcpServers: [{ name: "probe", command: probe.command!, args: probe.args!, env: [] }],
+      });
+      sessionId = created.sessionId;
+      assert.equal(created.modes?.currentModeId, "workspace-write");
+      assert.deepEqual(created.modes?.availableModes.map((m) => m.id), [
+        "read-only",
+        "workspace-write",
+        "full-access",
+      ]);
+      const options = Object.fromEntries(created.configOptions!.map((o) => [o.id, o]));
+      assert.deepEqual(Object.keys(options), ["mode", "model", "reasoning_effort", "harness"]);
+      assert.equal(options.harness.currentValue, "native");
+      assert.equal(options.model.currentValue, "fake/fake-model");
+      await until("the commands", () => of(a.updates, "available_commands_update").length === 1);
+      const commands = of(a.updates, "available_commands_update")[0].availableCommands;
+      assert.deepEqual(commands.map((c) => c.name), ["review", "compact", "status"]);
+    });
+
+    await t.step("a prompt streams text, tool calls, a plan and an edit diff", async () => {
+      a.state.answer = (req) => {
+        const call = of(a.updates, "tool_call").find((c) =>
+          c.toolCallId === req.toolCall.toolCallId
+        );
+        if (call?.title === "touch rejected.txt") return "decline";
+        return call?.kind === "other" ? "acceptForSession" : "accept";
+      };
+      const done = await a.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "fix the streak bug" }],
+      });
+      assert.equal(done.stopReason, "end_turn");
+      const { updates } = a;
+      assert.equal(text(updates, "agent_thought_chunk"), "Look at the code first.");
+      assert.equal(
+        text(updates, "agent_message_chunk"),
+        "Let me look.Fixed the streak; rejected.txt was not made.",
+      );
+      const calls = of(updates, "tool_call");
+      const ends = new Map(
+        of(updates, "tool_call_update").filter((u) =>
+          u.status === "completed" || u.status === "failed"
+        )
+          .map((u): [string, ToolCallUpdate] => [u.toolCallId, u]),
+      );
+      const byTitle = (title: string) => calls.find((c) => c.title === title) as ToolCall;
+      const cat = byTitle("cat habits.py");
+      assert.equal(cat.kind, "execute");
+      assert.equal(ends.get(cat.toolCallId)?.status, "completed");
+      assert.match(JSON.stringify(ends.get(cat.toolCallId)?.content), /def longest_streak/);
+      assert.equal(byTitle("Update the plan").kind, "think");
+      assert.deepEqual(of(updates, "plan").at(-1)?.entries, [
+        { content: "Read the code", priority: "medium", status: "completed" },
+        { content: "Fix the day comparison", priority: "medium", status: "in_progress" },
+      ]);
+      const edit = byTitle("Edit habits.py");
+      assert.equal(edit.kind, "edit");
+      assert.equal(edit.locations?.[0].path, join(repo, "habits.py"));
+      const diff = ends.get(edit.toolCallId)?.content?.find((c) => c.type === "diff");
+      assert.ok(diff && diff.type === "diff", "the edit ends with a diff");
+      assert.equal(diff.path, join(repo, "habits.py"));
+      assert.match(diff.oldText ?? "", /if today\.day - previous\.day == 1:/);
+      assert.match(diff.newText, /if \(today - previous\)\.days == 1:/);
+      assert.match(await Deno.readTextFile(join(repo, "habits.py")), /\(today - previous\)\.days/);
+      const boom = byTitle("probe/boom");
+      assert.equal(boom.kind, "other");
+      assert.match(JSON.stringify(ends.get(boom.toolCallId)?.content), /survived/);
+      const touch = byTitle("touch rejected.txt");
+      assert.equal(ends.get(touch.toolCallId)?.status, "failed");
+      await assert.rejects(Deno.stat(join(repo, "rejected.txt")), Deno.errors.NotFound);
+      assert.deepEqual(a.asked.map((q) => q.toolCall.toolCallId), [
+        edit.toolCallId,
+        boom.toolCallId,
+        touch.toolCallId,
+      ]);
+      assert.deepEqual(a.asked[0].options.map((o) => [o.optionId, o.kind]), [
+        ["accept", "allow_once"],
+        ["acceptForSession", "allow_always"],
+        ["decline", "reject_once"],
+      ]);
+      const usage = of(updates, "usage_update").at(-1);
+      assert.ok(usage && usage.used > 0 && usage.size > 0, JSON.stringify(usage));
+    });
+
+    await t.step("set_config_option switches the harness for the next request", async () => {
+      const { configOptions } = await a.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "harness",
+        value: "claude-code",
+      });
+      assert.equal(configOptions.find((o) => o.id === "harness")?.currentValue, "claude-code");
+      await until(
+        "the config option update",
+        () => of(a.updates, "config_option_update").length > 0,
+      );
+      const done = await a.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "which tools do you have?" }],
+      });
+      assert.equal(done.stopReason, "end_turn");
+      const body = JSON.stringify(model.requests.at(-1)!.body);
+      assert.match(body, /"name":"Bash"/);
+      assert.doesNotMatch(body, /"name":"exec_command"/);
+    });
+
+    await t.step("a cancel during a long command answers cancelled and kills it", async () => {
+      await a.agent.request(acp.methods.agent.session.setMode, {
+        sessionId,
+        modeId: "full-access",
+      });
+      const pidFile = join(repo, "sleeper.pid");
+      const running = a.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "sleep a while" }],
+      });
+      let pid = 0;
+      await until("the command to start", async () => {
+        pid = Number((await Deno.readTextFile(pidFile).catch(() => "")).trim());
+        return pid > 0;
+      });
+      assert.ok(alive(pid));
+      await a.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      assert.equal((await running).stopReason, "cancelled");
+      await until("the command's process to end", () => !alive(pid), 10_000);
+    });
+
+    await t.step("/status answers from the session without the model", async () => {
+      const before = model.requests.length;
+      const from = a.updates.length;
+      const done = await a.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "/status" }],
+      });
+      assert.equal(done.stopReason, "end_turn");
+      const status = text(a.updates.slice(from), "agent_message_chunk");
+      assert.match(status, /\*\*harness\*\*: claude-code/);
+      assert.match(status, /\*\*mode\*\*: full-access/);
+      assert.equal(model.requests.length, before);
+    });
+
+    await t.step("session/list names the session by its first prompt", async () => {
+      const { sessions } = await a.agent.request(acp.methods.agent.session.list, { cwd: repo });
+      const listed = sessions.find((s) => s.sessionId === sessionId);
+      assert.equal(listed?.title, "fix the streak bug");
+      assert.equal(listed?.cwd, repo);
+    });
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n--- agent stderr ---\n${a.stderr()}`;
+    throw error;
+  } finally {
+    assert.equal((await a.close()).code, 0, a.stderr());
+  }
+  await assertNoProcesses(marker);
+
+  const b = startAgent([], { cwd: repo, home });
+  try {
+    await t.step(
+      "session/load in a new process replays the conversation, then continues",
+      async () => {
+        await b.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
+        const loaded = await b.agent.request(acp.methods.agent.session.load, {
+          sessionId,
+          cwd: repo,
+          mcpServers: [],
+        });
+        const replayed = [...b.updates];
+        assert.equal(
+          loaded.configOptions?.find((o) => o.id === "harness")?.currentValue,
+          "claude-code",
+        );
+        assert.equal(loaded.modes?.currentModeId, "workspace-write");
+        const users = of(replayed, "user_message_chunk").map((u) =>
+          u.content.type === "text" ? u.content.text : ""
+        );
+        assert.deepEqual(users.filter((u) => !u.startsWith("Result of")), [
+          "fix the streak bug",
+          "which tools do you have?",
+          "sleep a while",
+        ]);
+        assert.equal(text(replayed, "agent_thought_chunk"), "Look at the code first.");
+        assert.match(
+          text(replayed, "agent_message_chunk"),
+          /^Let me look\..*Claude Code tools now\./s,
+        );
+        const cat = of(replayed, "tool_call").find((c) => c.title === "cat habits.py");
+        assert.equal(cat?.kind, "execute");
+        const catEnd = of(replayed, "tool_call_update").find((u) =>
+          u.toolCallId === cat?.toolCallId
+        );
+        assert.equal(catEnd?.status, "completed");
+        const sleeper = of(replayed, "tool_call").find((c) => c.title?.startsWith("echo $$"));
+        assert.ok(sleeper, "the cancelled command is replayed");
+        const done = await b.agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "still there?" }],
+        });
+        assert.equal(done.stopReason, "end_turn");
+        assert.match(
+          JSON.stringify(model.requests.at(-1)!.body),
+          /fix the streak bug.*still there/s,
+        );
+        const from = b.updates.length;
+        const compacted = await b.agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "/compact" }],
+        });
+        assert.equal(compacted.stopReason, "end_turn");
+        const said = text(b.updates.slice(from), "agent_message_chunk");
+        assert.match(said, /^Compacted the conversation: \d+ → \d+ tokens in context\.$/);
+        assert.deepEqual(await b.agent.request(acp.methods.agent.session.close, { sessionId }), {});
+      },
+    );
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n--- agent stderr ---\n${b.stderr()}`;
+    throw error;
+  } finally {
+    assert.equal((await b.close()).code, 0, b.stderr());
+  }
+  assert.deepEqual(model.failures, [], "every request must satisfy the wire invariants");
+  assert.equal(model.remaining(), 0);
+});
