@@ -142,10 +142,15 @@ export function neutralGitEnv(env: Record<string, string>): Record<string, strin
  * names no program.
  */
 export async function openGitRunner(
-  opts: { env: Record<string, string>; sandbox?: CommandSandbox },
+  opts: { env: Record<string, string>; sandbox?: CommandSandbox; readablePaths?: string[] },
 ): Promise<GitRunner> {
-  const sandbox = opts.sandbox ??
-    await openCommandSandbox({ mode: "read-only", writableRoots: [], networkAccess: false });
+  const sandbox = opts.sandbox ?? await openCommandSandbox({
+    mode: "read-only",
+    writableRoots: [],
+    networkAccess: false,
+    // A repository under /tmp stays visible through the sandbox's private /tmp.
+    readablePaths: opts.readablePaths,
+  });
   const env = neutralGitEnv(opts.env);
   const confined = sandbox.status.enforced;
   return {

@@ -109,7 +109,7 @@ async function openParts(
 ): Promise<{ watch: ChangeWatch; git: GitRunner }> {
   const [watch, git] = await Promise.allSettled([
     openChangeWatch({ cwd: opts.cwd, root: opts.root, home: opts.home }),
-    openGitRunner({ env: opts.env }),
+    openGitRunner({ env: opts.env, readablePaths: [opts.root] }),
   ]);
   if (watch.status === "fulfilled" && git.status === "fulfilled") {
     return { watch: watch.value, git: git.value };
