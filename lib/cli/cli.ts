@@ -43,6 +43,10 @@ function addSharedFlags(cmd: Command): Command {
     .option("--add-dir <dir>", "an extra writable directory (repeatable)", collect, [])
     .option("--chat-completions", "talk to the provider over the Chat Completions API")
     .option("--skip-git-repo-check", "allow running outside a git repository")
+    .option(
+      "--dangerously-bypass-hook-trust",
+      "run a trusted project's hooks without trusting each one in /hooks (for automation)",
+    )
     .option("--harness <id>", "harness to present to the model (default: automatic)")
     .option("--verbose", "show stack traces and causes of errors");
 }

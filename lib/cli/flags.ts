@@ -16,6 +16,8 @@ export interface SharedFlags {
   cd?: string;
   chatCompletions?: boolean;
   skipGitRepoCheck?: boolean;
+  /** `--dangerously-bypass-hook-trust`: a project's hooks run without the user's trust. */
+  dangerouslyBypassHookTrust?: boolean;
   harness?: string;
   verbose?: boolean;
   /** `exec --ephemeral`: save no session file. */

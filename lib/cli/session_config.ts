@@ -107,6 +107,7 @@ export async function sessionConfigOf(
   if (flags.config.length > 0) config.overrides = flags.config.map(parseOverrideText);
   if (flags.ephemeral) config.ephemeral = true;
   if (flags.skipGitRepoCheck || flags.yolo) config.skipGitRepoCheck = true;
+  if (flags.dangerouslyBypassHookTrust) config.bypassHookTrust = true;
   if (opts.origin) config.origin = opts.origin;
   if (opts.resume) config.resume = opts.resume;
   return config;

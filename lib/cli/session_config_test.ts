@@ -131,3 +131,15 @@ Deno.test("debug config names each value's origin as the flags did: --yolo, --ha
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("--dangerously-bypass-hook-trust reaches the session config of every command that opens one", async () => {
+  const flag = "--dangerously-bypass-hook-trust";
+  for (const argv of [[flag], ["exec", flag, "go"], ["resume", "--last", flag], ["acp", flag]]) {
+    const cmd = await command(argv);
+    assert.ok("config" in cmd, argv.join(" "));
+    assert.equal(cmd.config.bypassHookTrust, true, argv.join(" "));
+  }
+  const plain = await command(["exec", "go"]);
+  assert.ok(plain.mode === "exec");
+  assert.equal(plain.config.bypassHookTrust, undefined);
+});

@@ -4,7 +4,6 @@ import { z } from "zod";
 import { ConfigError, tomlSyntaxHint, UsageError } from "../errors.ts";
 import { isCodexOnlyKey } from "./_codex_keys.ts";
 import { formatTomlValue, isTable, joinKeyPath, splitKeyPath } from "./_keypath.ts";
-import { valueAt } from "./effective.ts";
 
 /** Where a layer came from, for messages. */
 export interface LayerSource {
@@ -53,7 +52,7 @@ export function validateLayer<S extends z.ZodType>(
   const warnings: Array<{ line: number; text: string }> = [];
   const cleaned = structuredClone(raw);
   for (const issue of unknown) {
-    const table = valueAt(cleaned, issue.path.map(String));
+    const table = valueAtPath(cleaned, issue.path);
     for (const key of issue.keys) {
       warnings.push(unknownKeyWarning(schema, [...issue.path.map(String), key], source));
       if (isTable(table)) delete table[key];
@@ -83,7 +82,7 @@ function unknownKeyWarning(schema: z.ZodType, path: string[], source: LayerSourc
 
 function issueError(issue: z.core.$ZodIssue, raw: Record<string, unknown>, source: LayerSource) {
   const key = displayPath(issue.path);
-  const actual = valueAt(raw, issue.path.map(String));
+  const actual = valueAtPath(raw, issue.path);
   const line = source.text === undefined ? undefined : findKeyLine(source.text, issue.path);
   const at = line === undefined ? "" : ` at line ${line}`;
   const message =
@@ -95,6 +94,16 @@ function issueError(issue: z.core.$ZodIssue, raw: Record<string, unknown>, sourc
     : `Fix "${key}" ${place}, or remove it to use the default`;
   const ErrorClass = source.usage ? UsageError : ConfigError;
   return new ErrorClass(message, { hint });
+}
+
+/** The value at `path` of a parsed layer, through tables and arrays (`hooks.Stop[0]`). */
+function valueAtPath(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
 }
 
 const TYPE_NAMES: Record<string, string> = {

@@ -3,6 +3,7 @@
  * `defaultValues()` so that each effective value can say which layer set it.
  */
 import { z } from "zod";
+import { hooksSchema } from "./hooks_schema.ts";
 
 /** Values of `model_reasoning_effort`. */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -40,6 +41,11 @@ const stringMap = z.record(z.string(), z.string());
 const stringList = z.array(z.string());
 const nonEmpty = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
+/** A file name, or a relative path below a folder (`docs/AGENTS.md`): no `..`, not absolute. */
+const relativeName = z.string().min(1).refine(
+  (name) => !/^[\\/]|^[A-Za-z]:|(^|[\\/])\.\.([\\/]|$)|\0/.test(name),
+  { message: 'use a file name or a relative path inside the folder, without ".."' },
+);
 
 /** `[model_providers.<id>]`: a provider defined by the user, or changes to a built-in one. */
 export const providerEntrySchema = z.strictObject({
@@ -169,6 +175,12 @@ const settingsShape = {
   }),
   harness: z.string(),
   harness_guidance: z.boolean(),
+  /** Most bytes of AGENTS.md text from the project's folders (root to cwd); 0 leaves them out. */
+  project_doc_max_bytes: z.int().min(0),
+  /** File names tried in each folder after `AGENTS.override.md` and `AGENTS.md`, in order. */
+  project_doc_fallback_filenames: z.array(relativeName),
+  /** Names whose presence marks the project root (default `[".git"]`); `[]`: the cwd only. */
+  project_root_markers: z.array(relativeName),
   sandbox_mode: z.enum(SANDBOX_MODES),
   approval_policy: z.enum(APPROVAL_POLICIES),
   sandbox_workspace_write: sandboxWorkspaceWriteSchema,
@@ -188,6 +200,8 @@ export const configFileSchema = z.strictObject({
   profile: nonEmpty,
   profiles: z.record(z.string(), profileSchema),
   projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS) }).partial()),
+  /** `[hooks]`: commands run on session events (lib/hooks); each file's hooks all run. */
+  hooks: hooksSchema,
 }).partial();
 
 /** One config layer as written in a file. */

@@ -9,6 +9,7 @@ import { checkToolMapping } from "./_check_tool.ts";
 import { checkHarnessTexts, checkToolErrors } from "./error_placeholders.ts";
 import { checkFailedResult, checkShift } from "./_check_result.ts";
 import { checkResultPlaceholders } from "./placeholders.ts";
+import { loadProjectInstructions } from "./project_instructions.ts";
 import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
@@ -128,6 +129,14 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
   const tools = await loadTools(spec.tools, dir, at);
   checkDeferredReachable(tools, at("tools"));
   const protocol = resolveProtocol(spec.interaction, { tools, at });
+  const systemSlot = { slot: spec.system_prompt_slot, cache: spec.system_prompt_cache };
+  const context = await loadContext(spec.context, {
+    dir,
+    specFile: file,
+    systemPrompt: { text: systemPrompt, ...systemSlot },
+    at,
+    readText,
+  });
   return {
     id: spec.id,
     label: spec.label,
@@ -147,17 +156,8 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     match: toMatch(spec.match),
     ...(protocol ? { protocol } : {}),
     request: toRequestSpecs(spec.request),
-    context: await loadContext(spec.context, {
-      dir,
-      specFile: file,
-      systemPrompt: {
-        text: systemPrompt,
-        slot: spec.system_prompt_slot,
-        cache: spec.system_prompt_cache,
-      },
-      at,
-      readText,
-    }),
+    // The context, with the project instructions' block where [project_instructions] puts it.
+    ...await loadProjectInstructions(spec.project_instructions, { dir, context, at, readText }),
     texts: await loadHarnessTexts(spec.prompts, { dir, at, readText }),
   };
 }

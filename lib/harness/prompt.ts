@@ -18,6 +18,7 @@ export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze
   sandbox: "sandbox",
   deferred_tools: "deferredTools",
   skills: "skills",
+  available_skills: "availableSkills",
   guidance: "guidance",
   claude_md: "claudeMd",
   is_git: "isGit",
@@ -59,6 +60,7 @@ export function promptValues(h: Harness, vars: PromptVars): PromptVars {
     ...vars,
     deferredTools: vars.deferredTools ?? deferredToolNames(h, new Map()).join("\n"),
     skills: vars.skills ?? "",
+    availableSkills: vars.availableSkills ?? "",
     guidance: vars.guidance ?? h.guidance ?? "",
     sandbox: vars.sandboxFacts
       ? sandboxParagraph(h.texts.sandbox, vars.sandboxFacts)

@@ -55,7 +55,7 @@ Deno.test("renderSystemPrompt() replaces every variable", () => {
     renderSystemPrompt(harness(template), VARS),
     "cwd=/w;date=2026-01-02;platform=linux;shell=bash;model=m1;git_status=clean;" +
       "agents_md=be nice;sandbox=workspace-write;deferred_tools=;skills=- pdf: Read PDFs;" +
-      "guidance=;claude_md=;is_git=;git_branch=main;git_main_branch=;git_user=;" +
+      "available_skills=;guidance=;claude_md=;is_git=;git_branch=main;git_main_branch=;git_user=;" +
       "git_status_short=;git_recent_commits=;os_version=;date_long=;datetime=;timezone=;" +
       "folder_tree=",
   );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { globProblem } from "./_glob.ts";
+import { projectInstructionsSchema } from "./project_instructions.ts";
 import { contextSchema, contextSlotSchema, requestSchema } from "./request_schema.ts";
 
 const glob = z.string().superRefine((pattern, ctx) => {
@@ -61,6 +62,15 @@ export const harnessSpecSchema = z.strictObject({
   system_prompt_cache: z.boolean().default(false),
   /** Further context, each piece in its vendor's slot, after the system prompt. */
   context: contextSchema,
+  /**
+   * Where the vendor puts project instructions (AGENTS.md; CLAUDE.md too where a template has
+   * `{{claude_md}}`) and how it frames each file: `slot` is `inline` (where a template has
+   * `{{agents_md}}`), a context slot (the block in `file` or `text` goes first in that slot) or
+   * `none`; `file_template` and `global_template` frame each file (`{path}`, `{relative_path}`,
+   * `{text}`); `global_separator` goes between the user's own file and the project's. When absent,
+   * the templates place `{{agents_md}}` and the files are joined plainly.
+   */
+  project_instructions: projectInstructionsSchema.optional(),
   /** What the harness sends on each wire besides the conversation. */
   request: requestSchema,
   /** Reliability guidance (Markdown) put where the prompt has `{{guidance}}` (`harness_guidance`). */

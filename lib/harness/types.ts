@@ -99,6 +99,8 @@ export interface Harness {
   request: RequestSpecs;
   /** Where each piece of context goes (`system_prompt` first, then `[[context]]`). */
   context: ContextEntry[];
+  /** Where project instructions go and how each file is framed; absent: plain, inline. */
+  projectInstructions?: ProjectInstructions;
   /** Texts the session sends besides the system prompt (`[prompts]`, else `harnesses/_shared/`). */
   texts: HarnessTexts;
 }
@@ -168,6 +170,21 @@ export interface ContextEntry {
   when?: Array<keyof PromptVars>;
 }
 
+/**
+ * Where a harness's vendor puts project instructions (`[project_instructions]` in the spec):
+ * - `slot`: `inline` (where the system prompt or a `[[context]]` entry has `{{agents_md}}`), a
+ *   context slot (the spec's block, put first among that slot's entries), or `none`;
+ * - how each file is framed inside `{{agents_md}}` and `{{claude_md}}`: `fileTemplate` for a
+ *   project file, `globalTemplate` for the user's own file (`{path}`, `{relative_path}` from the
+ *   working directory, `{text}`), and `globalSeparator` between the user's file and the project's.
+ */
+export interface ProjectInstructions {
+  slot: "inline" | "none" | ContextSlot;
+  fileTemplate: string;
+  globalTemplate: string;
+  globalSeparator: string;
+}
+
 export type ContextSlot =
   | "system"
   | "developer"
@@ -211,9 +228,11 @@ export interface PromptVars {
   deferredTools?: string;
   /** Agent Skills, one `- name: description (file: path)` line each; "" when unset. */
   skills?: string;
+  /** The same skills as an `<available_skills>` block (name, description, location); "" for none. */
+  availableSkills?: string;
   /** Reliability guidance; the harness's own when unset, "" to leave it out (`harness_guidance`). */
   guidance?: string;
-  /** CLAUDE.md files (user, then project from the root down), each under a line naming it. */
+  /** CLAUDE.md files (user, then project from the root down), framed by `projectInstructions`. */
   claudeMd?: string;
   /** "Yes" in a git repository, else "No". */
   isGit?: string;

@@ -1,9 +1,10 @@
 /**
- * The chain a session runs every tool call through, in order: approval (with the MCP servers'
- * approval modes), then the harness's reminders, then the loop guard. User hooks join it here.
+ * The chain a session runs every tool call through, in order: the user's PreToolUse and
+ * PostToolUse hooks (before approval, so that approval decides on the input a hook rewrote),
+ * approval (with the MCP servers' approval modes), the harness's reminders, the loop guard.
  */
 import type { McpServerEntry } from "../config/schema.ts";
-import type { ToolHooks } from "../loop/tool_hooks.ts";
+import type { HookTurn, ToolHook, ToolHooks } from "../loop/tool_hooks.ts";
 import { type ApprovalCheck, approvalLink } from "./approval.ts";
 import { withMcpApprovalModes } from "./mcp_approval.ts";
 import { loopGuardLink } from "./loop_guard.ts";
@@ -17,6 +18,8 @@ export interface SessionHookOptions {
   loopGuardRepeats?: number;
   /** `[mcp_servers]`: the approval modes of their tools decide before `approve` does. */
   mcpServers?: Record<string, McpServerEntry>;
+  /** The user's hooks as a link for a turn (`userHooksLink()`); none when there are none. */
+  userHooks?: (turn: HookTurn) => ToolHook | undefined;
 }
 
 /** The session's links, made anew for each turn (a sub-agent's too) as `LoopDeps.toolHooks`. */
@@ -24,9 +27,13 @@ export function sessionToolHooks(opts: SessionHookOptions): ToolHooks {
   const approve = opts.mcpServers
     ? withMcpApprovalModes(opts.approve, opts.mcpServers)
     : opts.approve;
-  return (turn) => [
-    approvalLink(approve),
-    remindersLink(turn),
-    loopGuardLink(turn, opts.loopGuardRepeats),
-  ];
+  return (turn) => {
+    const user = opts.userHooks?.(turn);
+    return [
+      ...(user ? [user] : []),
+      approvalLink(approve),
+      remindersLink(turn),
+      loopGuardLink(turn, opts.loopGuardRepeats),
+    ];
+  };
 }

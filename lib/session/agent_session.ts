@@ -20,7 +20,7 @@ import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { Approver } from "../approval/hook.ts";
 import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
-import { openWorkspace, type Workspace } from "../workspace/workspace.ts";
+import { type InstructionOptions, openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { loadSessionConfig, wireMismatch } from "./setup.ts";
 import type { SessionConfig } from "./types.ts";
 import { checkLocalProvider, modelChosen } from "../providers/local/models.ts";
@@ -108,6 +108,8 @@ async function openOn(
   const config = await loadSessionConfig(session, { env, isHeldBack: workspace.isHeldBack });
   for (const warning of config.warnings) io.warn(warning);
   for (const notice of workspace.notices) io.warn(notice);
+  // Skills that do not load and name clashes are told once, at start; the walk runs meanwhile.
+  const skillWarnings = workspace.skillWarnings().catch(() => []);
   const { settings, model: resolvedModel } = resolveProvider(config, env);
   if (session.wireApi) {
     // A wire API asked for by name replaces the provider's own, Ollama's native API included.
@@ -130,9 +132,14 @@ async function openOn(
     throw local.toolsProblem;
   }
   for (const note of local?.notes ?? []) io.warn(note);
+  for (const warning of await skillWarnings) io.warn(warning);
   const facts = sandboxFacts(config.values, sandbox);
   const filled: PromptVars = { ...ready.vars, sandboxFacts: facts };
-  const values = { model: ready.model, guidance: config.values.harness_guidance };
+  const values = {
+    model: ready.model,
+    guidance: config.values.harness_guidance,
+    instructions: instructionOptions(config.values),
+  };
   return {
     config,
     settings,
@@ -152,6 +159,15 @@ async function openOn(
         await opts.closeWorkspace();
       }
     },
+  };
+}
+
+/** How AGENTS.md files are found, from config (`project_root_markers`, `project_doc_*`). */
+function instructionOptions(values: ConfigValues): InstructionOptions {
+  return {
+    rootMarkers: values.project_root_markers,
+    fallbackNames: values.project_doc_fallback_filenames,
+    maxBytes: values.project_doc_max_bytes,
   };
 }
 
@@ -206,7 +222,12 @@ function startWork(session: SessionConfig, input: StartupInput) {
   });
   const harnessPromise = modelPromise.then((model) => pickHarness(config, settings, model, io));
   const varsPromise = Promise.all([harnessPromise, modelPromise]).then(([harness, model]) =>
-    workspace.promptVars(harness, { model, guidance: config.values.harness_guidance })
+    workspace.promptVars(harness, {
+      model,
+      guidance: config.values.harness_guidance,
+      instructions: instructionOptions(config.values),
+      warn: io.warn,
+    })
   );
   const ready = Promise.all([
     harnessPromise,

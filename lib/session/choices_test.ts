@@ -36,6 +36,7 @@ async function command(session: Session, line: string): Promise<string> {
     reviewBase: () => {
       throw new Error("not used");
     },
+    runTurn: () => Promise.reject(new Error("not used")),
   });
   return lines.join("\n");
 }

@@ -25,8 +25,10 @@ import { openProvider } from "../providers/mod.ts";
 import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
+import type { HookHub } from "../hooks/user_hooks.ts";
 import type { TurnContext } from "../tools/types.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
+import { skillMessages } from "../workspace/skill_mentions.ts";
 import {
   fittingHarnesses,
   harnessChoices,
@@ -65,6 +67,7 @@ import type {
   Session,
   SessionInfo,
   SessionStatus,
+  SkillListing,
 } from "./types.ts";
 
 /** A running session (see the module comment). */
@@ -92,6 +95,13 @@ export class LiveSession implements Session {
         openReadOnlySandbox({ home: this.home, networkAccess: agent.sandbox.networkAllowed }),
       onDenied: (reason, callId) => parts.io.onEvent({ type: "tool_denied", callId, reason }),
     });
+    parts.hooks.describe(() => ({
+      sessionId: this.id,
+      transcriptPath: parts.live.recorder.file ?? null,
+      model: this.#state.loop.model,
+      planMode: this.#plan.on,
+      approvalPolicy: this.config.approval_policy,
+    }));
   }
 
   get config(): ConfigValues {
@@ -114,21 +124,25 @@ export class LiveSession implements Session {
   ): Promise<PromptOutcome> {
     this.#claimTurn();
     try {
+      const hooked = await this.#p.hooks.prompt(input, signal);
+      if (hooked === undefined) return { status: "aborted" };
       const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
       await this.#checkpoints.begin(blocks);
-      const planned = await this.#plan.startTurn(input, this.#state.toolState);
+      const skills = await this.#mentionedSkills(input);
+      const planned = await this.#plan.startTurn(hooked, this.#state.toolState);
       const schema = opts.outputSchema;
       const outcome = schema
         ? await checkedTurn(
           schema,
-          () => this.#runTurn(planned, signal, schema.wire),
+          () => this.#runTurn(planned, signal, schema.wire, skills),
           (correction) => this.#runTurn(correction, signal, schema.wire),
         )
-        : await this.#runTurn(planned, signal);
+        : await this.#runTurn(planned, signal, undefined, skills);
       this.#plan.endTurn(this.#state.toolState, this.#state.loop.messages);
       return outcome;
     } finally {
       await this.#checkpoints.end();
+      this.#p.hooks.endTurn();
       this.#turn = undefined;
     }
   }
@@ -149,7 +163,7 @@ export class LiveSession implements Session {
   async compact(signal: AbortSignal): Promise<void> {
     this.#claimTurn("a compaction");
     try {
-      await this.#compact(signal);
+      await this.#p.hooks.compaction("manual", signal, () => this.#compact(signal));
     } finally {
       this.#turn = undefined;
     }
@@ -161,10 +175,22 @@ export class LiveSession implements Session {
     this.#turn = { callId: "" };
   }
 
+  /** The `<skill>` messages for the skills the user's message names with `$name`. */
+  #mentionedSkills(input: string | Block[]): Promise<Message[]> {
+    const { workspace, sandbox } = this.#live.agent;
+    return skillMessages(input, {
+      skills: () => workspace.skills(sandbox.fs),
+      fs: sandbox.fs,
+      warn: (message) => this.#warn(message),
+    });
+  }
+
+  /** Runs one turn on `input`; `skills` (`$name` mentions) follow the prompt in the history. */
   async #runTurn(
     input: string | Block[],
     signal: AbortSignal,
     outputSchema?: OutputSchema,
+    skills: Message[] = [],
   ): Promise<TurnOutcome> {
     const { loop, context } = this.#state;
     const { recorder } = this.#live;
@@ -172,22 +198,23 @@ export class LiveSession implements Session {
     loop.outputSchema = outputSchema;
     const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
     // A resumed conversation already had the harness's opening context.
-    loop.messages.push(...promptMessages(context, blocks, loop.messages.length === 0));
+    loop.messages.push(...promptMessages(context, blocks, loop.messages.length === 0), ...skills);
     recorder.syncMessages();
     const toolHooks = this.#toolHooks();
-    const outcome = await runTurn(loop, {
-      provider: this.#live.provider,
-      harness: this.#state.harness,
-      ctx: this.#turnContext(signal, toolHooks),
-      emit: (event) => this.#emit(event),
-      toolHooks,
-      toolSources: this.#p.toolSources,
-      sourcePlacement: this.#sourcePlacement(),
-      beforeRequest: (s) => this.#beforeRequest(s),
-      maxSteps: values.max_turn_steps,
-      toolCallRepair: values.tool_call_repair,
-      signal,
-    });
+    const outcome = await this.#p.hooks.untilStopped(loop, signal, () =>
+      runTurn(loop, {
+        provider: this.#live.provider,
+        harness: this.#state.harness,
+        ctx: this.#turnContext(signal, toolHooks),
+        emit: (event) => this.#emit(event),
+        toolHooks,
+        toolSources: this.#p.toolSources,
+        sourcePlacement: this.#sourcePlacement(),
+        beforeRequest: (s) => this.#beforeRequest(s),
+        maxSteps: values.max_turn_steps,
+        toolCallRepair: values.tool_call_repair,
+        signal,
+      }));
     if (outcome.status === "repeated_call") {
       const { harness, route } = this.#state;
       const current = { harness: harness.id, model: loop.model, ...route };
@@ -209,7 +236,8 @@ export class LiveSession implements Session {
     await loadTokenizer(loop, limits.compactAt);
     if (contextTokens(loop) < limits.compactAt) return;
     if (!loop.messages.some((m) => m.role === "assistant")) return;
-    await this.#compact(signal).catch((error: Error) => this.#warn(error.message));
+    await this.#p.hooks.compaction("auto", signal, () => this.#compact(signal))
+      .catch((error: Error) => this.#warn(error.message));
   }
 
   async #compact(signal: AbortSignal): Promise<void> {
@@ -257,6 +285,7 @@ export class LiveSession implements Session {
       approve: this.#live.agent.sandbox.beforeToolCall,
       loopGuardRepeats: this.config.loop_guard_repeats,
       mcpServers: this.config.mcp_servers,
+      userHooks: this.#p.hooks.toolLink,
     }));
   }
 
@@ -460,10 +489,10 @@ export class LiveSession implements Session {
 
   readonly git: RepoGit = (args) => this.#live.agent.workspace.repoGit(args);
 
-  async skills(): Promise<Array<{ name: string; description: string; path: string }>> {
+  async skills(): Promise<SkillListing[]> {
     const { agent } = this.#live;
     const found = await agent.workspace.skills(agent.sandbox.fs);
-    return found.map(({ name, description, path }) => ({ name, description, path }));
+    return found.map(({ name, description, path, scope }) => ({ name, description, path, scope }));
   }
 
   history(): Message[] {
@@ -473,6 +502,11 @@ export class LiveSession implements Session {
   /** The MCP servers started from `[mcp_servers]`. */
   get mcp(): McpHub {
     return this.#live.mcp;
+  }
+
+  /** The user's hooks (`/hooks`). */
+  get hooks(): HookHub {
+    return this.#p.hooks.hub;
   }
 
   debugConfig(): string {

@@ -22,6 +22,7 @@ import { openRecorder, type SessionRecorder } from "./recorder.ts";
 import { SessionRelay } from "./relay.ts";
 import { findResumable, withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
+import { SessionHooks } from "./session_hooks.ts";
 import { checkTrustedDirectory } from "./trust.ts";
 import type { Session, SessionConfig, SessionDeps, SessionInfo, SessionIO } from "./types.ts";
 
@@ -83,6 +84,8 @@ export async function openSession(
     const info: SessionInfo = { ...infoOf(agent, config.cwd), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
     for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });
+    const warn = (message: string) => io.onEvent({ type: "warning", message });
+    const hooks = await SessionHooks.open(agent, { config, env, relay, warn });
     const state = freshState(agent, config, limits);
     const recorder = await openRecorder(agent, state.loop, {
       cwd: config.cwd,
@@ -103,7 +106,10 @@ export async function openSession(
     const resources = new Resources();
     const live = { agent, provider: agent.provider, recorder, resources, relay, mcp };
     const toolSources = [...(deps.toolSources ?? []), ...mcp.sources];
-    return new LiveSession({ config, env, io, info, catalog, state, live, toolSources });
+    const parts = { config, env, io, info, catalog, state, live, toolSources, hooks };
+    const session = new LiveSession(parts);
+    await hooks.started(saved ? "resume" : "startup");
+    return session;
   } catch (error) {
     await mcp[Symbol.asyncDispose]();
     await agent[Symbol.asyncDispose]();

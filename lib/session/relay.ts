@@ -9,11 +9,19 @@ import type { StartupIO } from "./agent_session.ts";
 import { approvalEvent, type SessionRecorder } from "./recorder.ts";
 import type { SessionIO } from "./types.ts";
 
+/** An answer to an approval question before the user is asked; undefined leaves it to the user. */
+export type FirstAnswer = (
+  req: ApprovalAsk,
+  signal: AbortSignal,
+) => Promise<ApprovalReply | undefined>;
+
 /** The approval and question seam between the agent and one front end. */
 export class SessionRelay {
   readonly #io: SessionIO;
   /** Set once the session file is open; no approval can be asked before that. */
   #recorder: SessionRecorder | undefined;
+  /** Answers a question before the user is asked (PermissionRequest hooks); undefined: ask. */
+  #first: FirstAnswer | undefined;
 
   constructor(io: SessionIO) {
     this.#io = io;
@@ -34,6 +42,11 @@ export class SessionRelay {
     this.#recorder = recorder;
   }
 
+  /** From now on `first` may answer an approval question before the user is asked. */
+  answerFirst(first: FirstAnswer): void {
+    this.#first = first;
+  }
+
   /** `TurnContext.askUser`; undefined when no one can answer. */
   askUser(): AskUser | undefined {
     const io = this.#io;
@@ -44,6 +57,12 @@ export class SessionRelay {
 
   async #approve(req: ApprovalAsk, signal: AbortSignal): Promise<ApprovalReply> {
     const { callId, question } = req;
+    const first = await this.#first?.(req, signal);
+    if (first !== undefined) {
+      const { answer, note } = replyOf(first);
+      this.#recorder?.append(approvalEvent(callId, answer, note));
+      return first;
+    }
     this.#io.onEvent({ type: "approval_requested", callId, question });
     const reply = await this.#whileAsked(
       callId,

@@ -14,6 +14,7 @@ import type { Resources } from "../tools/resources.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { SessionRecorder } from "./recorder.ts";
+import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionRelay } from "./relay.ts";
 import type { SessionConfig, SessionInfo, SessionIO } from "./types.ts";
 
@@ -59,6 +60,8 @@ export interface SessionParts {
   live: LiveParts;
   /** Tools from outside the harness, offered in every turn. */
   toolSources: readonly ToolSource[];
+  /** The user's hooks at the session's seams. */
+  hooks: SessionHooks;
 }
 
 /** The turn running now. */

@@ -21,9 +21,10 @@ import type { WireApi } from "../model/request_settings.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import type { Block, Message, Usage } from "../model/message.ts";
 import type { SessionOrigin } from "../store/mod.ts";
-import type { UserAnswers, UserQuestion } from "../tools/types.ts";
+import type { SkillScope, UserAnswers, UserQuestion } from "../tools/types.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
+import type { HookHub } from "../hooks/user_hooks.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -105,6 +106,11 @@ export interface SessionConfig {
    * them run without it: no approver, or approval_policy never (exec).
    */
   requireSandbox?: boolean;
+  /**
+   * Run a trusted project's hooks without the user's trust in each (`/hooks`), for automation
+   * (`--dangerously-bypass-hook-trust`).
+   */
+  bypassHookTrust?: boolean;
 }
 
 /** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
@@ -170,6 +176,15 @@ export type SessionEvent =
   }
   | { type: "compacted"; tokensBefore: number; tokensAfter: number }
   | LoopEvent;
+
+/** One skill as `/skills` lists it: `scope` says where it comes from (repo, user or system). */
+export interface SkillListing {
+  name: string;
+  description: string;
+  /** Absolute path of its SKILL.md. */
+  path: string;
+  scope: SkillScope;
+}
 
 /** What `/status` shows. */
 export interface SessionStatus extends SessionInfo {
@@ -308,7 +323,8 @@ export interface Session extends AsyncDisposable {
   rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite): Promise<RewindResult>;
   /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
   git: RepoGit;
-  skills(): Promise<Array<{ name: string; description: string; path: string }>>;
+  /** The Agent Skills found for this session, sorted by name, with where each comes from. */
+  skills(): Promise<SkillListing[]>;
   /** Summarizes the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<void>;
   /**
@@ -327,6 +343,8 @@ export interface Session extends AsyncDisposable {
   history(): Message[];
   /** The session's MCP servers: their states (`/mcp`), resources and prompts. */
   readonly mcp: McpHub;
+  /** The user's hooks: each with its event, matcher, source and trust (`/hooks`). */
+  readonly hooks: HookHub;
   /** What `interpreter debug config` prints. */
   debugConfig(): string;
 }

@@ -6,6 +6,7 @@ import { CappedOutput } from "./_capped_output.ts";
 import { displayPath } from "./_paths.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import type { PreparedProcess } from "../../sandbox/warm_sandbox.ts";
+import { killProcessGroup } from "./process_group.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -168,7 +169,7 @@ function watchProcess(child: PreparedProcess, timeoutMs: number, signal: AbortSi
   const kill = (reason: "timeout" | "abort") => {
     if (watch.reason) return;
     watch.reason = reason;
-    killTree(child);
+    killProcessGroup(child);
   };
   const timer = setTimeout(() => kill("timeout"), timeoutMs);
   const onAbort = () => kill("abort");
@@ -179,19 +180,6 @@ function watchProcess(child: PreparedProcess, timeoutMs: number, signal: AbortSi
     signal.removeEventListener("abort", onAbort);
   }
   return watch;
-}
-
-function killTree(child: PreparedProcess): void {
-  try {
-    if (Deno.build.os !== "windows") Deno.kill(-child.pid, "SIGKILL");
-    else child.kill("SIGKILL");
-  } catch {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Already exited.
-    }
-  }
 }
 
 /**

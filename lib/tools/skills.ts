@@ -19,6 +19,32 @@ export function skillsListing(skills: readonly SkillInfo[]): string {
   return skills.map((s) => `- ${s.name}: ${s.description} (file: ${s.path})`).join("\n");
 }
 
+/** A SKILL.md split by `parseSkillFile()`. */
+export interface SkillFile {
+  meta: Record<string, string>;
+  body: string;
+  /** Set when the front matter is not YAML (then `meta` is empty). */
+  invalidYaml?: true;
+}
+
+/**
+ * The skills as the `<available_skills>` block OpenCode and pi show their models: one `<skill>`
+ * with `<name>`, `<description>` and `<location>` (the SKILL.md path) each; "" for none.
+ */
+export function availableSkills(skills: readonly SkillInfo[]): string {
+  if (skills.length === 0) return "";
+  const entries = skills.map((s) =>
+    `  <skill>\n    <name>${xmlText(s.name)}</name>\n` +
+    `    <description>${xmlText(s.description)}</description>\n` +
+    `    <location>${xmlText(s.path)}</location>\n  </skill>`
+  );
+  return `<available_skills>\n${entries.join("\n")}\n</available_skills>`;
+}
+
+function xmlText(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
 /**
  * Splits a SKILL.md into its YAML front matter and its Markdown body; undefined without front
  * matter. `meta` holds the top-level values that are text, numbers or booleans, as trimmed text
@@ -26,9 +52,7 @@ export function skillsListing(skills: readonly SkillInfo[]): string {
  * A plain value holding `: `, which YAML refuses and many published skills have, is read as the
  * rest of its line, as other agents do.
  */
-export async function parseSkillFile(
-  text: string,
-): Promise<{ meta: Record<string, string>; body: string } | undefined> {
+export async function parseSkillFile(text: string): Promise<SkillFile | undefined> {
   const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) return undefined;
   const data = await yamlData(m[1]) ?? await yamlData(quotePlainValues(m[1]));
@@ -38,7 +62,8 @@ export async function parseSkillFile(
       if (["string", "number", "boolean"].includes(typeof value)) meta[key] = String(value).trim();
     }
   }
-  return { meta, body: text.slice(m[0].length).replace(/^\s*\n/, "") };
+  const body = text.slice(m[0].length).replace(/^\s*\n/, "");
+  return data === undefined ? { meta, body, invalidYaml: true } : { meta, body };
 }
 
 /** The value of a YAML document; undefined when it has errors or too many aliases. */

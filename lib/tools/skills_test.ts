@@ -80,7 +80,7 @@ Deno.test("parseSkillFile() reads a plain value holding ': ' as the rest of its 
     description: "Read PDFs. Use when: the user asks",
   });
   const broken = await parseSkillFile("---\nname: [unclosed\ndescription: d\n---\nBody\n");
-  assert.deepEqual(broken, { meta: {}, body: "Body\n" }, "invalid YAML gives no metadata");
+  assert.deepEqual(broken, { meta: {}, body: "Body\n", invalidYaml: true }, "invalid YAML is told");
 });
 
 Deno.test("skillList() returns the skills the context offers and their listing", async () => {

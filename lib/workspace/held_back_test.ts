@@ -36,7 +36,7 @@ async function writeSkill(dir: string, name: string): Promise<string> {
 }
 
 async function skillNames(repo: string, isHeldBack: (path: string) => boolean) {
-  const skills = await discoverSkills(repo, { fs: inProcessFs, isHeldBack });
+  const { skills } = await discoverSkills(repo, { fs: inProcessFs, isHeldBack });
   return skills.map((s) => s.name);
 }
 

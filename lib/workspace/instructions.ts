@@ -1,66 +1,212 @@
 /**
- * Instruction files: the AGENTS.md and CLAUDE.md files a session gives the model, found from
- * the user's homes down to the working directory.
+ * Instruction files: the AGENTS.md (and, for Claude's harnesses, CLAUDE.md) files a session gives
+ * the model, found as Codex finds them (reference §8.1). First the user's own file for every
+ * project, then one file per folder from the project root down to the working directory. The
+ * project root is the nearest folder above the working directory holding one of
+ * `project_root_markers` (default `.git`); without one, only the working directory counts. In each
+ * folder the first regular file among `AGENTS.override.md`, `AGENTS.md` and
+ * `project_doc_fallback_filenames` is taken. The project's files share `project_doc_max_bytes`
+ * (default 32 KiB, 0 leaves them out): a file over what is left is cut, with a note in the text
+ * the model reads, and later ones are left out; one warning line says which. The user's own
+ * file is not counted: it is read up to the larger of the budget and 32 KiB.
  */
-import { dirname, join } from "node:path";
-import { readTextPrefix } from "../input_file.ts";
+import { dirname, join, relative } from "node:path";
+import type { ProjectInstructions } from "../harness/types.ts";
+import { readInputFile } from "../input_file.ts";
 
 /** The kinds of instruction file: AGENTS.md for every harness, CLAUDE.md for Claude's. */
 export type InstructionKind = "AGENTS.md" | "CLAUDE.md";
 
-/** One instruction file that holds text: its path and its text, trimmed and capped. */
+/** One instruction file that holds text: its path and its text, trimmed and maybe cut. */
 export interface InstructionFile {
   path: string;
   text: string;
+  /** The user's own file for every project (`<home>/AGENTS.md`, `~/.claude/CLAUDE.md`). */
+  global: boolean;
+}
+
+/** What the search found: the files in reading order, and a warning when some did not fit. */
+export interface FoundInstructions {
+  files: InstructionFile[];
+  /** One line when project files were cut or left out for `project_doc_max_bytes`. */
+  warnings: string[];
 }
 
 /** Where instruction files are looked for. */
 export interface InstructionRoots {
   cwd: string;
-  /** The repository root; the search stops there (at `cwd` outside a repository). */
-  gitRoot: string | undefined;
-  /** The interpreter home: `<home>/AGENTS.md`. */
+  /** The interpreter home: `<home>/AGENTS.override.md` or `<home>/AGENTS.md`. */
   home: string;
   /** The user's home directory (`$HOME`): `$HOME/.claude/CLAUDE.md`. */
   userHome?: string;
 }
 
-/** The most read of one instruction file; the rest is left out. */
-const MAX_BYTES = 32 * 1024;
+/** How project files are found and how much of them is read (the config keys). */
+export interface InstructionOptions {
+  /** `project_root_markers`; default `[".git"]`. */
+  rootMarkers?: readonly string[];
+  /** `project_doc_fallback_filenames`, tried after `AGENTS.override.md` and `AGENTS.md`. */
+  fallbackNames?: readonly string[];
+  /** `project_doc_max_bytes`; default 32 KiB. */
+  maxBytes?: number;
+}
+
+/** `project_doc_max_bytes` when unset. */
+export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
+
+const DEFAULT_MARKERS = [".git"];
 
 /**
- * The instruction files of `kind` that hold text, in the order the model reads them: AGENTS.md
- * is `<home>/AGENTS.md`, then `AGENTS.md` in each folder from the repository root down to `cwd`;
- * CLAUDE.md is `$HOME/.claude/CLAUDE.md`, then `CLAUDE.md` and `.claude/CLAUDE.md` in each folder
- * from the repository root down. A file that is not a regular file is skipped (`readTextPrefix`).
+ * The instruction files of `kind` that hold text, in the order the model reads them (see the
+ * module comment). CLAUDE.md is `$HOME/.claude/CLAUDE.md`, then `CLAUDE.md` and
+ * `.claude/CLAUDE.md` in each folder from the project root down, under the same budget.
  */
 export async function findInstructions(
   kind: InstructionKind,
   roots: InstructionRoots,
-): Promise<InstructionFile[]> {
-  const dirs = foldersDown(roots.cwd, roots.gitRoot ?? roots.cwd);
-  const files = kind === "AGENTS.md"
-    ? [join(roots.home, "AGENTS.md"), ...dirs.map((d) => join(d, "AGENTS.md"))]
-    : [
-      ...(roots.userHome ? [join(roots.userHome, ".claude", "CLAUDE.md")] : []),
-      ...dirs.flatMap((d) => [join(d, "CLAUDE.md"), join(d, ".claude", "CLAUDE.md")]),
-    ];
-  const found: InstructionFile[] = [];
-  for (const path of files) {
-    const text = (await readTextPrefix(path, MAX_BYTES)).trim().slice(0, MAX_BYTES);
-    if (text) found.push({ path, text });
+  opts: InstructionOptions = {},
+): Promise<FoundInstructions> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES;
+  const files: InstructionFile[] = [];
+  const global = await readGlobal(kind, roots, Math.max(maxBytes, DEFAULT_PROJECT_DOC_MAX_BYTES));
+  if (global) files.push(global);
+  if (maxBytes === 0) return { files, warnings: [] };
+  const root = await projectRoot(roots.cwd, opts.rootMarkers ?? DEFAULT_MARKERS);
+  const paths: string[] = [];
+  for (const dir of foldersDown(roots.cwd, root)) {
+    paths.push(...await projectFilesIn(dir, kind, opts.fallbackNames ?? []));
   }
-  return found;
+  const budget = await readWithinBudget(paths, maxBytes);
+  files.push(...budget.files);
+  const warnings = budget.over.length
+    ? [
+      `${kind} files are over project_doc_max_bytes (${maxBytes} bytes): ${budget.over.join("; ")}`,
+    ]
+    : [];
+  return { files, warnings };
 }
 
-/** `{{agents_md}}`: the texts, one after another. */
-export function agentsMdText(files: readonly InstructionFile[]): string {
-  return files.map((f) => f.text).join("\n\n");
+/** The nearest folder from `cwd` up that holds one of `markers`; `cwd` when none does. */
+export async function projectRoot(cwd: string, markers: readonly string[]): Promise<string> {
+  if (markers.length === 0) return cwd;
+  for (let dir = cwd;; dir = dirname(dir)) {
+    for (const marker of markers) {
+      if (await Deno.lstat(join(dir, marker)).then(() => true, () => false)) return dir;
+    }
+    if (dirname(dir) === dir) return cwd;
+  }
 }
 
-/** `{{claude_md}}`: each text under a line naming its file. */
-export function claudeMdText(files: readonly InstructionFile[]): string {
-  return files.map((f) => `Instructions in ${f.path}:\n\n${f.text}`).join("\n\n");
+/** The user's own file: AGENTS.override.md when it holds text, else AGENTS.md; or CLAUDE.md. */
+async function readGlobal(
+  kind: InstructionKind,
+  roots: InstructionRoots,
+  maxBytes: number,
+): Promise<InstructionFile | undefined> {
+  const candidates = kind === "AGENTS.md"
+    ? [join(roots.home, "AGENTS.override.md"), join(roots.home, "AGENTS.md")]
+    : roots.userHome
+    ? [join(roots.userHome, ".claude", "CLAUDE.md")]
+    : [];
+  for (const path of candidates) {
+    const read = await readCapped(path, maxBytes);
+    if (read?.text) {
+      return { path, text: read.text + (read.cut ? cutNote(path, read) : ""), global: true };
+    }
+  }
+  return undefined;
+}
+
+/** The project files of one folder: the first of the AGENTS.md names, or both CLAUDE.md files. */
+async function projectFilesIn(
+  dir: string,
+  kind: InstructionKind,
+  fallbackNames: readonly string[],
+): Promise<string[]> {
+  if (kind === "CLAUDE.md") {
+    const both = [join(dir, "CLAUDE.md"), join(dir, ".claude", "CLAUDE.md")];
+    const found = await Promise.all(both.map(isRegularFile));
+    return both.filter((_, i) => found[i]);
+  }
+  const names = [...new Set(["AGENTS.override.md", "AGENTS.md", ...fallbackNames])];
+  for (const name of names) {
+    if (await isRegularFile(join(dir, name))) return [join(dir, name)];
+  }
+  return [];
+}
+
+/**
+ * Reads `paths` in order until `maxBytes` are used: the file that does not fit is cut (at a
+ * character boundary) with a note, and the ones after it are left out, each with a note naming
+ * it so the model can read it. `over` says what happened to each, for the warning.
+ */
+async function readWithinBudget(
+  paths: string[],
+  maxBytes: number,
+): Promise<{ files: InstructionFile[]; over: string[] }> {
+  const files: InstructionFile[] = [];
+  const over: string[] = [];
+  let remaining = maxBytes;
+  for (const path of paths) {
+    if (remaining === 0) {
+      files.push({ path, text: leftOutNote(path), global: false });
+      over.push(`left out ${path}`);
+      continue;
+    }
+    const read = await readCapped(path, remaining);
+    if (!read?.text) continue;
+    // A cut file uses up the budget: what a character boundary left over is no use.
+    remaining = read.cut ? 0 : remaining - read.used;
+    if (!read.cut) {
+      files.push({ path, text: read.text, global: false });
+      continue;
+    }
+    files.push({ path, text: read.text + cutNote(path, read), global: false });
+    over.push(`cut ${path} to ${read.used} of ${read.size} bytes`);
+  }
+  return { files, over };
+}
+
+interface CappedRead {
+  /** The text read, trimmed; "" for an empty file. */
+  text: string;
+  /** Bytes taken from the file (the budget they use). */
+  used: number;
+  /** The file's size. */
+  size: number;
+  cut: boolean;
+}
+
+/** At most `maxBytes` of regular file `path`; undefined when it cannot be read. */
+async function readCapped(path: string, maxBytes: number): Promise<CappedRead | undefined> {
+  const bytes = await readInputFile(path, { what: "file", maxBytes: maxBytes + 1, truncate: true })
+    .catch(() => undefined);
+  if (!bytes) return undefined;
+  const cut = bytes.length > maxBytes;
+  const used = cut ? utf8Boundary(bytes, maxBytes) : bytes.length;
+  const size = cut ? await Deno.stat(path).then((i) => i.size, () => bytes.length) : used;
+  const text = new TextDecoder().decode(bytes.subarray(0, used)).trim();
+  return { text, used: text ? used : 0, size, cut };
+}
+
+/** The largest length ≤ `at` that does not split a UTF-8 character of `bytes`. */
+function utf8Boundary(bytes: Uint8Array, at: number): number {
+  let end = at;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return end;
+}
+
+function cutNote(path: string, read: CappedRead): string {
+  return `\n\n[Cut here: ${path} has ${read.size} bytes and only the first ${read.used} fit ` +
+    "in the limit for project instructions. Read the file for the rest.]";
+}
+
+function leftOutNote(path: string): string {
+  return `[Left out: ${path} is over the limit for project instructions. Read the file for it.]`;
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return await Deno.stat(path).then((info) => info.isFile, () => false);
 }
 
 /** The folders from `root` (`cwd` or a folder above it) down to `cwd`. */
@@ -71,4 +217,35 @@ function foldersDown(cwd: string, root: string): string[] {
     if (dir === root || dirname(dir) === dir) break;
   }
   return dirs;
+}
+
+/**
+ * How a harness frames each file inside `{{agents_md}}` and `{{claude_md}}` (its
+ * `[project_instructions]`): templates with `{path}`, `{relative_path}` (from the working
+ * directory) and `{text}`, and what goes between the user's own file and the project's.
+ */
+export type InstructionFraming = Omit<ProjectInstructions, "slot">;
+
+/** The texts one after another, with nothing around them. */
+export const PLAIN_FRAMING: InstructionFraming = {
+  fileTemplate: "{text}",
+  globalTemplate: "{text}",
+  globalSeparator: "\n\n",
+};
+
+/** The files as one text, each framed as `framing` says, blank lines between them. */
+export function instructionsText(
+  files: readonly InstructionFile[],
+  opts: { cwd: string; framing?: InstructionFraming },
+): string {
+  const framing = opts.framing ?? PLAIN_FRAMING;
+  const frame = (f: InstructionFile) =>
+    (f.global ? framing.globalTemplate : framing.fileTemplate).replace(
+      /\{(path|relative_path|text)\}/g,
+      (_, name: string) =>
+        name === "text" ? f.text : name === "path" ? f.path : relative(opts.cwd, f.path),
+    );
+  const global = files.filter((f) => f.global).map(frame).join("\n\n");
+  const project = files.filter((f) => !f.global).map(frame).join("\n\n");
+  return global && project ? global + framing.globalSeparator + project : global || project;
 }

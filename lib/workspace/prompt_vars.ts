@@ -7,12 +7,12 @@
 import { join } from "node:path";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import { PROMPT_VARIABLES } from "../harness/prompt.ts";
-import { type SkillInfo, skillsListing } from "../tools/skills.ts";
+import { availableSkills, type SkillInfo, skillsListing } from "../tools/skills.ts";
 import {
-  agentsMdText,
-  claudeMdText,
-  type InstructionFile,
+  type FoundInstructions,
   type InstructionKind,
+  type InstructionOptions,
+  instructionsText,
 } from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
 
@@ -24,7 +24,7 @@ export interface PromptSources {
   /** True for a file that changed while an earlier session ran and is not loaded yet. */
   isHeldBack(path: string): boolean;
   gitRoot(): Promise<string | undefined>;
-  instructions(kind: InstructionKind): Promise<InstructionFile[]>;
+  instructions(kind: InstructionKind, opts?: InstructionOptions): Promise<FoundInstructions>;
   skills(): Promise<SkillInfo[]>;
 }
 
@@ -33,12 +33,23 @@ export interface SessionPromptValues {
   model: string;
   /** `harness_guidance`: false leaves the harness's guidance out. */
   guidance?: boolean;
+  /** How AGENTS.md files are found (`project_root_markers`, `project_doc_*`). */
+  instructions?: InstructionOptions;
+  /** Told when instruction files were cut or left out (one line). */
+  warn?(message: string): void;
 }
 
 /** A variable that costs git runs or disk reads: the fields it fills, and how they are read. */
 interface CostlyVariable {
   fills: ReadonlyArray<keyof PromptVars>;
-  read(src: PromptSources): Promise<Partial<PromptVars>>;
+  read(src: PromptSources, ctx: ReadContext): Promise<Partial<PromptVars>>;
+}
+
+/** What a costly read may need besides the sources. */
+interface ReadContext {
+  harness: Harness;
+  used: ReadonlySet<keyof PromptVars>;
+  session: SessionPromptValues;
 }
 
 const COSTLY: readonly CostlyVariable[] = [
@@ -47,27 +58,27 @@ const COSTLY: readonly CostlyVariable[] = [
     fills: ["isGit", "gitBranch", "gitMainBranch", "gitUser", "gitStatusShort", "gitRecentCommits"],
     read: gitSnapshot,
   },
+  { fills: ["agentsMd", "claudeMd"], read: instructionVars },
   {
-    fills: ["agentsMd"],
-    read: async (src) => ({ agentsMd: agentsMdText(await src.instructions("AGENTS.md")) }),
+    fills: ["skills", "availableSkills"],
+    read: async (src) => {
+      const skills = await src.skills();
+      return { skills: skillsListing(skills), availableSkills: availableSkills(skills) };
+    },
   },
-  {
-    fills: ["claudeMd"],
-    read: async (src) => ({ claudeMd: claudeMdText(await src.instructions("CLAUDE.md")) }),
-  },
-  { fills: ["skills"], read: async (src) => ({ skills: skillsListing(await src.skills()) }) },
   { fills: ["folderTree"], read: async (src) => ({ folderTree: await folderTree(src.cwd) }) },
 ];
 
 /**
- * The prompt variables `used` names (`usedVariables()`), with the session's values. `sandbox` is
- * left empty: the session adds its `sandboxFacts`. The costly ones are read together.
+ * The prompt variables `harness`'s templates use (`usedVariables()`), with the session's values.
+ * `sandbox` is left empty: the session adds its `sandboxFacts`. The costly ones are read together.
  */
 export async function gatherPromptVars(
   src: PromptSources,
-  used: ReadonlySet<keyof PromptVars>,
+  harness: Harness,
   session: SessionPromptValues,
 ): Promise<PromptVars> {
+  const used = usedVariables(harness);
   const vars: PromptVars = {
     ...(session.guidance === false ? { guidance: "" } : {}),
     cwd: src.cwd,
@@ -85,7 +96,7 @@ export async function gatherPromptVars(
   if (used.has("timezone")) vars.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (used.has("osVersion")) vars.osVersion = osVersion();
   const reads = COSTLY.filter(({ fills }) => fills.some((key) => used.has(key)))
-    .map(({ read }) => read(src));
+    .map(({ read }) => read(src, { harness, used, session }));
   for (const got of await Promise.all(reads)) Object.assign(vars, got);
   return vars;
 }
@@ -108,6 +119,28 @@ export function usedVariables(h: Harness): Set<keyof PromptVars> {
   }
   scan(h.texts.reviewer);
   return used;
+}
+
+/**
+ * `{{agents_md}}` and `{{claude_md}}`, framed as the harness's `[project_instructions]` says. An
+ * AGENTS.md holding the same text as a CLAUDE.md (one a link to the other) is given once.
+ */
+async function instructionVars(src: PromptSources, ctx: ReadContext): Promise<Partial<PromptVars>> {
+  const read = (kind: InstructionKind, field: keyof PromptVars): Promise<FoundInstructions> =>
+    ctx.used.has(field)
+      ? src.instructions(kind, ctx.session.instructions)
+      : Promise.resolve({ files: [], warnings: [] });
+  const [claude, agents] = await Promise.all([
+    read("CLAUDE.md", "claudeMd"),
+    read("AGENTS.md", "agentsMd"),
+  ]);
+  for (const warning of [...claude.warnings, ...agents.warnings]) ctx.session.warn?.(warning);
+  const seen = new Set(claude.files.map((f) => f.text));
+  const opts = { cwd: src.cwd, framing: ctx.harness.projectInstructions };
+  return {
+    agentsMd: instructionsText(agents.files.filter((f) => !seen.has(f.text)), opts),
+    claudeMd: instructionsText(claude.files, opts),
+  };
 }
 
 /** True when the repository at `root` appeared or changed its config while a session ran. */

@@ -24,22 +24,77 @@ export interface SkillRoots {
   isHeldBack?: (path: string) => boolean;
 }
 
+/** What `discoverSkills()` found. */
+export interface SkillDiscovery {
+  /** The skills that load, sorted by name. */
+  skills: SkillInfo[];
+  /** One line per SKILL.md left out (naming the file and the problem) and per name clash. */
+  warnings: string[];
+}
+
 /**
  * Finds Agent Skills (folders holding SKILL.md with `name` and `description` front matter), by
  * precedence: `.agents/skills` in each folder from `cwd` up to the project root (the nearest
  * `.git`; only `cwd` without one), the project root's `.codex/skills`, the user's
  * `$HOME/.agents/skills`, `<home>/skills`, then bundled `<home>/skills/.system`. The first skill
- * of a name wins; invalid and held-back SKILL.md files are skipped. Sorted by name.
+ * of a name wins, and a warning says which one won; a SKILL.md whose front matter breaks the
+ * rules (`skillProblem()`) is left out with a warning; held-back ones are left out silently.
  */
-export async function discoverSkills(cwd: string, opts: SkillRoots): Promise<SkillInfo[]> {
+export async function discoverSkills(cwd: string, opts: SkillRoots): Promise<SkillDiscovery> {
   const found = new Map<string, SkillInfo>();
+  const warnings: string[] = [];
   for (const [dir, scope] of await skillRoots(cwd, opts)) {
     for (const skill of await skillsUnder(opts.fs, dir, scope)) {
       if (opts.isHeldBack?.(skill.path)) continue;
-      if (!found.has(skill.name)) found.set(skill.name, skill);
+      if ("problem" in skill) {
+        warnings.push(`Skipped the skill ${skill.path}: ${skill.problem}`);
+        continue;
+      }
+      const winner = found.get(skill.name);
+      if (!winner) found.set(skill.name, skill);
+      else {
+        warnings.push(
+          `Skill "${skill.name}": ${winner.path} (${winner.scope}) wins over ` +
+            `${skill.path} (${skill.scope})`,
+        );
+      }
     }
   }
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const skills = [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return { skills, warnings };
+}
+
+/** Longest skill name. */
+const NAME_MAX = 64;
+/** Longest description. */
+const DESCRIPTION_MAX = 1024;
+/** Longest `compatibility` note. */
+const COMPATIBILITY_MAX = 500;
+
+/**
+ * What is wrong with a SKILL.md's front matter by the Agent Skills rules, or undefined: `name`
+ * of at most 64 lowercase letters, digits and hyphens (none first, last or doubled),
+ * `description` not empty and at most 1024 characters, `compatibility` at most 500.
+ */
+export function skillProblem(meta: Record<string, string>): string | undefined {
+  const { name, description, compatibility } = meta;
+  if (!name) return "its front matter has no name";
+  if ([...name].length > NAME_MAX) {
+    return `the name "${name}" is longer than ${NAME_MAX} characters`;
+  }
+  if (!/^[\p{Ll}\p{Nd}]+(-[\p{Ll}\p{Nd}]+)*$/u.test(name)) {
+    return `the name "${name}" may hold only lowercase letters, digits and single hyphens ` +
+      "between them";
+  }
+  if (!description) return "its front matter has no description";
+  const length = [...description].length;
+  if (length > DESCRIPTION_MAX) {
+    return `the description is ${length} characters long, over the ${DESCRIPTION_MAX} allowed`;
+  }
+  if (compatibility && [...compatibility].length > COMPATIBILITY_MAX) {
+    return `compatibility is longer than ${COMPATIBILITY_MAX} characters`;
+  }
+  return undefined;
 }
 
 /** The folders skills are searched in, by precedence. */
@@ -56,7 +111,14 @@ async function skillRoots(cwd: string, opts: SkillRoots): Promise<Array<[string,
     roots.push([join(opts.home, "skills"), "user"]);
     roots.push([join(opts.home, "skills", ".system"), "system"]);
   }
-  return roots;
+  // Working in the home folder makes its `.agents/skills` both the repo's and the user's.
+  return roots.filter(([dir], i) => roots.findIndex(([other]) => other === dir) === i);
+}
+
+/** A SKILL.md that does not load, and why. */
+interface BadSkill {
+  path: string;
+  problem: string;
 }
 
 /** Skill folders below `root`, breadth first, not descending into a skill or a dot folder. */
@@ -64,8 +126,8 @@ async function skillsUnder(
   fs: FileSystem,
   root: string,
   scope: SkillScope,
-): Promise<SkillInfo[]> {
-  const skills: SkillInfo[] = [];
+): Promise<Array<SkillInfo | BadSkill>> {
+  const skills: Array<SkillInfo | BadSkill> = [];
   let level = [root];
   let visited = 0;
   for (let depth = 0; depth <= MAX_DEPTH && level.length; depth++) {
@@ -92,16 +154,19 @@ async function readSkill(
   fs: FileSystem,
   dir: string,
   scope: SkillScope,
-): Promise<SkillInfo | undefined> {
+): Promise<SkillInfo | BadSkill | undefined> {
   const path = join(dir, SKILL_FILE);
   const text = await fs.readFile(path).then(
     (bytes) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
     () => undefined,
   );
   if (text === undefined) return undefined;
-  const meta = (await parseSkillFile(text))?.meta;
-  if (!meta?.name || !meta.description) return undefined;
-  return { name: meta.name, description: meta.description, path, dir, scope };
+  const parsed = await parseSkillFile(text);
+  if (!parsed) return { path, problem: "it does not start with --- front matter ---" };
+  if (parsed.invalidYaml) return { path, problem: "its front matter is not valid YAML" };
+  const problem = skillProblem(parsed.meta);
+  if (problem) return { path, problem };
+  return { name: parsed.meta.name, description: parsed.meta.description, path, dir, scope };
 }
 
 async function listDir(fs: FileSystem, dir: string): Promise<DirEntry[]> {

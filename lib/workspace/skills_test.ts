@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { inProcessFs } from "../../sandbox/file_system.ts";
-import { discoverSkills } from "./skills.ts";
+import { discoverSkills, skillProblem } from "./skills.ts";
 
 const skill = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
@@ -19,6 +19,11 @@ async function skillTree() {
     "proj/sub/.agents/skills/deploy/SKILL.md": skill("deploy", "nearest deploy"),
     "proj/.codex/skills/review/SKILL.md": skill("review", "codex review"),
     "user/.agents/skills/notes/SKILL.md": skill("notes", "user notes"),
+    "user/.agents/skills/lint/SKILL.md": skill("lint", "the user's lint"),
+    "user/.agents/skills/Bad_Name/SKILL.md": skill("Bad_Name", "breaks the name rules"),
+    "user/.agents/skills/long/SKILL.md": skill("long", "x".repeat(1025)),
+    "user/.agents/skills/yaml/SKILL.md": "---\nname: [unclosed\n---\nbody\n",
+    "user/.agents/skills/yaml/nested/SKILL.md": skill("nested", "inside a broken skill"),
     "oi/skills/pdf/SKILL.md": skill("pdf", "'Read PDFs, it''s fast'"),
     "oi/skills/broken/SKILL.md": "no front matter here\n",
     "oi/skills/.system/pdf/SKILL.md": skill("pdf", "bundled pdf"),
@@ -32,15 +37,15 @@ async function skillTree() {
   return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
-Deno.test("discoverSkills() searches every root and lets the nearest scope win", async () => {
+Deno.test("discoverSkills() searches every root, lets the nearest scope win and says so", async () => {
   await using t = await skillTree();
-  const skills = await discoverSkills(join(t.dir, "proj", "sub"), {
+  const found = await discoverSkills(join(t.dir, "proj", "sub"), {
     home: join(t.dir, "oi"),
     userHome: join(t.dir, "user"),
     fs: inProcessFs,
   });
   assert.deepEqual(
-    skills.map((s) => [s.name, s.description, s.scope]),
+    found.skills.map((s) => [s.name, s.description, s.scope]),
     [
       ["creator", "Make new skills", "system"],
       ["deploy", "nearest deploy", "repo"],
@@ -50,24 +55,68 @@ Deno.test("discoverSkills() searches every root and lets the nearest scope win",
       ["review", "codex review", "repo"],
     ],
   );
-  const deploy = skills.find((s) => s.name === "deploy")!;
+  const deploy = found.skills.find((s) => s.name === "deploy")!;
   assert.equal(deploy.dir, join(t.dir, "proj/sub/.agents/skills/deploy"));
   assert.equal(deploy.path, join(deploy.dir, "SKILL.md"));
+  const at = (path: string) => join(t.dir, path, "SKILL.md");
+  assert.deepEqual(found.warnings, [
+    `Skill "deploy": ${at("proj/sub/.agents/skills/deploy")} (repo) wins over ` +
+    `${at("proj/.agents/skills/deploy")} (repo)`,
+    `Skipped the skill ${at("user/.agents/skills/Bad_Name")}: the name "Bad_Name" may hold ` +
+    "only lowercase letters, digits and single hyphens between them",
+    `Skill "lint": ${at("proj/.agents/skills/group/lint")} (repo) wins over ` +
+    `${at("user/.agents/skills/lint")} (user)`,
+    `Skipped the skill ${at("user/.agents/skills/long")}: the description is 1025 characters ` +
+    "long, over the 1024 allowed",
+    `Skipped the skill ${at("user/.agents/skills/yaml")}: its front matter is not valid YAML`,
+    `Skipped the skill ${at("oi/skills/broken")}: it does not start with --- front matter ---`,
+    `Skill "pdf": ${at("oi/skills/pdf")} (user) wins over ${at("oi/skills/.system/pdf")} (system)`,
+  ]);
+});
+
+Deno.test("skillProblem() checks the name, description and compatibility rules", () => {
+  const meta = (name: string, more: Record<string, string> = {}) => ({
+    name,
+    description: "d",
+    ...more,
+  });
+  for (const good of ["a", "pdf-2", "ü-x", "a".repeat(64)]) {
+    assert.equal(skillProblem(meta(good)), undefined, good);
+  }
+  for (const bad of ["", "-a", "a-", "a--b", "A", "a_b", "a b", "a".repeat(65)]) {
+    assert.ok(skillProblem(meta(bad)), `"${bad}" is refused`);
+  }
+  assert.equal(skillProblem({ name: "a" }), "its front matter has no description");
+  assert.equal(skillProblem(meta("a", { description: "é".repeat(1024) })), undefined);
+  assert.match(skillProblem(meta("a", { compatibility: "c".repeat(501) }))!, /compatibility/);
 });
 
 Deno.test("discoverSkills() stops at the working directory outside a repository", async () => {
   await using t = await skillTree();
-  assert.deepEqual(await discoverSkills(join(t.dir, "outside/x"), { fs: inProcessFs }), []);
+  const below = await discoverSkills(join(t.dir, "outside/x"), { fs: inProcessFs });
+  assert.deepEqual(below, { skills: [], warnings: [] });
   const inside = await discoverSkills(join(t.dir, "outside"), { fs: inProcessFs });
-  assert.deepEqual(inside.map((s) => s.name), ["far"]);
+  assert.deepEqual(inside.skills.map((s) => s.name), ["far"]);
+});
+
+Deno.test("discoverSkills() in the home folder reads its .agents/skills once, as the repo's", async () => {
+  await using t = await skillTree();
+  const user = join(t.dir, "user");
+  const found = await discoverSkills(user, { userHome: user, fs: inProcessFs });
+  assert.deepEqual(found.skills.map((s) => [s.name, s.scope]), [["lint", "repo"], [
+    "notes",
+    "repo",
+  ]]);
+  assert.equal(found.warnings.length, 3, "the three broken skills, no clash with itself");
 });
 
 Deno.test("discoverSkills() leaves out a held-back SKILL.md, and a lower scope's copy wins", async () => {
   await using t = await skillTree();
   const nearest = join(t.dir, "proj/sub/.agents/skills/deploy/SKILL.md");
-  const skills = await discoverSkills(join(t.dir, "proj", "sub"), {
+  const { skills, warnings } = await discoverSkills(join(t.dir, "proj", "sub"), {
     fs: inProcessFs,
     isHeldBack: (path) => path === nearest,
   });
   assert.deepEqual(skills.find((s) => s.name === "deploy")?.description, "root deploy");
+  assert.deepEqual(warnings, [], "no clash with a held-back skill");
 });

@@ -13,13 +13,23 @@ import { type FileSystem, inProcessFs } from "../../sandbox/file_system.ts";
 import { workingTreeDiff } from "./diff.ts";
 import { findGitRoot } from "./git_root.ts";
 import { type ChangeWatch, openChangeWatch } from "./held_back.ts";
-import { findInstructions, type InstructionFile, type InstructionKind } from "./instructions.ts";
-import { gatherPromptVars, type SessionPromptValues, usedVariables } from "./prompt_vars.ts";
+import {
+  findInstructions,
+  type FoundInstructions,
+  type InstructionKind,
+  type InstructionOptions,
+} from "./instructions.ts";
+import { gatherPromptVars, type SessionPromptValues } from "./prompt_vars.ts";
 import { repoGit } from "./repo_git.ts";
 import { type GitResult, type GitRunner, openGitRunner } from "./safe_git.ts";
 import { discoverSkills } from "./skills.ts";
 
-export type { InstructionFile, InstructionKind } from "./instructions.ts";
+export type {
+  FoundInstructions,
+  InstructionFile,
+  InstructionKind,
+  InstructionOptions,
+} from "./instructions.ts";
 export type { SessionPromptValues } from "./prompt_vars.ts";
 
 /** An open workspace. Dispose it to record what changed (held_back.ts) and stop the git runner. */
@@ -43,12 +53,14 @@ export interface Workspace extends AsyncDisposable {
   /** The prompt variables `harness`'s templates use, with the session's values. */
   promptVars(harness: Harness, session: SessionPromptValues): Promise<PromptVars>;
   /** The AGENTS.md or CLAUDE.md files that apply here, in reading order (instructions.ts). */
-  instructions(kind: InstructionKind): Promise<InstructionFile[]>;
+  instructions(kind: InstructionKind, opts?: InstructionOptions): Promise<FoundInstructions>;
   /**
    * The Agent Skills found from `cwd` up and in the homes, held-back ones left out. `fs` reads
    * the folders (default: this process; a session passes its sandboxed file system).
    */
   skills(fs?: FileSystem): Promise<SkillInfo[]>;
+  /** One line per SKILL.md that does not load and per name clash among skills (skills.ts). */
+  skillWarnings(fs?: FileSystem): Promise<string[]>;
   /** The working tree against HEAD, untracked files included (`/diff`). */
   diff(): Promise<string>;
   /** Runs one git command of the agent's own at the repository root (`/review`). */
@@ -74,10 +86,11 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
   const { watch, git } = await openParts({ cwd, root: projectRoot, home, env });
   const isHeldBack = watch.isHeld;
   const gitRoot = () => findGitRoot(cwd);
-  const instructions = async (kind: InstructionKind) =>
-    findInstructions(kind, { cwd, gitRoot: await gitRoot(), home, userHome: env.HOME });
-  const skills = (fs: FileSystem = inProcessFs) =>
+  const instructions = (kind: InstructionKind, given?: InstructionOptions) =>
+    findInstructions(kind, { cwd, home, userHome: env.HOME }, given);
+  const discover = (fs: FileSystem = inProcessFs) =>
     discoverSkills(cwd, { home, userHome: env.HOME, fs, isHeldBack });
+  const skills = async (fs?: FileSystem) => (await discover(fs)).skills;
   const sources = { cwd, env, git, isHeldBack, gitRoot, instructions, skills: () => skills() };
   return {
     cwd,
@@ -90,7 +103,8 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
     gitRoot,
     instructions,
     skills,
-    promptVars: (harness, session) => gatherPromptVars(sources, usedVariables(harness), session),
+    skillWarnings: async (fs) => (await discover(fs)).warnings,
+    promptVars: (harness, session) => gatherPromptVars(sources, harness, session),
     diff: () => workingTreeDiff(git, cwd, isHeldBack),
     repoGit: (args) => repoGit({ git, isHeldBack }, cwd, args),
     async [Symbol.asyncDispose]() {

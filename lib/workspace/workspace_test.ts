@@ -47,7 +47,12 @@ async function project(files: Record<string, string>) {
 async function harnessWith(text: string): Promise<Harness> {
   const h = await loadHarness("minimal", { builtinDir: BUILTIN, userDir: join(BUILTIN, "none") });
   const entry: ContextEntry = { slot: "system", text, cache: false, samePart: false };
-  return { ...h, context: [entry], texts: { ...h.texts, reviewer: "" } };
+  return {
+    ...h,
+    context: [entry],
+    projectInstructions: undefined,
+    texts: { ...h.texts, reviewer: "" },
+  };
 }
 
 Deno.test("openWorkspace() finds the repository, instruction files and skills from a subfolder", async () => {
@@ -63,7 +68,7 @@ Deno.test("openWorkspace() finds the repository, instruction files and skills fr
   assert.equal(ws.cwd, p.cwd);
   assert.equal(ws.projectRoot, p.repo);
   assert.equal(await ws.gitRoot(), p.repo);
-  assert.deepEqual((await ws.instructions("AGENTS.md")).map((f) => f.path), [
+  assert.deepEqual((await ws.instructions("AGENTS.md")).files.map((f) => f.path), [
     join(p.dir, "home/AGENTS.md"),
     join(p.repo, "AGENTS.md"),
     join(p.cwd, "AGENTS.md"),
@@ -74,11 +79,7 @@ Deno.test("openWorkspace() finds the repository, instruction files and skills fr
   const h = await harnessWith("{{agents_md}} {{claude_md}} {{skills}} {{git_status}} {{is_git}}");
   const vars = await ws.promptVars(h, { model: "m1", guidance: false });
   assert.equal(vars.agentsMd, "home rules\n\nrepo rules\n\nsub rules");
-  assert.equal(
-    vars.claudeMd,
-    `Instructions in ${join(p.dir, "user/.claude/CLAUDE.md")}:\n\nclaude user rules\n\n` +
-      `Instructions in ${join(p.repo, "CLAUDE.md")}:\n\nclaude repo rules`,
-  );
+  assert.equal(vars.claudeMd, "claude user rules\n\nclaude repo rules");
   assert.equal(
     vars.skills,
     `- deploy: ALWAYS use deploy (file: ${ws.projectRoot}/.agents/skills/deploy/SKILL.md)`,

@@ -4,8 +4,8 @@
  * text and reasoning, tool calls with their updates, a plan and an edit diff, with permission
  * requests answered allow and reject and an MCP server the client gives; a harness switch through
  * `session/set_config_option` that the next request shows; a cancel during a long command in
- * full-access mode; `/status`; `session/list`; then `session/load` in a new process, and
- * `/compact` there.
+ * full-access mode; `/status`; `/init` declined over an AGENTS.md; `session/list`; then
+ * `session/load` in a new process, and `/compact` there.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -187,7 +187,7 @@ Deno.test("acp serves the SDK client: prompts, tools, permissions, options, canc
       assert.equal(options.model.currentValue, "fake/fake-model");
       await until("the commands", () => of(a.updates, "available_commands_update").length === 1);
       const commands = of(a.updates, "available_commands_update")[0].availableCommands;
-      assert.deepEqual(commands.map((c) => c.name), ["review", "compact", "status"]);
+      assert.deepEqual(commands.map((c) => c.name), ["review", "compact", "init", "status"]);
     });
 
     await t.step("a prompt streams text, tool calls, a plan and an edit diff", async () => {
@@ -309,6 +309,23 @@ Deno.test("acp serves the SDK client: prompts, tools, permissions, options, canc
       assert.match(status, /\*\*harness\*\*: claude-code/);
       assert.match(status, /\*\*mode\*\*: full-access/);
       assert.equal(model.requests.length, before);
+    });
+
+    await t.step("/init asks before replacing AGENTS.md; declined, it sends nothing", async () => {
+      await Deno.writeTextFile(join(repo, "AGENTS.md"), "# Ours\n");
+      const before = model.requests.length;
+      const from = a.updates.length;
+      a.state.answer = () => "decline";
+      const done = await a.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "/init" }],
+      });
+      assert.equal(done.stopReason, "end_turn");
+      assert.equal(a.asked.at(-1)?.toolCall.title, `Replace ${join(repo, "AGENTS.md")}`);
+      assert.match(text(a.updates.slice(from), "agent_message_chunk"), /^Kept .*AGENTS\.md/);
+      assert.equal(model.requests.length, before);
+      assert.equal(await Deno.readTextFile(join(repo, "AGENTS.md")), "# Ours\n");
+      await Deno.remove(join(repo, "AGENTS.md"));
     });
 
     await t.step("session/list names the session by its first prompt", async () => {

@@ -80,12 +80,11 @@ Deno.test("interpreter answers slash commands from piped stdin and names the clo
     const result = await pipedRepl([], {
       cwd: repo,
       home,
-      stdin: "/stauts\n/mcp\n/init\n/permissions\n/help\n/quit\nnever sent\n",
+      stdin: "/stauts\n/mcp\n/permissions\n/help\n/quit\nnever sent\n",
     });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Unknown command "\/stauts"; did you mean \/status\?/);
     assert.match(result.stdout, /^No MCP servers are configured\. Add one in a shell with$/m);
-    assert.match(result.stdout, /^\/init comes in a later release$/m);
     assert.match(result.stdout, /^approval: /m);
     assert.match(result.stdout, /\/harness +list the harnesses/);
     assert.equal(fake.requests.length, 0, "/quit ends the session before the last line");

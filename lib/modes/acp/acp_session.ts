@@ -194,6 +194,7 @@ export class AcpSession implements AsyncDisposable {
           env: this.#deps.env,
         },
         ...this.#shown(),
+        confirm: (question) => this.#confirm(question, signal),
       });
       this.#sendUsage();
       return stop;
@@ -321,6 +322,33 @@ export class AcpSession implements AsyncDisposable {
       options: PERMISSION_OPTIONS,
     }, { cancellationSignal: signal, stopWaitingOnCancel: true });
     return outcome.outcome === "selected" ? ANSWERS[outcome.optionId] ?? "deny" : "deny";
+  }
+
+  /** A yes/no question about a file, as a permission request on an edit of its own. */
+  async #confirm(question: { title: string; text: string }, signal: AbortSignal): Promise<boolean> {
+    const toolCallId = `confirm-${crypto.randomUUID().slice(0, 8)}`;
+    const { title } = question;
+    this.#send({ sessionUpdate: "tool_call", toolCallId, title, kind: "edit", status: "pending" });
+    await this.#sending;
+    const { outcome } = await this.#deps.client.request("session/request_permission", {
+      sessionId: this.id,
+      toolCall: {
+        toolCallId,
+        title,
+        content: [{ type: "content", content: { type: "text", text: question.text } }],
+      },
+      options: [
+        { optionId: "accept", name: "Replace", kind: "allow_once" },
+        { optionId: "decline", name: "Keep it", kind: "reject_once" },
+      ],
+    }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+    const yes = outcome.outcome === "selected" && outcome.optionId === "accept";
+    this.#send({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: yes ? "completed" : "failed",
+    });
+    return yes;
   }
 
   #sendUsage(): void {

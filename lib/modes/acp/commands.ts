@@ -2,7 +2,9 @@
  * The slash commands an editor offers (`available_commands_update`) and what each does in ACP
  * terms: `/review` runs a review in a fresh read-only session and answers with its findings,
  * `/compact` summarizes the conversation, `/status` answers with the session's settings and
- * usage. Their answers are agent messages; none of them reaches the model as a prompt.
+ * usage. Their answers are agent messages; none of them reaches the model as a prompt, but
+ * `/init`, whose prompt asks the model to study the repository and write a first AGENTS.md
+ * (a permission request first when one exists; lib/workspace/init_agents_md.ts).
  */
 import type { AvailableCommand, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { UserError } from "../../errors.ts";
@@ -12,7 +14,8 @@ import {
   runReviewTurn,
   withReviewSession,
 } from "../../review/review.ts";
-import type { Session } from "../../session/types.ts";
+import type { PromptOutcome, Session } from "../../session/types.ts";
+import { finishInit, planInit } from "../../workspace/init_agents_md.ts";
 import { formatCost } from "../term/status_line.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
 
@@ -25,6 +28,10 @@ export const AVAILABLE_COMMANDS: AvailableCommand[] = [
     input: { hint: "what to review (default: the uncommitted changes)" },
   },
   { name: "compact", description: "Summarize the conversation to free context" },
+  {
+    name: "init",
+    description: "Study the repository and write a first AGENTS.md (asks before replacing one)",
+  },
   { name: "status", description: "Model, harness, mode, context and tokens of this session" },
 ];
 
@@ -51,6 +58,8 @@ export interface CommandContext {
   /** The settings a review's own session starts from. */
   reviewBase: ReviewBase;
   showReasoning: boolean;
+  /** Asks the user a yes/no question about a file (a permission request); true for yes. */
+  confirm(question: { title: string; text: string }): Promise<boolean>;
 }
 
 /** Runs `command`; a failure the user can fix is answered as a message. */
@@ -61,6 +70,8 @@ export async function runCommand(command: SlashCommand, ctx: CommandContext): Pr
         return await review(command.arg, ctx);
       case "compact":
         return await compact(ctx);
+      case "init":
+        return await init(ctx);
       default:
         say(ctx, statusText(ctx.session, ctx.mode));
         return "end_turn";
@@ -121,6 +132,40 @@ async function review(arg: string, ctx: CommandContext): Promise<StopReason> {
   const why = outcome.status === "failed" ? outcome.error.message : outcome.status;
   say(ctx, `error: The review did not finish: ${why}`);
   return "end_turn";
+}
+
+async function init(ctx: CommandContext): Promise<StopReason> {
+  if (ctx.session.planMode) {
+    say(ctx, "/init writes a file, and plan mode only reads: leave plan mode first.");
+    return "end_turn";
+  }
+  const plan = await planInit(ctx.session.info.cwd);
+  const ask = (text: string) => ctx.confirm({ title: `Replace ${plan.target}`, text });
+  if (plan.existing.exists && !await ask(`${plan.target} exists. Replace it with a new one?`)) {
+    say(ctx, `Kept ${plan.target} as it is; nothing was sent to the model.`);
+    return "end_turn";
+  }
+  const outcome = await ctx.session.prompt(plan.prompt, ctx.signal);
+  const result = await finishInit(plan, {
+    completed: outcome.status === "completed",
+    confirmReplace: () => ask(`${plan.target} changed while /init ran. Replace it with the draft?`),
+  });
+  say(ctx, `\n\n${result.message}.`);
+  return stopReasonOf(outcome);
+}
+
+/** The stop reason of a turn a command ran; a failure is an error, as for a prompt. */
+function stopReasonOf(outcome: PromptOutcome): StopReason {
+  switch (outcome.status) {
+    case "aborted":
+      return "cancelled";
+    case "step_limit":
+      return "max_turn_requests";
+    case "failed":
+      throw new UserError(outcome.error.message, { hint: outcome.error.hint });
+    default:
+      return "end_turn";
+  }
 }
 
 /** `/status` as Markdown. */

@@ -105,6 +105,12 @@ export function formatHarnessDebug(h: Harness): string {
       `${i === 0 ? "system prompt: " : ""}${firstLine(c.text)}`
     ),
     ...h.reminders.map((r) => `  reminder (${r.when}): ${firstLine(r.text)}`),
+    ...(h.projectInstructions
+      ? [
+        `  project instructions: ${h.projectInstructions.slot}, each file as ` +
+        JSON.stringify(h.projectInstructions.fileTemplate),
+      ]
+      : []),
     "",
     "prompts (compaction, review, {{sandbox}}):",
     ...Object.entries(h.texts.files).map(([key, file]) => `  ${key} = ${textSource(h, file)}`),

@@ -6,17 +6,20 @@ import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { formatDuration, type Style } from "../term/progress.ts";
 import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
 import { pickReviewTarget } from "./review_picker.ts";
-import type { Session, SessionEvent } from "../../session/open.ts";
+import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
 import { colorDiff } from "./render.ts";
 import { editDistance } from "../term/nearest.ts";
 import { formatCost } from "../term/status_line.ts";
 import type { RawTerminal } from "./list_picker.ts";
+import { HOOKS_COMMAND } from "./hooks_command.ts";
+import { INIT_COMMAND } from "./init_command.ts";
 import { MCP_COMMAND } from "./mcp_command.ts";
 import { MODEL_COMMAND } from "./model_command.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
 import { isPromptCommand, promptHelpLines, runPromptCommand } from "./mcp_prompt_command.ts";
 import { REWIND_COMMANDS } from "./rewind_command.ts";
+import { SKILLS_COMMAND } from "./skills_command.ts";
 
 /** What a command can reach. */
 export interface CommandContext {
@@ -40,6 +43,8 @@ export interface CommandContext {
   rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
   /** What the current session was opened from, to open another beside it (`/review`). */
   reviewBase(): ReviewBase;
+  /** Runs one turn as a typed prompt would (`/init`); undefined when it could not start. */
+  runTurn(prompt: string): Promise<PromptOutcome | undefined>;
 }
 
 /** What the REPL does after a command: leave, send a prompt (an MCP prompt's), or go on. */
@@ -51,7 +56,7 @@ interface Command {
   run(arg: string, ctx: CommandContext): Promise<CommandResult> | CommandResult;
 }
 
-const LATER = ["init", "hooks"];
+const LATER: string[] = [];
 
 const COMMANDS: Command[] = [
   {
@@ -78,12 +83,14 @@ const COMMANDS: Command[] = [
   { name: "stop", summary: "stop a background job: /stop ID", run: stop },
   { name: "new", summary: "start a fresh session with the same settings", run: fresh },
   { name: "compact", summary: "summarize the history to free context", run: compact },
+  INIT_COMMAND,
   PLAN_COMMAND,
   { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
   ...FORK_COMMANDS,
   { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
-  { name: "skills", summary: "the skills found, with their descriptions", run: skills },
+  SKILLS_COMMAND,
   MCP_COMMAND,
+  HOOKS_COMMAND,
   { name: "exit", summary: "leave (also /quit, Ctrl-D)", run: () => "exit" },
   { name: "quit", summary: "leave", run: () => "exit" },
 ];
@@ -120,7 +127,9 @@ function helpLines(style: Style, promptLines: string[]): string[] {
   return [
     ...COMMANDS.map((c) => `${style.bold(`/${c.name}`.padEnd(width))} ${c.summary}`),
     ...promptLines,
-    style.dim(`/${LATER.join(", /")} come in a later release`),
+    ...(LATER.length
+      ? [style.dim(`/${LATER.join(", /")} come${LATER.length === 1 ? "s" : ""} in a later release`)]
+      : []),
     style.dim("A line ending in \\ continues on the next one; Esc or Ctrl-C stops a turn"),
   ];
 }
@@ -243,12 +252,6 @@ async function compact(_: string, ctx: CommandContext): Promise<void> {
 
 function debugConfig(_: string, ctx: CommandContext): void {
   ctx.print(terminalText(ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
-}
-
-async function skills(_: string, ctx: CommandContext): Promise<void> {
-  const list = terminalSafe(await ctx.session().skills());
-  if (list.length === 0) return ctx.print(["No skills found"]);
-  ctx.print(list.map((s) => `${ctx.style.bold(s.name)}  ${s.description}`));
 }
 
 /** The known name nearest to `name`, when it is near enough to be a likely typo. */

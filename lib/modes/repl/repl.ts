@@ -10,6 +10,7 @@ import { makeStyle, repeatedCallFailure, type Style } from "../term/progress.ts"
 import { sessionStatusLine } from "../term/status_line.ts";
 import {
   openSession,
+  type PromptOutcome,
   type ReasoningEffort,
   type Session,
   type SessionConfig,
@@ -326,7 +327,7 @@ class Repl {
     await saveHistory(this.#p.home, { text: line, sessionId: this.#session?.status().sessionId });
   }
 
-  async #runTurn(line: string): Promise<void> {
+  async #runTurn(line: string): Promise<PromptOutcome | undefined> {
     const { transcript, style } = this.#p;
     try {
       await transcript.ready(); // the Markdown renderer, loaded before the first answer
@@ -336,6 +337,7 @@ class Repl {
         const { hint } = repeatedCallFailure(outcome, "/harness");
         transcript.lines([style.dim(terminalText(hint))]);
       }
+      return outcome;
     } catch (error) {
       transcript.lines([
         style.red(`error: ${terminalText(String((error as Error).message ?? error))}`),
@@ -380,6 +382,7 @@ class Repl {
       continueSession: (id) => this.#replace({ id }),
       ask: (prompt) => this.#p.input.next(prompt),
       reviewBase: () => ({ config: this.#p.opts.config, io: this.#io(), env: this.#p.env }),
+      runTurn: (prompt) => this.#runTurn(prompt),
       rawTerminal: this.#p.term.interactive && !this.#p.term.plain
         ? (run) => this.#p.input.suspend(() => withRawTerminal(writeOut, run))
         : undefined,

@@ -1,0 +1,141 @@
+/**
+ * Runs one hook command as the user's own command: `sh -c COMMAND` outside the model's sandbox,
+ * in the session's working directory, with the user's environment (plus `CLAUDE_PROJECT_DIR`,
+ * as Claude Code sets it), the event's JSON on stdin. It is killed, with anything it started,
+ * when its timeout passes or the turn is cancelled; output past a cap is dropped.
+ */
+import { killProcessGroup } from "../tools/process_group.ts";
+
+/** What a hook command did. */
+export interface HookProcessResult {
+  /** The exit code; null when it was killed or could not start. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Why it could not start. */
+  error?: string;
+}
+
+/** How to run a hook command. */
+export interface HookProcessOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** The JSON object written to its stdin. */
+  input: unknown;
+  timeoutSec: number;
+  /** Cancelling kills it; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Output kept of each stream. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+/** How long pipes a finished hook left to a background child are still read. */
+const PIPE_GRACE_MS = 200;
+
+/** Runs `command` (see the module comment). */
+export async function runHookCommand(
+  command: string,
+  opts: HookProcessOptions,
+): Promise<HookProcessResult> {
+  opts.signal?.throwIfAborted();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(shellOf(), {
+      args: [...shellArgs(), command],
+      cwd: opts.cwd,
+      clearEnv: true,
+      env: opts.env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+  } catch (error) {
+    return { code: null, stdout: "", stderr: "", timedOut: false, error: (error as Error).message };
+  }
+  const stdout = readCapped(child.stdout);
+  const stderr = readCapped(child.stderr);
+  void writeInput(child, opts.input);
+  let why: "timeout" | "abort" | undefined;
+  const kill = (reason: "timeout" | "abort") => {
+    why ??= reason;
+    killProcessGroup(child);
+  };
+  const timer = setTimeout(() => kill("timeout"), opts.timeoutSec * 1000);
+  const onAbort = () => kill("abort");
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const status = await child.status;
+    const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
+    if (why === "abort") throw opts.signal?.reason ?? new DOMException("Aborted", "AbortError");
+    return {
+      code: why ? null : status.code,
+      stdout: out,
+      stderr: err,
+      timedOut: why === "timeout",
+    };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function shellOf(): string {
+  return Deno.build.os === "windows" ? "cmd" : "sh";
+}
+
+function shellArgs(): string[] {
+  return Deno.build.os === "windows" ? ["/d", "/s", "/c"] : ["-c"];
+}
+
+async function writeInput(child: Deno.ChildProcess, input: unknown): Promise<void> {
+  const writer = child.stdin.getWriter();
+  try {
+    await writer.write(new TextEncoder().encode(JSON.stringify(input) + "\n"));
+    await writer.close();
+  } catch {
+    // The hook exited without reading its input; that is its business.
+  }
+}
+
+/**
+ * Reads a stream into text, keeping the first MAX_OUTPUT_BYTES. `finish()`, called once the
+ * process exited, waits a short grace for the pipe to close (a background child the hook started
+ * may hold it open) and then stops reading.
+ */
+function readCapped(stream: ReadableStream<Uint8Array>) {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const done = (async () => {
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        if (size >= MAX_OUTPUT_BYTES) continue;
+        const part = value.subarray(0, MAX_OUTPUT_BYTES - size);
+        chunks.push(part);
+        size += part.length;
+      }
+    } catch {
+      // Cancelled after the grace.
+    }
+  })();
+  return {
+    async finish(): Promise<string> {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => timer = setTimeout(resolve, PIPE_GRACE_MS));
+      await Promise.race([done, grace]);
+      clearTimeout(timer);
+      await reader.cancel().catch(() => {});
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      return new TextDecoder().decode(bytes);
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * A session's hooks at its seams (lib/hooks has the hooks themselves): SessionStart when it
+ * opens or after a compaction, its context going with the next prompt; UserPromptSubmit before a
+ * prompt, whose context follows the prompt's text; PreCompact and PostCompact around a
+ * compaction; Stop when a turn ends, which may send the model back to work with the hook's reason
+ * as a user message; PreToolUse and PostToolUse as the first link of the tool-hook chain; and
+ * PermissionRequest in front of the user's answer to an approval question.
+ */
+import type { ApprovalPolicy } from "../config/schema.ts";
+import type { HookTurn, ToolHook } from "../loop/tool_hooks.ts";
+import type { LoopState } from "../loop/agent_loop.ts";
+import type { TurnOutcome } from "../loop/events.ts";
+import type { Block } from "../model/message.ts";
+import { type HookSessionFacts, UserHooks } from "../hooks/user_hooks.ts";
+import { userHooksLink } from "../hooks/user_tool_link.ts";
+import {
+  compacted,
+  compactionVeto,
+  type CompactTrigger,
+  permissionAnswer,
+  promptContext,
+  sessionStartContext,
+  type SessionStartSource,
+  stopContinuation,
+} from "../hooks/session_events.ts";
+import type { AgentSession } from "./agent_session.ts";
+import type { SessionRelay } from "./relay.ts";
+import type { SessionConfig } from "./types.ts";
+
+/** What the session tells its hooks about itself. */
+export interface SessionFacts {
+  sessionId: string;
+  transcriptPath: string | null;
+  model: string;
+  planMode: boolean;
+  approvalPolicy: ApprovalPolicy;
+}
+
+/** How many times in a row Stop hooks may keep one turn going before it ends anyway. */
+export const MAX_STOP_CONTINUATIONS = 8;
+
+/** The session's hooks (see the module comment). */
+export class SessionHooks {
+  /** The hooks themselves: their list and trust (`Session.hooks`). */
+  readonly hub: UserHooks;
+  readonly #cwd: string;
+  readonly #warn: (message: string) => void;
+  /** SessionStart context waiting for the next prompt. */
+  #pending: string[] = [];
+  #turnId: string | undefined;
+
+  private constructor(hub: UserHooks, cwd: string, warn: (message: string) => void) {
+    this.hub = hub;
+    this.#cwd = cwd;
+    this.#warn = warn;
+  }
+
+  /**
+   * Finds the hooks of the session `agent` opened (a warning names a project's untrusted ones)
+   * and puts PermissionRequest hooks in front of the user's approvals through `relay`.
+   */
+  static async open(
+    agent: AgentSession,
+    opts: {
+      config: SessionConfig;
+      env: Record<string, string>;
+      relay: SessionRelay;
+      warn: (message: string) => void;
+    },
+  ): Promise<SessionHooks> {
+    const { config, env, warn } = opts;
+    const hub = await UserHooks.open(agent.config, {
+      cwd: config.cwd,
+      env,
+      bypassTrust: config.bypassHookTrust,
+      isHeldBack: agent.workspace.isHeldBack,
+      warn,
+    });
+    opts.relay.answerFirst((req, signal) =>
+      permissionAnswer(hub, req, { cwd: config.cwd, signal })
+    );
+    return new SessionHooks(hub, config.cwd, warn);
+  }
+
+  /**
+   * Tells the hooks about the session: their input's `session_id`, `transcript_path`, `model`,
+   * and `permission_mode` ("plan" in plan mode, "bypassPermissions" when nothing is asked).
+   */
+  describe(facts: () => SessionFacts): void {
+    this.hub.facts = (): HookSessionFacts => {
+      const { planMode, approvalPolicy, ...rest } = facts();
+      const permissionMode = planMode
+        ? "plan"
+        : approvalPolicy === "never"
+        ? "bypassPermissions"
+        : "default";
+      return { ...rest, permissionMode, ...(this.#turnId ? { turnId: this.#turnId } : {}) };
+    };
+  }
+
+  /** SessionStart: its context goes with the next prompt. */
+  async started(source: SessionStartSource): Promise<void> {
+    this.#pending.push(...await sessionStartContext(this.hub, source));
+  }
+
+  /**
+   * Starts a turn on `input`: UserPromptSubmit (a `PromptBlockedError` when a hook blocks it),
+   * then the prompt with the hooks' context around it; `input` itself when there is none, and
+   * undefined when `signal` stopped the hooks.
+   */
+  async prompt(
+    input: string | Block[],
+    signal: AbortSignal,
+  ): Promise<string | Block[] | undefined> {
+    this.#turnId = crypto.randomUUID();
+    if (this.#pending.length === 0 && !this.hub.has("UserPromptSubmit")) return input;
+    const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
+    const text = blocks.flatMap((b) => b.type === "text" ? [b.text] : []).join("\n");
+    const after = await promptContext(this.hub, text, signal).catch((error) => {
+      if (signal.aborted) return undefined;
+      throw error;
+    });
+    if (after === undefined) return undefined;
+    const before = this.#pending.splice(0);
+    if (before.length === 0 && after.length === 0) return input;
+    const note = (text: string): Block => ({ type: "text", text });
+    return [...before.map(note), ...blocks, ...after.map(note)];
+  }
+
+  /** The turn ended. */
+  endTurn(): void {
+    this.#turnId = undefined;
+  }
+
+  /** The first link of a turn's tool-hook chain: PreToolUse and PostToolUse hooks. */
+  readonly toolLink = (turn: HookTurn): ToolHook | undefined =>
+    userHooksLink(this.hub, turn, this.#cwd);
+
+  /**
+   * Runs a turn, then runs it on as long as a Stop hook keeps it going: the hook's reason is
+   * added as a user message (at most MAX_STOP_CONTINUATIONS times).
+   */
+  async untilStopped(
+    loop: LoopState,
+    signal: AbortSignal,
+    run: () => Promise<TurnOutcome>,
+  ): Promise<TurnOutcome> {
+    let outcome = await run();
+    if (!this.hub.has("Stop")) return outcome;
+    for (let times = 0; outcome.status === "completed" && !signal.aborted; times++) {
+      const reason = await stopContinuation(this.hub, {
+        active: times > 0,
+        lastMessage: outcome.finalText,
+      }, signal).catch((error) => {
+        if (signal.aborted) return undefined;
+        throw error;
+      });
+      if (reason === undefined) break;
+      if (times === MAX_STOP_CONTINUATIONS) {
+        this.#warn(
+          `Stop hooks kept the turn going ${times} times in a row; it ends here. A Stop hook ` +
+            "can read stop_hook_active from its input to let a turn end",
+        );
+        break;
+      }
+      loop.messages.push({ role: "user", blocks: [{ type: "text", text: reason }] });
+      outcome = await run();
+    }
+    return outcome;
+  }
+
+  /**
+   * A compaction: PreCompact may call it off (a warning says why); after it, PostCompact, and
+   * SessionStart with source "compact", whose context goes with the next prompt.
+   */
+  async compaction(
+    trigger: CompactTrigger,
+    signal: AbortSignal,
+    compact: () => Promise<void>,
+  ): Promise<void> {
+    const veto = await compactionVeto(this.hub, trigger, signal);
+    if (veto !== undefined) {
+      this.#warn(`A PreCompact hook called the compaction off: ${veto}`);
+      return;
+    }
+    await compact();
+    await compacted(this.hub, trigger);
+    await this.started("compact");
+  }
+}
