@@ -8,7 +8,7 @@
  */
 import type { EffectiveConfig } from "../config/mod.ts";
 import { type HookEvent, isNameList, matchesAll } from "../config/hooks_schema.ts";
-import { discoverHooks, type HookDefinition, type HookScope } from "./discovery.ts";
+import { discoverHooks, type HookDefinition } from "./discovery.ts";
 import { type HookEffect, hookEffect } from "./hook_output.ts";
 import { runHookCommand } from "./run_hook.ts";
 import { trustedHookKeys, trustHookKeys } from "./trust_store.ts";
