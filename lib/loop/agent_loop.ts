@@ -98,6 +98,13 @@ export async function runTurn(
     addUsage(state.usage, reply.message.usage);
     state.messages.push(reply.message);
     deps.emit({ type: "assistant_message", message: reply.message });
+    if (reply.message.stop === "refusal") {
+      return finish({
+        status: "completed",
+        finalText: textOf(reply.message.blocks),
+        refused: true,
+      });
+    }
     if (turn.harness.protocol) {
       const done = await runTextProtocolStep(state, turn, step).catch(internalFailure);
       if (done) return finish(done);

@@ -45,7 +45,8 @@ export interface RepeatedCall {
 
 /** How a turn ended. */
 export type TurnOutcome =
-  | { status: "completed"; finalText: string }
+  /** `refused`: the model declined (stop reason `refusal`); `finalText` is its refusal. */
+  | { status: "completed"; finalText: string; refused?: true }
   | { status: "failed"; error: ProviderFailure }
   | { status: "aborted" }
   | { status: "step_limit"; limit: number }

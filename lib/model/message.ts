@@ -14,8 +14,14 @@ export type Block =
   | { type: "tool_call"; id: string; name: string; args: unknown; rawArgs?: string }
   | { type: "image"; mime: string; base64: string };
 
-/** Why the model stopped producing output. */
-export type StopReason = "end_turn" | "tool_calls" | "max_tokens" | "error" | "aborted";
+/** Why the model stopped producing output; `refusal`: it declined (its text says why). */
+export type StopReason =
+  | "end_turn"
+  | "tool_calls"
+  | "max_tokens"
+  | "refusal"
+  | "error"
+  | "aborted";
 
 /** Token counts reported by the provider. */
 export interface Usage {

@@ -56,9 +56,12 @@ function keep(block: Block): boolean {
   return true;
 }
 
-/** The final `done` event: settles tool arguments and infers `tool_calls` from the blocks. */
+/**
+ * The final `done` event: settles tool arguments and infers `tool_calls` from the blocks. A
+ * refusal ends the turn, so it keeps no tool calls (they would go unanswered).
+ */
 export function doneEvent(blocks: Block[], stop: StopReason, usage: Usage): StreamEvent {
-  const kept = blocks.filter(keep);
+  const kept = blocks.filter((b) => keep(b) && (stop !== "refusal" || b.type !== "tool_call"));
   for (const block of kept) if (block.type === "tool_call") settleArgs(block);
   const hasCalls = kept.some((b) => b.type === "tool_call");
   let finalStop = stop;

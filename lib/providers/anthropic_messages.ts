@@ -35,6 +35,7 @@ const STOP_REASONS: Record<string, StopReason> = {
   tool_use: "tool_calls",
   max_tokens: "max_tokens",
   model_context_window_exceeded: "max_tokens",
+  refusal: "refusal",
 };
 
 /**

@@ -208,6 +208,12 @@ Deno.test("finishMessages() maps max_tokens and reports a missing stop reason", 
   assert.equal(early.error.retryable, true);
 });
 
+Deno.test("finishMessages() maps stop_reason refusal to refusal", () => {
+  const state = initMessagesState();
+  fromWire({ type: "message_delta", delta: { stop_reason: "refusal" }, usage: {} }, state);
+  assert.equal((finishMessages(state, "complete") as { stop: string }).stop, "refusal");
+});
+
 Deno.test("createMessagesProvider() posts to base_url/messages with Anthropic headers", async () => {
   await using server = serveReplies([{ body: sseEvents(events) }]);
   const provider = createMessagesProvider(testSettings(server.baseUrl, "messages"));

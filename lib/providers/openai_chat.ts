@@ -28,6 +28,7 @@ const STOP_REASONS: Record<string, StopReason> = {
   tool_calls: "tool_calls",
   function_call: "tool_calls",
   length: "max_tokens",
+  content_filter: "refusal",
 };
 
 const DEFAULT_REASONING_FIELD = "reasoning_content";
@@ -159,6 +160,8 @@ export interface ChatState {
   lastIndex: number;
   usage: Usage;
   finishReason?: string;
+  /** A `refusal` delta came: the model declined; its text is the reply's text. */
+  refused?: boolean;
   /** Delta fields read as reasoning, in order of preference. */
   reasoningFields: string[];
 }
@@ -189,7 +192,9 @@ export function fromWire(chunk: unknown, state: ChatState): StreamEvent[] {
     appendText(state.blocks, "thinking", reasoning);
     events.push(deltaEvent("thinking", reasoning));
   }
-  const content = str(delta.content);
+  const refusal = str(delta.refusal);
+  if (refusal) state.refused = true;
+  const content = (str(delta.content) ?? "") + (refusal ?? "");
   if (content) {
     appendText(state.blocks, "text", content);
     events.push(deltaEvent("text", content));
@@ -252,7 +257,8 @@ export function finishChat(state: ChatState, how: "complete" | "aborted"): Strea
     const message = "Stream ended before the model finished: no finish_reason was sent";
     return { type: "error", error: { message, retryable: true } };
   }
-  return doneEvent(state.blocks, STOP_REASONS[state.finishReason] ?? "end_turn", state.usage);
+  const stop = state.refused ? "refusal" : STOP_REASONS[state.finishReason] ?? "end_turn";
+  return doneEvent(state.blocks, stop, state.usage);
 }
 
 /** A provider that speaks Chat Completions: POST `${base_url}/chat/completions`, read SSE. */

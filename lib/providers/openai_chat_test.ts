@@ -261,6 +261,21 @@ Deno.test("fromWire() reads the compat reasoning field and length stops", () => 
   assert.deepEqual(done.blocks[0], { type: "thinking", text: "hmm" });
 });
 
+Deno.test("fromWire() reads refusal deltas and content_filter as a refusal", () => {
+  const state = initChatState({});
+  fromWire(chunk({ content: null, refusal: "I can't " }), state);
+  fromWire(chunk({ refusal: "help." }, "stop"), state);
+  const done = finishChat(state, "complete");
+  assert.ok(done.type === "done");
+  assert.deepEqual([done.stop, done.blocks], ["refusal", [{
+    type: "text",
+    text: "I can't help.",
+  }]]);
+  const filtered = initChatState({});
+  fromWire(chunk({ content: "Par" }, "content_filter"), filtered);
+  assert.equal((finishChat(filtered, "complete") as { stop: string }).stop, "refusal");
+});
+
 Deno.test("fromWire() starts a new call when a known index gets a new id", () => {
   const state = initChatState({});
   fromWire(

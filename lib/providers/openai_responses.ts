@@ -151,6 +151,8 @@ export interface ResponsesState {
   usage: Usage;
   status?: "completed" | "incomplete";
   incompleteReason?: string;
+  /** A `refusal` content part came: the model declined; its text is the reply's text. */
+  refused?: boolean;
 }
 
 /** A fresh reducer state. */
@@ -186,8 +188,11 @@ export function fromWire(chunk: unknown, state: ResponsesState): StreamEvent[] {
     case "response.output_item.added":
     case "response.output_item.done":
       return outputItem(rec(e.item), itemKey(rec(e.item).id, e.output_index), state);
-    case "response.output_text.delta":
     case "response.refusal.delta":
+      state.refused = true;
+      textBlock(state, key, "text").text += delta;
+      return delta ? [deltaEvent("text", delta)] : [];
+    case "response.output_text.delta":
       textBlock(state, key, "text").text += delta;
       return delta ? [deltaEvent("text", delta)] : [];
     case "response.reasoning_summary_text.delta":
@@ -250,6 +255,7 @@ function outputItem(item: Json, key: string, state: ResponsesState): StreamEvent
   if (item.type === "message") {
     const block = textBlock(state, key, "text");
     const parts = Array.isArray(item.content) ? item.content : [];
+    if (parts.some((p) => rec(p).type === "refusal")) state.refused = true;
     const text = parts.map((p) => str(rec(p).text) ?? str(rec(p).refusal) ?? "").join("");
     if (block.text !== "" || text === "") return [];
     block.text = text;
@@ -286,8 +292,13 @@ export function finishResponses(state: ResponsesState, how: "complete" | "aborte
     const message = "Stream ended before the response completed: no response.completed event";
     return { type: "error", error: { message, retryable: true } };
   }
-  const truncated = state.status === "incomplete" && state.incompleteReason === "max_output_tokens";
-  return doneEvent(state.blocks, truncated ? "max_tokens" : "end_turn", state.usage);
+  const incomplete = state.status === "incomplete" ? state.incompleteReason : undefined;
+  const stop = state.refused || incomplete === "content_filter"
+    ? "refusal"
+    : incomplete === "max_output_tokens"
+    ? "max_tokens"
+    : "end_turn";
+  return doneEvent(state.blocks, stop, state.usage);
 }
 
 /** A provider that speaks the Responses API: POST `${base_url}/responses`, read SSE. */

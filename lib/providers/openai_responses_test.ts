@@ -205,6 +205,23 @@ Deno.test("finishResponses() maps incomplete max_output_tokens to max_tokens", (
   assert.equal(done.stop, "max_tokens");
 });
 
+Deno.test("finishResponses() maps refusal deltas and a refusal content part to refusal", () => {
+  const streamed = initResponsesState();
+  fromWire({ type: "response.refusal.delta", item_id: "m", delta: "No." }, streamed);
+  fromWire({ type: "response.completed", response: { status: "completed" } }, streamed);
+  const done = finishResponses(streamed, "complete");
+  assert.ok(done.type === "done");
+  assert.deepEqual([done.stop, done.blocks], ["refusal", [{ type: "text", text: "No." }]]);
+  const item = initResponsesState();
+  const content = [{ type: "refusal", refusal: "No." }];
+  fromWire(
+    { type: "response.output_item.done", item: { id: "m", type: "message", content } },
+    item,
+  );
+  fromWire({ type: "response.completed", response: { status: "completed" } }, item);
+  assert.deepEqual(finishResponses(item, "complete"), done);
+});
+
 Deno.test("finishResponses() reports a stream without response.completed", () => {
   const end = finishResponses(initResponsesState(), "complete");
   assert.ok(end.type === "error");

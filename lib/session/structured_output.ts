@@ -123,6 +123,7 @@ export async function checkedTurn(
 ): Promise<TurnOutcome | SchemaViolation> {
   let outcome = await first();
   for (let attempt = 0; outcome.status === "completed"; attempt++) {
+    if (outcome.refused) return outcome;
     const text = answerJson(outcome.finalText);
     const problem = schema.problem(text);
     if (!problem) return { status: "completed", finalText: text };

@@ -66,7 +66,7 @@ const userMessageSchema = z.object({
 const assistantMessageSchema = z.object({
   role: z.literal("assistant"),
   blocks: z.array(blockSchema),
-  stop: z.enum(["end_turn", "tool_calls", "max_tokens", "error", "aborted"]),
+  stop: z.enum(["end_turn", "tool_calls", "max_tokens", "refusal", "error", "aborted"]),
   usage: usageSchema,
 });
 const toolResultMessageSchema = z.object({

@@ -1,15 +1,15 @@
 /**
- * `exec --json` with every harness: each fixes the habit tracker with its own tools (the habits
- * scripts), and every stdout line must be one event of the Codex SDK's types, with the tool calls
- * mapped to item kinds by capability, whatever the harness calls them. The cases are split over
- * two test files so that they run in parallel.
+ * `exec --json` for the harnesses whose habits tests run plain `exec` (native on every wire, the
+ * text protocols): each fixes the habit tracker with its own tools (the habits scripts), and every
+ * stdout line must be one event of the Codex SDK's types, with the tool calls mapped to item kinds
+ * by capability, whatever the harness calls them. The other harnesses' habits tests run with
+ * `--json` themselves (`habitsCase`'s `json` option), so each harness's script runs once.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
-import { HABITS_FINAL } from "./_habits.ts";
+import { assertJsonRun } from "./_habits.ts";
 import { fakeHome, fixtureRepo, interpreter, REPO } from "./_harness_env.ts";
-import { completedItems, parseEventLines } from "./_thread_events.ts";
 
 const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
   .output().then((o) => o.success, () => false);
@@ -43,19 +43,7 @@ export function execJsonCases(cases: ExecJsonCase[]): void {
           { cwd: repo, home },
         );
         assert.equal(result.code, 0, result.stderr);
-        const events = parseEventLines(result.stdout);
-        assert.equal(events.at(-1)?.type, "turn.completed");
-        const items = completedItems(events);
-        for (const kind of c.kinds) {
-          assert.ok(items.some((i) => i.type === kind), `no ${kind} item in ${result.stdout}`);
-        }
-        const commands = items.filter((i) => i.type === "command_execution");
-        assert.ok(commands.some((i) => i.status === "completed"), result.stdout);
-        for (const change of items.filter((i) => i.type === "file_change")) {
-          assert.ok(change.changes.every((ch) => ch.path.startsWith(repo)), JSON.stringify(change));
-        }
-        const answer = items.findLast((i) => i.type === "agent_message");
-        assert.equal(answer?.type === "agent_message" && answer.text, HABITS_FINAL);
+        assertJsonRun(result.stdout, c.kinds, repo);
       },
     });
   }

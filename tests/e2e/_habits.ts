@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
+import { completedItems, parseEventLines } from "./_thread_events.ts";
 
 /** The final answer every habit-tracker script ends with. */
 export const HABITS_FINAL = "Fixed longest_streak: it now compares whole dates, so streaks " +
@@ -18,11 +19,17 @@ const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
 export function habitsCase(
   harness: string,
   script: string,
-  opts: { wires: string[]; check?: (stderr: string) => void },
+  opts: {
+    wires: string[];
+    check?: (stderr: string) => void;
+    /** Run with `--json` and check its events, which must hold an item of each of these kinds. */
+    json?: string[];
+  },
 ): void {
   const wires = opts.wires;
   for (const wire of wires) {
-    Deno.test(`exec fixes the habit tracker over the ${wire} wire API with the ${harness} harness (${script})`, async () => {
+    const how = opts.json ? "exec --json" : "exec";
+    Deno.test(`${how} fixes the habit tracker over the ${wire} wire API with the ${harness} harness (${script})`, async () => {
       await using dirs = tempDirs();
       const repo = await dirs.add(fixtureRepo("habits"));
       const before = await run("python3", PYTEST, repo);
@@ -31,14 +38,16 @@ export function habitsCase(
       const turns = await loadScript(join(REPO, "tests", "fixtures", "scripts", script));
       await using fake = await startFakeProvider(turns);
       const home = await dirs.add(fakeHome(fake.baseUrl, wire));
+      const json = opts.json ? ["--json"] : [];
       const result = await interpreter(
-        ["exec", "--harness", harness, "fix the failing test"],
+        ["exec", ...json, "--harness", harness, "fix the failing test"],
         { cwd: repo, home },
       );
 
       assert.deepEqual(fake.failures, [], "every request must satisfy the wire invariants");
       assert.equal(result.code, 0, result.stderr);
-      assert.equal(result.stdout.trim(), HABITS_FINAL);
+      if (opts.json) assertJsonRun(result.stdout, opts.json, repo);
+      else assert.equal(result.stdout.trim(), HABITS_FINAL);
       assert.equal(fake.remaining(), 0, "the model's whole script must be used");
       const source = await Deno.readTextFile(join(repo, "habits.py"));
       assert.match(source, /\(today - previous\)\.days == 1/);
@@ -48,4 +57,24 @@ export function habitsCase(
       opts.check?.(result.stderr);
     });
   }
+}
+
+/**
+ * Checks an `exec --json` run's stdout: only SDK-typed events ending in `turn.completed`, an item
+ * of each of `kinds`, a completed command, file changes inside `repo`, and the habits answer.
+ */
+export function assertJsonRun(stdout: string, kinds: string[], repo: string): void {
+  const events = parseEventLines(stdout);
+  assert.equal(events.at(-1)?.type, "turn.completed");
+  const items = completedItems(events);
+  for (const kind of kinds) {
+    assert.ok(items.some((i) => i.type === kind), `no ${kind} item in ${stdout}`);
+  }
+  const commands = items.filter((i) => i.type === "command_execution");
+  assert.ok(commands.some((i) => i.status === "completed"), stdout);
+  for (const change of items.filter((i) => i.type === "file_change")) {
+    assert.ok(change.changes.every((ch) => ch.path.startsWith(repo)), JSON.stringify(change));
+  }
+  const answer = items.findLast((i) => i.type === "agent_message");
+  assert.equal(answer?.type === "agent_message" && answer.text, HABITS_FINAL);
 }

@@ -141,6 +141,7 @@ Deno.test("acp serves the SDK client: prompts, tools, permissions, options, canc
       },
     },
     { expect: { user_contains: "still there" }, reply: { text: "Yes." } },
+    { expect: { user_contains: "forbidden" }, reply: { refusal: "I can't help with that." } },
     { reply: { text: "We fixed the streak bug in habits.py." } },
   ], { allowTranslatedCalls: true });
   const home = await dirs.add(fakeHome(model.baseUrl, "chat"));
@@ -389,6 +390,14 @@ Deno.test("acp serves the SDK client: prompts, tools, permissions, options, canc
           JSON.stringify(model.requests.at(-1)!.body),
           /fix the streak bug.*still there/s,
         );
+        const asked = b.updates.length;
+        const refused = await b.agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "something forbidden" }],
+        });
+        assert.equal(refused.stopReason, "refusal");
+        const refusal = text(b.updates.slice(asked), "agent_message_chunk");
+        assert.equal(refusal, "I can't help with that.");
         const from = b.updates.length;
         const compacted = await b.agent.request(acp.methods.agent.session.prompt, {
           sessionId,

@@ -1,3 +1,6 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("deepseek-tui", "habits_deepseek_tui.jsonl", { wires: ["chat"] });
+habitsCase("deepseek-tui", "habits_deepseek_tui.jsonl", {
+  wires: ["chat"],
+  json: ["command_execution", "file_change"],
+});

@@ -1,3 +1,6 @@
 import { habitsCase } from "./_habits.ts";
 
-habitsCase("kimi-code", "habits_kimi_code.jsonl", { wires: ["chat"] });
+habitsCase("kimi-code", "habits_kimi_code.jsonl", {
+  wires: ["chat"],
+  json: ["command_execution", "file_change"],
+});

@@ -49,9 +49,11 @@ export interface ReplyPlan {
   model: string;
   created: number;
   text?: string;
+  /** The text of a refusal; `stop` is then "refusal". */
+  refusal?: string;
   thinking?: PlannedThinking;
   calls: PlannedCall[];
-  stop: "end_turn" | "tool_calls" | "max_tokens";
+  stop: "end_turn" | "tool_calls" | "max_tokens" | "refusal";
   usage: PlannedUsage;
   chunkSize: number;
 }
@@ -93,18 +95,22 @@ export function planReply(reply: ScriptReply, ctx: PlanContext): ReplyPlan {
     sealed: btoa(`fake-provider-reasoning:${nextId(ids, "sealed_")}`),
   };
   const text = reply.text === "" ? undefined : reply.text;
-  const outputChars = (text ?? "").length + (thinking?.text.length ?? 0) +
+  const refusal = reply.refusal;
+  const outputChars = (text ?? refusal ?? "").length + (thinking?.text.length ?? 0) +
     calls.reduce((sum, call) => sum + call.name.length + call.argsJson.length, 0);
   return {
     wire,
     id: nextId(ids, ID_PREFIX[wire].reply),
-    messageItemId: wire === "responses" && text !== undefined ? nextId(ids, "msg_") : "",
+    messageItemId: wire === "responses" && (text ?? refusal) !== undefined
+      ? nextId(ids, "msg_")
+      : "",
     model: ctx.model,
     created: Math.floor(Date.now() / 1000),
     text,
+    refusal,
     thinking,
     calls,
-    stop: reply.stop ?? (calls.length > 0 ? "tool_calls" : "end_turn"),
+    stop: refusal ? "refusal" : reply.stop ?? (calls.length > 0 ? "tool_calls" : "end_turn"),
     usage: {
       input: reply.usage?.input_tokens ?? Math.ceil(ctx.requestChars / 4),
       output: reply.usage?.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4)),

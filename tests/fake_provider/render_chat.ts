@@ -10,7 +10,13 @@ export interface ChatRenderOptions {
   reasoningField: string;
 }
 
-const FINISH_REASON = { end_turn: "stop", tool_calls: "tool_calls", max_tokens: "length" } as const;
+/** A refusal finishes with "stop"; the `refusal` field says the model declined. */
+const FINISH_REASON = {
+  end_turn: "stop",
+  tool_calls: "tool_calls",
+  max_tokens: "length",
+  refusal: "stop",
+} as const;
 
 /** The SSE frames of a streamed chat completion, ending with `data: [DONE]`. */
 export function chatStreamFrames(plan: ReplyPlan, opts: ChatRenderOptions): string[] {
@@ -28,6 +34,9 @@ export function chatStreamFrames(plan: ReplyPlan, opts: ChatRenderOptions): stri
   }
   for (const piece of chunks(plan.text ?? "", plan.chunkSize)) {
     frames.push(chunk({ content: piece }));
+  }
+  for (const piece of chunks(plan.refusal ?? "", plan.chunkSize)) {
+    frames.push(chunk({ refusal: piece }));
   }
   plan.calls.forEach((call, index) => {
     frames.push(chunk({
@@ -62,7 +71,7 @@ export function chatJson(plan: ReplyPlan, opts: ChatRenderOptions): Record<strin
   const message: Record<string, unknown> = {
     role: "assistant",
     content: plan.text ?? null,
-    refusal: null,
+    refusal: plan.refusal ?? null,
   };
   if (plan.thinking) message[opts.reasoningField] = plan.thinking.text;
   if (plan.calls.length > 0) {

@@ -4,7 +4,12 @@ import { typedFrame } from "./sse.ts";
 
 type Block = Record<string, unknown>;
 
-const STOP_REASON = { end_turn: "end_turn", tool_calls: "tool_use", max_tokens: "max_tokens" };
+const STOP_REASON = {
+  end_turn: "end_turn",
+  tool_calls: "tool_use",
+  max_tokens: "max_tokens",
+  refusal: "refusal",
+};
 
 /** The SSE frames of a streamed message, from `message_start` to `message_stop`. */
 export function messagesStreamFrames(plan: ReplyPlan): string[] {
@@ -35,10 +40,11 @@ export function messagesStreamFrames(plan: ReplyPlan): string[] {
       { type: "signature_delta", signature: plan.thinking.sealed },
     ]);
   }
-  if (plan.text !== undefined) {
+  const text = plan.text ?? plan.refusal;
+  if (text !== undefined) {
     block(
       { type: "text", text: "" },
-      chunks(plan.text, size).map((text) => ({ type: "text_delta", text })),
+      chunks(text, size).map((text) => ({ type: "text_delta", text })),
     );
   }
   for (const call of plan.calls) {
@@ -68,7 +74,8 @@ export function messagesJson(plan: ReplyPlan): Record<string, unknown> {
       signature: plan.thinking.sealed,
     });
   }
-  if (plan.text !== undefined) content.push({ type: "text", text: plan.text });
+  const text = plan.text ?? plan.refusal;
+  if (text !== undefined) content.push({ type: "text", text });
   for (const call of plan.calls) {
     content.push({ type: "tool_use", id: call.id, name: call.name, input: call.args });
   }

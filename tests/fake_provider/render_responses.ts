@@ -28,12 +28,11 @@ export function responsesStreamFrames(plan: ReplyPlan): string[] {
       (i) => emitReasoning(emit, plan, i),
     );
   }
-  if (plan.text !== undefined) {
-    const text = plan.text;
+  if (plan.text !== undefined || plan.refusal !== undefined) {
     const added = { id: plan.messageItemId, type: "message", role: "assistant" };
     stream(
       { ...added, status: "in_progress", content: [] },
-      messageItem(plan.messageItemId, text),
+      messageItem(plan),
       (i) => emitText(emit, plan, i),
     );
   }
@@ -55,7 +54,7 @@ export function responsesStreamFrames(plan: ReplyPlan): string[] {
 export function responsesJson(plan: ReplyPlan): Record<string, unknown> {
   const output: Item[] = [];
   if (plan.thinking) output.push(reasoningItem(plan.thinking));
-  if (plan.text !== undefined) output.push(messageItem(plan.messageItemId, plan.text));
+  if (plan.text !== undefined || plan.refusal !== undefined) output.push(messageItem(plan));
   for (const call of plan.calls) output.push(callItem(call));
   const incomplete = plan.stop === "max_tokens";
   const response = responseObject(plan, incomplete ? "incomplete" : "completed", output);
@@ -84,9 +83,20 @@ function emitReasoning(emit: Emit, plan: ReplyPlan, output_index: number): void 
   emit("response.reasoning_summary_part.done", { ...where, part: { type: "summary_text", text } });
 }
 
+/** The text deltas of the message item, or its refusal deltas (`response.refusal.*`). */
 function emitText(emit: Emit, plan: ReplyPlan, output_index: number): void {
-  const text = plan.text!;
   const where = { item_id: plan.messageItemId, output_index, content_index: 0 };
+  if (plan.refusal !== undefined) {
+    const refusal = plan.refusal;
+    emit("response.content_part.added", { ...where, part: refusalPart("") });
+    for (const delta of chunks(refusal, plan.chunkSize)) {
+      emit("response.refusal.delta", { ...where, delta });
+    }
+    emit("response.refusal.done", { ...where, refusal });
+    emit("response.content_part.done", { ...where, part: refusalPart(refusal) });
+    return;
+  }
+  const text = plan.text!;
   emit("response.content_part.added", { ...where, part: outputText("") });
   for (const delta of chunks(text, plan.chunkSize)) {
     emit("response.output_text.delta", { ...where, delta, logprobs: [] });
@@ -137,14 +147,18 @@ function reasoningItem(thinking: PlannedThinking): Item {
   };
 }
 
-function messageItem(id: string, text: string): Item {
+function messageItem(plan: ReplyPlan): Item {
   return {
-    id,
+    id: plan.messageItemId,
     type: "message",
     role: "assistant",
     status: "completed",
-    content: [outputText(text)],
+    content: [plan.refusal !== undefined ? refusalPart(plan.refusal) : outputText(plan.text!)],
   };
+}
+
+function refusalPart(refusal: string): Item {
+  return { type: "refusal", refusal };
 }
 
 function callItem(call: PlannedCall): Item {

@@ -27,6 +27,11 @@ const replySchema = z.strictObject({
   tool_calls: z.array(toolCallSchema).optional(),
   /** Overrides the stop reason derived from the reply (tool calls → "tool_calls", else "end_turn"). */
   stop: z.enum(["end_turn", "tool_calls", "max_tokens"]).optional(),
+  /**
+   * The model declines with this text: a Chat `refusal` delta, a Responses `refusal` content
+   * part, Messages text with `stop_reason: "refusal"`. Not with text, tool calls or stop.
+   */
+  refusal: z.string().min(1).optional(),
   /** Overrides the token counts; the defaults are derived from request and reply sizes. */
   usage: usageSchema.optional(),
 });
@@ -59,6 +64,9 @@ export const scriptTurnSchema = z
   })
   .refine((turn) => (turn.reply === undefined) !== (turn.error === undefined), {
     message: 'A turn needs exactly one of "reply" and "error"',
+  })
+  .refine(({ reply: r }) => !r?.refusal || (!r.text && !r.tool_calls?.length && !r.stop), {
+    message: 'A "refusal" reply cannot also have "text", "tool_calls" or "stop"',
   });
 
 /** A scripted tool call. */

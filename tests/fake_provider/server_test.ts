@@ -189,6 +189,36 @@ Deno.test("startFakeProvider() streams messages that the anthropic SDK parses", 
   assert.equal(fake.remaining(), 0);
 });
 
+Deno.test("startFakeProvider() renders a scripted refusal that each SDK reads back", async () => {
+  const REFUSAL = "I can't help with that.";
+  const turn = { reply: { refusal: REFUSAL } };
+  await using fake = startFakeProvider([turn, turn, turn]);
+  const client = openai(fake.baseUrl);
+  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "hi" }];
+  let chatRefusal = "";
+  for await (
+    const chunk of await client.chat.completions.create({ model: "m", messages, stream: true })
+  ) {
+    chatRefusal += chunk.choices[0]?.delta.refusal ?? "";
+  }
+  assert.equal(chatRefusal, REFUSAL);
+  const stream = client.responses.stream({ model: "m", input: "hi" });
+  let deltas = "";
+  stream.on("response.refusal.delta", (event) => deltas += event.delta);
+  const response = await stream.finalResponse();
+  assert.equal(deltas, REFUSAL);
+  const item = response.output[0] as OpenAI.Responses.ResponseOutputMessage;
+  assert.deepEqual(item.content.map((p) => p.type === "refusal" && p.refusal), [REFUSAL]);
+  const anthropic = new Anthropic({ apiKey: "k", baseURL: fake.origin, maxRetries: 0 });
+  const message = await anthropic.messages
+    .stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
+    .finalMessage();
+  assert.equal(message.stop_reason, "refusal");
+  assert.deepEqual(message.content, [{ type: "text", text: REFUSAL }]);
+  assert.deepEqual(fake.failures, []);
+  assert.equal(fake.remaining(), 0);
+});
+
 Deno.test("startFakeProvider() answers non-streaming requests with JSON bodies", async () => {
   const reply = { reply: { text: "Plain.", tool_calls: [{ name: "Read", args: { path: "a" } }] } };
   await using fake = startFakeProvider([reply, reply, reply]);

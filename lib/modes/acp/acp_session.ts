@@ -215,7 +215,7 @@ export class AcpSession implements AsyncDisposable {
   #stopReason(outcome: PromptOutcome): StopReason {
     switch (outcome.status) {
       case "completed":
-        return "end_turn";
+        return outcome.refused ? "refusal" : "end_turn";
       case "aborted":
         return "cancelled";
       case "step_limit":

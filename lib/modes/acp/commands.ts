@@ -163,6 +163,8 @@ function stopReasonOf(outcome: PromptOutcome): StopReason {
       return "max_turn_requests";
     case "failed":
       throw new UserError(outcome.error.message, { hint: outcome.error.hint });
+    case "completed":
+      return outcome.refused ? "refusal" : "end_turn";
     default:
       return "end_turn";
   }
