@@ -11,6 +11,7 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 
 const LEAVES = ["lib/errors.ts", "lib/input_file.ts", "lib/version.ts", "lib/cancel.ts"];
 const BELOW_LOOP = [
+  "lib/trajectory",
   "lib/store",
   "lib/approval",
   "lib/config",
@@ -49,6 +50,7 @@ const ALLOWED: Record<string, string[]> = {
     "lib/model",
     "lib/errors.ts",
   ],
+  "lib/trajectory": ["lib/trajectory", "lib/model", "lib/errors.ts"],
   "lib/store": ["lib/store", "lib/model", "lib/errors.ts", "lib/input_file.ts", "lib/version.ts"],
   "lib/approval": ["lib/approval", "lib/errors.ts", "lib/cancel.ts"],
   "lib/config": ["lib/config", "lib/providers", "lib/errors.ts", "lib/input_file.ts"],

@@ -23,6 +23,7 @@ export function addExecFlags(cmd: Command): Command {
       [],
     )
     .option("-o, --output-last-message <file>", "also write the final answer to FILE")
+    .option("--trajectory <file>", "write the run as an ATIF trajectory (Harbor) to FILE")
     .option("--ephemeral", "save no session file")
     .addOption(new Option("--thread-source <source>", "accepted for the Codex SDK").hideHelp())
     .addOption(

@@ -47,6 +47,8 @@ export interface ExecFlags extends SharedFlags {
   /** Image files; each flag may hold a comma list. */
   image?: string[];
   outputLastMessage?: string;
+  /** `--trajectory FILE`: the run as an ATIF trajectory. */
+  trajectory?: string;
   /** Sent by newer Codex SDKs; accepted and ignored. */
   threadSource?: string;
   /** Sent by newer Codex SDKs; accepted and ignored. */

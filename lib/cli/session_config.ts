@@ -151,6 +151,7 @@ export function execOptionsOf(flags: ExecFlags): ExecOptions {
     ...(flags.outputLastMessage !== undefined
       ? { outputLastMessage: flags.outputLastMessage }
       : {}),
+    ...(flags.trajectory !== undefined ? { trajectory: flags.trajectory } : {}),
     ...(flags.review ? { review: flags.review } : {}),
   };
 }

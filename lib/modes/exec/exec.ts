@@ -12,6 +12,7 @@ import {
   withInterrupt,
 } from "./exec_turn.ts";
 import { ttyApprover } from "./approve_tty.ts";
+import { writeExecTrajectory } from "./exec_trajectory.ts";
 import { openSession, type SessionConfig } from "../../session/open.ts";
 import { findResumable } from "../../session/resume.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
@@ -63,7 +64,13 @@ export async function runExec(
     json?.turnStarted();
     const input = [...images, { type: "text" as const, text: prompt }];
     return session.prompt(input, signal, { outputSchema: schema });
+  }).catch(async (error) => {
+    if (options.trajectory) await writeExecTrajectory(options.trajectory, session, { error });
+    throw error;
   });
+  if (options.trajectory) {
+    await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy });
+  }
   const { outputLastMessage } = options;
   return await finishExec(outcome, {
     json,

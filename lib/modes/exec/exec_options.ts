@@ -10,6 +10,8 @@ export interface ExecOptions {
   images: string[];
   /** Also write the final answer to this file. */
   outputLastMessage?: string;
+  /** Write the run as an ATIF trajectory (Harbor's format) to this file at its end. */
+  trajectory?: string;
   /** `exec review`: what to review, as given. */
   review?: ReviewArgs;
 }

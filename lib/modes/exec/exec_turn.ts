@@ -99,7 +99,7 @@ export function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void 
 }
 
 /** Why a turn that did not complete failed, with the fix. */
-function failureOf(
+export function failureOf(
   outcome: Extract<TurnOutcome, { status: "failed" | "step_limit" | "repeated_call" }>,
 ): Pick<ProviderFailure, "message" | "hint"> {
   if (outcome.status === "failed") return outcome.error;

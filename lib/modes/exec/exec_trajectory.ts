@@ -1,0 +1,50 @@
+/** `exec --trajectory FILE`: the run as an ATIF trajectory, written when the run ends however it ends. */
+import { VERSION } from "../../version.ts";
+import type { PromptOutcome, Session } from "../../session/open.ts";
+import { trajectoryOf } from "../../trajectory/atif.ts";
+import { writeTrajectory } from "../../trajectory/write.ts";
+import { failureOf } from "./exec_turn.ts";
+
+/** How a run ended: its outcome, the signal that stopped it, or the error it threw. */
+export interface RunEnding {
+  outcome?: PromptOutcome;
+  stoppedBy?: { name: Deno.Signal };
+  error?: unknown;
+}
+
+/** Writes `session`'s history so far to `path` as ATIF, noting how the run ended when it failed. */
+export async function writeExecTrajectory(
+  path: string,
+  session: Session,
+  ending: RunEnding,
+): Promise<void> {
+  const { info } = session;
+  const trajectory = trajectoryOf(session.history(), {
+    sessionId: session.id,
+    agent: {
+      name: "interpreter",
+      version: VERSION,
+      modelName: info.model,
+      extra: { provider: info.provider, harness: info.harness, wire_api: info.wireApi },
+    },
+    usage: session.usage,
+    costUsd: session.status().cost,
+    notes: endingNote(ending),
+  });
+  await writeTrajectory(path, trajectory);
+}
+
+/** A line on how the run ended; undefined when the turn completed. */
+export function endingNote(ending: RunEnding): string | undefined {
+  const { outcome, stoppedBy, error } = ending;
+  if (error !== undefined) {
+    return `The run failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (!outcome || outcome.status === "completed") return undefined;
+  if (outcome.status === "aborted") {
+    return stoppedBy && stoppedBy.name !== "SIGINT"
+      ? `Stopped by ${stoppedBy.name}`
+      : "Interrupted";
+  }
+  return `The turn ended with ${outcome.status}: ${failureOf(outcome).message}`;
+}
