@@ -4,16 +4,8 @@
  * everything as one typed event stream. Opened by `openSession()` (open.ts).
  */
 import { formatConfigDebug } from "../config/debug.ts";
-import { resolveProvider } from "../config/provider.ts";
 import { type ConfigValues, DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
-import { loadHarness } from "../harness/load.ts";
-import {
-  promptMessages,
-  renderContext,
-  withOpeningContext,
-  withoutContext,
-} from "../harness/context.ts";
-import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
+import { promptMessages, withoutContext } from "../harness/context.ts";
 import { sessionToolHooks } from "../hooks/session_chain.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
@@ -21,7 +13,6 @@ import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, type Message, type Usage } from "../model/message.ts";
 import type { OutputSchema } from "../model/message.ts";
-import { openProvider } from "../providers/mod.ts";
 import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
@@ -29,21 +20,14 @@ import type { HookHub } from "../hooks/user_hooks.ts";
 import type { TurnContext } from "../tools/types.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
 import { skillMessages } from "../workspace/skill_mentions.ts";
-import {
-  fittingHarnesses,
-  harnessChoices,
-  harnessDirs,
-  isProvider,
-  providerChoices,
-} from "./choices.ts";
-import { sessionHarness } from "./agent_session.ts";
+import { fittingHarnesses, harnessChoices, providerChoices } from "./choices.ts";
 import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
 import { CostMeter, modelPrice } from "./cost.ts";
 import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
-import { wireLabel, wireMismatch } from "./setup.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { makeSubagentRunner } from "./subagent.ts";
+import { switchHarnessOf, switchModelOf, type SwitchTarget } from "./switching.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints.ts";
 import type {
   CheckpointList,
@@ -53,7 +37,6 @@ import type {
 } from "./checkpoint_types.ts";
 import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
 import {
-  limitsOf,
   type LiveParts,
   type RunningTurn,
   type SessionParts,
@@ -332,75 +315,24 @@ export class LiveSession implements Session {
     return ctx;
   }
 
-  async switchHarness(id: string): Promise<void> {
-    const { agent, recorder } = this.#live;
-    const state = this.#state;
-    const next = sessionHarness(await loadHarness(id, harnessDirs(agent)), agent.config.values);
-    if (!next.wireApis.includes(agent.settings.wireApi)) {
-      throw wireMismatch(next.id, agent.settings.wireApi, next.wireApis);
-    }
-    // A session with its own instructions (a review) keeps them.
-    if (!this.#p.config.instructions) {
-      state.context = renderContext(next, await agent.promptVarsFor(next));
-    }
-    const translated = translateHistory(withoutContext(state.loop.messages), state.harness, next);
-    state.loop.messages.splice(
-      0,
-      state.loop.messages.length,
-      ...withOpeningContext(state.context, translated),
-    );
-    state.harness = next;
-    state.loop.system = state.context.system;
-    this.info.harness = next.id;
-    recorder.append({ type: "harness_switch", harness: next.id });
-    recorder.syncMessages();
-    this.#p.io.onEvent({ type: "harness_switched", harness: next.id });
+  switchHarness(id: string): Promise<void> {
+    return switchHarnessOf(this.#switchTarget(), id);
   }
 
-  async switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
+  switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
     this.#chargeCost();
-    const { agent } = this.#live;
-    const state = this.#state;
-    const slash = spec.indexOf("/");
-    const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
-      ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }
-      : { provider: state.route.providerId, model: spec };
-    const values = { ...this.config, model: wanted.model, model_provider: wanted.provider };
-    const resolved = resolveProvider({ ...agent.config, values }, this.#p.env);
-    if (!state.harness.wireApis.includes(resolved.settings.wireApi)) {
-      throw wireMismatch(state.harness.id, resolved.settings.wireApi, state.harness.wireApis);
-    }
-    this.#live.provider = await openProvider(resolved.settings);
-    const { loop } = state;
-    loop.messages.splice(0, loop.messages.length, ...withoutSealedReasoning(loop.messages));
-    state.route = { providerId: resolved.settings.id, wireApi: resolved.settings.wireApi };
-    loop.model = resolved.model;
-    if (effort) loop.reasoningEffort = effort;
-    state.limits = limitsOf(this.#p.catalog, this.config, resolved.settings, resolved.model);
-    loop.requestOptions = { ...loop.requestOptions, maxOutputCap: state.limits.maxOutput };
-    const contextNote = state.limits.guessNote;
-    const provider = state.route.providerId;
-    Object.assign(this.info, {
-      model: resolved.model,
-      provider,
-      wireApi: wireLabel(resolved.settings),
-      contextNote,
-    });
-    const reasoningEffort = loop.reasoningEffort;
-    this.#live.recorder.append({
-      type: "model_switch",
-      provider,
-      model: resolved.model,
-      ...(reasoningEffort ? { reasoningEffort } : {}),
-    });
-    this.#live.recorder.syncMessages();
-    this.#p.io.onEvent({
-      type: "model_switched",
-      model: resolved.model,
-      provider,
-      reasoningEffort,
-      contextNote,
-    });
+    return switchModelOf(this.#switchTarget(), spec, effort);
+  }
+
+  #switchTarget(): SwitchTarget {
+    const [parts, state, live, info, config] = [
+      this.#p,
+      this.#state,
+      this.#live,
+      this.info,
+      this.config,
+    ];
+    return { parts, state, live, info, config };
   }
 
   models() {
