@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../errors.ts";
 import { parseArgs } from "./cli.ts";
-import { nearCommand, typoDistance } from "./help.ts";
+import { typoDistance } from "../config/typo_distance.ts";
+import { nearCommand } from "./help.ts";
 
 const COMMANDS = ["exec", "resume", "fork", "debug", "trust-changes", "help"];
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ConfigError, tomlSyntaxHint, UsageError } from "../errors.ts";
 import { isCodexOnlyKey } from "./_codex_keys.ts";
 import { formatTomlValue, isTable, joinKeyPath, splitKeyPath } from "./_keypath.ts";
+import { typoDistance } from "./typo_distance.ts";
 
 /** Where a layer came from, for messages. */
 export interface LayerSource {
@@ -161,26 +162,10 @@ function closest(word: string, candidates: readonly string[]): string | undefine
   const limit = word.length <= 4 ? 1 : 2;
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
-    const distance = editDistance(word.toLowerCase(), name.toLowerCase());
+    const distance = typoDistance(word.toLowerCase(), name.toLowerCase());
     if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions, transpositions. */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
 }
 
 const KEY_TEXT = String.raw`(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')`;

@@ -1,23 +1,10 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../model/message.ts";
-import { makeStyle } from "../term/progress.ts";
 import type { SessionEvent } from "../../session/open.ts";
-import { Transcript, type TranscriptOptions } from "./render.ts";
+import { makeStyle } from "../term/progress.ts";
+import { testTranscript as transcript } from "./_test_transcript.ts";
 
 const ESC = "\x1b";
-
-/** A transcript with colors on; `out()` is everything it wrote. */
-function transcript(opts: Partial<TranscriptOptions> = {}) {
-  let written = "";
-  const t = new Transcript({
-    write: (text) => written += text,
-    style: makeStyle(true),
-    spinner: false,
-    hideReasoning: false,
-    ...opts,
-  });
-  return { t, out: () => written };
-}
 
 function answer(text: string): SessionEvent {
   return {

@@ -1,28 +1,12 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/progress.ts";
-import { Transcript } from "./render.ts";
+import { testTranscript, until } from "./_test_transcript.ts";
 
 const call = { id: "c1", name: "exec_command", args: {} };
 
 /** A transcript with a spinner, `columns` wide; `out()` is everything it wrote. */
 function spinning(columns = 40) {
-  let written = "";
-  const t = new Transcript({
-    write: (text) => written += text,
-    style: makeStyle(false),
-    spinner: true,
-    hideReasoning: false,
-    columns: () => columns,
-  });
-  return { t, out: () => written };
-}
-
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the spinner");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return testTranscript({ style: makeStyle(false), spinner: true, columns: () => columns });
 }
 
 /** The last spinner frame drawn: from its erase to the cursor's return to its line. */

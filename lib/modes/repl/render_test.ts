@@ -1,20 +1,7 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../model/message.ts";
-import { makeStyle } from "../term/progress.ts";
 import type { SessionEvent } from "../../session/open.ts";
-import { Transcript } from "./render.ts";
-
-/** A transcript with colors on; `out()` is everything it wrote. */
-function transcript() {
-  let written = "";
-  const t = new Transcript({
-    write: (text) => written += text,
-    style: makeStyle(true),
-    spinner: false,
-    hideReasoning: false,
-  });
-  return { t, out: () => written };
-}
+import { testTranscript as transcript } from "./_test_transcript.ts";
 
 const OUR_STYLING = ["\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m"];
 

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/progress.ts";
 import { Transcript } from "./render.ts";
-
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the spinner");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { until } from "./_test_transcript.ts";
 
 Deno.test("Transcript draws the status line under the spinner, cut to the width", async () => {
   let written = "";
