@@ -5,7 +5,8 @@ import { HarnessError } from "../errors.ts";
 import { CAPABILITIES } from "../tools/registry.ts";
 import { listHarnessIds, loadHarness, loadHarnessDir, SPEC_FILE } from "./load.ts";
 import { renderResult } from "./call.ts";
-import { placeholdersFor, SAMPLE_OUTPUTS, sampleRender } from "./placeholders.ts";
+import { SAMPLE_OUTPUTS } from "./_sample_outputs.ts";
+import { placeholdersFor, sampleRender } from "./placeholders.ts";
 import type { HarnessTool } from "./types.ts";
 import { BASE_SPEC, writeHarness } from "./_test_harness.ts";
 

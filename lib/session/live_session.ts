@@ -4,12 +4,9 @@
  * everything as one typed event stream. Opened by `openSession()` (open.ts).
  */
 import { formatConfigDebug } from "../config/debug.ts";
-import { type ConfigValues, DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
+import type { ConfigValues } from "../config/schema.ts";
 import { promptMessages, withoutContext } from "../harness/context.ts";
-import { sessionToolHooks } from "../hooks/session_chain.ts";
 import { runTurn } from "../loop/agent_loop.ts";
-import type { ToolHooks } from "../loop/tool_hooks.ts";
-import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import { type Block, type Message, type Usage } from "../model/message.ts";
 import type { OutputSchema } from "../model/message.ts";
@@ -17,16 +14,16 @@ import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
 import type { HookHub } from "../hooks/user_hooks.ts";
-import type { TurnContext } from "../tools/types.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
 import { skillMessages } from "../workspace/skill_mentions.ts";
 import { fittingHarnesses, harnessChoices, providerChoices } from "./choices.ts";
 import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
-import { CostMeter, modelPrice } from "./cost.ts";
+import { CostMeter } from "./cost.ts";
+import { chargeCost, sessionStatusOf } from "./status.ts";
 import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
-import { makeSubagentRunner } from "./subagent.ts";
+import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
 import { switchHarnessOf, switchModelOf, type SwitchTarget } from "./switching.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints.ts";
 import type {
@@ -183,16 +180,17 @@ export class LiveSession implements Session {
     // A resumed conversation already had the harness's opening context.
     loop.messages.push(...promptMessages(context, blocks, loop.messages.length === 0), ...skills);
     recorder.syncMessages();
-    const toolHooks = this.#toolHooks();
+    const setup = this.#turnSetup();
+    const toolHooks = toolHooksOf(setup);
     const outcome = await this.#p.hooks.untilStopped(loop, signal, () =>
       runTurn(loop, {
         provider: this.#live.provider,
         harness: this.#state.harness,
-        ctx: this.#turnContext(signal, toolHooks),
+        ctx: turnContextOf(setup, signal, toolHooks),
         emit: (event) => this.#emit(event),
         toolHooks,
         toolSources: this.#p.toolSources,
-        sourcePlacement: this.#sourcePlacement(),
+        sourcePlacement: sourcePlacementOf(setup),
         beforeRequest: (s) => this.#beforeRequest(s),
         maxSteps: values.max_turn_steps,
         toolCallRepair: values.tool_call_repair,
@@ -262,57 +260,9 @@ export class LiveSession implements Session {
     this.#live.recorder.append({ type: "tool_state", state: snapshot });
   }
 
-  /** The links every tool call passes: approval, the harness's reminders, the loop guard. */
-  #toolHooks(): ToolHooks {
-    return this.#plan.hooks(sessionToolHooks({
-      approve: this.#live.agent.sandbox.beforeToolCall,
-      loopGuardRepeats: this.config.loop_guard_repeats,
-      mcpServers: this.config.mcp_servers,
-      userHooks: this.#p.hooks.toolLink,
-    }));
-  }
-
-  /** MCP tools go behind the harness's tool search once they pass `mcp_defer_tokens`. */
-  #sourcePlacement(): SourcePlacement {
-    return { deferAboveTokens: this.config.mcp_defer_tokens ?? DEFAULT_MCP_DEFER_TOKENS };
-  }
-
-  /** What the tools of one turn work with. */
-  #turnContext(signal: AbortSignal, toolHooks: ToolHooks): TurnContext {
-    const { agent, relay, resources } = this.#live;
-    const { sandbox, config } = agent;
-    const { harness, toolState } = this.#state;
-    const currentCall = () => this.#turn?.callId ?? "";
-    const ctx: TurnContext = {
-      cwd: this.#p.config.cwd,
-      env: sandbox.env,
-      state: toolState,
-      resources,
-      signal,
-      sandbox: this.#plan.sandbox(sandbox.sandbox),
-      fs: sandbox.fs,
-      scratch: sandbox.scratch,
-      networkAllowed: sandbox.networkAllowed,
-      webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
-      home: config.home,
-      mcp: this.mcp,
-      isHeldBack: agent.workspace.isHeldBack,
-      skills: () => agent.workspace.skills(sandbox.fs),
-      askUser: relay.askUser(),
-      // A plan needs someone to approve it.
-      planMode: this.#p.io.askUser ? this.#plan.control() : undefined,
-    };
-    ctx.runSubagent = makeSubagentRunner(ctx, {
-      provider: this.#live.provider,
-      harness,
-      parent: this.#state.loop,
-      toolHooks,
-      toolSources: this.#p.toolSources,
-      sourcePlacement: this.#sourcePlacement(),
-      emit: (event, label) =>
-        this.#p.io.onEvent({ type: "subagent", parentCallId: currentCall(), label, event }),
-    });
-    return ctx;
+  /** What a turn's tools are set up from (turn_context.ts). */
+  #turnSetup(): TurnSetup {
+    return { parts: this.#p, plan: this.#plan, currentCall: () => this.#turn?.callId ?? "" };
   }
 
   switchHarness(id: string): Promise<void> {
@@ -320,7 +270,7 @@ export class LiveSession implements Session {
   }
 
   switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
-    this.#chargeCost();
+    chargeCost(this.#p, this.#cost);
     return switchModelOf(this.#switchTarget(), spec, effort);
   }
 
@@ -344,38 +294,8 @@ export class LiveSession implements Session {
     });
   }
 
-  /** Charges the tokens used since the last charge at the prices of the model in use. */
-  #chargeCost(): void {
-    const { loop } = this.#state;
-    const price = modelPrice(this.#p.catalog, this.#live.provider.settings, loop.model);
-    this.#cost.charge(loop.usage, price);
-  }
-
   status(): SessionStatus {
-    this.#chargeCost();
-    const { agent, recorder } = this.#live;
-    const { loop, limits, repairs } = this.#state;
-    const values = this.config;
-    return {
-      ...this.info,
-      sandboxMode: values.sandbox_mode,
-      sandbox: agent.sandbox.sandbox.status.description,
-      approval: values.approval_policy,
-      network: agent.sandbox.networkAllowed,
-      sessionId: recorder.savedId,
-      sessionFile: recorder.file,
-      contextUsed: contextTokens(loop),
-      contextWindow: limits.contextWindow,
-      toolCallRepairs: values.tool_call_repair === false ? undefined : repairs,
-      tokens: {
-        input: loop.usage.inputTokens,
-        output: loop.usage.outputTokens,
-        cached: loop.usage.cachedInputTokens,
-      },
-      cost: this.#cost.usd,
-      reasoningEffort: loop.reasoningEffort,
-      textProtocol: this.#state.harness.protocol !== undefined,
-    };
+    return sessionStatusOf(this.#p, this.#cost);
   }
 
   harnesses() {

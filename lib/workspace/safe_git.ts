@@ -171,10 +171,7 @@ export async function openGitRunner(
       const spec = confined
         ? await sandbox.wrap({ argv, cwd, env: runEnv })
         : { cmd: "git", args: argv.slice(1), env: runEnv };
-      const result = await spawnGit(spec, cwd);
-      // bwrap can fail to set up its namespaces when many start at once (EAGAIN): try again.
-      if (confined && result.error?.startsWith("bwrap:")) return await spawnGit(spec, cwd);
-      return result;
+      return await spawnGit(spec, cwd);
     },
     [Symbol.asyncDispose]: () => opts.sandbox ? Promise.resolve() : sandbox.close(),
   };

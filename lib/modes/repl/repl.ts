@@ -18,9 +18,6 @@ import {
   type SessionIO,
 } from "../../session/open.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
-import { needsFirstRun, runFirstRun } from "./first_run.ts";
-import { askForMissingKey } from "./key_setup.ts";
-import { readSecret } from "./secret_input.ts";
 import { replApprover } from "./approvals.ts";
 import { replAskUser } from "./ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
@@ -29,10 +26,12 @@ import { plainInput, type ReplInput, terminalInput } from "./input.ts";
 import { forkAtStart } from "./fork_command.ts";
 import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
 import { pickSession } from "./picker.ts";
+import { ProviderSetup } from "./provider_setup.ts";
 import { withRawTerminal } from "./list_picker.ts";
 import { inReplTerms } from "./repl_hints.ts";
 import { recapLines } from "./recap.ts";
 import { Transcript } from "./render.ts";
+import { detectTerminal, pageText, type Terminal, writeOut } from "./terminal.ts";
 
 /** The input prompt. */
 export const PROMPT = "› ";
@@ -52,23 +51,6 @@ export interface ReplOptions {
 /** Events that come many a second and change nothing of the status line. */
 const STREAMED = new Set(["text_delta", "thinking_delta", "tool_progress", "subagent"]);
 
-/** What the terminal allows. */
-interface Terminal {
-  /** Stdin is a terminal: line editing (unless `plain`), approvals, prompts shown. */
-  interactive: boolean;
-  /** No escape sequences at all (NO_COLOR, TERM=dumb, or stdout is not a terminal). */
-  plain: boolean;
-  stdoutIsTerminal: boolean;
-}
-
-const encoder = new TextEncoder();
-
-function writeOut(text: string): void {
-  const bytes = encoder.encode(text);
-  let done = 0;
-  while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
-}
-
 /** Runs the REPL until end of input, Ctrl-D, Ctrl-C twice at an empty prompt, or `/exit`. */
 export async function runRepl(opts: ReplOptions): Promise<number> {
   const env = Deno.env.toObject();
@@ -81,12 +63,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
     });
   }
   const home = configHome(env, cwd);
-  const stdoutIsTerminal = Deno.stdout.isTerminal();
-  const term: Terminal = {
-    interactive: Deno.stdin.isTerminal(),
-    plain: !stdoutIsTerminal || Boolean(env.NO_COLOR) || env.TERM === "dumb",
-    stdoutIsTerminal,
-  };
+  const term = detectTerminal(env);
   const style = makeStyle(!term.plain);
   const transcript = new Transcript({
     write: writeOut,
@@ -129,8 +106,8 @@ class Repl {
   #quit = Promise.withResolvers<null>();
   #saveHistory = true;
   #exitCode = 0;
-  /** The user skipped the first-run setup: a missing key is then an error, not a question. */
-  #setupSkipped = false;
+  /** The first-run offer and the missing-key question. */
+  #setup: ProviderSetup;
   /** The open session continues a saved one (the banner says which). */
   #resumed = false;
   /** The context-window notes shown so far: each is said once per run, not at every `/new`. */
@@ -138,6 +115,7 @@ class Repl {
 
   constructor(parts: ReplParts) {
     this.#p = parts;
+    this.#setup = new ProviderSetup({ ...parts, write: writeOut });
   }
 
   async run(): Promise<number> {
@@ -152,11 +130,7 @@ class Repl {
         resume = { id };
       }
       if (opts.fork && resume) resume = { id: await this.#forkAtStart(resume) };
-      const c = opts.config;
-      const chosen = c.model || c.oss || c.profile || (c.overrides?.length ?? 0) > 0;
-      if (!resume && term.interactive && !chosen) {
-        await this.#firstRun();
-      }
+      await this.#setup.firstRun(opts.config, resume);
       await this.#open(resume);
       await this.#loadSettings();
       let first = opts.prompt;
@@ -207,29 +181,6 @@ class Repl {
     writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + prompt);
   }
 
-  /** With no provider set up yet, offers to set one up (skippable); never in exec. */
-  async #firstRun(): Promise<void> {
-    const { home, env, transcript, input } = this.#p;
-    if (!(await needsFirstRun(home, env))) return;
-    const chosen = await runFirstRun(home, {
-      // It lists the model names the local servers report.
-      print: (text) => transcript.lines([terminalText(text)]),
-      readLine: (prompt) => input.line(prompt).then((line) => line ?? undefined),
-    }, { env });
-    this.#setupSkipped = chosen === undefined;
-  }
-
-  /** A provider key that is missing is asked for on a terminal, unless the setup was skipped. */
-  #enterKey(error: unknown): Promise<boolean> {
-    const { home, input, term, transcript } = this.#p;
-    if (!term.interactive || this.#setupSkipped) return Promise.resolve(false);
-    return askForMissingKey(error, home, {
-      print: (text) => transcript.lines([terminalText(text)]),
-      readSecret: (prompt) =>
-        readSecret(input, prompt, { write: writeOut, lineEditing: !term.plain }),
-    });
-  }
-
   /**
    * Opens a session: the saved one `resume` names, or a fresh one that keeps the harness, model
    * and effort in use (`keep`, from `/new`).
@@ -239,7 +190,7 @@ class Repl {
     this.#resumed = resume !== undefined;
     const next = resume ? { ...config, resume } : { ...config, ...keep };
     this.#session = await openSession(next, this.#io(), { env: this.#p.env }).catch(async (e) => {
-      if (!(await this.#enterKey(e))) throw e;
+      if (!(await this.#setup.enterKey(e))) throw e;
       return await openSession(next, this.#io(), { env: this.#p.env });
     });
     this.#banner();
@@ -372,7 +323,7 @@ class Repl {
       session: () => this.#session!,
       print: (lines) => transcript.lines(lines),
       style,
-      page: (text) => this.#page(text),
+      page: (text) => pageText(text, this.#p),
       interruptible: (task) => this.#interruptible(task),
       newSession: () => this.#replace(undefined, this.#inUse()),
       resumeSession: async () => {
@@ -422,27 +373,6 @@ class Repl {
       print: (lines) => this.#p.transcript.lines(lines),
       ask: (prompt) => this.#p.input.next(prompt),
       style: this.#p.style,
-    });
-  }
-
-  /** Prints `text`, through `$PAGER` when stdout is a terminal and it does not fit. */
-  async #page(text: string): Promise<void> {
-    const { term, transcript, input, env } = this.#p;
-    const lines = text.split("\n");
-    const rows = term.stdoutIsTerminal ? Deno.consoleSize().rows : Infinity;
-    if (!term.interactive || lines.length < rows - 1) return transcript.lines(lines);
-    const pager = env.PAGER || "less -FRX";
-    await input.suspend(async () => {
-      const child = new Deno.Command("sh", {
-        args: ["-c", pager],
-        stdin: "piped",
-        stdout: "inherit",
-        stderr: "inherit",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(encoder.encode(text + "\n")).catch(() => {});
-      await writer.close().catch(() => {});
-      await child.status;
     });
   }
 }

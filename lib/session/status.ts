@@ -1,0 +1,43 @@
+/**
+ * What `/status` reports of a `LiveSession`: its model, sandbox, file, context use, tokens and
+ * cost, with the cost charged at the prices of each model the tokens went to.
+ */
+import { contextTokens } from "./compaction.ts";
+import { type CostMeter, modelPrice } from "./cost.ts";
+import type { SessionParts } from "./session_parts.ts";
+import type { SessionStatus } from "./types.ts";
+
+/** Charges the tokens used since the last charge at the prices of the model in use. */
+export function chargeCost(parts: SessionParts, cost: CostMeter): void {
+  const { loop } = parts.state;
+  const price = modelPrice(parts.catalog, parts.live.provider.settings, loop.model);
+  cost.charge(loop.usage, price);
+}
+
+/** The session's status now, after charging the tokens used so far. */
+export function sessionStatusOf(parts: SessionParts, cost: CostMeter): SessionStatus {
+  chargeCost(parts, cost);
+  const { agent, recorder } = parts.live;
+  const { loop, limits, repairs } = parts.state;
+  const values = agent.config.values;
+  return {
+    ...parts.info,
+    sandboxMode: values.sandbox_mode,
+    sandbox: agent.sandbox.sandbox.status.description,
+    approval: values.approval_policy,
+    network: agent.sandbox.networkAllowed,
+    sessionId: recorder.savedId,
+    sessionFile: recorder.file,
+    contextUsed: contextTokens(loop),
+    contextWindow: limits.contextWindow,
+    toolCallRepairs: values.tool_call_repair === false ? undefined : repairs,
+    tokens: {
+      input: loop.usage.inputTokens,
+      output: loop.usage.outputTokens,
+      cached: loop.usage.cachedInputTokens,
+    },
+    cost: cost.usd,
+    reasoningEffort: loop.reasoningEffort,
+    textProtocol: parts.state.harness.protocol !== undefined,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * What one turn of a `LiveSession` runs with, apart from the history: the context its tools
+ * work in (sandbox, files, sub-agents, plan mode), the hooks every tool call passes and where
+ * MCP tools are placed.
+ */
+import { DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
+import { sessionToolHooks } from "../hooks/session_chain.ts";
+import type { ToolHooks } from "../loop/tool_hooks.ts";
+import type { SourcePlacement } from "../loop/tool_sources.ts";
+import type { TurnContext } from "../tools/types.ts";
+import type { PlanMode } from "./plan_mode.ts";
+import type { SessionParts } from "./session_parts.ts";
+import { makeSubagentRunner } from "./subagent.ts";
+
+/** The parts of a session a turn's tools are set up from. */
+export interface TurnSetup {
+  parts: SessionParts;
+  plan: PlanMode;
+  /** The tool call running now, which a sub-agent's events belong to. */
+  currentCall: () => string;
+}
+
+/** The links every tool call passes: approval, the harness's reminders, the loop guard. */
+export function toolHooksOf(t: TurnSetup): ToolHooks {
+  const { agent } = t.parts.live;
+  const values = agent.config.values;
+  return t.plan.hooks(sessionToolHooks({
+    approve: agent.sandbox.beforeToolCall,
+    loopGuardRepeats: values.loop_guard_repeats,
+    mcpServers: values.mcp_servers,
+    userHooks: t.parts.hooks.toolLink,
+  }));
+}
+
+/** MCP tools go behind the harness's tool search once they pass `mcp_defer_tokens`. */
+export function sourcePlacementOf(t: TurnSetup): SourcePlacement {
+  const values = t.parts.live.agent.config.values;
+  return { deferAboveTokens: values.mcp_defer_tokens ?? DEFAULT_MCP_DEFER_TOKENS };
+}
+
+/** What the tools of one turn work with. */
+export function turnContextOf(
+  t: TurnSetup,
+  signal: AbortSignal,
+  toolHooks: ToolHooks,
+): TurnContext {
+  const p = t.parts;
+  const { agent, relay, resources } = p.live;
+  const { sandbox, config } = agent;
+  const { harness, toolState } = p.state;
+  const ctx: TurnContext = {
+    cwd: p.config.cwd,
+    env: sandbox.env,
+    state: toolState,
+    resources,
+    signal,
+    sandbox: t.plan.sandbox(sandbox.sandbox),
+    fs: sandbox.fs,
+    scratch: sandbox.scratch,
+    networkAllowed: sandbox.networkAllowed,
+    webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
+    home: config.home,
+    mcp: p.live.mcp,
+    isHeldBack: agent.workspace.isHeldBack,
+    skills: () => agent.workspace.skills(sandbox.fs),
+    askUser: relay.askUser(),
+    // A plan needs someone to approve it.
+    planMode: p.io.askUser ? t.plan.control() : undefined,
+  };
+  ctx.runSubagent = makeSubagentRunner(ctx, {
+    provider: p.live.provider,
+    harness,
+    parent: p.state.loop,
+    toolHooks,
+    toolSources: p.toolSources,
+    sourcePlacement: sourcePlacementOf(t),
+    emit: (event, label) =>
+      p.io.onEvent({ type: "subagent", parentCallId: t.currentCall(), label, event }),
+  });
+  return ctx;
+}
