@@ -96,6 +96,10 @@ async function main(argv: string[]): Promise<number> {
         const { runAcp } = await load<typeof import("./lib/modes/acp/acp.ts")>("acp");
         return await runAcp(command.config);
       }
+      case "eval": {
+        const { runEval } = await load<typeof import("./lib/modes/eval/eval.ts")>("eval");
+        return await runEval(command.eval);
+      }
     }
   } catch (error) {
     return printError(error, verbose);

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
 import { addExecFlags, addExecResume, mergeOptions } from "./exec_cli.ts";
+import { addEvalCommand } from "./eval_cli.ts";
 import { addForkCommand } from "./fork_cli.ts";
 import { addMcpCommand, mcpUsageHint } from "./mcp_cli.ts";
 import { addMcpServerCommand } from "./mcp_server_cli.ts";
@@ -108,7 +109,9 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     ),
   ).action((options: SharedFlags) => onInvoke({ mode: "acp", options }));
   const mcp = addMcpCommand(program, onInvoke);
-  for (const cmd of [program, debug, ...program.commands, ...debug.commands, ...mcp.commands]) {
+  const evalCmd = addEvalCommand(program, onInvoke);
+  const groups = [program, debug, ...program.commands, ...debug.commands, ...mcp.commands];
+  for (const cmd of [...groups, ...evalCmd.commands]) {
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }
   return program;
@@ -169,6 +172,9 @@ export function parseArgs(
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return argv[1] === "review" ? "exec review " : "exec ";
   if (["resume", "fork", "mcp-server", "acp"].includes(argv[0])) return `${argv[0]} `;
+  if (argv[0] === "eval") {
+    return argv[1] === "report" || argv[1] === "compare" ? `eval ${argv[1]} ` : "eval ";
+  }
   if (argv[0] === "debug") {
     return argv[1] === "config" || argv[1] === "harness" ? `debug ${argv[1]} ` : "debug ";
   }

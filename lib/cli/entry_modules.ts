@@ -16,5 +16,6 @@ export const ENTRY_MODULES = {
   mcp: "lib/modes/mcp_cli/mcp.ts",
   mcpServer: "lib/modes/mcp_server/mcp_server.ts",
   acp: "lib/modes/acp/acp.ts",
+  eval: "lib/modes/eval/eval.ts",
   fsHelper: "sandbox/fs_helper_main.ts",
 } as const;

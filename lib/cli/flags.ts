@@ -1,6 +1,7 @@
 /** The flags of the command line as commander parses them, before they become a `SessionConfig`. */
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
+import type { EvalCommand } from "../modes/eval/eval_args.ts";
 
 /** Flags every command that opens a session takes (and `debug config`, `debug harness`). */
 export interface SharedFlags {
@@ -70,4 +71,5 @@ export type Invocation =
   | { mode: "mcp"; mcp: McpArgs }
   | { mode: "mcp_server"; options: SharedFlags }
   | { mode: "acp"; options: SharedFlags }
+  | { mode: "eval"; eval: EvalCommand }
   | { mode: "done" };

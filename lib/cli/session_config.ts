@@ -7,6 +7,7 @@ import { parseOverrideText } from "../config/mod.ts";
 import { ConfigError, UserError } from "../errors.ts";
 import type { ExecOptions } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
+import type { EvalCommand } from "../modes/eval/eval_args.ts";
 import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
 import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
 
@@ -31,6 +32,7 @@ export type Command =
   | { mode: "mcp"; mcp: McpArgs }
   | { mode: "mcp_server"; config: SessionConfig }
   | { mode: "acp"; config: SessionConfig }
+  | { mode: "eval"; eval: EvalCommand }
   | { mode: "done" };
 
 /** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
@@ -39,6 +41,7 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     case "done":
     case "logout":
     case "mcp":
+    case "eval":
       return invocation;
     case "repl": {
       const config = await sessionConfigOf(invocation.options, { origin: "repl" });

@@ -18,6 +18,9 @@ export class RenderedToolError extends ToolError {
   }
 }
 
+/** A call to a tool the harness does not have (eval counts these apart from argument errors). */
+export class UnknownToolError extends RenderedToolError {}
+
 /** Fills a vendor text's `{placeholders}` (and `{if_x}` / `{unless_x}`) from `fields`. */
 export function fillFields(template: string, fields: Record<string, unknown>): string {
   return fillTemplate(template, outputLookup(fields));
@@ -31,7 +34,7 @@ export function unknownToolError(
   hint?: string,
 ): RenderedToolError {
   const text = fillFields(h.unknownToolTemplate, { name, available: available.join(", ") });
-  return new RenderedToolError(text, hint);
+  return new UnknownToolError(text, hint);
 }
 
 /** Bad arguments in the harness's `invalid_arguments` texts; our wording when it has none. */

@@ -5,6 +5,7 @@ import { argsObject, ArgumentsError, capabilityIssues, checkWireArgs } from "./_
 import { fieldOf, isPresent, outputLookup } from "./_derived.ts";
 import {
   RenderedToolError,
+  UnknownToolError,
   unknownToolError,
   wireNames,
   wordArguments,
@@ -12,6 +13,8 @@ import {
 } from "./_error_texts.ts";
 import { fillTemplate, type Lookup } from "./_template.ts";
 import type { Harness, HarnessTool, ToolRoute } from "./types.ts";
+
+export { UnknownToolError };
 
 /** A model tool call matched to its harness tool and turned into capability input. */
 export interface ResolvedCall {

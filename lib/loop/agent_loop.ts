@@ -276,6 +276,7 @@ async function runTextProtocolStep(
   const reply = state.messages.at(-1)!;
   const parsed = protocol.parse(textOf(reply.blocks), turn.ctx.state);
   if (parsed.kind === "finish") return { status: "completed", finalText: parsed.finalText };
+  if (parsed.kind === "format_error") turn.emit({ type: "format_error" });
   let text = parsed.kind === "format_error" ? parsed.message : "";
   let stopped: TurnOutcome | undefined;
   const notes: string[] = [];

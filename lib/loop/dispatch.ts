@@ -5,11 +5,12 @@ import {
   resolveCall,
   type ResolvedCall,
   resultIsError,
+  UnknownToolError,
 } from "../harness/call.ts";
 import type { Harness } from "../harness/types.ts";
 import { withGrant } from "../tools/capability.ts";
 import type { ToolContext, TurnContext } from "../tools/types.ts";
-import type { LoopEvent, ToolCallInfo } from "./events.ts";
+import type { LoopEvent, ToolCallInfo, ToolFailure } from "./events.ts";
 import type { ImageData } from "../tools/tool_source.ts";
 import { ProgressThrottle } from "./_progress.ts";
 import { sourceImages } from "./tool_sources.ts";
@@ -113,16 +114,25 @@ async function runCall(
       deps,
     });
     const text = renderResult(resolved.tool, output);
-    emit({ type: "tool_end", call, capability: capabilityId, output, text, isError: false });
+    const isError = resultIsError(resolved.tool, output);
     // The call ran, so front ends show its output; the wire still flags a failed result (a
     // non-zero exit, where the harness says so) as its vendor does.
-    const images = sourceImages(capabilityId, output);
-    return {
-      text,
-      isError: resultIsError(resolved.tool, output),
+    const failure: ToolFailure | undefined = !isError
+      ? undefined
+      : capabilityId === "shell.run"
+      ? "command"
+      : "other";
+    emit({
+      type: "tool_end",
+      call,
+      capability: capabilityId,
       output,
-      ...(images.length ? { images } : {}),
-    };
+      text,
+      isError: false,
+      ...(failure ? { failure } : {}),
+    });
+    const images = sourceImages(capabilityId, output);
+    return { text, isError, output, ...(images.length ? { images } : {}) };
   } catch (error) {
     if (deps.ctx.signal.aborted && isModelFacing(error)) {
       // Whatever the call was doing when the user stopped the turn, the model reads the
@@ -146,9 +156,16 @@ async function runCall(
     const toolError = asToolError(error);
     if (capabilityId === undefined) emit({ type: "tool_start", call });
     const text = renderToolError(harness, toolError);
-    emit({ type: "tool_end", call, capability: capabilityId, text, isError: true });
+    const failure = failureOf(toolError, capabilityId);
+    emit({ type: "tool_end", call, capability: capabilityId, text, isError: true, failure });
     return { text, isError: true };
   }
+}
+
+/** A call that failed before its tool was found failed on its name or its arguments. */
+function failureOf(error: ToolError, capabilityId: string | undefined): ToolFailure {
+  if (capabilityId !== undefined) return "other";
+  return error instanceof UnknownToolError ? "unknown_tool" : "arguments";
 }
 
 /** Runs the capability with a context for this call, its progress throttled into events. */

@@ -9,6 +9,12 @@ export interface ToolCallInfo {
   args: unknown;
 }
 
+/**
+ * Why a tool call failed: its arguments did not fit the tool, it named no tool of the harness, the
+ * command it ran exited non-zero, or anything else (a missing file, a refusal, a hook's denial).
+ */
+export type ToolFailure = "arguments" | "unknown_tool" | "command" | "other";
+
 /** Everything the loop reports while it runs. UIs, persistence and tests subscribe to these. */
 export type LoopEvent =
   | { type: "model_request"; index: number }
@@ -26,11 +32,15 @@ export type LoopEvent =
     isError: boolean;
     /** The user interrupted the call (Ctrl-C, Esc); `text` is the harness's `interruptedText`. */
     interrupted?: true;
+    /** Why the call failed, when it did (the wire's error flag, or a call that never ran). */
+    failure?: ToolFailure;
   }
   /** Output of a running call, throttled and capped (`lib/loop/_progress.ts`). */
   | { type: "tool_progress"; callId: string; stream: ToolProgress["stream"]; text: string }
   /** Tool calls written as text were recovered as structured calls (`tool_call_repair`). */
   | { type: "tool_calls_repaired"; count: number; formats: string[] }
+  /** A text-protocol reply held no usable command (none, several, or unparsable). */
+  | { type: "format_error" }
   | { type: "turn_end"; outcome: TurnOutcome; usage: Usage };
 
 /** The failing call the loop guard stopped a turn on. */

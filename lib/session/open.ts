@@ -125,6 +125,7 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
     provider: agent.settings.id,
     wireApi: wireLabel(agent.settings),
     harness: agent.harness.id,
+    harnessDir: agent.harness.dir,
     sandbox: agent.sandbox.banner,
   };
 }

@@ -45,6 +45,7 @@ export async function switchHarnessOf(t: SwitchTarget, id: string): Promise<void
   state.harness = next;
   state.loop.system = state.context.system;
   t.info.harness = next.id;
+  t.info.harnessDir = next.dir;
   recorder.append({ type: "harness_switch", harness: next.id });
   recorder.syncMessages();
   t.parts.io.onEvent({ type: "harness_switched", harness: next.id });

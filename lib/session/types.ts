@@ -149,6 +149,8 @@ export interface SessionInfo {
   provider: string;
   wireApi: string;
   harness: string;
+  /** The harness's folder (its data: spec, prompts, tool files). */
+  harnessDir?: string;
   /** `sandbox: …` and `approval: …` lines. */
   sandbox: string;
   /** The one-line note when the model's context window is a guess. */

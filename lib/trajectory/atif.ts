@@ -94,6 +94,8 @@ export interface TrajectoryMeta {
   /** How the run ended when it did not complete (a failure, a stop signal). */
   notes?: string;
   extra?: Record<string, unknown>;
+  /** Added to `final_metrics.extra` (the run's counts). */
+  finalExtra?: Record<string, unknown>;
 }
 
 /** The trajectory of `messages` (a history without the harness's context). */
@@ -209,16 +211,18 @@ function finalMetrics(
   meta: TrajectoryMeta,
 ): AtifFinalMetrics {
   const usage = meta.usage ?? sumUsage(messages);
-  return {
+  const metrics: AtifFinalMetrics = {
     total_prompt_tokens: usage.inputTokens,
     total_completion_tokens: usage.outputTokens,
     total_cached_tokens: usage.cachedInputTokens,
     ...(meta.costUsd !== undefined ? { total_cost_usd: meta.costUsd } : {}),
     total_steps: totalSteps,
-    ...(usage.reasoningTokens > 0
-      ? { extra: { total_reasoning_tokens: usage.reasoningTokens } }
-      : {}),
   };
+  const extra = {
+    ...(usage.reasoningTokens > 0 ? { total_reasoning_tokens: usage.reasoningTokens } : {}),
+    ...meta.finalExtra,
+  };
+  return Object.keys(extra).length > 0 ? { ...metrics, extra } : metrics;
 }
 
 function sumUsage(messages: readonly Message[]): Usage {

@@ -8,17 +8,24 @@ import type { Trajectory } from "./atif.ts";
  * target; the folder is made when missing.
  */
 export async function writeTrajectory(path: string, trajectory: Trajectory): Promise<void> {
+  await writeJsonWhole(path, trajectory).catch((error) => {
+    throw new UserError(
+      `Cannot write the trajectory to "${resolve(path)}": ${(error as Error).message}`,
+      { hint: "Pass --trajectory a file in a directory you can write to", cause: error },
+    );
+  });
+}
+
+/** Writes `value` as indented JSON through a temp file renamed over `path` (folder made). */
+export async function writeJsonWhole(path: string, value: unknown): Promise<void> {
   const file = resolve(path);
   const temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     await Deno.mkdir(dirname(file), { recursive: true });
-    await Deno.writeTextFile(temp, `${JSON.stringify(trajectory, null, 2)}\n`, { createNew: true });
+    await Deno.writeTextFile(temp, `${JSON.stringify(value, null, 2)}\n`, { createNew: true });
     await Deno.rename(temp, file);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
-    throw new UserError(`Cannot write the trajectory to "${file}": ${(error as Error).message}`, {
-      hint: "Pass --trajectory a file in a directory you can write to",
-      cause: error,
-    });
+    throw error;
   }
 }

@@ -13,6 +13,7 @@ import {
 } from "./exec_turn.ts";
 import { ttyApprover } from "./approve_tty.ts";
 import { writeExecTrajectory } from "./exec_trajectory.ts";
+import { countEvent, emptyRunCounts } from "../../trajectory/run_counts.ts";
 import { openSession, type SessionConfig } from "../../session/open.ts";
 import { findResumable } from "../../session/resume.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
@@ -51,10 +52,15 @@ export async function runExec(
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
   // Without a sandbox and without anyone to approve, no command could run: stop before asking.
   const required = { ...config, requireSandbox: true };
+  const counts = emptyRunCounts();
+  const show = json ? jsonEvents(json) : progress(env);
   await using session = await openSession(
     resumed ? { ...required, resume: { id: resumed.file } } : required,
     {
-      onEvent: json ? jsonEvents(json) : progress(env),
+      onEvent: (event) => {
+        countEvent(counts, event);
+        show(event);
+      },
       approve: interactive ? ttyApprover() : undefined,
     },
     { env },
@@ -65,11 +71,13 @@ export async function runExec(
     const input = [...images, { type: "text" as const, text: prompt }];
     return session.prompt(input, signal, { outputSchema: schema });
   }).catch(async (error) => {
-    if (options.trajectory) await writeExecTrajectory(options.trajectory, session, { error });
+    if (options.trajectory) {
+      await writeExecTrajectory(options.trajectory, session, { error, counts });
+    }
     throw error;
   });
   if (options.trajectory) {
-    await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy });
+    await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy, counts });
   }
   const { outputLastMessage } = options;
   return await finishExec(outcome, {

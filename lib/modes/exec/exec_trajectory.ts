@@ -3,6 +3,8 @@ import { VERSION } from "../../version.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import { trajectoryOf } from "../../trajectory/atif.ts";
 import { writeTrajectory } from "../../trajectory/write.ts";
+import type { RunCounts } from "../../trajectory/run_counts.ts";
+import { harnessDataHash } from "../../harness/data_hash.ts";
 import { failureOf } from "./exec_turn.ts";
 
 /** How a run ended: its outcome, the signal that stopped it, or the error it threw. */
@@ -10,6 +12,8 @@ export interface RunEnding {
   outcome?: PromptOutcome;
   stoppedBy?: { name: Deno.Signal };
   error?: unknown;
+  /** What the run counted (`final_metrics.extra.run_counts`). */
+  counts?: RunCounts;
 }
 
 /** Writes `session`'s history so far to `path` as ATIF, noting how the run ended when it failed. */
@@ -19,17 +23,27 @@ export async function writeExecTrajectory(
   ending: RunEnding,
 ): Promise<void> {
   const { info } = session;
+  const hash = info.harnessDir ? await harnessDataHash(info.harnessDir) : undefined;
   const trajectory = trajectoryOf(session.history(), {
     sessionId: session.id,
     agent: {
       name: "interpreter",
       version: VERSION,
       modelName: info.model,
-      extra: { provider: info.provider, harness: info.harness, wire_api: info.wireApi },
+      extra: {
+        provider: info.provider,
+        harness: info.harness,
+        wire_api: info.wireApi,
+        ...(hash ? { harness_hash: hash } : {}),
+      },
     },
     usage: session.usage,
     costUsd: session.status().cost,
     notes: endingNote(ending),
+    finalExtra: {
+      ...(ending.counts ? { run_counts: ending.counts } : {}),
+      run_status: statusOf(ending),
+    },
   });
   await writeTrajectory(path, trajectory);
 }
@@ -47,4 +61,10 @@ export function endingNote(ending: RunEnding): string | undefined {
       : "Interrupted";
   }
   return `The turn ended with ${outcome.status}: ${failureOf(outcome).message}`;
+}
+
+/** How the run ended, in one word (`completed`, `failed`, `step_limit`, `aborted`, `error`…). */
+export function statusOf(ending: RunEnding): string {
+  if (ending.error !== undefined) return "error";
+  return ending.outcome?.status ?? "aborted";
 }

@@ -1,0 +1,178 @@
+/**
+ * `interpreter eval [TASK]`, `eval report DIR` and `eval compare DIR1 DIR2`: their flags become
+ * an `EvalCommand` here; numbers are checked before anything runs.
+ */
+import { type Command, Option } from "commander";
+import { UsageError } from "../errors.ts";
+import type { EvalArgs, EvalCommand } from "../modes/eval/eval_args.ts";
+import type { Invocation } from "./flags.ts";
+
+/** `eval`'s flags as commander parses them. */
+interface EvalFlags {
+  tasks?: string;
+  harness?: string;
+  model?: string;
+  repeat: string;
+  jobs: string;
+  check?: string;
+  timeout: string;
+  out?: string;
+  withChanges?: boolean;
+  keep?: boolean;
+  json?: string;
+  html?: string;
+  predictions?: string;
+  resume?: string;
+  yes?: boolean;
+  harborConfig?: boolean;
+  config: string[];
+  profile?: string;
+  sandbox?: string;
+  askForApproval?: string;
+  oss?: boolean;
+  localProvider?: string;
+  chatCompletions?: boolean;
+  dangerouslyBypassHookTrust?: boolean;
+  cd?: string;
+}
+
+const EXAMPLES = `
+Examples:
+  interpreter eval --harness native,claude-code,minimal --repeat 3 --check "npm test" "fix the failing test"
+  interpreter eval --model gpt-5,qwen3-coder --harness fitting --jobs 2 --tasks tasks.toml
+  interpreter eval --tasks path/to/harbor-task --check "" --yes
+  interpreter eval report ~/.openinterpreter/evals/2026-12-02__16-40-05 --html report.html
+  interpreter eval --harness claude-code,native -m anthropic/claude-sonnet-4-5 --harbor-config > job.yaml`;
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Adds the `eval` command group to `program`. */
+export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => void): Command {
+  const invoke = (command: EvalCommand) => onInvoke({ mode: "eval", eval: command });
+  const cmd = program.command("eval")
+    .description("run one task across harnesses and models, and report which works best")
+    .argument("[task]", "the task given to every run")
+    .option("--tasks <path>", "a TOML task file, a Harbor task folder, or a folder of them")
+    .option("--harness <list>", "harnesses: a,b,… or all or fitting (default fitting)")
+    .option("-m, --model <list>", "models: m1,m2,… (default: the configured model)")
+    .option("--repeat <n>", "runs of each task × harness × model", "1")
+    .option("--jobs <n>", "runs at once", "1")
+    .option("--check <cmd>", "a command run in the copy after the agent; exit 0 passes")
+    .option("--timeout <seconds>", "the agent's time limit per run", "1800")
+    .option("--out <dir>", "the job folder (default ~/.openinterpreter/evals/<time>)")
+    .option("--with-changes", "copy the uncommitted changes into each copy too")
+    .option("--keep", "keep each run's copy of the repository")
+    .option("--json <file>", "write every run's record as JSON")
+    .option("--html <file>", "write the report as one HTML page with each run's transcript")
+    .option("--predictions <file>", "write SWE-bench predictions JSONL (each run's diff)")
+    .option("--resume <dir>", "continue an interrupted job, skipping its finished runs")
+    .option("-y, --yes", "start without asking")
+    .option("--harbor-config", "print the Harbor job configuration (YAML) instead of running")
+    .option("-c, --config <key=value>", "a config override for every run", collect, [])
+    .option("-p, --profile <name>", "use the [profiles.NAME] table of config.toml")
+    .addOption(
+      new Option("-s, --sandbox <mode>", "sandbox of every run").choices([
+        "read-only",
+        "workspace-write",
+        "danger-full-access",
+      ]),
+    )
+    .addOption(
+      new Option("-a, --ask-for-approval <policy>", "approval policy of every run (default never)")
+        .choices(["untrusted", "on-failure", "on-request", "never"]),
+    )
+    .option("--oss", "use a local provider (Ollama or LM Studio)")
+    .addOption(
+      new Option("--local-provider <provider>", "local provider for --oss").choices([
+        "ollama",
+        "lmstudio",
+      ]),
+    )
+    .option("--chat-completions", "talk to the provider over the Chat Completions API")
+    .option("--dangerously-bypass-hook-trust", "run a trusted project's hooks without trust")
+    .option("-C, --cd <dir>", "the repository to copy (default: the current directory)")
+    .addHelpText("after", EXAMPLES)
+    .action((task: string | undefined, flags: EvalFlags) => {
+      invoke({ kind: "run", args: evalArgsOf(task, flags) });
+    });
+  cmd.command("report").description("re-render a finished or partly finished job")
+    .argument("<dir>", "the job folder")
+    .option("--json <file>", "write every run's record as JSON")
+    .option("--html <file>", "write the report as one HTML page")
+    .option("--predictions <file>", "write SWE-bench predictions JSONL")
+    .action((dir: string, flags: { json?: string; html?: string; predictions?: string }) => {
+      invoke({ kind: "report", dir, ...flags });
+    });
+  cmd.command("compare").description("put two jobs side by side")
+    .argument("<dir1>", "the first job folder")
+    .argument("<dir2>", "the second job folder")
+    .action((a: string, b: string) => invoke({ kind: "compare", dirs: [a, b] }));
+  return cmd;
+}
+
+function evalArgsOf(task: string | undefined, flags: EvalFlags): EvalArgs {
+  const { repeat, jobs, timeout, config, profile, sandbox, askForApproval, oss, localProvider } =
+    flags;
+  if (flags.resume) checkResumeAlone(task, flags);
+  return {
+    task,
+    tasks: flags.tasks,
+    harness: flags.harness,
+    model: flags.model,
+    repeat: positive(repeat, "--repeat"),
+    jobs: positive(jobs, "--jobs"),
+    check: flags.check,
+    timeout: positive(timeout, "--timeout"),
+    out: flags.out,
+    withChanges: flags.withChanges,
+    keep: flags.keep,
+    json: flags.json,
+    html: flags.html,
+    predictions: flags.predictions,
+    resume: flags.resume,
+    yes: flags.yes,
+    harborConfig: flags.harborConfig,
+    exec: {
+      config,
+      profile,
+      sandbox,
+      askForApproval,
+      oss,
+      localProvider,
+      chatCompletions: flags.chatCompletions,
+      dangerouslyBypassHookTrust: flags.dangerouslyBypassHookTrust,
+      cd: flags.cd,
+    },
+  };
+}
+
+/** A resumed job runs as it was planned: flags that would change the plan are refused. */
+function checkResumeAlone(task: string | undefined, flags: EvalFlags): void {
+  const planned: Array<[unknown, string]> = [
+    [task, "a task"],
+    [flags.tasks, "--tasks"],
+    [flags.harness, "--harness"],
+    [flags.model, "--model"],
+    [flags.check, "--check"],
+    [flags.out, "--out"],
+    [flags.harborConfig, "--harbor-config"],
+  ];
+  const given = planned.filter(([value]) => value !== undefined).map(([, name]) => name);
+  if (given.length > 0) {
+    throw new UsageError(`--resume continues a job as it was planned; it takes no ${given[0]}`, {
+      hint: "Run interpreter eval --resume DIR alone (with --yes, --json, --html or --keep)",
+    });
+  }
+}
+
+function positive(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`${flag} takes a whole number of 1 or more, not "${text}"`, {
+      hint: `For example ${flag} 3`,
+    });
+  }
+  return n;
+}

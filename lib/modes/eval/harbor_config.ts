@@ -1,0 +1,110 @@
+/**
+ * A Harbor job config (`harbor run -c job.yaml`) that runs an eval's harnesses × models in
+ * Harbor's task containers through our Harbor agent, `interpreter_harbor:Interpreter`.
+ */
+import { join, resolve } from "node:path";
+import { stringify } from "yaml";
+import { HARBOR_SHIM_DIR, shellWord } from "./harbor_tasks.ts";
+
+/** Our Harbor installed agent, as Harbor imports it. */
+export const HARBOR_AGENT_IMPORT_PATH = "interpreter_harbor:Interpreter";
+
+/** What the job runs and how widely. */
+export interface HarborJobOptions {
+  /** Harness ids; one agent entry per harness × model. */
+  harnesses: string[];
+  /** Models as Harbor names them (`anthropic/claude-sonnet-4-5`). */
+  models: string[];
+  /** Attempts per task and agent (`n_attempts`). */
+  repeat: number;
+  /** Trials at once (`n_concurrent_trials`). */
+  jobs: number;
+  /** A Harbor task folder or a folder of them; Terminal-Bench 2.0 when not given. Read once. */
+  tasksPath?: string;
+  /** Harbor's environment type (`docker`, `daytona`, `modal`…) or a `module:Class`; docker. */
+  env?: string;
+  /** The folder of `interpreter_harbor.py`, for PYTHONPATH; HARBOR_SHIM_DIR when not given. */
+  shimDir?: string;
+}
+
+/**
+ * Terminal-Bench 2.0 in the registry form (a name without "/" and a version): the form of
+ * Harbor 0.1.x (`-d terminal-bench@2.0`), which later releases still resolve from the default
+ * registry. The package form `terminal-bench/terminal-bench-2` exists only in newer releases.
+ */
+const TERMINAL_BENCH_2 = { name: "terminal-bench", version: "2.0" };
+
+/**
+ * The YAML text of a Harbor JobConfig with one agent entry per harness × model, preceded by a
+ * comment saying how to run it. `RangeError` on an empty list or a count below 1.
+ */
+export function harborJobConfig(opts: HarborJobOptions): string {
+  checkOptions(opts);
+  const agents = opts.harnesses.flatMap((harness) =>
+    opts.models.map((model) => ({
+      import_path: HARBOR_AGENT_IMPORT_PATH,
+      model_name: model,
+      kwargs: { harness },
+    }))
+  );
+  const env = opts.env ?? "docker";
+  const config = {
+    n_attempts: opts.repeat,
+    n_concurrent_trials: opts.jobs,
+    environment: env.includes(":") ? { import_path: env } : { type: env },
+    agents,
+    ...tasksOf(opts.tasksPath),
+  };
+  return `${header(opts)}\n${stringify(config)}`;
+}
+
+/**
+ * Where the job's tasks come from: `tasks` for one task folder (one holding task.toml), since
+ * Harbor reads a dataset path as a folder of task folders; `datasets` otherwise.
+ */
+function tasksOf(tasksPath: string | undefined) {
+  if (tasksPath === undefined) return { datasets: [TERMINAL_BENCH_2] };
+  const path = resolve(tasksPath);
+  return isFile(join(path, "task.toml")) ? { tasks: [{ path }] } : { datasets: [{ path }] };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function checkOptions(opts: HarborJobOptions): void {
+  if (opts.harnesses.length === 0) throw new RangeError("harborJobConfig() needs a harness");
+  if (opts.models.length === 0) throw new RangeError("harborJobConfig() needs a model");
+  for (const key of ["repeat", "jobs"] as const) {
+    if (!Number.isInteger(opts[key]) || opts[key] < 1) {
+      throw new RangeError(`harborJobConfig() needs ${key} to be an integer of at least 1`);
+    }
+  }
+}
+
+/** The comment block at the top of the file: what the job is and how to run it. */
+function header(opts: HarborJobOptions): string {
+  const tasks = opts.tasksPath === undefined ? "Terminal-Bench 2.0" : resolve(opts.tasksPath);
+  const attempts = opts.repeat === 1 ? "1 attempt" : `${opts.repeat} attempts`;
+  const where = opts.shimDir === undefined
+    ? ["# Run it from the interpreter repository, so that Python finds our agent"]
+    : ["# Run it with PYTHONPATH set to the folder of our agent"];
+  return [
+    `# Harbor job: interpreter on ${tasks}, ${attempts} of each harness × model.`,
+    `#   harnesses: ${opts.harnesses.join(", ")}`,
+    `#   models: ${opts.models.join(", ")}`,
+    ...where,
+    "# (integrations/harbor/interpreter_harbor.py), with the provider's API key",
+    "# (ANTHROPIC_API_KEY, OPENAI_API_KEY...) set:",
+    `#   PYTHONPATH=${shellWord(opts.shimDir ?? HARBOR_SHIM_DIR)} harbor run -c job.yaml`,
+    "# Then open the results:",
+    "#   harbor view jobs",
+    "# Harbor's job stats group trials by agent and model, so the harnesses of one model share a",
+    "# row there; each trial's config.json names its harness (agent.kwargs.harness).",
+    "",
+  ].join("\n");
+}
