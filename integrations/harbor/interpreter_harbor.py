@@ -253,3 +253,20 @@ class Interpreter(BaseInstalledAgent):
         context.n_output_tokens = totals.get("total_completion_tokens")
         context.n_cache_tokens = totals.get("total_cached_tokens")
         context.cost_usd = totals.get("total_cost_usd")
+        # What eval reports per run (failed calls by kind, repairs, loop-guard stops), for
+        # Harbor's viewer and for anyone comparing harnesses from the job's result.json.
+        extra = (trajectory.get("final_metrics") or {}).get("extra") or {}
+        agent_extra = (trajectory.get("agent") or {}).get("extra") or {}
+        metadata = {
+            key: value
+            for key, value in {
+                "harness": agent_extra.get("harness"),
+                "harness_hash": agent_extra.get("harness_hash"),
+                "session_id": trajectory.get("session_id"),
+                "run_status": extra.get("run_status"),
+                "run_counts": extra.get("run_counts"),
+            }.items()
+            if value is not None
+        }
+        if metadata:
+            context.metadata = metadata

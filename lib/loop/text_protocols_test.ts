@@ -10,6 +10,7 @@ import { inProcessFs } from "../../sandbox/file_system.ts";
 import { SessionScratch } from "../../sandbox/scratch_space.ts";
 import { freshState } from "./_test_loop.ts";
 import { runTurn } from "./agent_loop.ts";
+import { countEvent, emptyRunCounts } from "../trajectory/run_counts.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
@@ -41,6 +42,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
     },
   };
   const state = freshState();
+  const counts = emptyRunCounts();
   const signal = new AbortController().signal;
   const ctxState = new Map<string, unknown>();
   const resources = new Resources();
@@ -59,7 +61,7 @@ async function runText(id: string, replies: string[], files: Record<string, stri
         fs: inProcessFs,
         scratch,
       },
-      emit: () => {},
+      emit: (event) => countEvent(counts, event),
       signal,
     });
     const users = state.messages.filter((m) => m.role === "user").slice(1).map((m) =>
@@ -67,14 +69,14 @@ async function runText(id: string, replies: string[], files: Record<string, stri
     );
     const after: Record<string, string> = {};
     for (const name of Object.keys(files)) after[name] = await Deno.readTextFile(`${cwd}/${name}`);
-    return { outcome, users, requests, files: after };
+    return { outcome, users, requests, files: after, counts };
   } finally {
     await resources[Symbol.asyncDispose]();
   }
 }
 
 Deno.test("runTurn() with swe-agent corrects a malformed reply, edits, and ends on a confirmed submit", async () => {
-  const { outcome, users, requests, files } = await runText("swe-agent", [
+  const { outcome, users, requests, files, counts } = await runText("swe-agent", [
     "I will just think about it.",
     "DISCUSSION\nFix the value.\n```\nstr_replace_editor str_replace a.txt --old_str 'x = 1' --new_str 'x = 2'\n```",
     "DISCUSSION\nCheck.\n```\ncat a.txt\n```",
@@ -88,10 +90,12 @@ Deno.test("runTurn() with swe-agent corrects a malformed reply, edits, and ends 
   assert.equal(users[2], "OBSERVATION:\nx = 2\n");
   assert.match(users[3], /look over the changes/);
   assert.equal(files["a.txt"], "x = 2\n");
+  assert.equal(counts.failed_tool_calls.format, 1, "the malformed reply counts as a format error");
+  assert.equal(counts.requests, 5);
 });
 
 Deno.test("runTurn() with mini-swe-agent corrects a malformed reply and ends on the sentinel", async () => {
-  const { outcome, users } = await runText("mini-swe-agent", [
+  const { outcome, users, counts } = await runText("mini-swe-agent", [
     "```bash\nls\n```\n```bash\npwd\n```",
     "Count lines.\n```bash\nwc -l < a.txt\n```",
     "Done.\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && echo 'Counted 2 lines.'\n```",
@@ -100,6 +104,8 @@ Deno.test("runTurn() with mini-swe-agent corrects a malformed reply and ends on 
   assert.match(users[0], /^Your reply could not be run: your reply has 2 bash code blocks/);
   assert.equal(users[1], '{\n  "returncode": 0,\n  "output": "2\\n"\n}');
   assert.equal(users.length, 2, "the submit ends the turn without another request");
+  assert.equal(counts.failed_tool_calls.format, 1);
+  assert.equal(counts.tool_calls, 2);
 });
 
 Deno.test({

@@ -158,7 +158,11 @@ async function foldOpenRecords(
     const file = join(openDir, entry.name);
     const record = await readJson<{ folders: string[]; start: Digests }>(file);
     if (record?.start) {
-      const now = { ...(await digestFolders(record.folders ?? [])), ...current };
+      // Only what that session watched: another project's files were never in its start.
+      const folders = record.folders ?? [];
+      const watched = Object.entries(current)
+        .filter(([path]) => folders.some((folder) => isUnder(path, folder)));
+      const now = { ...(await digestFolders(folders)), ...Object.fromEntries(watched) };
       Object.assign(recorded, changedSince(record.start, now));
     }
     await Deno.remove(file).catch(() => {});

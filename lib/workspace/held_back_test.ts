@@ -153,3 +153,21 @@ Deno.test("the held-back records are private to the user", async () => {
   assert.equal(await mode(join(t.home, "state", "open")), 0o700);
   assert.equal(await mode(join(t.home, "state", "held_back.json")), 0o600);
 });
+
+Deno.test("sessions running at once on other projects do not hold back each other's files", async () => {
+  await using t = await tempProject();
+  const other = join(t.repo, "..", "other");
+  await Deno.mkdir(join(other, ".git"), { recursive: true });
+  await Deno.writeTextFile(join(other, ".git", "config"), "[core]\n");
+  await Deno.mkdir(join(t.repo, ".codex"), { recursive: true });
+  await Deno.writeTextFile(join(t.repo, ".codex", "config.toml"), 'model = "a"\n');
+  const first = await t.watch();
+  const second = await openChangeWatch({ cwd: other, root: other, home: t.home });
+  assert.deepEqual(second.held, []);
+  assert.deepEqual(second.notices, []);
+  await second.close();
+  await first.close();
+  const next = await t.watch();
+  assert.deepEqual(next.held, []);
+  await next.close();
+});

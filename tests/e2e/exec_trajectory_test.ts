@@ -48,6 +48,18 @@ Deno.test("exec --json --trajectory writes the habit-tracker run as a valid ATIF
   assert.equal(t.final_metrics?.total_prompt_tokens, promptSum);
   assert.equal(t.final_metrics?.total_steps, t.steps.length);
   assert.equal(t.notes, undefined);
+  const extra = t.final_metrics?.extra as Record<string, unknown>;
+  assert.equal(extra.run_status, "completed");
+  assert.deepEqual(extra.run_counts, {
+    requests: turns.length,
+    tool_calls: calls.length,
+    // The first pytest run reproduces the bug: one command that exits non-zero.
+    failed_tool_calls: { arguments: 0, unknown_tool: 0, format: 0, command: 1, other: 0 },
+    repaired_tool_calls: 0,
+    loop_guard_stops: 0,
+    step_limit_stops: 0,
+  });
+  assert.match(String(t.agent.extra?.harness_hash), /^[0-9a-f]{64}$/);
   const left = [...Deno.readDirSync(join(out, "agent"))].map((e) => e.name);
   assert.deepEqual(left, ["trajectory.json"], "no temp file is left beside it");
 });
@@ -68,4 +80,6 @@ Deno.test("exec --trajectory writes what happened when the turn fails, and says 
   assert.equal(results.length, 1);
   assert.match(results[0].content ?? "", /Output:\none\s*$/);
   assert.match(t.notes ?? "", /^The turn ended with step_limit: The model made 1 requests/);
+  const counts = (t.final_metrics?.extra as { run_counts: Record<string, number> }).run_counts;
+  assert.equal(counts.step_limit_stops, 1);
 });

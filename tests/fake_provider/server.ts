@@ -2,7 +2,8 @@
  * A scripted model provider on 127.0.0.1 for tests. It speaks OpenAI Chat Completions
  * (`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`) and Anthropic Messages
  * (`POST /v1/messages`), streamed or not. Each request consumes one script turn, rendered into
- * the wire format the request's path asks for.
+ * the wire format the request's path asks for. With the `routes` option, requests are instead
+ * served statelessly by model and tools, for conversations in parallel (see `routes.ts`).
  *
  * Every request is checked first (see `invariants.ts`). A request that breaks an invariant or
  * the turn's `expect` is recorded in `failures` with its body and answered with HTTP 400; a
@@ -15,11 +16,13 @@ import { chatJson, chatStreamFrames } from "./render_chat.ts";
 import { messagesJson, messagesStreamFrames } from "./render_messages.ts";
 import { responsesJson, responsesStreamFrames } from "./render_responses.ts";
 import { viewRequest } from "./request_view.ts";
-import { type ScriptError, type ScriptTurn, validateScript } from "./script.ts";
+import { type FakeRoute, routeSource, scriptSource, type TurnSource } from "./routes.ts";
+import type { ScriptError, ScriptTurn } from "./script.ts";
 import { sseResponse } from "./sse.ts";
 import { isObject } from "./tool_shapes.ts";
 
 export { loadScript, parseScript, type ScriptTurn } from "./script.ts";
+export type { FakeRoute } from "./routes.ts";
 
 /** Tuning for `startFakeProvider`. */
 export interface FakeProviderOptions {
@@ -40,8 +43,15 @@ export interface FakeProviderOptions {
    * is answered 401, as a provider refuses a wrong key, without consuming a turn. Default: any.
    */
   apiKey?: string;
-  /** What `GET /v1/models` lists. Default `["fake-model"]`. */
+  /** What `GET /v1/models` lists. Default: the routes' models, else `["fake-model"]`. */
   models?: string[];
+  /**
+   * Serve these routes instead of the script (which must then be empty): each request gets the
+   * turn of the first route matching its model and tools that its count of assistant turns
+   * points at. A request no route matches is a failure answered 400; one past its route's script
+   * is answered 500. `remaining()` then counts route turns no request has reached.
+   */
+  routes?: FakeRoute[];
 }
 
 /** A request as received. */
@@ -53,8 +63,13 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON body, or the raw text when it is not JSON. */
   body: unknown;
-  /** Index of the script turn the request consumed, or null when it consumed none. */
+  /**
+   * Index of the script turn the request consumed (in its route's script, with routes), or null
+   * when it consumed none.
+   */
   turn: number | null;
+  /** Index of the route that served the request, with the `routes` option. */
+  route?: number;
 }
 
 /** A request that broke an invariant, an `expect`, or ran past the end of the script. */
@@ -74,7 +89,7 @@ export interface FakeProvider extends AsyncDisposable {
   readonly origin: string;
   readonly requests: RecordedRequest[];
   readonly failures: Failure[];
-  /** Script turns not yet consumed. */
+  /** Script turns not yet consumed; with routes, route turns no request has reached. */
   remaining(): number;
   close(): Promise<void>;
 }
@@ -86,16 +101,18 @@ const WIRES: Record<string, Wire> = {
 };
 
 interface State {
-  script: ScriptTurn[];
-  next: number;
+  source: TurnSource;
   ids: IdCounters;
   ledger: Ledger;
   requests: RecordedRequest[];
   failures: Failure[];
-  opts: Required<Omit<FakeProviderOptions, "port" | "apiKey">> & { apiKey?: string };
+  opts: Required<Omit<FakeProviderOptions, "port" | "apiKey" | "routes">> & { apiKey?: string };
 }
 
-/** Starts serving `script` on 127.0.0.1; close it with `close()` or `await using`. */
+/**
+ * Starts serving `script` (or `opts.routes`, with an empty script) on 127.0.0.1; close it with
+ * `close()` or `await using`.
+ */
 export function startFakeProvider(
   script: ScriptTurn[],
   opts: FakeProviderOptions = {},
@@ -103,9 +120,12 @@ export function startFakeProvider(
   if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize > 0)) {
     throw new RangeError(`Cannot use chunkSize ${opts.chunkSize}: expected a positive integer`);
   }
+  if (opts.routes !== undefined && script.length > 0) {
+    throw new RangeError("Cannot serve both a script and routes: pass [] as the script");
+  }
+  const source = opts.routes === undefined ? scriptSource(script) : routeSource(opts.routes);
   const state: State = {
-    script: validateScript(script),
-    next: 0,
+    source,
     ids: new Map(),
     ledger: newLedger(),
     requests: [],
@@ -117,7 +137,7 @@ export function startFakeProvider(
       allowTranslatedCalls: opts.allowTranslatedCalls ?? false,
       chatReasoningField: opts.chatReasoningField ?? "reasoning_content",
       apiKey: opts.apiKey,
-      models: opts.models ?? ["fake-model"],
+      models: opts.models ?? source.models(),
     },
   };
   const server = Deno.serve(
@@ -132,7 +152,7 @@ export function startFakeProvider(
     origin,
     requests: state.requests,
     failures: state.failures,
-    remaining: () => state.script.length - state.next,
+    remaining: () => state.source.remaining(),
     close,
     [Symbol.asyncDispose]: close,
   };
@@ -172,19 +192,17 @@ async function handle(request: Request, state: State): Promise<Response> {
   if (!parsed.ok) return fail(400, [`The request body is not JSON: ${parsed.error}`]);
   const view = viewRequest(wire, parsed.value, request.headers);
   const problems = checkRequest(view, state.ledger, state.opts);
-  const turn = state.script[state.next];
-  if (turn === undefined) {
-    const count = state.script.length;
-    const n = state.requests.length;
-    return fail(500, [
-      ...problems,
-      `The script is exhausted: request ${n} arrived after all ${count} turns`,
-    ]);
-  }
+  const picked = state.source.pick(view, state.requests.length);
+  if ("problem" in picked) return fail(picked.status, [...problems, picked.problem]);
+  const turn = picked.turn;
   problems.push(...checkExpect(view, turn.expect));
   if (problems.length > 0) return fail(400, problems);
-  recorded.turn = state.next++;
-  if (turn.error) return scriptedError(wire, turn.error);
+  recorded.turn = picked.index;
+  if (picked.route !== undefined) recorded.route = picked.route;
+  if (turn.error) {
+    picked.commit();
+    return scriptedError(wire, turn.error);
+  }
   const plan = planReply(turn.reply!, {
     wire,
     model: view.model as string,
@@ -192,6 +210,7 @@ async function handle(request: Request, state: State): Promise<Response> {
     requestChars: raw.length,
     chunkSize: state.opts.chunkSize,
   });
+  picked.commit(wire === "responses" ? plan.id : undefined);
   recordIssued(state.ledger, plan);
   return render(plan, parsed.value as Record<string, unknown>, state);
 }

@@ -252,6 +252,7 @@ class ContextTest(TempDirCase):
         self.assertEqual(context.n_input_tokens, 10800)
         self.assertEqual(context.n_output_tokens, 200)
         self.assertEqual(context.n_cache_tokens, 10000)
+        self.assertEqual(context.metadata.get("session_id"), json.loads(FIXTURE.read_text())["session_id"])
         self.assertAlmostEqual(context.cost_usd, 0.00864)
 
     def test_without_final_metrics_the_steps_are_summed(self) -> None:

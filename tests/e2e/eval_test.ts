@@ -1,0 +1,311 @@
+/**
+ * `interpreter eval` end to end: the real CLI runs the habit tracker across three harnesses
+ * against the scripted provider, which plays a different model per harness (one that fixes the
+ * bug, one that makes argument errors, one that loops). Each run is a real `exec` in a real git
+ * worktree with a real check; the job folder must be what Harbor reads.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { startFakeProvider } from "../fake_provider/server.ts";
+import type { FakeRoute } from "../fake_provider/routes.ts";
+import { loadScript } from "../fake_provider/script.ts";
+import { harborLayoutProblems } from "../_harbor_layout.ts";
+import { EVAL_HARNESS_TOOLS } from "./_eval_env.ts";
+import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
+import { until } from "./_poll.ts";
+
+const CHECK = "python3 -m pytest -q -p no:cacheprovider";
+
+interface Run {
+  trial: string;
+  harness: string;
+  attempt: number;
+  passed: boolean;
+  status: string;
+  requests: number;
+  failed_tool_calls: Record<string, number>;
+  loop_guard_stops: number;
+  session_id: string | null;
+  harness_hash: string | null;
+  diff: { files: number } | null;
+}
+
+/** One model per harness, all named `fake-model`: the fake tells them apart by their tools. */
+async function routes(plan: Record<string, string>): Promise<FakeRoute[]> {
+  return await Promise.all(
+    Object.entries(plan).map(async ([harness, quality]) => ({
+      model: "fake-model",
+      tools_include: EVAL_HARNESS_TOOLS[harness],
+      script: await loadScript(
+        join(REPO, "tests", "fixtures", "scripts", "eval", `${quality}_${harness}.jsonl`),
+      ),
+    })),
+  );
+}
+
+async function scriptLength(quality: string, harness: string): Promise<number> {
+  const file = join(REPO, "tests", "fixtures", "scripts", "eval", `${quality}_${harness}.jsonl`);
+  return (await loadScript(file)).length;
+}
+
+async function trialDirs(job: string): Promise<string[]> {
+  const out = [];
+  for await (const e of Deno.readDir(job)) if (e.isDirectory) out.push(e.name);
+  return out.sort();
+}
+
+async function worktrees(repo: string): Promise<number> {
+  const list = await run("git", ["worktree", "list", "--porcelain"], repo);
+  return list.stdout.split("\n").filter((l) => l.startsWith("worktree ")).length;
+}
+
+Deno.test("eval runs native, claude-code and minimal 3 times each in worktrees and reports pass rates, intervals, steps and failed calls in Harbor's layout", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-tmp-" }));
+  const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
+  const plan = { native: "fixer", "claude-code": "fumbler", minimal: "looper" };
+  await using fake = startFakeProvider([], { routes: await routes(plan) });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const job = join(out, "job");
+  const [json, html, predictions] = ["runs.json", "report.html", "preds.jsonl"].map((f) =>
+    join(out, f)
+  );
+  const result = await interpreter([
+    "eval",
+    ...["--harness", "native,claude-code,minimal", "--repeat", "3", "--jobs", "2"],
+    ...["--check", CHECK, "--out", job, "--json", json, "--html", html],
+    ...["--predictions", predictions, "fix the failing test"],
+  ], { cwd: repo, home, env: { TMPDIR: tmp } });
+
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(fake.failures, [], "every request must satisfy the wire invariants");
+  assert.match(
+    result.stderr,
+    /9 runs \(1 task × 3 harness×model pairs × 3 repetitions\), 2 at a time/,
+  );
+  assert.equal(result.stderr.match(/^\[\d\/9\] (pass|FAIL) /gm)?.length, 9, result.stderr);
+
+  const { runs, summary } = JSON.parse(await Deno.readTextFile(json)) as {
+    runs: Run[];
+    summary: Array<{ rows: Array<Record<string, unknown>> }>;
+  };
+  assert.equal(runs.length, 9);
+  const of = (harness: string) => runs.filter((r) => r.harness === harness);
+  for (const [harness, quality] of Object.entries(plan)) {
+    const mine = of(harness);
+    assert.deepEqual(mine.map((r) => r.attempt).sort(), [1, 2, 3]);
+    const steps = await scriptLength(quality, harness);
+    for (const r of mine) {
+      assert.equal(r.requests, steps, `${harness}: steps of ${JSON.stringify(r)}`);
+      assert.match(r.harness_hash ?? "", /^[0-9a-f]{64}$/);
+      assert.ok(r.session_id, `${harness} run without a session id`);
+    }
+  }
+  const failed = (harness: string) => of(harness).map((r) => r.failed_tool_calls);
+  assert.ok(of("native").every((r) => r.passed && r.status === "completed"));
+  assert.ok(failed("native").every((f) => f.command === 1 && f.arguments === 0));
+  assert.ok(of("claude-code").every((r) => r.passed));
+  assert.ok(failed("claude-code").every((f) => f.arguments === 1 && f.unknown_tool === 1));
+  assert.ok(of("minimal").every((r) => !r.passed && r.status === "repeated_call"));
+  assert.ok(of("minimal").every((r) => r.loop_guard_stops === 1 && r.diff?.files === 0));
+
+  const rows = summary[0].rows;
+  assert.deepEqual(rows.map((r) => [r.harness, r.passes, r.n]), [
+    ["native", 3, 3],
+    ["claude-code", 3, 3],
+    ["minimal", 0, 3],
+  ]);
+  const interval = (r: Record<string, unknown>) => r.interval as { low: number; high: number };
+  assert.ok(Math.abs(interval(rows[0]).low - 0.4385) < 0.001, JSON.stringify(rows[0]));
+  assert.ok(Math.abs(interval(rows[2]).high - 0.5615) < 0.001, JSON.stringify(rows[2]));
+  assert.equal(rows[0].best, true);
+
+  // The table, plain (NO_COLOR): the best row marked, pass rates with their intervals.
+  assert.match(result.stdout, /^\*\s+native\s+fake-model\s+3\/3 100%\s+44-100%/m);
+  assert.match(result.stdout, /^\s+minimal\s+fake-model\s+0\/3 0%\s+0-56%/m);
+  assert.ok(!result.stdout.includes("\x1b"), "NO_COLOR output has no escape codes");
+
+  assert.deepEqual(await harborLayoutProblems(job), []);
+  const trials = await trialDirs(job);
+  assert.equal(trials.length, 9);
+  assert.deepEqual(trials.map((t) => t.replace(/__.{7}$/, "")), Array(9).fill("task"));
+
+  // --jobs 2 ran two at once: some agent runs overlap in time.
+  const spans = await Promise.all(trials.map(async (t) => {
+    const r = JSON.parse(await Deno.readTextFile(join(job, t, "result.json")));
+    return [Date.parse(r.agent_execution.started_at), Date.parse(r.agent_execution.finished_at)];
+  }));
+  assert.ok(spans.some(([s1, e1], i) => spans.some(([s2], j) => i !== j && s2 >= s1 && s2 < e1)));
+
+  // The copies are gone: git knows only the main worktree, and the temp folder is empty.
+  assert.equal(await worktrees(repo), 1);
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(tmp)), []);
+
+  const lines = (await Deno.readTextFile(predictions)).trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 9);
+  for (const line of lines) {
+    assert.deepEqual(
+      Object.keys(line).sort(),
+      ["instance_id", "model_name", "model_patch"]
+        .map((k) => k === "model_name" ? "model_name_or_path" : k).sort(),
+    );
+  }
+  const patchOf = (harness: string) =>
+    lines.filter((l) => l.model_name_or_path === `interpreter__${harness}__fake-model`);
+  assert.ok(
+    patchOf("native").every((l) => /\+\s+if \(today - previous\)\.days == 1:/.test(l.model_patch)),
+  );
+  assert.ok(patchOf("minimal").every((l) => l.model_patch === ""));
+
+  const page = await Deno.readTextFile(html);
+  for (const t of trials) {
+    assert.ok(page.includes(`href="#run-${t}"`) && page.includes(`id="run-${t}"`), t);
+  }
+
+  // `eval report` renders the same table from the folder alone.
+  const again = await interpreter(["eval", "report", job], { cwd: repo, home });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, result.stdout);
+});
+
+Deno.test("Ctrl-C stops eval cleanly and --resume runs only what did not finish", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-tmp-" }));
+  const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
+  await using fake = startFakeProvider([], {
+    routes: await routes({ native: "fixer" }),
+    chunkDelayMs: 15,
+  });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const job = join(out, "job");
+  const child = new Deno.Command(join(REPO, "scripts", "interpreter"), {
+    args: ["eval", "--harness", "native", "--repeat", "3", "--check", CHECK, "--out", job, "go"],
+    cwd: repo,
+    env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1", TMPDIR: tmp },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const finished = async () => {
+    const names = await trialDirs(job).catch(() => []);
+    const done = await Promise.all(names.map((n) =>
+      Deno.stat(join(job, n, "result.json")).then(
+        () => true,
+        () => false,
+      )
+    ));
+    return done.filter(Boolean).length;
+  };
+  await until("the first run to finish", async () => (await finished()) >= 1, 120_000);
+  child.kill("SIGINT");
+  const stopped = await child.output();
+  const stderr = new TextDecoder().decode(stopped.stderr);
+  assert.equal(stopped.code, 130, stderr);
+  assert.match(
+    stderr,
+    /Interrupted: [12] of 3 runs finished\. Continue with: interpreter eval --resume /,
+  );
+  const kept = await finished();
+  assert.equal((await trialDirs(job)).length, kept, "an unfinished trial folder was left");
+  assert.equal(await worktrees(repo), 1);
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(tmp)), []);
+
+  const resumed = await interpreter(["eval", "--resume", job, "--yes"], {
+    cwd: repo,
+    home,
+    env: { TMPDIR: tmp },
+  });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`${3 - kept} runs? left of 3`));
+  const report = await interpreter(["eval", "report", job, "--json", join(out, "r.json")], {
+    cwd: repo,
+    home,
+  });
+  const { runs } = JSON.parse(await Deno.readTextFile(join(out, "r.json"))) as { runs: Run[] };
+  assert.equal(report.code, 0, report.stderr);
+  assert.deepEqual(runs.map((r) => r.attempt).sort(), [1, 2, 3]);
+  assert.ok(runs.every((r) => r.passed));
+  assert.equal(await worktrees(repo), 1);
+});
+
+Deno.test("eval runs a Harbor task folder in the repository: its tests/test.sh writes reward.txt", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
+  const script = [
+    {
+      reply: {
+        tool_calls: [{ name: "exec_command", args: { cmd: "printf 'Hello\\n' > hello.txt" } }],
+      },
+    },
+    { reply: { text: "Created hello.txt." } },
+  ];
+  await using fake = startFakeProvider([], {
+    routes: [{ model: "fake-model", tools_include: EVAL_HARNESS_TOOLS.native, script }],
+  });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const job = join(out, "job");
+  const tasks = join(REPO, "tests", "fixtures", "harbor_tasks", "hello");
+  const result = await interpreter(
+    ["eval", "--harness", "native", "--tasks", tasks, "--out", job],
+    { cwd: repo, home },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(fake.failures, []);
+  const [trial] = await trialDirs(job);
+  assert.match(trial, /^hello__.{7}$/);
+  assert.equal(await Deno.readTextFile(join(job, trial, "verifier", "reward.txt")), "1\n");
+  assert.match(result.stdout, /native\s+fake-model\s+1\/1 100%/);
+  assert.deepEqual(await harborLayoutProblems(job), []);
+
+  const docker = join(REPO, "tests", "fixtures", "harbor_tasks", "needs_docker");
+  const refused = await interpreter(["eval", "--harness", "native", "--tasks", docker], {
+    cwd: repo,
+    home,
+  });
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /Dockerfile/);
+  assert.match(
+    refused.stderr,
+    /harbor run -p \S*needs_docker --agent-import-path interpreter_harbor:Interpreter -m fake-model --ak harness=native/,
+  );
+});
+
+Deno.test("eval --harbor-config prints the Harbor job for the harnesses and models; bad input is refused before any run", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const home = await dirs.add(fakeHome("http://127.0.0.1:9/v1", "chat"));
+  const printed = await interpreter([
+    "eval",
+    ...["--harbor-config", "--harness", "native,claude-code", "--repeat", "5", "--jobs", "100"],
+  ], { cwd: repo, home });
+  assert.equal(printed.code, 0, printed.stderr);
+  const config = parseYaml(printed.stdout);
+  assert.equal(config.n_attempts, 5);
+  assert.equal(config.n_concurrent_trials, 100);
+  assert.deepEqual(
+    config.agents.map((a: { kwargs: { harness: string } }) => a.kwargs.harness),
+    ["native", "claude-code"],
+  );
+  assert.ok(
+    config.agents.every((a: Record<string, unknown>) =>
+      a.import_path === "interpreter_harbor:Interpreter" && a.model_name === "fake-model"
+    ),
+  );
+
+  const noCheck = await interpreter(["eval", "--harness", "native", "fix it"], { cwd: repo, home });
+  assert.equal(noCheck.code, 2);
+  assert.match(
+    noCheck.stderr,
+    /^error: No check: nothing would tell a pass from a fail\nhint: Add --check/m,
+  );
+  const typo = await interpreter(["eval", "--harness", "nativ", "--check", "true", "x"], {
+    cwd: repo,
+    home,
+  });
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /Unknown harness "nativ" in --harness\nhint: Did you mean native/);
+});
