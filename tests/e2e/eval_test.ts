@@ -16,6 +16,7 @@ import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harn
 import { until } from "./_poll.ts";
 
 const CHECK = "python3 -m pytest -q -p no:cacheprovider";
+const FIXED = "grep -q '(today - previous).days == 1' habits.py";
 
 interface Run {
   trial: string;
@@ -182,7 +183,8 @@ Deno.test("Ctrl-C stops eval cleanly and --resume runs only what did not finish"
   const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const job = join(out, "job");
   const child = new Deno.Command(join(REPO, "scripts", "interpreter"), {
-    args: ["eval", "--harness", "native", "--repeat", "3", "--check", CHECK, "--out", job, "go"],
+    // A quick check: pytest takes seconds here, and this test is about stopping and resuming.
+    args: ["eval", "--harness", "native", "--repeat", "3", "--check", FIXED, "--out", job, "go"],
     cwd: repo,
     env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1", TMPDIR: tmp },
     stdin: "null",
@@ -308,4 +310,39 @@ Deno.test("eval --harbor-config prints the Harbor job for the harnesses and mode
   });
   assert.equal(typo.code, 2);
   assert.match(typo.stderr, /Unknown harness "nativ" in --harness\nhint: Did you mean native/);
+});
+
+Deno.test("a run past --timeout is stopped, recorded as a timeout, and its trajectory says so", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
+  const script = [{ reply: { text: "Thinking very slowly about habits and streaks and dates." } }];
+  await using fake = startFakeProvider([], {
+    routes: [{ model: "fake-model", script }],
+    chunkSize: 1,
+    chunkDelayMs: 500,
+  });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const job = join(out, "job");
+  const result = await interpreter(
+    // As in Harbor, the check still runs after a timeout: what the agent did by then counts.
+    ["eval", "--harness", "native", "--timeout", "2", "--check", "false", "--out", job, "go"],
+    { cwd: repo, home },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /FAIL {2}native × fake-model #1 \(task\) .*\(timeout: The agent ran past its time limit of 2 s\)/,
+  );
+  const [trial] = await trialDirs(job);
+  const trialResult = JSON.parse(await Deno.readTextFile(join(job, trial, "result.json")));
+  assert.equal(trialResult.exception_info.exception_type, "AgentTimeoutError");
+  const record = trialResult.agent_result.metadata.interpreter;
+  assert.equal(record.status, "timeout");
+  assert.equal(record.passed, false);
+  const trajectory = JSON.parse(
+    await Deno.readTextFile(join(job, trial, "agent", "trajectory.json")),
+  );
+  assert.equal(trajectory.notes, "Stopped by SIGTERM");
+  assert.deepEqual(await harborLayoutProblems(job), []);
 });

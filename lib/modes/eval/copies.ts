@@ -55,6 +55,14 @@ export async function copySource(cwd: string, withChanges: boolean): Promise<Cop
   return { root, subdir: relative(root, await Deno.realPath(cwd)), git: true, withChanges };
 }
 
+/** Whether the repository has changes a copy at HEAD would not hold (tracked or untracked). */
+export async function hasUncommittedChanges(source: CopySource): Promise<boolean> {
+  if (!source.git || source.withChanges) return false;
+  const status = await git(["status", "--porcelain", "--untracked-files=normal"], source.root)
+    .catch(() => "");
+  return status.trim() !== "";
+}
+
 /**
  * Makes a copy at `dir` (which must not exist). Worktree additions of one repository must not
  * run at once (git locks its worktree list), so callers pass `lock` to serialize them.

@@ -5,12 +5,13 @@
  */
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { createInterface } from "node:readline/promises";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { type EvalArgs, type EvalCommand, execFlagsOf } from "./eval_args.ts";
-import { copySource } from "./copies.ts";
+import { copySource, hasUncommittedChanges } from "./copies.ts";
 import { type PreparedJob, readPlan, resumeJob, runJob, startJob } from "./job.ts";
 import { type JobPlan, readRecords } from "./job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "./plan.ts";
@@ -72,7 +73,12 @@ async function runEvalJob(
   });
   console.log(renderReport(outcome.records, { color }));
   for (const line of await writeOutputs(job.jobDir, outcome.records, args)) console.error(line);
-  if (outcome.keptCopies) console.error(`Copies kept in ${outcome.keptCopies}`);
+  if (outcome.keptCopies) {
+    console.error(
+      `Copies kept in ${outcome.keptCopies}` +
+        (job.source.git ? ' (git worktrees: remove each with "git worktree remove PATH")' : ""),
+    );
+  }
   if (outcome.interrupted) {
     const total = job.done.length + job.trials.length;
     console.error(
@@ -112,12 +118,18 @@ async function planJob(
       repeat: args.repeat,
       jobs: args.jobs,
       ...(args.tasks ? { tasksPath: resolve(args.tasks) } : {}),
-      shimDir: shimDir(),
+      ...(shimDir() ? { shimDir: shimDir() } : {}),
     }));
     return undefined;
   }
   const tasks = await tasksOf(args, pairs[0]);
   const source = await copySource(cwd, Boolean(args.withChanges));
+  if (await hasUncommittedChanges(source)) {
+    console.error(
+      "note: the repository has uncommitted changes; each run starts from HEAD without them " +
+        "(pass --with-changes to include them)",
+    );
+  }
   const started = new Date();
   const name = jobName(started);
   const plan: JobPlan = {
@@ -206,7 +218,12 @@ function jobName(at: Date): string {
     `${p(at.getHours())}-${p(at.getMinutes())}-${p(at.getSeconds())}`;
 }
 
-/** Where `interpreter_harbor.py` is in this checkout (or beside a release binary). */
-function shimDir(): string {
-  return new URL("../../../integrations/harbor", import.meta.url).pathname;
+/** Where `interpreter_harbor.py` is in this checkout; undefined for a release binary. */
+function shimDir(): string | undefined {
+  const dir = fileURLToPath(new URL("../../../integrations/harbor", import.meta.url));
+  try {
+    return Deno.statSync(join(dir, "interpreter_harbor.py")).isFile ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }

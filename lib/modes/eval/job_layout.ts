@@ -218,7 +218,7 @@ function evalsOf(records: RunRecord[]) {
     }
     return [key, {
       n_trials: rewarded.length,
-      n_errors: runs.length - rewarded.length,
+      n_errors: runs.filter((r) => exceptionOf(r) !== null).length,
       metrics: [{ mean }],
       pass_at_k: {},
       reward_stats: { reward: rewardStats },

@@ -88,7 +88,8 @@ export function runLine(r: RunRecord, done: number, total: number): string {
   const why = r.status === "completed" ? "" : `  (${r.status}${r.error ? `: ${r.error}` : ""})`;
   return terminalText(
     `[${done}/${total}] ${verdict}  ${r.harness} × ${r.model} #${r.attempt} (${r.task})  ` +
-      `${r.requests} steps, ${failed} failed call${failed === 1 ? "" : "s"}, ` +
+      `${r.requests} step${r.requests === 1 ? "" : "s"}, ` +
+      `${failed} failed call${failed === 1 ? "" : "s"}, ` +
       `${r.time_sec.total.toFixed(1)}s${why}`,
   );
 }
