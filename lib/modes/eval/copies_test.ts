@@ -2,19 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { copySource, diffOf, makeCopy, removeCopy } from "./copies.ts";
+import { mutex } from "./job.ts";
 
 /** Runs the function given at once: enough where one copy is made at a time. */
 const noLock = <T>(fn: () => Promise<T>) => fn();
-
-/** Runs the functions given to it one at a time, as eval's job runner does. */
-function serialLock(): <T>(fn: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => Promise<T>) => {
-    const run = tail.then(fn, fn);
-    tail = run.catch(() => {});
-    return run;
-  };
-}
 
 async function git(args: string[], cwd: string, stdin?: string): Promise<string> {
   const child = new Deno.Command("git", {
@@ -218,7 +209,7 @@ Deno.test("makeCopy() makes 3 worktrees at once when a lock serializes their add
   const repo = await committedRepo(dirs);
   const copies = await dirs.make("eval_copies_");
   const source = await copySource(repo, false);
-  const lock = serialLock();
+  const lock = mutex();
   const made = await Promise.all(
     ["c1", "c2", "c3"].map((name) => makeCopy(source, join(copies, name), lock)),
   );

@@ -162,7 +162,7 @@ export async function runJob(job: PreparedJob, opts: JobRunOptions): Promise<Job
 }
 
 /** Runs the functions given to it one at a time. */
-function mutex(): <T>(fn: () => Promise<T>) => Promise<T> {
+export function mutex(): <T>(fn: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(fn: () => Promise<T>) => {
     const run = tail.then(fn, fn);
