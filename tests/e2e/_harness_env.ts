@@ -95,6 +95,8 @@ export function interpreter(
     OPENINTERPRETER_HOME: opts.home,
     FAKE_API_KEY: "test-key",
     NO_COLOR: "1",
+    // pytest loads every installed plugin by default: over a second per run on these machines.
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
     ...opts.env,
   });
 }
