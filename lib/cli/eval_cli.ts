@@ -40,7 +40,7 @@ const EXAMPLES = `
 Examples:
   interpreter eval --harness native,claude-code,minimal --repeat 3 --check "npm test" "fix the failing test"
   interpreter eval --model gpt-5,qwen3-coder --harness fitting --jobs 2 --tasks tasks.toml
-  interpreter eval --tasks path/to/harbor-task --check "" --yes
+  interpreter eval --tasks path/to/harbor-tasks --harness fitting --yes
   interpreter eval report ~/.openinterpreter/evals/2026-12-02__16-40-05 --html report.html
   interpreter eval --harness claude-code,native -m anthropic/claude-sonnet-4-5 --harbor-config > job.yaml`;
 
