@@ -19,18 +19,82 @@ import { runTestTurn } from "./_run_turn.ts";
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 const WIRES: WireApi[] = ["chat", "responses", "messages"];
 
-const FORMATS: Record<string, string> = {
-  hermes:
-    'Checking.\n<tool_call>\n{"name": "exec_command", "arguments": {"cmd": "echo rep-hermes"}}' +
-    "\n</tool_call>",
-  qwen_xml: "Checking.\n<tool_call>\n<function=exec_command>\n<parameter=cmd>\necho rep-qwen\n" +
-    "</parameter>\n</function>\n</tool_call>",
-  fenced_json:
-    'Checking.\n```json\n{"name": "exec_command", "arguments": {"cmd": "echo rep-fence"}}' +
-    "\n```",
-  mistral:
-    'Checking.[TOOL_CALLS][{"name": "exec_command", "arguments": {"cmd": "echo rep-mistral"}}]',
-};
+/** One call per format, each with its own marker in the command and the markup it must lose. */
+interface Case {
+  format: string;
+  text: string;
+  markup: string[];
+  /** Whether "Checking." comes before the call (a reply that is only a call has no prose). */
+  prose: boolean;
+}
+
+const CASES: Case[] = [
+  {
+    format: "hermes",
+    text:
+      'Checking.\n<tool_call>\n{"name": "exec_command", "arguments": {"cmd": "echo rep-hermes"}}' +
+      "\n</tool_call>",
+    markup: ["<tool_call>"],
+    prose: true,
+  },
+  {
+    format: "qwen_xml",
+    text: "Checking.\n<tool_call>\n<function=exec_command>\n<parameter=cmd>\necho rep-qwen_xml\n" +
+      "</parameter>\n</function>\n</tool_call>",
+    markup: ["<tool_call>", "<function="],
+    prose: true,
+  },
+  {
+    format: "fenced_json",
+    text:
+      'Checking.\n```json\n{"name": "exec_command", "arguments": {"cmd": "echo rep-fenced_json"}}' +
+      "\n```",
+    markup: ["```json"],
+    prose: true,
+  },
+  {
+    format: "mistral",
+    text:
+      'Checking.[TOOL_CALLS][{"name": "exec_command", "arguments": {"cmd": "echo rep-mistral"}}]',
+    markup: ["[TOOL_CALLS]"],
+    prose: true,
+  },
+  {
+    format: "harmony",
+    text:
+      "<|channel|>commentary<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary " +
+      'to=functions.exec_command <|constrain|>json<|message|>{"cmd":"echo rep-harmony"}<|call|>',
+    markup: ["<|channel|>", "<|message|>", "to=functions"],
+    prose: true,
+  },
+  {
+    format: "deepseek",
+    text: "Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>exec_command<｜tool▁sep｜>" +
+      '{"cmd": "echo rep-deepseek"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    markup: ["<｜"],
+    prose: true,
+  },
+  {
+    format: "glm",
+    text: "Checking.\n<tool_call>exec_command\n<arg_key>cmd</arg_key>\n" +
+      "<arg_value>echo rep-glm</arg_value>\n</tool_call>",
+    markup: ["<tool_call>", "<arg_key>", "<arg_value>"],
+    prose: true,
+  },
+  {
+    format: "llama",
+    text: '{"name": "exec_command", "parameters": {"cmd": "echo rep-llama"}}',
+    markup: ['"parameters"', '"name"'],
+    prose: false,
+  },
+  {
+    format: "kimi",
+    text: "Checking.<|tool_calls_section_begin|><|tool_call_begin|>functions.exec_command:0" +
+      '<|tool_call_argument_begin|>{"cmd": "echo rep-kimi"}<|tool_call_end|><|tool_calls_section_end|>',
+    markup: ["<|tool_call", "functions."],
+    prose: true,
+  },
+];
 
 /** Runs one native-harness turn whose first reply is `text`; returns what the test checks. */
 async function turnWith(text: string, wire: WireApi, opts: { repair?: boolean } = {}) {
@@ -61,7 +125,7 @@ async function turnWith(text: string, wire: WireApi, opts: { repair?: boolean } 
 }
 
 for (const wire of WIRES) {
-  for (const [format, text] of Object.entries(FORMATS)) {
+  for (const { format, text, markup, prose } of CASES) {
     Deno.test(`a ${format} call written as text runs and is replayed as a structured call over ${wire}`, async () => {
       const r = await turnWith(text, wire);
       assert.deepEqual(r.outcome, { status: "completed", finalText: "All done." });
@@ -73,19 +137,20 @@ for (const wire of WIRES) {
       assert.equal(assistant.calls.length, 1);
       const [call] = assistant.calls;
       assert.equal(call.name, "exec_command");
-      const marker = format === "qwen_xml" ? "qwen" : format === "fenced_json" ? "fence" : format;
-      assert.deepEqual(call.args, { cmd: `echo rep-${marker}` });
+      assert.deepEqual(call.args, { cmd: `echo rep-${format}` });
       const result = second.history.find((h) => h.kind === "tool_result");
       assert.ok(result?.kind === "tool_result");
       assert.equal(result.callId, call.id);
-      assert.match(result.text, new RegExp(`rep-${marker}`), "the command ran");
+      assert.match(result.text, new RegExp(`rep-${format}`), "the command ran");
       const body = JSON.stringify(r.bodies[1]);
-      for (const markup of ["<tool_call>", "[TOOL_CALLS]", "```json", "<function="]) {
-        assert.ok(!body.includes(markup), `${markup} left in the replayed request: ${body}`);
-        assert.ok(!r.streamed.includes(markup), `${markup} streamed: ${r.streamed}`);
+      for (const token of markup) {
+        assert.ok(!body.includes(JSON.stringify(token).slice(1, -1)), `${token} replayed: ${body}`);
+        assert.ok(!r.streamed.includes(token), `${token} streamed: ${r.streamed}`);
       }
-      assert.match(body, /Checking\./, "the prose around the call is kept");
-      assert.match(r.streamed, /^Checking\.\s*All done\.$/);
+      if (prose) {
+        assert.match(body, /Checking\./, "the prose around the call is kept");
+        assert.match(r.streamed, /^Checking\.\s*All done\.$/);
+      } else assert.equal(r.streamed, "All done.");
       const repaired = r.events.filter((e) => e.type === "tool_calls_repaired");
       assert.deepEqual(repaired, [{ type: "tool_calls_repaired", count: 1, formats: [format] }]);
     });
@@ -94,7 +159,9 @@ for (const wire of WIRES) {
   Deno.test(`near misses stay text and end the turn over ${wire}`, async () => {
     const text = "Qwen writes <tool_call> tags; here one names a tool we lack:\n" +
       '<tool_call>{"name": "launch_rockets", "arguments": {}}</tool_call>\n' +
-      'and one is quoted: `[TOOL_CALLS]exec_command[ARGS]{"cmd": "ls"}`';
+      'and one is quoted: `[TOOL_CALLS]exec_command[ARGS]{"cmd": "ls"}`\n' +
+      "and gpt-oss names one too: <|channel|>commentary to=functions.launch_rockets " +
+      "<|constrain|>json<|message|>{}<|call|>";
     const r = await turnWith(text, wire);
     assert.deepEqual(r.outcome, { status: "completed", finalText: text });
     assert.equal(r.requests.length, 1);
@@ -104,8 +171,9 @@ for (const wire of WIRES) {
 }
 
 Deno.test("tool_call_repair = false leaves a call written as text as the answer", async () => {
-  const r = await turnWith(FORMATS.hermes, "chat", { repair: false });
-  assert.deepEqual(r.outcome, { status: "completed", finalText: FORMATS.hermes });
+  const { text } = CASES[0];
+  const r = await turnWith(text, "chat", { repair: false });
+  assert.deepEqual(r.outcome, { status: "completed", finalText: text });
   assert.equal(r.requests.length, 1);
 });
 

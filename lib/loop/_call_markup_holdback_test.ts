@@ -39,3 +39,40 @@ Deno.test("CallMarkupHoldback starts over after a discarded attempt", () => {
   assert.equal(h.push("two"), "two");
   assert.equal(h.finish("two"), "");
 });
+
+Deno.test("CallMarkupHoldback holds from every dialect's opening token, split across deltas", () => {
+  const tokens = [
+    "<|channel|>",
+    "<|start|>",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<|python_tag|>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+  ];
+  for (const token of tokens) {
+    const h = new CallMarkupHoldback();
+    const cut = Math.ceil(token.length / 2);
+    const shown = feed(h, ["Ok. ", token.slice(0, cut), token.slice(cut), "x", " more"]);
+    assert.deepEqual(shown, ["Ok. ", "", "", "", ""], token);
+    assert.equal(h.finish("Ok."), "", token);
+  }
+});
+
+Deno.test("CallMarkupHoldback holds a reply that opens like a call, and only such a reply", () => {
+  const call = new CallMarkupHoldback();
+  assert.deepEqual(feed(call, ["\n", "{", '\n  "na', 'me": "exec_command"', "}"]), [
+    "",
+    "",
+    "",
+    "",
+    "",
+  ]);
+  const harmony = new CallMarkupHoldback();
+  assert.deepEqual(feed(harmony, [" t", "o=functions.x", "<|channel|>"]), ["", "", ""]);
+  const json = new CallMarkupHoldback();
+  assert.deepEqual(feed(json, ["{", '"a": 1}', ' and {"name"']), ["", '{"a": 1}', ' and {"name"']);
+  const prose = new CallMarkupHoldback();
+  assert.deepEqual(feed(prose, ["t", "oday to=x"]), ["", "today to=x"]);
+  assert.equal(prose.finish("today to=x"), "");
+});

@@ -154,6 +154,42 @@ Deno.test("repairToolCalls() leaves prose, quoted markup and unadvertised names 
   }
 });
 
+Deno.test("repairToolCalls() reads several dialects in one reply, in order", async () => {
+  const r = await recovered(
+    "First:\n<tool_call>exec_command\n<arg_key>cmd</arg_key>\n<arg_value>ls</arg_value>\n" +
+      '</tool_call>\nthen <|tool_call_begin|>functions.update_plan:1<|tool_call_argument_begin|>{"plan": []}' +
+      "<|tool_call_end|>",
+  );
+  assert.deepEqual(r.calls, [
+    { name: "exec_command", args: { cmd: "ls" } },
+    { name: "update_plan", args: { plan: [] } },
+  ]);
+  assert.deepEqual(r.formats, ["glm", "kimi"]);
+  assert.equal(r.visible, "First:\n\nthen");
+});
+
+Deno.test("repairToolCalls() turns harmony analysis into thinking and keeps the reply's own blocks", async () => {
+  const result = await repairToolCalls(
+    [
+      { type: "thinking", text: "from the server", signature: "s" },
+      {
+        type: "text",
+        text: "<|channel|>analysis<|message|>Need a listing.<|end|><|start|>assistant<|channel|>" +
+          'commentary to=functions.exec_command <|constrain|>json<|message|>{"cmd":"ls"}<|call|>',
+      },
+    ],
+    TOOLS,
+    nextId,
+  );
+  assert.deepEqual(result?.blocks.map((b) => b.type), ["thinking", "thinking", "tool_call"]);
+  assert.deepEqual(result?.blocks[1], { type: "thinking", text: "Need a listing." });
+  const unadvertised = await repair(
+    "<|channel|>analysis<|message|>Search.<|end|><|start|>assistant<|channel|>commentary " +
+      'to=functions.web_search <|constrain|>json<|message|>{"q":"x"}<|call|>',
+  );
+  assert.equal(unadvertised, undefined, "without a call, the analysis is left as it was");
+});
+
 Deno.test("repairToolCalls() leaves replies with structured calls, and harnesses without tools, alone", async () => {
   const text: Block = {
     type: "text",
