@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
         const { runDebugHarness } = await load<typeof import("./lib/modes/debug/debug_harness.ts")>(
           "debugHarness",
         );
-        return await runDebugHarness(command.id, command.config);
+        return await runDebugHarness(command.id, command.config, { tokens: command.tokens });
       }
       case "trust_changes": {
         const { runTrustChanges } = await load<typeof import("./lib/modes/debug/trust_changes.ts")>(

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { LOCAL_PROVIDERS } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import { addExecFlags, addExecResume, mergeOptions } from "./exec_cli.ts";
 import { addEvalCommand } from "./eval_cli.ts";
@@ -19,12 +20,11 @@ function collect(value: string, previous: string[]): string[] {
 function addSharedFlags(cmd: Command): Command {
   return cmd
     .option("-m, --model <model>", "model id to use")
-    .option("--oss", "use a local provider (Ollama or LM Studio)")
+    .option("--oss", "use a local model server (Ollama, LM Studio, llama.cpp or vLLM)")
     .addOption(
-      new Option("--local-provider <provider>", "local provider for --oss").choices([
-        "ollama",
-        "lmstudio",
-      ]),
+      new Option("--local-provider <provider>", "local provider for --oss").choices(
+        LOCAL_PROVIDERS,
+      ),
     )
     .option("-p, --profile <name>", "use the [profiles.NAME] table of config.toml")
     .addOption(
@@ -93,8 +93,12 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   addSharedFlags(
     debug.command("harness")
       .argument("<id>", "harness id (e.g. claude-code), or the path of a harness folder")
+      .option("--tokens", "print the first request's tokens (prompt and tools), full and lean")
       .description("print a harness's tools, request settings and a sample of each result"),
-  ).action((id: string, options: SharedFlags) => onInvoke({ mode: "debug_harness", id, options }));
+  ).action((id: string, flags: SharedFlags & { tokens?: boolean }) => {
+    const { tokens, ...options } = flags;
+    onInvoke({ mode: "debug_harness", id, options, ...(tokens ? { tokens } : {}) });
+  });
   program.command("trust-changes")
     .description("load project config and skills that changed while a session ran")
     .option("-C, --cd <dir>", "the project (default: the current directory)")

@@ -3,6 +3,7 @@
  * an `EvalCommand` here; numbers are checked before anything runs.
  */
 import { type Command, Option } from "commander";
+import { LOCAL_PROVIDERS } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import type { EvalArgs, EvalCommand } from "../modes/eval/eval_args.ts";
 import type { Invocation } from "./flags.ts";
@@ -83,12 +84,11 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
       new Option("-a, --ask-for-approval <policy>", "approval policy of every run (default never)")
         .choices(["untrusted", "on-failure", "on-request", "never"]),
     )
-    .option("--oss", "use a local provider (Ollama or LM Studio)")
+    .option("--oss", "use a local model server (Ollama, LM Studio, llama.cpp or vLLM)")
     .addOption(
-      new Option("--local-provider <provider>", "local provider for --oss").choices([
-        "ollama",
-        "lmstudio",
-      ]),
+      new Option("--local-provider <provider>", "local provider for --oss").choices(
+        LOCAL_PROVIDERS,
+      ),
     )
     .option("--chat-completions", "talk to the provider over the Chat Completions API")
     .option("--dangerously-bypass-hook-trust", "run a trusted project's hooks without trust")

@@ -1,4 +1,5 @@
 /** The flags of the command line as commander parses them, before they become a `SessionConfig`. */
+import type { LocalProvider } from "../config/schema.ts";
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
@@ -7,7 +8,7 @@ import type { EvalCommand } from "../modes/eval/eval_args.ts";
 export interface SharedFlags {
   model?: string;
   oss?: boolean;
-  localProvider?: "ollama" | "lmstudio";
+  localProvider?: LocalProvider;
   profile?: string;
   sandbox?: "read-only" | "workspace-write" | "danger-full-access";
   askForApproval?: "untrusted" | "on-failure" | "on-request" | "never";
@@ -65,7 +66,8 @@ export type Invocation =
   | { mode: "resume"; target: ResumeFlags; options: SharedFlags; fork?: boolean }
   | { mode: "exec"; prompt?: string; options: ExecFlags }
   | { mode: "debug_config"; options: SharedFlags }
-  | { mode: "debug_harness"; id: string; options: SharedFlags }
+  /** `tokens`: `--tokens`, the first request's tokens full and lean instead of the report. */
+  | { mode: "debug_harness"; id: string; options: SharedFlags; tokens?: boolean }
   | { mode: "trust_changes"; options: { cd?: string } }
   | { mode: "logout"; provider?: string }
   | { mode: "mcp"; mcp: McpArgs }

@@ -26,7 +26,7 @@ export type Command =
   }
   | { mode: "exec"; prompt?: string; config: SessionConfig; exec: ExecOptions }
   | { mode: "debug_config"; config: SessionConfig }
-  | { mode: "debug_harness"; id: string; config: SessionConfig }
+  | { mode: "debug_harness"; id: string; config: SessionConfig; tokens?: boolean }
   | { mode: "trust_changes"; cwd: string }
   | { mode: "logout"; provider?: string }
   | { mode: "mcp"; mcp: McpArgs }
@@ -66,7 +66,8 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
       return { mode: "debug_config", config: await sessionConfigOf(invocation.options) };
     case "debug_harness": {
       const config = await sessionConfigOf(invocation.options);
-      return { mode: "debug_harness", id: invocation.id, config };
+      const tokens = invocation.tokens ? { tokens: true } : {};
+      return { mode: "debug_harness", id: invocation.id, config, ...tokens };
     }
     case "trust_changes":
       return { mode: "trust_changes", cwd: await resolveWorkdir(invocation.options.cd) };

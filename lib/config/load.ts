@@ -19,11 +19,11 @@ import {
   valueAt,
 } from "./effective.ts";
 import { describeOrigin, type Origin } from "./origin.ts";
+import { localProvider, type LocalServerChooser } from "./oss.ts";
 import {
   type ConfigFile,
   configFileSchema,
   defaultValues,
-  LOCAL_PROVIDERS,
   mcpTransportProblem,
   type TrustLevel,
 } from "./schema.ts";
@@ -38,9 +38,12 @@ export interface FlagOverrides {
   sandbox_mode?: string;
   approval_policy?: string;
   harness?: string;
-  /** `--oss`: use `local_provider`, else `oss_provider`, else "ollama". */
+  /**
+   * `--oss`: use `local_provider`, else `oss_provider`, else a local `model_provider` flag, else
+   * the local server found running (see oss.ts).
+   */
   oss?: boolean;
-  /** `--local-provider`: "ollama" or "lmstudio"; implies `oss`. */
+  /** `--local-provider`: one of `LOCAL_PROVIDERS`; implies `oss`. */
   local_provider?: string;
   /** `-C`/`--cd`, resolved against `LoadConfigOptions.cwd`. */
   cwd?: string;
@@ -64,6 +67,11 @@ export interface LoadConfigOptions {
   profile?: string;
   /** True for a project file that must not load yet (it changed while a session ran). */
   isHeldBack?: (file: string) => boolean;
+  /**
+   * Asks which of several running local servers `--oss` uses; default: a numbered prompt when
+   * stdin and stderr are a terminal no one reads yet, else the first (with a warning).
+   */
+  chooseLocalServer?: LocalServerChooser;
 }
 
 const FLAG_NAMES: Record<FlagKey, string> = {
@@ -113,7 +121,13 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
   for (const { layer, origin } of layers) mergeLayer(state, layer, origin);
   if (profile) mergeLayer(state, profile.layer, profile.originOf);
   for (const o of overrides) mergeLayer(state, o.value, o.origin);
-  mergeFlags(state, opts);
+  const local = await localProvider(state, {
+    flags: opts.flags,
+    env: opts.env,
+    choose: opts.chooseLocalServer,
+    warn: (message) => warnings.push(message),
+  });
+  mergeFlags(state, opts, local);
   checkMcpServers(state);
   return toEffectiveConfig(state, {
     cwd,
@@ -273,7 +287,11 @@ function selectProfile(
   };
 }
 
-function mergeFlags(state: MergeState, opts: LoadConfigOptions): void {
+function mergeFlags(
+  state: MergeState,
+  opts: LoadConfigOptions,
+  local: { id: string; flag: string } | undefined,
+): void {
   const { flags } = opts;
   const entries: Array<[string, unknown, string]> = [];
   if (opts.profile !== undefined) entries.push(["profile", opts.profile, "--profile"]);
@@ -282,7 +300,6 @@ function mergeFlags(state: MergeState, opts: LoadConfigOptions): void {
       entries.push([key, flags[key], flags.names?.[key] ?? FLAG_NAMES[key]]);
     }
   }
-  const local = localProvider(state, flags);
   if (local) {
     entries.push(["model_provider", local.id, local.flag]);
     // As in Codex, --oss without --model asks for the local default model, not the configured
@@ -324,30 +341,6 @@ function addWritableRoots(state: MergeState, dirs: string[]): void {
     kind: "flag",
     name: "--add-dir",
   });
-}
-
-function localProvider(
-  state: MergeState,
-  flags: FlagOverrides,
-): { id: string; flag: string } | undefined {
-  if (!flags.oss && flags.local_provider === undefined) return undefined;
-  const id = flags.local_provider ?? valueAt(state.values, ["oss_provider"]) ?? "ollama";
-  if (!(LOCAL_PROVIDERS as readonly unknown[]).includes(id)) {
-    const allowed = LOCAL_PROVIDERS.map((p) => `"${p}"`).join(", ");
-    throw new UsageError(`Invalid value "${id}" for --local-provider: expected one of ${allowed}`, {
-      hint: "Pass --local-provider ollama or --local-provider lmstudio",
-    });
-  }
-  if (flags.model_provider !== undefined && flags.model_provider !== id) {
-    throw new UsageError(
-      `Cannot use --oss with provider "${flags.model_provider}": --oss selects "${id}"`,
-      { hint: "Drop --oss to use another provider, or drop the provider flag" },
-    );
-  }
-  return {
-    id: id as string,
-    flag: flags.local_provider !== undefined ? "--local-provider" : "--oss",
-  };
 }
 
 function checkMcpServers(state: MergeState): void {

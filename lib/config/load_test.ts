@@ -133,19 +133,17 @@ Deno.test("loadConfig() merges tables key by key, each key with its own origin",
   assert.equal(config.origin("model_providers.x")?.kind, "project");
 });
 
-Deno.test("loadConfig() --oss picks --local-provider, else oss_provider, else ollama", async () => {
+Deno.test("loadConfig() --oss picks --local-provider, else oss_provider (oss_test.ts: else the one running)", async () => {
   await using t = await tempTree();
   const base = { cwd: t.repo, env: t.env, overrides: [] };
-  const plain = await loadConfig({ ...base, flags: { oss: true } });
-  assert.equal(plain.values.model_provider, "ollama");
-  assert.deepEqual(plain.origin("model_provider"), { kind: "flag", name: "--oss" });
   await t.write("home/config.toml", 'oss_provider = "lmstudio"\n');
   const configured = await loadConfig({ ...base, flags: { oss: true } });
   assert.equal(configured.values.model_provider, "lmstudio");
-  const flagged = await loadConfig({ ...base, flags: { oss: true, local_provider: "ollama" } });
-  assert.equal(flagged.values.model_provider, "ollama");
+  assert.deepEqual(configured.origin("model_provider"), { kind: "flag", name: "--oss" });
+  const flagged = await loadConfig({ ...base, flags: { oss: true, local_provider: "vllm" } });
+  assert.equal(flagged.values.model_provider, "vllm");
   assert.deepEqual(flagged.origin("model_provider"), { kind: "flag", name: "--local-provider" });
-  await assert.rejects(loadConfig({ ...base, flags: { local_provider: "vllm" } }), UsageError);
+  await assert.rejects(loadConfig({ ...base, flags: { local_provider: "tgi" } }), UsageError);
 });
 
 Deno.test("loadConfig() rejects an invalid flag value as a usage error", async () => {

@@ -47,11 +47,10 @@ export function resolveProvider(
   const builtin = builtins.find((row) => row.id === id);
   const entry: ProviderEntry | undefined = config.values.model_providers[id];
   if (!builtin && !entry) throw unknownProvider(config, id, builtins);
-  const ossUrl = builtin && isLocal(id) ? env[OSS_BASE_URL_VAR] || undefined : undefined;
-  const hostUrl = builtin?.nativeApi === "ollama" ? ollamaHostBaseUrl(env.OLLAMA_HOST) : undefined;
   const wireApi = entry?.wire_api ?? builtin?.wireApi ?? "responses";
   const openAi = wireApi === "messages" ? {} : openAiOverrides(config, env);
-  const baseUrl = openAi.baseUrl ?? ossUrl ?? entry?.base_url ?? hostUrl ?? builtin?.baseUrl;
+  const baseUrl = openAi.baseUrl ??
+    providerBaseUrl(id, { builtin, entryBaseUrl: entry?.base_url, env });
   if (!baseUrl) {
     throw new ConfigError(`Provider "${id}" has no "base_url"`, {
       hint: `Set base_url in [${joinKeyPath(["model_providers", id])}], ` +
@@ -89,6 +88,25 @@ export function resolveProvider(
     settings.apiKey = requireKey({ ...settings, envKey }, env, config.home);
   }
   return { settings, model };
+}
+
+/**
+ * Where a provider's server is, `openai_base_url` aside: for a built-in local provider
+ * `OPENINTERPRETER_OSS_BASE_URL` first; then `base_url` of its `[model_providers.<id>]` entry;
+ * then, for Ollama, `OLLAMA_HOST`; then the built-in URL. `--oss` looks for servers there too.
+ */
+export function providerBaseUrl(
+  id: string,
+  opts: {
+    builtin?: Pick<BuiltinProvider, "baseUrl" | "nativeApi">;
+    entryBaseUrl?: string;
+    env: Record<string, string | undefined>;
+  },
+): string | undefined {
+  const { builtin, entryBaseUrl, env } = opts;
+  const ossUrl = builtin && isLocal(id) ? env[OSS_BASE_URL_VAR] || undefined : undefined;
+  const hostUrl = builtin?.nativeApi === "ollama" ? ollamaHostBaseUrl(env.OLLAMA_HOST) : undefined;
+  return ossUrl ?? entryBaseUrl ?? hostUrl ?? builtin?.baseUrl;
 }
 
 /**

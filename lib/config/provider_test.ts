@@ -11,6 +11,7 @@ const BUILTINS: BuiltinProvider[] = [
     name: "DeepSeek",
     baseUrl: "https://api.deepseek.com/v1",
     wireApi: "chat",
+    wireApis: ["chat"],
     envKey: "DEEPSEEK_API_KEY",
     compat: { reasoningField: "reasoning_content" },
     defaultModel: "deepseek-chat",
@@ -20,6 +21,7 @@ const BUILTINS: BuiltinProvider[] = [
     name: "Ollama",
     baseUrl: "http://localhost:11434/v1",
     wireApi: "responses",
+    wireApis: ["responses"],
     compat: {},
     defaultModel: "gpt-oss:20b",
   },
@@ -74,7 +76,7 @@ Deno.test("resolveProvider() throws AuthError naming the variable when the key i
 });
 
 Deno.test("resolveProvider() needs no key for a local provider", async () => {
-  const config = await configWith("", { oss: true, model: "qwen3:8b" });
+  const config = await configWith("", { local_provider: "ollama", model: "qwen3:8b" });
   const { settings, model } = resolveProvider(config, {}, { builtins: BUILTINS });
   assert.equal(settings.id, "ollama");
   assert.equal(settings.apiKey, undefined);
@@ -88,7 +90,7 @@ Deno.test("resolveProvider() needs no key for a local provider", async () => {
 Deno.test("resolveProvider() lets a user entry override a built-in provider's fields", async () => {
   const config = await configWith(
     '[model_providers.ollama]\nbase_url = "http://box:9999/v1"\nrequest_max_retries = 1\n',
-    { oss: true },
+    { local_provider: "ollama" },
   );
   const { settings, model } = resolveProvider(config, {}, { builtins: BUILTINS });
   assert.equal(settings.baseUrl, "http://box:9999/v1");
@@ -163,7 +165,7 @@ Deno.test("resolveProvider() requires base_url and a model for a user-defined pr
 });
 
 Deno.test("resolveProvider() uses the built-in table by default", async () => {
-  const config = await configWith('model = "gpt-5"\n', { oss: true });
+  const config = await configWith('model = "gpt-5"\noss_provider = "ollama"\n', { oss: true });
   const { settings, model } = resolveProvider(config, {});
   assert.equal(settings.id, "ollama");
   assert.equal(settings.apiKey, undefined);

@@ -23,8 +23,11 @@ export const MCP_APPROVAL_MODES = ["auto", "prompt", "approve"] as const;
 export const DEFAULT_MCP_DEFER_TOKENS = 25_000;
 /** Values of `projects.<path>.trust_level`. */
 export const TRUST_LEVELS = ["trusted", "untrusted"] as const;
-/** Local providers that `--oss` can pick (`oss_provider`, `--local-provider`). */
-export const LOCAL_PROVIDERS = ["ollama", "lmstudio"] as const;
+/**
+ * Local providers that `--oss` can pick (`oss_provider`, `--local-provider`), in the order `--oss`
+ * prefers them when several run.
+ */
+export const LOCAL_PROVIDERS = ["ollama", "lmstudio", "llamacpp", "vllm"] as const;
 
 /** A `sandbox_mode` value. */
 export type SandboxMode = typeof SANDBOX_MODES[number];
@@ -138,6 +141,23 @@ const webFetchSchema = z.strictObject({
   }),
 }).partial();
 
+/** A loop-guard threshold: 0 turns its check off, else at least `min`. */
+const guardCount = (min: number, what: string) =>
+  z.int().refine((n) => n === 0 || n >= min, {
+    message: `use 0 to turn this check off, or ${what} of ${min} or more`,
+  });
+
+/** `[loop_guard]`: when the loop guard reminds, then stops, a model that repeats itself. */
+const loopGuardSchema = z.strictObject({
+  repeats: guardCount(2, "a number of repeats"),
+  format_errors: guardCount(1, "a number of replies"),
+  cycle_repeats: guardCount(2, "a number of cycles"),
+  same_read_repeats: guardCount(2, "a number of repeats"),
+  no_progress_steps: guardCount(2, "a number of steps"),
+  repeated_span_repeats: guardCount(2, "a number of repeats"),
+  repeated_span_min_chars: z.int().min(1).max(2000),
+}).partial();
+
 const settingsShape = {
   model: nonEmpty,
   model_provider: nonEmpty,
@@ -169,12 +189,14 @@ const settingsShape = {
   tool_call_repair: z.boolean(),
   /** Tokens of MCP tool declarations above which they go behind the harness's tool search. */
   mcp_defer_tokens: z.int().min(0),
-  /** The same failing call this many times in a row: a reminder, then the turn stops; 0: off. */
-  loop_guard_repeats: z.int().refine((n) => n === 0 || n >= 2, {
-    message: "use 0 to turn the loop guard off, or a number of repeats of 2 or more",
-  }),
+  /** `loop_guard.repeats` by its older name. */
+  loop_guard_repeats: guardCount(2, "a number of repeats"),
+  /** The loop guard's thresholds (`lib/hooks/loop_guard.ts`), over `loop_guard_repeats`. */
+  loop_guard: loopGuardSchema,
   harness: z.string(),
   harness_guidance: z.boolean(),
+  /** The harness's lean surface: true always, false never; unset: by the model's window and size. */
+  lean: z.boolean(),
   /** Most bytes of AGENTS.md text from the project's folders (root to cwd); 0 leaves them out. */
   project_doc_max_bytes: z.int().min(0),
   /** File names tried in each folder after `AGENTS.override.md` and `AGENTS.md`, in order. */
@@ -206,6 +228,8 @@ export const configFileSchema = z.strictObject({
 
 /** One config layer as written in a file. */
 export type ConfigFile = z.infer<typeof configFileSchema>;
+/** The `[loop_guard]` table. */
+export type LoopGuardTable = z.infer<typeof loopGuardSchema>;
 /** One `[model_providers.<id>]` entry. */
 export type ProviderEntry = z.infer<typeof providerEntrySchema>;
 /** One `[mcp_servers.<id>]` entry. */

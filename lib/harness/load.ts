@@ -13,6 +13,7 @@ import { loadProjectInstructions } from "./project_instructions.ts";
 import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
+import { loadLean } from "./lean.ts";
 import { loadReminders } from "./reminders.ts";
 import { loadHarnessTexts } from "./session_texts.ts";
 import type { HarnessCandidate } from "./select.ts";
@@ -159,6 +160,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     // The context, with the project instructions' block where [project_instructions] puts it.
     ...await loadProjectInstructions(spec.project_instructions, { dir, context, at, readText }),
     texts: await loadHarnessTexts(spec.prompts, { dir, at, readText }),
+    ...await loadLean(spec, { dir, specFile: file, tools, at, readText }),
   };
 }
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
 import { loadHarness, loadHarnessDir } from "./load.ts";
 import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
-import { todoReminderAfterCall } from "./reminders.ts";
+import { loopReminderText, todoReminderAfterCall } from "./reminders.ts";
 
 const dirs = { builtinDir: fileURLToPath(new URL("../../harnesses", import.meta.url)) };
 
@@ -31,6 +31,7 @@ Deno.test("a loop reminder loads with {tool} and {repeats}; after_calls or anoth
     const ok = await load('text = "<note>{tool} failed {repeats} times</note>"');
     assert.deepEqual(ok.reminders, [{
       when: "loop",
+      shape: "failing_call",
       text: "<note>{tool} failed {repeats} times</note>",
     }]);
     await assert.rejects(
@@ -38,7 +39,7 @@ Deno.test("a loop reminder loads with {tool} and {repeats}; after_calls or anoth
       (e: Error) =>
         e instanceof HarnessError &&
         /reminders\[0\]\.after_calls"?: a loop reminder takes no after_calls/.test(e.message) &&
-        /loop_guard_repeats/.test((e as HarnessError & { hint?: string }).hint ?? ""),
+        /\[loop_guard\]/.test((e as HarnessError & { hint?: string }).hint ?? ""),
     );
     await assert.rejects(
       () => load('text = "{tool} failed {count} times"'),
@@ -46,6 +47,43 @@ Deno.test("a loop reminder loads with {tool} and {repeats}; after_calls or anoth
         e instanceof HarnessError &&
         /reminders\[0\]\.text"?: unknown placeholder \{count\}/.test(e.message),
     );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("loop reminders load one per shape; a shape on a todo reminder or twice is an error", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const load = (entries: string) =>
+      writeHarness(root, "t", `${BASE_SPEC}\n${entries}\n`, BASE_FILES).then(loadHarnessDir);
+    const loop = (shape: string, text: string) =>
+      `[[reminders]]\nwhen = "loop"\nshape = "${shape}"\ntext = "${text}"\n`;
+    const ok = await load(loop("cycle", "went round {repeats} times") + loop("same_read", "read"));
+    assert.deepEqual(
+      ok.reminders.map((r) => r.when === "loop" ? r.shape : r.when),
+      ["cycle", "same_read"],
+    );
+    assert.equal(loopReminderText(ok, "cycle", { tool: "a, b", repeats: 3 }), "went round 3 times");
+    assert.match(
+      loopReminderText(ok, "failing_call", { tool: "Bash", repeats: 3 }),
+      /same Bash call 3 times/,
+      "a shape without its own text gets ours",
+    );
+    await assert.rejects(
+      () => load(loop("cycle", "a") + loop("cycle", "b")),
+      (e: Error) =>
+        e instanceof HarnessError &&
+        /reminders\[1\]"?: a second loop reminder for cycle/.test(e.message),
+    );
+    await assert.rejects(
+      () =>
+        load('[[reminders]]\nwhen = "todo_stale"\nshape = "cycle"\nafter_calls = 3\ntext = "x"'),
+      (e: Error) =>
+        e instanceof HarnessError &&
+        /reminders\[0\]\.shape"?: only a loop reminder has a shape/.test(e.message),
+    );
+    await assert.rejects(() => load(loop("circle", "a")), HarnessError);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -24,6 +24,12 @@ export interface HarnessChoiceInput {
    * it, so `providers` patterns also claim the model when another provider serves it.
    */
   modelVendors?: string[];
+  /**
+   * The families the model's server reports (Ollama's `details.family` and `families`, LM
+   * Studio's `architecture`: "qwen2", "llama", "deepseek2"): when no candidate matches the
+   * model's name, each is tried in its place, in order.
+   */
+  modelFamilies?: string[];
   /** Every harness folder that exists, user ones included (see `loadHarnessCandidates`). */
   candidates: readonly HarnessCandidate[];
 }
@@ -33,16 +39,25 @@ export const FALLBACK_HARNESS = "native";
 
 /**
  * The harness id for a session: the configured one when set, else the matching candidate with
- * the highest priority (a user harness before a built-in one, then by id), else FALLBACK_HARNESS.
+ * the highest priority (a user harness before a built-in one, then by id), else the same for
+ * each family the server reports in place of the model's name, else FALLBACK_HARNESS.
  */
 export function chooseHarness(input: HarnessChoiceInput): string {
   if (input.configured) return input.configured;
+  for (const model of [input.model, ...input.modelFamilies ?? []]) {
+    const chosen = bestMatch({ ...input, model });
+    if (chosen) return chosen;
+  }
+  return FALLBACK_HARNESS;
+}
+
+function bestMatch(input: HarnessChoiceInput): string | undefined {
   const matching = input.candidates.filter((c) => matches(c.match, input));
   matching.sort((a, b) =>
     b.match.priority - a.match.priority || Number(b.user) - Number(a.user) ||
     a.id.localeCompare(b.id)
   );
-  return matching[0]?.id ?? FALLBACK_HARNESS;
+  return matching[0]?.id;
 }
 
 function matches(match: HarnessMatch, input: HarnessChoiceInput): boolean {
@@ -54,4 +69,36 @@ function matches(match: HarnessMatch, input: HarnessChoiceInput): boolean {
   return match.wireApis.includes(input.wireApi) || any(match.models, input.model) ||
     any(match.providers, input.providerId, input.providerName, ...input.modelVendors ?? []) ||
     any(match.baseUrls, input.baseUrl);
+}
+
+/** The largest context window (tokens) for which the lean surface is chosen by itself. */
+export const LEAN_MAX_WINDOW = 16_384;
+/** The largest parameter count for which the lean surface is chosen by itself. */
+export const LEAN_MAX_PARAMETERS = 4e9;
+
+/** What the choice of the lean surface looks at. */
+export interface LeanChoiceInput {
+  /** The `lean` config value: true always, false never; unset decides by the model's size. */
+  configured?: boolean;
+  /** The session's context window in tokens. */
+  contextWindow?: number;
+  /** The parameter count the server reports, and its own text for it ("0.6B"). */
+  parameters?: { count: number; text: string };
+}
+
+/**
+ * Why the session uses its harness's lean surface ("lean = true", "0.6B parameters",
+ * "8,192-token window"), or undefined for the full surface.
+ */
+export function chooseLean(input: LeanChoiceInput): string | undefined {
+  if (input.configured !== undefined) return input.configured ? "lean = true" : undefined;
+  const reasons: string[] = [];
+  const { parameters, contextWindow } = input;
+  if (parameters && parameters.count <= LEAN_MAX_PARAMETERS) {
+    reasons.push(`${parameters.text} parameters`);
+  }
+  if (contextWindow !== undefined && contextWindow <= LEAN_MAX_WINDOW) {
+    reasons.push(`${contextWindow.toLocaleString("en-US")}-token window`);
+  }
+  return reasons.length > 0 ? reasons.join(", ") : undefined;
 }

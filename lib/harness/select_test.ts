@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
 import { loadHarnessCandidates } from "./load.ts";
-import { chooseHarness, type HarnessCandidate, type HarnessChoiceInput } from "./select.ts";
+import {
+  chooseHarness,
+  chooseLean,
+  type HarnessCandidate,
+  type HarnessChoiceInput,
+  LEAN_MAX_WINDOW,
+} from "./select.ts";
 import type { HarnessMatch } from "./types.ts";
 
 const BUILTIN = fileURLToPath(new URL("../../harnesses", import.meta.url));
@@ -202,4 +208,35 @@ Deno.test("loadHarnessCandidates() lists a valid user harness and skips a broken
     );
   assert.deepEqual(await ids(`models = ["x*"]`), ["mine"]);
   assert.deepEqual(await ids(`models = ["x?"]`), []);
+});
+
+Deno.test("chooseHarness() goes by the family the server reports when the name matches nothing", () => {
+  assert.equal(choose({ model: "tiny-coder", modelFamilies: ["qwen2"] }), "qwen-code");
+  assert.equal(choose({ model: "mystery:7b", modelFamilies: ["deepseek2"] }), "claude-code-bare");
+  assert.equal(choose({ model: "tiny-coder", modelFamilies: ["llama", "qwen2"] }), "qwen-code");
+  assert.equal(choose({ model: "tiny-coder", modelFamilies: ["llama", "gemma3"] }), "native");
+  assert.equal(choose({ model: "tiny-coder" }), "native");
+  // The name decides when it matches, whatever the family.
+  assert.equal(choose({ model: "kimi-dev:72b", modelFamilies: ["qwen2"] }), "kimi-code");
+  assert.equal(choose({ configured: "pi", model: "x", modelFamilies: ["qwen2"] }), "pi");
+});
+
+Deno.test("chooseLean() follows lean = true or false, else a small window or parameter count", () => {
+  const small = { count: 6e8, text: "0.6B" };
+  assert.equal(chooseLean({ configured: true, contextWindow: 262_144 }), "lean = true");
+  assert.equal(
+    chooseLean({ configured: false, contextWindow: 4096, parameters: small }),
+    undefined,
+  );
+  assert.equal(chooseLean({ parameters: small, contextWindow: 40_960 }), "0.6B parameters");
+  assert.equal(chooseLean({ contextWindow: 8192 }), "8,192-token window");
+  assert.equal(
+    chooseLean({ parameters: small, contextWindow: 8192 }),
+    "0.6B parameters, 8,192-token window",
+  );
+  assert.equal(chooseLean({ contextWindow: LEAN_MAX_WINDOW }), "16,384-token window");
+  assert.equal(chooseLean({ contextWindow: LEAN_MAX_WINDOW + 1 }), undefined);
+  assert.equal(chooseLean({ parameters: { count: 4e9, text: "4B" } }), "4B parameters");
+  assert.equal(chooseLean({ parameters: { count: 4.3e9, text: "4.3B" } }), undefined);
+  assert.equal(chooseLean({}), undefined);
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { globProblem } from "./_glob.ts";
+import { LOOP_SHAPES } from "./loop_shapes.ts";
 import { projectInstructionsSchema } from "./project_instructions.ts";
 import { contextSchema, contextSlotSchema, requestSchema } from "./request_schema.ts";
 
@@ -80,12 +81,14 @@ export const harnessSpecSchema = z.strictObject({
   /**
    * Reminders the harness injects, in its vendor's style: `todo_stale` text is added to a tool
    * result once `after_calls` tool calls have passed without a todo update while items are open;
-   * `loop` text once the model has made the same failing call `loop_guard_repeats` times in a
-   * row (`{tool}` and `{repeats}` are filled in). (Context at the start of a session is a
-   * `[[context]]` entry.)
+   * `loop` text once the model has made the same failing call `loop_guard.repeats` times in a
+   * row (`{tool}` and `{repeats}` are filled in), or, with `shape`, once it loops another way
+   * (see `LOOP_SHAPES`). (Context at the start of a session is a `[[context]]` entry.)
    */
   reminders: z.array(z.strictObject({
     when: z.enum(["todo_stale", "loop"]),
+    /** `loop` only: the kind of loop the text answers; default `failing_call`. */
+    shape: z.enum(LOOP_SHAPES).optional(),
     after_calls: z.int().min(1).optional(),
     text: z.string().min(1),
   })).default([]),
@@ -122,6 +125,18 @@ export const harnessSpecSchema = z.strictObject({
     message: "use letters, digits, '_', '-', {source} and {tool}",
   }).refine((t) => t.includes("{tool}"), { message: "must contain {tool}" }).optional(),
   match: matchSchema.prefault({}),
+  /**
+   * The lean surface for small models (see `lib/harness/lean.ts`): `tools` names the core tools
+   * kept (wire names of `[[tools]]` entries, all sent from the first request), `system_prompt`
+   * a short prompt file that replaces the system prompt in its slot, and `context` the
+   * `[[context]]` entries kept, in the same form (none when absent). Project instructions go
+   * where `[project_instructions]` puts them, as in the full surface.
+   */
+  lean: z.strictObject({
+    tools: z.array(z.string().min(1)).min(1),
+    system_prompt: z.string().min(1),
+    context: contextSchema,
+  }).optional(),
   /**
    * Texts the session sends besides the system prompt, each a file relative to the spec's
    * folder; a key left out takes the shared default in `harnesses/_shared/`.

@@ -1,6 +1,7 @@
 import type { ToolDeclaration } from "../model/message.ts";
 import type { RequestSpecs } from "../model/request_settings.ts";
 import type { WireApi } from "../providers/types.ts";
+import type { LoopShape } from "./loop_shapes.ts";
 
 /** How a capability's structured output becomes the text the model reads. Data from the spec. */
 export interface ResultFormat {
@@ -56,11 +57,11 @@ export interface ToolRoute {
 
 /**
  * A reminder the harness adds to a tool result: when the todo list has gone stale, or when the
- * model keeps repeating a failing call (`loop`; `{tool}` and `{repeats}` are filled in).
+ * model loops (`loop`, one per `shape`; `{tool}` and `{repeats}` are filled in).
  */
 export type Reminder =
   | { when: "todo_stale"; afterCalls: number; text: string }
-  | { when: "loop"; text: string };
+  | { when: "loop"; shape: LoopShape; text: string };
 
 /** A harness: everything the one loop needs to present a vendor's surface to a model. */
 export interface Harness {
@@ -103,6 +104,23 @@ export interface Harness {
   projectInstructions?: ProjectInstructions;
   /** Texts the session sends besides the system prompt (`[prompts]`, else `harnesses/_shared/`). */
   texts: HarnessTexts;
+  /** The lean surface for small models (`[lean]`); absent when the spec has none. */
+  lean?: LeanSurface;
+  /**
+   * Set when the session asked for the lean surface: why (`lean = true`, the window, the
+   * parameter count). With `lean` the harness presents it; without, the full surface stays.
+   */
+  leanReason?: string;
+}
+
+/** What a harness presents in lean mode (`[lean]` in the spec): core tools, a short prompt. */
+export interface LeanSurface {
+  /** Wire names of the tools kept, as `[lean] tools` lists them. */
+  tools: string[];
+  /** The short system prompt template (`[lean] system_prompt`). */
+  systemPrompt: string;
+  /** The context layout in lean mode: the lean prompt first, then the kept entries. */
+  context: ContextEntry[];
 }
 
 /** A harness's texts for compaction, review and the `{{sandbox}}` variable. */

@@ -1,141 +1,271 @@
 /**
- * The loop guard, a link of the tool-hook chain: a model that makes the same failing call (same tool, same arguments, same
- * error; a command that exits non-zero fails) `repeats` times in a row gets one reminder, in
- * the harness's own words, to read the error and try something else; if it makes that call once
- * more, or loops on it again later, the turn stops. A call that keeps succeeding the same way
- * (polling a job) never counts.
+ * The loop guard, a link of the tool-hook chain. Per turn it watches for a model that repeats
+ * itself, in any of these shapes (`[loop_guard]` in config sets each threshold; 0 turns one off):
+ *
+ * - `repeats`: the same failing call (same tool, arguments and error; a command that exits
+ *   non-zero fails) that many times in a row;
+ * - `format_errors`: that many replies in a row that a text protocol could not use;
+ * - `cycle_repeats`: a cycle of two to four calls, with the same results, gone through that
+ *   many times in a row, whether the calls fail or not;
+ * - `same_read_repeats`: the same successful read-only call with the same result that many
+ *   times in a row (waiting on a background job is polling, and never counts);
+ * - `no_progress_steps`: that many replies in a row without progress (see `ProgressWatch`);
+ * - `repeated_span_repeats`: a reply whose text or reasoning repeats the same span (at least
+ *   `repeated_span_min_chars` long) that many times in a row is cut off while it streams.
+ *
+ * The first time a shape reaches its threshold the model gets the harness's loop reminder for
+ * it, in the vendor's words (for a cut-off reply, the reminder is what the model reads next);
+ * if the loop goes on (once more, or the same loop again later, or a second cut-off), the turn
+ * stops as `repeated_call`. A call that keeps succeeding the same way (polling) only counts
+ * toward `no_progress_steps`.
  */
+import type { LoopGuardTable } from "../config/schema.ts";
 import type { Harness } from "../harness/types.ts";
+import { loopReminderText } from "../harness/reminders.ts";
+import type { LoopShape } from "../harness/loop_shapes.ts";
 import type { RepeatedCall } from "../loop/events.ts";
-import type { HookResult, HookTurn, ToolHook } from "../loop/tool_hooks.ts";
+import { RepetitionDetector } from "../loop/repetition.ts";
+import type {
+  HookCall,
+  HookReply,
+  HookResult,
+  HookTurn,
+  ReplyChannel,
+  ReplyWatch,
+  ToolHook,
+} from "../loop/tool_hooks.ts";
+import {
+  CycleWatch,
+  ProgressWatch,
+  SameCallRun,
+  type SeenCall,
+  seenCall,
+  type Sighting,
+} from "./loop_shapes.ts";
 
-/** `loop_guard_repeats` when unset. */
-export const DEFAULT_LOOP_GUARD_REPEATS = 3;
+/** The thresholds of the loop guard; 0 turns a check off. */
+export interface LoopGuardLimits {
+  repeats: number;
+  formatErrors: number;
+  cycleRepeats: number;
+  sameReadRepeats: number;
+  noProgressSteps: number;
+  repeatedSpanRepeats: number;
+  repeatedSpanMinChars: number;
+}
 
-/** The reminder for harnesses that have no `when = "loop"` text of their own. */
-const DEFAULT_LOOP_TEXT = "You have made the same {tool} call {repeats} times and it failed the " +
-  "same way each time. Read the error, then try a different approach instead of repeating it.";
+/** The thresholds when config sets none. */
+export const DEFAULT_LOOP_GUARD_LIMITS: Readonly<LoopGuardLimits> = Object.freeze({
+  repeats: 3,
+  formatErrors: 3,
+  cycleRepeats: 3,
+  sameReadRepeats: 3,
+  noProgressSteps: 8,
+  repeatedSpanRepeats: 20,
+  repeatedSpanMinChars: 16,
+});
 
-/** Output fields that differ between two runs of the same call. */
-const VOLATILE_FIELDS = new Set(["durationMs"]);
+/** `loop_guard.repeats` when unset. */
+export const DEFAULT_LOOP_GUARD_REPEATS = DEFAULT_LOOP_GUARD_LIMITS.repeats;
 
-/** What the loop does after a call: nothing, add the reminder to its result, or stop. */
+/**
+ * The thresholds config sets: `[loop_guard]`, then the older `loop_guard_repeats` for `repeats`
+ * (`loop_guard.repeats` wins when both are set), then the defaults.
+ */
+export function loopGuardLimits(
+  values: { loop_guard?: LoopGuardTable; loop_guard_repeats?: number },
+): LoopGuardLimits {
+  const t = values.loop_guard ?? {};
+  const d = DEFAULT_LOOP_GUARD_LIMITS;
+  return {
+    repeats: t.repeats ?? values.loop_guard_repeats ?? d.repeats,
+    formatErrors: t.format_errors ?? d.formatErrors,
+    cycleRepeats: t.cycle_repeats ?? d.cycleRepeats,
+    sameReadRepeats: t.same_read_repeats ?? d.sameReadRepeats,
+    noProgressSteps: t.no_progress_steps ?? d.noProgressSteps,
+    repeatedSpanRepeats: t.repeated_span_repeats ?? d.repeatedSpanRepeats,
+    repeatedSpanMinChars: t.repeated_span_min_chars ?? d.repeatedSpanMinChars,
+  };
+}
+
+/** What the loop does after a call or a reply: nothing, add the reminder, or stop. */
 export type GuardVerdict =
   | { action: "none" }
   | { action: "remind"; text: string }
   | { action: "stop"; call: RepeatedCall };
 
-/** Watches one turn's tool calls; see the module comment. */
-export class LoopGuard {
-  readonly #repeats: number;
-  readonly #harness: Harness;
-  #key: string | undefined;
-  #count = 0;
-  /** Calls the model was already reminded about. */
-  #reminded = new Set<string>();
+const NONE: GuardVerdict = { action: "none" };
 
-  /** `repeats` of 0 turns the guard off. */
-  constructor(repeats: number, harness: Harness) {
-    this.#repeats = repeats;
+/** Watches one turn's calls and replies; see the module comment. */
+export class LoopGuard {
+  readonly #limits: LoopGuardLimits;
+  readonly #harness: Harness;
+  readonly #run = new SameCallRun();
+  readonly #cycles: CycleWatch;
+  readonly #progress = new ProgressWatch();
+  #callsThisStep = 0;
+  #formatErrors = 0;
+  #cuts = 0;
+  /** Loops the model was already reminded about. */
+  readonly #reminded = new Set<string>();
+
+  /** Limits left out take their defaults; a number sets `repeats` alone. */
+  constructor(limits: Partial<LoopGuardLimits> | number, harness: Harness) {
+    const given = typeof limits === "number" ? { repeats: limits } : limits;
+    this.#limits = { ...DEFAULT_LOOP_GUARD_LIMITS, ...given };
     this.#harness = harness;
+    this.#cycles = new CycleWatch(this.#limits.cycleRepeats);
   }
 
   /** Counts one finished call. */
   afterCall(
-    call: { name: string; args: unknown; rawArgs?: string },
+    call: Pick<HookCall, "name" | "args" | "rawArgs" | "capability" | "mutates">,
     result: HookResult,
   ): GuardVerdict {
-    if (this.#repeats === 0) return { action: "none" };
-    if (!failed(result)) {
-      this.#key = undefined;
-      this.#count = 0;
-      return { action: "none" };
-    }
-    const key = JSON.stringify([
-      call.name,
-      canonical(call.args ?? call.rawArgs),
-      fingerprint(result),
+    const seen: SeenCall = seenCall(call, result);
+    this.#callsThisStep++;
+    this.#progress.see(seen);
+    const run = this.#run.see(seen);
+    const runLimit = run?.shape === "failing_call"
+      ? this.#limits.repeats
+      : this.#limits.sameReadRepeats;
+    return this.#worst([
+      this.#judge(run, runLimit),
+      this.#judge(this.#cycles.see(seen), this.#limits.cycleRepeats),
     ]);
-    this.#count = key === this.#key ? this.#count + 1 : 1;
-    this.#key = key;
-    if (this.#count < this.#repeats) return { action: "none" };
-    if (this.#count === this.#repeats && !this.#reminded.has(key)) {
-      this.#reminded.add(key);
-      return { action: "remind", text: loopReminder(this.#harness, call.name, this.#count) };
-    }
-    const error = errorLines(result);
+  }
+
+  /** Counts one finished reply: its format error or cut-off, and whether it made progress. */
+  afterReply(reply: HookReply): GuardVerdict {
+    const hadCalls = this.#callsThisStep > 0;
+    this.#callsThisStep = 0;
+    const stalled = this.#judge(this.#progress.endStep(hadCalls), this.#limits.noProgressSteps);
+    this.#formatErrors = reply.formatError === undefined ? 0 : this.#formatErrors + 1;
+    const format = reply.formatError === undefined ? NONE : this.#judge({
+      shape: "format_error",
+      key: "format_error",
+      count: this.#formatErrors,
+      call: {
+        shape: "format_error",
+        name: "format error",
+        args: undefined,
+        error: gist(reply.formatError),
+        repeats: this.#formatErrors,
+      },
+      tool: "reply",
+    }, this.#limits.formatErrors);
+    return this.#worst([this.#cutOff(reply), format, stalled]);
+  }
+
+  /** Watches a reply's text and reasoning for runaway repetition; none when that check is off. */
+  watchReply(): ReplyWatch | undefined {
+    const limits = {
+      repeats: this.#limits.repeatedSpanRepeats,
+      minChars: this.#limits.repeatedSpanMinChars,
+    };
+    if (limits.repeats === 0) return undefined;
+    const detectors = {
+      text: new RepetitionDetector(limits),
+      reasoning: new RepetitionDetector(limits),
+    };
+    return {
+      push: (channel: ReplyChannel, text: string) => {
+        const found = detectors[channel].push(text);
+        if (!found) return undefined;
+        const fill = { tool: channel, repeats: found.repeats };
+        return {
+          channel,
+          keep: found.start + found.span.length,
+          message: loopReminderText(this.#harness, "repeated_span", fill),
+          span: found.span,
+          repeats: found.repeats,
+        };
+      },
+      reset: () => {
+        detectors.text.reset();
+        detectors.reasoning.reset();
+      },
+    };
+  }
+
+  /** A cut-off reply: its message was the reminder; a second one in the turn stops it. */
+  #cutOff(reply: HookReply): GuardVerdict {
+    if (!reply.cut) return NONE;
+    this.#cuts++;
+    if (this.#cuts < 2) return NONE;
+    const { channel, span } = reply.cut;
     return {
       action: "stop",
-      call: { name: call.name, args: call.args, error, repeats: this.#count },
+      call: {
+        shape: "repeated_span",
+        name: channel,
+        args: undefined,
+        error: gist(span.trim()),
+        repeats: this.#cuts,
+      },
     };
+  }
+
+  /** Below the limit nothing; at it, the reminder once per loop; past it (or again), a stop. */
+  #judge(sighting: Sighting | undefined, limit: number): GuardVerdict {
+    if (!sighting || limit === 0 || sighting.count < limit) return NONE;
+    if (sighting.count === limit && !this.#reminded.has(sighting.key)) {
+      this.#reminded.add(sighting.key);
+      const fill = { tool: sighting.tool, repeats: sighting.count };
+      return { action: "remind", text: loopReminderText(this.#harness, sighting.shape, fill) };
+    }
+    return { action: "stop", call: sighting.call };
+  }
+
+  /** A stop over reminders; several reminders go together. */
+  #worst(verdicts: GuardVerdict[]): GuardVerdict {
+    const stop = verdicts.find((v) => v.action === "stop");
+    if (stop) return stop;
+    const texts = verdicts.flatMap((v) => v.action === "remind" ? [v.text] : []);
+    return texts.length ? { action: "remind", text: texts.join("\n\n") } : NONE;
   }
 }
 
+/** Why the rest of a reply's calls were not run, by the shape the turn stopped on. */
+const STOP_REASONS: Partial<Record<LoopShape, string>> = {
+  cycle: "the turn stopped on a repeated cycle of calls",
+  same_read: "the turn stopped on a repeated read",
+};
+
 /**
- * The loop guard as a link for one turn: its reminder is a note after the result, and its stop
- * ends the turn as `repeated_call`. `repeats` of 0 turns it off.
+ * The loop guard as a link for one turn: its reminder is a note after the result (or after the
+ * reply), its stop ends the turn as `repeated_call`, and it watches each reply as it streams.
  */
 export function loopGuardLink(
   turn: HookTurn,
-  repeats: number = DEFAULT_LOOP_GUARD_REPEATS,
+  limits: Partial<LoopGuardLimits> | number = {},
 ): ToolHook {
-  const guard = new LoopGuard(repeats, turn.harness);
+  const guard = new LoopGuard(limits, turn.harness);
   return {
     name: "loop guard",
-    after(call, result) {
-      const verdict = guard.afterCall(call, result);
-      if (verdict.action === "remind") {
-        return Promise.resolve({ action: "append", text: verdict.text });
-      }
-      if (verdict.action === "none") return Promise.resolve(undefined);
-      return Promise.resolve({
-        action: "stop",
-        outcome: { status: "repeated_call", call: verdict.call },
-        reason: "the turn stopped on a repeated failing call",
-      });
-    },
+    after: (call, result) => Promise.resolve(linkVerdict(guard.afterCall(call, result))),
+    afterReply: (reply) => Promise.resolve(linkVerdict(guard.afterReply(reply))),
+    watchReply: () => guard.watchReply(),
   };
 }
 
-/** The harness's loop reminder with `{tool}` and `{repeats}` filled in, or ours. */
+function linkVerdict(verdict: GuardVerdict) {
+  if (verdict.action === "none") return undefined;
+  if (verdict.action === "remind") return { action: "append" as const, text: verdict.text };
+  const shape = verdict.call.shape ?? "failing_call";
+  return {
+    action: "stop" as const,
+    outcome: { status: "repeated_call" as const, call: verdict.call },
+    reason: STOP_REASONS[shape] ?? "the turn stopped on a repeated failing call",
+  };
+}
+
+/** The harness's failing-call loop reminder with `{tool}` and `{repeats}` filled in, or ours. */
 export function loopReminder(harness: Harness, tool: string, repeats: number): string {
-  const text = harness.reminders.find((r) => r.when === "loop")?.text ?? DEFAULT_LOOP_TEXT;
-  return text.replaceAll("{tool}", tool).replaceAll("{repeats}", String(repeats));
+  return loopReminderText(harness, "failing_call", { tool, repeats });
 }
 
-/**
- * An error result, or a command that exited non-zero (or was killed) in a harness whose results
- * do not flag that as an error.
- */
-function failed(result: HookResult): boolean {
-  const output = result.output as { exitCode?: unknown } | undefined;
-  return result.isError || (typeof output === "object" && output !== null &&
-    "exitCode" in output && output.exitCode !== 0);
-}
-
-/** The start of what went wrong: a command's output, else the result text. */
-function errorLines(result: HookResult): string {
-  const output = (result.output as { output?: unknown } | undefined)?.output;
-  const text = typeof output === "string" && output.trim() ? output : result.text;
+/** The first lines of a text, short enough to show in one error. */
+function gist(text: string): string {
   return text.split("\n").filter((line) => line.trim()).slice(0, 3).join("\n").slice(0, 300);
-}
-
-/** What identifies a failure: the structured output without timings, else the text. */
-function fingerprint(result: HookResult): string {
-  const output = result.output;
-  if (typeof output !== "object" || output === null) return result.text;
-  return canonical(
-    Object.fromEntries(Object.entries(output).filter(([k]) => !VOLATILE_FIELDS.has(k))),
-  );
-}
-
-/** JSON with object keys sorted, so that key order does not make two calls differ. */
-function canonical(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_, v) =>
-      v && typeof v === "object" && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
-        : v,
-  );
 }

@@ -7,15 +7,15 @@ import type { McpServerEntry } from "../config/schema.ts";
 import type { HookTurn, ToolHook, ToolHooks } from "../loop/tool_hooks.ts";
 import { type ApprovalCheck, approvalLink } from "./approval.ts";
 import { withMcpApprovalModes } from "./mcp_approval.ts";
-import { loopGuardLink } from "./loop_guard.ts";
+import { type LoopGuardLimits, loopGuardLink } from "./loop_guard.ts";
 import { remindersLink } from "./reminders.ts";
 
 /** Options of `sessionToolHooks()`. */
 export interface SessionHookOptions {
   /** The session's approval check (`SessionSandbox.beforeToolCall`). */
   approve: ApprovalCheck;
-  /** `loop_guard_repeats`; 0 turns the loop guard off; default 3. */
-  loopGuardRepeats?: number;
+  /** The loop guard's thresholds (`loopGuardLimits()` of the config); defaults when left out. */
+  loopGuard?: Partial<LoopGuardLimits>;
   /** `[mcp_servers]`: the approval modes of their tools decide before `approve` does. */
   mcpServers?: Record<string, McpServerEntry>;
   /** The user's hooks as a link for a turn (`userHooksLink()`); none when there are none. */
@@ -33,7 +33,7 @@ export function sessionToolHooks(opts: SessionHookOptions): ToolHooks {
       ...(user ? [user] : []),
       approvalLink(approve),
       remindersLink(turn),
-      loopGuardLink(turn, opts.loopGuardRepeats),
+      loopGuardLink(turn, opts.loopGuard),
     ];
   };
 }

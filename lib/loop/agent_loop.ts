@@ -9,8 +9,9 @@ import type { TurnContext } from "../tools/types.ts";
 import { type DispatchDeps, dispatchToolCall, InternalToolError } from "./dispatch.ts";
 import type { LoopEvent, ToolCallInfo, TurnOutcome } from "./events.ts";
 import { CallMarkupHoldback } from "./_call_markup_holdback.ts";
+import { type CutReply, WatchedReply } from "./_watched_reply.ts";
 import { repairToolCalls } from "./tool_call_repair.ts";
-import { ToolHookChain, type ToolHooks } from "./tool_hooks.ts";
+import { type ReplyCut, ToolHookChain, type ToolHooks } from "./tool_hooks.ts";
 import { type SourcePlacement, turnTools } from "./tool_sources.ts";
 
 /** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
@@ -105,6 +106,11 @@ export async function runTurn(
         refused: true,
       });
     }
+    if ("cut" in reply) {
+      const stopped = await answerCut(state, turn, reply.cut);
+      if (stopped) return finish(stopped);
+      continue;
+    }
     if (turn.harness.protocol) {
       const done = await runTextProtocolStep(state, turn, step).catch(internalFailure);
       if (done) return finish(done);
@@ -115,11 +121,43 @@ export async function runTurn(
     if (calls.length === 0) {
       return finish({ status: "completed", finalText: textOf(reply.message.blocks) });
     }
-    const ended = await runToolCalls(calls, state, turn);
+    const ended = await runToolCalls(calls, state, turn) ?? await afterCalls(state, turn);
     if (ended) return finish(ended);
     if (deps.signal.aborted) return finish({ status: "aborted" });
   }
   return finish({ status: "step_limit", limit });
+}
+
+/**
+ * After a reply's tool calls: the links' `afterReply` notes go after the last result, and a
+ * stop ends the turn.
+ */
+async function afterCalls(state: LoopState, turn: Turn): Promise<TurnOutcome | undefined> {
+  if (turn.signal.aborted) return undefined;
+  const { notes, stop } = await turn.hooks.afterReply({}, turn.signal);
+  const last = state.messages.at(-1);
+  if (notes.length && last?.role === "tool_result" && last.blocks[0]?.type === "text") {
+    const text = [last.blocks[0].text, ...notes].join("\n\n");
+    last.blocks = [{ ...last.blocks[0], text }, ...last.blocks.slice(1)];
+  }
+  return stop?.outcome;
+}
+
+/**
+ * A reply a link cut off while it streamed: the model reads why (and the links' notes) in the
+ * next message, and the turn goes on unless a link stops it.
+ */
+async function answerCut(
+  state: LoopState,
+  turn: Turn,
+  cut: ReplyCut,
+): Promise<TurnOutcome | undefined> {
+  const { channel, span, repeats } = cut;
+  turn.emit({ type: "reply_cut", channel, span, repeats });
+  const { notes, stop } = await turn.hooks.afterReply({ cut }, turn.signal);
+  const text = [cut.message, ...notes].join("\n\n");
+  state.messages.push({ role: "user", blocks: [{ type: "text", text, context: true }] });
+  return stop?.outcome;
 }
 
 /**
@@ -205,8 +243,10 @@ function internalFailure(error: unknown): TurnOutcome {
   };
 }
 
+/** A reply: complete, cut off by a link, or failed. */
 type Reply =
   | { message: Message & { role: "assistant" } }
+  | CutReply
   | { failure: ProviderFailure };
 
 async function streamReply(state: LoopState, deps: Turn): Promise<Reply> {
@@ -227,20 +267,30 @@ async function streamReply(state: LoopState, deps: Turn): Promise<Reply> {
   };
   // Text-protocol harnesses read commands out of the text themselves.
   const holdback = deps.toolCallRepair !== false && tools.length ? new CallMarkupHoldback() : null;
+  const watched = new WatchedReply(deps.hooks);
+  // Returning from the loop closes the stream: a cut-off reply is not read to its end.
   for await (const event of deps.provider.stream(request, deps.signal)) {
     switch (event.type) {
       case "text_delta": {
+        const cut = watched.push("text", event.text);
+        if (cut) return cut;
         const text = holdback ? holdback.push(event.text) : event.text;
         if (text) deps.emit({ type: "text_delta", text });
         break;
       }
       case "retry":
-        if (event.discarded) holdback?.reset();
+        if (event.discarded) {
+          holdback?.reset();
+          watched.reset();
+        }
         deps.emit(event);
         break;
-      case "thinking_delta":
+      case "thinking_delta": {
+        const cut = watched.push("reasoning", event.text);
+        if (cut) return cut;
         deps.emit(event);
         break;
+      }
       case "done": {
         const repaired = holdback ? await repairToolCalls(event.blocks, tools) : undefined;
         const blocks = repaired?.blocks ?? event.blocks;
@@ -293,6 +343,12 @@ async function runTextProtocolStep(
     const observed = protocol.observation(results, turn.ctx.state);
     if (typeof observed !== "string") return { status: "completed", finalText: observed.finalText };
     text = observed;
+  }
+  if (!stopped && !turn.signal.aborted) {
+    const formatError = parsed.kind === "format_error" ? parsed.message : undefined;
+    const after = await turn.hooks.afterReply({ formatError }, turn.signal);
+    notes.push(...after.notes);
+    stopped = after.stop?.outcome;
   }
   text = [text, ...notes].join("\n\n");
   state.messages.push({ role: "user", blocks: [{ type: "text", text }] });

@@ -1,3 +1,4 @@
+import type { LoopShape } from "../harness/loop_shapes.ts";
 import type { Message, Usage } from "../model/message.ts";
 import type { ProviderFailure, RetryEvent } from "../model/stream.ts";
 import type { ToolProgress } from "../tools/types.ts";
@@ -41,15 +42,28 @@ export type LoopEvent =
   | { type: "tool_calls_repaired"; count: number; formats: string[] }
   /** A text-protocol reply held no usable command (none, several, or unparsable). */
   | { type: "format_error" }
+  /** The reply was cut off while it streamed: it repeated `span` `repeats` times in a row. */
+  | { type: "reply_cut"; channel: "text" | "reasoning"; span: string; repeats: number }
   | { type: "turn_end"; outcome: TurnOutcome; usage: Usage };
 
-/** The failing call the loop guard stopped a turn on. */
+/**
+ * What the loop guard stopped a turn on (`describeLoop()` words it for people): a failing call,
+ * or, with `shape`, a reply without a usable command (`name` "format error"), a cycle of calls
+ * (`name` their names joined by " → ", `args` theirs in order), a read-only call, steps that
+ * repeat earlier calls (the last call), or replies cut off for repeating a span (`name` "text" or
+ * "reasoning").
+ */
 export interface RepeatedCall {
+  /** What repeated; absent means the same failing call. */
+  shape?: LoopShape;
   name: string;
   args: unknown;
-  /** The start of the error it got each time. */
+  /**
+   * The start of the error it got each time: a read's result, a format error's text, or the
+   * repeated span of a reply.
+   */
   error: string;
-  /** How many times in a row it was made. */
+  /** How many times in a row it was made (a cycle: gone through; replies: cut off). */
   repeats: number;
 }
 
@@ -61,7 +75,7 @@ export type TurnOutcome =
   | { status: "aborted" }
   | { status: "step_limit"; limit: number }
   /**
-   * The loop guard stopped the model repeating a failing call; `harnesses` (filled in by the
-   * session) are the ones worth trying instead.
+   * The loop guard stopped the model repeating itself (`call` says how); `harnesses` (filled in
+   * by the session) are the ones worth trying instead.
    */
   | { status: "repeated_call"; call: RepeatedCall; harnesses?: string[] };

@@ -1,9 +1,10 @@
 /**
  * The tool-hook chain: an ordered list of links around every tool call. Before a call runs, each
  * link may allow it, deny it with a reason, or rewrite its input; after it ran, each may keep the
- * result, replace it, add a note to it, or end the turn. Approval, the loop guard and the
- * harness's reminders are links (`lib/hooks/`), and so will user hooks be; the loop runs the
- * chain and names none of them.
+ * result, replace it, add a note to it, or end the turn; around each model reply, a link may
+ * watch it stream (and cut it off) and, once it is done, add a note or end the turn. Approval,
+ * the loop guard and the harness's reminders are links (`lib/hooks/`), and so will user hooks
+ * be; the loop runs the chain and names none of them.
  *
  * The grant rule: a call leaves the sandbox only when a link's `allow` carries a `SandboxGrant`,
  * which only the approval link makes. Model arguments can ask for it (`escalated`), never carry
@@ -74,6 +75,41 @@ export type AfterVerdict =
   /** Keeps the result and ends the turn; later calls of the reply are not run, for `reason`. */
   | { action: "stop"; outcome: TurnOutcome; reason: string };
 
+/** Where a piece of a streamed reply goes: its text or its reasoning. */
+export type ReplyChannel = "text" | "reasoning";
+
+/** A link's reason to stop a reply while it streams (it repeats itself, say). */
+export interface ReplyCut {
+  channel: ReplyChannel;
+  /** How many characters of that channel's text the reply keeps. */
+  keep: number;
+  /** What the model reads next: why its reply was cut off. */
+  message: string;
+  /** The span the reply kept repeating, and how many times in a row. */
+  span: string;
+  repeats: number;
+}
+
+/** Watches one reply as it streams. */
+export interface ReplyWatch {
+  /** Takes the next piece of text or reasoning; a cut ends the reply there. */
+  push(channel: ReplyChannel, text: string): ReplyCut | undefined;
+  /** The provider starts the reply over (a retried stream): forget what came so far. */
+  reset(): void;
+}
+
+/**
+ * A model reply as `afterReply` links see it, once its calls ran: `formatError` when a text
+ * protocol could not use it (the text the model reads), `cut` when a link cut it off.
+ */
+export interface HookReply {
+  formatError?: string;
+  cut?: ReplyCut;
+}
+
+/** What a link says after a reply: a note for the model, or the end of the turn. */
+export type ReplyVerdict = Extract<AfterVerdict, { action: "keep" | "append" | "stop" }>;
+
 /** One link of the chain. */
 export interface ToolHook {
   /** Names the link in the reasons the chain gives. */
@@ -84,6 +120,10 @@ export interface ToolHook {
     result: HookResult,
     signal: AbortSignal,
   ): Promise<AfterVerdict | undefined>;
+  /** Watches each reply as it streams, to cut it off; called once per reply. */
+  watchReply?(): ReplyWatch | undefined;
+  /** After each reply that did not end the turn, its calls (if any) done. */
+  afterReply?(reply: HookReply, signal: AbortSignal): Promise<ReplyVerdict | undefined>;
 }
 
 /** What a turn's links are made for: the harness it presents and the session's tool state. */
@@ -161,32 +201,64 @@ export class ToolHookChain {
     return { allow: true, input, unsandboxed: granted, ...(rewrittenBy ? { rewrittenBy } : {}) };
   }
 
+  /** The links' watches of one reply as one, the first cut winning; none when no link watches. */
+  watchReply(): ReplyWatch | undefined {
+    const watches = this.#hooks.flatMap((hook) => hook.watchReply?.() ?? []);
+    if (watches.length === 0) return undefined;
+    return {
+      push(channel, text) {
+        let cut: ReplyCut | undefined;
+        for (const watch of watches) cut ??= watch.push(channel, text);
+        return cut;
+      },
+      reset() {
+        for (const watch of watches) watch.reset();
+      },
+    };
+  }
+
+  /** Gives a finished reply to every `afterReply` link in order: their notes and a stop. */
+  async afterReply(reply: HookReply, signal: AbortSignal): Promise<Omit<AfterDecision, "result">> {
+    const out: AfterDecision = { result: { text: "", isError: false }, notes: [] };
+    for (const hook of this.#hooks) {
+      if (hook.afterReply) foldVerdict(hook.name, await hook.afterReply(reply, signal), out);
+    }
+    return { notes: out.notes, ...(out.stop ? { stop: out.stop } : {}) };
+  }
+
   /** Gives the result to every `after` link in order. */
   async after(call: HookCall, result: HookResult, signal: AbortSignal): Promise<AfterDecision> {
     const out: AfterDecision = { result, notes: [] };
     for (const hook of this.#hooks) {
-      if (!hook.after) continue;
-      const verdict = await hook.after(call, out.result, signal);
-      switch (verdict?.action) {
-        case undefined:
-        case "keep":
-          break;
-        case "replace":
-          out.result = { text: verdict.text, isError: verdict.isError };
-          break;
-        case "append":
-          if (verdict.text) out.notes.push(verdict.text);
-          break;
-        case "stop":
-          out.stop ??= { outcome: verdict.outcome, reason: verdict.reason };
-          break;
-        default:
-          throw new TypeError(
-            `Hook "${hook.name}" gave an unknown verdict: ${verdictText(verdict)}`,
-          );
-      }
+      if (hook.after) foldVerdict(hook.name, await hook.after(call, out.result, signal), out);
     }
     return out;
+  }
+}
+
+/** Adds one link's verdict to what the links so far decided. */
+function foldVerdict(name: string, verdict: unknown, out: AfterDecision): void {
+  const v = verdict as
+    | undefined
+    | { action: "keep" }
+    | { action: "replace"; text: string; isError: boolean }
+    | { action: "append"; text: string }
+    | { action: "stop"; outcome: NonNullable<AfterDecision["stop"]>["outcome"]; reason: string };
+  switch (v?.action) {
+    case undefined:
+    case "keep":
+      return;
+    case "replace":
+      out.result = { text: v.text, isError: v.isError };
+      return;
+    case "append":
+      if (v.text) out.notes.push(v.text);
+      return;
+    case "stop":
+      out.stop ??= { outcome: v.outcome, reason: v.reason };
+      return;
+    default:
+      throw new TypeError(`Hook "${name}" gave an unknown verdict: ${verdictText(v)}`);
   }
 }
 

@@ -12,6 +12,11 @@ export interface BuiltinProvider {
   name: string;
   baseUrl: string;
   wireApi: WireApi;
+  /**
+   * Every wire API the server serves at `baseUrl`, `wireApi` among them: the values `wire_api` in
+   * `[model_providers.<id>]` can take for it (each has a case in `tests/provider_routing_test.ts`).
+   */
+  wireApis: readonly WireApi[];
   /** The environment variable holding the key; absent for local servers that need none. */
   envKey?: string;
   compat: Compat;
@@ -33,6 +38,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "OpenAI",
     baseUrl: "https://api.openai.com/v1",
     wireApi: "responses",
+    wireApis: ["responses", "chat"],
     envKey: "OPENAI_API_KEY",
     compat: {},
     defaultModel: "gpt-6.2-sol",
@@ -42,6 +48,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "Anthropic",
     baseUrl: "https://api.anthropic.com/v1",
     wireApi: "messages",
+    wireApis: ["messages", "chat"],
     envKey: "ANTHROPIC_API_KEY",
     compat: { systemMessages: true },
     defaultModel: "claude-sonnet-5-5",
@@ -51,6 +58,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "DeepSeek",
     baseUrl: "https://api.deepseek.com/v1",
     wireApi: "chat",
+    wireApis: ["chat"],
     envKey: "DEEPSEEK_API_KEY",
     compat: REASONING_REPLAY,
     defaultModel: "deepseek-chat",
@@ -60,6 +68,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "Moonshot AI",
     baseUrl: "https://api.moonshot.ai/v1",
     wireApi: "chat",
+    wireApis: ["chat"],
     envKey: "MOONSHOT_API_KEY",
     compat: REASONING_REPLAY_ALWAYS,
     defaultModel: "kimi-k2-thinking",
@@ -69,6 +78,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "Zhipu AI",
     baseUrl: "https://open.bigmodel.cn/api/paas/v4",
     wireApi: "chat",
+    wireApis: ["chat"],
     // The variable Zhipu's own SDKs read.
     envKey: "ZHIPUAI_API_KEY",
     compat: CHAT_USAGE,
@@ -79,6 +89,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "Alibaba Cloud Model Studio",
     baseUrl: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
     wireApi: "chat",
+    wireApis: ["chat"],
     envKey: "DASHSCOPE_API_KEY",
     compat: CHAT_USAGE,
     defaultModel: "qwen3-coder-plus",
@@ -88,6 +99,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "OpenRouter",
     baseUrl: "https://openrouter.ai/api/v1",
     wireApi: "chat",
+    wireApis: ["chat", "responses"],
     envKey: "OPENROUTER_API_KEY",
     compat: CHAT_USAGE,
     defaultModel: "anthropic/claude-sonnet-4.5",
@@ -97,6 +109,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "Ollama",
     baseUrl: "http://localhost:11434/v1",
     wireApi: "chat",
+    wireApis: ["chat", "responses", "messages"],
     compat: CHAT_USAGE,
     defaultModel: "gpt-oss:20b",
     nativeApi: "ollama",
@@ -106,6 +119,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "LM Studio",
     baseUrl: "http://localhost:1234/v1",
     wireApi: "chat",
+    wireApis: ["chat", "responses", "messages"],
     compat: CHAT_USAGE,
     defaultModel: "openai/gpt-oss-20b",
   },
@@ -114,12 +128,37 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     name: "Ollama Cloud",
     baseUrl: "https://ollama.com/v1",
     wireApi: "chat",
+    wireApis: ["chat"],
     envKey: "OLLAMA_API_KEY",
     compat: CHAT_USAGE,
     defaultModel: "gpt-oss:120b",
   },
+  {
+    id: "llamacpp",
+    name: "llama.cpp",
+    // llama-server's default port; it also serves Anthropic's Messages API (since late 2025).
+    baseUrl: "http://127.0.0.1:8080/v1",
+    wireApi: "chat",
+    wireApis: ["chat", "messages"],
+    compat: CHAT_USAGE,
+    // The id "llama-server -hf ggml-org/gpt-oss-20b-GGUF" reports; without -m, what it serves.
+    defaultModel: "ggml-org/gpt-oss-20b-GGUF",
+  },
+  {
+    id: "vllm",
+    name: "vLLM",
+    baseUrl: "http://127.0.0.1:8000/v1",
+    wireApi: "chat",
+    wireApis: ["chat", "responses", "messages"],
+    compat: CHAT_USAGE,
+    defaultModel: "openai/gpt-oss-20b",
+  },
 ] satisfies BuiltinProvider[]).map((row) =>
-  Object.freeze({ ...row, compat: Object.freeze({ ...row.compat }) })
+  Object.freeze({
+    ...row,
+    wireApis: Object.freeze([...row.wireApis]),
+    compat: Object.freeze({ ...row.compat }),
+  })
 ));
 
 /** The built-in provider with this id, if any. */

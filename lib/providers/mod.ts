@@ -11,7 +11,11 @@ export {
 } from "./_drive.ts";
 export { DEFAULT_STREAM_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_REPLY_BYTES } from "./_stream_limits.ts";
 
-/** Opens a provider for `settings`, importing only the adapter its wire API needs. */
+/**
+ * Opens a provider for `settings`, importing only the adapter its wire API needs: Ollama's native
+ * `/api/chat` when `nativeApi` says so, else `/chat/completions`, `/responses` or `/messages`
+ * under the base URL (for the `ollama` provider, its Messages adapter).
+ */
 export async function openProvider(settings: ProviderSettings): Promise<Provider> {
   if (settings.nativeApi === "ollama") {
     return (await import("./ollama_chat.ts")).createOllamaProvider(settings);
@@ -22,6 +26,10 @@ export async function openProvider(settings: ProviderSettings): Promise<Provider
     case "responses":
       return (await import("./openai_responses.ts")).createResponsesProvider(settings);
     case "messages":
+      // Ollama's /v1/messages takes thinking and tools only from models that have them.
+      if (settings.id === "ollama") {
+        return (await import("./ollama_messages.ts")).createOllamaMessagesProvider(settings);
+      }
       return (await import("./anthropic_messages.ts")).createMessagesProvider(settings);
     default:
       throw new ConfigError(

@@ -26,6 +26,16 @@ export interface OllamaModel {
   modelfileContext?: number;
   /** KV cache bytes one token of context costs (f16), when the model info tells it. */
   kvBytesPerToken?: number;
+  /** `details.family`, then the other `details.families` ("qwen2", "llama", "gemma3"). */
+  families?: string[];
+  /** `details.parameter_size` ("0.6B", "751.63M") and the count it stands for. */
+  parameters?: ModelParameters;
+}
+
+/** A model's parameter count as a server reports it: its own text, and the number. */
+export interface ModelParameters {
+  count: number;
+  text: string;
 }
 
 /**
@@ -105,7 +115,38 @@ async function fetchShow(root: string, model: string): Promise<OllamaModel | und
     maxContext: field("context_length"),
     modelfileContext: numCtx ? Number(numCtx) : undefined,
     kvBytesPerToken: kvBytes(field),
+    ...detailsOf(rec(show.details), numberOf(info["general.parameter_count"])),
   };
+}
+
+/** The families and parameter count in `/api/show`'s `details`. */
+function detailsOf(
+  details: Record<string, unknown>,
+  exactCount: number | undefined,
+): Pick<OllamaModel, "families" | "parameters"> {
+  const listed = Array.isArray(details.families) ? details.families.map(str) : [];
+  const families = [...new Set([str(details.family), ...listed])]
+    .filter((f): f is string => !!f);
+  const text = str(details.parameter_size);
+  const count = exactCount ?? (text ? parameterCount(text) : undefined);
+  return {
+    ...(families.length > 0 ? { families } : {}),
+    ...(count !== undefined ? { parameters: { count, text: text ?? parameterText(count) } } : {}),
+  };
+}
+
+const PARAMETER_UNITS: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+
+/** The count a parameter size text stands for: "0.6B", "751.63M", "8x7B"; undefined if none. */
+export function parameterCount(text: string): number | undefined {
+  const m = /^\s*(?:(\d+)\s*x\s*)?(\d+(?:\.\d+)?)\s*([KMBT])\s*$/i.exec(text);
+  if (!m) return undefined;
+  return Number(m[1] ?? 1) * Number(m[2]) * PARAMETER_UNITS[m[3].toUpperCase()];
+}
+
+/** A count as a short text: 751,632,384 → "752M", 6e8 → "0.6B". */
+function parameterText(count: number): string {
+  return count >= 1e9 ? `${Number((count / 1e9).toFixed(1))}B` : `${Math.round(count / 1e6)}M`;
 }
 
 /** KV cache per token: layers × KV heads × (key + value length) × bytes per element. */

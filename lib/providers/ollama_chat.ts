@@ -108,7 +108,10 @@ export function toWire(
   if (toolImages.length > 0) messages.push({ role: "user", content: "", images: toolImages });
   const options: Json = {};
   if (facts.numCtx) options.num_ctx = facts.numCtx;
-  if (plan.maxOutputTokens) options.num_predict = plan.maxOutputTokens;
+  // Ollama generates without end unless told (num_predict -1), so the model's cap (a quarter
+  // of a local window) is the limit where the harness sets none.
+  const limit = plan.maxOutputTokens ?? request.maxOutputCap;
+  if (limit) options.num_predict = limit;
   const body: Json = { model: request.model, messages, stream: true };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({

@@ -257,6 +257,7 @@ Deno.test("showModel() reads capabilities, the maximum context, the Modelfile's 
     maxContext: 262_144,
     modelfileContext: 131_072,
     kvBytesPerToken: 36 * 8 * 256 * 2,
+    families: ["qwen3"],
   });
   assert.equal(await showModel(fake.origin, "absent:1b"), undefined);
   assert.equal(chooseContextWindow(model).tokens, 131_072, "a larger Modelfile window is kept");

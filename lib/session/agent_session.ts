@@ -13,8 +13,9 @@ import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
 import { toolsForSession } from "../harness/session_tools.ts";
-import { loadCatalog, modelVendors } from "../providers/catalog.ts";
-import { chooseHarness } from "../harness/select.ts";
+import { loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
+import { chooseHarness, chooseLean } from "../harness/select.ts";
+import { leanView } from "../harness/lean.ts";
 import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
@@ -23,7 +24,7 @@ import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
 import { type InstructionOptions, openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { loadSessionConfig, wireMismatch } from "./setup.ts";
 import type { SessionConfig } from "./types.ts";
-import { checkLocalProvider, modelChosen } from "../providers/local/models.ts";
+import { checkLocalProvider, type LocalSetup, modelChosen } from "../providers/local/models.ts";
 
 /** The harness folders that ship with interpreter. */
 export const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
@@ -46,6 +47,8 @@ export interface AgentSession extends AsyncDisposable {
   promptVarsFor(h: Harness): Promise<PromptVars>;
   /** The context window a local server works with (Ollama's num_ctx, LM Studio's loaded length). */
   contextWindow?: number;
+  /** For a model on a local server: the most output a request asks for, a quarter of the window. */
+  outputCap?: number;
 }
 
 /** How start-up talks to the front end: warnings out, approval questions in. */
@@ -121,7 +124,7 @@ async function openOn(
     await work.closeAll();
     throw error;
   });
-  const { harness, sandbox, local } = ready;
+  const { harness, sandbox, local, window } = ready;
   if (!harness.wireApis.includes(settings.wireApi)) {
     await work.closeAll();
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
@@ -152,6 +155,7 @@ async function openOn(
     promptVars: filled,
     promptVarsFor: async (h) => ({ ...await workspace.promptVars(h, values), sandboxFacts: facts }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
+    ...(local ? { outputCap: Math.floor(window / LOCAL_OUTPUT_SHARE) } : {}),
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();
@@ -195,9 +199,9 @@ interface StartupInput {
 /**
  * Starts the independent start-up work together, since it all stands between launch and the
  * first request: the sandbox, the provider, the harness choice and the prompt variables (which
- * wait for the harness: it names the ones it uses). A local server is checked meanwhile; only a
- * model it must pick holds up the harness choice. `closeAll()` closes what was opened, whatever
- * failed.
+ * wait for the harness: it names the ones it uses). A local server is checked meanwhile; the
+ * harness choice waits for what it says of the model (its family, size and window).
+ * `closeAll()` closes what was opened, whatever failed.
  */
 function startWork(session: SessionConfig, input: StartupInput) {
   const { env, io, workspace, config, settings, resolvedModel } = input;
@@ -220,7 +224,10 @@ function startWork(session: SessionConfig, input: StartupInput) {
     ask: io.ask,
     onDenied: io.onDenied,
   });
-  const harnessPromise = modelPromise.then((model) => pickHarness(config, settings, model, io));
+  const pickPromise = Promise.all([modelPromise, localPromise]).then(([model, local]) =>
+    pickHarness(config, { settings, model, io, local })
+  );
+  const harnessPromise = pickPromise.then((picked) => picked.harness);
   const varsPromise = Promise.all([harnessPromise, modelPromise]).then(([harness, model]) =>
     workspace.promptVars(harness, {
       model,
@@ -230,14 +237,15 @@ function startWork(session: SessionConfig, input: StartupInput) {
     })
   );
   const ready = Promise.all([
-    harnessPromise,
+    pickPromise,
     openProvider(settings),
     sandboxPromise,
     varsPromise,
     modelPromise,
     localPromise,
-  ]).then(([harness, provider, sandbox, vars, model, local]) => ({
+  ]).then(([{ harness, window }, provider, sandbox, vars, model, local]) => ({
     harness,
+    window,
     provider,
     sandbox,
     vars,
@@ -250,31 +258,52 @@ function startWork(session: SessionConfig, input: StartupInput) {
   return { ready, closeAll };
 }
 
-/** The configured harness, or the automatic choice for this model and provider. */
+/** A local model's output limit is at most this share of its context window. */
+const LOCAL_OUTPUT_SHARE = 4;
+
+/**
+ * The configured harness, or the automatic choice for this model and provider (by the family a
+ * local server reports when the name matches no harness), in its lean surface when the config
+ * or the model's size calls for it; and the session's context window.
+ */
 async function pickHarness(
   config: EffectiveConfig,
-  settings: ProviderSettings,
-  model: string,
-  io: StartupIO,
-): Promise<Harness> {
+  opts: { settings: ProviderSettings; model: string; io: StartupIO; local?: LocalSetup },
+): Promise<{ harness: Harness; window: number }> {
+  const { settings, model, local } = opts;
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
+  const catalog = await loadCatalog();
+  const configured = config.values.harness;
   const id = chooseHarness({
-    configured: config.values.harness,
+    configured,
     model,
     providerId: settings.id,
     providerName: settings.name,
     baseUrl: settings.baseUrl,
     wireApi: settings.wireApi,
-    modelVendors: config.values.harness ? [] : modelVendors(await loadCatalog(), model),
-    candidates: config.values.harness ? [] : await loadHarnessCandidates(dirs),
+    modelVendors: configured ? [] : modelVendors(catalog, model),
+    modelFamilies: local?.families,
+    candidates: configured ? [] : await loadHarnessCandidates(dirs),
   });
-  const harness = sessionHarness(await loadHarness(id, dirs), config.values);
-  for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) io.warn(warning);
-  return harness;
+  const window = modelLimits(catalog, settings, {
+    model,
+    configuredWindow: local?.contextWindow ?? config.values.model_context_window,
+  }).contextWindow;
+  const lean = chooseLean({
+    configured: config.values.lean,
+    contextWindow: window,
+    parameters: local?.parameters,
+  });
+  const harness = sessionHarness(await loadHarness(id, dirs), config.values, lean);
+  for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
+  return { harness, window };
 }
 
-/** `h` with the tools this session's config calls for (a tool's `when` in harness.toml). */
-export function sessionHarness(h: Harness, values: ConfigValues): Harness {
+/**
+ * `h` with the tools this session's config calls for (a tool's `when` in harness.toml), in its
+ * lean surface when `lean` (why the session asked for it) is given.
+ */
+export function sessionHarness(h: Harness, values: ConfigValues, lean?: string): Harness {
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
-  return toolsForSession(h, { mcpServers });
+  return toolsForSession(lean === undefined ? h : leanView(h, lean), { mcpServers });
 }

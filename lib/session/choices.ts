@@ -16,7 +16,7 @@ export function harnessDirs(agent: AgentSession) {
   return { builtinDir: BUILTIN_HARNESSES, userDir: `${agent.config.home}/harnesses` };
 }
 
-/** A model a running server has now (a local Ollama's or LM Studio's list). */
+/** A model a running local server has now (Ollama, LM Studio, llama.cpp, vLLM). */
 export interface LiveModel {
   id: string;
   name?: string;
@@ -34,9 +34,27 @@ export type LiveModelLister = (
 
 /**
  * The live lists `/model` shows in place of the catalog's: a local provider's module adds its
- * lister here (Ollama's `/api/tags`, LM Studio's `/api/v1/models`).
+ * lister here (Ollama's `/api/tags`, LM Studio's `/api/v1/models`, llama.cpp's and vLLM's
+ * `/v1/models`).
  */
-export const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [ollamaModels, lmStudioModels];
+export const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [
+  ollamaModels,
+  lmStudioModels,
+  llamaCppModels,
+  vllmModels,
+];
+
+/** The models the llama.cpp server of the built-in `llamacpp` provider serves (`/v1/models`). */
+async function llamaCppModels(settings: ProviderSettings, signal: AbortSignal) {
+  const { servedLlamaCppModels } = await import("../providers/local/llamacpp.ts");
+  return await servedLlamaCppModels(settings, signal);
+}
+
+/** The models the vLLM server of the built-in `vllm` provider serves (`/v1/models`). */
+async function vllmModels(settings: ProviderSettings, signal: AbortSignal) {
+  const { servedVllmModels } = await import("../providers/local/vllm.ts");
+  return await servedVllmModels(settings, signal);
+}
 
 /** The models loaded in the LM Studio server of the built-in `lmstudio` provider. */
 async function lmStudioModels(settings: ProviderSettings, signal: AbortSignal) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { startFakeOllama } from "../../tests/fake_ollama/server.ts";
+import { startFakeLlamaCpp } from "../../tests/fake_local/llamacpp.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { runCommand } from "../modes/repl/commands.ts";
 import { makeStyle } from "../modes/term/progress.ts";
@@ -139,6 +140,15 @@ Deno.test("/model lists the models a running Ollama has installed", async () => 
   await ollama.close();
   const down = await command(session, "/model ollama/");
   assert.match(down, /^ {6}cannot list the server's models: /m);
+});
+
+Deno.test("/model lists what a running llama.cpp server serves, with its window", async () => {
+  await using llama = startFakeLlamaCpp({ models: ["qwen3-coder-30b.gguf"], nCtx: 32_768 });
+  await using fake = startFakeProvider([]);
+  await using ws = await sessionWorkspace(fake.baseUrl);
+  await using session = await open(ws, { OPENINTERPRETER_OSS_BASE_URL: llama.baseUrl });
+  const listed = await command(session, "/model llamacpp/");
+  assert.match(listed, /^ {8}qwen3-coder-30b\.gguf +qwen3-coder-30b\.gguf · 33k context$/m);
 });
 
 Deno.test("/status counts the tool calls recovered from text, or says repair is off", async () => {

@@ -22,6 +22,7 @@ import { openRecorder, type SessionRecorder } from "./recorder.ts";
 import { SessionRelay } from "./relay.ts";
 import { findResumable, withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
+import { harnessSurface } from "./status.ts";
 import { SessionHooks } from "./session_hooks.ts";
 import { checkTrustedDirectory } from "./trust.ts";
 import type { Session, SessionConfig, SessionDeps, SessionInfo, SessionIO } from "./types.ts";
@@ -81,6 +82,9 @@ export async function openSession(
       agent.model,
       agent.contextWindow,
     );
+    if (agent.outputCap !== undefined) {
+      limits.maxOutput = Math.min(limits.maxOutput ?? Infinity, agent.outputCap);
+    }
     const info: SessionInfo = { ...infoOf(agent, config.cwd), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
     for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });
@@ -125,6 +129,7 @@ function infoOf(agent: AgentSession, cwd: string): SessionInfo {
     provider: agent.settings.id,
     wireApi: wireLabel(agent.settings),
     harness: agent.harness.id,
+    ...harnessSurface(agent.harness),
     harnessDir: agent.harness.dir,
     sandbox: agent.sandbox.banner,
   };

@@ -2,10 +2,12 @@
  * What `/status` reports of a `LiveSession`: its model, sandbox, file, context use, tokens and
  * cost, with the cost charged at the prices of each model the tokens went to.
  */
+import { surfaceNote } from "../harness/lean.ts";
+import type { Harness } from "../harness/types.ts";
 import { contextTokens } from "./compaction.ts";
 import { type CostMeter, modelPrice } from "./cost.ts";
 import type { SessionParts } from "./session_parts.ts";
-import type { SessionStatus } from "./types.ts";
+import type { SessionInfo, SessionStatus } from "./types.ts";
 
 /** Charges the tokens used since the last charge at the prices of the model in use. */
 export function chargeCost(parts: SessionParts, cost: CostMeter): void {
@@ -20,8 +22,12 @@ export function sessionStatusOf(parts: SessionParts, cost: CostMeter): SessionSt
   const { agent, recorder } = parts.live;
   const { loop, limits, repairs } = parts.state;
   const values = agent.config.values;
+  // The harness may have changed since the session started (`/harness`).
+  const info = { ...parts.info };
+  delete info.surface;
   return {
-    ...parts.info,
+    ...info,
+    ...harnessSurface(parts.state.harness),
     sandboxMode: values.sandbox_mode,
     sandbox: agent.sandbox.sandbox.status.description,
     approval: values.approval_policy,
@@ -40,4 +46,15 @@ export function sessionStatusOf(parts: SessionParts, cost: CostMeter): SessionSt
     reasoningEffort: loop.reasoningEffort,
     textProtocol: parts.state.harness.protocol !== undefined,
   };
+}
+
+/** `{ surface }` for a harness presented lean (or full although lean was asked); else `{}`. */
+export function harnessSurface(h: Harness): Pick<SessionInfo, "surface"> {
+  const surface = surfaceNote(h);
+  return surface === undefined ? {} : { surface };
+}
+
+/** The harness as the banner and `/status` name it: "qwen-code (lean: 0.6B parameters)". */
+export function harnessLabel(info: Pick<SessionInfo, "harness" | "surface">): string {
+  return info.surface ? `${info.harness} (${info.surface})` : info.harness;
 }

@@ -1,6 +1,7 @@
 import type { Harness } from "../harness/types.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent } from "../loop/events.ts";
+import { describeLoop } from "../loop/repeated_call.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
 import { addUsage, emptyUsage } from "../model/message.ts";
@@ -88,7 +89,7 @@ function finalTextOf(outcome: Awaited<ReturnType<typeof runTurn>>): string {
     case "step_limit":
       return `it made ${outcome.limit} model requests without finishing`;
     case "repeated_call":
-      return `it made the same failing ${outcome.call.name} call ${outcome.call.repeats} times`;
+      return describeLoop(outcome.call).message;
     default:
       return "";
   }

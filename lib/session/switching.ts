@@ -28,7 +28,9 @@ export interface SwitchTarget {
 export async function switchHarnessOf(t: SwitchTarget, id: string): Promise<void> {
   const { agent, recorder } = t.live;
   const state = t.state;
-  const next = sessionHarness(await loadHarness(id, harnessDirs(agent)), agent.config.values);
+  const loaded = await loadHarness(id, harnessDirs(agent));
+  // A session in lean mode stays lean with any harness.
+  const next = sessionHarness(loaded, agent.config.values, state.harness.leanReason);
   if (!next.wireApis.includes(agent.settings.wireApi)) {
     throw wireMismatch(next.id, agent.settings.wireApi, next.wireApis);
   }

@@ -4,6 +4,7 @@
  * MCP tools are placed.
  */
 import { DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
+import { loopGuardLimits } from "../hooks/loop_guard.ts";
 import { sessionToolHooks } from "../hooks/session_chain.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
@@ -26,7 +27,7 @@ export function toolHooksOf(t: TurnSetup): ToolHooks {
   const values = agent.config.values;
   return t.plan.hooks(sessionToolHooks({
     approve: agent.sandbox.beforeToolCall,
-    loopGuardRepeats: values.loop_guard_repeats,
+    loopGuard: loopGuardLimits(values),
     mcpServers: values.mcp_servers,
     userHooks: t.parts.hooks.toolLink,
   }));

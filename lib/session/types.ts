@@ -149,6 +149,11 @@ export interface SessionInfo {
   provider: string;
   wireApi: string;
   harness: string;
+  /**
+   * How the harness is presented when the session asked for its lean surface, as the banner and
+   * `/status` show it after the id: "lean: 0.6B parameters" (see `surfaceNote()`).
+   */
+  surface?: string;
   /** The harness's folder (its data: spec, prompts, tool files). */
   harnessDir?: string;
   /** `sandbox: …` and `approval: …` lines. */

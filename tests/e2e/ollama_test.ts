@@ -75,7 +75,7 @@ Deno.test("exec --oss caps the window at the model's maximum and follows model_c
   }]);
   const result = await execOss(
     configured.origin,
-    ["--oss", "-m", "llama3.1:8b", "go"],
+    ["--local-provider", "ollama", "-m", "llama3.1:8b", "go"],
     "model_context_window = 100000\n",
   );
   assert.equal(result.code, 0, result.stderr);
@@ -158,7 +158,7 @@ Deno.test("exec --oss says how to start Ollama when nothing listens, without ret
   const ollama = fake([]);
   const origin = ollama.origin;
   await ollama.close();
-  const result = await execOss(origin, ["--oss", "-m", "llama3.1:8b", "go"]);
+  const result = await execOss(origin, ["--local-provider", "ollama", "-m", "llama3.1:8b", "go"]);
   assert.equal(result.code, 1);
   assert.match(result.stderr, new RegExp(`^error: Ollama is not running at ${origin} \\(`, "m"));
   assert.match(
@@ -171,7 +171,13 @@ Deno.test("exec --oss says how to start Ollama when nothing listens, without ret
 Deno.test("the ollama provider keeps working over /v1 when wire_api is set, and says the window cannot be set", async () => {
   await using ollama = fake([{ name: "llama3.1:8b", capabilities: TOOLS }]);
   const config = '[model_providers.ollama]\nwire_api = "chat"\n';
-  const result = await execOss(ollama.origin, ["--oss", "-m", "llama3.1:8b", "go"], config);
+  const result = await execOss(ollama.origin, [
+    "--local-provider",
+    "ollama",
+    "-m",
+    "llama3.1:8b",
+    "go",
+  ], config);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout.trim(), "finished");
   assert.equal(ollama.chatBodies().length, 0);

@@ -18,6 +18,10 @@ export interface FakeLmStudioModel {
   maxContext?: number;
   tools?: boolean;
   type?: "llm" | "embedding";
+  /** `architecture` (v1) and `arch` (v0); default "qwen3". */
+  architecture?: string;
+  /** `params_string` (v1 only); default "8B". */
+  params?: string;
 }
 
 /** A running fake LM Studio. */
@@ -68,10 +72,10 @@ function v1List(models: FakeLmStudioModel[]) {
       publisher: m.key.split("/")[0],
       key: m.key,
       display_name: m.key,
-      architecture: "qwen3",
+      architecture: m.architecture ?? "qwen3",
       quantization: { name: "Q4_K_M", bits_per_weight: 4 },
       size_bytes: 1000,
-      params_string: "8B",
+      params_string: m.params ?? "8B",
       loaded_instances: m.loadedContext === undefined ? [] : [{
         id: m.key,
         config: { context_length: m.loadedContext, eval_batch_size: 512, flash_attention: true },
@@ -91,7 +95,7 @@ function v0List(models: FakeLmStudioModel[]) {
       object: "model",
       type: m.type === "embedding" ? "embeddings" : "llm",
       publisher: m.key.split("/")[0],
-      arch: "qwen3",
+      arch: m.architecture ?? "qwen3",
       compatibility_type: "gguf",
       quantization: "Q4_K_M",
       state: m.loadedContext === undefined ? "not-loaded" : "loaded",

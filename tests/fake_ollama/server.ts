@@ -27,7 +27,12 @@ export interface FakeOllamaModel {
   name: string;
   /** `/api/show` capabilities; default completion and tools. Null leaves the field out (old servers). */
   capabilities?: string[] | null;
+  /** Default: the name's leading letters and digits ("llama3.1:8b" → "llama3"). */
   architecture?: string;
+  /** `details.family`; default the architecture. */
+  family?: string;
+  /** `details.parameter_size` ("0.6B"); left out by default. */
+  parameterSize?: string;
   /** `model_info["<arch>.context_length"]`. */
   contextLength?: number;
   /** `/api/show` parameters text, e.g. "num_ctx 131072". */
@@ -248,18 +253,33 @@ function tagOf(model: FakeOllamaModel) {
     modified_at: "2026-01-01T00:00:00Z",
     size: 1000,
     digest: "0".repeat(64),
-    details: { format: "gguf", family: model.architecture ?? "qwen3" },
+    details: detailsOf(model),
+  };
+}
+
+function architectureOf(model: FakeOllamaModel): string {
+  return model.architecture ?? /^[a-z]+\d*/i.exec(model.name)?.[0] ?? "llama";
+}
+
+/** `details` as `/api/tags` and `/api/show` give it. */
+function detailsOf(model: FakeOllamaModel) {
+  const family = model.family ?? architectureOf(model);
+  return {
+    format: "gguf",
+    family,
+    families: [family],
+    ...(model.parameterSize ? { parameter_size: model.parameterSize } : {}),
   };
 }
 
 /** `/api/show` with a KV layout of 36 layers, 8 KV heads and 128-wide keys and values. */
 function showOf(model: FakeOllamaModel) {
-  const arch = model.architecture ?? "qwen3";
+  const arch = architectureOf(model);
   const capabilities = capabilitiesOf(model);
   return {
     parameters: model.parameters ?? "temperature 0.6",
     template: "{{ .Prompt }}",
-    details: { format: "gguf", family: arch },
+    details: detailsOf(model),
     model_info: {
       "general.architecture": arch,
       [`${arch}.context_length`]: model.contextLength ?? 40_960,

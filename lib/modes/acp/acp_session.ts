@@ -16,6 +16,7 @@ import type {
 import type { ApprovalQuestion, ApprovalReply } from "../../approval/hook.ts";
 import { AuthError, UsageError, UserError } from "../../errors.ts";
 import { loadHarness } from "../../harness/load.ts";
+import { describeLoop } from "../../loop/repeated_call.ts";
 import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
 import {
   openSession,
@@ -225,9 +226,8 @@ export class AcpSession implements AsyncDisposable {
         const others = harnesses.length ? ` (${harnesses.join(", ")} fit this model)` : "";
         this.#send(chunk(
           "agent_message_chunk",
-          `\n\nStopped: the model made the same failing call ${call.repeats} times in a row ` +
-            `(${call.name}). Try another harness in the Harness option${others}, or a bigger ` +
-            "model.",
+          `\n\nStopped: ${describeLoop(call).message}. Try another harness in the Harness ` +
+            `option${others}, or a bigger model.`,
         ));
         return "end_turn";
       }

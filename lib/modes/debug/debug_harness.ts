@@ -9,17 +9,26 @@ import type { Harness, HarnessTool } from "../../harness/types.ts";
 import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
 import { loadSessionConfig } from "../../session/setup.ts";
 import type { SessionConfig } from "../../session/types.ts";
+import { formatHarnessTokens, harnessTokens, o200kCounter } from "./harness_tokens.ts";
 
 /**
- * `interpreter debug harness ID|PATH`: the harness's tools, request settings and sample results.
- * A path (with a `/`, or a folder here holding a harness.toml) is loaded from that folder, so a
- * harness can be checked before it is installed.
+ * `interpreter debug harness ID|PATH`: the harness's tools, request settings and sample results;
+ * with `tokens`, the first request's tokens, full and lean, instead. A path (with a `/`, or a
+ * folder here holding a harness.toml) is loaded from that folder, so a harness can be checked
+ * before it is installed.
  */
-export async function runDebugHarness(id: string, options: SessionConfig): Promise<number> {
+export async function runDebugHarness(
+  id: string,
+  options: SessionConfig,
+  opts: { tokens?: boolean } = {},
+): Promise<number> {
   const harness = await isHarnessPath(id)
     ? await loadHarnessFolder(id)
     : await loadInstalled(id, options);
-  console.log(terminalText(formatHarnessDebug(harness)));
+  const report = opts.tokens
+    ? formatHarnessTokens(harness, await harnessTokens(harness, await o200kCounter()))
+    : formatHarnessDebug(harness);
+  console.log(terminalText(report));
   return 0;
 }
 

@@ -109,6 +109,10 @@ async function planJob(
     localProvider: args.exec.localProvider,
   };
   const models = await planModels(splitList(args.model ?? ""), planConfig);
+  // The runs have no terminal to ask on: they use the local server the plan found.
+  if (args.exec.oss && !args.exec.localProvider) {
+    args = { ...args, exec: { ...args.exec, localProvider: models[0].provider } };
+  }
   const pairs = await planPairs(args.harness ?? "fitting", models, planConfig);
   if (args.harborConfig) {
     const { harborJobConfig } = await import("./harbor_config.ts");

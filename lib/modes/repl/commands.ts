@@ -7,6 +7,7 @@ import { formatDuration, type Style } from "../term/progress.ts";
 import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
 import { pickReviewTarget } from "./review_picker.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
+import { harnessLabel } from "../../session/status.ts";
 import { colorDiff } from "./render.ts";
 import { editDistance } from "../term/nearest.ts";
 import { formatCost } from "../term/status_line.ts";
@@ -140,7 +141,7 @@ function status(_: string, ctx: CommandContext): void {
   const rows: Array<[string, string]> = [
     ["provider", `${s.provider} (${s.wireApi})`],
     ["model", s.model],
-    ["harness", s.harness],
+    ["harness", harnessLabel(s)],
     ["sandbox", s.sandbox.startsWith(s.sandboxMode) ? s.sandbox : `${s.sandboxMode}: ${s.sandbox}`],
     ["approval", s.approval],
     ["network", s.network ? "allowed" : "blocked"],

@@ -18,6 +18,7 @@ import {
   type SessionIO,
 } from "../../session/open.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
+import { harnessLabel } from "../../session/status.ts";
 import { replApprover } from "./approvals.ts";
 import { replAskUser } from "./ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
@@ -241,7 +242,7 @@ class Repl {
       : "";
     this.#p.transcript.lines([
       `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
-      `harness ${s.harness} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
+      `harness ${harnessLabel(s)} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
       style.dim("/help lists the commands; Esc or Ctrl-C stops a turn; Ctrl-D leaves"),
       ...(s.contextNote && this.#firstTime(s.contextNote) ? [style.dim(s.contextNote)] : []),
     ]);

@@ -1,6 +1,8 @@
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { LoopEvent, RepeatedCall, TurnOutcome } from "../../loop/events.ts";
+import { describeLoop } from "../../loop/repeated_call.ts";
 import type { SessionEvent } from "../../session/open.ts";
+import { harnessLabel } from "../../session/status.ts";
 import { type Block, textOf } from "../../model/message.ts";
 import {
   type CommandView,
@@ -53,7 +55,7 @@ export function sessionLines(
       return [
         style.dim(
           `workdir: ${info.cwd}\nmodel: ${info.model}\nprovider: ${info.provider} ` +
-            `(${info.wireApi})\nharness: ${info.harness}\n${info.sandbox}`,
+            `(${info.wireApi})\nharness: ${harnessLabel(info)}\n${info.sandbox}`,
         ),
         ...(info.contextNote ? [style.dim(info.contextNote)] : []),
       ];
@@ -127,6 +129,8 @@ export function progressLines(
       // A command's output is shown once, with its exit code, when it ends: on stderr, which is
       // often a log, streaming it as well would print it twice.
       return [];
+    case "reply_cut":
+      return [style.dim(`(cut off: the reply repeated the same text ${event.repeats} times)`)];
     case "retry":
       return [
         style.dim(
@@ -282,16 +286,11 @@ export function repeatedCallFailure(
   flag: "--harness" | "/harness",
 ): { message: string; hint: string } {
   const { call, harnesses = [] } = outcome;
-  const error = call.error.split("\n")[0];
+  const { message, detail, setting } = describeLoop(call);
   const others = harnesses.length
     ? `Try another harness before a bigger model: ${
       harnesses.map((id) => `${flag} ${id}`).join(", ")
     }`
     : `Try another harness (${flag}) or a bigger model`;
-  return {
-    message: `The model made the same failing call ${call.repeats} times in a row: ` +
-      describeCall(call),
-    hint: `It got the same error each time${error ? ` (${error})` : ""}. ${others}; ` +
-      "loop_guard_repeats sets how many repeats are allowed",
-  };
+  return { message, hint: `${detail ? `${detail}. ` : ""}${others}; ${setting}` };
 }

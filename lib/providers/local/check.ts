@@ -23,6 +23,10 @@ export interface LocalSetup {
   notes: string[];
   /** Thrown once the harness is known, if it calls tools: the model cannot. */
   toolsProblem?: UserError;
+  /** The model's families as the server reports them ("qwen2", "llama"), for the harness choice. */
+  families?: string[];
+  /** The model's parameter count as the server reports it ("0.6B"), for the lean surface. */
+  parameters?: { count: number; text: string };
 }
 
 /** A token count for messages: 65,536. */

@@ -7,7 +7,7 @@
 import { UserError } from "../../errors.ts";
 import { rec, str } from "../_blocks.ts";
 import { localJson, LocalServerError } from "../local_json.ts";
-import { AGENT_CONTEXT_TOKENS } from "../ollama_api.ts";
+import { AGENT_CONTEXT_TOKENS, type ModelParameters, parameterCount } from "../ollama_api.ts";
 import type { ProviderSettings } from "../types.ts";
 import { type LocalCheckOptions, type LocalSetup, tokenCount } from "./check.ts";
 
@@ -22,6 +22,10 @@ export interface LmStudioModel {
   maxContext?: number;
   /** Whether it was trained for tool use; undefined when the server does not say. */
   tools?: boolean;
+  /** Its architecture ("qwen2", "llama"): the family the harness choice may go by. */
+  architecture?: string;
+  /** `params_string` ("0.6B", v1 only) and the count it stands for. */
+  parameters?: ModelParameters;
 }
 
 /** Checks the LM Studio server and model; see the module comment. */
@@ -63,7 +67,13 @@ export async function prepareLmStudio(
   const window = loadedLength === undefined
     ? opts.contextWindow
     : Math.min(opts.contextWindow ?? loadedLength, loadedLength);
-  return { model: name, notes, ...(window === undefined ? {} : { contextWindow: window }) };
+  return {
+    model: name,
+    notes,
+    ...(window === undefined ? {} : { contextWindow: window }),
+    ...(model.architecture ? { families: [model.architecture] } : {}),
+    ...(model.parameters ? { parameters: model.parameters } : {}),
+  };
 }
 
 /**
@@ -124,8 +134,21 @@ export function parseV1(body: unknown): LmStudioModel[] {
         })),
         maxContext: numberOrUndefined(m.max_context_length),
         tools: typeof tools === "boolean" ? tools : undefined,
+        ...sizeFacts(str(m.architecture), str(m.params_string)),
       };
     });
+}
+
+/** The architecture and parameter count, where the list gives them. */
+function sizeFacts(
+  architecture: string | undefined,
+  params: string | undefined,
+): Pick<LmStudioModel, "architecture" | "parameters"> {
+  const count = params ? parameterCount(params) : undefined;
+  return {
+    ...(architecture ? { architecture } : {}),
+    ...(count !== undefined ? { parameters: { count, text: params!.trim() } } : {}),
+  };
 }
 
 /** The v0 list: `data[]` with `id`, `state`, `loaded_context_length` and `capabilities[]`. */
@@ -140,6 +163,7 @@ export function parseV0(body: unknown): LmStudioModel[] {
         : [],
       maxContext: numberOrUndefined(m.max_context_length),
       tools: Array.isArray(m.capabilities) ? m.capabilities.includes("tool_use") : undefined,
+      ...sizeFacts(str(m.arch), undefined),
     }));
 }
 

@@ -1,5 +1,6 @@
 /**
- * Start-up checks of the local providers (Ollama, LM Studio), run beside the rest of start-up:
+ * Start-up checks of the local providers (Ollama, LM Studio, llama.cpp, vLLM), run beside the rest
+ * of start-up:
  * is the server up, is the model there and able to call tools, what context window applies.
  * Each check loads only when its provider is in use.
  */
@@ -23,6 +24,12 @@ export function checkLocalProvider(
   }
   if (settings.id === "lmstudio") {
     return import("./lmstudio.ts").then((m) => m.prepareLmStudio(settings, opts));
+  }
+  if (settings.id === "llamacpp") {
+    return import("./llamacpp.ts").then((m) => m.prepareLlamaCpp(settings, opts));
+  }
+  if (settings.id === "vllm") {
+    return import("./vllm.ts").then((m) => m.prepareVllm(settings, opts));
   }
   return undefined;
 }

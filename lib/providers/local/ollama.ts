@@ -54,7 +54,12 @@ export async function prepareOllama(
         "(-m chooses another)",
     );
   }
-  const setup: LocalSetup = { model: model.name, notes };
+  const setup: LocalSetup = {
+    model: model.name,
+    notes,
+    ...(model.families ? { families: model.families } : {}),
+    ...(model.parameters ? { parameters: model.parameters } : {}),
+  };
   if (!supportsTools(model)) setup.toolsProblem = await noTools(root, model.name);
   if (settings.nativeApi === "ollama") {
     const choice = chooseContextWindow(model, opts.contextWindow);
