@@ -6,6 +6,7 @@
 import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
 import { type Catalog, findModel } from "../providers/catalog.ts";
 import type { ProviderSettings } from "../providers/types.ts";
+import { LOCAL_PROVIDERS } from "../config/schema.ts";
 
 /** A model's prices in USD per million tokens; cached input at `cacheRead`. */
 export interface ModelPrice {
@@ -20,6 +21,8 @@ export function modelPrice(
   settings: Pick<ProviderSettings, "id" | "baseUrl">,
   model: string,
 ): ModelPrice | undefined {
+  // A model on a local server costs nothing, whatever a hosted copy of it is priced at.
+  if ((LOCAL_PROVIDERS as readonly string[]).includes(settings.id)) return undefined;
   const cost = findModel(catalog, settings, model)?.cost;
   if (cost?.input === undefined || cost.output === undefined) return undefined;
   return { input: cost.input, output: cost.output, cacheRead: cost.cache_read ?? cost.input };

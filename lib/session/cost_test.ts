@@ -108,3 +108,14 @@ Deno.test("a session's status adds each model's part of the cost at that model's
   assert.deepEqual(fake.failures, []);
   assert.equal(session.status().cost, undefined, "a part at a model without prices");
 });
+
+Deno.test("a model on a local server has no price, even when a hosted copy of it has one", async () => {
+  const catalog = await loadCatalog();
+  const priced = catalog.providers.flatMap((p) => p.models).find((m) => m.cost?.input);
+  assert.ok(priced, "the catalog has a priced model");
+  const hosted = modelPrice(catalog, { id: "openrouter", baseUrl: "https://x" }, priced.id);
+  assert.ok(hosted);
+  for (const id of ["ollama", "lmstudio", "llamacpp", "vllm"]) {
+    assert.equal(modelPrice(catalog, { id, baseUrl: "http://127.0.0.1:1" }, priced.id), undefined);
+  }
+});

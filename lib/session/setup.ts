@@ -5,7 +5,7 @@
 import type { HarnessError } from "../errors.ts";
 import { type ConfigOverride, type FlagOverrides, loadConfig } from "../config/mod.ts";
 import type { EffectiveConfig } from "../config/mod.ts";
-import type { ConfigValues } from "../config/schema.ts";
+import { type ConfigValues, LOCAL_PROVIDERS, type LocalProvider } from "../config/schema.ts";
 import type { RequestOptions } from "../loop/agent_loop.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import type { SessionConfig } from "./types.ts";
@@ -61,6 +61,23 @@ export async function loadSessionConfig(
     profile: config.profile,
     isHeldBack: opts.isHeldBack,
   });
+}
+
+/**
+ * The local server `--oss` settles on, found (and, when several run, asked for on this terminal)
+ * before a front end takes the terminal over; `true` when config names none or finding fails, so
+ * that opening the session reports the problem as usual.
+ */
+export async function settleLocalProvider(
+  config: SessionConfig,
+  env: Record<string, string>,
+): Promise<LocalProvider | true> {
+  try {
+    const id = (await loadSessionConfig(config, { env })).values.model_provider;
+    return (LOCAL_PROVIDERS as readonly string[]).includes(id) ? id as LocalProvider : true;
+  } catch {
+    return true;
+  }
 }
 
 /** The error for a harness that cannot run over the chosen wire API. */

@@ -28,6 +28,7 @@ import { forkAtStart } from "./fork_command.ts";
 import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
 import { pickSession } from "./picker.ts";
 import { ProviderSetup } from "./provider_setup.ts";
+import { settleLocalProvider } from "../../session/setup.ts";
 import { withRawTerminal } from "./list_picker.ts";
 import { inReplTerms } from "./repl_hints.ts";
 import { recapLines } from "./recap.ts";
@@ -65,6 +66,11 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
   }
   const home = configHome(env, cwd);
   const term = detectTerminal(env);
+  if (opts.config.oss === true && term.interactive) {
+    // Which of several running local servers to use is asked before the line editor owns stdin.
+    const oss = await settleLocalProvider(opts.config, env);
+    opts = { ...opts, config: { ...opts.config, oss } };
+  }
   const style = makeStyle(!term.plain);
   const transcript = new Transcript({
     write: writeOut,
