@@ -16,7 +16,6 @@ import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harn
 import { until } from "./_poll.ts";
 
 const CHECK = "python3 -m pytest -q -p no:cacheprovider";
-const FIXED = "grep -q '(today - previous).days == 1' habits.py";
 
 interface Run {
   trial: string;
@@ -176,15 +175,21 @@ Deno.test("Ctrl-C stops eval cleanly and --resume runs only what did not finish"
   const repo = await dirs.add(fixtureRepo("habits"));
   const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-tmp-" }));
   const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
+  // A short run (one command, then the answer) that streams slowly enough to be caught midway:
+  // this test is about stopping and resuming, not about the task.
+  const script = [
+    { reply: { tool_calls: [{ name: "exec_command", args: { cmd: "echo fixed > done.txt" } }] } },
+    { reply: { text: "Done." } },
+  ];
   await using fake = startFakeProvider([], {
-    routes: await routes({ native: "fixer" }),
-    chunkDelayMs: 15,
+    routes: [{ model: "fake-model", tools_include: EVAL_HARNESS_TOOLS.native, script }],
+    chunkDelayMs: 30,
   });
   const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const job = join(out, "job");
+  const check = "grep -q fixed done.txt";
   const child = new Deno.Command(join(REPO, "scripts", "interpreter"), {
-    // A quick check: pytest takes seconds here, and this test is about stopping and resuming.
-    args: ["eval", "--harness", "native", "--repeat", "3", "--check", FIXED, "--out", job, "go"],
+    args: ["eval", "--harness", "native", "--repeat", "3", "--check", check, "--out", job, "go"],
     cwd: repo,
     env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1", TMPDIR: tmp },
     stdin: "null",
