@@ -47,8 +47,6 @@ export interface AgentSession extends AsyncDisposable {
   promptVarsFor(h: Harness): Promise<PromptVars>;
   /** The context window a local server works with (Ollama's num_ctx, LM Studio's loaded length). */
   contextWindow?: number;
-  /** For a model on a local server: the most output a request asks for, a quarter of the window. */
-  outputCap?: number;
 }
 
 /** How start-up talks to the front end: warnings out, approval questions in. */
@@ -124,7 +122,7 @@ async function openOn(
     await work.closeAll();
     throw error;
   });
-  const { harness, sandbox, local, window } = ready;
+  const { harness, sandbox, local } = ready;
   if (!harness.wireApis.includes(settings.wireApi)) {
     await work.closeAll();
     throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
@@ -155,7 +153,6 @@ async function openOn(
     promptVars: filled,
     promptVarsFor: async (h) => ({ ...await workspace.promptVars(h, values), sandboxFacts: facts }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
-    ...(local ? { outputCap: Math.floor(window / LOCAL_OUTPUT_SHARE) } : {}),
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();
@@ -224,10 +221,9 @@ function startWork(session: SessionConfig, input: StartupInput) {
     ask: io.ask,
     onDenied: io.onDenied,
   });
-  const pickPromise = Promise.all([modelPromise, localPromise]).then(([model, local]) =>
+  const harnessPromise = Promise.all([modelPromise, localPromise]).then(([model, local]) =>
     pickHarness(config, { settings, model, io, local })
   );
-  const harnessPromise = pickPromise.then((picked) => picked.harness);
   const varsPromise = Promise.all([harnessPromise, modelPromise]).then(([harness, model]) =>
     workspace.promptVars(harness, {
       model,
@@ -237,15 +233,14 @@ function startWork(session: SessionConfig, input: StartupInput) {
     })
   );
   const ready = Promise.all([
-    pickPromise,
+    harnessPromise,
     openProvider(settings),
     sandboxPromise,
     varsPromise,
     modelPromise,
     localPromise,
-  ]).then(([{ harness, window }, provider, sandbox, vars, model, local]) => ({
+  ]).then(([harness, provider, sandbox, vars, model, local]) => ({
     harness,
-    window,
     provider,
     sandbox,
     vars,
@@ -258,18 +253,15 @@ function startWork(session: SessionConfig, input: StartupInput) {
   return { ready, closeAll };
 }
 
-/** A local model's output limit is at most this share of its context window. */
-const LOCAL_OUTPUT_SHARE = 4;
-
 /**
  * The configured harness, or the automatic choice for this model and provider (by the family a
  * local server reports when the name matches no harness), in its lean surface when the config
- * or the model's size calls for it; and the session's context window.
+ * or the model's size calls for it.
  */
 async function pickHarness(
   config: EffectiveConfig,
   opts: { settings: ProviderSettings; model: string; io: StartupIO; local?: LocalSetup },
-): Promise<{ harness: Harness; window: number }> {
+): Promise<Harness> {
   const { settings, model, local } = opts;
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
   const catalog = await loadCatalog();
@@ -296,7 +288,7 @@ async function pickHarness(
   });
   const harness = sessionHarness(await loadHarness(id, dirs), config.values, lean);
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
-  return { harness, window };
+  return harness;
 }
 
 /**

@@ -82,9 +82,6 @@ export async function openSession(
       agent.model,
       agent.contextWindow,
     );
-    if (agent.outputCap !== undefined) {
-      limits.maxOutput = Math.min(limits.maxOutput ?? Infinity, agent.outputCap);
-    }
     const info: SessionInfo = { ...infoOf(agent, config.cwd), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
     for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });

@@ -2,7 +2,7 @@
  * What a `LiveSession` is made of: its state as plain data, apart from the live parts (processes,
  * connections, files) it must close, and the model limits it works within.
  */
-import type { ConfigValues } from "../config/schema.ts";
+import { type ConfigValues, LOCAL_PROVIDERS } from "../config/schema.ts";
 import type { SessionContext } from "../harness/context.ts";
 import type { Harness } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
@@ -78,9 +78,19 @@ export function limitsOf(
   model: string,
   window?: number,
 ): ModelLimits {
-  return modelLimits(catalog, settings, {
+  const limits = modelLimits(catalog, settings, {
     model,
     configuredWindow: window ?? values.model_context_window,
     configuredCompactAt: values.model_auto_compact_token_limit,
   });
+  // A local model's reply may take at most a quarter of its window, so that a long answer cannot
+  // crowd out the prompt (at start-up and after a /model switch alike).
+  if ((LOCAL_PROVIDERS as readonly string[]).includes(settings.id)) {
+    const cap = Math.floor(limits.contextWindow / LOCAL_OUTPUT_SHARE);
+    limits.maxOutput = Math.min(limits.maxOutput ?? cap, cap);
+  }
+  return limits;
 }
+
+/** A local model's output limit is at most this share of its context window. */
+const LOCAL_OUTPUT_SHARE = 4;
