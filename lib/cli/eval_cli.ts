@@ -5,37 +5,14 @@
 import { type Command, Option } from "commander";
 import { LOCAL_PROVIDERS } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
-import type { EvalArgs, EvalCommand } from "../modes/eval/eval_args.ts";
+import type { EvalArgs, EvalCommand, ExecPassThrough } from "../modes/eval/eval_args.ts";
 import type { Invocation } from "./flags.ts";
 
-/** `eval`'s flags as commander parses them. */
-interface EvalFlags {
-  tasks?: string;
-  harness?: string;
-  model?: string;
-  repeat: string;
-  jobs: string;
-  check?: string;
-  timeout: string;
-  out?: string;
-  withChanges?: boolean;
-  keep?: boolean;
-  json?: string;
-  html?: string;
-  predictions?: string;
-  resume?: string;
-  yes?: boolean;
-  harborConfig?: boolean;
-  config: string[];
-  profile?: string;
-  sandbox?: string;
-  askForApproval?: string;
-  oss?: boolean;
-  localProvider?: string;
-  chatCompletions?: boolean;
-  dangerouslyBypassHookTrust?: boolean;
-  cd?: string;
-}
+/** `eval`'s flags as commander parses them: numbers as text, the exec flags beside the rest. */
+type EvalFlags =
+  & Omit<EvalArgs, "task" | "repeat" | "jobs" | "timeout" | "exec">
+  & ExecPassThrough
+  & { repeat: string; jobs: string; timeout: string };
 
 const EXAMPLES = `
 Examples:
@@ -113,18 +90,16 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
 }
 
 function evalArgsOf(task: string | undefined, flags: EvalFlags): EvalArgs {
-  const { repeat, jobs, timeout, config, profile, sandbox, askForApproval, oss, localProvider } =
-    flags;
   if (flags.resume) checkResumeAlone(task, flags);
   return {
     task,
     tasks: flags.tasks,
     harness: flags.harness,
     model: flags.model,
-    repeat: positive(repeat, "--repeat"),
-    jobs: positive(jobs, "--jobs"),
+    repeat: positive(flags.repeat, "--repeat"),
+    jobs: positive(flags.jobs, "--jobs"),
     check: flags.check,
-    timeout: positive(timeout, "--timeout"),
+    timeout: positive(flags.timeout, "--timeout"),
     out: flags.out,
     withChanges: flags.withChanges,
     keep: flags.keep,
@@ -134,17 +109,24 @@ function evalArgsOf(task: string | undefined, flags: EvalFlags): EvalArgs {
     resume: flags.resume,
     yes: flags.yes,
     harborConfig: flags.harborConfig,
-    exec: {
-      config,
-      profile,
-      sandbox,
-      askForApproval,
-      oss,
-      localProvider,
-      chatCompletions: flags.chatCompletions,
-      dangerouslyBypassHookTrust: flags.dangerouslyBypassHookTrust,
-      cd: flags.cd,
-    },
+    exec: execPassThroughOf(flags),
+  };
+}
+
+/** The flags each run's `exec` gets, as given. */
+function execPassThroughOf(flags: ExecPassThrough): ExecPassThrough {
+  const { config, profile, sandbox, askForApproval, oss, localProvider } = flags;
+  const { chatCompletions, dangerouslyBypassHookTrust, cd } = flags;
+  return {
+    config,
+    profile,
+    sandbox,
+    askForApproval,
+    oss,
+    localProvider,
+    chatCompletions,
+    dangerouslyBypassHookTrust,
+    cd,
   };
 }
 
