@@ -18,11 +18,16 @@ export async function writeTrajectory(path: string, trajectory: Trajectory): Pro
 
 /** Writes `value` as indented JSON through a temp file renamed over `path` (folder made). */
 export async function writeJsonWhole(path: string, value: unknown): Promise<void> {
+  await writeTextWhole(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes `text` through a temp file beside `path`, renamed over it (folder made when missing). */
+export async function writeTextWhole(path: string, text: string): Promise<void> {
   const file = resolve(path);
   const temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     await Deno.mkdir(dirname(file), { recursive: true });
-    await Deno.writeTextFile(temp, `${JSON.stringify(value, null, 2)}\n`, { createNew: true });
+    await Deno.writeTextFile(temp, text, { createNew: true });
     await Deno.rename(temp, file);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});

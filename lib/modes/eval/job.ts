@@ -7,14 +7,8 @@ import { join, resolve } from "node:path";
 import { UsageError, UserError } from "../../errors.ts";
 import { type CopySource, copySource } from "./copies.ts";
 import { EvalProgress } from "./progress.ts";
-import {
-  jobConfig,
-  type JobPlan,
-  jobResult,
-  readRecords,
-  type TrialPlan,
-  writeJson,
-} from "./job_layout.ts";
+import { jobConfig, type JobPlan, jobResult, readRecords, type TrialPlan } from "./job_layout.ts";
+import { writeJsonWhole } from "../../trajectory/write.ts";
 import { planTrials } from "./plan.ts";
 import { runTrial, type TrialContext } from "./trial.ts";
 import type { RunRecord } from "./types.ts";
@@ -59,8 +53,8 @@ export async function startJob(plan: JobPlan, jobDir: string): Promise<void> {
     });
   }
   await Deno.mkdir(jobDir, { recursive: true });
-  await writeJson(join(jobDir, PLAN_FILE), plan);
-  await writeJson(join(jobDir, "config.json"), jobConfig(plan, resolve(jobDir, "..")));
+  await writeJsonWhole(join(jobDir, PLAN_FILE), plan);
+  await writeJsonWhole(join(jobDir, "config.json"), jobConfig(plan, resolve(jobDir, "..")));
 }
 
 /** Reads a job back for `--resume`: its plan, its finished runs, the trials left. */
@@ -123,7 +117,7 @@ export async function runJob(job: PreparedJob, opts: JobRunOptions): Promise<Job
     signal: stop.signal,
   };
   const writeResult = (finishedAt?: string) =>
-    writeJson(
+    writeJsonWhole(
       join(jobDir, "result.json"),
       jobResult(plan, records, { total, running, finishedAt }),
     );

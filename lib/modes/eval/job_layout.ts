@@ -6,7 +6,6 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { writeJsonWhole } from "../../trajectory/write.ts";
 import type { EvalTask, RunRecord } from "./types.ts";
 
 /** The Harbor import path of our installed agent (integrations/harbor/interpreter_harbor.py). */
@@ -231,9 +230,6 @@ async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
-
-/** Writes `value` as pretty JSON, atomically (a reader never sees half a file). */
-export const writeJson = writeJsonWhole;
 
 /** The records of every finished trial of job folder `dir`, in trial-name order. */
 export async function readRecords(dir: string): Promise<RunRecord[]> {

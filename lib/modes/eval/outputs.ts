@@ -5,7 +5,7 @@
 import { join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import type { Trajectory } from "../../trajectory/atif.ts";
-import { writeJsonWhole } from "../../trajectory/write.ts";
+import { writeJsonWhole, writeTextWhole } from "../../trajectory/write.ts";
 import { writePredictions } from "./predictions.ts";
 import { renderHtml } from "./report/html.ts";
 import { summarize } from "./report/stats.ts";
@@ -43,7 +43,7 @@ export async function writeOutputs(
     const page = renderHtml(records, await trajectoriesOf(jobDir, records), {
       title: `interpreter eval: ${resolve(jobDir)}`,
     });
-    await writeFile(files.html, "--html", () => writeText(files.html!, page));
+    await writeFile(files.html, "--html", () => writeTextWhole(files.html!, page));
     lines.push(`HTML report: ${resolve(files.html)}`);
   }
   if (files.predictions) {
@@ -82,18 +82,6 @@ async function trajectoriesOf(
     }
   }
   return out;
-}
-
-async function writeText(path: string, text: string): Promise<void> {
-  const file = resolve(path);
-  const temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    await Deno.writeTextFile(temp, text);
-    await Deno.rename(temp, file);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
 }
 
 async function writeFile(path: string, flag: string, write: () => Promise<void>): Promise<void> {

@@ -3,9 +3,8 @@
  * `model_patch`, the file SWE-bench's evaluation harness grades (`--predictions_path`).
  */
 import { resolve } from "node:path";
-import { inProcessFs } from "../../../sandbox/file_system.ts";
 import { UserError } from "../../errors.ts";
-import { atomicWrite } from "../../tools/_atomic_write.ts";
+import { writeTextWhole } from "../../trajectory/write.ts";
 
 /** One run's patch: the task is the SWE-bench instance id. */
 export interface PredictionRun {
@@ -44,7 +43,7 @@ export async function writePredictions(
 ): Promise<void> {
   const file = resolve(path);
   try {
-    await atomicWrite(file, predictionLines(runs), { fs: inProcessFs });
+    await writeTextWhole(file, predictionLines(runs));
   } catch (error) {
     throw new UserError(`Cannot write the predictions to "${file}": ${(error as Error).message}`, {
       hint: "Name a file in a directory you can write to",

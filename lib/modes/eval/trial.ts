@@ -15,8 +15,8 @@ import {
   type TrialPlan,
   trialResult,
   type TrialTimes,
-  writeJson,
 } from "./job_layout.ts";
+import { writeJsonWhole } from "../../trajectory/write.ts";
 import type { RunRecord, RunStatus } from "./types.ts";
 import { runCheck } from "./verifier.ts";
 
@@ -50,7 +50,7 @@ export async function runTrial(trial: TrialPlan, ctx: TrialContext): Promise<Run
   const dir = join(ctx.jobDir, trial.name);
   await Deno.mkdir(join(dir, "agent"), { recursive: true });
   await Deno.mkdir(join(dir, "verifier"), { recursive: true });
-  await writeJson(join(dir, "config.json"), trialConfig(trial, ctx.plan, ctx.jobDir));
+  await writeJsonWhole(join(dir, "config.json"), trialConfig(trial, ctx.plan, ctx.jobDir));
   const started = new Date();
   let copy: Copy | undefined;
   try {
@@ -250,7 +250,7 @@ async function finish(
     finished_at: finished.toISOString(),
   };
   const result = await trialResult(record, { ...ctx, trial, times: run.times });
-  await writeJson(join(ctx.jobDir, trial.name, "result.json"), result);
+  await writeJsonWhole(join(ctx.jobDir, trial.name, "result.json"), result);
   return record;
 }
 
