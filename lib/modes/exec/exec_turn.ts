@@ -14,7 +14,7 @@ import { ToolCallViews } from "../../session/tool_view.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
-import { makeStyle, repeatedCallFailure, sessionLines } from "../term/progress.ts";
+import { colorWanted, makeStyle, repeatedCallFailure, sessionLines } from "../term/progress.ts";
 import { sessionStatusLine } from "../term/status_line.ts";
 
 /**
@@ -78,12 +78,12 @@ export function execStatusLine(session: Session, env: Record<string, string>): s
   const line = sessionStatusLine(session);
   return line === undefined
     ? undefined
-    : makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR).dim(line);
+    : makeStyle(colorWanted(env, Deno.stderr.isTerminal())).dim(line);
 }
 
 /** Human progress: the banner, each command and edit, warnings, on stderr. */
 export function progress(env: Record<string, string>): (event: SessionEvent) => void {
-  const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+  const style = makeStyle(colorWanted(env, Deno.stderr.isTerminal()));
   const calls = new ToolCallViews();
   return (event) => {
     for (const line of sessionLines(event, style, { calls })) console.error(line);

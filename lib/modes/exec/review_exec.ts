@@ -13,7 +13,7 @@ import {
   withInterrupt,
 } from "./exec_turn.ts";
 import type { ExecOptions, ReviewArgs } from "./exec_options.ts";
-import { makeStyle } from "../term/progress.ts";
+import { colorWanted, makeStyle } from "../term/progress.ts";
 import {
   renderedOutcome,
   type ReviewTarget,
@@ -67,7 +67,7 @@ export async function runExecReview(
   const json = jsonStreamOf(options);
   const io = { onEvent: json ? jsonEvents(json) : progress(env) };
   return await withReviewSession({ config, io, env }, target, async (session, request) => {
-    const style = makeStyle(Deno.stderr.isTerminal() && !env.NO_COLOR);
+    const style = makeStyle(colorWanted(env, Deno.stderr.isTerminal()));
     console.error(style.bold(`Reviewing ${terminalText(request.hint)}`));
     const { value, stoppedBy } = await withInterrupt((signal) => {
       json?.threadStarted(session.id);

@@ -2,6 +2,7 @@
  * The terminal the REPL runs on: what it allows (line editing, escape sequences), writing to
  * stdout, and showing long text through `$PAGER` when it does not fit the screen.
  */
+import { colorWanted } from "../term/progress.ts";
 import type { ReplInput } from "./input.ts";
 import type { Transcript } from "./render.ts";
 
@@ -19,7 +20,7 @@ export function detectTerminal(env: Record<string, string>): Terminal {
   const stdoutIsTerminal = Deno.stdout.isTerminal();
   return {
     interactive: Deno.stdin.isTerminal(),
-    plain: !stdoutIsTerminal || Boolean(env.NO_COLOR) || env.TERM === "dumb",
+    plain: !colorWanted(env, stdoutIsTerminal),
     stdoutIsTerminal,
   };
 }

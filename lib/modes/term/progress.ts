@@ -21,6 +21,14 @@ export interface Style {
   green(text: string): string;
 }
 
+/**
+ * Whether output to a stream may be colored: only on a terminal, never under `NO_COLOR` (any
+ * value) or `TERM=dumb`. One rule for the REPL, exec's progress and eval's report.
+ */
+export function colorWanted(env: Record<string, string | undefined>, isTerminal: boolean): boolean {
+  return isTerminal && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
 /** ANSI styling, or none. */
 export function makeStyle(color: boolean): Style {
   const wrap = (code: string) => (text: string) => color ? `\x1b[${code}m${text}\x1b[0m` : text;

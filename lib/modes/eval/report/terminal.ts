@@ -64,14 +64,6 @@ const ALIGN: Align[] = [
   "right",
 ];
 
-/**
- * Whether to color the report: not under `NO_COLOR` (any value), not on `TERM=dumb`, and only on
- * a terminal (the same rule as the REPL's plain mode).
- */
-export function colorWanted(env: Record<string, string>, isTerminal: boolean): boolean {
-  return isTerminal && !env.NO_COLOR && env.TERM !== "dumb";
-}
-
 /** The whole report of `records`, one block per task, ending in a newline. */
 export function renderReport(records: readonly RunRecord[], opts: TerminalReportOptions): string {
   const tasks = summarize(records);
