@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { type RunCounts, runCountsOf } from "../../trajectory/run_counts.ts";
+import { emptyRunCounts, type RunCounts, runCountsOf } from "../../trajectory/run_counts.ts";
 import { runCommand } from "./_run.ts";
 import { type Copy, type CopySource, diffOf, makeCopy, removeCopy } from "./copies.ts";
 import {
@@ -221,7 +221,7 @@ async function finish(
   const finished = new Date();
   const seconds = (t?: { started_at: string; finished_at: string }) =>
     t ? (Date.parse(t.finished_at) - Date.parse(t.started_at)) / 1000 : 0;
-  const counts = run.counts ?? runCountsOf({})!;
+  const counts = run.counts ?? emptyRunCounts();
   const reward = run.reward ?? null;
   const record: RunRecord = {
     trial: trial.name,
