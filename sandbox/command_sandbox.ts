@@ -20,6 +20,7 @@ import { hostSeccompArch, seccompFilter } from "./seccomp_bpf.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
 import type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";
 import { type PreparedProcess, WarmSandboxes } from "./warm_sandbox.ts";
+import { probeSignalReset, type SignalReset, withSignalReset } from "./_default_signals.ts";
 
 export type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";
 
@@ -134,10 +135,14 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
   };
   const extra = { retryUnsandboxed: opts.retryUnsandboxed };
   if (os === "linux") {
-    const probe = await probeBubblewrap(opts.bwrap ? { bwrap: opts.bwrap } : {});
+    const [probe, reset] = await Promise.all([
+      probeBubblewrap(opts.bwrap ? { bwrap: opts.bwrap } : {}),
+      probeSignalReset(),
+    ]);
     const runtime = opts.runtimePath ?? Deno.execPath();
     const readable = await canonical([...(opts.readablePaths ?? []), runtime]);
-    return { ...(await bwrapSandbox(policy, probe, readable, opts.launcherPrefix)), ...extra };
+    const launch = { readable, reset, launcherPrefix: opts.launcherPrefix };
+    return { ...(await bwrapSandbox(policy, probe, launch)), ...extra };
   }
   if (os === "darwin") return { ...seatbeltSandbox(policy), ...extra };
   return unavailable(opts.mode, {
@@ -162,11 +167,20 @@ export function describePolicy(policy: SandboxPolicy): string {
   return `${policy.mode}: ${writes}${tmp}; network ${policy.networkAccess ? "on" : "off"}`;
 }
 
+/** How bubblewrap sandboxes are launched besides the policy. */
+interface LaunchSetup {
+  /** Folders re-bound read-only over the private `/tmp` (canonical). */
+  readable: string[];
+  /** Put before the launcher so that commands start with default signal dispositions. */
+  reset: SignalReset;
+  /** See `OpenSandboxOptions.launcherPrefix`. */
+  launcherPrefix?: string[];
+}
+
 async function bwrapSandbox(
   policy: SandboxPolicy,
   probe: ProbeResult,
-  readable: string[],
-  launcherPrefix?: string[],
+  setup: LaunchSetup,
 ): Promise<CommandSandbox> {
   if (!probe.ok) {
     return unavailable(policy.mode, {
@@ -179,12 +193,15 @@ async function bwrapSandbox(
   const filterPath = await writeSeccompFilter(dir);
   await sweepPlaceholders(roots, policy.protectedNames);
   const guard = new PlaceholderGuard({ roots, names: policy.protectedNames, recordDir: dir });
+  const { readable, reset, launcherPrefix } = setup;
   const launcher = bwrapLauncher({ policy, probe, readable, guard, dir, filterPath });
   const warm = new WarmSandboxes({
     // Prepared for no command in particular, so for a cwd that needs no bind of its own.
     prepare: async (runner): Promise<SpawnSpec> => ({
-      cmd: "/bin/sh",
-      args: await launcher.argv(runner, "/", { asPid1: true, watch: false }),
+      ...withSignalReset(reset, {
+        cmd: "/bin/sh",
+        args: await launcher.argv(runner, "/", { asPid1: true, watch: false }),
+      }),
       env: probe.bwrap.includes("/") ? {} : { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
     }),
     watched: [...roots, ...roots.flatMap((r) => policy.protectedNames.map((n) => join(r, n)))],
@@ -196,7 +213,10 @@ async function bwrapSandbox(
     async wrap(req) {
       if (req.escalated) return direct(req);
       const args = await launcher.argv(req.argv, req.cwd);
-      return { cmd: "/bin/sh", args, env: sandboxEnv(req.env, policy) };
+      return {
+        ...withSignalReset(reset, { cmd: "/bin/sh", args }),
+        env: sandboxEnv(req.env, policy),
+      };
     },
     async spawn(req) {
       if (req.escalated || launcher.needsOwnBinds(req.cwd)) return undefined;

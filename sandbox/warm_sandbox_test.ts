@@ -383,7 +383,9 @@ bwrapTest("a prepared sandbox runs a command as a sandbox made for it does", asy
   const ours = await prepared(s, PORTRAIT);
   const theirs = await made(s, PORTRAIT);
   assert.deepEqual(ours, theirs);
-  // One difference: the runner resets the two glibc signals the agent ignores to their default.
+  // Every disposition is the default (`env --default-signal` before the launcher, and the
+  // detached spawn for the two glibc signals Deno ignores; `made` above is not spawned detached),
+  // even when the agent was started with SIGQUIT ignored (default_signals_test.ts).
   const ignored = await prepared(s, "grep SigIgn /proc/self/status");
   assert.equal(ignored.stdout, "SigIgn:\t0000000000000000\n");
   assert.equal(ours.code, 3);
