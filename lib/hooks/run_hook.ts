@@ -3,8 +3,15 @@
  * in the session's working directory, with the user's environment (plus `CLAUDE_PROJECT_DIR`,
  * as Claude Code sets it), the event's JSON on stdin. It is killed, with anything it started,
  * when its timeout passes or the turn is cancelled; output past a cap is dropped.
+ *
+ * On Linux it runs under `bwrap --unshare-pid --die-with-parent` with the host bound read-write
+ * (no other confinement): the hook's shell is the only child of the namespace's init, so when it
+ * ends or is killed the kernel ends everything it started, `setsid` children included, which
+ * killing its process group alone would miss. Without a working bwrap it runs as before, in a
+ * process group of its own that is killed.
  */
 import { killProcessGroup } from "../tools/process_group.ts";
+import { bwrapProgram, pidNamespaceWorks, underPidNamespace } from "./_hook_namespace.ts";
 
 /** What a hook command did. */
 export interface HookProcessResult {
@@ -26,6 +33,8 @@ export interface HookProcessOptions {
   timeoutSec: number;
   /** Cancelling kills it; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** The bwrap program; default `/usr/bin/bwrap` when it exists, else `bwrap` from PATH. */
+  bwrap?: string;
 }
 
 /** Output kept of each stream. */
@@ -39,10 +48,22 @@ export async function runHookCommand(
   opts: HookProcessOptions,
 ): Promise<HookProcessResult> {
   opts.signal?.throwIfAborted();
+  const shell = [shellOf(), ...shellArgs(), command];
+  if (Deno.build.os !== "linux") return await runProcess(shell, opts);
+  const bwrap = opts.bwrap ?? await bwrapProgram();
+  const result = await runProcess(underPidNamespace(bwrap, shell), opts);
+  // bwrap that cannot set up the namespace says so and exits 1 before the hook starts.
+  const notStarted = result.error !== undefined ||
+    (result.code === 1 && result.stderr.startsWith("bwrap: ") && !await pidNamespaceWorks(bwrap));
+  return notStarted ? await runProcess(shell, opts) : result;
+}
+
+/** Runs `argv` as a hook: its own process group, killed at the timeout or on cancel. */
+async function runProcess(argv: string[], opts: HookProcessOptions): Promise<HookProcessResult> {
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(shellOf(), {
-      args: [...shellArgs(), command],
+    child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
       cwd: opts.cwd,
       clearEnv: true,
       env: opts.env,
