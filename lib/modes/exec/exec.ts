@@ -17,6 +17,7 @@ import { countEvent, emptyRunCounts } from "../../trajectory/run_counts.ts";
 import { openSession, type SessionConfig } from "../../session/open.ts";
 import { findResumable } from "../../session/resume.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
+import { outputPlaceOf } from "../../workspace/output_file.ts";
 
 /**
  * `interpreter exec` and `exec resume`: runs one task to completion. Progress goes to stderr and
@@ -72,12 +73,12 @@ export async function runExec(
     return session.prompt(input, signal, { outputSchema: schema });
   }).catch(async (error) => {
     if (options.trajectory) {
-      await writeExecTrajectory(options.trajectory, session, { error, counts });
+      await writeExecTrajectory(options.trajectory, session, { error, counts }, env);
     }
     throw error;
   });
   if (options.trajectory) {
-    await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy, counts });
+    await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy, counts }, env);
   }
   const { outputLastMessage } = options;
   return await finishExec(outcome, {
@@ -85,6 +86,7 @@ export async function runExec(
     usage: session.usage,
     stoppedBy,
     outputLastMessage,
+    outputPlace: outputPlaceOf(session.config, session.info.cwd, env),
     statusLine: execStatusLine(session, env),
   });
 }

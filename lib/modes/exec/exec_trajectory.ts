@@ -5,6 +5,7 @@ import { trajectoryOf } from "../../trajectory/atif.ts";
 import { writeTrajectory } from "../../trajectory/write.ts";
 import type { RunCounts } from "../../trajectory/run_counts.ts";
 import { harnessDataHash } from "../../harness/data_hash.ts";
+import { outputPlaceOf, outputWriter } from "../../workspace/output_file.ts";
 import { failureOf } from "./exec_turn.ts";
 
 /** How a run ended: its outcome, the signal that stopped it, or the error it threw. */
@@ -16,11 +17,15 @@ export interface RunEnding {
   counts?: RunCounts;
 }
 
-/** Writes `session`'s history so far to `path` as ATIF, noting how the run ended when it failed. */
+/**
+ * Writes `session`'s history so far to `path` as ATIF, noting how the run ended when it failed;
+ * never through a link (`env` names the session's bubblewrap, see output_file.ts).
+ */
 export async function writeExecTrajectory(
   path: string,
   session: Session,
   ending: RunEnding,
+  env: Record<string, string>,
 ): Promise<void> {
   const { info } = session;
   const hash = info.harnessDir ? await harnessDataHash(info.harnessDir) : undefined;
@@ -45,7 +50,8 @@ export async function writeExecTrajectory(
       run_status: statusOf(ending),
     },
   });
-  await writeTrajectory(path, trajectory);
+  const place = outputPlaceOf(session.config, info.cwd, env);
+  await writeTrajectory(path, trajectory, { write: outputWriter(place) });
 }
 
 /** A line on how the run ended; undefined when the turn completed. */

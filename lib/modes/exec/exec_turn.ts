@@ -11,6 +11,8 @@ import type { Usage } from "../../model/message.ts";
 import type { ProviderFailure } from "../../model/stream.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
 import { ToolCallViews } from "../../session/tool_view.ts";
+import { hintOf } from "../../trajectory/write.ts";
+import { type OutputPlace, writeOutputFile } from "../../workspace/output_file.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
@@ -28,22 +30,42 @@ export async function finishExec(
     usage: Usage;
     stoppedBy?: { name: Deno.Signal; code: number };
     outputLastMessage?: string;
+    /** Where the session's output files go (`-o` never follows a link; see output_file.ts). */
+    outputPlace: OutputPlace;
     /** The session's status line; without it, `tokens used: N` is printed instead. */
     statusLine?: string;
   },
 ): Promise<number> {
   const { json, usage, stoppedBy, statusLine } = run;
+  // A refused -o still lets the answer reach stdout; the error follows it, and the exit code is 1.
+  const written: { warning?: string; error?: UserError } = {};
   if (run.outputLastMessage) {
-    const warning = await writeLastMessage(run.outputLastMessage, outcome);
-    if (warning) console.error(`warning: ${terminalText(warning)}`);
+    await writeLastMessage(run.outputLastMessage, outcome, run.outputPlace).then(
+      (warning) => written.warning = warning,
+      (error: unknown) => {
+        if (!(error instanceof UserError)) throw error;
+        written.error = error;
+      },
+    );
   }
-  if (!json) {
-    return report(outcome, {
-      tokens: usage.inputTokens + usage.outputTokens,
-      stoppedBy,
-      statusLine,
-    });
-  }
+  if (written.warning) console.error(`warning: ${terminalText(written.warning)}`);
+  const code = json ? jsonEnding(json, outcome, usage, stoppedBy) : report(outcome, {
+    tokens: usage.inputTokens + usage.outputTokens,
+    stoppedBy,
+    statusLine,
+  });
+  if (!written.error) return code;
+  printFailure(written.error);
+  return code || written.error.exitCode;
+}
+
+/** The end of a `--json` run: the answer or the failure as events; the exit code. */
+function jsonEnding(
+  json: ExecJsonStream,
+  outcome: PromptOutcome,
+  usage: Usage,
+  stoppedBy?: { name: Deno.Signal; code: number },
+): number {
   if (outcome.status === "aborted") return stoppedBy?.code ?? 130;
   if (outcome.status === "completed") {
     json.agentMessage(outcome.finalText);
@@ -201,14 +223,16 @@ export async function withInterrupt<T>(
 export async function writeLastMessage(
   path: string,
   outcome: TurnOutcome,
+  place: OutputPlace,
 ): Promise<string | undefined> {
   if (outcome.status !== "completed") return undefined;
   const file = resolve(path);
   try {
-    await Deno.writeTextFile(file, outcome.finalText);
+    await writeOutputFile(file, outcome.finalText, place);
   } catch (error) {
     throw new UserError(`Cannot write the last message to "${file}": ${(error as Error).message}`, {
-      hint: "Pass -o a file in a directory you can write to",
+      hint: hintOf(error, "Pass -o a file in a directory you can write to"),
+      cause: error,
     });
   }
   return outcome.finalText === ""

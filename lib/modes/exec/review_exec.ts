@@ -14,6 +14,7 @@ import {
 } from "./exec_turn.ts";
 import type { ExecOptions, ReviewArgs } from "./exec_options.ts";
 import { colorWanted, makeStyle } from "../term/progress.ts";
+import { outputPlaceOf } from "../../workspace/output_file.ts";
 import {
   renderedOutcome,
   type ReviewTarget,
@@ -80,6 +81,7 @@ export async function runExecReview(
       usage: session.usage,
       stoppedBy,
       outputLastMessage: options.outputLastMessage,
+      outputPlace: outputPlaceOf(session.config, session.info.cwd, env),
       statusLine: execStatusLine(session, env),
     });
   });
