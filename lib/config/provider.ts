@@ -78,6 +78,7 @@ export function resolveProvider(
     streamIdleTimeoutMs: entry?.stream_idle_timeout_ms ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     streamMaxLineBytes: entry?.stream_max_line_bytes ?? DEFAULT_STREAM_MAX_LINE_BYTES,
     streamMaxReplyBytes: entry?.stream_max_reply_bytes ?? DEFAULT_STREAM_MAX_REPLY_BYTES,
+    ...(entry?.stream_max_reply_ms ? { requestTimeoutMs: entry.stream_max_reply_ms } : {}),
     compat: { ...builtin?.compat, ...compatOf(entry?.compat) },
   };
   // An explicit wire_api keeps a provider with a native API on that wire (Ollama over /v1).

@@ -116,6 +116,7 @@ Deno.test("resolveProvider() builds a user-defined provider with headers and par
       "stream_max_retries = 0",
       "stream_max_line_bytes = 65536",
       "stream_max_reply_bytes = 1048576",
+      "stream_max_reply_ms = 120000",
       'compat = { max_tokens_field = "max_tokens", stream_usage = true, reasoning_replay = "always" }',
     ].join("\n"),
   );
@@ -130,6 +131,7 @@ Deno.test("resolveProvider() builds a user-defined provider with headers and par
   assert.equal(settings.streamMaxRetries, 0);
   assert.equal(settings.streamMaxLineBytes, 65_536);
   assert.equal(settings.streamMaxReplyBytes, 1_048_576);
+  assert.equal(settings.requestTimeoutMs, 120_000);
   assert.deepEqual(settings.compat, {
     maxTokensField: "max_tokens",
     streamUsage: true,

@@ -69,6 +69,8 @@ export const providerEntrySchema = z.strictObject({
   stream_max_line_bytes: z.int().min(1024),
   /** Most bytes of one streamed reply (default 64 MiB). */
   stream_max_reply_bytes: z.int().min(1024),
+  /** Longest time of one reply, retries included (default 30 min, or 10 idle periods if longer). */
+  stream_max_reply_ms: z.int().min(1),
   compat: z.strictObject({
     reasoning_field: nonEmpty,
     max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]),

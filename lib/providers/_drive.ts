@@ -5,6 +5,7 @@
 import { emptyUsage } from "../model/message.ts";
 import type { ProviderFailure, StreamEvent } from "../model/stream.ts";
 import { describeError, retryDelayMs } from "./_http.ts";
+import { providerKey } from "./_stream_limits.ts";
 import type { ProviderSettings } from "./types.ts";
 
 /** Default retries of a request that failed before its stream started (Codex's default). */
@@ -142,7 +143,7 @@ async function* attemptOnce<S>(
     emitted,
     retryAfterMs,
   });
-  const stalled = (stall: Stall) => failed(stallFailure(stall, bounds, driver.settings.name));
+  const stalled = (stall: Stall) => failed(stallFailure(stall, bounds, driver.settings));
   try {
     watch.arm("idle", bounds.idleMs);
     watch.arm("first_token", bounds.firstTokenMs);
@@ -179,7 +180,12 @@ async function* attemptOnce<S>(
 type Stall = "idle" | "first_token" | "total";
 
 /** What running into a bound means; only the idle and first-token bounds are worth a retry. */
-function stallFailure(stall: Stall, bounds: StreamBounds, name: string): ProviderFailure {
+function stallFailure(
+  stall: Stall,
+  bounds: StreamBounds,
+  settings: Pick<ProviderSettings, "id" | "name">,
+): ProviderFailure {
+  const { name } = settings;
   const hint = "Try again later, or raise stream_idle_timeout_ms for slow models";
   switch (stall) {
     case "idle":
@@ -194,12 +200,17 @@ function stallFailure(stall: Stall, bounds: StreamBounds, name: string): Provide
         hint,
         retryable: true,
       };
-    case "total":
+    case "total": {
+      // Also what ends a reply that streams without end before it reaches its size bound.
+      const key = providerKey(settings.id, "stream_max_reply_ms");
       return {
-        message: `${name} did not finish the reply within ${duration(bounds.totalMs)}`,
-        hint: "Try again, or ask for a shorter reply",
+        message: `${name} did not finish the reply within ${duration(bounds.totalMs)}, ` +
+          `the limit set by ${key}`,
+        hint: `Try again or ask for a shorter reply; raise ${key} in config.toml if replies ` +
+          "this long are expected",
         retryable: false,
       };
+    }
   }
 }
 

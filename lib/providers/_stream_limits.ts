@@ -2,7 +2,9 @@
  * Bounds on what a model server may send: the longest line of a stream and the most bytes of one
  * reply. A server that is broken or hostile (a 400 MB line without a newline, content without
  * end) is stopped with an error naming the bound and the setting that raises it, instead of
- * filling memory. Bytes are counted as they arrive, before anything is kept.
+ * filling memory. Bytes are counted as they arrive, before anything is kept. A reply sent slowly
+ * enough to stay under its size bound for long is ended by its time bound (`_drive.ts`, the key
+ * `stream_max_reply_ms`).
  */
 import type { ProviderFailure } from "../model/stream.ts";
 import type { ProviderSettings } from "./types.ts";
@@ -92,8 +94,10 @@ export function limitFailure(
   error: StreamLimitError,
   settings: Pick<ProviderSettings, "id" | "name">,
 ): ProviderFailure {
-  const key = `model_providers.${keyPart(settings.id)}.` +
-    (error.limit === "line" ? "stream_max_line_bytes" : "stream_max_reply_bytes");
+  const key = providerKey(
+    settings.id,
+    error.limit === "line" ? "stream_max_line_bytes" : "stream_max_reply_bytes",
+  );
   const what = error.limit === "line" ? "a stream line longer than" : "a reply longer than";
   return {
     message: `${settings.name} sent ${what} ${formatBytes(error.maxBytes)}, ` +
@@ -134,6 +138,11 @@ export function formatBytes(bytes: number): string {
   if (bytes >= MIB && bytes % MIB === 0) return `${bytes / MIB} MiB`;
   if (bytes >= KIB && bytes % KIB === 0) return `${bytes / KIB} KiB`;
   return `${bytes} bytes`;
+}
+
+/** The config key `key` of provider `id`: `model_providers.<id>.<key>`. */
+export function providerKey(id: string, key: string): string {
+  return `model_providers.${keyPart(id)}.${key}`;
 }
 
 /** A provider id as one part of a TOML key path, quoted when it is not a bare key. */

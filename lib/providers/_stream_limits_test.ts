@@ -190,6 +190,34 @@ for (const c of CASES) {
     assert.equal(chats, 1);
   });
 
+  Deno.test(`${c.label}: stream() ends a reply without end at stream_max_reply_ms`, async () => {
+    // Well under the size bound: one small delta every few ms never reaches 1 MiB in time.
+    const { events, chats } = await run({ body: c.head, repeat: { part: c.delta, everyMs: 5 } }, {
+      requestTimeoutMs: 400,
+      streamMaxRetries: 2,
+    });
+    assert.ok(events.some((e) => e.type === "text_delta"), "the reply streamed before the bound");
+    const error = lastError(events);
+    assert.equal(
+      error.message,
+      `${name} did not finish the reply within 400 ms, ` +
+        `the limit set by model_providers.${id}.stream_max_reply_ms`,
+    );
+    assert.match(
+      error.hint ?? "",
+      /raise model_providers\.\S+\.stream_max_reply_ms in config\.toml/,
+    );
+    assert.equal(error.retryable, false);
+    assert.equal(chats, 1, "not retried");
+  });
+
+  Deno.test(`${c.label}: control: a normal reply finishes within a short stream_max_reply_ms`, async () => {
+    const { events } = await run({ body: c.whole }, { requestTimeoutMs: 400 });
+    const last = events.at(-1);
+    assert.ok(last?.type === "done", JSON.stringify(last));
+    assert.deepEqual(last.blocks, [{ type: "text", text: "ok" }]);
+  });
+
   Deno.test(`${c.label}: stream() gives up on a reply that goes silent after stream_idle_timeout_ms`, async () => {
     const { events } = await run({ body: c.head, hold: true }, {
       streamIdleTimeoutMs: 300,

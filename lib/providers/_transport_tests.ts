@@ -170,7 +170,11 @@ function timeoutTests(t: TransportCase): void {
     assert.deepEqual(events.map((e) => e.type), ["text_delta", "error"]);
     const last = events.at(-1);
     assert.ok(last?.type === "error");
-    assert.equal(last.error.message, "Test did not finish the reply within 200 ms");
+    assert.equal(
+      last.error.message,
+      "Test did not finish the reply within 200 ms, the limit set by " +
+        "model_providers.test.stream_max_reply_ms",
+    );
     assert.equal(last.error.retryable, false);
     assert.equal(requests, 1);
   });

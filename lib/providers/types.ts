@@ -68,7 +68,11 @@ export interface ProviderSettings {
   streamMaxReplyBytes: number;
   /** Longest wait, per attempt, for the first delta; default twice `streamIdleTimeoutMs`. */
   firstTokenTimeoutMs?: number;
-  /** Bound of one request with all its retries; default 30 min, or 10 idle periods if longer. */
+  /**
+   * Bound of one request with all its retries (`stream_max_reply_ms`): a reply that streams
+   * without end stops here if it does not reach `streamMaxReplyBytes` first. Default 30 min, or
+   * 10 idle periods if longer.
+   */
   requestTimeoutMs?: number;
   compat: Compat;
   /**
