@@ -102,6 +102,10 @@ export const mcpServerSchema = z.strictObject({
   startup_timeout_sec: z.number().positive(),
   startup_timeout_ms: z.int().positive(),
   tool_timeout_sec: z.number().positive(),
+  /** Most bytes of one tool result's text or resource read; past it, head and tail with a note. */
+  max_output_bytes: z.int().min(1024),
+  /** Most bytes of one tool result's images together; those past it are left out with a note. */
+  max_image_bytes: z.int().min(0),
   enabled: z.boolean(),
   required: z.boolean(),
   enabled_tools: stringList,

@@ -5,7 +5,8 @@
  * the resource server: `POST /mcp` behind `requireBearerAuth`, a stateless streamable-HTTP MCP
  * server with one tool, `whoami`, that answers with the access token it was called with.
  * `POST /open` is the same MCP server without the sign-in. `/authorize` approves at once and redirects to the client's callback, as a browser would
- * after the user said yes.
+ * after the user said yes. With `authorizationEndpoint` its metadata names that URL instead (a
+ * hostile server sending the browser elsewhere).
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -17,6 +18,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { createMcpExpressApp } from "@modelcontextprotocol/sdk/server/express.js";
 // @ts-types="@modelcontextprotocol/sdk/server/auth/router"
 import {
+  createOAuthMetadata,
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthRouter,
 } from "@modelcontextprotocol/sdk/server/auth/router.js";
@@ -54,9 +56,17 @@ export interface OAuthTestServer extends AsyncDisposable {
   revokeRefreshTokens(): void;
 }
 
-/** Starts the server; `accessSeconds` is the lifetime of its access tokens. */
-export async function startOAuthTestServer(accessSeconds = 3600): Promise<OAuthTestServer> {
-  const auth = new InMemoryAuth(accessSeconds);
+/** Options of `startOAuthTestServer`. */
+export interface OAuthTestOptions {
+  /** The lifetime of its access tokens (default an hour). */
+  accessSeconds?: number;
+  /** The authorization endpoint its metadata names; its own `/authorize` when absent. */
+  authorizationEndpoint?: string;
+}
+
+/** Starts the server. */
+export async function startOAuthTestServer(opts: OAuthTestOptions = {}): Promise<OAuthTestServer> {
+  const auth = new InMemoryAuth(opts.accessSeconds ?? 3600);
   const app = createMcpExpressApp();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
@@ -64,6 +74,13 @@ export async function startOAuthTestServer(accessSeconds = 3600): Promise<OAuthT
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mcpUrl = new URL("/mcp", base);
   const noLimit = { rateLimit: false as const };
+  const endpoint = opts.authorizationEndpoint;
+  if (endpoint !== undefined) {
+    const metadata = createOAuthMetadata({ provider: auth, issuerUrl: new URL(base) });
+    app.get("/.well-known/oauth-authorization-server", (_req: unknown, res: JsonResponse) => {
+      res.json({ ...metadata, authorization_endpoint: endpoint });
+    });
+  }
   app.use(mcpAuthRouter({
     provider: auth,
     issuerUrl: new URL(base),
@@ -94,6 +111,10 @@ export async function startOAuthTestServer(accessSeconds = 3600): Promise<OAuthT
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+interface JsonResponse {
+  json(body: unknown): void;
 }
 
 // deno-lint-ignore no-explicit-any -- express's request and response (untyped here)

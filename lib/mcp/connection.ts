@@ -1,8 +1,9 @@
 /**
  * One connection to one MCP server through the official SDK's `Client`: a stdio server's process
- * (its stderr appended to its log file, never the screen) or a streamable-HTTP endpoint,
- * initialized and its tools listed within the startup timeout. A failure says what went wrong
- * in one sentence (`StartError`); a connection that ends on its own is reported once.
+ * in its own process group (`stdio_transport.ts`; its stderr appended to its log file, never the
+ * screen) or a streamable-HTTP endpoint, initialized and its tools listed within the startup
+ * timeout. A failure says what went wrong in one sentence (`StartError`); a connection that ends
+ * on its own is reported once.
  *
  * Every import from an SDK subpath carries a `// @ts-types` line naming the same path without
  * `.js`: the SDK's `./*` export maps types to `./dist/esm/*.d.ts`, so `client/index.js` would
@@ -10,8 +11,6 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
@@ -21,7 +20,8 @@ import { ErrorCode, ToolListChangedNotificationSchema } from "@modelcontextproto
 import { dirname } from "node:path";
 import { VERSION } from "../version.ts";
 import { mcpAuthProvider, needsLogin } from "./oauth_provider.ts";
-import type { HttpLaunch, McpLaunch, StdioLaunch } from "./launch.ts";
+import type { HttpLaunch, McpLaunch } from "./launch.ts";
+import { StdioTransport } from "./stdio_transport.ts";
 import type { McpTool } from "./tool_result.ts";
 
 /** The JSON-RPC code of an SDK error (`McpError.code`), if it has one. */
@@ -72,7 +72,7 @@ export async function connect(launch: McpLaunch, opts: ConnectOptions): Promise<
     ? await openLog(opts.logFile, launch.display)
     : undefined;
   const transport = target.transport === "stdio"
-    ? stdioTransport(target, log)
+    ? new StdioTransport(target, (chunk) => log?.write(chunk))
     : httpTransport(launch.id, target, opts.home);
   const client = new Client({ name: "interpreter", version: VERSION });
   let closing = false;
@@ -117,18 +117,6 @@ async function listTools(client: Client, signal?: AbortSignal): Promise<McpTool[
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
-}
-
-function stdioTransport(target: StdioLaunch, log: LogFile | undefined): Transport {
-  const transport = new StdioClientTransport({
-    command: target.command,
-    args: target.args,
-    env: target.env,
-    cwd: target.cwd,
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Uint8Array) => log?.write(chunk));
-  return transport;
 }
 
 function httpTransport(id: string, target: HttpLaunch, home: string): Transport {

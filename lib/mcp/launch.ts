@@ -5,6 +5,11 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import type { McpServerEntry } from "../config/schema.ts";
+import {
+  DEFAULT_MCP_IMAGE_BYTES,
+  DEFAULT_MCP_OUTPUT_BYTES,
+  type McpOutputCaps,
+} from "../tools/mcp_output_caps.ts";
 
 /** `startup_timeout_sec` when unset: initialize and tools/list together. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -76,6 +81,8 @@ export interface McpLaunch {
   display: string;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
+  /** How much of a result or resource read reaches the model (`max_output_bytes`, ...). */
+  outputCaps: McpOutputCaps;
   required: boolean;
   /** `enabled_tools` then `disabled_tools`. */
   offers(tool: string): boolean;
@@ -106,6 +113,10 @@ export function launchOf(id: string, entry: McpServerEntry, ctx: LaunchContext):
     display: entry.url ?? [entry.command ?? "", ...(entry.args ?? [])].join(" "),
     startupTimeoutMs: startup,
     toolTimeoutMs: tool,
+    outputCaps: {
+      textBytes: entry.max_output_bytes ?? DEFAULT_MCP_OUTPUT_BYTES,
+      imageBytes: entry.max_image_bytes ?? DEFAULT_MCP_IMAGE_BYTES,
+    },
     required: entry.required === true,
     offers: (name) => (enabled === undefined || enabled.has(name)) && !disabled.has(name),
   };

@@ -2,7 +2,7 @@
  * One configured MCP server through a session: started once, its tools offered as a tool source,
  * each call bounded by `tool_timeout_sec`. Its faults are told once as a warning line (id, what
  * happened, the log) and its tools then answer with errors the model can act on; a stdio server
- * that exits is started again, once, on its next call.
+ * that exits is started again, once, on its next call or resource or prompt request.
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -77,8 +77,12 @@ export class ManagedServer implements ToolSource {
     }));
   }
 
-  /** The SDK client of a ready server; an Error saying why there is none. */
+  /**
+   * The SDK client of a ready server, for resources and prompts; a server that exited is started
+   * again first, once, as for a tool call. An Error saying why there is none.
+   */
   async client(): Promise<Client> {
+    this.#restartIfLost();
     await this.started;
     if (this.#state.status === "ready") return this.#state.conn.client;
     throw new Error(`MCP server "${this.id}" is not available: ${this.reason ?? "it is starting"}`);
@@ -104,7 +108,7 @@ export class ManagedServer implements ToolSource {
       });
       // The default result schema is `CallToolResultSchema`; the declared return type also names
       // the old `{ toolResult }` form, which only `CompatibilityCallToolResultSchema` gives.
-      return resultForModel(result as CallToolResult, name);
+      return resultForModel(result as CallToolResult, name, this.launch.outputCaps);
     } catch (error) {
       if (error instanceof ToolError || ctx.signal.aborted) throw asToolError(error);
       if (mcpErrorCode(error) === ErrorCode.RequestTimeout) {
@@ -138,6 +142,7 @@ export class ManagedServer implements ToolSource {
       target: this.launch.display,
       status: this.status,
       ...(this.reason ? { reason: this.reason } : {}),
+      ...(this.#state.status === "lost" ? { restartsOnUse: true } : {}),
       ...(this.#ctx.logFile ? { logFile: this.#ctx.logFile } : {}),
       tools: this.#tools.map(({ name, description, inputSchema }) => ({
         name,
@@ -157,16 +162,20 @@ export class ManagedServer implements ToolSource {
 
   /** The connection to call through: the server again if it exited once, else an error. */
   async #connection(): Promise<Connection> {
-    if (this.#state.status === "lost" && !this.#closing.signal.aborted) {
-      this.#restarted = true;
-      this.#state = { status: "starting", started: this.#start() };
-    }
+    this.#restartIfLost();
     await this.started;
     if (this.#state.status === "ready") return this.#state.conn;
     throw new ToolError(
       `MCP server "${this.id}" is not available: ${this.reason}`,
       `Carry on without its tools, or tell the user it needs fixing${this.#logNote()}`,
     );
+  }
+
+  /** Starts a server that exited on its own again (once in its life: see `#lost`). */
+  #restartIfLost(): void {
+    if (this.#state.status !== "lost" || this.#closing.signal.aborted) return;
+    this.#restarted = true;
+    this.#state = { status: "starting", started: this.#start() };
   }
 
   async #start(): Promise<void> {

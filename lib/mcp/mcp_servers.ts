@@ -16,6 +16,7 @@ import type {
   McpResourceContent,
   McpServerView,
 } from "../tools/mcp_hub.ts";
+import { DEFAULT_MCP_OUTPUT_CAPS, type McpOutputCaps } from "../tools/mcp_output_caps.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import { type LaunchContext, launchOf, mcpLogFile } from "./launch.ts";
 import { ManagedServer } from "./managed_server.ts";
@@ -106,6 +107,11 @@ export class McpServers implements McpHub, AsyncDisposable {
       ...(c.mimeType ? { mimeType: c.mimeType } : {}),
       ...("text" in c ? { text: c.text } : { blob: c.blob }),
     }));
+  }
+
+  outputCaps(server: string): McpOutputCaps {
+    return this.#servers.find((s) => s.id === server)?.launch.outputCaps ??
+      DEFAULT_MCP_OUTPUT_CAPS;
   }
 
   async listPrompts(signal: AbortSignal): Promise<McpPrompt[]> {

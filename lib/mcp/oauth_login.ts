@@ -15,6 +15,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { AuthError, UserError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { signInUrlProblem } from "./oauth_browser.ts";
 import { OAuthCallbackError, startOAuthCallback } from "./oauth_callback.ts";
 import { loginReason, mcpAuthProvider, McpOAuthProvider } from "./oauth_provider.ts";
 import { readMcpLogin } from "./oauth_store.ts";
@@ -56,6 +57,7 @@ export async function signIn(
     redirectUrl: callback.redirectUrl,
     state,
     onAuthorizationUrl: async (authorizationUrl) => {
+      refuseNonWebUrl(id, authorizationUrl.href);
       shown = true;
       await opts.showUrl(authorizationUrl.href);
     },
@@ -80,6 +82,23 @@ export async function signIn(
   } catch (error) {
     throw failure(id, url, error, "the server refused the new tokens");
   }
+}
+
+/**
+ * The authorization URL comes from the server's metadata: anything but a web page is refused
+ * before it is shown or opened (see `signInUrlProblem`).
+ */
+function refuseNonWebUrl(id: string, url: string): void {
+  const problem = signInUrlProblem(url);
+  if (problem === undefined) return;
+  throw new AuthError(
+    `Refused the sign-in URL of MCP server "${id}": ${problem}: ${JSON.stringify(url)}`,
+    {
+      hint: "Nothing was opened. A sign-in page must be an https: URL (or http: to this " +
+        "machine); the server's authorization metadata names another kind, so do not open it " +
+        `yourself, and tell the server's owner, or remove [mcp_servers.${id}]`,
+    },
+  );
 }
 
 function newTransport(

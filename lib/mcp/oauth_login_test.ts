@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { authFile, readStoredKeys, removeStoredKeys, storeKey } from "../config/auth.ts";
 import { startOAuthTestServer } from "./_oauth_testing.ts";
-import { browserCommand } from "./oauth_browser.ts";
+import { browserCommand, signInUrlProblem } from "./oauth_browser.ts";
 import { OAuthCallbackError, startOAuthCallback } from "./oauth_callback.ts";
 import { signIn } from "./oauth_login.ts";
 import { mcpAuthProvider, needsLogin } from "./oauth_provider.ts";
@@ -153,4 +153,24 @@ Deno.test("browserCommand() takes $BROWSER, BROWSER=none, else the platform's op
     "url.dll,FileProtocolHandler",
     url,
   ]);
+});
+
+Deno.test("signInUrlProblem() lets https: and loopback http: through, nothing else", () => {
+  for (const url of ["https://auth.example/a", "http://127.0.0.1:9/a", "http://localhost/a"]) {
+    assert.equal(signInUrlProblem(url), undefined, url);
+  }
+  assert.equal(signInUrlProblem("http://[::1]:8080/a"), undefined);
+  const refused = {
+    "file:///C:/Windows/System32/calc.exe": /scheme is file:/,
+    "file://server/share/run.exe": /scheme is file:/,
+    "smb://server/share": /scheme is smb:/,
+    "vscode://ext/run": /scheme is vscode:/,
+    "javascript:alert(1)": /scheme is javascript:/,
+    "http://auth.example/a": /http: to another machine/,
+    "http://127.0.0.1.evil.example/a": /http: to another machine/,
+    "\\\\server\\share\\run.exe": /not a URL/,
+  };
+  for (const [url, why] of Object.entries(refused)) assert.match(signInUrlProblem(url)!, why, url);
+  assert.equal(browserCommand("file:///etc/passwd", { BROWSER: "firefox" }, "linux"), undefined);
+  assert.equal(browserCommand("smb://server/share", {}, "windows"), undefined);
 });

@@ -4,6 +4,12 @@
  * the model, an `isError` result as a ToolError. Pure.
  */
 import { ToolError } from "../errors.ts";
+import {
+  capImages,
+  capText,
+  DEFAULT_MCP_OUTPUT_CAPS,
+  type McpOutputCaps,
+} from "../tools/mcp_output_caps.ts";
 import type { SourceToolKind, SourceToolResult } from "../tools/tool_source.ts";
 
 /**
@@ -76,9 +82,14 @@ export function wireSchema(schema: Record<string, unknown>): Record<string, unkn
  * A `tools/call` result for the model: its text blocks as text (embedded text resources and
  * links as text too, audio as a note), its images as images, and its structured content as
  * JSON text unless a text block already says the same. An `isError` result is a ToolError, so
- * that the harness shows it as its own tool errors.
+ * that the harness shows it as its own tool errors. The text and the images are held to `caps`
+ * (the server's `max_output_bytes` and `max_image_bytes`).
  */
-export function resultForModel(result: McpCallResult, tool: string): SourceToolResult {
+export function resultForModel(
+  result: McpCallResult,
+  tool: string,
+  caps: McpOutputCaps = DEFAULT_MCP_OUTPUT_CAPS,
+): SourceToolResult {
   const texts: string[] = [];
   const images: Array<{ mime: string; base64: string }> = [];
   for (const block of result.content ?? []) {
@@ -106,11 +117,12 @@ export function resultForModel(result: McpCallResult, tool: string): SourceToolR
   if (structured !== undefined && !texts.some((t) => sameJson(t, structured))) {
     texts.push(JSON.stringify(structured));
   }
-  const text = texts.join("\n");
+  const shown = capImages(images, caps.imageBytes);
+  const text = capText([...texts, ...shown.notes].join("\n"), caps.textBytes);
   if (result.isError === true) {
     throw new ToolError(text || `The MCP tool "${tool}" reported an error without a message`);
   }
-  return images.length > 0 ? { text, images } : { text };
+  return shown.images.length > 0 ? { text, images: shown.images } : { text };
 }
 
 function sameJson(text: string, value: unknown): boolean {

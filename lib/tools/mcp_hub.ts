@@ -4,6 +4,7 @@
  * resource tools, and their prompts for the REPL's `/mcp__SERVER__PROMPT` commands.
  * `lib/mcp/` implements it; tools reach it as `ctx.mcp`, front ends as `session.mcp`.
  */
+import type { McpOutputCaps } from "./mcp_output_caps.ts";
 
 /** Where a server stands. */
 export type McpServerStatus = "starting" | "ready" | "failed" | "needs_login";
@@ -18,6 +19,8 @@ export interface McpServerView {
   status: McpServerStatus;
   /** Why it failed or needs a login, in one sentence that names the fix. */
   reason?: string;
+  /** It exited on its own and is started again (once) when next used: failed until then. */
+  restartsOnUse?: true;
   /** Where a stdio server's stderr goes. */
   logFile?: string;
   /** Its tools after `enabled_tools` / `disabled_tools` (empty until it is ready). */
@@ -66,6 +69,8 @@ export interface McpHub {
   /** The resources of `server`, or of every ready server when it is undefined. */
   listResources(server: string | undefined, signal: AbortSignal): Promise<McpResource[]>;
   readResource(server: string, uri: string, signal: AbortSignal): Promise<McpResourceContent[]>;
+  /** How much of `server`'s answers reaches the model; the defaults when absent. */
+  outputCaps?(server: string): McpOutputCaps;
   /** The prompts of every ready server. */
   listPrompts(signal: AbortSignal): Promise<McpPrompt[]>;
   /** The prompt's messages as one text to send as the user's prompt. */

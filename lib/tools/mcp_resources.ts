@@ -15,7 +15,10 @@ import {
   type McpResourceContent,
   NO_MCP_SERVERS,
 } from "./mcp_hub.ts";
+import { capResourceParts, DEFAULT_MCP_OUTPUT_CAPS, formatFileSize } from "./mcp_output_caps.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
+
+export { formatFileSize };
 
 /** A resource as the list tools show it: what its server lists, then the server's id. */
 export interface ListedResource {
@@ -122,9 +125,11 @@ export const mcpReadResource = defineCapability({
       { server, uri, method: "resources/read" },
       ctx.signal,
     );
-    const contents = input.save_blobs
+    const parts = input.save_blobs
       ? await Promise.all(read.map((part, i) => savedPart(part, { server, index: i, ctx })))
       : read.map(plainPart);
+    const caps = hub.outputCaps?.(server) ?? DEFAULT_MCP_OUTPUT_CAPS;
+    const contents = capResourceParts(parts, caps.textBytes);
     return {
       server,
       uri,
@@ -142,7 +147,8 @@ function hubOf(ctx: ToolContext): McpHub {
 /**
  * Throws the coded errors for a server the session does not have (`unknown_server`, in Claude
  * Code's words) or one that failed or needs a login (`server_not_ready`). A server still
- * starting is asked all the same: the hub answers once it is up (or says why not).
+ * starting is asked all the same: the hub answers once it is up (or says why not); so is one
+ * that exited, which the hub starts again.
  */
 function requireReady(hub: McpHub, server: string): void {
   const servers = hub.servers();
@@ -156,7 +162,7 @@ function requireReady(hub: McpHub, server: string): void {
         : "This session has no MCP servers; go on without them",
     }));
   }
-  if (view.status === "ready" || view.status === "starting") return;
+  if (view.status === "ready" || view.status === "starting" || view.restartsOnUse) return;
   const reason = view.reason ?? "";
   const fields = { server, status: view.status, reason };
   throw new CodedToolError("server_not_ready", fields, () => ({
@@ -268,16 +274,4 @@ function extensionOf(mimeType: string | undefined): string {
   if (EXTENSIONS[mime]) return EXTENSIONS[mime];
   const sub = /^[a-z]+\/([a-z0-9]+)$/.exec(mime)?.[1];
   return sub && sub.length <= 8 ? sub : "bin";
-}
-
-/** `512 bytes`, `1.5KB`, `3MB`: sizes as Claude Code words them. */
-export function formatFileSize(bytes: number): string {
-  const units = ["KB", "MB", "GB"];
-  if (bytes < 1024) return `${bytes} bytes`;
-  let size = bytes / 1024;
-  for (const unit of units) {
-    if (size < 1024 || unit === "GB") return `${size.toFixed(1).replace(/\.0$/, "")}${unit}`;
-    size /= 1024;
-  }
-  return `${bytes} bytes`;
 }

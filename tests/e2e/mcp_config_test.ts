@@ -59,10 +59,11 @@ Deno.test("interpreter mcp add, list, get and remove edit config.toml keeping th
   assert.equal(await Deno.readTextFile(env.file), CONFIG + added);
   if (Deno.build.os !== "windows") assert.equal((await Deno.stat(env.file)).mode! & 0o777, 0o600);
 
-  const [list, text, get] = await Promise.all([
+  const [list, text, get, getJson] = await Promise.all([
     env.run("list", "--json"),
     env.run("list"),
     env.run("get", "docs"),
+    env.run("get", "docs", "--json"),
   ]);
   assert.equal(list.code, 0, list.stderr);
   const servers = JSON.parse(list.stdout);
@@ -75,7 +76,7 @@ Deno.test("interpreter mcp add, list, get and remove edit config.toml keeping th
       type: "stdio",
       command: "npx",
       args: ["-y", "docs-mcp"],
-      env: { DOCS_KEY: "s3cret" },
+      env: { DOCS_KEY: "*****" },
       env_vars: [],
       cwd: null,
     },
@@ -90,7 +91,9 @@ Deno.test("interpreter mcp add, list, get and remove edit config.toml keeping th
     env_http_headers: null,
   });
   assert.match(text.stdout, /^docs {6}npx {6}-y docs-mcp {3}DOCS_KEY=\*\*\*\*\* +- +enabled$/m);
-  assert.doesNotMatch(text.stdout + get.stdout, /s3cret/);
+  assert.doesNotMatch(list.stdout + text.stdout + get.stdout + getJson.stdout, /s3cret/);
+  assert.equal(getJson.code, 0, getJson.stderr);
+  assert.deepEqual(JSON.parse(getJson.stdout).transport.env, { DOCS_KEY: "*****" });
   assert.match(get.stdout, /^docs\n {2}enabled: true\n {2}transport: stdio\n {2}command: npx\n/);
 
   const removed = await env.run("remove", "docs");

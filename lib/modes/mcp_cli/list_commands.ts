@@ -2,13 +2,16 @@
 /**
  * `interpreter mcp list [--json]` and `interpreter mcp get NAME [--json]`: the MCP servers a
  * session started here would have (the user's config.toml, and a trusted project's). The JSON
- * has the shape of `codex mcp list --json` / `get --json`; the text hides `env` and header values.
+ * has the shape of `codex mcp list --json` / `get --json`; both hide `env` and header values.
  */
 import { terminalText } from "../../approval/visible.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { McpServerEntry } from "../../config/schema.ts";
 import { UsageError } from "../../errors.ts";
 import { nearestNames } from "../term/nearest.ts";
+
+/** What `env` and header values show as: they often hold keys. */
+const HIDDEN = "*****";
 
 /** The servers of the effective configuration, and the file that sets each. */
 export interface ConfiguredServers {
@@ -79,14 +82,14 @@ export function serverJson(name: string, entry: McpServerEntry, detail = false) 
       type: "streamable_http",
       url: entry.url,
       bearer_token_env_var: entry.bearer_token_env_var ?? null,
-      http_headers: entry.http_headers ?? null,
+      http_headers: masked(entry.http_headers),
       env_http_headers: entry.env_http_headers ?? null,
     }
     : {
       type: "stdio",
       command: entry.command,
       args: entry.args ?? [],
-      env: entry.env ?? null,
+      env: masked(entry.env),
       env_vars: entry.env_vars ?? [],
       cwd: entry.cwd ?? null,
     };
@@ -102,6 +105,12 @@ export function serverJson(name: string, entry: McpServerEntry, detail = false) 
     startup_timeout_sec: startupTimeoutSec(entry) ?? null,
     tool_timeout_sec: entry.tool_timeout_sec ?? null,
   };
+}
+
+/** The keys of `map` with every value hidden, as the text view shows them; null when unset. */
+function masked(map: Record<string, string> | undefined): Record<string, string> | null {
+  if (map === undefined) return null;
+  return Object.fromEntries(Object.keys(map).map((key) => [key, HIDDEN]));
 }
 
 function startupTimeoutSec(entry: McpServerEntry): number | undefined {
@@ -148,7 +157,7 @@ export function serverDetailLines(name: string, entry: McpServerEntry, file?: st
       ["transport", "streamable_http"],
       ["url", entry.url],
       ["bearer_token_env_var", entry.bearer_token_env_var ?? "-"],
-      ["http_headers", pairs(entry.http_headers, () => "*****")],
+      ["http_headers", pairs(entry.http_headers, () => HIDDEN)],
       ["env_http_headers", pairs(entry.env_http_headers, (v) => v)],
     );
   } else {
@@ -166,6 +175,8 @@ export function serverDetailLines(name: string, entry: McpServerEntry, file?: st
     ["disabled_tools", entry.disabled_tools?.join(", ")],
     ["startup_timeout_sec", timeout === undefined ? undefined : String(timeout)],
     ["tool_timeout_sec", entry.tool_timeout_sec?.toString()],
+    ["max_output_bytes", entry.max_output_bytes?.toString()],
+    ["max_image_bytes", entry.max_image_bytes?.toString()],
     ["default_tools_approval_mode", entry.default_tools_approval_mode],
     ...Object.entries(entry.tools ?? {}).map(([tool, settings]): [string, string | undefined] => [
       `tools.${tool}.approval_mode`,
@@ -179,7 +190,7 @@ export function serverDetailLines(name: string, entry: McpServerEntry, file?: st
 
 /** `env` with its values hidden, then `env_vars` (passed from the environment). */
 function envText(entry: McpServerEntry): string {
-  const set = Object.keys(entry.env ?? {}).sort().map((key) => `${key}=*****`);
+  const set = Object.keys(entry.env ?? {}).sort().map((key) => `${key}=${HIDDEN}`);
   const passed = entry.env_vars ?? [];
   return [...set, ...passed].join(", ") || "-";
 }
