@@ -31,4 +31,4 @@ export {
   SessionWriter,
   type WriterOptions,
 } from "./store.ts";
-export { uuidV7, uuidV7Time } from "./uuid.ts";
+export { isSessionId, uuidV7, uuidV7Time } from "./uuid.ts";

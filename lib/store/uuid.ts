@@ -30,6 +30,14 @@ export function uuidV7(
 /** Matches a UUID in its usual lower-case, hyphenated form. */
 export const UUID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
+/**
+ * Whether `id` is a session id as the store makes them (a UUID, lower case, hyphenated): what a
+ * client may name a session by. Anything else, a file path above all, is no id.
+ */
+export function isSessionId(id: string): boolean {
+  return new RegExp(`^${UUID_PATTERN.source}$`).test(id);
+}
+
 /** The creation time encoded in a UUID v7, or undefined when `id` is not one. */
 export function uuidV7Time(id: string): Date | undefined {
   if (!new RegExp(`^${UUID_PATTERN.source}$`).test(id) || id[14] !== "7") return undefined;

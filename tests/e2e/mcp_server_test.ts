@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { z } from "zod";
+import { resolveSession } from "../../lib/store/mod.ts";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { HABITS_FINAL } from "./_habits.ts";
 import { fakeHome, fixtureRepo, LAUNCHER, REPO, tempDirs } from "./_harness_env.ts";
@@ -197,6 +198,24 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
       const body = JSON.stringify(model.requests.at(-1)!.body);
       assert.match(body, /fix the failing test.*Fixed longest_streak.*Which file did you change/s);
     });
+
+    await t.step(
+      "codex-reply refuses the path of the thread's session file as its id",
+      async () => {
+        const file = await resolveSession(home, threadId);
+        for (const bad of [file, `../../${threadId}.jsonl`]) {
+          const result = await call("codex-reply", { threadId: bad, prompt: "Which file?" });
+          assert.equal(result.isError, true);
+          assert.equal(
+            result.content[0].text,
+            `Cannot continue thread ${
+              JSON.stringify(bad)
+            }: it is no thread id; pass the threadId ` +
+              "a codex call returned (a UUID), never a file path",
+          );
+        }
+      },
+    );
 
     await t.step("an approval answered approved by elicitation lets the command run", async () => {
       answer = () => Promise.resolve({ action: "accept", content: { decision: "approved" } });

@@ -28,7 +28,7 @@ import { UsageError, UserError } from "../../errors.ts";
 import { type SessionConfig, UntrustedDirectoryError } from "../../session/open.ts";
 import { findResumable } from "../../session/resume.ts";
 import { checkTrustedDirectory } from "../../session/trust.ts";
-import { findSessions, readSessionNames, SessionError } from "../../store/mod.ts";
+import { findSessions, isSessionId, readSessionNames, SessionError } from "../../store/mod.ts";
 import { VERSION } from "../../version.ts";
 import { AcpSession, type AcpSessionDeps } from "./acp_session.ts";
 import { unknownSession } from "./errors.ts";
@@ -104,6 +104,15 @@ export class AcpAgent implements AsyncDisposable {
   }
 
   async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
+    if (!isSessionId(params.sessionId)) {
+      throw new UsageError(
+        `Cannot load session ${JSON.stringify(params.sessionId)}: it is no session id`,
+        {
+          hint: "session/load takes a sessionId as session/new or session/list gave it (a UUID), " +
+            "never a file path",
+        },
+      );
+    }
     let session = this.#sessions.get(params.sessionId);
     if (!session) {
       const home = configHome(this.#env, this.#base.cwd);

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { APPROVAL_POLICIES, SANDBOX_MODES } from "../../config/schema.ts";
+import { isSessionId } from "../../store/mod.ts";
 
 /** Both tools answer `{threadId, content}` as structured content. */
 const OUTPUT_SCHEMA = {
@@ -159,6 +160,12 @@ export function parseReplyArgs(args: unknown): ReplyArgs {
     throw new ToolArgumentsError(
       'Cannot continue a session without its id: pass "threadId" (the threadId a codex call ' +
         "returned)",
+    );
+  }
+  if (!isSessionId(threadId)) {
+    throw new ToolArgumentsError(
+      `Cannot continue thread ${JSON.stringify(threadId)}: it is no thread id; pass the ` +
+        "threadId a codex call returned (a UUID), never a file path",
     );
   }
   return { prompt: parsed.prompt, threadId };
