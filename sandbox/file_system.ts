@@ -44,10 +44,11 @@ export interface FileSystem {
   lstat(path: string): Promise<FileStat>;
   readDir(path: string): Promise<DirEntry[]>;
   /**
-   * Replaces the file's contents through a temporary file in the same folder and a rename, so
-   * readers never see half a file. An existing symlink is followed and stays a symlink; the
-   * parent folder must exist. `mode` sets the permission bits of the new file; `tempName` names
-   * the temporary file (as `tempFileName()` makes it), so a caller can record where it will be.
+   * Replaces the file's contents through a temporary file in the same folder (or `tempDir`) and a
+   * rename, so readers never see half a file. An existing symlink is followed and stays a symlink
+   * (unless `noFollow`); the parent folder must exist. `mode` sets the permission bits of the new
+   * file; `tempName` names the temporary file (as `tempFileName()` makes it), so a caller can
+   * record where it will be.
    */
   writeFileAtomic(path: string, data: Uint8Array, opts?: WriteOptions): Promise<void>;
   /** Creates the folder and any missing parents; an existing folder is fine. */
@@ -58,10 +59,23 @@ export interface FileSystem {
   realPath(path: string): Promise<string>;
 }
 
+/** What a restore of checkpointed files needs besides the file tools' operations. */
+export interface RestoringFileSystem extends FileSystem {
+  /** Makes a symlink at `path` (which must not exist) whose target is `target`, as given. */
+  symlink(target: string, path: string): Promise<void>;
+}
+
 /** Options of `FileSystem.writeFileAtomic`. */
 export interface WriteOptions {
   mode?: number;
   tempName?: string;
+  /** Replace a symlink at the path itself instead of writing where it points. */
+  noFollow?: boolean;
+  /**
+   * The folder of the temporary file, on the same file system as the path (a folder that cannot
+   * be swapped for a link meanwhile, say); by default the path's own folder.
+   */
+  tempDir?: string;
 }
 
 /** The name of the temporary file an atomic write of `target` uses: `.<name>.<8 hex>.tmp`. */
@@ -87,7 +101,7 @@ export class FsRefusedError extends Error {
 }
 
 /** The operations run directly with Deno's APIs under this process's own permissions. */
-export const inProcessFs: FileSystem = Object.freeze({
+export const inProcessFs: RestoringFileSystem = Object.freeze({
   readFile,
   stat: async (path: string) => toStat(await Deno.stat(path)),
   lstat: async (path: string) => toStat(await Deno.lstat(path)),
@@ -108,6 +122,7 @@ export const inProcessFs: FileSystem = Object.freeze({
   remove: (path: string) => Deno.remove(path),
   rename: (from: string, to: string) => Deno.rename(from, to),
   realPath: (path: string) => Deno.realPath(path),
+  symlink: (target: string, path: string) => Deno.symlink(target, path),
 });
 
 function toStat(info: Deno.FileInfo): FileStat {
@@ -143,13 +158,13 @@ async function writeFileAtomic(
   if (opts.tempName !== undefined && !isTempFileName(opts.tempName)) {
     throw new TypeError(`Cannot write "${path}": "${opts.tempName}" is not a temporary file name`);
   }
-  const target = await Deno.realPath(path).catch((err) => {
+  const target = opts.noFollow ? path : await Deno.realPath(path).catch((err) => {
     if (err instanceof Deno.errors.NotFound) return path;
     throw err;
   });
-  const tmp = join(dirname(target), opts.tempName ?? tempFileName(target));
+  const tmp = join(opts.tempDir ?? dirname(target), opts.tempName ?? tempFileName(target));
   try {
-    await Deno.writeFile(tmp, data, { createNew: true });
+    await Deno.writeFile(tmp, data, { createNew: true, mode: opts.mode ?? 0o666 });
     if (opts.mode !== undefined) await Deno.chmod(tmp, opts.mode);
     await Deno.rename(tmp, target);
   } catch (err) {

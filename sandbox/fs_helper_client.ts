@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { isAbsolute, join, relative } from "node:path";
 import { bwrapArgs, protectedPathsUnder, type SandboxPolicy } from "./bwrap_args.ts";
 import {
-  type FileSystem,
   FsRefusedError,
   inProcessFs,
   type ReadRange,
+  type RestoringFileSystem,
   type WriteOptions,
 } from "./file_system.ts";
 import {
@@ -32,10 +32,15 @@ export interface FsHelperOptions {
   bwrap?: string;
   /** False for bubblewrap older than 0.8.0, which lacks `--disable-userns`. */
   disableUserns?: boolean;
+  /**
+   * Grant Deno's writes unscoped (the protected paths still denied), as `symlink` needs: only
+   * with `bwrap`, whose mounts then confine the writes to the writable roots by themselves.
+   */
+  symlinks?: boolean;
 }
 
 /** A running helper; dispose it to end the process. */
-export type FsHelper = FileSystem & AsyncDisposable & { readonly pid: number };
+export type FsHelper = RestoringFileSystem & AsyncDisposable & { readonly pid: number };
 
 const HELPER_URL = new URL("./fs_helper_main.ts", import.meta.url);
 const STDERR_KEEP = 4000;
@@ -72,7 +77,7 @@ function helperScript(): string {
 /** The `deno` argv that runs the helper program with the policy's permissions. */
 export function helperDenoArgs(
   policy: SandboxPolicy,
-  opts: { helperPath: string; existingProtected: string[] },
+  opts: { helperPath: string; existingProtected: string[]; symlinks?: boolean },
 ): string[] {
   const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
   const denied = roots.length ? deniedWritePaths(policy, opts.existingProtected) : [];
@@ -87,7 +92,7 @@ export function helperDenoArgs(
     "--no-lock",
     "--no-prompt",
     "--allow-read",
-    ...(roots.length ? [`--allow-write=${roots.join(",")}`] : []),
+    ...(roots.length ? [opts.symlinks ? "--allow-write" : `--allow-write=${roots.join(",")}`] : []),
     ...(denied.length ? [`--deny-write=${denied.join(",")}`] : []),
     opts.helperPath,
   ];
@@ -99,12 +104,19 @@ export function helperDenoArgs(
  */
 export async function startFsHelper(opts: FsHelperOptions): Promise<FsHelper> {
   const policy = opts.policy;
+  if (opts.symlinks && opts.bwrap === undefined) {
+    throw new TypeError("A file helper that makes symlinks must run under bwrap");
+  }
   const roots = policy.mode === "workspace-write" ? policy.writableRoots : [];
   const existingProtected = await protectedPathsUnder(roots, policy.protectedNames);
   const execPath = opts.denoPath ?? Deno.execPath();
   const deno = isCompiledBinary(execPath) ? [execPath, COMPILED_HELPER_ARG] : [
     execPath,
-    ...helperDenoArgs(policy, { helperPath: helperScript(), existingProtected }),
+    ...helperDenoArgs(policy, {
+      helperPath: helperScript(),
+      existingProtected,
+      symlinks: opts.symlinks,
+    }),
   ];
   const [program, ...args] = opts.bwrap === undefined ? deno : [
     opts.bwrap,
@@ -200,11 +212,15 @@ class HelperProcess {
       lstat: async (path: string) => statFromWire(await call("lstat", [path]) as WireStat),
       readDir: async (path: string) => await call("readDir", [path]) as never,
       writeFileAtomic: (path: string, data: Uint8Array, opts?: WriteOptions) =>
-        write("writeFileAtomic", [path, data.toBase64(), opts], [path]),
+        write("writeFileAtomic", [path, data.toBase64(), opts], [
+          path,
+          ...(opts?.tempDir === undefined ? [] : [opts.tempDir]),
+        ]),
       mkdirp: (path: string) => write("mkdirp", [path], [path]),
       remove: (path: string) => write("remove", [path], [path]),
       rename: (from: string, to: string) => write("rename", [from, to], [from, to]),
       realPath: async (path: string) => await call("realPath", [path]) as string,
+      symlink: (target: string, path: string) => write("symlink", [target, path], [path]),
       [Symbol.asyncDispose]: () => this[Symbol.asyncDispose](),
     };
   }
@@ -308,7 +324,7 @@ export function fsSandboxWarning(): string {
 
 /** What `fileSystemFor()` returns: the file system for `ToolContext.fs`, and a warning to show. */
 export interface SessionFileSystem {
-  fs: FileSystem & AsyncDisposable;
+  fs: RestoringFileSystem & AsyncDisposable;
   warning?: string;
 }
 
@@ -339,7 +355,8 @@ export async function fileSystemFor(
   };
 }
 
-async function defaultBwrap(): Promise<string> {
+/** The bwrap program: `/usr/bin/bwrap` when it is there, else `bwrap` from PATH. */
+export async function defaultBwrap(): Promise<string> {
   const info = await Deno.stat("/usr/bin/bwrap").catch(() => undefined);
   return info?.isFile ? "/usr/bin/bwrap" : "bwrap";
 }

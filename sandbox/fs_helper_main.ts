@@ -32,6 +32,7 @@ const OPS: Record<string, Op> = {
   remove: ([path]) => fs.remove(str(path)),
   rename: ([from, to]) => fs.rename(str(from), str(to)),
   realPath: ([path]) => fs.realPath(str(path)),
+  symlink: ([target, path]) => fs.symlink(str(target), str(path)),
 };
 
 async function answer(req: WireRequest): Promise<WireResponse> {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
-import { type FileSystem, inProcessFs } from "./file_system.ts";
+import { type FileSystem, FsRefusedError, inProcessFs } from "./file_system.ts";
 import {
   fileSystemFor,
   fsSandboxWarning,
@@ -132,6 +132,35 @@ bwrapTest("the helper refuses writes through symlinks that point outside", async
   assert.equal(await Deno.readTextFile(join(l.outside, "f")), "pwned\n");
   assert.ok((await Deno.lstat(join(l.ws, "filelink"))).isSymlink, "the link stays a link");
 });
+
+bwrapTest(
+  "the helper makes symlinks and replaces a link itself, never through one outside",
+  async () => {
+    await using l = await layout();
+    // Deno grants every write here: only the mounts keep the writes in the workspace.
+    await using fs = await startFsHelper({ policy: l.policy, bwrap, symlinks: true });
+    const bytes = new TextEncoder().encode("new\n");
+    // noFollow: the link at the path is replaced by the file; the temp file was made in tempDir.
+    await fs.writeFileAtomic(join(l.ws, "filelink"), bytes, { noFollow: true, tempDir: l.ws });
+    assert.ok((await Deno.lstat(join(l.ws, "filelink"))).isFile);
+    assert.equal(await Deno.readTextFile(join(l.outside, "f")), "orig\n");
+    await fs.symlink("a.txt", join(l.ws, "made-link"));
+    assert.equal(await Deno.readLink(join(l.ws, "made-link")), "a.txt");
+    await assert.rejects(fs.symlink("/etc/passwd", join(l.ws, "link", "x")), FsRefusedError);
+    await assert.rejects(
+      fs.writeFileAtomic(join(l.ws, "link", "y"), bytes, { noFollow: true, tempDir: l.ws }),
+      /cross-device link/,
+    );
+    await assert.rejects(fs.writeFileAtomic(join(l.ws, "link", "y"), bytes), FsRefusedError);
+    await assert.rejects(fs.writeFileAtomic(join(l.outside, "z"), bytes), FsRefusedError);
+    await assert.rejects(fs.mkdirp(join(l.ws, ".git", "hooks")), FsRefusedError);
+    assert.deepEqual(outsideNames(l), ["f"]);
+    assert.deepEqual([...Deno.readDirSync(l.ws)].filter((e) => e.name.endsWith(".tmp")), []);
+    // The control: in this process the same symlink lands outside.
+    await inProcessFs.symlink("/etc/passwd", join(l.ws, "link", "x"));
+    assert.deepEqual(outsideNames(l), ["f", "x"]);
+  },
+);
 
 bwrapTest("the helper keeps .git and missing protected names read-only", async () => {
   await using l = await layout();

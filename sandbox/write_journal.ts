@@ -25,12 +25,12 @@ export function journaledFileSystem(
     lstat: (path) => fs.lstat(path),
     readDir: (path) => fs.readDir(path),
     async writeFileAtomic(path, data, opts = {}) {
-      const target = await fs.realPath(path).catch((err) => {
+      const target = opts.noFollow ? path : await fs.realPath(path).catch((err) => {
         if (err instanceof Deno.errors.NotFound) return path;
         throw err;
       });
       const tempName = tempFileName(target);
-      const temp = join(dirname(target), tempName);
+      const temp = join(opts.tempDir ?? dirname(target), tempName);
       const record = join(await journalDir(), crypto.randomUUID());
       await Deno.writeTextFile(record, temp, { createNew: true, mode: 0o600 });
       try {

@@ -1,11 +1,21 @@
 /**
  * Puts a workspace file back into a checkpoint's state. Paths come from the session file, which
- * may be forged, so a path must be a plain relative path that stays in the workspace and does
- * not touch `.git`, and no folder on its way may be a symlink: a restore never writes outside.
+ * may be forged, so a path must be a plain relative path that stays in the workspace and names
+ * none of the names the sandbox protects (`.git`, `.agents`, `.openinterpreter`).
+ *
+ * Every write goes through `fs`, the restore's file helper (`_restore_writer.ts`): under bwrap
+ * only the workspace is writable there, so a folder a concurrent process swaps for a symlink
+ * between the checks below and the write leads to a place the kernel refuses. The checks by path
+ * only give a clear message in the ordinary case.
  */
-import { basename, dirname, isAbsolute, join, normalize } from "node:path";
+import { dirname, isAbsolute, join, normalize } from "node:path";
+import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
+import type { FileStat, RestoringFileSystem } from "../../sandbox/file_system.ts";
+import { UserError } from "../errors.ts";
 import type { BlobStore } from "./_checkpoint_blobs.ts";
-import type { PathState } from "./_tree_snapshot.ts";
+import type { OpenRestoreWriter } from "./_restore_writer.ts";
+import { type PathState, sameState, stateNow } from "./_tree_snapshot.ts";
+import type { ConfirmOverwrite, RewindResult } from "./checkpoint_types.ts";
 
 /** Why `path` is not a workspace-relative path a checkpoint may name; undefined when it is. */
 export function badPath(path: string): string | undefined {
@@ -16,15 +26,71 @@ export function badPath(path: string): string | undefined {
   if (normalize(path) !== path || parts.some((p) => p === ".." || p === "." || p === "")) {
     return "it is not a normalized path inside the workspace";
   }
-  if (parts.includes(".git")) return "it is inside a .git folder";
+  const named = parts.find((p) => DEFAULT_PROTECTED_NAMES.includes(p));
+  if (named) {
+    return `it is inside a ${named} folder, which a restore never writes ` +
+      `(${DEFAULT_PROTECTED_NAMES.join(", ")} stay as they are)`;
+  }
   return undefined;
 }
 
+/** What `restoreStates()` works with. */
+export interface RestoreJob {
+  cwd: string;
+  blobs: BlobStore;
+  /** Each path's state as the agent (or a rewind) last left it; updated as files are restored. */
+  left: Map<string, PathState>;
+  openWriter: OpenRestoreWriter;
+  confirm: ConfirmOverwrite;
+}
+
 /**
- * Gives `path` (relative to `cwd`) the state `state`: the kept content and mode, the symlink,
- * or no file (null). Throws an Error saying why when it cannot.
+ * Gives each path of `states` its state there, asking `job.confirm` before overwriting files
+ * changed since the agent left them; adds what happened to `result` and returns what it wrote.
+ */
+export async function restoreStates(
+  states: Map<string, PathState>,
+  job: RestoreJob,
+  result: RewindResult,
+): Promise<Record<string, PathState>> {
+  const { cwd, blobs, left } = job;
+  const work: Array<[string, PathState]> = [];
+  const theirs: string[] = [];
+  for (const [path, state] of states) {
+    const now = await stateNow(join(cwd, path), blobs).catch(() => undefined);
+    if (sameState(now, state)) continue;
+    const agents = left.get(path);
+    if (now === undefined || (agents !== undefined && !sameState(now, agents))) theirs.push(path);
+    work.push([path, state]);
+  }
+  const overwrite = theirs.length === 0 || await job.confirm(theirs.sort());
+  const todo = work.filter(([path]) => overwrite || !theirs.includes(path));
+  result.kept.push(...theirs.filter(() => !overwrite).sort());
+  const wrote: Record<string, PathState> = {};
+  if (todo.length === 0) return wrote;
+  await using writer = await job.openWriter(cwd).catch((error: Error) => {
+    throw new UserError(`Cannot restore the files: ${error.message}`, { cause: error });
+  });
+  if (writer.unconfined) result.unconfined = writer.unconfined;
+  for (const [path, state] of todo.sort(([a], [b]) => a < b ? -1 : 1)) {
+    try {
+      await restorePath(writer.fs, cwd, path, { state, blobs });
+      (state === null ? result.removed : result.restored).push(path);
+      wrote[path] = state;
+      left.set(path, state);
+    } catch (error) {
+      result.failed.push({ path, why: (error as Error).message });
+    }
+  }
+  return wrote;
+}
+
+/**
+ * Gives `path` (relative to `cwd`) the state `state` through `fs`: the kept content and mode,
+ * the symlink, or no file (null). Throws an Error saying why when it cannot.
  */
 export async function restorePath(
+  fs: RestoringFileSystem,
   cwd: string,
   path: string,
   opts: { state: PathState; blobs: BlobStore },
@@ -35,28 +101,39 @@ export async function restorePath(
   if (state !== null && "big" in state) {
     throw new Error(`it was too big to keep a copy of (${Math.ceil(state.big / 2 ** 20)} MiB)`);
   }
-  if (!await folderReady(cwd, dirname(path), state !== null)) return;
+  if (!await folderReady(fs, cwd, dirname(path), state !== null)) return;
   const target = join(cwd, path);
-  const info = await Deno.lstat(target).catch(() => undefined);
+  const info = await lstatOrUndefined(fs, target);
   if (info?.isDirectory) throw new Error("a folder is there now");
   if (state === null) {
-    if (info) await Deno.remove(target);
+    if (info) await fs.remove(target);
     return;
   }
   if ("link" in state) {
-    if (info) await Deno.remove(target);
-    await Deno.symlink(state.link, target);
+    if (info) await fs.remove(target);
+    await fs.symlink(state.link, target);
     return;
   }
-  const bytes = await blobs.get(state.sha);
-  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  await writeWhole(fs, cwd, target, { bytes: await blobs.get(state.sha), mode: state.mode });
+}
+
+/**
+ * Writes `target` whole, replacing what is there (a symlink too). The temporary file is made at
+ * the workspace's top, which a sandboxed process cannot move away, so it is removed whatever
+ * fails; only when the rename cannot cross file systems there is it made beside the target.
+ */
+async function writeWhole(
+  fs: RestoringFileSystem,
+  cwd: string,
+  target: string,
+  file: { bytes: Uint8Array; mode: number },
+): Promise<void> {
+  const opts = { mode: file.mode, noFollow: true };
   try {
-    await Deno.writeFile(temp, bytes, { createNew: true, mode: state.mode });
-    await Deno.chmod(temp, state.mode);
-    await Deno.rename(temp, target);
+    await fs.writeFileAtomic(target, file.bytes, { ...opts, tempDir: cwd });
   } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
+    if ((error as { code?: unknown }).code !== "EXDEV") throw error;
+    await fs.writeFileAtomic(target, file.bytes, opts);
   }
 }
 
@@ -64,19 +141,36 @@ export async function restorePath(
  * Checks that each folder of `dir` (relative to `cwd`) is a real folder, not a symlink; makes
  * missing ones when `make`. False when one is missing and not made (nothing to remove there).
  */
-async function folderReady(cwd: string, dir: string, make: boolean): Promise<boolean> {
+async function folderReady(
+  fs: RestoringFileSystem,
+  cwd: string,
+  dir: string,
+  make: boolean,
+): Promise<boolean> {
   if (dir === ".") return true;
   let current = cwd;
   for (const part of dir.split("/")) {
     current = join(current, part);
-    const info = await Deno.lstat(current).catch(() => undefined);
+    const info = await lstatOrUndefined(fs, current);
     if (!info) {
       if (!make) return false;
-      await Deno.mkdir(current);
+      await fs.mkdirp(current);
       continue;
     }
     if (info.isSymlink) throw new Error(`its folder "${current}" is a symbolic link`);
     if (!info.isDirectory) throw new Error(`"${current}" is not a folder`);
   }
   return true;
+}
+
+async function lstatOrUndefined(
+  fs: RestoringFileSystem,
+  path: string,
+): Promise<FileStat | undefined> {
+  try {
+    return await fs.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
 }

@@ -33,6 +33,21 @@ export interface RewindChoice {
  */
 export type ConfirmOverwrite = (files: string[]) => Promise<boolean>;
 
+/**
+ * Asked before files are restored while background jobs or the interactive terminal of the
+ * session run (`running` names each): true stops them all and restores, false restores nothing.
+ * Without it (exec, ACP) a restore is refused while any runs.
+ */
+export type StopRunning = (running: string[]) => Promise<boolean>;
+
+/** What runs beside the session and could change the workspace during a restore. */
+export interface RunningWork {
+  /** One line each: `background job b1c2d3e4: npm run dev`. */
+  list(): Promise<string[]>;
+  /** Stops every one of them and waits until they are gone. */
+  stop(): Promise<void>;
+}
+
 /** What a rewind did. Paths are relative to the working directory. */
 export interface RewindResult {
   /** The turn gone back to (its prompt's first line). */
@@ -47,4 +62,6 @@ export interface RewindResult {
   failed: Array<{ path: string; why: string }>;
   /** Turns taken out of the conversation (0 when only the code was restored). */
   turnsRemoved: number;
+  /** Why no OS sandbox confined the files' writes to the workspace; unset when one did. */
+  unconfined?: string;
 }

@@ -9,7 +9,7 @@
  * cuts the conversation at that turn's prompt. A file whose content is no longer what the agent
  * left is the user's change: it is overwritten only when the user says so.
  */
-import { join, normalize, relative } from "node:path";
+import { normalize, relative } from "node:path";
 import { UserError } from "../errors.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import type { Block, Message } from "../model/message.ts";
@@ -28,7 +28,9 @@ import {
   type TurnChanges,
   type TurnCheckpoint,
 } from "./_checkpoint_records.ts";
-import { badPath, restorePath } from "./_restore_files.ts";
+import { badPath, restoreStates } from "./_restore_files.ts";
+import type { OpenRestoreWriter } from "./_restore_writer.ts";
+import { quiesce, runningWorkOf } from "./_running_work.ts";
 import {
   changesBetween,
   type PathState,
@@ -44,6 +46,8 @@ import type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
+  RunningWork,
+  StopRunning,
 } from "./checkpoint_types.ts";
 
 /** What checkpoints work with. */
@@ -64,6 +68,10 @@ export interface CheckpointDeps {
   /** The repository and safe git, to list the files. */
   sources: ListingSources;
   warn(message: string): void;
+  /** Opens what writes a restore's files (the sandboxed file helper of `_restore_writer.ts`). */
+  openWriter: OpenRestoreWriter;
+  /** The background jobs and terminal, stopped (or the restore refused) before files are restored. */
+  running: RunningWork;
   /** Why this session keeps no checkpoints at all; unset when it keeps them. */
   off?: string;
 }
@@ -124,8 +132,12 @@ export class Checkpoints implements AsyncDisposable {
       const after = await this.#snapshot(open.before);
       const files = changesBetween(open.before, after);
       await this.#addToolEdits(files, open, after);
+      const unkept = [...files.keys()].filter((path) => badPath(path));
+      for (const path of unkept) files.delete(path);
+      const protectedNote = `a restore never writes protected paths: ${unkept.join(", ")}`;
       open.turn.files = files;
-      open.turn.partial = open.before.partial ?? after.partial;
+      open.turn.partial = open.before.partial ?? after.partial ??
+        (unkept.length ? protectedNote : undefined);
     } catch (error) {
       open.turn.files ??= new Map();
       open.turn.partial = `its changes could not be read: ${(error as Error).message}`;
@@ -152,11 +164,16 @@ export class Checkpoints implements AsyncDisposable {
     return { turns, notes: [...this.#notes] };
   }
 
-  /** Goes back to before turn `turn` (from 1, as `list()` numbers them). */
+  /**
+   * Goes back to before turn `turn` (from 1, as `list()` numbers them). Files are restored only
+   * once nothing else runs in the session: `stop` is asked to stop it, and without it the
+   * restore is refused.
+   */
   async rewind(
     turn: number,
     choice: RewindChoice,
     confirm: ConfirmOverwrite,
+    stop?: StopRunning,
   ): Promise<RewindResult> {
     if (this.#deps.off) throw new UserError(`This session keeps no checkpoints: ${this.#deps.off}`);
     await this.#load();
@@ -173,6 +190,7 @@ export class Checkpoints implements AsyncDisposable {
         hint: "Restore its code only (/rewind, then code)",
       });
     }
+    if (choice.code) await quiesce(this.#deps.running, stop);
     const result: RewindResult = {
       prompt: target.prompt,
       restored: [],
@@ -202,13 +220,13 @@ export class Checkpoints implements AsyncDisposable {
     );
   }
 
-  /** Undoes the last turn: its files and its place in the conversation. */
-  async undo(confirm: ConfirmOverwrite): Promise<RewindResult> {
+  /** Undoes the last turn: its files and its place in the conversation (`stop` as for rewind). */
+  async undo(confirm: ConfirmOverwrite, stop?: StopRunning): Promise<RewindResult> {
     if (this.#deps.off) throw new UserError(`This session keeps no checkpoints: ${this.#deps.off}`);
     await this.#load();
     const count = this.#state.turns.length;
     if (count === 0) throw new UserError("Nothing to undo: no turn has run in this conversation");
-    return await this.rewind(count, { code: true, conversation: true }, confirm);
+    return await this.rewind(count, { code: true, conversation: true }, confirm, stop);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -221,40 +239,15 @@ export class Checkpoints implements AsyncDisposable {
     confirm: ConfirmOverwrite,
     result: RewindResult,
   ): Promise<Record<string, PathState>> {
-    const { cwd } = this.#deps;
-    const blobs = await this.#store();
     const earliest = new Map<string, PathState>();
     for (const turn of turns) {
       for (const [path, change] of turn.files ?? []) {
         if (!earliest.has(path)) earliest.set(path, change.before);
       }
     }
-    const work: Array<[string, PathState]> = [];
-    const theirs: string[] = [];
-    for (const [path, state] of earliest) {
-      const now = await stateNow(join(cwd, path), blobs).catch(() => undefined);
-      if (sameState(now, state)) continue;
-      const left = this.#state.left.get(path);
-      if (now === undefined || (left !== undefined && !sameState(now, left))) theirs.push(path);
-      work.push([path, state]);
-    }
-    const overwrite = theirs.length === 0 || await confirm(theirs.sort());
-    const wrote: Record<string, PathState> = {};
-    for (const [path, state] of work.sort(([a], [b]) => a < b ? -1 : 1)) {
-      if (!overwrite && theirs.includes(path)) {
-        result.kept.push(path);
-        continue;
-      }
-      try {
-        await restorePath(cwd, path, { state, blobs });
-        (state === null ? result.removed : result.restored).push(path);
-        wrote[path] = state;
-        this.#state.left.set(path, state);
-      } catch (error) {
-        result.failed.push({ path, why: (error as Error).message });
-      }
-    }
-    return wrote;
+    const { cwd, openWriter } = this.#deps;
+    const job = { cwd, blobs: await this.#store(), left: this.#state.left, openWriter, confirm };
+    return await restoreStates(earliest, job, result);
   }
 
   /**
@@ -396,5 +389,7 @@ export function sessionCheckpoints(parts: SessionParts): Checkpoints {
     recorder: parts.live.recorder,
     sources: { gitRoot: () => workspace.gitRoot(), repoGit: (args) => workspace.repoGit(args) },
     warn: (message) => parts.io.onEvent({ type: "warning", message }),
+    openWriter: parts.live.agent.sandbox.restoreWriter,
+    running: runningWorkOf(parts.live.resources),
   });
 }

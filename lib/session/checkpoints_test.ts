@@ -11,9 +11,14 @@ import { EDIT_HISTORY_KEY } from "../tools/_edit_history.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
 import { repoGit } from "../workspace/repo_git.ts";
 import { openGitRunner } from "../workspace/safe_git.ts";
+import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { parseRecord } from "./_checkpoint_records.ts";
+import { restoreWriterOpener } from "./_restore_writer.ts";
+import { NOTHING_RUNNING } from "./_running_work.ts";
 import { Checkpoints } from "./checkpoints.ts";
 
+const probe = await probeBubblewrap();
+const HAS_BWRAP = probe.ok && Deno.build.os === "linux";
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
 async function git(cwd: string, ...args: string[]) {
@@ -53,6 +58,8 @@ async function workspace(files: Record<string, string>, opts: { repo: boolean })
       repoGit: (args) => repoGit({ git: runner, isHeldBack: () => false }, cwd, args),
     },
     warn: (message) => warnings.push(message),
+    openWriter: restoreWriterOpener({ mode: "workspace-write", bwrap: HAS_BWRAP }),
+    running: NOTHING_RUNNING,
   });
   /** Runs one turn whose "commands" are `act`, with a user prompt and an answer. */
   const turn = async (prompt: string, act: () => Promise<void>) => {
@@ -219,9 +226,18 @@ Deno.test("a restore does not write through a folder replaced by a symlink", asy
   }
 });
 
-Deno.test("a checkpoint record naming a path outside the workspace is refused", () => {
+Deno.test("a checkpoint record naming a path outside the workspace or a protected one is refused", () => {
   const state = { sha: "0".repeat(64), mode: 0o644 };
-  for (const path of ["../x", "/etc/passwd", "a/../../x", ".git/config", "a//b"]) {
+  const paths = [
+    "../x",
+    "/etc/passwd",
+    "a/../../x",
+    "a//b",
+    ".git/config",
+    "b/.git/x",
+    ".agents/x",
+  ];
+  for (const path of [...paths, ".openinterpreter/config.toml"]) {
     const parsed = parseRecord({
       phase: "rewind",
       turn: 1,

@@ -31,6 +31,7 @@ import type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
+  StopRunning,
 } from "./checkpoint_types.ts";
 import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
 import {
@@ -321,19 +322,24 @@ export class LiveSession implements Session {
     return this.#checkpoints.list();
   }
 
-  async undo(confirm: ConfirmOverwrite): Promise<RewindResult> {
+  async undo(confirm: ConfirmOverwrite, stop?: StopRunning): Promise<RewindResult> {
     this.#claimTurn("an undo");
     try {
-      return await this.#checkpoints.undo(confirm);
+      return await this.#checkpoints.undo(confirm, stop);
     } finally {
       this.#turn = undefined;
     }
   }
 
-  async rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite): Promise<RewindResult> {
+  async rewind(
+    turn: number,
+    what: RewindChoice,
+    confirm: ConfirmOverwrite,
+    stop?: StopRunning,
+  ): Promise<RewindResult> {
     this.#claimTurn("a rewind");
     try {
-      return await this.#checkpoints.rewind(turn, what, confirm);
+      return await this.#checkpoints.rewind(turn, what, confirm, stop);
     } finally {
       this.#turn = undefined;
     }

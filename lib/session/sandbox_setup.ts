@@ -22,6 +22,7 @@ import { fileSystemFor } from "../../sandbox/fs_helper_client.ts";
 import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
 import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
 import { journaledFileSystem } from "../../sandbox/write_journal.ts";
+import { type OpenRestoreWriter, restoreWriterOpener } from "./_restore_writer.ts";
 
 /** Everything a mode needs to run commands under the configured sandbox and approvals. */
 export interface SessionSandbox extends AsyncDisposable {
@@ -33,6 +34,8 @@ export interface SessionSandbox extends AsyncDisposable {
   fs: FileSystem;
   /** The session's own files (job output, terminal configuration), under `<home>/run`. */
   scratch: SessionScratch;
+  /** Opens what writes a restore's files (`/undo`, `/rewind`): a helper confined to the workspace. */
+  restoreWriter: OpenRestoreWriter;
   /** Environment for spawned commands, from `[shell_environment_policy]`. */
   env: Record<string, string>;
   networkAllowed: boolean;
@@ -97,6 +100,12 @@ export async function openSessionSandbox(
     sandbox,
     fs: journaledFileSystem(helper, () => scratch.journalDir()),
     scratch,
+    restoreWriter: restoreWriterOpener({
+      mode,
+      bwrap: status.kind === "bwrap" && status.enforced,
+      fullAccessLabel: opts.fullAccessLabel,
+      journalDir: () => scratch.journalDir(),
+    }),
     async [Symbol.asyncDispose]() {
       await helper[Symbol.asyncDispose]();
       await scratch[Symbol.asyncDispose]();

@@ -125,3 +125,48 @@ Deno.test({
     assert.deepEqual(env.fake.failures, []);
   },
 });
+
+Deno.test({
+  name: "/undo lists a running background job and stops it only after a yes" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    const bash = (command: string, background: boolean) => ({
+      reply: {
+        tool_calls: [{
+          name: "Bash",
+          args: { command, description: "run", run_in_background: background },
+        }],
+      },
+    });
+    await using env = await replEnv([
+      bash("echo x > made.txt", false),
+      bash("sleep 300", true),
+      text("Started."),
+    ]);
+    await using pane = await Pane.open(["-s", "workspace-write", "--harness", "claude-code"], env);
+    await pane.waitFor(PROMPT_LINE);
+    await run(pane, "make a file and start a server");
+    assert.equal(await env.read("made.txt"), "x\n");
+
+    let from = await pane.mark();
+    await pane.type("/undo");
+    let out = await pane.waitFor(/Stop it and restore\? \[y\/N\] › $/m, from);
+    assert.match(out, /This runs in the background and could change the files while they are/);
+    assert.match(out, /^ {2}background job b[0-9a-f]{8}: sleep 300$/m);
+    await pane.type("n");
+    out = await pane.settled(from);
+    assert.match(out, /Nothing was restored: background job b[0-9a-f]{8}: sleep 300 still runs/);
+    assert.equal(await env.read("made.txt"), "x\n", "nothing restored on no");
+
+    from = await pane.mark();
+    await pane.type("/undo");
+    await pane.waitFor(/Stop it and restore\? \[y\/N\] › $/m, from);
+    await pane.type("y");
+    out = await pane.settled(from);
+    assert.match(out, /Undid "make a file and start a server": removed made\.txt; took 1 turn out/);
+    assert.equal(await env.read("made.txt"), undefined);
+    out = await run(pane, "/ps");
+    assert.match(out, /b[0-9a-f]{8} {2}ended by SIGTERM/);
+    assert.deepEqual(env.fake.failures, []);
+  },
+});

@@ -12,6 +12,7 @@ import type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
+  StopRunning,
 } from "../../session/checkpoint_types.ts";
 import type { Style } from "../term/progress.ts";
 
@@ -45,7 +46,7 @@ const CHOICES: Record<string, RewindChoice> = {
 };
 
 async function undo(_arg: string, ctx: RewindContext): Promise<void> {
-  const result = await ctx.session().undo(askOverwrite(ctx));
+  const result = await ctx.session().undo(askOverwrite(ctx), askStop(ctx));
   ctx.print(resultLines(`Undid "${terminalText(result.prompt)}"`, result, ctx.style));
 }
 
@@ -79,7 +80,7 @@ async function rewind(arg: string, ctx: RewindContext): Promise<void> {
       hint: "Say code, conversation or both: /rewind N code",
     });
   }
-  const result = await session.rewind(turn, choice, askOverwrite(ctx));
+  const result = await session.rewind(turn, choice, askOverwrite(ctx), askStop(ctx));
   const what = choice.code && choice.conversation
     ? "code and conversation"
     : choice.code
@@ -133,6 +134,24 @@ function askOverwrite(ctx: RewindContext): ConfirmOverwrite {
   };
 }
 
+/**
+ * Lists what runs beside the session (background jobs, the terminal) and asks to stop it before
+ * files are restored: a process running meanwhile could change the folders being written.
+ */
+function askStop(ctx: RewindContext): StopRunning {
+  return async (running) => {
+    ctx.print([
+      `${running.length === 1 ? "This runs" : "These run"} in the background and could change ` +
+      "the files while they are restored:",
+      ...running.map((line) => `  ${terminalText(line)}`),
+    ]);
+    const answer =
+      (await ctx.ask(`Stop ${running.length === 1 ? "it" : "them"} and restore? [y/N] › `))
+        ?.trim() ?? "";
+    return /^y(es)?$/i.test(answer);
+  };
+}
+
 /** What a rewind did, one line each. */
 function resultLines(heading: string, result: RewindResult, style: Style): string[] {
   const list = (paths: string[]) => paths.map(terminalText).join(", ");
@@ -147,6 +166,7 @@ function resultLines(heading: string, result: RewindResult, style: Style): strin
   return [
     `${heading}: ${done.length ? done.join("; ") : "nothing to change"}`,
     ...(result.kept.length ? [style.dim(`Kept your changes to ${list(result.kept)}`)] : []),
+    ...(result.unconfined ? [`warning: ${terminalText(result.unconfined)}`] : []),
     ...result.failed.map(({ path, why }) =>
       style.red(`Cannot restore ${terminalText(path)}: ${terminalText(why)}`)
     ),
