@@ -78,6 +78,12 @@ async function main(argv: string[]): Promise<number> {
         );
         return await runTrustChanges({ cwd: command.cwd });
       }
+      case "trust": {
+        const { runTrust } = await load<typeof import("./lib/modes/debug/trust_project.ts")>(
+          "trust",
+        );
+        return await runTrust({ cwd: command.cwd, yes: command.yes });
+      }
       case "logout": {
         const { runLogout } = await load<typeof import("./lib/modes/debug/logout.ts")>("logout");
         return await runLogout(command.provider);

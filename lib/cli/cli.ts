@@ -45,8 +45,13 @@ function addSharedFlags(cmd: Command): Command {
     .option("--chat-completions", "talk to the provider over the Chat Completions API")
     .option("--skip-git-repo-check", "allow running outside a git repository")
     .option(
-      "--dangerously-bypass-hook-trust",
-      "run a trusted project's hooks without trusting each one in /hooks (for automation)",
+      "--dangerously-bypass-definition-trust",
+      "run a trusted project's hooks and MCP servers without trusting each definition " +
+        "(for automation)",
+    )
+    .addOption(
+      new Option("--dangerously-bypass-hook-trust").hideHelp()
+        .implies({ dangerouslyBypassDefinitionTrust: true }),
     )
     .option("--harness <id>", "harness to present to the model (default: automatic)")
     .option("--verbose", "show stack traces and causes of errors");
@@ -99,6 +104,15 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     const { tokens, ...options } = flags;
     onInvoke({ mode: "debug_harness", id, options, ...(tokens ? { tokens } : {}) });
   });
+  program.command("trust")
+    .description("trust this project and the hooks and MCP servers it defines, after a yes")
+    .option("-C, --cd <dir>", "the project (default: the current directory)")
+    .option("-y, --yes", "trust them without asking (for scripts)")
+    .option("--changes", "the same as trust-changes")
+    .action((options: { cd?: string; yes?: boolean; changes?: boolean }) => {
+      if (options.changes) onInvoke({ mode: "trust_changes", options: { cd: options.cd } });
+      else onInvoke({ mode: "trust", options: { cd: options.cd, yes: options.yes } });
+    });
   program.command("trust-changes")
     .description("load project config and skills that changed while a session ran")
     .option("-C, --cd <dir>", "the project (default: the current directory)")

@@ -12,6 +12,7 @@ export const ENTRY_MODULES = {
   debugConfig: "lib/modes/debug/debug_config.ts",
   debugHarness: "lib/modes/debug/debug_harness.ts",
   trustChanges: "lib/modes/debug/trust_changes.ts",
+  trust: "lib/modes/debug/trust_project.ts",
   logout: "lib/modes/debug/logout.ts",
   mcp: "lib/modes/mcp_cli/mcp.ts",
   mcpServer: "lib/modes/mcp_server/mcp_server.ts",

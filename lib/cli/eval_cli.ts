@@ -68,7 +68,14 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
       ),
     )
     .option("--chat-completions", "talk to the provider over the Chat Completions API")
-    .option("--dangerously-bypass-hook-trust", "run a trusted project's hooks without trust")
+    .addOption(
+      // Sets the exec pass-through's `dangerouslyBypassHookTrust`, the old name's attribute.
+      new Option(
+        "--dangerously-bypass-definition-trust",
+        "run a trusted project's hooks and MCP servers without trust",
+      ).implies({ dangerouslyBypassHookTrust: true }),
+    )
+    .addOption(new Option("--dangerously-bypass-hook-trust").hideHelp())
     .option("-C, --cd <dir>", "the repository to copy (default: the current directory)")
     .addHelpText("after", EXAMPLES)
     .action((task: string | undefined, flags: EvalFlags) => {

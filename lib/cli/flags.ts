@@ -18,8 +18,11 @@ export interface SharedFlags {
   cd?: string;
   chatCompletions?: boolean;
   skipGitRepoCheck?: boolean;
-  /** `--dangerously-bypass-hook-trust`: a project's hooks run without the user's trust. */
-  dangerouslyBypassHookTrust?: boolean;
+  /**
+   * `--dangerously-bypass-definition-trust` (or its old name `--dangerously-bypass-hook-trust`,
+   * which sets it too): a project's hooks and MCP servers run without the user's trust.
+   */
+  dangerouslyBypassDefinitionTrust?: boolean;
   harness?: string;
   verbose?: boolean;
   /** `exec --ephemeral`: save no session file. */
@@ -69,6 +72,8 @@ export type Invocation =
   /** `tokens`: `--tokens`, the first request's tokens full and lean instead of the report. */
   | { mode: "debug_harness"; id: string; options: SharedFlags; tokens?: boolean }
   | { mode: "trust_changes"; options: { cd?: string } }
+  /** `interpreter trust [--yes]`. */
+  | { mode: "trust"; options: { cd?: string; yes?: boolean } }
   | { mode: "logout"; provider?: string }
   | { mode: "mcp"; mcp: McpArgs }
   | { mode: "mcp_server"; options: SharedFlags }

@@ -28,6 +28,7 @@ export type Command =
   | { mode: "debug_config"; config: SessionConfig }
   | { mode: "debug_harness"; id: string; config: SessionConfig; tokens?: boolean }
   | { mode: "trust_changes"; cwd: string }
+  | { mode: "trust"; cwd: string; yes: boolean }
   | { mode: "logout"; provider?: string }
   | { mode: "mcp"; mcp: McpArgs }
   | { mode: "mcp_server"; config: SessionConfig }
@@ -71,6 +72,10 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     }
     case "trust_changes":
       return { mode: "trust_changes", cwd: await resolveWorkdir(invocation.options.cd) };
+    case "trust": {
+      const cwd = await resolveWorkdir(invocation.options.cd);
+      return { mode: "trust", cwd, yes: invocation.options.yes === true };
+    }
     case "mcp_server":
       return { mode: "mcp_server", config: await sessionConfigOf(invocation.options) };
     case "acp":
@@ -111,7 +116,7 @@ export async function sessionConfigOf(
   if (flags.config.length > 0) config.overrides = flags.config.map(parseOverrideText);
   if (flags.ephemeral) config.ephemeral = true;
   if (flags.skipGitRepoCheck || flags.yolo) config.skipGitRepoCheck = true;
-  if (flags.dangerouslyBypassHookTrust) config.bypassHookTrust = true;
+  if (flags.dangerouslyBypassDefinitionTrust) config.bypassDefinitionTrust = true;
   if (opts.origin) config.origin = opts.origin;
   if (opts.resume) config.resume = opts.resume;
   return config;

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { formatConfigDebug } from "../config/debug.ts";
 import { ConfigError, UsageError, UserError } from "../errors.ts";
 import { loadSessionConfig } from "../session/setup.ts";
+import { execFlagsOf } from "../modes/eval/eval_args.ts";
 import { commandOf, parseArgs } from "./cli.ts";
 
 /** The command `argv` asks for, run from the process's directory. */
@@ -132,14 +133,34 @@ Deno.test("debug config names each value's origin as the flags did: --yolo, --ha
   }
 });
 
-Deno.test("--dangerously-bypass-hook-trust reaches the session config of every command that opens one", async () => {
-  const flag = "--dangerously-bypass-hook-trust";
-  for (const argv of [[flag], ["exec", flag, "go"], ["resume", "--last", flag], ["acp", flag]]) {
-    const cmd = await command(argv);
-    assert.ok("config" in cmd, argv.join(" "));
-    assert.equal(cmd.config.bypassHookTrust, true, argv.join(" "));
+Deno.test("--dangerously-bypass-definition-trust (and its old name) reaches the session config of every command that opens one", async () => {
+  for (const flag of ["--dangerously-bypass-definition-trust", "--dangerously-bypass-hook-trust"]) {
+    for (const argv of [[flag], ["exec", flag, "go"], ["resume", "--last", flag], ["acp", flag]]) {
+      const cmd = await command(argv);
+      assert.ok("config" in cmd, argv.join(" "));
+      assert.equal(cmd.config.bypassDefinitionTrust, true, argv.join(" "));
+    }
   }
   const plain = await command(["exec", "go"]);
   assert.ok(plain.mode === "exec");
-  assert.equal(plain.config.bypassHookTrust, undefined);
+  assert.equal(plain.config.bypassDefinitionTrust, undefined);
+});
+
+Deno.test("interpreter trust takes -C and --yes; trust --changes is trust-changes", async () => {
+  const here = Deno.cwd();
+  assert.deepEqual(await command(["trust"]), { mode: "trust", cwd: here, yes: false });
+  assert.deepEqual(await command(["trust", "--yes"]), { mode: "trust", cwd: here, yes: true });
+  assert.deepEqual(await command(["trust", "--changes"]), { mode: "trust_changes", cwd: here });
+  assert.deepEqual(await command(["trust", "-C", "/"]), { mode: "trust", cwd: "/", yes: false });
+});
+
+Deno.test("eval passes either name of the bypass flag on to each run's exec by its new name", () => {
+  for (const flag of ["--dangerously-bypass-definition-trust", "--dangerously-bypass-hook-trust"]) {
+    const inv = parseArgs(["eval", flag, "task"], "test");
+    assert.ok(inv.mode === "eval" && inv.eval.kind === "run");
+    assert.ok(execFlagsOf(inv.eval.args.exec).includes("--dangerously-bypass-definition-trust"));
+  }
+  const plain = parseArgs(["eval", "task"], "test");
+  assert.ok(plain.mode === "eval" && plain.eval.kind === "run");
+  assert.ok(!execFlagsOf(plain.eval.args.exec).some((f) => f.startsWith("--dangerously")));
 });

@@ -20,6 +20,7 @@ import {
 } from "./effective.ts";
 import { describeOrigin, type Origin } from "./origin.ts";
 import { localProvider, type LocalServerChooser } from "./oss.ts";
+import { readProjectTrust, trustRoots } from "./trust_store.ts";
 import {
   type ConfigFile,
   configFileSchema,
@@ -68,6 +69,11 @@ export interface LoadConfigOptions {
   /** True for a project file that must not load yet (it changed while a session ran). */
   isHeldBack?: (file: string) => boolean;
   /**
+   * Read the project's files as if the project were trusted (`interpreter trust`, to list what
+   * it would trust); `trust` is then "trusted" whatever the user decided.
+   */
+  assumeTrusted?: boolean;
+  /**
    * Asks which of several running local servers `--oss` uses; default: a numbered prompt when
    * stdin and stderr are a terminal no one reads yet, else the first (with a warning).
    */
@@ -98,7 +104,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
     warnings.push(...user.warnings);
     layers.push({ layer: user.value, origin: { kind: "user", file: userFile } });
   }
-  const trust = await trustOf(user?.value, projectRoot);
+  const trust = opts.assumeTrusted
+    ? "trusted"
+    : await trustOf(user?.value, projectRoot, { home, env: opts.env });
   const project = await readProjectLayer(projectRoot, trust, userFile, warnings, opts.isHeldBack);
   if (project) {
     files.push(project.origin.file);
@@ -213,8 +221,9 @@ async function readProjectLayer(
   if (trust !== "trusted") {
     if (await exists(file)) {
       warnings.push(
-        `Ignoring "${file}" because the project "${root}" is not trusted; to load it, add ` +
-          `[projects.${joinKeyPath([root])}] trust_level = "trusted" to "${userFile}"`,
+        `Ignoring "${file}" because the project "${root}" is not trusted; to load it, review ` +
+          `it and run "interpreter trust" there (or add [projects.${joinKeyPath([root])}] ` +
+          `trust_level = "trusted" to "${userFile}")`,
       );
     }
     return undefined;
@@ -228,16 +237,21 @@ async function readProjectLayer(
   };
 }
 
+/**
+ * The user's decision on the project at `root` (or on the repository it is a copy of, see
+ * `trustRoots()`): `trust_level` in the user config, else trusted by `interpreter trust`.
+ */
 async function trustOf(
   user: ConfigFile | undefined,
   root: string,
+  where: { home: string; env: Record<string, string | undefined> },
 ): Promise<TrustLevel | undefined> {
   const projects = user?.projects ?? {};
-  const roots = new Set([root, await Deno.realPath(root).catch(() => root)]);
+  const roots = new Set(await trustRoots(root, where.env));
   for (const [path, entry] of Object.entries(projects)) {
     if (roots.has(resolve(path)) && entry.trust_level) return entry.trust_level;
   }
-  return undefined;
+  return (await readProjectTrust(where.home, root, where.env)).project ? "trusted" : undefined;
 }
 
 function withoutProjects(layer: ConfigFile, file: string, warnings: string[]): ConfigFile {

@@ -1,17 +1,18 @@
 /**
  * The user's hooks in one session: which ones there are, which may run, and running those that
  * match an event. Hooks of the user's own `config.toml` and `hooks.json` run as written; a
- * project's hooks run only once the user trusted their exact definition (`/hooks`; kept in
- * `<home>/hooks_trust.json`), or with `--dangerously-bypass-hook-trust`. Matching hooks of one
- * event run at the same time, each as the user's own command (`run_hook.ts`); what they say is
- * read by `hook_output.ts`, and their warnings go to the session's event stream.
+ * project's hooks run only once the user trusted their exact definition (`/hooks` or
+ * `interpreter trust`; kept in `<home>/trust.json`), or with
+ * `--dangerously-bypass-definition-trust`. Matching hooks of one event run at the same time,
+ * each as the user's own command (`run_hook.ts`); what they say is read by `hook_output.ts`, and
+ * their warnings go to the session's event stream.
  */
 import type { EffectiveConfig } from "../config/mod.ts";
 import { type HookEvent, isNameList, matchesAll } from "../config/hooks_schema.ts";
 import { discoverHooks, type HookDefinition } from "./discovery.ts";
 import { type HookEffect, hookEffect } from "./hook_output.ts";
 import { runHookCommand } from "./run_hook.ts";
-import { trustedHookKeys, trustHookKeys } from "./trust_store.ts";
+import { grantTrust, readProjectTrust } from "../config/trust_store.ts";
 
 /** Claude Code's `permission_mode` values that ours map to. */
 export type HookPermissionMode = "default" | "plan" | "bypassPermissions";
@@ -47,7 +48,7 @@ export interface UserHooksOptions {
   cwd: string;
   /** The user's environment, which hook commands run with. */
   env: Record<string, string>;
-  /** Run a project's hooks without the user's trust (`--dangerously-bypass-hook-trust`). */
+  /** Run a project's hooks without the user's trust (`--dangerously-bypass-definition-trust`). */
   bypassTrust?: boolean;
   isHeldBack?: (file: string) => boolean;
   warn(message: string): void;
@@ -97,7 +98,7 @@ export class UserHooks implements HookHub {
     for (const warning of found.warnings) opts.warn(warning);
     const project = found.hooks.some((h) => h.scope === "project");
     const trusted = project
-      ? await trustedHookKeys(config.home, config.projectRoot)
+      ? (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions
       : new Set<string>();
     const where = { home: config.home, projectRoot: config.projectRoot };
     const hooks = new UserHooks(found.hooks, trusted, where, opts);
@@ -106,7 +107,7 @@ export class UserHooks implements HookHub {
       opts.warn(
         `${waiting} hook${waiting === 1 ? "" : "s"} of the project "${config.projectRoot}" ` +
           `${waiting === 1 ? "is" : "are"} not trusted yet and will not run: review them with ` +
-          "/hooks in the REPL and trust them with /hooks trust N",
+          '/hooks in the REPL and trust them with /hooks trust N, or with "interpreter trust"',
       );
     }
     return hooks;
@@ -123,7 +124,7 @@ export class UserHooks implements HookHub {
     const chosen = indexes.map((i) => this.#hooks[i - 1])
       .filter((hook) => hook !== undefined && !this.#runs(hook));
     if (chosen.length === 0) return [];
-    await trustHookKeys(this.#home, this.#projectRoot, chosen.map((h) => h.key));
+    await grantTrust(this.#home, this.#projectRoot, { definitions: chosen.map((h) => h.key) });
     for (const hook of chosen) this.#trusted.add(hook.key);
     const keys = new Set(chosen.map((h) => h.key));
     return this.list().filter((view) => keys.has(this.#hooks[view.index - 1].key));

@@ -20,6 +20,7 @@ import { DEFAULT_MCP_OUTPUT_CAPS, type McpOutputCaps } from "../tools/mcp_output
 import type { ToolSource } from "../tools/tool_source.ts";
 import { type LaunchContext, launchOf, mcpLogFile } from "./launch.ts";
 import { ManagedServer } from "./managed_server.ts";
+import { UNTRUSTED_REASON, untrustedView } from "./untrusted_servers.ts";
 
 /** What starting the servers needs from the session. */
 export interface McpStartOptions extends LaunchContext {
@@ -27,16 +28,22 @@ export interface McpStartOptions extends LaunchContext {
   home: string;
   /** Shows one line to the user (a session `warning` event). */
   warn(message: string): void;
+  /** Servers not started: a project's whose definitions the user has not trusted. */
+  untrusted?: ReadonlySet<string>;
 }
 
 /** The servers of one session (see the module comment). */
 export class McpServers implements McpHub, AsyncDisposable {
   readonly #servers: ManagedServer[];
+  readonly #untrusted: McpServerView[];
 
-  /** Starts every enabled server of `config` without waiting for any of them. */
+  /** Starts every enabled and trusted server of `config` without waiting for any of them. */
   constructor(config: Record<string, McpServerEntry>, opts: McpStartOptions) {
-    this.#servers = Object.entries(config)
-      .filter(([, entry]) => entry.enabled !== false)
+    const enabled = Object.entries(config).filter(([, entry]) => entry.enabled !== false);
+    const untrusted = opts.untrusted ?? new Set();
+    this.#untrusted = enabled.filter(([id]) => untrusted.has(id))
+      .map(([id, entry]) => untrustedView(id, entry));
+    this.#servers = enabled.filter(([id]) => !untrusted.has(id))
       .map(([id, entry]) => {
         const launch = launchOf(id, entry, opts);
         const logFile = launch.target.transport === "stdio" ? mcpLogFile(opts.home, id) : undefined;
@@ -69,7 +76,7 @@ export class McpServers implements McpHub, AsyncDisposable {
   }
 
   servers(): McpServerView[] {
-    return this.#servers.map((s) => s.view());
+    return [...this.#servers.map((s) => s.view()), ...this.#untrusted];
   }
 
   async listResources(server: string | undefined, signal: AbortSignal): Promise<McpResource[]> {
@@ -147,6 +154,9 @@ export class McpServers implements McpHub, AsyncDisposable {
   #find(id: string): ManagedServer {
     const server = this.#servers.find((s) => s.id === id);
     if (server) return server;
+    if (this.#untrusted.some((s) => s.id === id)) {
+      throw new Error(`MCP server "${id}" is not connected: ${UNTRUSTED_REASON}`);
+    }
     const known = this.#servers.map((s) => `"${s.id}"`).join(", ") || "none";
     throw new Error(`No MCP server "${id}" is configured and enabled (servers: ${known})`);
   }

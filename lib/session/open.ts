@@ -24,10 +24,11 @@ import { findResumable, withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
 import { harnessSurface } from "./status.ts";
 import { SessionHooks } from "./session_hooks.ts";
-import { checkTrustedDirectory } from "./trust.ts";
+import { checkTrustedDirectory, settleDefinitionTrust } from "./trust.ts";
 import type { Session, SessionConfig, SessionDeps, SessionInfo, SessionIO } from "./types.ts";
 
 export type {
+  DefinitionTrustQuestion,
   PromptOptions,
   PromptOutcome,
   ReasoningEffort,
@@ -66,11 +67,9 @@ export async function openSession(
     io: relay.startupIO(),
     workspace: deps.workspace,
   });
-  const mcp = new McpServers(agent.config.values.mcp_servers, {
-    home: agent.config.home,
-    env,
-    cwd: config.cwd,
-    warn: (message) => io.onEvent({ type: "warning", message }),
+  const mcp = await startMcpServers(agent, { config, io, env }).catch(async (error) => {
+    await agent[Symbol.asyncDispose]();
+    throw error;
   });
   try {
     await mcp.requireStarted();
@@ -116,6 +115,31 @@ export async function openSession(
     await agent[Symbol.asyncDispose]();
     throw error;
   }
+}
+
+/**
+ * Starts the MCP servers of the session `agent` opened, once the user was asked (through `io`)
+ * about the project's untrusted definitions; the servers that stay untrusted do not start.
+ */
+async function startMcpServers(
+  agent: AgentSession,
+  opts: { config: SessionConfig; io: SessionIO; env: Record<string, string> },
+): Promise<McpServers> {
+  const warn = (message: string) => opts.io.onEvent({ type: "warning", message });
+  const untrusted = await settleDefinitionTrust(agent.config, {
+    session: opts.config,
+    io: opts.io,
+    env: opts.env,
+    isHeldBack: agent.workspace.isHeldBack,
+    warn,
+  });
+  return new McpServers(agent.config.values.mcp_servers, {
+    home: agent.config.home,
+    env: opts.env,
+    cwd: opts.config.cwd,
+    warn,
+    untrusted,
+  });
 }
 
 /** What the banner and `/status` show of a ready agent session. */

@@ -72,7 +72,7 @@ export class SessionHooks {
     const hub = await UserHooks.open(agent.config, {
       cwd: config.cwd,
       env,
-      bypassTrust: config.bypassHookTrust,
+      bypassTrust: config.bypassDefinitionTrust,
       isHeldBack: agent.workspace.isHeldBack,
       warn,
     });

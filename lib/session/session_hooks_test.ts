@@ -206,7 +206,7 @@ Deno.test("a project's hook runs only once trusted, until its definition changes
       assert.equal(session.hooks.list()[0].trusted, false);
     }
     {
-      const { session } = await open({ bypassHookTrust: true });
+      const { session } = await open({ bypassDefinitionTrust: true });
       await using _ = session;
       await session.prompt("three", signal);
       assert.equal(await ran(), "first\nsecond\n");

@@ -1,11 +1,22 @@
 /**
- * The trust check every front end that runs the agent applies before it opens a session: the
- * agent works in a git repository, where what it changes can be seen and undone, unless the
- * caller said otherwise (`SessionConfig.skipGitRepoCheck`).
+ * The trust checks of a session. Every front end that runs the agent refuses a directory
+ * outside a git repository, where what it changes could not be seen and undone, unless the
+ * caller said otherwise (`SessionConfig.skipGitRepoCheck`). And in a trusted project, the
+ * runnable definitions the project brings (hooks, MCP servers) run only once the user trusted
+ * each exact definition (`interpreter trust`, `/hooks trust`, or the REPL's question at start),
+ * kept in `<home>/trust.json` (`lib/config/trust_store.ts`); a copy of a repository takes the
+ * trust of its source when `OPENINTERPRETER_TRUST_SOURCE` names the source's root.
  */
+import type { EffectiveConfig } from "../config/mod.ts";
+import { projectMcpDefinitions, type RunnableDefinition } from "../config/project_definitions.ts";
+import { grantTrust, readProjectTrust, TRUST_SOURCE_ENV } from "../config/trust_store.ts";
+import { discoverHooks } from "../hooks/discovery.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
 import { UntrustedDirectoryError } from "./errors.ts";
-import type { SessionConfig } from "./types.ts";
+import type { SessionConfig, SessionIO } from "./types.ts";
+
+export type { RunnableDefinition } from "../config/project_definitions.ts";
+export { TRUST_SOURCE_ENV };
 
 /** Throws when `config.cwd` is not inside a git repository and the check is not skipped. */
 export async function checkTrustedDirectory(
@@ -13,4 +24,88 @@ export async function checkTrustedDirectory(
 ): Promise<void> {
   if (config.skipGitRepoCheck || (await findGitRoot(config.cwd))) return;
   throw new UntrustedDirectoryError(config.cwd);
+}
+
+/** A project's runnable definitions and which of them the user has not trusted yet. */
+export interface ProjectDefinitions {
+  all: RunnableDefinition[];
+  untrusted: RunnableDefinition[];
+}
+
+/**
+ * The runnable definitions of the project `config` was loaded for (its hooks, then its MCP
+ * servers) and which of them wait for trust; none unless the project's files were read.
+ */
+export async function projectDefinitions(
+  config: EffectiveConfig,
+  opts: { env: Record<string, string | undefined>; isHeldBack?: (file: string) => boolean },
+): Promise<ProjectDefinitions> {
+  if (config.trust !== "trusted") return { all: [], untrusted: [] };
+  const { hooks } = await discoverHooks(config, { isHeldBack: opts.isHeldBack });
+  const all: RunnableDefinition[] = hooks.filter((hook) => hook.scope === "project").map((
+    hook,
+  ) => ({
+    kind: "hook",
+    name: hook.matcher ? `${hook.event} ${hook.matcher}` : hook.event,
+    command: hook.command,
+    source: hook.source,
+    key: hook.key,
+  }));
+  all.push(...await projectMcpDefinitions(config));
+  if (all.length === 0) return { all, untrusted: [] };
+  const trusted = (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions;
+  return { all, untrusted: all.filter((d) => !trusted.has(d.key)) };
+}
+
+/** Records the user's trust in `definitions` of the project at `projectRoot` (and in it). */
+export async function trustDefinitions(
+  home: string,
+  projectRoot: string,
+  definitions: readonly RunnableDefinition[],
+  opts: { project?: boolean } = {},
+): Promise<void> {
+  await grantTrust(home, projectRoot, {
+    project: opts.project,
+    definitions: definitions.map((d) => d.key),
+  });
+}
+
+/**
+ * Before a session starts anything of the project: asks `io` (the REPL) whether to trust the
+ * project's untrusted definitions, and returns the ids of the MCP servers that stay untrusted
+ * (not started; `/mcp` lists them), with one warning naming them and how to trust them.
+ * `--dangerously-bypass-definition-trust` trusts everything.
+ */
+export async function settleDefinitionTrust(
+  config: EffectiveConfig,
+  opts: {
+    session: Pick<SessionConfig, "bypassDefinitionTrust">;
+    io: SessionIO;
+    env: Record<string, string | undefined>;
+    isHeldBack?: (file: string) => boolean;
+    warn(message: string): void;
+  },
+): Promise<Set<string>> {
+  if (opts.session.bypassDefinitionTrust) return new Set();
+  let { untrusted } = await projectDefinitions(config, opts);
+  if (untrusted.length > 0 && opts.io.trustDefinitions) {
+    const yes = await opts.io.trustDefinitions({
+      projectRoot: config.projectRoot,
+      definitions: untrusted,
+    });
+    if (yes) {
+      await trustDefinitions(config.home, config.projectRoot, untrusted);
+      untrusted = [];
+    }
+  }
+  const servers = untrusted.filter((d) => d.kind === "mcp_server").map((d) => d.name);
+  if (servers.length > 0) {
+    const names = servers.map((id) => `"${id}"`).join(", ");
+    opts.warn(
+      `MCP server${servers.length === 1 ? "" : "s"} ${names} of the project ` +
+        `"${config.projectRoot}" ${servers.length === 1 ? "is" : "are"} not trusted yet and ` +
+        'not started: review and trust the project\'s definitions with "interpreter trust"',
+    );
+  }
+  return new Set(servers);
 }

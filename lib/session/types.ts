@@ -9,6 +9,7 @@ import type {
   ApprovalReply,
 } from "../approval/hook.ts";
 import type { ConfigOverride } from "../config/mod.ts";
+import type { RunnableDefinition } from "../config/project_definitions.ts";
 import type {
   ApprovalPolicy,
   ConfigValues,
@@ -35,7 +36,6 @@ import type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
-  StopRunning,
 } from "./checkpoint_types.ts";
 
 /** A `model_reasoning_effort` value. */
@@ -108,10 +108,11 @@ export interface SessionConfig {
    */
   requireSandbox?: boolean;
   /**
-   * Run a trusted project's hooks without the user's trust in each (`/hooks`), for automation
-   * (`--dangerously-bypass-hook-trust`).
+   * Run a trusted project's hooks and MCP servers without the user's trust in each definition,
+   * for automation (`--dangerously-bypass-definition-trust`, formerly
+   * `--dangerously-bypass-hook-trust`).
    */
-  bypassHookTrust?: boolean;
+  bypassDefinitionTrust?: boolean;
 }
 
 /** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
@@ -234,6 +235,18 @@ export interface SessionIO {
     meta: { callId: string },
     signal: AbortSignal,
   ): Promise<UserAnswers>;
+  /**
+   * Asks whether to trust the runnable definitions (hooks, MCP servers) of a trusted project
+   * that the user has not trusted yet, before any of them starts; true trusts them all. Absent
+   * when no one can answer: they stay off, and a warning says how to trust them.
+   */
+  trustDefinitions?(ask: DefinitionTrustQuestion): Promise<boolean>;
+}
+
+/** What `io.trustDefinitions()` is asked about. */
+export interface DefinitionTrustQuestion {
+  projectRoot: string;
+  definitions: RunnableDefinition[];
 }
 
 /** What `openSession()` may be given besides the config and the I/O. */
@@ -269,7 +282,6 @@ export type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
-  StopRunning,
 } from "./checkpoint_types.ts";
 
 /** How a prompt ended. */
@@ -327,18 +339,9 @@ export interface Session extends AsyncDisposable {
    * Undoes the last turn: restores the files it changed and takes it out of the conversation.
    * `confirm` is asked before files changed since the agent left them are overwritten.
    */
-  undo(confirm: ConfirmOverwrite, stop?: StopRunning): Promise<RewindResult>;
-  /**
-   * Goes back to before turn `turn` of `checkpoints()`: its files, the conversation, or both.
-   * Files are restored only once no background job or terminal of the session runs: `stop` is
-   * asked to stop them, and without it the restore is refused, naming them.
-   */
-  rewind(
-    turn: number,
-    what: RewindChoice,
-    confirm: ConfirmOverwrite,
-    stop?: StopRunning,
-  ): Promise<RewindResult>;
+  undo(confirm: ConfirmOverwrite): Promise<RewindResult>;
+  /** Goes back to before turn `turn` of `checkpoints()`: its files, the conversation, or both. */
+  rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite): Promise<RewindResult>;
   /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
   git: RepoGit;
   /** The Agent Skills found for this session, sorted by name, with where each comes from. */

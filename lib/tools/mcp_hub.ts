@@ -6,8 +6,8 @@
  */
 import type { McpOutputCaps } from "./mcp_output_caps.ts";
 
-/** Where a server stands. */
-export type McpServerStatus = "starting" | "ready" | "failed" | "needs_login";
+/** Where a server stands; `untrusted`: a project's server not started until the user trusts it. */
+export type McpServerStatus = "starting" | "ready" | "failed" | "needs_login" | "untrusted";
 
 /** One configured and enabled server, as `/mcp` shows it. */
 export interface McpServerView {

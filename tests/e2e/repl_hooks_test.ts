@@ -1,7 +1,8 @@
 /**
- * `/hooks` in the REPL on a terminal: a trusted project's hook is listed as untrusted and does
- * not run (one warning at start says so) until the user trusts it with `/hooks trust 1` and a
- * yes; from the next prompt on it runs, its output reaching the model as context.
+ * `/hooks` in the REPL on a terminal: the REPL asks at start whether to trust a trusted
+ * project's untrusted hook; after a no it is listed as untrusted and does not run (one warning
+ * at start says so) until the user trusts it with `/hooks trust 1` and a yes; from the next
+ * prompt on it runs, its output reaching the model as context.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -36,10 +37,16 @@ Deno.test({
     );
     const ran = () => Deno.readTextFile(marker).catch(() => "");
     await using pane = await Pane.open([], { repo, home });
-    const start = await pane.waitFor(PROMPT_LINE);
+    const asked = await pane.waitFor(/Trust it\? \[y\/N\] $/m);
+    assert.match(asked, /defines 1 hook you have not trusted yet/);
+    assert.match(asked, /^ {2}1\. hook UserPromptSubmit: sh '/m);
+    let from = await pane.mark();
+    await pane.type("n");
+    const start = await pane.waitFor(PROMPT_LINE, from);
+    assert.match(start, /Not trusted: they stay off/);
     assert.match(start, /1 hook of the project ".*" is not trusted yet and will not run/);
 
-    let from = await pane.mark();
+    from = await pane.mark();
     await pane.type("first");
     await pane.settled(from);
     assert.equal(await ran(), "", "the untrusted hook did not run");
@@ -61,8 +68,8 @@ Deno.test({
     await pane.settled(from);
     assert.equal(await ran(), "ran\n");
     assert.deepEqual(fake.failures, []);
-    const trust = JSON.parse(await Deno.readTextFile(join(home, "hooks_trust.json")));
-    assert.equal(trust.projects[repo].length, 1);
+    const trust = JSON.parse(await Deno.readTextFile(join(home, "trust.json")));
+    assert.equal(trust.projects[repo].definitions.length, 1);
     await pane.type("/quit");
     await pane.waitFor(/EXIT:0/);
   },

@@ -57,6 +57,6 @@ export function execFlagsOf(pass: ExecPassThrough): string[] {
   if (pass.oss) flags.push("--oss");
   if (pass.localProvider) flags.push("--local-provider", pass.localProvider);
   if (pass.chatCompletions) flags.push("--chat-completions");
-  if (pass.dangerouslyBypassHookTrust) flags.push("--dangerously-bypass-hook-trust");
+  if (pass.dangerouslyBypassHookTrust) flags.push("--dangerously-bypass-definition-trust");
   return flags;
 }

@@ -1,8 +1,9 @@
 /**
  * `/mcp`: the session's MCP servers, each with its state (starting, ready with N tools, failed
- * with the reason, needs login with the command), transport and tools; `/mcp ID` shows one in
- * full: its command or URL, log file, and every tool with its description and arguments. What
- * the servers report is shown with control characters made visible.
+ * with the reason, needs login with the command, a project's untrusted one with how to trust
+ * it), transport and tools; `/mcp ID` shows one in full: its command or URL, log file, and every
+ * tool with its description and arguments. What the servers report is shown with control
+ * characters made visible.
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
@@ -130,6 +131,8 @@ function stateText(server: McpServerView, style: Style): string {
       return `${style.red("failed")} · ${transport}`;
     case "needs_login":
       return `${style.red("needs login")} · ${transport}`;
+    case "untrusted":
+      return `${style.red("untrusted, not started")} · ${transport}`;
   }
 }
 
@@ -141,6 +144,12 @@ function stateDetail(server: McpServerView, indent: string, style: Style): strin
   }
   if (server.status === "needs_login") {
     lines.push(`${indent}Sign in with: ${style.bold(`interpreter mcp login ${server.id}`)}`);
+  }
+  if (server.status === "untrusted") {
+    lines.push(
+      `${indent}The project's definition of it is not trusted yet. Review it (/mcp ${server.id}) ` +
+        `and trust it in a shell with: ${style.bold("interpreter trust")}; then /new starts it`,
+    );
   }
   return lines;
 }

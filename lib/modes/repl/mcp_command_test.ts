@@ -4,6 +4,7 @@ import { type McpHub, type McpServerView, NO_MCP_SERVERS } from "../../tools/mcp
 import { makeStyle } from "../term/progress.ts";
 import { type CommandContext, runCommand } from "./commands.ts";
 import { argumentLines } from "./mcp_command.ts";
+import { untrustedView } from "../../mcp/untrusted_servers.ts";
 
 const SEARCH_SCHEMA = {
   type: "object",
@@ -160,4 +161,16 @@ Deno.test("argumentLines() names the types of arrays, unions, constants and unty
     "nullable (string or null)",
   ]);
   assert.deepEqual(argumentLines({ type: "object" }), []);
+});
+
+Deno.test("/mcp lists a project's untrusted server as not started, with how to trust it", async () => {
+  const untrusted = untrustedView("proj", { command: "node", args: ["srv.js"] });
+  const out = await mcp("/mcp", { servers: [untrusted] });
+  assert.deepEqual(out, [
+    "proj  untrusted, not started · stdio",
+    "    The project's definition of it is not trusted yet. Review it (/mcp proj) and trust it " +
+    "in a shell with: interpreter trust; then /new starts it",
+    "/mcp ID shows one server in full: its command or URL, log and arguments",
+  ]);
+  assert.equal((await mcp("/mcp proj", { servers: [untrusted] }))[2], "  command: node srv.js");
 });

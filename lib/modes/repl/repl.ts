@@ -33,6 +33,7 @@ import { withRawTerminal } from "./list_picker.ts";
 import { inReplTerms } from "./repl_hints.ts";
 import { recapLines } from "./recap.ts";
 import { Transcript } from "./render.ts";
+import { replTrustQuestion } from "./trust_question.ts";
 import { detectTerminal, pageText, type Terminal, writeOut } from "./terminal.ts";
 
 /** The input prompt. */
@@ -119,10 +120,17 @@ class Repl {
   #resumed = false;
   /** The context-window notes shown so far: each is said once per run, not at every `/new`. */
   #notesShown = new Set<string>();
+  /** Asks whether to trust a project's untrusted hooks and MCP servers (until a no). */
+  #trustQuestion: NonNullable<SessionIO["trustDefinitions"]>;
 
   constructor(parts: ReplParts) {
     this.#p = parts;
     this.#setup = new ProviderSetup({ ...parts, write: writeOut });
+    this.#trustQuestion = replTrustQuestion({
+      print: (lines) => parts.transcript.lines(lines),
+      line: (prompt) => parts.input.line(prompt),
+      style: parts.style,
+    });
   }
 
   async run(): Promise<number> {
@@ -237,6 +245,7 @@ class Repl {
         style,
       }),
       askUser: replAskUser(print, (prompt, signal) => input.line(prompt, signal), style),
+      trustDefinitions: this.#trustQuestion,
     };
   }
 

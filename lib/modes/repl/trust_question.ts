@@ -1,0 +1,42 @@
+/**
+ * The REPL's question at the start of a session in a trusted project that defines hooks or MCP
+ * servers the user has not trusted: it lists them and asks once per run; a yes trusts them all
+ * (as `interpreter trust` does), a no leaves them off in this run's sessions without asking again.
+ */
+import type { DefinitionTrustQuestion } from "../../session/open.ts";
+import type { Style } from "../term/progress.ts";
+import { definitionCount, definitionLines, saidYes } from "../term/trust_lines.ts";
+import { terminalText } from "../../approval/visible.ts";
+
+/** What the question shows and reads through. */
+export interface TrustQuestionIO {
+  print(lines: string[]): void;
+  /** One line typed after `prompt`; null at end of input. */
+  line(prompt: string): Promise<string | null>;
+  style: Style;
+}
+
+/** The REPL's `io.trustDefinitions`: asks until the user said no once. */
+export function replTrustQuestion(
+  io: TrustQuestionIO,
+): (ask: DefinitionTrustQuestion) => Promise<boolean> {
+  let declined = false;
+  return async ({ projectRoot, definitions }) => {
+    if (declined) return false;
+    io.print([
+      `The project ${terminalText(projectRoot)} defines ${definitionCount(definitions)} you have ` +
+      "not trusted yet; trusted, they run as your own commands, outside the sandbox:",
+      ...definitionLines(definitions),
+    ]);
+    const yes = saidYes(await io.line(`Trust ${definitions.length === 1 ? "it" : "them"}? [y/N] `));
+    declined = !yes;
+    io.print([
+      io.style.dim(
+        yes
+          ? "Trusted; they stay trusted while their definitions stay the same"
+          : 'Not trusted: they stay off; "interpreter trust" trusts them later',
+      ),
+    ]);
+    return yes;
+  };
+}
