@@ -36,6 +36,7 @@ import type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
+  StopRunning,
 } from "./checkpoint_types.ts";
 
 /** A `model_reasoning_effort` value. */
@@ -282,6 +283,7 @@ export type {
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
+  StopRunning,
 } from "./checkpoint_types.ts";
 
 /** How a prompt ended. */
@@ -339,9 +341,18 @@ export interface Session extends AsyncDisposable {
    * Undoes the last turn: restores the files it changed and takes it out of the conversation.
    * `confirm` is asked before files changed since the agent left them are overwritten.
    */
-  undo(confirm: ConfirmOverwrite): Promise<RewindResult>;
-  /** Goes back to before turn `turn` of `checkpoints()`: its files, the conversation, or both. */
-  rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite): Promise<RewindResult>;
+  undo(confirm: ConfirmOverwrite, stop?: StopRunning): Promise<RewindResult>;
+  /**
+   * Goes back to before turn `turn` of `checkpoints()`: its files, the conversation, or both.
+   * Files are restored only once no background job or terminal of the session runs: `stop` is
+   * asked to stop them, and without it the restore is refused, naming them.
+   */
+  rewind(
+    turn: number,
+    what: RewindChoice,
+    confirm: ConfirmOverwrite,
+    stop?: StopRunning,
+  ): Promise<RewindResult>;
   /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
   git: RepoGit;
   /** The Agent Skills found for this session, sorted by name, with where each comes from. */
