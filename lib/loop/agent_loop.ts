@@ -49,6 +49,8 @@ export interface LoopDeps {
   toolSources?: readonly ToolSource[];
   /** Whether source tools are sent at once or deferred; default at once. */
   sourcePlacement?: SourcePlacement;
+  /** Shows the user one line (a session warning): source tools whose wire names collide. */
+  warn?: (message: string) => void;
   /** Runs before each model request; the session compacts the history here when it is full. */
   beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
@@ -168,6 +170,7 @@ async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn
   const tools = await turnTools(deps.harness, deps.toolSources ?? [], {
     placement: deps.sourcePlacement,
     signal: deps.signal,
+    warn: deps.warn,
   });
   const { state } = deps.ctx;
   const hooks = new ToolHookChain(deps.toolHooks({ harness: tools.harness, state }));

@@ -47,26 +47,36 @@ export function sourceToolName(h: Harness, source: string, tool: string): string
 
 /**
  * Asks every source for its tools and adds them to the harness's, named and placed by the
- * harness. A tool whose wire name is taken (by the harness or an earlier source) is left out,
- * as is a source whose listing fails.
+ * harness. A tool whose wire name is taken (by the harness or an earlier source: two names that
+ * differ only in characters the wire does not take, or were cut to the same length) gets a
+ * distinct suffix, and `warn` names both; a source whose listing fails is left out.
  */
 export async function turnTools(
   h: Harness,
   sources: readonly ToolSource[],
-  opts: { placement?: SourcePlacement; signal: AbortSignal },
+  opts: { placement?: SourcePlacement; signal: AbortSignal; warn?: (message: string) => void },
 ): Promise<TurnTools> {
   // A text protocol (swe-agent, terminus-2) has no tool declarations to add them to.
   if (sources.length === 0 || h.protocol) {
     return { harness: h, resolve: (call) => resolveCall(h, call) };
   }
-  const taken = new Set(h.tools.map((t) => t.declaration.name));
+  const owners = new Map(h.tools.map((t) => [t.declaration.name, `the harness's tool`]));
   const added: Array<{ tool: HarnessTool; source: SourceTool }> = [];
   for (const source of sources) {
     const offered = await source.tools(opts.signal).catch(() => [] as SourceTool[]);
     for (const tool of offered) {
-      const name = sourceToolName(h, source.id, tool.name);
-      if (taken.has(name)) continue;
-      taken.add(name);
+      const owner = `tool "${tool.name}" of "${source.id}"`;
+      const wanted = sourceToolName(h, source.id, tool.name);
+      const name = owners.has(wanted)
+        ? distinctName(wanted, `${source.id}/${tool.name}`, owners)
+        : wanted;
+      if (name !== wanted) {
+        opts.warn?.(
+          `The ${owner} and ${owners.get(wanted)} both become "${wanted}" on the wire; ` +
+            `the ${owner} is sent as "${name}"`,
+        );
+      }
+      owners.set(name, owner);
       added.push({ tool: harnessToolFor(name, source.id, tool), source: tool });
     }
   }
@@ -86,6 +96,16 @@ export async function turnTools(
       };
     },
   };
+}
+
+/** `wanted` with a suffix from `key` (and a count, if need be) that no tool has yet. */
+function distinctName(wanted: string, key: string, taken: ReadonlyMap<string, string>): string {
+  const hash = fnv1a(key);
+  for (let n = 1;; n++) {
+    const suffix = n === 1 ? `_${hash}` : `_${hash}_${n}`;
+    const name = wanted.slice(0, MAX_NAME - suffix.length) + suffix;
+    if (!taken.has(name)) return name;
+  }
 }
 
 function harnessToolFor(name: string, sourceId: string, tool: SourceTool): HarnessTool {

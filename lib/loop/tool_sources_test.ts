@@ -67,21 +67,55 @@ Deno.test("turnTools() adds source tools after the harness's, each sent directly
   assert.equal(h.tools.length + 2, tools.harness.tools.length);
 });
 
-Deno.test("turnTools() leaves out a tool whose name is taken and a source that fails", async () => {
+Deno.test("turnTools() sends both tools whose wire names collide, the later with a suffix, and warns", async () => {
   const h = await harness("native", { sourceToolName: "{tool}" });
   const broken: ToolSource = { id: "broken", tools: () => Promise.reject(new Error("down")) };
-  const tools = await turnTools(h, [
-    source("a", [tool("exec_command"), tool("fresh")]),
+  const warnings: string[] = [];
+  const sources = [
+    source("a", [tool("exec_command"), tool("read.file")]),
     broken,
-    source("b", [tool("fresh")]),
-  ], { signal });
+    source("b", [tool("read_file"), tool("fresh")]),
+  ];
+  const tools = await turnTools(h, sources, { signal, warn: (m) => warnings.push(m) });
   const added = tools.harness.tools.slice(h.tools.length);
-  assert.deepEqual(added.map((t) => [t.declaration.name, t.capability]), [[
-    "fresh",
-    "source:a/fresh",
-  ]]);
+  const names = added.map((t) => [t.declaration.name, t.capability]);
+  assert.equal(names.length, 4, "no tool is left out");
+  assert.match(names[0][0], /^exec_command_[0-9a-z]{7}$/);
+  assert.deepEqual(names.slice(1).map(([, cap]) => cap), [
+    "source:a/read.file",
+    "source:b/read_file",
+    "source:b/fresh",
+  ]);
+  assert.equal(names[1][0], "read_file");
+  assert.match(names[2][0], /^read_file_[0-9a-z]{7}$/);
+  assert.equal(names[3][0], "fresh");
+  assert.deepEqual(warnings, [
+    `The tool "exec_command" of "a" and the harness's tool both become "exec_command" on the ` +
+    `wire; the tool "exec_command" of "a" is sent as "${names[0][0]}"`,
+    `The tool "read_file" of "b" and tool "read.file" of "a" both become "read_file" on the ` +
+    `wire; the tool "read_file" of "b" is sent as "${names[2][0]}"`,
+  ]);
   const shell = tools.resolve({ name: "exec_command", args: { cmd: "ls" } });
   assert.equal(shell.capability.id, "shell.run", "the harness's own tool keeps its name");
+  const second = tools.resolve({ name: names[2][0], args: {} });
+  assert.equal(second.capability.id, "source:b/read_file", "the suffixed name reaches its tool");
+  const again = await turnTools(h, sources, { signal });
+  assert.deepEqual(
+    again.harness.tools.slice(h.tools.length).map((t) => t.declaration.name),
+    names.map(([name]) => name),
+    "the same names every turn",
+  );
+});
+
+Deno.test("turnTools() keeps a suffixed name within 64 characters and apart from the rest", async () => {
+  const h = await harness();
+  const long = "x".repeat(80);
+  const tools = await turnTools(h, [source("s", [tool(long), tool(long), tool(long)])], {
+    signal,
+  });
+  const names = tools.harness.tools.slice(h.tools.length).map((t) => t.declaration.name);
+  assert.equal(new Set(names).size, 3);
+  assert.ok(names.every((n) => n.length <= 64), names.join(", "));
 });
 
 Deno.test("turnTools() defers source tools past the threshold where the harness has a search", async () => {

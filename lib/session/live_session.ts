@@ -60,6 +60,8 @@ export class LiveSession implements Session {
   readonly #live: LiveParts;
   #turn: RunningTurn | undefined;
   readonly #cost = new CostMeter();
+  /** Warnings the turns gave (tool names that collide): each is shown once a session. */
+  readonly #warned = new Set<string>();
   readonly #plan: PlanMode;
   readonly #checkpoints: Checkpoints;
 
@@ -192,6 +194,7 @@ export class LiveSession implements Session {
         toolHooks,
         toolSources: this.#p.toolSources,
         sourcePlacement: sourcePlacementOf(setup),
+        warn: (message) => this.#warnOnce(message),
         beforeRequest: (s) => this.#beforeRequest(s),
         maxSteps: values.max_turn_steps,
         toolCallRepair: values.tool_call_repair,
@@ -250,6 +253,12 @@ export class LiveSession implements Session {
 
   #warn(message: string): void {
     this.#p.io.onEvent({ type: "warning", message });
+  }
+
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    this.#warn(message);
   }
 
   /** Written when it changed, after every tool call: a kill -9 loses at most the running call. */
