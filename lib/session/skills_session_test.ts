@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
+import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { validateScript } from "../../tests/fake_provider/script.ts";
 import { sessionWorkspace } from "./_test_session.ts";
@@ -88,4 +89,47 @@ Deno.test("claude-code: skills are listed, warned about, injected on $name and l
     /^tool: Loaded skill: deploy\nBase directory .*\n\nREPO-DEPLOY-BODY/,
   );
   assert.equal(skillWarnings().length, 2, "no new warnings during the turn");
+});
+
+const linux = Deno.build.os === "linux";
+const bwrap = linux && (await probeBubblewrap()).ok;
+
+Deno.test({
+  name: `a repository SKILL.md linked to /dev/zero does not stall the sandboxed session's start${
+    bwrap ? "" : " (SKIPPED: needs a working bubblewrap on Linux)"
+  }`,
+  ignore: !bwrap && Deno.env.get("CI") !== "true",
+  async fn() {
+    await using fake = await startFakeProvider([]);
+    await using ws = await sessionWorkspace(fake.baseUrl);
+    await writeFiles(ws.cwd, {
+      ".agents/skills/deploy/SKILL.md": skill("deploy", "Ship the app", "BODY"),
+    });
+    const zero = [".agents/skills/zero/SKILL.md", ".codex/skills/zero/SKILL.md"];
+    for (const path of zero) {
+      await Deno.mkdir(dirname(join(ws.cwd, path)), { recursive: true });
+      await Deno.symlink("/dev/zero", join(ws.cwd, path));
+    }
+    const warnings: string[] = [];
+    const started = Date.now();
+    const opening = openSession(
+      { cwd: ws.cwd, harness: "claude-code", sandbox: "workspace-write", approval: "never" },
+      { onEvent: (e) => e.type === "warning" && warnings.push(e.message) },
+      { env: ws.env },
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("the session did not start in 30 s")), 30_000);
+    });
+    await using session = await Promise.race([opening, late]).finally(() => clearTimeout(timer));
+    assert.ok(Date.now() - started < 30_000);
+    assert.deepEqual(
+      warnings.filter((w) => w.startsWith("Skipped the skill")),
+      zero.map((path) =>
+        `Skipped the skill ${join(ws.cwd, path)}: it is a character device, not a regular file`
+      ),
+    );
+    // Control: the regular skill is listed, read through the sandboxed file helper.
+    assert.deepEqual((await session.skills()).map((s) => s.name), ["deploy"]);
+  },
 });

@@ -8,11 +8,46 @@ import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { decodeText, fsOf } from "./_fs.ts";
 import type { SkillInfo } from "./types.ts";
+import type { FileStat, FileSystem } from "../../sandbox/file_system.ts";
 
 export type { SkillInfo, SkillScope } from "./types.ts";
 
 /** File that makes a folder an Agent Skill. */
 export const SKILL_FILE = "SKILL.md";
+
+/** Longest SKILL.md read; a longer one is left out (the spec asks for a few hundred lines). */
+export const SKILL_MAX_BYTES = 1024 * 1024;
+
+/** A SKILL.md's text, or why it is not read. */
+export type SkillText = { text: string } | { problem: string };
+
+/**
+ * The text of the SKILL.md at `path` when it is a regular file (through links) of at most
+ * `SKILL_MAX_BYTES`, else what it is instead. No more than that is ever read, so a file swapped
+ * for `/dev/zero` after the check still ends there. Rejects as `fs` does when it is missing.
+ */
+export async function readSkillText(fs: FileSystem, path: string): Promise<SkillText> {
+  const info = await fs.stat(path);
+  if (!info.isFile) return { problem: `it is ${fileKind(info)}, not a regular file` };
+  const tooLarge = {
+    problem: `it is over the ${SKILL_MAX_BYTES / 1024 / 1024} MiB a SKILL.md may have`,
+  };
+  if (info.size > SKILL_MAX_BYTES) return tooLarge;
+  const bytes = await fs.readFile(path, { offset: 0, length: SKILL_MAX_BYTES + 1 });
+  return bytes.length > SKILL_MAX_BYTES ? tooLarge : { text: decodeText(bytes) };
+}
+
+/** What a file that is not a regular file is, for a message: "a character device". */
+export function fileKind(info: FileStat): string {
+  if (info.isDirectory) return "a directory";
+  const kinds: Record<number, string> = {
+    0o010000: "a FIFO (named pipe)",
+    0o020000: "a character device",
+    0o060000: "a block device",
+    0o140000: "a socket",
+  };
+  return kinds[(info.mode ?? 0) & 0o170000] ?? "not a file";
+}
 
 /** One `- name: description (file: path)` line per skill, for the system prompt; "" for none. */
 export function skillsListing(skills: readonly SkillInfo[]): string {
@@ -145,7 +180,14 @@ export const skillLoad = defineCapability({
           : "No skills are installed; a skill is a folder with SKILL.md under .agents/skills",
       );
     }
-    const parsed = await parseSkillFile(decodeText(await fsOf(ctx).readFile(skill.path)));
+    const read = await readSkillText(fsOf(ctx), skill.path);
+    if ("problem" in read) {
+      throw new ToolError(
+        `Cannot load the skill "${skill.name}": ${skill.path}: ${read.problem}`,
+        "Make its SKILL.md a regular file of instructions",
+      );
+    }
+    const parsed = await parseSkillFile(read.text);
     let body = (parsed?.body ?? "").trimEnd();
     if (input.args !== undefined && input.args.trim() !== "") {
       body = body.includes("$ARGUMENTS")

@@ -52,12 +52,45 @@ export async function digestFolders(folders: string[]): Promise<Digests> {
   return out;
 }
 
-/** Adds `path`'s digest when it is a readable regular file (a `.git` pointer file included). */
+/** Digests each of `files` that is a readable regular file; others are left out. */
+export async function digestFiles(files: readonly string[]): Promise<Digests> {
+  const out: Digests = {};
+  for (const path of files) await digestSingle(out, path);
+  return out;
+}
+
+/**
+ * Adds `path`'s digest when it is a readable regular file (a `.git` pointer file included). One
+ * past `MAX_BYTES_PER_FOLDER` gets the digest of that much, marked, which still tells changes.
+ */
 async function digestSingle(out: Digests, path: string): Promise<void> {
-  const info = await Deno.stat(path).catch(() => undefined);
-  if (!info?.isFile) return;
-  const bytes = await Deno.readFile(path).catch(() => undefined);
-  if (bytes) out[path] = await sha256Hex(bytes);
+  const bytes = await readRegular(path, MAX_BYTES_PER_FOLDER).catch(() => undefined);
+  if (!bytes) return;
+  const over = bytes.length > MAX_BYTES_PER_FOLDER;
+  out[path] = await sha256Hex(bytes.subarray(0, MAX_BYTES_PER_FOLDER)) + (over ? "+" : "");
+}
+
+/**
+ * Up to `max + 1` bytes of `path` when it is a regular file (through links), else undefined.
+ * The open file is checked too, and no more is read, so a file swapped for a FIFO's or
+ * `/dev/zero`'s link after the first check reads nothing or a bounded amount. Rejects as
+ * `Deno.stat` does when it is missing.
+ */
+async function readRegular(
+  path: string,
+  max: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (!(await Deno.stat(path)).isFile) return undefined;
+  using file = await Deno.open(path);
+  if (!(await file.stat()).isFile) return undefined;
+  const out = new Uint8Array(max + 1);
+  let filled = 0;
+  while (filled < out.length) {
+    const n = await file.read(out.subarray(filled));
+    if (n === null) break;
+    filled += n;
+  }
+  return out.subarray(0, filled);
 }
 
 /** A walk through one watched folder. */
@@ -114,12 +147,13 @@ async function listUpTo(dir: string, max: number): Promise<Deno.DirEntry[]> {
 
 /** Digests `path` when it is a regular file (through a symlink too); returns a problem. */
 async function digestFile(walk: Walk, path: string): Promise<string | undefined> {
-  let bytes: Uint8Array<ArrayBuffer>;
+  let bytes: Uint8Array<ArrayBuffer> | undefined;
   try {
     const info = await Deno.stat(path);
     if (!info.isFile) return undefined;
     if (walk.bytes + info.size > MAX_BYTES_PER_FOLDER) return tooManyBytes();
-    bytes = await Deno.readFile(path);
+    bytes = await readRegular(path, MAX_BYTES_PER_FOLDER - walk.bytes);
+    if (!bytes) return undefined;
   } catch (error) {
     return isGone(error) ? undefined : unreadable(walk.folder, path, error);
   }

@@ -1,8 +1,10 @@
 /**
  * Files that change what the next session trusts (project config, skills, a repository's
- * config) and that changed while a session was running are held back in later sessions until
- * the user allows them: a command the model ran may have written them (in full access, or a
- * hostile one anywhere the sandbox let it). Files the user changes between sessions load as usual.
+ * config, `AGENTS.override.md` and the fallback instruction names) and that changed while a
+ * session was running are held back in later sessions until the user allows them: a command the
+ * model ran may have written them (in full access, or a hostile one anywhere the sandbox let
+ * it). Files the user changes between sessions load as usual. (AGENTS.md itself is the agent's
+ * to edit, `/init` writes it, and every change to it shows in the repository's diff.)
  *
  * A session records a digest of every watched file when it starts (`open/<id>.json`, so that a
  * crash still leaves the record) and, when it ends, adds what changed since to `held_back.json`
@@ -12,7 +14,10 @@
  */
 import { dirname, join, relative } from "node:path";
 import { writeHomeFile } from "../config/home.ts";
-import { digestFolders, type Digests, uncheckedReason } from "./_watched_digests.ts";
+import { digestFiles, digestFolders, type Digests, uncheckedReason } from "./_watched_digests.ts";
+
+/** Instruction files watched in every folder from the working directory up to the root. */
+const INSTRUCTION_NAMES = ["AGENTS.override.md"];
 
 /** What this session holds back, and the record it closes when it ends. */
 export interface ChangeWatch {
@@ -22,8 +27,25 @@ export interface ChangeWatch {
   isHeld(path: string): boolean;
   /** The start-up lines naming what was held back, why, and how to allow it; none when nothing. */
   notices: string[];
+  /**
+   * Watches the instruction files of `names` (`project_doc_fallback_filenames`) too, in every
+   * folder from the working directory up to the root, from now on: call it before any command
+   * runs. Those that changed while an earlier session ran join `held` and `notices`.
+   */
+  watchNames(names: readonly string[]): Promise<void>;
   /** Records what changed during this session. */
   close(): Promise<void>;
+}
+
+/** What one session watches: folders (see `watchedFolders()`) and single files. */
+interface Watched {
+  folders: string[];
+  files: string[];
+}
+
+/** The digests of everything `watched` names. */
+async function digestWatched(watched: Watched): Promise<Digests> {
+  return { ...await digestFolders(watched.folders), ...await digestFiles(watched.files) };
 }
 
 /** Starts watching the trust-relevant files between `cwd` and `root` (the project root). */
@@ -33,23 +55,46 @@ export async function openChangeWatch(
   const dir = join(opts.home, "state");
   const heldFile = join(dir, "held_back.json");
   const openDir = join(dir, "open");
-  const folders = watchedFolders(opts.cwd, opts.root, opts.home);
-  const start = await digestFolders(folders);
+  const watched = watchedPaths(opts.cwd, opts.root, opts.home, INSTRUCTION_NAMES);
+  const start = await digestWatched(watched);
   const recorded = await foldOpenRecords(heldFile, openDir, start);
   const heldFolders = heldWholeFolders(recorded, start);
   const inHeldFolder = (path: string) => heldFolders.some((folder) => isUnder(path, folder));
-  const heldFiles = Object.keys(start)
-    .filter((path) => recorded[path] === start[path] && !inHeldFolder(path)).sort();
+  const heldNow = (paths: string[]) =>
+    paths.filter((path) => start[path] && recorded[path] === start[path] && !inHeldFolder(path));
+  const fileSet = new Set(heldNow(Object.keys(start)));
   const id = `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
   const own = join(openDir, `${id}.json`);
-  await writeHomeFile(own, JSON.stringify({ folders, start }));
-  const fileSet = new Set(heldFiles);
+  const record = () => writeHomeFile(own, JSON.stringify({ ...watched, start }));
+  await record();
+  const held: string[] = [];
+  const notices: string[] = [];
+  const show = () => {
+    const files = [...fileSet].sort();
+    held.splice(0, held.length, ...[...files, ...heldFolders].sort());
+    notices.splice(
+      0,
+      notices.length,
+      ...noticeLines(files, heldFolders, { recorded, cwd: opts.cwd }),
+    );
+  };
+  show();
   return {
-    held: [...heldFiles, ...heldFolders].sort(),
+    held,
     isHeld: (path) => fileSet.has(path) || inHeldFolder(path),
-    notices: noticeLines(heldFiles, heldFolders, { recorded, cwd: opts.cwd }),
+    notices,
+    async watchNames(names) {
+      const more = watchedPaths(opts.cwd, opts.root, opts.home, names).files
+        .filter((path) => !watched.files.includes(path));
+      if (more.length === 0) return;
+      watched.files.push(...more);
+      Object.assign(start, await digestFiles(more));
+      await record();
+      heldNow(more).forEach((path) => fileSet.add(path));
+      show();
+    },
     async close() {
-      const end = await digestFolders(folders);
+      const end = await digestWatched(watched);
       await mergeChanges(heldFile, changedSince(start, end));
       await Deno.remove(own).catch(() => {});
     },
@@ -67,7 +112,7 @@ export interface Released {
 export async function releaseHeldBack(home: string, root: string): Promise<Released> {
   const heldFile = join(home, "state", "held_back.json");
   const openDir = join(home, "state", "open");
-  const current = await digestFolders(watchedFolders(root, root, home));
+  const current = await digestWatched(watchedPaths(root, root, home, INSTRUCTION_NAMES));
   const recorded = await foldOpenRecords(heldFile, openDir, current);
   const released = Object.keys(recorded).filter((path) => isUnder(path, root)).sort();
   const folders = released.filter((path) => uncheckedReason(recorded[path]));
@@ -113,16 +158,19 @@ function noticeLines(
 /**
  * The folders whose files decide what a session loads: `.openinterpreter` (config, hooks),
  * `.agents/skills` and `.git` (its config, or the pointer file) in each folder from `cwd` up to
- * `root`, and `root`'s `.codex/skills`. The interpreter home itself is not project config.
+ * `root`, and `root`'s `.codex/skills`; and the instruction files of `names` in each of those
+ * folders. The interpreter home itself is not project config.
  */
-function watchedFolders(cwd: string, root: string, home: string): string[] {
+function watchedPaths(cwd: string, root: string, home: string, names: readonly string[]): Watched {
   const folders: string[] = [];
+  const files: string[] = [];
   for (let dir = cwd;; dir = dirname(dir)) {
     folders.push(join(dir, ".openinterpreter"), join(dir, ".agents", "skills"), join(dir, ".git"));
+    if (dir !== home) files.push(...names.map((name) => join(dir, name)));
     if (dir === root || dirname(dir) === dir) break;
   }
   folders.push(join(root, ".codex", "skills"));
-  return folders.filter((folder) => folder !== home);
+  return { folders: folders.filter((folder) => folder !== home), files: [...new Set(files)] };
 }
 
 /**
@@ -156,13 +204,15 @@ async function foldOpenRecords(
   if (entries.length === 0) return recorded;
   for (const entry of entries) {
     const file = join(openDir, entry.name);
-    const record = await readJson<{ folders: string[]; start: Digests }>(file);
+    const record = await readJson<Partial<Watched> & { start: Digests }>(file);
     if (record?.start) {
       // Only what that session watched: another project's files were never in its start.
       const folders = record.folders ?? [];
-      const watched = Object.entries(current)
-        .filter(([path]) => folders.some((folder) => isUnder(path, folder)));
-      const now = { ...(await digestFolders(folders)), ...Object.fromEntries(watched) };
+      const files = record.files ?? [];
+      const watched = Object.entries(current).filter(([path]) =>
+        files.includes(path) || folders.some((folder) => isUnder(path, folder))
+      );
+      const now = { ...(await digestWatched({ folders, files })), ...Object.fromEntries(watched) };
       Object.assign(recorded, changedSince(record.start, now));
     }
     await Deno.remove(file).catch(() => {});

@@ -9,10 +9,16 @@
  * (default 32 KiB, 0 leaves them out): a file over what is left is cut, with a note in the text
  * the model reads, and later ones are left out; one warning line says which. The user's own
  * file is not counted: it is read up to the larger of the budget and 32 KiB.
+ *
+ * Only regular files are read (a FIFO or `/dev/zero` under one of these names is skipped with a
+ * warning), a project's only where it lies inside the project root once links are resolved (a
+ * repository's AGENTS.md linked to a file outside is skipped with a warning), and held-back ones
+ * (`held_back.ts`) not at all: the next name in the folder is tried instead.
  */
 import { dirname, join, relative } from "node:path";
 import type { ProjectInstructions } from "../harness/types.ts";
 import { readInputFile } from "../input_file.ts";
+import { checkInstructionFile, type RealRoot, realRoot } from "./_file_checks.ts";
 
 /** The kinds of instruction file: AGENTS.md for every harness, CLAUDE.md for Claude's. */
 export type InstructionKind = "AGENTS.md" | "CLAUDE.md";
@@ -39,6 +45,8 @@ export interface InstructionRoots {
   home: string;
   /** The user's home directory (`$HOME`): `$HOME/.claude/CLAUDE.md`. */
   userHome?: string;
+  /** True for a project file held back because it changed while an earlier session ran. */
+  isHeldBack?: (path: string) => boolean;
 }
 
 /** How project files are found and how much of them is read (the config keys). */
@@ -68,22 +76,36 @@ export async function findInstructions(
 ): Promise<FoundInstructions> {
   const maxBytes = opts.maxBytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES;
   const files: InstructionFile[] = [];
-  const global = await readGlobal(kind, roots, Math.max(maxBytes, DEFAULT_PROJECT_DOC_MAX_BYTES));
+  const warnings: string[] = [];
+  const skip = (path: string, problem: string) =>
+    warnings.push(`Skipped the instruction file ${path}: ${problem}`);
+  const globalMax = Math.max(maxBytes, DEFAULT_PROJECT_DOC_MAX_BYTES);
+  const global = await readGlobal(kind, roots, { maxBytes: globalMax, skip });
   if (global) files.push(global);
-  if (maxBytes === 0) return { files, warnings: [] };
+  if (maxBytes === 0) return { files, warnings };
   const root = await projectRoot(roots.cwd, opts.rootMarkers ?? DEFAULT_MARKERS);
-  const paths: string[] = [];
+  const inside = await realRoot(root);
+  const found: FoundFile[] = [];
   for (const dir of foldersDown(roots.cwd, root)) {
-    paths.push(...await projectFilesIn(dir, kind, opts.fallbackNames ?? []));
+    const names = kind === "CLAUDE.md"
+      ? { all: ["CLAUDE.md", join(".claude", "CLAUDE.md")] }
+      : { first: ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackNames ?? []] };
+    found.push(...await projectFilesIn(dir, names, { inside, roots, skip }));
   }
-  const budget = await readWithinBudget(paths, maxBytes);
+  const budget = await readWithinBudget(found, maxBytes);
   files.push(...budget.files);
-  const warnings = budget.over.length
-    ? [
+  if (budget.over.length) {
+    warnings.push(
       `${kind} files are over project_doc_max_bytes (${maxBytes} bytes): ${budget.over.join("; ")}`,
-    ]
-    : [];
+    );
+  }
   return { files, warnings };
+}
+
+/** A project file to read: the path the model is shown, and the real path read. */
+interface FoundFile {
+  path: string;
+  real: string;
 }
 
 /** The nearest folder from `cwd` up that holds one of `markers`; `cwd` when none does. */
@@ -101,14 +123,18 @@ export async function projectRoot(cwd: string, markers: readonly string[]): Prom
 async function readGlobal(
   kind: InstructionKind,
   roots: InstructionRoots,
-  maxBytes: number,
+  opts: { maxBytes: number; skip: (path: string, problem: string) => void },
 ): Promise<InstructionFile | undefined> {
+  const { maxBytes } = opts;
   const candidates = kind === "AGENTS.md"
     ? [join(roots.home, "AGENTS.override.md"), join(roots.home, "AGENTS.md")]
     : roots.userHome
     ? [join(roots.userHome, ".claude", "CLAUDE.md")]
     : [];
   for (const path of candidates) {
+    const check = await checkInstructionFile(path);
+    if (check.kind === "refused") opts.skip(path, check.problem);
+    if (check.kind !== "ok") continue;
     const read = await readCapped(path, maxBytes);
     if (read?.text) {
       return { path, text: read.text + (read.cut ? cutNote(path, read) : ""), global: true };
@@ -117,22 +143,33 @@ async function readGlobal(
   return undefined;
 }
 
-/** The project files of one folder: the first of the AGENTS.md names, or both CLAUDE.md files. */
+/**
+ * The project files of one folder that may be read: the `first` of the names that may (the
+ * AGENTS.md names), or `all` that may (both CLAUDE.md files). Held-back files are passed over;
+ * so are files that are not regular or lead out of the project, each with a warning.
+ */
 async function projectFilesIn(
   dir: string,
-  kind: InstructionKind,
-  fallbackNames: readonly string[],
-): Promise<string[]> {
-  if (kind === "CLAUDE.md") {
-    const both = [join(dir, "CLAUDE.md"), join(dir, ".claude", "CLAUDE.md")];
-    const found = await Promise.all(both.map(isRegularFile));
-    return both.filter((_, i) => found[i]);
+  names: { first: string[] } | { all: string[] },
+  ctx: {
+    inside: RealRoot;
+    roots: InstructionRoots;
+    skip: (path: string, problem: string) => void;
+  },
+): Promise<FoundFile[]> {
+  const found: FoundFile[] = [];
+  const list = "first" in names ? [...new Set(names.first)] : names.all;
+  for (const name of list) {
+    const path = join(dir, name);
+    if (ctx.roots.isHeldBack?.(path)) continue;
+    const check = await checkInstructionFile(path, ctx.inside);
+    if (check.kind === "refused") ctx.skip(path, check.problem);
+    if (check.kind !== "ok") continue;
+    // Read by the real path the check found inside the project.
+    found.push({ path, real: check.real });
+    if ("first" in names) break;
   }
-  const names = [...new Set(["AGENTS.override.md", "AGENTS.md", ...fallbackNames])];
-  for (const name of names) {
-    if (await isRegularFile(join(dir, name))) return [join(dir, name)];
-  }
-  return [];
+  return found;
 }
 
 /**
@@ -141,19 +178,19 @@ async function projectFilesIn(
  * it so the model can read it. `over` says what happened to each, for the warning.
  */
 async function readWithinBudget(
-  paths: string[],
+  found: FoundFile[],
   maxBytes: number,
 ): Promise<{ files: InstructionFile[]; over: string[] }> {
   const files: InstructionFile[] = [];
   const over: string[] = [];
   let remaining = maxBytes;
-  for (const path of paths) {
+  for (const { path, real } of found) {
     if (remaining === 0) {
       files.push({ path, text: leftOutNote(path), global: false });
       over.push(`left out ${path}`);
       continue;
     }
-    const read = await readCapped(path, remaining);
+    const read = await readCapped(real, remaining);
     if (!read?.text) continue;
     // A cut file uses up the budget: what a character boundary left over is no use.
     remaining = read.cut ? 0 : remaining - read.used;
@@ -203,10 +240,6 @@ function cutNote(path: string, read: CappedRead): string {
 
 function leftOutNote(path: string): string {
   return `[Left out: ${path} is over the limit for project instructions. Read the file for it.]`;
-}
-
-async function isRegularFile(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((info) => info.isFile, () => false);
 }
 
 /** The folders from `root` (`cwd` or a folder above it) down to `cwd`. */

@@ -73,3 +73,96 @@ Deno.test("instructionsText() frames the user's file and the project's as the ha
   );
   assert.equal(instructionsText(files.slice(1), { cwd: "/w" }), "root\n\nsub");
 });
+
+/** Makes `path` a link to `target`. */
+async function link(target: string, path: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.symlink(target, path);
+}
+
+Deno.test({
+  name:
+    `findInstructions() skips a /dev/zero link or a FIFO under an instruction name, with a warning${
+      Deno.build.os === "windows" ? " (SKIPPED: no /dev/zero)" : ""
+    }`,
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using t = await tree({
+      "r/.git/": "",
+      "r/AGENTS.md": "root rules",
+      "r/s/AGENTS.md": "sub rules",
+      "r/s/CLAUDE.md": "claude sub rules",
+      "home/": "",
+    });
+    await link("/dev/zero", join(t.dir, "r/AGENTS.override.md"));
+    await link("/dev/zero", join(t.dir, "home/AGENTS.md"));
+    await link("/dev/zero", join(t.dir, "r/.claude/CLAUDE.md"));
+    const fifo = await new Deno.Command("mkfifo", { args: [join(t.dir, "r/s/AGENTS.override.md")] })
+      .output();
+    assert.ok(fifo.success, "mkfifo made the FIFO");
+    const roots = { cwd: join(t.dir, "r/s"), home: join(t.dir, "home"), userHome: t.dir };
+    const started = Date.now();
+    const agents = await findInstructions("AGENTS.md", roots);
+    const claude = await findInstructions("CLAUDE.md", roots);
+    assert.ok(Date.now() - started < 5_000, "read in seconds");
+    // Control: the regular files next to them are read.
+    assert.deepEqual(agents.files.map((f) => f.text), ["root rules", "sub rules"]);
+    assert.deepEqual(claude.files.map((f) => f.text), ["claude sub rules"]);
+    const skipped = (path: string, what: string) =>
+      `Skipped the instruction file ${join(t.dir, path)}: it is ${what}, not a regular file`;
+    assert.deepEqual(agents.warnings, [
+      skipped("home/AGENTS.md", "a character device"),
+      skipped("r/AGENTS.override.md", "a character device"),
+      skipped("r/s/AGENTS.override.md", "a FIFO (named pipe)"),
+    ]);
+    assert.deepEqual(claude.warnings, [skipped("r/.claude/CLAUDE.md", "a character device")]);
+  },
+});
+
+Deno.test("findInstructions() skips a repository's instruction file that links outside it", async () => {
+  await using t = await tree({
+    "secret.txt": "SECRET outside the repository",
+    "r/.git/": "",
+    "r/docs/agents.md": "linked rules inside",
+    "r/s/": "",
+    "r/s/t/": "",
+    "r/s/t/AGENTS.md": "t rules",
+  });
+  await link(join(t.dir, "secret.txt"), join(t.dir, "r/AGENTS.md"));
+  // Control: a link that stays inside the repository is read (by the path it has there).
+  await link("../docs/agents.md", join(t.dir, "r/s/AGENTS.md"));
+  // A folder on the way that links outside counts as leaving it too.
+  await link(t.dir, join(t.dir, "r/s/t/.claude"));
+  await Deno.writeTextFile(join(t.dir, "CLAUDE.md"), "SECRET claude");
+  const roots = { cwd: join(t.dir, "r/s/t"), home: join(t.dir, "home") };
+  const found = await findInstructions("AGENTS.md", roots);
+  assert.deepEqual(found.files.map((f) => [f.path, f.text]), [
+    [join(t.dir, "r/s/AGENTS.md"), "linked rules inside"],
+    [join(t.dir, "r/s/t/AGENTS.md"), "t rules"],
+  ]);
+  assert.deepEqual(found.warnings, [
+    `Skipped the instruction file ${join(t.dir, "r/AGENTS.md")}: it leads through a link to ` +
+    `${join(t.dir, "secret.txt")}, outside the project ${join(t.dir, "r")}`,
+  ]);
+  const claude = await findInstructions("CLAUDE.md", roots);
+  assert.deepEqual(claude.files, []);
+  assert.match(
+    claude.warnings.join("\n"),
+    /r\/s\/t\/\.claude\/CLAUDE\.md: it leads through a link/,
+  );
+});
+
+Deno.test("findInstructions() passes over a held-back AGENTS.override.md to the next name", async () => {
+  await using t = await tree({
+    "r/.git/": "",
+    "r/AGENTS.override.md": "planted override",
+    "r/AGENTS.md": "root rules",
+  });
+  const held = join(t.dir, "r/AGENTS.override.md");
+  const roots = { cwd: join(t.dir, "r"), home: join(t.dir, "home") };
+  const heldBack = await findInstructions("AGENTS.md", { ...roots, isHeldBack: (p) => p === held });
+  assert.deepEqual([heldBack.files.map((f) => f.text), heldBack.warnings], [["root rules"], []]);
+  // Control: not held back, the override wins as usual.
+  const usual = await findInstructions("AGENTS.md", roots);
+  assert.deepEqual(usual.files.map((f) => f.text), ["planted override"]);
+});

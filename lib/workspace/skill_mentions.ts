@@ -6,7 +6,7 @@
  * not mentions; names of common environment variables (`$HOME`, `$PATH`) never are.
  */
 import type { Block, Message } from "../model/message.ts";
-import type { SkillInfo } from "../tools/skills.ts";
+import { readSkillText, type SkillInfo } from "../tools/skills.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 
 /** What a message mentions: names, and the paths of linked mentions. */
@@ -94,8 +94,9 @@ export async function skillMessages(
   const messages: Message[] = [];
   for (const skill of mentionedSkills(text, await opts.skills())) {
     try {
-      const contents = new TextDecoder().decode(await opts.fs.readFile(skill.path));
-      messages.push(skillMessage(skill, contents));
+      const read = await readSkillText(opts.fs, skill.path);
+      if ("text" in read) messages.push(skillMessage(skill, read.text));
+      else opts.warn(`Cannot load the skill ${skill.name} from ${skill.path}: ${read.problem}`);
     } catch (error) {
       opts.warn(`Cannot load the skill ${skill.name} from ${skill.path}: ${String(error)}`);
     }

@@ -4,7 +4,14 @@
  * `lib/tools/skills.ts`; the session hands the tools this discovery through `TurnContext.skills`.
  */
 import { dirname, join } from "node:path";
-import { parseSkillFile, SKILL_FILE, type SkillInfo, type SkillScope } from "../tools/skills.ts";
+import { isWithin } from "./_file_checks.ts";
+import {
+  parseSkillFile,
+  readSkillText,
+  SKILL_FILE,
+  type SkillInfo,
+  type SkillScope,
+} from "../tools/skills.ts";
 import type { DirEntry, FileSystem } from "../../sandbox/file_system.ts";
 
 /** Folder levels searched below each root. */
@@ -38,13 +45,17 @@ export interface SkillDiscovery {
  * `.git`; only `cwd` without one), the project root's `.codex/skills`, the user's
  * `$HOME/.agents/skills`, `<home>/skills`, then bundled `<home>/skills/.system`. The first skill
  * of a name wins, and a warning says which one won; a SKILL.md whose front matter breaks the
- * rules (`skillProblem()`) is left out with a warning; held-back ones are left out silently.
+ * rules (`skillProblem()`), that is not a regular file of at most `SKILL_MAX_BYTES`, or that is
+ * a project's and resolves outside the project root, is left out with a warning; held-back ones
+ * are left out silently.
  */
 export async function discoverSkills(cwd: string, opts: SkillRoots): Promise<SkillDiscovery> {
   const found = new Map<string, SkillInfo>();
   const warnings: string[] = [];
-  for (const [dir, scope] of await skillRoots(cwd, opts)) {
-    for (const skill of await skillsUnder(opts.fs, dir, scope)) {
+  const root = await projectRoot(opts.fs, cwd);
+  const walk: SkillWalk = { fs: opts.fs, root, realRoot: await realPathOf(opts.fs, root) };
+  for (const [dir, scope] of skillRoots(cwd, root, opts)) {
+    for (const skill of await skillsUnder(walk, dir, scope)) {
       if (opts.isHeldBack?.(skill.path)) continue;
       if ("problem" in skill) {
         warnings.push(`Skipped the skill ${skill.path}: ${skill.problem}`);
@@ -98,9 +109,8 @@ export function skillProblem(meta: Record<string, string>): string | undefined {
 }
 
 /** The folders skills are searched in, by precedence. */
-async function skillRoots(cwd: string, opts: SkillRoots): Promise<Array<[string, SkillScope]>> {
+function skillRoots(cwd: string, root: string, opts: SkillRoots): Array<[string, SkillScope]> {
   const roots: Array<[string, SkillScope]> = [];
-  const root = await projectRoot(opts.fs, cwd);
   for (let dir = cwd;; dir = dirname(dir)) {
     roots.push([join(dir, ".agents", "skills"), "repo"]);
     if (dir === root || dirname(dir) === dir) break;
@@ -121,12 +131,21 @@ interface BadSkill {
   problem: string;
 }
 
+/** What one discovery reads with: the file system and the project root (also as a real path). */
+interface SkillWalk {
+  fs: FileSystem;
+  root: string;
+  /** The project root's real path; undefined when it cannot be resolved. */
+  realRoot: string | undefined;
+}
+
 /** Skill folders below `root`, breadth first, not descending into a skill or a dot folder. */
 async function skillsUnder(
-  fs: FileSystem,
+  walk: SkillWalk,
   root: string,
   scope: SkillScope,
 ): Promise<Array<SkillInfo | BadSkill>> {
+  const { fs } = walk;
   const skills: Array<SkillInfo | BadSkill> = [];
   let level = [root];
   let visited = 0;
@@ -134,7 +153,7 @@ async function skillsUnder(
     const next: string[] = [];
     for (const dir of level) {
       if (++visited > MAX_DIRS) return skills;
-      const skill = await readSkill(fs, dir, scope);
+      const skill = await readSkill(walk, dir, scope);
       if (skill) {
         skills.push(skill);
         continue;
@@ -150,18 +169,19 @@ async function skillsUnder(
   return skills;
 }
 
+/** The skill of folder `dir`; undefined when it holds no SKILL.md (or one that cannot be read). */
 async function readSkill(
-  fs: FileSystem,
+  walk: SkillWalk,
   dir: string,
   scope: SkillScope,
 ): Promise<SkillInfo | BadSkill | undefined> {
   const path = join(dir, SKILL_FILE);
-  const text = await fs.readFile(path).then(
-    (bytes) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
-    () => undefined,
-  );
-  if (text === undefined) return undefined;
-  const parsed = await parseSkillFile(text);
+  const read = await readSkillText(walk.fs, path).catch(() => undefined);
+  if (read === undefined) return undefined;
+  if ("problem" in read) return { path, problem: read.problem };
+  const outside = scope === "repo" ? await outsideRoot(walk, path) : undefined;
+  if (outside) return { path, problem: outside };
+  const parsed = await parseSkillFile(read.text);
   if (!parsed) return { path, problem: "it does not start with --- front matter ---" };
   if (parsed.invalidYaml) return { path, problem: "its front matter is not valid YAML" };
   const problem = skillProblem(parsed.meta);
@@ -175,6 +195,23 @@ async function listDir(fs: FileSystem, dir: string): Promise<DirEntry[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * Why a project's SKILL.md at `path` is not read: it resolves (a link, or a linked folder on
+ * the way) outside the project root. Undefined when it lies inside.
+ */
+async function outsideRoot(walk: SkillWalk, path: string): Promise<string | undefined> {
+  const real = await realPathOf(walk.fs, path);
+  if (real !== undefined && walk.realRoot !== undefined && isWithin(real, walk.realRoot)) {
+    return undefined;
+  }
+  return `it leads through a link to ${real ?? "a path that cannot be resolved"}, outside ` +
+    `the project ${walk.root}`;
+}
+
+async function realPathOf(fs: FileSystem, path: string): Promise<string | undefined> {
+  return await fs.realPath(path).catch(() => undefined);
 }
 
 /** The nearest folder up from `cwd` holding `.git`, as `fs` sees it; else `cwd`. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { inProcessFs } from "../../sandbox/file_system.ts";
+import { SKILL_MAX_BYTES } from "../tools/skills.ts";
 import { discoverSkills, skillProblem } from "./skills.ts";
 
 const skill = (name: string, description: string) =>
@@ -119,4 +120,68 @@ Deno.test("discoverSkills() leaves out a held-back SKILL.md, and a lower scope's
   });
   assert.deepEqual(skills.find((s) => s.name === "deploy")?.description, "root deploy");
   assert.deepEqual(warnings, [], "no clash with a held-back skill");
+});
+
+Deno.test({
+  name: `discoverSkills() skips a SKILL.md linked to /dev/zero, a FIFO or one too large${
+    Deno.build.os === "windows" ? " (SKIPPED: no /dev/zero)" : ""
+  }`,
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using t = await skillTree();
+    const proj = join(t.dir, "proj");
+    const at = (path: string) => join(proj, path, "SKILL.md");
+    for (const dir of [".agents/skills/zero", ".codex/skills/zero"]) {
+      await Deno.mkdir(join(proj, dir), { recursive: true });
+      await Deno.symlink("/dev/zero", at(dir));
+    }
+    await Deno.mkdir(join(proj, ".agents/skills/pipe"));
+    const fifo = await new Deno.Command("mkfifo", { args: [at(".agents/skills/pipe")] }).output();
+    assert.ok(fifo.success, "mkfifo made the FIFO");
+    await Deno.mkdir(join(proj, ".agents/skills/huge"));
+    const huge = skill("huge", "too large") + "x".repeat(SKILL_MAX_BYTES);
+    await Deno.writeTextFile(at(".agents/skills/huge"), huge);
+    const started = Date.now();
+    const found = await discoverSkills(proj, { fs: inProcessFs });
+    assert.ok(Date.now() - started < 5_000, "discovered in seconds");
+    // Control: the project's regular skills are listed.
+    assert.deepEqual(found.skills.map((s) => s.name), ["deploy", "lint", "review"]);
+    assert.deepEqual(found.warnings.filter((w) => !w.startsWith("Skill ")), [
+      `Skipped the skill ${at(".agents/skills/huge")}: it is over the 1 MiB a SKILL.md may have`,
+      `Skipped the skill ${
+        at(".agents/skills/pipe")
+      }: it is a FIFO (named pipe), not a regular file`,
+      `Skipped the skill ${
+        at(".agents/skills/zero")
+      }: it is a character device, not a regular file`,
+      `Skipped the skill ${at(".codex/skills/zero")}: it is a character device, not a regular file`,
+    ]);
+  },
+});
+
+Deno.test("discoverSkills() skips a project's SKILL.md that links outside the project", async () => {
+  await using t = await skillTree();
+  const proj = join(t.dir, "proj");
+  await Deno.mkdir(join(proj, ".agents/skills/away"));
+  await Deno.symlink(
+    join(t.dir, "user/.agents/skills/notes/SKILL.md"),
+    join(proj, ".agents/skills/away/SKILL.md"),
+  );
+  // Control: a link that stays inside the project loads.
+  await Deno.mkdir(join(proj, ".agents/skills/near"));
+  await Deno.mkdir(join(proj, "docs"));
+  await Deno.writeTextFile(join(proj, "docs/near.md"), skill("near", "kept inside"));
+  await Deno.symlink("../../../docs/near.md", join(proj, ".agents/skills/near/SKILL.md"));
+  const found = await discoverSkills(proj, { fs: inProcessFs });
+  assert.deepEqual(found.skills.map((s) => s.name), ["deploy", "lint", "near", "review"]);
+  assert.deepEqual(found.warnings, [
+    `Skipped the skill ${join(proj, ".agents/skills/away/SKILL.md")}: it leads through a link ` +
+    `to ${join(t.dir, "user/.agents/skills/notes/SKILL.md")}, outside the project ${proj}`,
+  ]);
+  // The user's own skills may link anywhere.
+  const user = await discoverSkills(join(t.dir, "outside"), {
+    userHome: proj,
+    fs: inProcessFs,
+  });
+  assert.ok(user.skills.some((s) => s.name === "notes" && s.scope === "user"));
 });

@@ -48,6 +48,12 @@ export interface Workspace extends AsyncDisposable {
   readonly notices: readonly string[];
   /** True for a held-back file and for anything in a folder held back whole. */
   isHeldBack(path: string): boolean;
+  /**
+   * Holds back the instruction files of `names` (`project_doc_fallback_filenames`) as it does
+   * `AGENTS.override.md`: watched from now on, so call it before any command runs; those that
+   * changed while an earlier session ran join `heldBack` and `notices`.
+   */
+  watchInstructionNames(names: readonly string[]): Promise<void>;
   /** The repository around `cwd` now (a session may create one), if any. */
   gitRoot(): Promise<string | undefined>;
   /** The prompt variables `harness`'s templates use, with the session's values. */
@@ -87,7 +93,7 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
   const isHeldBack = watch.isHeld;
   const gitRoot = () => findGitRoot(cwd);
   const instructions = (kind: InstructionKind, given?: InstructionOptions) =>
-    findInstructions(kind, { cwd, home, userHome: env.HOME }, given);
+    findInstructions(kind, { cwd, home, userHome: env.HOME, isHeldBack }, given);
   const discover = (fs: FileSystem = inProcessFs) =>
     discoverSkills(cwd, { home, userHome: env.HOME, fs, isHeldBack });
   const skills = async (fs?: FileSystem) => (await discover(fs)).skills;
@@ -100,6 +106,7 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
     heldBack: watch.held,
     notices: watch.notices,
     isHeldBack,
+    watchInstructionNames: (names) => watch.watchNames(names),
     gitRoot,
     instructions,
     skills,
