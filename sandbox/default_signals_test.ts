@@ -48,7 +48,8 @@ function ignores(mask: bigint, signal: number): boolean {
 
 Deno.test({
   name: `a parent that ignores SIGQUIT does not pass it on to sandboxed commands${skip}`,
-  ignore: skip !== "",
+  // Under CI a missing bubblewrap fails the test instead of skipping it.
+  ignore: skip !== "" && Deno.env.get("CI") !== "true",
   async fn() {
     const trapped = `trap "" QUIT INT PIPE; grep SigIgn /proc/self/status; exec "$@"`;
     const out = await new Deno.Command("/bin/bash", {

@@ -48,7 +48,8 @@ async function setsidHook(opts: { bwrap?: string } = {}) {
 
 Deno.test({
   name: `a hook's setsid child is gone once the hook is stopped at its timeout${skip}`,
-  ignore: !bwrapWorks,
+  // Under CI a missing bubblewrap fails the test instead of skipping it.
+  ignore: !bwrapWorks && Deno.env.get("CI") !== "true",
   async fn() {
     const { child } = await setsidHook();
     await waitFor("the setsid child is gone", async () => (await pidsRunning(child)).length === 0);
