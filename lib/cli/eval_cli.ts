@@ -37,7 +37,7 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
     .option("-m, --model <list>", "models: m1,m2,… (default: the configured model)")
     .option("--repeat <n>", "runs of each task × harness × model", "1")
     .option("--jobs <n>", "runs at once", "1")
-    .option("--check <cmd>", "a command run in the copy after the agent; exit 0 passes")
+    .option("--check <cmd>", "a command run sandboxed in the copy after the agent; exit 0 passes")
     .option("--timeout <seconds>", "the agent's time limit per run", "1800")
     .option("--out <dir>", "the job folder (default ~/.openinterpreter/evals/<time>)")
     .option("--with-changes", "copy the uncommitted changes into each copy too")
@@ -51,11 +51,12 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
     .option("-c, --config <key=value>", "a config override for every run", collect, [])
     .option("-p, --profile <name>", "use the [profiles.NAME] table of config.toml")
     .addOption(
-      new Option("-s, --sandbox <mode>", "sandbox of every run").choices([
-        "read-only",
-        "workspace-write",
-        "danger-full-access",
-      ]),
+      new Option("-s, --sandbox <mode>", "sandbox of every run's agent (checks: always bwrap)")
+        .choices([
+          "read-only",
+          "workspace-write",
+          "danger-full-access",
+        ]),
     )
     .addOption(
       new Option("-a, --ask-for-approval <policy>", "approval policy of every run (default never)")

@@ -1,8 +1,9 @@
 /**
  * `interpreter eval` end to end: the real CLI runs the habit tracker across three harnesses
  * against the scripted provider, which plays a different model per harness (one that fixes the
- * bug, one that makes argument errors, one that loops). Each run is a real `exec` in a real git
- * worktree with a real check; the job folder must be what Harbor reads.
+ * bug, one that makes argument errors, one that loops). Each run is a real `exec` in a real
+ * local clone with a real check; the job folder must be what Harbor reads. A model that plants
+ * a `conftest.py` gets nothing from the check that runs it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -60,7 +61,101 @@ async function worktrees(repo: string): Promise<number> {
   return list.stdout.split("\n").filter((l) => l.startsWith("worktree ")).length;
 }
 
-Deno.test("eval runs native, claude-code and minimal 3 times each in worktrees and reports pass rates, intervals, steps and failed calls in Harbor's layout", async () => {
+/** A key in eval's environment that no check may read. */
+const MOCK_KEY = "mock-secret-4f1c";
+
+/**
+ * A folder outside `/tmp` (which checks get empty), so that only the read-only root keeps a
+ * check from writing there: a temp folder in HOME, else in the temp folder.
+ */
+function hostDir(prefix: string): Promise<string> {
+  const home = Deno.env.get("HOME");
+  return Deno.makeTempDir({ prefix, ...(home ? { dir: home } : {}) })
+    .catch(() => Deno.makeTempDir({ prefix }));
+}
+
+/** What the project config of `hostRepo()` sets: seen in requests only where it is trusted. */
+const PROJECT_MAX_TOKENS = 1234;
+
+/**
+ * The habit tracker as a repository in `hostDir()`, with a project config, and a folder beside
+ * it for escapes.
+ */
+async function hostRepo(dirs: { add(dir: Promise<string>): Promise<string> }) {
+  const root = await dirs.add(hostDir(".oi-eval-host-"));
+  const [repo, outside] = [join(root, "repo"), join(root, "outside")];
+  await Deno.mkdir(repo);
+  await Deno.mkdir(outside);
+  const fixture = join(REPO, "tests", "fixtures", "habits");
+  for await (const entry of Deno.readDir(fixture)) {
+    if (entry.isFile) await Deno.copyFile(join(fixture, entry.name), join(repo, entry.name));
+  }
+  await Deno.mkdir(join(repo, ".openinterpreter"));
+  await Deno.writeTextFile(
+    join(repo, ".openinterpreter", "config.toml"),
+    `model_max_output_tokens = ${PROJECT_MAX_TOKENS}\n`,
+  );
+  const git = (...args: string[]) =>
+    run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], repo);
+  await git("init", "-q");
+  await git("add", ".");
+  await git("commit", "-qm", "init");
+  return { repo, outside, hook: join(repo, ".git", "hooks", "pre-commit") };
+}
+
+/**
+ * The agent's first turn: a `conftest.py` that, when pytest loads it in a check, tries to write
+ * outside the copy, to write a hook into the main repository's `.git`, and to read keys.
+ */
+function plantConftest(at: { outside: string; hook: string }) {
+  const conftest = [
+    "import os, pathlib",
+    "def attempt(name, action):",
+    "    try:",
+    "        action()",
+    '        print("ESCAPE %s: done" % name)',
+    "    except OSError as error:",
+    '        print("ESCAPE %s: refused" % name)',
+    `attempt("outside", lambda: pathlib.Path(${
+      JSON.stringify(join(at.outside, "escaped"))
+    }).write_text("x"))`,
+    `attempt("hook", lambda: pathlib.Path(${JSON.stringify(at.hook)}).write_text("#!/bin/sh\\n"))`,
+    'print("KEY=%s FAKE=%s" % (os.environ.get("MOCK_API_KEY", "absent"), os.environ.get("FAKE_API_KEY", "absent")))',
+    'print("PROOF=%s" % os.environ.get("PROOF", "absent"))',
+    'print("HOME_IN_COPY=%s" % os.environ["HOME"].endswith(".home"))',
+  ].join("\n");
+  const cmd = `cat > conftest.py <<'EOF'\n${conftest}\nEOF`;
+  return { reply: { tool_calls: [{ name: "exec_command", args: { cmd } }] } };
+}
+
+/** Asserts that the planted conftest ran in the check (stdout `out`) and got nothing. */
+async function assertConftestHeld(out: string, at: { outside: string; hook: string }) {
+  assert.match(out, /ESCAPE outside: refused/, out);
+  assert.match(out, /ESCAPE hook: refused/, out);
+  assert.match(out, /KEY=absent FAKE=absent/, out);
+  assert.match(out, /HOME_IN_COPY=True/, out);
+  assert.ok(!out.includes(MOCK_KEY));
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(at.outside)), []);
+  assert.equal(await Deno.lstat(at.hook).then(() => true, () => false), false);
+}
+
+/** The output limits the fake provider was asked for. */
+function maxTokensAsked(fake: { requests: Array<{ body: unknown }> }): unknown[] {
+  return fake.requests.map((r) => (r.body as Record<string, unknown>).max_tokens);
+}
+
+/** The pids of processes whose command line mentions `text`. */
+async function processesMentioning(text: string): Promise<number[]> {
+  const pids: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
+    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    if (cmdline.includes(text)) pids.push(Number(entry.name));
+  }
+  return pids;
+}
+
+Deno.test("eval runs native, claude-code and minimal 3 times each in local clones and reports pass rates, intervals, steps and failed calls in Harbor's layout", async () => {
   await using dirs = tempDirs();
   const repo = await dirs.add(fixtureRepo("habits"));
   const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-tmp-" }));
@@ -238,11 +333,12 @@ Deno.test("Ctrl-C stops eval cleanly and --resume runs only what did not finish"
   assert.equal(await worktrees(repo), 1);
 });
 
-Deno.test("eval runs a Harbor task folder in the repository: its tests/test.sh writes reward.txt", async () => {
+Deno.test("eval runs a Harbor task folder in the repository in the sandbox: its tests/test.sh writes reward.txt, a planted conftest.py gets nothing", async () => {
   await using dirs = tempDirs();
-  const repo = await dirs.add(fixtureRepo("habits"));
+  const at = await hostRepo(dirs);
   const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
   const script = [
+    plantConftest(at),
     {
       reply: {
         tool_calls: [{ name: "exec_command", args: { cmd: "printf 'Hello\\n' > hello.txt" } }],
@@ -253,24 +349,36 @@ Deno.test("eval runs a Harbor task folder in the repository: its tests/test.sh w
   await using fake = startFakeProvider([], {
     routes: [{ model: "fake-model", tools_include: EVAL_HARNESS_TOOLS.native, script }],
   });
-  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  // The repository is trusted, so each run in a copy of it is too: its project config counts.
+  const trusted = `[projects.${
+    JSON.stringify(await Deno.realPath(at.repo))
+  }]\ntrust_level = "trusted"`;
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat", trusted));
   const job = join(out, "job");
-  const tasks = join(REPO, "tests", "fixtures", "harbor_tasks", "hello");
+  const tasks = join(REPO, "tests", "fixtures", "harbor_tasks", "hello_pytest");
   const result = await interpreter(
     ["eval", "--harness", "native", "--tasks", tasks, "--out", job],
-    { cwd: repo, home },
+    { cwd: at.repo, home, env: { MOCK_API_KEY: MOCK_KEY } },
   );
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(fake.failures, []);
   const [trial] = await trialDirs(job);
-  assert.match(trial, /^hello__.{7}$/);
+  assert.match(trial, /^hello_pytest__.{7}$/);
   assert.equal(await Deno.readTextFile(join(job, trial, "verifier", "reward.txt")), "1\n");
   assert.match(result.stdout, /native\s+fake-model\s+1\/1 100%/);
   assert.deepEqual(await harborLayoutProblems(job), []);
+  const stdout = await Deno.readTextFile(join(job, trial, "verifier", "test-stdout.txt"));
+  await assertConftestHeld(stdout, at);
+  assert.match(stdout, /PROOF=passed-through/, "[verifier] env reaches the test");
+  assert.deepEqual(maxTokensAsked(fake), [
+    PROJECT_MAX_TOKENS,
+    PROJECT_MAX_TOKENS,
+    PROJECT_MAX_TOKENS,
+  ]);
 
   const docker = join(REPO, "tests", "fixtures", "harbor_tasks", "needs_docker");
   const refused = await interpreter(["eval", "--harness", "native", "--tasks", docker], {
-    cwd: repo,
+    cwd: at.repo,
     home,
   });
   assert.equal(refused.code, 1, refused.stderr);
@@ -279,6 +387,81 @@ Deno.test("eval runs a Harbor task folder in the repository: its tests/test.sh w
     refused.stderr,
     /harbor run -p \S*needs_docker --agent-import-path interpreter_harbor:Interpreter -m fake-model --ak harness=native/,
   );
+});
+
+Deno.test("eval --check runs a planted conftest.py in the sandbox, where it gets nothing; SIGHUP then leaves no process, copy or worktree", async () => {
+  await using dirs = tempDirs();
+  const at = await hostRepo(dirs);
+  const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-tmp-" }));
+  const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
+  // Slow replies, so that the second run is still talking to the model when SIGHUP comes.
+  const script = [plantConftest(at), { reply: { text: "Done: the tests pass." } }];
+  await using fake = startFakeProvider([], {
+    routes: [{ model: "fake-model", tools_include: EVAL_HARNESS_TOOLS.native, script }],
+    chunkDelayMs: 30,
+  });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const job = join(out, "job");
+  // The control: the check passes (a test of the tracker that holds before the fix).
+  const check = "python3 -m pytest -q -s -p no:cacheprovider -k 'not boundary'";
+  // A task file of the repository's own, whose task takes its check from --check.
+  await Deno.writeTextFile(
+    join(at.repo, "tasks.toml"),
+    '[[task]]\nname = "plant"\nprompt = "go"\n',
+  );
+  const child = new Deno.Command(join(REPO, "scripts", "interpreter"), {
+    args: [
+      "eval",
+      ...["--harness", "native", "--repeat", "2", "--check", check, "--out", job],
+      ...["--tasks", "tasks.toml"],
+    ],
+    cwd: at.repo,
+    env: {
+      OPENINTERPRETER_HOME: home,
+      FAKE_API_KEY: "k",
+      MOCK_API_KEY: MOCK_KEY,
+      NO_COLOR: "1",
+      TMPDIR: tmp,
+      PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Two requests make the first run; the third is the second run's agent at work.
+  await until("the second run's first request", () => fake.requests.length >= 3, 120_000);
+  const running = await processesMentioning(tmp);
+  assert.ok(running.length > 0, "the second run's agent is running in its copy");
+  child.kill("SIGHUP");
+  const stopped = await child.output();
+  const stderr = new TextDecoder().decode(stopped.stderr);
+  assert.equal(stopped.code, 129, stderr);
+  assert.match(
+    stderr,
+    /^note: the tasks in ".*tasks\.toml" come from the repository: the commands they name will run \(sandboxed\)$/m,
+  );
+  assert.match(
+    stderr,
+    /Interrupted: 1 of 2 runs finished\. Continue with: interpreter eval --resume /,
+  );
+  await until(
+    "every process of the stopped run to end",
+    async () => (await processesMentioning(tmp)).length === 0,
+    10_000,
+  );
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(tmp)), [], "a copy was left");
+  assert.equal(await worktrees(at.repo), 1);
+
+  const [trial] = await trialDirs(job);
+  const record = JSON.parse(await Deno.readTextFile(join(job, trial, "result.json")))
+    .agent_result.metadata.interpreter;
+  assert.equal(record.passed, true, JSON.stringify(record));
+  await assertConftestHeld(
+    await Deno.readTextFile(join(job, trial, "verifier", "test-stdout.txt")),
+    at,
+  );
+  // The control of the trusted copy above: an untrusted repository's config does not count.
+  assert.ok(maxTokensAsked(fake).every((n) => n !== PROJECT_MAX_TOKENS), stderr);
 });
 
 Deno.test("eval --harbor-config prints the Harbor job for the harnesses and models; bad input is refused before any run", async () => {

@@ -12,11 +12,14 @@ export interface Finished {
 export interface RunOptions {
   cwd: string;
   env?: Record<string, string>;
+  /** Start from `env` alone, not the parent's environment added to it. */
+  clearEnv?: boolean;
   stdin?: string;
   timeoutMs?: number;
   /**
-   * At the time limit the program first gets SIGTERM (to end cleanly: exec writes its
-   * trajectory), and its group is killed this many milliseconds later. Default: killed at once.
+   * At the time limit or an abort the program first gets SIGTERM (to end cleanly: exec writes
+   * its trajectory and removes its temp files), and its group is killed this many milliseconds
+   * later. Default: killed at once.
    */
   graceMs?: number;
   /** Stops the command (its whole process group) when aborted. */
@@ -25,30 +28,36 @@ export interface RunOptions {
 
 /**
  * Runs `program args` in its own process group, to its end or its time limit (then the group is
- * killed). Never throws for a non-zero exit; throws when the program cannot start.
+ * killed). Never throws for a non-zero exit; throws when the program cannot start, and with the
+ * signal's reason when it was aborted before.
  */
 export async function runCommand(
   program: string,
   args: string[],
   opts: RunOptions,
 ): Promise<Finished> {
+  opts.signal?.throwIfAborted();
   const child = new Deno.Command(program, {
     args,
     cwd: opts.cwd,
     env: opts.env,
+    clearEnv: opts.clearEnv,
     stdin: opts.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     detached: true,
   }).spawn();
   let timedOut = false;
-  const kill = () => killGroup(child.pid);
   let grace: ReturnType<typeof setTimeout> | undefined;
+  const kill = () => {
+    if (opts.graceMs === undefined) return killGroup(child.pid);
+    if (grace !== undefined) return;
+    killGroup(child.pid, "SIGTERM");
+    grace = setTimeout(() => killGroup(child.pid), opts.graceMs);
+  };
   const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => {
     timedOut = true;
-    if (opts.graceMs === undefined) return kill();
-    killGroup(child.pid, "SIGTERM");
-    grace = setTimeout(kill, opts.graceMs);
+    kill();
   }, opts.timeoutMs);
   opts.signal?.addEventListener("abort", kill, { once: true });
   try {

@@ -4,15 +4,14 @@
  * `eval report DIR` re-renders a job, `eval compare A B` puts two side by side.
  */
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { createInterface } from "node:readline/promises";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { type EvalArgs, type EvalCommand, execFlagsOf } from "./eval_args.ts";
-import { copySource, hasUncommittedChanges } from "./copies.ts";
-import { type PreparedJob, readPlan, resumeJob, runJob, startJob } from "./job.ts";
+import { type PreparedJob, prepareSource, readPlan, resumeJob, runJob, startJob } from "./job.ts";
 import { type JobPlan, readRecords } from "./job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "./plan.ts";
 import { EvalProgress } from "./progress.ts";
@@ -49,7 +48,7 @@ async function runEvalJob(
   env: Record<string, string>,
   color: boolean,
 ): Promise<number> {
-  const job = args.resume ? await resumeJob(resolve(args.resume)) : await planJob(args, env);
+  const job = args.resume ? await resumeJob(resolve(args.resume), env) : await planJob(args, env);
   if (!job) return 0;
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
   if (!await confirm(job, { ask: interactive && !args.yes, resumed: Boolean(args.resume) })) {
@@ -77,7 +76,7 @@ async function runEvalJob(
   if (outcome.keptCopies) {
     console.error(
       `Copies kept in ${outcome.keptCopies}` +
-        (job.source.git ? ' (git worktrees: remove each with "git worktree remove PATH")' : ""),
+        (job.source.git ? " (clones of their own: remove the folder when done)" : ""),
     );
   }
   if (outcome.interrupted) {
@@ -86,7 +85,7 @@ async function runEvalJob(
       `Interrupted: ${outcome.records.length} of ${total} runs finished. ` +
         `Continue with: interpreter eval --resume ${job.jobDir}`,
     );
-    return 130;
+    return signalExitCode(outcome.signal);
   }
   console.error(
     `Open a run with interpreter resume <session id>; see it again with ` +
@@ -128,11 +127,22 @@ async function planJob(
     return undefined;
   }
   const tasks = await tasksOf(args, pairs[0]);
-  const source = await copySource(cwd, Boolean(args.withChanges));
-  if (await hasUncommittedChanges(source)) {
+  const withChanges = Boolean(args.withChanges);
+  const execFlags = execFlagsOf(args.exec);
+  const { source, checkEnv, uncommitted } = await prepareSource(
+    { source: cwd, withChanges, execFlags, tasks },
+    env,
+  );
+  if (uncommitted) {
     console.error(
       "note: the repository has uncommitted changes; each run starts from HEAD without them " +
         "(pass --with-changes to include them)",
+    );
+  }
+  if (args.tasks && await isInside(args.tasks, source.root)) {
+    console.error(
+      `note: the tasks in "${resolve(args.tasks)}" come from the repository: the commands ` +
+        "they name will run (sandboxed)",
     );
   }
   const started = new Date();
@@ -148,14 +158,22 @@ async function planJob(
     repeat: args.repeat,
     jobs: args.jobs,
     source: cwd,
-    withChanges: Boolean(args.withChanges),
-    execFlags: execFlagsOf(args.exec),
+    withChanges,
+    execFlags,
     timeoutSec: args.timeout,
   };
   const jobDir = resolve(args.out ?? join(configHome(env, cwd), "evals", name));
   const trials = planTrials(tasks, plan.pairs, args.repeat);
   const cost = estimateCost(trials, models);
-  return { plan, jobDir, trials, done: [], source, ...(cost !== undefined ? { cost } : {}) };
+  return {
+    plan,
+    jobDir,
+    trials,
+    done: [],
+    source,
+    checkEnv,
+    ...(cost !== undefined ? { cost } : {}),
+  };
 }
 
 async function tasksOf(
@@ -214,6 +232,17 @@ async function confirm(
   } finally {
     rl.close();
   }
+}
+
+/** 128 plus the number of the signal that stopped the job, as a shell reports it. */
+function signalExitCode(signal: Deno.Signal | undefined): number {
+  return 128 + (signal === "SIGHUP" ? 1 : signal === "SIGTERM" ? 15 : 2);
+}
+
+/** Whether `path` lies in folder `root` (both by their real paths). */
+async function isInside(path: string, root: string): Promise<boolean> {
+  const [file, dir] = await Promise.all([Deno.realPath(path), Deno.realPath(root)]);
+  return file === dir || file.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
 /** Harbor's job name form: `2026-12-02__16-40-05`. */

@@ -1,8 +1,10 @@
 /**
  * Harbor task folders (`task.toml`, `instruction.md`, `tests/test.sh`) as eval tasks. Only
  * tasks that run on the host are taken: a task whose environment is a container (a Dockerfile,
- * a compose file or an image) or that has several steps is refused with the `harbor run`
- * command that runs it, with our Harbor agent, where it was meant to run.
+ * a compose file or an image), that has several steps or that asks for a network allowlist is
+ * refused with the `harbor run` command that runs it, with our Harbor agent, where it was meant
+ * to run. The test's network follows `network_mode` (the verifier's, else the environment's;
+ * omitted means public), and `[verifier] env` is added to its environment.
  */
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
@@ -41,8 +43,16 @@ const taskTomlSchema = z.looseObject({
   version: z.union([z.string(), z.number()]).optional(),
   task: z.looseObject({ name: z.string().optional() }).optional(),
   agent: z.looseObject({ timeout_sec: seconds.optional() }).optional(),
-  verifier: z.looseObject({ timeout_sec: seconds.optional() }).optional(),
-  environment: z.looseObject({ docker_image: z.string().optional() }).optional(),
+  verifier: z.looseObject({
+    timeout_sec: seconds.optional(),
+    network_mode: z.string().optional(),
+    env: z.record(z.string(), z.string()).optional(),
+  }).optional(),
+  environment: z.looseObject({
+    docker_image: z.string().optional(),
+    network_mode: z.string().optional(),
+    allow_internet: z.boolean().optional(),
+  }).optional(),
   steps: z.array(z.unknown()).optional(),
 });
 
@@ -113,15 +123,54 @@ async function readFolder(dir: string, timeoutSec: number | undefined): Promise<
     });
   }
   const agentTimeout = config.agent?.timeout_sec ?? timeoutSec;
+  const env = config.verifier?.env ?? {};
   return {
     task: {
       name,
       prompt,
       ...(agentTimeout !== undefined && { timeoutSec: agentTimeout }),
       checkTimeoutSec: config.verifier?.timeout_sec ?? VERIFIER_TIMEOUT_SEC,
+      network: networkMode(config) === "public",
+      ...(Object.keys(env).length > 0 && { verifierEnv: env }),
       harborDir: dir,
     },
   };
+}
+
+const NETWORK_MODES = ["public", "no-network", "allowlist"];
+
+/** The test's `network_mode`: the verifier's, else the environment's (`allow_internet` too). */
+function networkMode(config: TaskToml): string {
+  const legacy = config.environment?.allow_internet === false ? "no-network" : "public";
+  return config.verifier?.network_mode ?? config.environment?.network_mode ?? legacy;
+}
+
+/**
+ * `env` with each `${VAR}` and `${VAR:-default}` in its values taken from `from`, the check's
+ * environment (which holds no key, secret or token). A variable that is not there and has no
+ * default is an error naming the task.
+ */
+export function resolveVerifierEnv(
+  task: { name: string; harborDir?: string; verifierEnv?: Record<string, string> },
+  from: Record<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(task.verifierEnv ?? {})) {
+    out[key] = value.replace(/\$\{(\w+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => {
+      const found = from[name] ?? fallback;
+      if (found !== undefined) return found;
+      return fail(
+        `[verifier] env ${key} of Harbor task "${task.name}" takes \${${name}}, which checks ` +
+          `do not get (in "${join(task.harborDir ?? "", "task.toml")}")`,
+        {
+          hint: `Set ${name} in your environment, or give a default as in \${${name}:-value}; ` +
+            "names like *KEY*, *SECRET* and *TOKEN* never reach checks unless " +
+            "[shell_environment_policy] lets them",
+        },
+      );
+    });
+  }
+  return out;
 }
 
 function parseTaskToml(text: string, file: string): TaskToml {
@@ -145,9 +194,18 @@ function taskName(config: TaskToml, dir: string): string {
   });
 }
 
-/** What the task's environment needs that a host run cannot give, if anything. */
+/** What the task needs that a host run cannot give (a container, mostly), if anything. */
 async function containerNeed(config: TaskToml, dir: string): Promise<string | undefined> {
   if ((config.steps?.length ?? 0) > 0) return "Harbor's runner for its [[steps]]";
+  const network = networkMode(config);
+  if (network === "allowlist") {
+    return 'a network allowlist (network_mode = "allowlist"), which eval cannot enforce';
+  }
+  if (!NETWORK_MODES.includes(network)) {
+    return fail(`Invalid network_mode "${network}" in "${join(dir, "task.toml")}"`, {
+      hint: 'Use "public", "no-network" or "allowlist" (omitted means public)',
+    });
+  }
   const image = config.environment?.docker_image;
   if (image) return `the container image "${image}" ([environment].docker_image)`;
   for (const file of ["Dockerfile", "docker-compose.yaml", "docker-compose.yml"]) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, UserError } from "../../errors.ts";
-import { shellWord } from "./harbor_tasks.ts";
+import { resolveVerifierEnv, shellWord } from "./harbor_tasks.ts";
 import { loadTasks } from "./tasks.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../../tests/fixtures/harbor_tasks", import.meta.url));
@@ -49,6 +49,7 @@ Deno.test("loadTasks() reads a Harbor task folder: instruction, limits and folde
     prompt: "Create hello.txt containing Hello\n",
     timeoutSec: 120,
     checkTimeoutSec: 60,
+    network: true,
     harborDir: join(FIXTURES, "hello"),
   }]);
   const info = await Deno.stat(join(FIXTURES, "hello", "tests", "test.sh"));
@@ -101,7 +102,7 @@ Deno.test("loadTasks() refuses a folder holding a container task, naming the fol
     loadTasks(FIXTURES, {}, { model: "anthropic/claude-sonnet-4-5", harness: "claude-code" }),
     UserError,
   );
-  assert.match(error.message, /"needs_docker" .*; 1 of the 2 tasks in ".*harbor_tasks" needs one$/);
+  assert.match(error.message, /"needs_docker" .*; 1 of the 3 tasks in ".*harbor_tasks" needs one$/);
   assert.match(
     error.hint!,
     new RegExp(
@@ -163,6 +164,59 @@ Deno.test("loadTasks() refuses Harbor tasks that are incomplete or clash", async
     assert.match(error.message, message);
     assert.match(error.hint ?? "", hint);
   }
+});
+
+Deno.test("loadTasks() gives a Harbor test the network its network_mode says, and its [verifier] env", async () => {
+  await using t = await tempFiles({
+    ...harborTask("a_default", ""),
+    ...harborTask("b_off", '[environment]\nnetwork_mode = "no-network"\n'),
+    ...harborTask("c_legacy_off", "[environment]\nallow_internet = false\n"),
+    ...harborTask(
+      "d_verifier_on",
+      '[environment]\nnetwork_mode = "no-network"\n[verifier]\nnetwork_mode = "public"\n' +
+        'env = { MODE = "strict", HOME_COPY = "${HOME}", LEVEL = "${LEVEL:-3}" }\n',
+    ),
+  });
+  const tasks = await loadTasks(t.dir, {});
+  assert.deepEqual(tasks.map((task) => [task.name, task.network]), [
+    ["a_default", true],
+    ["b_off", false],
+    ["c_legacy_off", false],
+    ["d_verifier_on", true],
+  ]);
+  assert.equal(tasks[0].verifierEnv, undefined);
+  assert.deepEqual(resolveVerifierEnv(tasks[3], { HOME: "/h" }), {
+    MODE: "strict",
+    HOME_COPY: "/h",
+    LEVEL: "3",
+  });
+  assert.throws(
+    () => resolveVerifierEnv(tasks[3], {}),
+    (error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(
+        error.message,
+        /\[verifier\] env HOME_COPY of Harbor task "d_verifier_on" takes \$\{HOME\}/,
+      );
+      assert.match(error.hint ?? "", /\*KEY\*/);
+      return true;
+    },
+  );
+});
+
+Deno.test("loadTasks() refuses a network allowlist with the harbor run command, and an unknown network_mode", async () => {
+  {
+    await using t = await tempFiles(
+      harborTask("allow", '[environment]\nnetwork_mode = "allowlist"\nallowed_hosts = ["x.org"]\n'),
+    );
+    const error = await rejection(loadTasks(t.dir, {}), UserError);
+    assert.match(error.message, /"allow" here: it needs a network allowlist .*cannot enforce/);
+    assert.match(error.hint!, /harbor run -p /);
+  }
+  await using t = await tempFiles(harborTask("odd", '[verifier]\nnetwork_mode = "offline"\n'));
+  const error = await rejection(loadTasks(t.dir, {}), ConfigError);
+  assert.match(error.message, /Invalid network_mode "offline" in ".*task\.toml"/);
+  assert.match(error.hint ?? "", /"no-network"/);
 });
 
 Deno.test("shellWord() quotes only words the shell would split or expand", () => {

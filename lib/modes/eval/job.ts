@@ -1,11 +1,14 @@
 /**
  * Runs an eval job: plans it (or reads it back for `--resume`), asks before starting, runs the
- * trials `--jobs` at a time, and stops cleanly on Ctrl-C (runs in flight killed with their
- * process groups, their copies and trial folders removed).
+ * trials `--jobs` at a time, and stops cleanly on Ctrl-C, SIGTERM or SIGHUP (runs in flight
+ * killed with their process groups, their copies and trial folders removed).
  */
 import { join, resolve } from "node:path";
 import { UsageError, UserError } from "../../errors.ts";
-import { type CopySource, copySource } from "./copies.ts";
+import { openEvalGit } from "./_git.ts";
+import { checkEnvironment, requireBubblewrap } from "./check_sandbox.ts";
+import { type CopySource, copySource, hasUncommittedChanges } from "./copies.ts";
+import { resolveVerifierEnv } from "./harbor_tasks.ts";
 import { EvalProgress } from "./progress.ts";
 import { jobConfig, type JobPlan, jobResult, readRecords, type TrialPlan } from "./job_layout.ts";
 import { writeJsonWhole } from "../../trajectory/write.ts";
@@ -25,6 +28,8 @@ export interface PreparedJob {
   /** Records of trials finished before (a resume). */
   done: RunRecord[];
   source: CopySource;
+  /** The environment of setups and checks (`checkEnvironment()`). */
+  checkEnv: Record<string, string>;
   /** The estimated cost in USD, when the models' prices are known. */
   cost?: number;
 }
@@ -41,8 +46,15 @@ export interface JobRunOptions {
 export interface JobOutcome {
   records: RunRecord[];
   interrupted: boolean;
+  /** The signal that stopped the job, when one did. */
+  signal?: Deno.Signal;
   keptCopies?: string;
 }
+
+/** The signals that stop a job cleanly. */
+const STOP_SIGNALS: Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT"]
+  : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** Writes a new job's plan and config; the job folder must be new or empty. */
 export async function startJob(plan: JobPlan, jobDir: string): Promise<void> {
@@ -57,8 +69,24 @@ export async function startJob(plan: JobPlan, jobDir: string): Promise<void> {
   await writeJsonWhole(join(jobDir, "config.json"), jobConfig(plan, resolve(jobDir, "..")));
 }
 
+/**
+ * What every job needs before it runs: bubblewrap (eval refuses to start without it), the
+ * environment of its setups and checks, and the source its copies are made from.
+ */
+export async function prepareSource(
+  plan: Pick<JobPlan, "source" | "withChanges" | "execFlags" | "tasks">,
+  env: Record<string, string>,
+): Promise<{ source: CopySource; checkEnv: Record<string, string>; uncommitted: boolean }> {
+  await requireBubblewrap(env);
+  const checkEnv = await checkEnvironment(plan.source, { env, execFlags: plan.execFlags });
+  for (const task of plan.tasks) resolveVerifierEnv(task, checkEnv);
+  await using git = await openEvalGit({ env: checkEnv });
+  const source = await copySource(plan.source, plan.withChanges, git);
+  return { source, checkEnv, uncommitted: await hasUncommittedChanges(source, git) };
+}
+
 /** Reads a job back for `--resume`: its plan, its finished runs, the trials left. */
-export async function resumeJob(jobDir: string): Promise<PreparedJob> {
+export async function resumeJob(jobDir: string, env: Record<string, string>): Promise<PreparedJob> {
   const plan = await readPlan(jobDir);
   const done = await readRecords(jobDir);
   const finished = new Set(done.map((r) => r.trial));
@@ -73,8 +101,8 @@ export async function resumeJob(jobDir: string): Promise<PreparedJob> {
   const have = new Set(done.map(key));
   const all = planTrials(plan.tasks, plan.pairs, plan.repeat);
   const trials = all.filter((t) => !have.has(key({ ...t, task: t.task.name })));
-  const source = await copySource(plan.source, plan.withChanges);
-  return { plan, jobDir, trials, done, source };
+  const { source, checkEnv } = await prepareSource(plan, env);
+  return { plan, jobDir, trials, done, source, checkEnv };
 }
 
 /** Reads a job folder's plan, with an error that says what the folder is missing. */
@@ -91,76 +119,90 @@ export async function readPlan(jobDir: string): Promise<JobPlan> {
   }
 }
 
-/** Runs the job's trials, `plan.jobs` at a time, until done or Ctrl-C. */
+/** Runs the job's trials, `plan.jobs` at a time, until done or a stop signal. */
 export async function runJob(job: PreparedJob, opts: JobRunOptions): Promise<JobOutcome> {
   const { plan, jobDir } = job;
-  const stop = new AbortController();
-  const onSignal = () => stop.abort(new DOMException("Interrupted", "AbortError"));
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, onSignal);
-  const copiesDir = await Deno.makeTempDir({ prefix: "interpreter-eval-" });
+  const stop = stopOnSignals();
+  const copiesDir = await Deno.realPath(await Deno.makeTempDir({ prefix: "interpreter-eval-" }));
   const records = [...job.done];
   const total = records.length + job.trials.length;
   const progress = opts.progress(total, job.done);
-  let running = 0;
-  const ctx: TrialContext = {
-    plan,
-    jobDir,
-    source: job.source,
-    copiesDir,
-    lock: mutex(),
-    self: opts.self,
-    execFlags: plan.execFlags,
-    timeoutSec: plan.timeoutSec,
-    keep: opts.keep,
-    env: opts.env,
-    signal: stop.signal,
-  };
+  const running = { count: 0 };
   const writeResult = (finishedAt?: string) =>
     writeJsonWhole(
       join(jobDir, "result.json"),
-      jobResult(plan, records, { total, running, finishedAt }),
+      jobResult(plan, records, { total, running: running.count, finishedAt }),
     );
   let fatal: unknown;
-  const queue = [...job.trials];
-  const worker = async () => {
-    for (let trial = queue.shift(); trial && !stop.signal.aborted; trial = queue.shift()) {
-      running++;
-      try {
-        const record = await runTrial(trial, ctx);
-        records.push(record);
-        progress.finished(record);
-      } catch (error) {
-        if (!stop.signal.aborted) {
-          fatal ??= error;
-          stop.abort(error);
-        }
-      } finally {
-        running--;
-      }
-      await writeResult();
-    }
-  };
   try {
+    await using git = await openEvalGit({ env: job.checkEnv, writableRoot: copiesDir });
+    const ctx: TrialContext = {
+      plan,
+      jobDir,
+      source: job.source,
+      copiesDir,
+      git,
+      self: opts.self,
+      execFlags: plan.execFlags,
+      timeoutSec: plan.timeoutSec,
+      keep: opts.keep,
+      env: opts.env,
+      checkEnv: job.checkEnv,
+      signal: stop.controller.signal,
+    };
     await writeResult();
+    const queue = [...job.trials];
+    const worker = async () => {
+      for (let trial = queue.shift(); trial && !ctx.signal.aborted; trial = queue.shift()) {
+        running.count++;
+        try {
+          const record = await runTrial(trial, ctx);
+          records.push(record);
+          progress.finished(record);
+        } catch (error) {
+          if (!ctx.signal.aborted) {
+            fatal ??= error;
+            stop.controller.abort(error);
+          }
+        } finally {
+          running.count--;
+        }
+        await writeResult();
+      }
+    };
     await Promise.all(Array.from({ length: Math.max(1, plan.jobs) }, worker));
   } finally {
-    progress.stop();
-    for (const s of signals) Deno.removeSignalListener(s, onSignal);
     if (!opts.keep) await Deno.remove(copiesDir, { recursive: true }).catch(() => {});
+    // Only now that the copies are gone may a second signal end eval at once.
+    stop.remove();
+    progress.stop();
   }
   if (fatal) throw fatal;
-  const interrupted = stop.signal.aborted;
+  const interrupted = stop.controller.signal.aborted;
   await writeResult(interrupted ? undefined : new Date().toISOString());
-  return { records, interrupted, ...(opts.keep ? { keptCopies: copiesDir } : {}) };
+  return {
+    records,
+    interrupted,
+    ...(stop.by() ? { signal: stop.by() } : {}),
+    ...(opts.keep ? { keptCopies: copiesDir } : {}),
+  };
 }
 
-/** Runs the functions given to it one at a time. */
-export function mutex(): <T>(fn: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => Promise<T>) => {
-    const run = tail.then(fn, fn);
-    tail = run.catch(() => {});
-    return run;
+/** An abort controller that the stop signals abort; `remove()` stops listening. */
+function stopOnSignals() {
+  const controller = new AbortController();
+  let by: Deno.Signal | undefined;
+  const removers = STOP_SIGNALS.map((signal) => {
+    const listener = () => {
+      by ??= signal;
+      controller.abort(new DOMException("Interrupted", "AbortError"));
+    };
+    Deno.addSignalListener(signal, listener);
+    return () => Deno.removeSignalListener(signal, listener);
+  });
+  return {
+    controller,
+    by: () => by,
+    remove: () => removers.forEach((remove) => remove()),
   };
 }

@@ -9,6 +9,7 @@
  * prompt = "Make the failing test in tests/parse_test.ts pass"
  * check = "deno test tests/parse_test.ts"   # exit 0 passes; default: --check
  * setup = "npm ci"                          # optional, run in the copy before the agent
+ * network = true                            # optional, the check may reach the network
  * timeout = 600                             # optional, the agent's limit in seconds
  * check_timeout = 120                       # optional, the check's limit in seconds
  *
@@ -73,6 +74,7 @@ const KEY_EXAMPLES: Record<string, string> = {
   prompt_file: 'prompt_file = "prompts/fix_parser.md"',
   check: 'check = "deno test tests/parse_test.ts"',
   setup: 'setup = "npm ci"',
+  network: "network = true",
   timeout: "timeout = 600",
   check_timeout: "check_timeout = 120",
 };
@@ -86,6 +88,7 @@ const taskSchema = z.strictObject({
   prompt_file: z.string().min(1).optional(),
   check: command.optional(),
   setup: command.optional(),
+  network: z.boolean().optional(),
   timeout: seconds.optional(),
   check_timeout: seconds.optional(),
 });
@@ -148,6 +151,7 @@ async function taskOf(
     prompt,
     check,
     ...(task.setup !== undefined && { setup: task.setup }),
+    ...(task.network !== undefined && { network: task.network }),
     ...optionalNumber("timeoutSec", task.timeout ?? defaults.timeoutSec),
     ...optionalNumber("checkTimeoutSec", task.check_timeout),
   };
@@ -251,6 +255,7 @@ class TaskFileText {
 function expectation(key: string): string {
   if (key === "name") return 'expected letters, digits, ".", "_" or "-" (it names folders)';
   if (key === "timeout" || key === "check_timeout") return "expected a number of seconds above 0";
+  if (key === "network") return "expected true or false";
   return "expected a non-empty string";
 }
 

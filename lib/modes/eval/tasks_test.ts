@@ -29,6 +29,7 @@ name = "fix-parser"
 prompt = "Make the failing test pass"
 check = "deno test"
 setup = "npm ci"
+network = true
 timeout = 300
 check_timeout = 60
 
@@ -49,6 +50,7 @@ Deno.test("loadTasks() reads [[task]] tables in order and fills in the defaults"
       prompt: "Make the failing test pass",
       check: "deno test",
       setup: "npm ci",
+      network: true,
       timeoutSec: 300,
       checkTimeoutSec: 60,
     },

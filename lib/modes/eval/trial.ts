@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { emptyRunCounts, type RunCounts, runCountsOf } from "../../trajectory/run_counts.ts";
 import { runCommand } from "./_run.ts";
+import type { EvalGit } from "./_git.ts";
+import { runSandboxed } from "./check_sandbox.ts";
 import { type Copy, type CopySource, diffOf, makeCopy, removeCopy } from "./copies.ts";
+import { resolveVerifierEnv } from "./harbor_tasks.ts";
 import {
   type JobPlan,
   trialConfig,
@@ -17,6 +20,7 @@ import {
   type TrialTimes,
 } from "./job_layout.ts";
 import { writeJsonWhole } from "../../trajectory/write.ts";
+import { TRUST_SOURCE_ENV } from "../../session/trust.ts";
 import type { RunRecord, RunStatus } from "./types.ts";
 import { runCheck } from "./verifier.ts";
 
@@ -27,15 +31,18 @@ export interface TrialContext {
   source: CopySource;
   /** Where copies are made (a temp folder of the job). */
   copiesDir: string;
-  /** Serializes worktree changes of the source repository. */
-  lock: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Runs git in the sandbox that may write only the copies folder. */
+  git: EvalGit;
   /** How to start `interpreter` and the flags every run's `exec` gets. */
   self: string[];
   execFlags: string[];
   /** Agent time limit when the task sets none, in seconds. */
   timeoutSec: number;
   keep: boolean;
+  /** The agent's environment (eval's own). */
   env: Record<string, string>;
+  /** The environment of setups and checks: filtered as for the agent's commands. */
+  checkEnv: Record<string, string>;
   signal: AbortSignal;
 }
 
@@ -52,9 +59,9 @@ export async function runTrial(trial: TrialPlan, ctx: TrialContext): Promise<Run
   await Deno.mkdir(join(dir, "verifier"), { recursive: true });
   await writeJsonWhole(join(dir, "config.json"), trialConfig(trial, ctx.plan, ctx.jobDir));
   const started = new Date();
-  let copy: Copy | undefined;
+  const copyDir = join(ctx.copiesDir, trial.name);
   try {
-    copy = await makeCopy(ctx.source, join(ctx.copiesDir, trial.name), ctx.lock);
+    const copy = await makeCopy(ctx.source, copyDir, ctx.git);
     const record = await runInCopy(trial, copy, ctx, started);
     if (ctx.signal.aborted) throw ctx.signal.reason;
     return record;
@@ -63,7 +70,7 @@ export async function runTrial(trial: TrialPlan, ctx: TrialContext): Promise<Run
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw error;
   } finally {
-    if (copy && !ctx.keep) await removeCopy(ctx.source, copy, ctx.lock);
+    if (!ctx.keep) await removeCopy({ dir: copyDir });
   }
 }
 
@@ -80,17 +87,19 @@ async function runInCopy(
   const agentStart = new Date();
   const agent = await runAgent(trial, copy, ctx);
   times.agent = span(agentStart, new Date());
-  const diff = await diffOf(copy);
+  const diff = await diffOf(copy, ctx.git);
   if (diff?.patch) await Deno.writeTextFile(join(dir, "agent", "patch.diff"), diff.patch);
   const checkStart = new Date();
   const check = await runCheck(
     { command: trial.task.check, harborDir: trial.task.harborDir },
     {
       workdir: copy.workdir,
+      writable: [copy.dir, copy.home],
       verifierDir: join(dir, "verifier"),
       timeoutSec: trial.task.checkTimeoutSec ?? DEFAULT_CHECK_TIMEOUT_SEC,
+      network: trial.task.network ?? false,
+      env: { ...copyEnv(copy, ctx), ...resolveVerifierEnv(trial.task, ctx.checkEnv) },
       signal: ctx.signal,
-      env: ctx.env,
     },
   );
   times.verifier = span(checkStart, new Date());
@@ -104,15 +113,24 @@ async function runInCopy(
   });
 }
 
+/** Runs the task's setup in the copy's sandbox, the network on (it fetches dependencies). */
 async function runSetup(command: string, copy: Copy, ctx: TrialContext) {
-  const out = await runCommand("sh", ["-c", command], {
+  const out = await runSandboxed({
+    argv: ["sh", "-c", command],
     cwd: copy.workdir,
-    env: ctx.env,
+    writable: [copy.dir, copy.home],
+    network: true,
+    env: copyEnv(copy, ctx),
     timeoutMs: DEFAULT_CHECK_TIMEOUT_SEC * 1000,
     signal: ctx.signal,
   });
   if (out.code === 0) return undefined;
   return `The setup command exited ${out.code}: ${lastLine(out.stderr || out.stdout)}`;
+}
+
+/** The environment of the copy's setup and check: HOME is the copy's own (caches go there). */
+function copyEnv(copy: Copy, ctx: TrialContext): Record<string, string> {
+  return { ...ctx.checkEnv, HOME: copy.home };
 }
 
 /** What the agent's run left: its status, counts and totals from the trajectory. */
@@ -150,7 +168,8 @@ async function runAgent(trial: TrialPlan, copy: Copy, ctx: TrialContext): Promis
   const timeoutSec = trial.task.timeoutSec ?? ctx.timeoutSec;
   const out = await runCommand(program, args, {
     cwd: copy.workdir,
-    env: ctx.env,
+    // The copy is trusted as its source is: the user decided about that repository.
+    env: { ...ctx.env, [TRUST_SOURCE_ENV]: ctx.source.root },
     stdin: trial.task.prompt,
     timeoutMs: timeoutSec * 1000,
     graceMs: GRACE_MS,

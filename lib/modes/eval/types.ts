@@ -16,8 +16,12 @@ export interface EvalTask {
   prompt: string;
   /** A shell command run in the copy after the agent; exit 0 passes. */
   check?: string;
-  /** A shell command run in the copy before the agent. */
+  /** A shell command run in the copy before the agent (in the sandbox, the network on). */
   setup?: string;
+  /** Whether the check may reach the network (the setup always may); default false. */
+  network?: boolean;
+  /** Variables added to the check's environment (Harbor's `[verifier] env`), `${VAR}` resolved. */
+  verifierEnv?: Record<string, string>;
   /** The agent's time limit in seconds. */
   timeoutSec?: number;
   /** The check's time limit in seconds. */

@@ -1,12 +1,14 @@
 /**
  * The check of a run, in its copy after the agent: a `--check` command (exit 0 passes) or a
- * Harbor task's `tests/test.sh`, which writes `/logs/verifier/reward.txt` (or `reward.json`). The
- * Harbor script runs in bubblewrap with the trial's `verifier/` folder at `/logs/verifier` and the
- * task's tests at `/tests`, so the script runs unchanged.
+ * Harbor task's `tests/test.sh`, which writes `/logs/verifier/reward.txt` (or `reward.json`).
+ * Both run in the sandbox (`check_sandbox.ts`); the Harbor script finds the trial's `verifier/`
+ * folder at `/logs/verifier` and the task's tests at `/tests`, so it runs unchanged. What the
+ * script leaves in `verifier/` is read as hostile: only a small regular file counts as a reward,
+ * and the output files replace whatever entry it put at their names.
  */
 import { join } from "node:path";
-import { UserError } from "../../errors.ts";
-import { runCommand } from "./_run.ts";
+import { writeTextWhole } from "../../trajectory/write.ts";
+import { runSandboxed } from "./check_sandbox.ts";
 
 /** The check's outcome. */
 export interface CheckOutcome {
@@ -19,36 +21,40 @@ export interface CheckOutcome {
 export interface CheckOptions {
   /** The run's working directory in its copy. */
   workdir: string;
+  /** The folders the check may write: the copy and its HOME. */
+  writable: string[];
   /** The trial's `verifier/` folder: output files and the reward go here. */
   verifierDir: string;
   timeoutSec: number;
+  /** Whether the check may reach the network. */
+  network: boolean;
+  /** The check's whole environment. */
+  env: Record<string, string>;
   signal?: AbortSignal;
-  env?: Record<string, string>;
 }
+
+/** The largest reward file read; a reward is one number. */
+const MAX_REWARD_BYTES = 64 * 1024;
 
 /** Runs `check` (a shell command) or the Harbor task in `harborDir`; writes the verifier files. */
 export async function runCheck(
   check: { command?: string; harborDir?: string },
   opts: CheckOptions,
 ): Promise<CheckOutcome> {
-  const [program, args] = check.harborDir
-    ? ["bwrap", harborArgs(check.harborDir, opts)]
-    : ["sh", ["-c", check.command ?? "true"]];
-  const out = await runCommand(program, args, {
+  const out = await runSandboxed({
+    argv: check.harborDir ? ["bash", "/tests/test.sh"] : ["sh", "-c", check.command ?? "true"],
     cwd: opts.workdir,
+    writable: opts.writable,
+    network: opts.network,
     env: opts.env,
+    ...(check.harborDir
+      ? { harbor: { verifierDir: opts.verifierDir, testsDir: join(check.harborDir, "tests") } }
+      : {}),
     timeoutMs: opts.timeoutSec * 1000,
     signal: opts.signal,
-  }).catch((error) => {
-    if (error instanceof Deno.errors.NotFound && check.harborDir) {
-      throw new UserError("Cannot run a Harbor task's tests/test.sh: bubblewrap is not installed", {
-        hint: "Install it (apt-get install bubblewrap), or run the task through Harbor",
-      });
-    }
-    throw error;
   });
-  await Deno.writeTextFile(join(opts.verifierDir, "test-stdout.txt"), out.stdout);
-  await Deno.writeTextFile(join(opts.verifierDir, "test-stderr.txt"), out.stderr);
+  await writeOutput(opts.verifierDir, "test-stdout.txt", out.stdout);
+  await writeOutput(opts.verifierDir, "test-stderr.txt", out.stderr);
   if (out.timedOut) return written(opts, 0, `The check timed out after ${opts.timeoutSec} s`);
   if (!check.harborDir) return written(opts, out.code === 0 ? 1 : 0);
   const reward = await harborReward(opts.verifierDir);
@@ -57,17 +63,23 @@ export async function runCheck(
 }
 
 async function written(opts: CheckOptions, reward: number, error?: string) {
-  await Deno.writeTextFile(join(opts.verifierDir, "reward.txt"), `${reward}\n`);
+  await writeOutput(opts.verifierDir, "reward.txt", `${reward}\n`);
   return { reward, ...(error ? { error } : {}) };
+}
+
+/** Writes `name` in `dir` whole, in place of any entry a test script left there (links too). */
+async function writeOutput(dir: string, name: string, text: string): Promise<void> {
+  await Deno.remove(join(dir, name), { recursive: true }).catch(() => {});
+  await writeTextWhole(join(dir, name), text);
 }
 
 /** The reward a Harbor test script wrote: reward.txt, else reward.json's `reward`. */
 async function harborReward(dir: string): Promise<number | undefined> {
-  const text = await Deno.readTextFile(join(dir, "reward.txt")).catch(() => undefined);
+  const text = await readSmallFile(join(dir, "reward.txt"));
   if (text !== undefined && text.trim() !== "" && Number.isFinite(Number(text.trim()))) {
     return Number(text.trim());
   }
-  const json = await Deno.readTextFile(join(dir, "reward.json")).catch(() => undefined);
+  const json = await readSmallFile(join(dir, "reward.json"));
   try {
     const value = json === undefined ? undefined : JSON.parse(json)?.reward;
     return typeof value === "number" ? value : undefined;
@@ -76,21 +88,19 @@ async function harborReward(dir: string): Promise<number | undefined> {
   }
 }
 
-/**
- * bwrap arguments that run `bash /tests/test.sh` in the copy: the host's root entries bound as
- * they are, then `/logs/verifier` and `/tests` added on a fresh root.
- */
-function harborArgs(harborDir: string, opts: CheckOptions): string[] {
-  const args = ["--die-with-parent", "--tmpfs", "/"];
-  for (const entry of Deno.readDirSync("/")) {
-    if (["proc", "dev", "logs", "tests"].includes(entry.name)) continue;
-    const path = `/${entry.name}`;
-    if (entry.isSymlink) args.push("--symlink", Deno.readLinkSync(path), path);
-    else args.push("--bind", path, path);
+/** The text of `path` when it is a regular file (not a link) of at most MAX_REWARD_BYTES. */
+async function readSmallFile(path: string): Promise<string | undefined> {
+  const info = await Deno.lstat(path).catch(() => undefined);
+  if (!info?.isFile || info.size > MAX_REWARD_BYTES) return undefined;
+  using file = await Deno.open(path, { read: true });
+  const bytes = new Uint8Array(MAX_REWARD_BYTES + 1);
+  let length = 0;
+  while (length < bytes.length) {
+    const n = await file.read(bytes.subarray(length));
+    if (n === null) break;
+    length += n;
   }
-  args.push("--proc", "/proc", "--dev-bind", "/dev", "/dev");
-  args.push("--bind", opts.verifierDir, "/logs/verifier");
-  args.push("--ro-bind", join(harborDir, "tests"), "/tests");
-  args.push("--chdir", opts.workdir, "bash", "/tests/test.sh");
-  return args;
+  return length > MAX_REWARD_BYTES
+    ? undefined
+    : new TextDecoder().decode(bytes.subarray(0, length));
 }
