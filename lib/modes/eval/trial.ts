@@ -1,7 +1,8 @@
 /**
  * One eval run, start to end: a fresh copy, the task's setup, the agent (`interpreter exec` in
  * its own process group, as a user would run it), the diff, the check, and the trial folder in
- * Harbor's layout. The trial's `result.json` is written last: a trial folder without one is an
+ * Harbor's layout. The setup and the check run in the sandbox (`check_sandbox.ts`), never on the
+ * host: they run what the agent left in the copy. The trial's `result.json` is written last: a trial folder without one is an
  * unfinished run that `--resume` runs again.
  */
 import { join } from "node:path";
