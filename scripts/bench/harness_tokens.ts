@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-console -- a command-line report; its output is the point
 /**
  * Tokens of each harness's system prompt and tool definitions, beside the sizes the real CLIs
- * sent (../shared/reference/captures). Tokens are counted with o200k_base (the GPT-4o/GPT-5
+ * sent (tests/fixtures/captures). Tokens are counted with o200k_base (the GPT-4o/GPT-5
  * encoding, bundled in gpt-tokenizer, so it works offline); other vendors' tokenizers differ
  * by some percent, so read the counts as comparable sizes, not exact bills. Captures keep no
  * text, only character counts, so their side is in characters.
@@ -18,7 +18,7 @@ import { sentTools, wireTools } from "../../tests/_wire_tools.ts";
 import { REPO } from "./_measure.ts";
 
 const HARNESSES = join(REPO, "harnesses");
-const CAPTURES = join(REPO, "..", "shared", "reference", "captures");
+const CAPTURES = join(REPO, "tests", "fixtures", "captures");
 
 /** Typical values, so templates render at a realistic size. */
 const VARS: PromptVars = {
