@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type {
   AgentContext,
+  ClientCapabilities,
   ContentBlock,
   PermissionOption,
   SessionConfigOption,
@@ -26,6 +27,7 @@ import {
   type SessionEvent,
 } from "../../session/open.ts";
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
+import { acpAskUser } from "./ask_user.ts";
 import { AVAILABLE_COMMANDS, runCommand, slashCommand } from "./commands.ts";
 import { configOptions, effortOf, inMode, isModeId, type ModeId, OPTION_IDS } from "./options.ts";
 import { promptBlocks, promptText } from "./prompt_blocks.ts";
@@ -38,6 +40,8 @@ export interface AcpSessionDeps {
   env: Record<string, string>;
   /** One line on stderr. */
   log(line: string): void;
+  /** What the client declared in `initialize` (form elicitation for the model's questions). */
+  capabilities?: ClientCapabilities | null;
 }
 
 /** The choices of a permission request, with the OI fork's ids. */
@@ -289,6 +293,13 @@ export class AcpSession implements AsyncDisposable {
     return {
       onEvent: (event) => this.#onEvent(event),
       approve: (request, signal) => this.#approve(request, signal),
+      askUser: acpAskUser({
+        client: this.#deps.client,
+        capabilities: this.#deps.capabilities,
+        sessionId: () => this.id,
+        toolCallId: (callId) => this.#updates.toolCallId(callId),
+        sent: () => this.#sending,
+      }),
     };
   }
 

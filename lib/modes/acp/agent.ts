@@ -7,6 +7,7 @@ import type {
   AgentContext,
   AuthenticateRequest,
   CancelNotification,
+  ClientCapabilities,
   CloseSessionRequest,
   InitializeRequest,
   InitializeResponse,
@@ -68,6 +69,7 @@ export class AcpAgent implements AsyncDisposable {
   readonly #log: (line: string) => void;
   readonly #sessions = new Map<string, AcpSession>();
   #client: AgentContext | undefined;
+  #capabilities: ClientCapabilities | undefined;
 
   /** `base` is what the command line set; each session's directory and servers go over it. */
   constructor(base: SessionConfig, opts: { env: Record<string, string>; log(line: string): void }) {
@@ -81,7 +83,8 @@ export class AcpAgent implements AsyncDisposable {
     this.#client = client;
   }
 
-  initialize(_params: InitializeRequest): InitializeResponse {
+  initialize(params: InitializeRequest): InitializeResponse {
+    this.#capabilities = params.clientCapabilities;
     return initializeResponse();
   }
 
@@ -200,7 +203,8 @@ export class AcpAgent implements AsyncDisposable {
 
   #deps(): AcpSessionDeps {
     if (!this.#client) throw new Error("The ACP connection is not attached");
-    return { client: this.#client, env: this.#env, log: this.#log };
+    const capabilities = this.#capabilities;
+    return { client: this.#client, env: this.#env, log: this.#log, capabilities };
   }
 
   /** The config of a session in `params.cwd` with the client's MCP servers. */

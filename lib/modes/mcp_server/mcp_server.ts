@@ -36,7 +36,8 @@ export async function runMcpServer(config: SessionConfig): Promise<number> {
   keepStdoutForProtocol();
   const log = (line: string) => console.error(`mcp-server: ${line}`);
   const server = new Server(serverInfo(), { capabilities: { tools: { listChanged: true } } });
-  await using threads = new CodexThreads(config, { env: Deno.env.toObject(), log });
+  const canElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
+  await using threads = new CodexThreads(config, { env: Deno.env.toObject(), log, canElicit });
   server.setRequestHandler(
     ListToolsRequestSchema,
     () => ({ tools: [CODEX_TOOL, CODEX_REPLY_TOOL] }),

@@ -37,8 +37,13 @@ class Thread {
       this.run ? this.run.approve(request, this.events, signal) : Promise.resolve("deny"),
   };
 
-  constructor(opener: ToolCallRun) {
+  /** `canElicit`: the client declared elicitation, so the model's questions go to it. */
+  constructor(opener: ToolCallRun, canElicit = false) {
     this.run = opener;
+    if (canElicit) {
+      this.io.askUser = (questions, _meta, signal) =>
+        this.run ? this.run.ask(questions, signal) : Promise.resolve(null);
+    }
   }
 }
 
@@ -47,6 +52,7 @@ export class CodexThreads implements AsyncDisposable {
   readonly #base: SessionConfig;
   readonly #env: Record<string, string>;
   readonly #log: (line: string) => void;
+  readonly #canElicit: () => boolean;
   readonly #live = new Map<string, Thread>();
   /** Saved sessions being reopened, by the id asked for. */
   readonly #opening = new Map<string, Promise<Thread>>();
@@ -57,8 +63,9 @@ export class CodexThreads implements AsyncDisposable {
   /** `base` is the server's own settings; each call's arguments go over them. */
   constructor(
     base: SessionConfig,
-    opts: { env: Record<string, string>; log: (line: string) => void },
+    opts: { env: Record<string, string>; log: (line: string) => void; canElicit?: () => boolean },
   ) {
+    this.#canElicit = opts.canElicit ?? (() => false);
     this.#base = base;
     this.#env = opts.env;
     this.#log = opts.log;
@@ -98,7 +105,7 @@ export class CodexThreads implements AsyncDisposable {
   }
 
   async #codex(args: CodexArgs, run: ToolCallRun): Promise<CallToolResult> {
-    const thread = new Thread(run);
+    const thread = new Thread(run, this.#canElicit());
     try {
       const config = await codexSessionConfig(this.#base, args);
       thread.session = await openSession(config, thread.io, { env: this.#env });
@@ -140,7 +147,7 @@ export class CodexThreads implements AsyncDisposable {
     if (live) return live;
     const { cwd } = await sessionSummary(found.file);
     const exists = (await Deno.stat(cwd).catch(() => undefined))?.isDirectory;
-    const thread = new Thread(run);
+    const thread = new Thread(run, this.#canElicit());
     thread.session = await openSession(
       { ...this.#base, cwd: exists ? cwd : this.#base.cwd, resume: { id: found.file } },
       thread.io,

@@ -14,7 +14,8 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ApprovalReply } from "../../approval/hook.ts";
-import type { ApprovalRequest } from "../../session/types.ts";
+import { formAnswers, questionForm } from "../../session/question_form.ts";
+import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
 import { decisionOf, elicitationParams } from "./approvals.ts";
 import type { CodexEvents, CodexMsg } from "./codex_events.ts";
 
@@ -26,6 +27,9 @@ export type RequestExtra = RequestHandlerExtra<
   ServerRequest | Request,
   ServerNotification | Notification
 >;
+
+type UserQuestion = Parameters<NonNullable<SessionIO["askUser"]>>[0][number];
+type UserAnswers = Awaited<ReturnType<NonNullable<SessionIO["askUser"]>>>;
 
 /** Any answer object: the decision is read from it by `decisionOf`, leniently, as Codex does. */
 const ANY_ANSWER = z.looseObject({});
@@ -125,6 +129,28 @@ export class ToolCallRun {
         return "deny";
       default:
         return "deny";
+    }
+  }
+
+  /**
+   * Puts the model's questions to the client as one `elicitation/create` form; a declined or
+   * cancelled form, or an error answer, dismisses them.
+   */
+  async ask(questions: UserQuestion[], signal: AbortSignal): Promise<UserAnswers> {
+    const params = { ...questionForm(questions), threadId: this.#threadId ?? "" };
+    try {
+      const reply = await this.#extra.sendRequest(
+        { method: "elicitation/create", params },
+        ANY_ANSWER,
+        { signal, timeout: APPROVAL_TIMEOUT_MS },
+      );
+      return formAnswers(questions, reply);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.#log(
+        `The client's answer to the model's questions failed, so they were dismissed: ${error}`,
+      );
+      return null;
     }
   }
 
