@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { rgRecords } from "./_rg.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const hasRg = await new Deno.Command("rg", { args: ["--version"] }).output()
-  .then((o) => o.success, () => false);
+const RG = await need("rg");
 
-Deno.test("rgRecords() hands over every record, also those split across reads", {
-  ignore: !hasRg,
+Deno.test("rgRecords() hands over every record, also those split across reads" + RG.note, {
+  ignore: RG.ignore,
 }, async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 3000; i++) files[`dir_${i % 7}/file_with_a_long_name_${i}.txt`] = "";
@@ -21,8 +21,8 @@ Deno.test("rgRecords() hands over every record, also those split across reads", 
   assert.deepEqual(seen.sort(), want.sort());
 });
 
-Deno.test("rgRecords() kills rg when told to stop, though rg would go on waiting", {
-  ignore: !hasRg,
+Deno.test("rgRecords() kills rg when told to stop, though rg would go on waiting" + RG.note, {
+  ignore: RG.ignore,
 }, async () => {
   await using ws = await tempWorkspace({ "a.txt": "hit\n" });
   const made = await new Deno.Command("mkfifo", { args: [join(ws.dir, "fifo")] }).output();
@@ -40,10 +40,14 @@ Deno.test("rgRecords() kills rg when told to stop, though rg would go on waiting
   assert.equal(signal.aborted, false);
 });
 
-Deno.test("rgRecords() throws with rg's message when rg fails", { ignore: !hasRg }, async () => {
-  await using ws = await tempWorkspace({ "a.txt": "x\n" });
-  await assert.rejects(
-    rgRecords(["--regexp", "(", "--", "."], { cwd: ws.dir, separator: 0x0a }, ws.ctx, () => true),
-    /rg failed: .*regex/,
-  );
-});
+Deno.test(
+  "rgRecords() throws with rg's message when rg fails" + RG.note,
+  { ignore: RG.ignore },
+  async () => {
+    await using ws = await tempWorkspace({ "a.txt": "x\n" });
+    await assert.rejects(
+      rgRecords(["--regexp", "(", "--", "."], { cwd: ws.dir, separator: 0x0a }, ws.ctx, () => true),
+      /rg failed: .*regex/,
+    );
+  },
+);

@@ -4,12 +4,12 @@ import { ToolError } from "../errors.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { treeWorkspace } from "./_test_tree.ts";
 import { fsGlob, globFiles } from "./fs_glob.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const hasRg = await new Deno.Command("rg", { args: ["--version"] }).output()
-  .then((o) => o.success, () => false);
+const RG = await need("rg");
 
-Deno.test("walkFiles() and rg --files list the same files for every pattern", {
-  ignore: !hasRg,
+Deno.test("walkFiles() and rg --files list the same files for every pattern" + RG.note, {
+  ignore: RG.ignore,
 }, async () => {
   await using ws = await treeWorkspace();
   const patterns = ["*", "**/*.ts", "*.ts", "src/*", "src/**", "**/*.{ts,tsx}", "*.md", "d?cs/*"];
@@ -86,7 +86,7 @@ Deno.test("a long glob reports how many files it looked at and sorted as it goes
     { stream: "status", text: "looked at 2000 files\n" },
     { stream: "status", text: "sorting by time: 2000 of 2500 files\n" },
   ]);
-  if (hasRg) {
+  if (RG.ok) {
     // ripgrep lists the files itself; ordering them by time is still reported.
     ws.progress.length = 0;
     await globFiles({ pattern: "*.txt" }, ws.ctx, "rg");

@@ -4,9 +4,9 @@ import { inProcessFs } from "../../sandbox/file_system.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { treeWorkspace } from "./_test_tree.ts";
 import { fsGrep, type FsGrepInput, grepFiles } from "./fs_grep.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const hasRg = await new Deno.Command("rg", { args: ["--version"] }).output()
-  .then((o) => o.success, () => false);
+const RG = await need("rg");
 
 const CASES: FsGrepInput[] = [
   { pattern: "TODO" },
@@ -25,8 +25,8 @@ const CASES: FsGrepInput[] = [
   { pattern: "a\\s+b", output_mode: "content" },
 ];
 
-Deno.test("grepFiles() gives the same results with rg and with the JS search", {
-  ignore: !hasRg,
+Deno.test("grepFiles() gives the same results with rg and with the JS search" + RG.note, {
+  ignore: RG.ignore,
 }, async () => {
   await using ws = await treeWorkspace();
   for (const input of CASES) {
@@ -48,8 +48,8 @@ const ORDER_TREE: Record<string, string> = {
   ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`many/f${i}.txt`, "x\nhit\nx\n"])),
 };
 
-Deno.test("grepFiles() gives the same results with rg and JS for every mode and limit", {
-  ignore: !hasRg,
+Deno.test("grepFiles() gives the same results with rg and JS for every mode and limit" + RG.note, {
+  ignore: RG.ignore,
 }, async () => {
   await using ws = await tempWorkspace(ORDER_TREE);
   const modes = ["files_with_matches", "count", "content"] as const;
@@ -146,7 +146,7 @@ Deno.test("fsGrep() returns content lines with context and counts", async () => 
 
 Deno.test("grepFiles() reports a bad regular expression as a ToolError on both engines", async () => {
   await using ws = await tempWorkspace({ "a.txt": "x\n" });
-  const engines = hasRg ? ["rg", "js"] as const : ["js"] as const;
+  const engines = RG.ok ? ["rg", "js"] as const : ["js"] as const;
   for (const engine of engines) {
     await assert.rejects(
       grepFiles({ pattern: "(" }, ws.ctx, engine),
