@@ -135,8 +135,12 @@ function sourceCapability(id: string, tool: SourceTool): Capability {
     mutates: tool.mutates,
     async run(input, ctx) {
       const result = await tool.run(input as Record<string, unknown>, ctx);
-      const output = { output: result.text, isError: result.isError === true };
-      return result.images?.length ? { ...output, images: result.images } : output;
+      return {
+        output: result.text,
+        isError: result.isError === true,
+        ...(result.images?.length ? { images: result.images } : {}),
+        ...(result.answer ? { result: result.answer } : {}),
+      };
     },
   };
 }

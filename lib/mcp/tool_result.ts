@@ -36,6 +36,7 @@ export interface McpCallResult {
   content?: McpContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
 }
 
 /** What a listed tool declares, before it is bound to a server. */
@@ -122,7 +123,12 @@ export function resultForModel(
   if (result.isError === true) {
     throw new ToolError(text || `The MCP tool "${tool}" reported an error without a message`);
   }
-  return shown.images.length > 0 ? { text, images: shown.images } : { text };
+  const answer = {
+    content: result.content ?? [],
+    ...(structured !== undefined ? { structuredContent: structured } : {}),
+    ...(result._meta !== undefined ? { _meta: result._meta } : {}),
+  };
+  return shown.images.length > 0 ? { text, images: shown.images, answer } : { text, answer };
 }
 
 function sameJson(text: string, value: unknown): boolean {

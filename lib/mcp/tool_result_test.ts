@@ -28,18 +28,16 @@ Deno.test("wireSchema() fixes only the top level the wires demand and keeps ever
   assert.deepEqual(wireSchema(full), full);
 });
 
-Deno.test("resultForModel() keeps text, images and structured content apart", () => {
-  const out = resultForModel({
-    content: [
-      { type: "text", text: "Here it is:" },
-      { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
-      { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
-      { type: "resource", resource: { uri: "memo://1", text: "embedded text" } },
-      { type: "resource", resource: { uri: "memo://2", mimeType: "application/zip" } },
-      { type: "audio", data: "AAAA", mimeType: "audio/wav" },
-    ],
-    structuredContent: { ok: true },
-  }, "t");
+Deno.test("resultForModel() keeps text, images and structured content apart, and the answer as sent", () => {
+  const content = [
+    { type: "text", text: "Here it is:" },
+    { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+    { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
+    { type: "resource", resource: { uri: "memo://1", text: "embedded text" } },
+    { type: "resource", resource: { uri: "memo://2", mimeType: "application/zip" } },
+    { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+  ] as const;
+  const out = resultForModel({ content: [...content], structuredContent: { ok: true } }, "t");
   assert.deepEqual(out, {
     text: [
       "Here it is:",
@@ -50,6 +48,7 @@ Deno.test("resultForModel() keeps text, images and structured content apart", ()
       '{"ok":true}',
     ].join("\n"),
     images: [{ mime: "image/png", base64: "iVBORw0KGgo=" }],
+    answer: { content, structuredContent: { ok: true } },
   });
 });
 
@@ -58,7 +57,13 @@ Deno.test("resultForModel() does not repeat structured content a text block alre
     content: [{ type: "text", text: '{ "temperature": 21 }' }],
     structuredContent: { temperature: 21 },
   }, "t");
-  assert.deepEqual(out, { text: '{ "temperature": 21 }' });
+  assert.deepEqual(out, {
+    text: '{ "temperature": 21 }',
+    answer: {
+      content: [{ type: "text", text: '{ "temperature": 21 }' }],
+      structuredContent: { temperature: 21 },
+    },
+  });
 });
 
 Deno.test("resultForModel() turns an isError result into a ToolError with its text", () => {

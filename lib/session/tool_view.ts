@@ -3,6 +3,7 @@
  * transcript and later front ends (the JSON stream, ACP) render these, never the raw
  * capability output, and a view is chosen by capability id, never by the harness's tool name.
  */
+import { SOURCE_CAPABILITY_PREFIX } from "../loop/tool_sources.ts";
 import type { SessionEvent } from "./open.ts";
 import {
   editorChanges,
@@ -59,7 +60,10 @@ export function toolView(
   };
   if (failed) base.error = end.text;
   if (end?.interrupted) base.interrupted = true;
-  const build = BUILDERS[event.capability ?? ""] ?? generic(end?.text ?? "");
+  const capability = event.capability ?? "";
+  const build = capability.startsWith(SOURCE_CAPABILITY_PREFIX)
+    ? mcpView(capability)
+    : BUILDERS[capability] ?? generic(end?.text ?? "");
   return { ...base, ...build(input, output, opts.cwd) };
 }
 
@@ -173,6 +177,32 @@ function explained(explanation: string | undefined): { explanation?: string } {
 function todoView(input: Fields, output: Fields | undefined): PlanView {
   const todos = (output?.todos ?? input.todos ?? []) as Fields[];
   return { kind: "plan", items: todos.map((t) => item(t.content ?? t.title, t.status)) };
+}
+
+/** An MCP tool's call; its capability is `source:SERVER/TOOL`. */
+function mcpView(capability: string): Build {
+  const name = capability.slice(SOURCE_CAPABILITY_PREFIX.length);
+  const slash = name.indexOf("/");
+  const server = slash < 0 ? name : name.slice(0, slash);
+  const tool = slash < 0 ? "" : name.slice(slash + 1);
+  return (input, output) => {
+    const answer = fields(output?.result);
+    const result = Array.isArray(answer.content)
+      ? {
+        content: answer.content,
+        structured_content: answer.structuredContent ?? null,
+        ...(answer._meta !== undefined ? { _meta: answer._meta } : {}),
+      }
+      : undefined;
+    return {
+      kind: "mcp",
+      server,
+      tool,
+      arguments: input,
+      ...(result ? { result } : {}),
+      ...(output ? { text: str(output.output) ?? "" } : {}),
+    };
+  };
 }
 
 function generic(text: string): Build {

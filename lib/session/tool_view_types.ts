@@ -123,6 +123,25 @@ export interface QuestionView {
   answered?: boolean;
 }
 
+/** What an MCP server answered a `tools/call` with, in Codex's `mcp_tool_call` spelling. */
+export interface McpCallResult {
+  content: unknown[];
+  structured_content: unknown;
+  _meta?: unknown;
+}
+
+/** A call of an MCP server's tool: the server, the tool, the arguments and what it answered. */
+export interface McpView {
+  kind: "mcp";
+  server: string;
+  tool: string;
+  arguments: unknown;
+  /** The server's answer, when the call succeeded. */
+  result?: McpCallResult;
+  /** The answer as the model read it. */
+  text?: string;
+}
+
 /** Any other capability: its most telling argument and the result text the model got. */
 export interface GenericView {
   kind: "generic";
@@ -140,6 +159,7 @@ export type ToolViewBody =
   | FetchView
   | SubagentView
   | QuestionView
+  | McpView
   | GenericView;
 
 /** A tool call as every front end shows it. */

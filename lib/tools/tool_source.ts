@@ -15,6 +15,15 @@ export interface SourceToolResult {
   isError?: boolean;
   /** Images for the model after the text (an MCP tool's image content); each wire sends them. */
   images?: ImageData[];
+  /** The answer as the source gave it (an MCP `tools/call` result), for front ends to show. */
+  answer?: SourceAnswer;
+}
+
+/** An MCP `tools/call` result as the server sent it. */
+export interface SourceAnswer {
+  content: unknown[];
+  structuredContent?: unknown;
+  _meta?: unknown;
 }
 
 /** An image as tool results carry it: the internal `image` block's fields. */

@@ -5,10 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Codex, type CodexOptions, type ThreadOptions } from "@openai/codex-sdk";
+import { Codex, type CodexOptions, type ThreadItem, type ThreadOptions } from "@openai/codex-sdk";
 import { type ScriptTurn, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
 import { probeBubblewrap } from "../../sandbox/probe.ts";
+import { assertNoProcesses, serversToml, testServer } from "../mcp/_servers.ts";
 
 /** A 1×1 PNG. */
 const PNG = Uint8Array.from(
@@ -27,13 +28,15 @@ interface FixtureOptions {
   configBaseUrl?: string;
   /** Leave FAKE_API_KEY (the config's env_key) unset. */
   noConfigKey?: boolean;
+  /** More of config.toml (top-level keys and tables). */
+  config?: string;
 }
 
 /** A git repository, the scripted provider (Responses wire) and an SDK client for our binary. */
 async function sdkFixture(turns: ScriptTurn[], opts: FixtureOptions = {}) {
   const repo = await fixtureRepo("habits");
   const fake = await startFakeProvider(turns);
-  const home = await fakeHome(opts.configBaseUrl ?? fake.baseUrl, "responses");
+  const home = await fakeHome(opts.configBaseUrl ?? fake.baseUrl, "responses", opts.config);
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
     OPENINTERPRETER_HOME: home,
@@ -133,6 +136,69 @@ Deno.test("Codex SDK: runStreamed() yields Codex's event order", async () => {
     "item.completed todo_list",
     "turn.completed",
   ]);
+});
+
+Deno.test("Codex SDK: an MCP tool call is an mcp_tool_call item, started then completed or failed", async () => {
+  const marker = `oi-sdk-mcp-${crypto.randomUUID().slice(0, 8)}`;
+  await using f = await sdkFixture([
+    {
+      reply: {
+        tool_calls: [
+          { id: "c1", name: "mcp__tools__echo", args: { text: "ping" } },
+          { id: "c2", name: "mcp__tools__refuse", args: { text: "no" } },
+        ],
+      },
+    },
+    { expect: { last_tool_result_contains: "refused: no" }, reply: { text: "Echoed." } },
+  ], { config: serversToml({ tools: testServer("echo", marker) }) });
+  const { events } = await f.codex.startThread(f.thread).runStreamed("echo ping");
+  const items: Array<{ type: string; item: ThreadItem }> = [];
+  for await (const event of events) {
+    if ("item" in event && event.item.type === "mcp_tool_call") items.push(event);
+  }
+  /** The started and completed events of the call of `tool`, with its id. */
+  const callOf = (tool: string) => {
+    const seen = items.filter((e) => e.item.type === "mcp_tool_call" && e.item.tool === tool);
+    const id = seen[0]?.item.id ?? "";
+    const started = {
+      id,
+      type: "mcp_tool_call",
+      server: "tools",
+      tool,
+      arguments: { text: tool === "echo" ? "ping" : "no" },
+      result: null,
+      error: null,
+      status: "in_progress",
+    };
+    return { seen, started };
+  };
+  const echo = callOf("echo");
+  assert.deepEqual(echo.seen, [
+    { type: "item.started", item: echo.started },
+    {
+      type: "item.completed",
+      item: {
+        ...echo.started,
+        result: {
+          content: [{ type: "text", text: "echo: ping" }],
+          structured_content: { echoed: "ping" },
+        },
+        status: "completed",
+      },
+    },
+  ]);
+  const refuse = callOf("refuse");
+  assert.deepEqual(refuse.seen, [
+    { type: "item.started", item: refuse.started },
+    {
+      type: "item.completed",
+      item: { ...refuse.started, error: { message: "refused: no" }, status: "failed" },
+    },
+  ]);
+  assert.equal(items.length, 4);
+  assert.notEqual(echo.started.id, refuse.started.id);
+  assert.deepEqual(f.fake.failures, []);
+  await assertNoProcesses(marker);
 });
 
 Deno.test("Codex SDK: outputSchema and an image reach the model; a mismatch gets one correction", async () => {

@@ -52,7 +52,7 @@ export function npmServer(
 
 /** Our own server (`_test_server.ts`) in `mode`; `marker` shows up in its command line. */
 export function testServer(
-  mode: "crash_once" | "crash_always" | "hang" | "hang_children" | "plain" | "outputs",
+  mode: "crash_once" | "crash_always" | "hang" | "hang_children" | "plain" | "outputs" | "echo",
   marker: string,
   extra: McpServerEntry = {},
 ): McpServerEntry {

@@ -14,12 +14,15 @@
  * `outputs`: `boom` as in `crash_once`, and large answers: the tool `big_text` answers 5 MB of
  * text (`HEAD`, `a`s, `TAIL`), `pictures` two 80 KB PNG images, and the resources
  * `test://big` (5 MB, as `big_text`) and `test://small` ("a small resource") read as text.
+ * `echo`: `boom` as in `plain`; `echo` answers `echo: TEXT` with `{"echoed": TEXT}` as structured
+ * content, and `refuse` answers an error result ("refused: TEXT"); both are read-only.
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { join } from "node:path";
+import { z } from "zod";
 
 const [mode, dir] = Deno.args;
 
@@ -61,7 +64,21 @@ server.registerTool("boom", { description: "Exits the process, or says it surviv
   return { content: [{ type: "text", text: "survived" }] };
 });
 if (mode === "outputs") addOutputs(server);
+if (mode === "echo") addEcho(server);
 await server.connect(new StdioServerTransport());
+
+/** The tools of mode `echo`. */
+function addEcho(mcp: McpServer): void {
+  const schema = { inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } };
+  mcp.registerTool("echo", { description: "Echoes the text", ...schema }, ({ text }) => ({
+    content: [{ type: "text", text: `echo: ${text}` }],
+    structuredContent: { echoed: text },
+  }));
+  mcp.registerTool("refuse", { description: "Answers an error", ...schema }, ({ text }) => ({
+    content: [{ type: "text", text: `refused: ${text}` }],
+    isError: true,
+  }));
+}
 
 /** The tools and resources of mode `outputs`. */
 function addOutputs(mcp: McpServer): void {

@@ -10,7 +10,6 @@ import type {
   ToolCallLocation,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
 import type { FileChangeView, PlanItem, ToolView } from "../../session/tool_view.ts";
 
 /** The fields of a `tool_call` (and of a `tool_call_update` that renames or moves it). */
@@ -88,17 +87,15 @@ function titleText(view: ToolView): string {
       return `Agent: ${view.description ?? view.prompt}`;
     case "question":
       return "Ask the user";
+    case "mcp":
+      // An MCP tool as `server/tool`, as the OI fork names it.
+      return `${view.server}/${view.tool}`;
     case "generic":
       return genericTitle(view);
   }
 }
 
 function genericTitle(view: Extract<ToolView, { kind: "generic" }>): string {
-  const capability = view.capability ?? "";
-  // An MCP tool as `server/tool`, as the OI fork names it.
-  if (capability.startsWith(SOURCE_CAPABILITY_PREFIX)) {
-    return capability.slice(SOURCE_CAPABILITY_PREFIX.length);
-  }
   return view.subject ? `${view.name}: ${view.subject}` : view.name;
 }
 

@@ -7,6 +7,7 @@ import type { SessionEvent } from "../../session/open.ts";
 import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
 import type {
   CommandExecutionItem,
+  McpToolCallItem,
   ThreadEvent,
   ThreadItem,
   ThreadUsage,
@@ -28,7 +29,7 @@ export class ExecJsonStream {
   /** Warnings that came before `thread.started`; they follow it as `error` items. */
   #early: string[] = [];
   /** Items started by a call that has not ended, by call id. */
-  #open = new Map<string, CommandExecutionItem | WebSearchItem>();
+  #open = new Map<string, CommandExecutionItem | WebSearchItem | McpToolCallItem>();
   /** Commands running as background jobs, by job id. */
   #jobs = new Map<string, CommandExecutionItem>();
   #todo: TodoItem | undefined;
@@ -143,7 +144,37 @@ export class ExecJsonStream {
         if (open) this.#completed(open);
         return;
       }
+      case "mcp":
+        return this.#mcpEnded(view);
     }
+  }
+
+  /** Codex's `mcp_tool_call`: the server's answer when it gave one, else the error. */
+  #mcpEnded(view: ToolView & { kind: "mcp" }): void {
+    const open = this.#open.get(view.callId);
+    this.#open.delete(view.callId);
+    const item = open?.type === "mcp_tool_call" ? open : this.#mcpItem(view);
+    if (view.status === "done") {
+      item.result = view.result ?? { content: [], structured_content: null };
+      item.status = "completed";
+    } else {
+      item.error = { message: view.error ?? "" };
+      item.status = "failed";
+    }
+    this.#completed(item);
+  }
+
+  #mcpItem(view: ToolView & { kind: "mcp" }): McpToolCallItem {
+    return {
+      id: this.#id(),
+      type: "mcp_tool_call",
+      server: view.server,
+      tool: view.tool,
+      arguments: view.arguments,
+      result: null,
+      error: null,
+      status: "in_progress",
+    };
   }
 
   #toolStarted(view: ToolView): void {
@@ -156,6 +187,10 @@ export class ExecJsonStream {
         query: view.url,
         action: { type: "open_page", url: view.url },
       };
+      this.#open.set(view.callId, item);
+      this.#emit("item.started", item);
+    } else if (view.kind === "mcp") {
+      const item = this.#mcpItem(view);
       this.#open.set(view.callId, item);
       this.#emit("item.started", item);
     }

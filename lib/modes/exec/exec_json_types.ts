@@ -35,6 +35,18 @@ export interface FileUpdateChange {
   kind: "add" | "delete" | "update";
 }
 
+/** A call of an MCP server's tool; `result` and `error` are null until it ends. */
+export interface McpToolCallItem {
+  id: string;
+  type: "mcp_tool_call";
+  server: string;
+  tool: string;
+  arguments: unknown;
+  result: { content: unknown[]; structured_content: unknown; _meta?: unknown } | null;
+  error: { message: string } | null;
+  status: "in_progress" | "completed" | "failed";
+}
+
 /** Every kind of item the stream carries. */
 export type ThreadItem =
   | { id: string; type: "agent_message"; text: string }
@@ -47,6 +59,7 @@ export type ThreadItem =
     status: "completed" | "failed";
   }
   | { id: string; type: "web_search"; query: string; action: WebSearchAction }
+  | McpToolCallItem
   | { id: string; type: "todo_list"; items: Array<{ text: string; completed: boolean }> }
   | { id: string; type: "error"; message: string };
 

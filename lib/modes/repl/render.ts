@@ -14,6 +14,7 @@ import {
   formatDuration,
   head,
   headAndTail,
+  mcpCallLine,
   sessionLines,
   type Style,
   tail,
@@ -279,6 +280,7 @@ function toolStartLines(view: ToolView, style: Style, input: unknown): string[] 
     const title = commandTitle(input);
     return [...(title ? [style.bold(title)] : []), `${style.bold("$")} ${view.command}`];
   }
+  if (view.kind === "mcp") return [style.dim(`• mcp ${mcpCallLine(view)}`)];
   const target = subjectOf(view);
   return [style.dim(`• ${view.name}${target ? ` ${target}` : ""}`)];
 }
@@ -346,6 +348,10 @@ function toolEndLines(view: ToolView, style: Style, hideOutput: boolean): string
       );
     case "plan":
       return view.items.map((p) => `  ${PLAN_MARKS[p.status]} ${p.text}`);
+    case "mcp": {
+      const shown = hideOutput ? [] : headAndTail(view.text ?? "", OUTPUT_PREVIEW_LINES);
+      return [`  ${style.green("✓ answered")}`, ...shown.map((l) => `    ${style.dim(l)}`)];
+    }
     default:
       return [];
   }

@@ -7,6 +7,7 @@ import { type Block, textOf } from "../../model/message.ts";
 import {
   type CommandView,
   type FileChangeView,
+  type McpView,
   type PlanItem,
   type ToolCallViews,
   type ToolView,
@@ -156,7 +157,15 @@ function startLines(view: ToolView, style: Style, input: unknown): string[] {
     const title = commandTitle(input);
     return [...(title ? [style.bold(title)] : []), `${style.bold("exec")} ${view.command}`];
   }
+  if (view.kind === "mcp") return [`${style.bold("mcp")} ${mcpCallLine(view)}`];
   return [];
+}
+
+/** An MCP call as one line: `server/tool {"arg":1}`, its arguments cut to a readable length. */
+export function mcpCallLine(view: Pick<McpView, "server" | "tool" | "arguments">): string {
+  const args = JSON.stringify(view.arguments ?? {});
+  const shown = args.length > 160 ? `${args.slice(0, 159)}…` : args;
+  return `${view.server}/${view.tool} ${shown}`;
 }
 
 /**
@@ -197,6 +206,11 @@ function endLines(view: ToolView, style: Style): string[] {
       return [
         style.bold("plan"),
         ...view.items.map((p) => `  ${PLAN_MARKS[p.status]} ${p.text}`),
+      ];
+    case "mcp":
+      return [
+        style.green(`${view.server}/${view.tool} answered`),
+        ...indent(head(view.text ?? "", OUTPUT_LINES)),
       ];
     default:
       return [];
