@@ -18,11 +18,12 @@ export function approvalLink(check: ApprovalCheck): ToolHook {
   return {
     name: "approval",
     async before(call, signal) {
-      const { capability, input, mutates } = call;
+      const { capability, input, mutates, askReason } = call;
       const verdict = await check({ id: call.id, name: call.name }, {
         capability,
         input,
         mutates,
+        ...(askReason ? { askReason } : {}),
       }, signal);
       if (!verdict.allow) return { action: "deny", reason: verdict.reason };
       return verdict.unsandboxed === true

@@ -18,6 +18,8 @@ export interface HookEffect {
   contexts: string[];
   /** Exit 2's stderr, or the reason of a "block" or "deny" decision. */
   block?: string;
+  /** PreToolUse `permissionDecision: "ask"`: the user is asked about the call, for this reason. */
+  ask?: string;
   /** PreToolUse: the input to run the tool with instead. */
   updatedInput?: Record<string, unknown>;
   /** PermissionRequest: the hook's answer in place of the user's. */
@@ -104,7 +106,7 @@ function readPreToolUse(specific: Record<string, unknown>, effect: HookEffect, l
     return;
   }
   if (decision === "ask") {
-    effect.warnings.push(`${label} returned permissionDecision "ask", which is not supported`);
+    effect.ask = textOf(specific.permissionDecisionReason) ?? `${label} asks for confirmation`;
   }
   const updated = specific.updatedInput;
   if (updated === undefined || updated === null) return;

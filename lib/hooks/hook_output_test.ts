@@ -80,3 +80,21 @@ Deno.test("hookEffect() takes plain stdout as context only for SessionStart and 
   assert.deepEqual(hookEffect("UserPromptSubmit", ran(0, { stdout: "hi" }), HOOK).contexts, ["hi"]);
   assert.deepEqual(hookEffect("PreToolUse", ran(0, { stdout: "hi" }), HOOK).contexts, []);
 });
+
+Deno.test('hookEffect() reads PreToolUse permissionDecision "ask" with its reason', () => {
+  const ask = (reason?: string) =>
+    hookEffect(
+      "PreToolUse",
+      json({ hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: reason } }),
+      HOOK,
+    );
+  assert.deepEqual(ask("check with me"), { warnings: [], contexts: [], ask: "check with me" });
+  assert.equal(ask().ask, 'PreToolUse hook "check" asks for confirmation');
+  // The control: "allow" asks nothing.
+  const allow = hookEffect(
+    "PreToolUse",
+    json({ hookSpecificOutput: { permissionDecision: "allow" } }),
+    HOOK,
+  );
+  assert.equal(allow.ask, undefined);
+});

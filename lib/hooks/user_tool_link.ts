@@ -2,7 +2,8 @@
  * PreToolUse and PostToolUse hooks as a link of the tool-hook chain. Before a call: a hook may
  * block it (exit 2, its stderr the reason the model reads; or `permissionDecision: "deny"`),
  * rewrite its input (`updatedInput`, mapped back from the hook's tool names and checked like the
- * model's own), or add context. After a call that ran: a hook's `additionalContext`, and the
+ * model's own), have the user asked about it whatever the policy (`permissionDecision: "ask"`;
+ * denied where no one can answer), or add context. After a call that ran: a hook's `additionalContext`, and the
  * reason of an exit 2 or a `decision: "block"`, follow the result for the model. The link runs
  * before approval, so a rewritten call is the one approval decides on; it never grants anything.
  */
@@ -39,6 +40,10 @@ export function userHooksLink(
           action: "deny",
           reason: `A PreToolUse hook blocked this call: ${blocks.join("\n")}`,
         };
+      }
+      const asks = effects.flatMap((e) => e.ask ? [e.ask] : []);
+      if (asks.length) {
+        return { action: "ask", reason: `A PreToolUse hook asks: ${asks.join("\n")}` };
       }
       const updated = effects.findLast((e) => e.updatedInput)?.updatedInput;
       if (!updated) return undefined;

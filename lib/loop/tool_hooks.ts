@@ -30,6 +30,8 @@ export interface HookCall {
   mutates?: boolean;
   /** The capability input it runs with, after earlier links' rewrites. */
   input?: unknown;
+  /** Why an earlier link wants the user asked about the call whatever the policy says. */
+  askReason?: string;
 }
 
 /** A call resolved to a capability, as `before` links see it. */
@@ -64,7 +66,9 @@ export class SandboxGrant {
 export type BeforeVerdict =
   | { action: "allow"; grant?: SandboxGrant }
   | { action: "deny"; reason: string }
-  | { action: "rewrite"; input: unknown };
+  | { action: "rewrite"; input: unknown }
+  /** Have the user asked about the call (a hook's `permissionDecision: "ask"`), for `reason`. */
+  | { action: "ask"; reason: string };
 
 /** What a link says after a call; undefined keeps the result. */
 export type AfterVerdict =
@@ -169,9 +173,11 @@ export class ToolHookChain {
     let rewrittenBy: string | undefined;
     let allowedBy: string | undefined;
     let granted = false;
+    let askReason: string | undefined;
     for (const hook of this.#hooks) {
       if (!hook.before) continue;
-      const verdict = await hook.before({ ...call, input: structuredClone(input) }, signal);
+      const seen = { ...call, input: structuredClone(input), ...(askReason ? { askReason } : {}) };
+      const verdict = await hook.before(seen, signal);
       switch (verdict?.action) {
         case undefined:
           break;
@@ -191,6 +197,9 @@ export class ToolHookChain {
           }
           input = verdict.input;
           rewrittenBy = hook.name;
+          break;
+        case "ask":
+          askReason = askReason ? `${askReason}\n${verdict.reason}` : verdict.reason;
           break;
         default:
           throw new TypeError(
