@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EffectiveConfig } from "../config/effective.ts";
-import type { ConfigValues } from "../config/schema.ts";
+import type { ApprovalPolicy, ConfigValues, SandboxMode } from "../config/schema.ts";
 import { configHome } from "../config/load.ts";
 import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
@@ -43,10 +43,19 @@ export interface AgentSession extends AsyncDisposable {
   workspace: Workspace;
   /** What the system prompt was rendered from. */
   promptVars: PromptVars;
-  /** The prompt variables another harness's templates need (for a switch of harness). */
-  promptVarsFor(h: Harness): Promise<PromptVars>;
+  /**
+   * The prompt variables harness `h`'s templates need with the settings in use (a switch of
+   * harness, model or sandbox): `{{model}}`, `{{harness}}` and the sandbox texts follow them.
+   */
+  promptVarsFor(h: Harness, now: PromptSettings): Promise<PromptVars>;
   /** The context window a local server works with (Ollama's num_ctx, LM Studio's loaded length). */
   contextWindow?: number;
+}
+
+/** The settings in use a harness's templates are rendered with. */
+export interface PromptSettings {
+  model: string;
+  access: { mode: SandboxMode; policy: ApprovalPolicy };
 }
 
 /** How start-up talks to the front end: warnings out, approval questions in. */
@@ -136,7 +145,8 @@ async function openOn(
   }
   for (const note of local?.notes ?? []) io.warn(note);
   for (const warning of await skillWarnings) io.warn(warning);
-  const facts = sandboxFacts(config.values, sandbox);
+  const access = { mode: config.values.sandbox_mode, policy: config.values.approval_policy };
+  const facts = sandboxFacts(access, sandbox);
   const filled: PromptVars = { ...ready.vars, sandboxFacts: facts };
   const values = {
     model: ready.model,
@@ -153,7 +163,10 @@ async function openOn(
     context: renderContext(harness, filled),
     workspace,
     promptVars: filled,
-    promptVarsFor: async (h) => ({ ...await workspace.promptVars(h, values), sandboxFacts: facts }),
+    promptVarsFor: async (h, now) => ({
+      ...await workspace.promptVars(h, { ...values, model: now.model }),
+      sandboxFacts: sandboxFacts(now.access, sandbox),
+    }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
     [Symbol.asyncDispose]: async () => {
       try {
@@ -175,10 +188,13 @@ function instructionOptions(values: ConfigValues): InstructionOptions {
 }
 
 /** What the harness's sandbox texts word into `{{sandbox}}`. */
-function sandboxFacts(values: ConfigValues, sandbox: SessionSandbox): SandboxPromptFacts {
+function sandboxFacts(
+  access: PromptSettings["access"],
+  sandbox: SessionSandbox,
+): SandboxPromptFacts {
   return {
-    mode: values.sandbox_mode,
-    policy: values.approval_policy,
+    mode: access.mode,
+    policy: access.policy,
     description: sandbox.sandbox.status.description,
     enforced: sandbox.sandbox.status.enforced,
   };

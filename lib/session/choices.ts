@@ -4,7 +4,7 @@ import { resolveProvider } from "../config/provider.ts";
 import { listHarnessIds, loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { chooseHarness, FALLBACK_HARNESS, type HarnessChoiceInput } from "../harness/select.ts";
 import { BUILTIN_PROVIDERS, builtinProvider } from "../providers/builtin.ts";
-import type { ProviderSettings, WireApi } from "../providers/types.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import { type AgentSession, BUILTIN_HARNESSES } from "./agent_session.ts";
 import { type Catalog, type CatalogModel, catalogProvider } from "../providers/catalog.ts";
 import type { ModelChoice, ProviderChoice } from "./types.ts";
@@ -158,15 +158,22 @@ async function liveModels(
   return undefined;
 }
 
+/** The harness, model and provider settings in use. */
+export interface RouteInUse {
+  harness: string;
+  model: string;
+  provider: Pick<ProviderSettings, "id" | "name" | "baseUrl" | "wireApi">;
+}
+
 /** Every harness with its label, the automatic choice for this model and the one in use marked. */
 export async function harnessChoices(
   agent: AgentSession,
-  current: { harness: string; model: string; providerId: string; wireApi: WireApi },
+  current: RouteInUse,
 ): Promise<Array<{ id: string; label: string; automatic: boolean; current: boolean }>> {
   const dirs = harnessDirs(agent);
   const ids = await listHarnessIds(dirs);
   const automatic = chooseHarness({
-    ...choiceInput(agent, current),
+    ...choiceInput(current),
     candidates: await loadHarnessCandidates(dirs),
   });
   const out = [];
@@ -184,11 +191,11 @@ export async function harnessChoices(
  */
 export async function fittingHarnesses(
   agent: AgentSession,
-  current: { harness: string; model: string; providerId: string; wireApi: WireApi },
+  current: RouteInUse,
   family?: string,
 ): Promise<string[]> {
   const dirs = harnessDirs(agent);
-  const input = choiceInput(agent, current);
+  const input = choiceInput(current);
   // chooseHarness answers the fallback when nothing matches, so that one is added last.
   const fits = (await loadHarnessCandidates(dirs)).filter((c) =>
     c.id !== FALLBACK_HARNESS &&
@@ -200,22 +207,21 @@ export async function fittingHarnesses(
   for (const id of new Set([...fits, FALLBACK_HARNESS])) {
     if (id === current.harness) continue;
     const harness = await loadHarness(id, dirs).catch(() => undefined);
-    if (harness?.wireApis.includes(current.wireApi)) out.push(id);
+    if (harness?.wireApis.includes(current.provider.wireApi)) out.push(id);
   }
   return out;
 }
 
-function choiceInput(
-  agent: AgentSession,
-  current: { model: string; providerId: string; wireApi: WireApi },
-): Omit<HarnessChoiceInput, "candidates"> {
+/** What the harness choice reads of the route in use: the provider's, not the start-up one's. */
+function choiceInput(current: RouteInUse): Omit<HarnessChoiceInput, "candidates"> {
+  const { provider } = current;
   return {
     configured: "",
     model: current.model,
-    providerId: current.providerId,
-    providerName: agent.settings.name,
-    baseUrl: agent.settings.baseUrl,
-    wireApi: current.wireApi,
+    providerId: provider.id,
+    providerName: provider.name,
+    baseUrl: provider.baseUrl,
+    wireApi: provider.wireApi,
   };
 }
 

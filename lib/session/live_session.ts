@@ -24,7 +24,7 @@ import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
-import { switchHarnessOf, switchModelOf, type SwitchTarget } from "./switching.ts";
+import { configureSession, type ConfigureTarget, settingsOf } from "./configure.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints.ts";
 import type {
   CheckpointList,
@@ -41,13 +41,16 @@ import {
   type SessionState,
 } from "./session_parts.ts";
 import type {
+  ConfigureOptions,
   PromptOptions,
   PromptOutcome,
   ProposedPlan,
   ReasoningEffort,
   Session,
   SessionInfo,
+  SessionSettings,
   SessionStatus,
+  SettingsUpdate,
   SkillListing,
 } from "./types.ts";
 
@@ -78,12 +81,14 @@ export class LiveSession implements Session {
         openReadOnlySandbox({ home: this.home, networkAccess: agent.sandbox.networkAllowed }),
       onDenied: (reason, callId) => parts.io.onEvent({ type: "tool_denied", callId, reason }),
     });
+    // A resumed session continues in plan mode when it stopped in it.
+    if (parts.live.recorder.resumedPlanMode) this.#plan.set(true);
     parts.hooks.describe(() => ({
       sessionId: this.id,
       transcriptPath: parts.live.recorder.file ?? null,
       model: this.#state.loop.model,
       planMode: this.#plan.on,
-      approvalPolicy: this.config.approval_policy,
+      approvalPolicy: agent.sandbox.policy,
     }));
   }
 
@@ -135,7 +140,8 @@ export class LiveSession implements Session {
   }
 
   setPlanMode(on: boolean): void {
-    this.#plan.set(on);
+    // Plan mode alone opens nothing and cannot be refused: it applies before this returns.
+    void this.configure({ planMode: on }).catch((error: Error) => this.#warn(error.message));
   }
 
   proposedPlan(): ProposedPlan | undefined {
@@ -201,11 +207,9 @@ export class LiveSession implements Session {
         signal,
       }));
     if (outcome.status === "repeated_call") {
-      const { harness, route } = this.#state;
-      const current = { harness: harness.id, model: loop.model, ...route };
       outcome.harnesses = await fittingHarnesses(
         this.#live.agent,
-        current,
+        this.#routeInUse(),
         this.#state.limits.family,
       );
     }
@@ -275,24 +279,32 @@ export class LiveSession implements Session {
     return { parts: this.#p, plan: this.#plan, currentCall: () => this.#turn?.callId ?? "" };
   }
 
-  switchHarness(id: string): Promise<void> {
-    return switchHarnessOf(this.#switchTarget(), id);
+  get settings(): SessionSettings {
+    return settingsOf(this.#configureTarget());
   }
 
-  switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
-    chargeCost(this.#p, this.#cost);
-    return switchModelOf(this.#switchTarget(), spec, effort);
+  /** One change at a time, and never while a turn runs (`TurnInProgressError`). */
+  async configure(update: SettingsUpdate, opts?: ConfigureOptions): Promise<SessionSettings> {
+    if (update.model !== undefined) chargeCost(this.#p, this.#cost);
+    if (Object.keys(update).some((key) => key !== "planMode")) this.#claimTurn("a settings change");
+    else return configureSession(this.#configureTarget(), update, opts);
+    try {
+      return await configureSession(this.#configureTarget(), update, opts);
+    } finally {
+      this.#turn = undefined;
+    }
   }
 
-  #switchTarget(): SwitchTarget {
-    const [parts, state, live, info, config] = [
-      this.#p,
-      this.#state,
-      this.#live,
-      this.info,
-      this.config,
-    ];
-    return { parts, state, live, info, config };
+  async switchHarness(id: string): Promise<void> {
+    await this.configure({ harness: id });
+  }
+
+  async switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
+    await this.configure({ model: spec, ...(effort ? { reasoningEffort: effort } : {}) });
+  }
+
+  #configureTarget(): ConfigureTarget {
+    return { parts: this.#p, plan: this.#plan };
   }
 
   models() {
@@ -309,8 +321,13 @@ export class LiveSession implements Session {
   }
 
   harnesses() {
-    const { harness, loop, route } = this.#state;
-    return harnessChoices(this.#live.agent, { harness: harness.id, model: loop.model, ...route });
+    return harnessChoices(this.#live.agent, this.#routeInUse());
+  }
+
+  /** The harness, model and provider route in use, for the harness choices. */
+  #routeInUse() {
+    const { harness, loop } = this.#state;
+    return { harness: harness.id, model: loop.model, provider: this.#live.provider.settings };
   }
 
   jobs(): JobInfo[] {

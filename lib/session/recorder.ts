@@ -39,6 +39,8 @@ export class SessionRecorder {
   readonly resumedToolState: Record<string, unknown> | undefined;
   /** For a resumed session, where the tool state was read and the workspace it was made in. */
   readonly resumedFrom: ResumedFrom | undefined;
+  /** For a resumed session, whether it stopped in plan mode. */
+  readonly resumedPlanMode: boolean;
 
   constructor(
     writer: SessionWriter | undefined,
@@ -48,6 +50,7 @@ export class SessionRecorder {
       harness?: string;
       toolState?: Record<string, unknown>;
       from?: ResumedFrom;
+      planMode?: boolean;
     } = {},
   ) {
     this.id = writer?.id ?? resumed.id ?? uuidV7();
@@ -57,6 +60,7 @@ export class SessionRecorder {
     this.resumedHarness = resumed.harness;
     this.resumedToolState = resumed.toolState;
     this.resumedFrom = resumed.from;
+    this.resumedPlanMode = resumed.planMode ?? false;
   }
 
   /** The id of the session file written to; undefined when nothing is saved. */
@@ -159,7 +163,8 @@ export async function openRecorder(
     const harness = saved.events.findLast((e) => e.type === "harness_switch")?.harness ??
       saved.header.harness;
     const from = { file: saved.file, line: saved.toolStateLine, cwd: saved.header.cwd };
-    const resumed = { id: saved.header.id, harness, toolState: saved.toolState, from };
+    const planMode = saved.events.findLast((e) => e.type === "settings")?.planMode === true;
+    const resumed = { id: saved.header.id, harness, toolState: saved.toolState, from, planMode };
     if (opts.ephemeral) return new SessionRecorder(undefined, state, resumed);
     const writer = await reopenForAppend(saved.file);
     for (const note of writer.notes) opts.warn(note);

@@ -3,10 +3,15 @@
  * which writable roots, which environment, and how approval questions are asked.
  */
 import { join, resolve } from "node:path";
-import type { ConfigValues } from "../config/schema.ts";
+import type { ApprovalPolicy, ConfigValues } from "../config/schema.ts";
 import { makeHomeDir } from "../config/home.ts";
 import { UserError } from "../errors.ts";
-import { approvalHook, type ApprovalStep, type Approver } from "../approval/hook.ts";
+import {
+  approvalHook,
+  type ApprovalHookOptions,
+  type ApprovalStep,
+  type Approver,
+} from "../approval/hook.ts";
 import { onFailureRerun } from "../approval/on_failure.ts";
 import { capabilityById } from "../tools/registry.ts";
 import {
@@ -24,9 +29,18 @@ import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.
 import { journaledFileSystem } from "../../sandbox/write_journal.ts";
 import { type OpenRestoreWriter, restoreWriterOpener } from "./_restore_writer.ts";
 
-/** Everything a mode needs to run commands under the configured sandbox and approvals. */
+/**
+ * Everything a mode needs to run commands under the sandbox and approvals in use. Its mode and
+ * policy change in place (`check()`, then `apply()`): what reads them reads them at each call.
+ */
 export interface SessionSandbox extends AsyncDisposable {
   sandbox: CommandSandbox;
+  /** The sandbox mode in use. */
+  readonly mode: SandboxMode;
+  /** The approval policy in use. */
+  readonly policy: ApprovalPolicy;
+  /** Where commands may write under workspace-write, the working directory first. */
+  readonly writableRoots: readonly string[];
   /**
    * File access for the file tools: a sandboxed helper process, started on first use, whose
    * atomic writes are journaled so that a crash leaves no temporary file behind for long.
@@ -45,6 +59,20 @@ export interface SessionSandbox extends AsyncDisposable {
   banner: string;
   /** Lines to print as `warning:` before the run. */
   warnings: string[];
+  /** Opens the sandbox of `next`, refusing a mode that cannot be enforced here. */
+  check(next: { mode: SandboxMode; policy: ApprovalPolicy }): Promise<AccessChange>;
+  /** Changes to what `check()` opened; `dropGrants` forgets the approvals given for the session. */
+  apply(change: AccessChange, opts: { dropGrants: boolean }): Promise<void>;
+  /** Closes what `check()` opened, when the change is not made. */
+  discard(change: AccessChange): Promise<void>;
+}
+
+/** A checked change of sandbox mode or approval policy, its sandbox open (`SessionSandbox.check`). */
+export interface AccessChange {
+  mode: SandboxMode;
+  policy: ApprovalPolicy;
+  networkAllowed: boolean;
+  sandbox: CommandSandbox;
 }
 
 /** Options of `openSessionSandbox()`. */
@@ -70,71 +98,185 @@ export async function openSessionSandbox(
   values: ConfigValues,
   opts: SessionSandboxOptions,
 ): Promise<SessionSandbox> {
-  const mode = values.sandbox_mode;
   const policy = values.approval_policy;
-  const networkAllowed = networkAllowedBy(values);
   const roots = writableRootsOf(values, opts.cwd);
   const scratchRoot = join(opts.home, "run");
   const leftovers = await prepareScratchRoot(scratchRoot);
-  const sandbox = await openCommandSandbox({
-    // The bubblewrap program to use instead of the system's (a test makes it missing this way).
-    ...(opts.env.OPENINTERPRETER_BWRAP ? { bwrap: opts.env.OPENINTERPRETER_BWRAP } : {}),
-    mode,
-    writableRoots: roots,
-    networkAccess: networkAllowed,
-    readablePaths: [scratchRoot],
-    retryUnsandboxed: policy === "on-failure"
-      ? onFailureRerun({ ask: opts.ask, onDenied: opts.onDenied })
-      : undefined,
-  });
-  const status = sandbox.status;
+  const open = (mode: SandboxMode, policy: ApprovalPolicy) =>
+    openCommandSandbox({
+      // The bubblewrap program to use instead of the system's (a test makes it missing this way).
+      ...(opts.env.OPENINTERPRETER_BWRAP ? { bwrap: opts.env.OPENINTERPRETER_BWRAP } : {}),
+      mode,
+      writableRoots: roots,
+      networkAccess: networkAllowedBy(values, mode),
+      readablePaths: [scratchRoot],
+      retryUnsandboxed: policy === "on-failure"
+        ? onFailureRerun({ ask: opts.ask, onDenied: opts.onDenied })
+        : undefined,
+    });
+  const first = await open(values.sandbox_mode, policy);
+  const status = first.status;
   const canAsk = opts.ask !== undefined && policy !== "never";
   if (opts.requireSandbox && !confined(status) && !canAsk) {
-    await sandbox.close();
+    await first.close();
     throw unconfinedRefusal(status, policy);
   }
-  const helper = fileToolHelper(mode, mode === "workspace-write" ? roots : [], status);
   const scratch = new SessionScratch(scratchRoot);
   const env = commandEnvironment(values.shell_environment_policy, opts.env);
-  return {
-    sandbox,
-    fs: journaledFileSystem(helper, () => scratch.journalDir()),
-    scratch,
-    restoreWriter: restoreWriterOpener({
+  const access = new SandboxAccess({ values, roots, scratch, env, opts, open });
+  access.use(
+    { mode: values.sandbox_mode, policy, networkAllowed: networkAllowedBy(values), sandbox: first },
+    true,
+  );
+  return access.view(
+    sandboxWarnings({ status, policy, canAsk, leftovers, fullAccessLabel: opts.fullAccessLabel }),
+  );
+}
+
+/** The parts of a session sandbox that change with its mode and policy. */
+class SandboxAccess {
+  #now!: AccessChange;
+  #helper!: FileSystem & AsyncDisposable;
+  #restoreWriter!: OpenRestoreWriter;
+  #hook!: ApprovalStep;
+  /** Sandboxes of modes left behind: jobs started in them may still run until the end. */
+  readonly #retired: CommandSandbox[] = [];
+  readonly #fs: FileSystem;
+
+  constructor(
+    readonly setup: {
+      values: ConfigValues;
+      roots: string[];
+      scratch: SessionScratch;
+      env: Record<string, string>;
+      opts: SessionSandboxOptions;
+      open: (mode: SandboxMode, policy: ApprovalPolicy) => Promise<CommandSandbox>;
+    },
+  ) {
+    // The file tools keep this one object; each call goes to the helper of the mode in use.
+    const forward = <K extends keyof FileSystem>(name: K) =>
+      ((...args: unknown[]) =>
+        (this.#helper[name] as (...a: unknown[]) => unknown)(...args)) as FileSystem[K];
+    const helper: FileSystem = {
+      readFile: forward("readFile"),
+      stat: forward("stat"),
+      lstat: forward("lstat"),
+      readDir: forward("readDir"),
+      writeFileAtomic: forward("writeFileAtomic"),
+      mkdirp: forward("mkdirp"),
+      remove: forward("remove"),
+      rename: forward("rename"),
+      realPath: forward("realPath"),
+    };
+    this.#fs = journaledFileSystem(helper, () => setup.scratch.journalDir());
+  }
+
+  /** Makes `next` the access in use; `fresh` starts its approvals with no grant. */
+  use(next: AccessChange, fresh: boolean): void {
+    const { roots, opts } = this.setup;
+    const { mode, policy, sandbox } = next;
+    const status = sandbox.status;
+    this.#now = next;
+    this.#helper = fileToolHelper(mode, mode === "workspace-write" ? roots : [], status);
+    this.#restoreWriter = restoreWriterOpener({
       mode,
       bwrap: status.kind === "bwrap" && status.enforced,
       fullAccessLabel: opts.fullAccessLabel,
-      journalDir: () => scratch.journalDir(),
-    }),
-    async [Symbol.asyncDispose]() {
-      await helper[Symbol.asyncDispose]();
-      await scratch[Symbol.asyncDispose]();
-      await sandbox.close();
-    },
-    env,
-    networkAllowed,
-    beforeToolCall: approvalHook({
-      policy,
-      sandbox: { mode, enforced: status.enforced, problem: status.problem },
+      journalDir: () => this.setup.scratch.journalDir(),
+    });
+    this.#facts = { policy, sandbox: { mode, enforced: status.enforced, problem: status.problem } };
+    if (fresh) this.#hook = this.#newHook();
+  }
+
+  /** What the approval hook reads at each call: the policy and sandbox in use. */
+  #facts!: Pick<ApprovalHookOptions, "policy" | "sandbox">;
+
+  /** An approval hook over the access in use, with no session grant yet. */
+  #newHook(): ApprovalStep {
+    const { env, opts } = this.setup;
+    // deno-lint-ignore no-this-alias
+    const self = this;
+    return approvalHook({
+      get policy() {
+        return self.#facts.policy;
+      },
+      get sandbox() {
+        return self.#facts.sandbox;
+      },
       env,
       mutates: (id) => capabilityById(id)?.mutates ?? true,
       ask: opts.ask,
       onDenied: opts.onDenied,
-    }),
-    banner: `sandbox: ${status.description}\napproval: ${policy}`,
-    warnings: sandboxWarnings({
-      status,
-      policy,
-      canAsk,
-      leftovers,
-      fullAccessLabel: opts.fullAccessLabel,
-    }),
-  };
+    });
+  }
+
+  async check(next: { mode: SandboxMode; policy: ApprovalPolicy }): Promise<AccessChange> {
+    const now = this.#now.sandbox.status;
+    const sandbox = await this.setup.open(next.mode, next.policy);
+    const status = sandbox.status;
+    // A mode the start-up sandbox could not enforce either is taken as at start-up.
+    if (!confined(status) && confined(now)) {
+      await sandbox.close();
+      throw new UserError(
+        `Cannot change to sandbox mode ${next.mode}: it is not available here because ` +
+          causeOf(status),
+        { hint: status.problem?.hint ?? "Choose another sandbox mode" },
+      );
+    }
+    const networkAllowed = networkAllowedBy(this.setup.values, next.mode);
+    return { ...next, networkAllowed, sandbox };
+  }
+
+  async apply(change: AccessChange, opts: { dropGrants: boolean }): Promise<void> {
+    const helper = this.#helper;
+    this.#retired.push(this.#now.sandbox);
+    this.use(change, opts.dropGrants);
+    await helper[Symbol.asyncDispose]();
+  }
+
+  /** The `SessionSandbox` over this access. */
+  view(warnings: string[]): SessionSandbox {
+    // deno-lint-ignore no-this-alias
+    const self = this;
+    return {
+      get sandbox() {
+        return self.#now.sandbox;
+      },
+      get mode() {
+        return self.#now.mode;
+      },
+      get policy() {
+        return self.#now.policy;
+      },
+      writableRoots: this.setup.roots,
+      fs: this.#fs,
+      scratch: this.setup.scratch,
+      restoreWriter: (root) => self.#restoreWriter(root),
+      env: this.setup.env,
+      get networkAllowed() {
+        return self.#now.networkAllowed;
+      },
+      beforeToolCall: (call, resolved, signal) => self.#hook(call, resolved, signal),
+      get banner() {
+        return `sandbox: ${self.#now.sandbox.status.description}\napproval: ${self.#now.policy}`;
+      },
+      warnings,
+      check: (next) => this.check(next),
+      apply: (change, opts) => this.apply(change, opts),
+      discard: (change) => change.sandbox.close(),
+      [Symbol.asyncDispose]: () => this.close(),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#helper[Symbol.asyncDispose]();
+    await this.setup.scratch[Symbol.asyncDispose]();
+    for (const sandbox of [...this.#retired, this.#now.sandbox]) await sandbox.close();
+  }
 }
 
 /** True when the sandbox mode lets commands reach the network. */
-function networkAllowedBy(values: ConfigValues): boolean {
-  const mode = values.sandbox_mode;
+export function networkAllowedBy(values: ConfigValues, mode = values.sandbox_mode): boolean {
   return mode === "danger-full-access" ||
     (mode === "workspace-write" && values.sandbox_workspace_write.network_access);
 }

@@ -28,9 +28,9 @@ export function sessionStatusOf(parts: SessionParts, cost: CostMeter): SessionSt
   return {
     ...info,
     ...harnessSurface(parts.state.harness),
-    sandboxMode: values.sandbox_mode,
+    sandboxMode: agent.sandbox.mode,
     sandbox: agent.sandbox.sandbox.status.description,
-    approval: values.approval_policy,
+    approval: agent.sandbox.policy,
     network: agent.sandbox.networkAllowed,
     sessionId: recorder.savedId,
     sessionFile: recorder.file,

@@ -116,6 +116,53 @@ export interface SessionConfig {
   bypassDefinitionTrust?: boolean;
 }
 
+/**
+ * What can change during a session, as one value (`Session.settings`): where requests go, how
+ * the model is presented, and what its tools may do. `Session.configure()` changes it.
+ */
+export interface SessionSettings {
+  /** The `model_providers` id requests go to. */
+  provider: string;
+  /** The wire API they go over. */
+  wire: WireApi;
+  model: string;
+  reasoningEffort?: ReasoningEffort;
+  /** The harness id. */
+  harness: string;
+  sandboxMode: SandboxMode;
+  approvalPolicy: ApprovalPolicy;
+  planMode: boolean;
+  /** Why the harness is presented lean ("0.6B parameters"); undefined when it is not. */
+  lean?: string;
+  /** The working directory, absolute. */
+  cwd: string;
+  /** Where commands may write under workspace-write, the working directory first. */
+  writableRoots: string[];
+}
+
+/**
+ * A change of `SessionSettings` (`Session.configure()`): the parts given change together, or
+ * none does.
+ */
+export interface SettingsUpdate {
+  /** "NAME" at the provider in use or "PROVIDER/NAME". */
+  model?: string;
+  reasoningEffort?: ReasoningEffort;
+  harness?: string;
+  sandboxMode?: SandboxMode;
+  approvalPolicy?: ApprovalPolicy;
+  planMode?: boolean;
+}
+
+/** What `Session.configure()` may be told besides the update. */
+export interface ConfigureOptions {
+  /**
+   * Asked to stop the background jobs and terminals a narrower sandbox mode would leave running
+   * under the wider one; true stops them. Absent: they are stopped without asking.
+   */
+  stopRunning?: StopRunning;
+}
+
 /** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
 export type ApprovalRequest = ApprovalAsk;
 
@@ -321,6 +368,14 @@ export interface Session extends AsyncDisposable {
     signal: AbortSignal,
     opts?: PromptOptions,
   ): Promise<PromptOutcome>;
+  /** What can change during the session, as it is now. */
+  readonly settings: SessionSettings;
+  /**
+   * Changes any part of `settings` from the next request or tool call on, checked together (the
+   * harness must speak the wire in use, a sandbox mode must be available here), and records it
+   * in the session file. Resolves to the settings then in use.
+   */
+  configure(update: SettingsUpdate, opts?: ConfigureOptions): Promise<SessionSettings>;
   /** Presents another harness from the next request on, keeping the history. */
   switchHarness(id: string): Promise<void>;
   /** Talks to another model ("NAME" or "PROVIDER/NAME", with an effort) from the next request. */

@@ -9,6 +9,7 @@
  *   {"type":"approval","ts":...,"callId":...,"decision":"approved",...}
  *   {"type":"model_switch","ts":...,"provider":...,"model":...}
  *   {"type":"harness_switch","ts":...,"harness":...}
+ *   {"type":"settings","ts":...,"sandboxMode":...,"approvalPolicy":...,"planMode":...}
  *   {"type":"compaction","ts":...,"messages":[...]}                 replaces the history before it
  *   {"type":"history","ts":...,"messages":[...]}     the same, for any other change (a harness
  *                                                   switch's translation, a rewind)
@@ -143,6 +144,13 @@ export const sessionRecordSchema = z.discriminatedUnion("type", [
     reasoningEffort: z.string().optional(),
   }),
   z.object({ type: z.literal("harness_switch"), ts: timestamp, harness: z.string() }),
+  z.object({
+    type: z.literal("settings"),
+    ts: timestamp,
+    sandboxMode: z.string().optional(),
+    approvalPolicy: z.string().optional(),
+    planMode: z.boolean().optional(),
+  }),
   z.object({
     type: z.literal("compaction"),
     ts: timestamp,

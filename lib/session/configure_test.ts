@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startFakeProvider } from "../../tests/fake_provider/server.ts";
+import type { ScriptTurn } from "../../tests/fake_provider/script.ts";
+import { sessionWorkspace } from "./_test_session.ts";
+import { openSession, type SessionConfig, type SessionEvent, type SessionIO } from "./open.ts";
+
+const signal = () => new AbortController().signal;
+
+/** A workspace whose config adds `fakemsg`, a provider on the messages wire at the same fake. */
+async function twoWires(script: ScriptTurn[]) {
+  const fake = startFakeProvider(script);
+  const ws = await sessionWorkspace(
+    fake.baseUrl,
+    "",
+  );
+  await Deno.writeTextFile(
+    join(ws.home, "config.toml"),
+    `\n[model_providers.fakemsg]\nname = "Fake Messages"\nbase_url = "${fake.origin}"\n` +
+      `wire_api = "messages"\nenv_key = "FAKE_API_KEY"\n`,
+    { append: true },
+  );
+  return {
+    fake,
+    ws,
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await ws[Symbol.asyncDispose]();
+    },
+  };
+}
+
+function open(
+  ws: { cwd: string; env: Record<string, string> },
+  config: Partial<SessionConfig> = {},
+  io: Partial<SessionIO> = {},
+  events: SessionEvent[] = [],
+) {
+  return openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true, ...config },
+    { onEvent: (e) => events.push(e), ...io },
+    { env: ws.env },
+  );
+}
+
+Deno.test("after a switch to a messages provider the harness is checked against messages, not the start-up wire", async () => {
+  await using t = await twoWires([{ reply: { text: "hi" } }]);
+  await using session = await open(t.ws, { harness: "pi" });
+  assert.equal(session.settings.wire, "chat");
+  await session.switchModel("fakemsg/mock-model");
+  assert.deepEqual(
+    [session.settings.provider, session.settings.wire, session.settings.model],
+    ["fakemsg", "messages", "mock-model"],
+  );
+  await session.switchHarness("zcode");
+  await assert.rejects(
+    session.switchHarness("deepseek-tui"),
+    /"messages".*deepseek-tui|deepseek-tui.*messages/,
+  );
+  assert.equal(session.settings.harness, "zcode");
+  // {{model}} in zcode's environment text is the model in use, not the start-up one.
+  await session.prompt("hello", signal());
+  const [request] = t.fake.requests;
+  assert.equal(request.path, "/v1/messages");
+  const body = JSON.stringify(request.body);
+  assert.match(body, /zai\/mock-model/);
+  assert.doesNotMatch(body, /zai\/fake-model/);
+  // The harness choices read the route in use too.
+  const harnesses = await session.harnesses();
+  assert.equal(harnesses.find((h) => h.current)?.id, "zcode");
+});
+
+Deno.test("configure() checks every part together: a harness and a model that fit only together", async () => {
+  await using t = await twoWires([]);
+  await using session = await open(t.ws, { harness: "deepseek-tui" });
+  // Alone, each part is refused; nothing changes.
+  await assert.rejects(session.configure({ model: "fakemsg/mock-model" }), /deepseek-tui/);
+  await assert.rejects(session.configure({ harness: "zcode" }), /"chat"/);
+  assert.deepEqual([session.settings.harness, session.settings.wire], ["deepseek-tui", "chat"]);
+  const settings = await session.configure({ model: "fakemsg/mock-model", harness: "zcode" });
+  assert.deepEqual([settings.harness, settings.wire, settings.model], [
+    "zcode",
+    "messages",
+    "mock-model",
+  ]);
+  // Refused together, leaving both as they were.
+  await assert.rejects(session.configure({ model: "fake/fake-model", harness: "zcode" }));
+  assert.deepEqual([session.settings.harness, session.settings.provider], ["zcode", "fakemsg"]);
+});
+
+Deno.test("a plan-mode session resumes in plan mode; one that left it does not", async () => {
+  await using t = await twoWires([]);
+  const { ws } = t;
+  const saved = { ephemeral: false };
+  let id: string;
+  {
+    await using session = await open(ws, saved);
+    session.setPlanMode(true);
+    assert.equal(session.settings.planMode, true);
+    id = session.id;
+  }
+  {
+    await using resumed = await open(ws, { ...saved, resume: { id } });
+    assert.equal(resumed.planMode, true);
+    assert.equal(resumed.settings.planMode, true);
+    await resumed.configure({ planMode: false });
+  }
+  await using again = await open(ws, { ...saved, resume: { id } });
+  assert.equal(again.planMode, false);
+});
+
+Deno.test("sandbox mode and approval policy change in place and are read at each call", async () => {
+  const touch = (file: string): ScriptTurn => ({
+    reply: { tool_calls: [{ name: "bash", args: { command: `touch ${file}` } }] },
+  });
+  await using t = await twoWires([
+    touch("a.txt"),
+    { reply: { text: "tried" } },
+    touch("b.txt"),
+    { reply: { text: "tried" } },
+  ]);
+  await using session = await open(t.ws, {
+    harness: "pi",
+    sandbox: "workspace-write",
+    approval: "never",
+  });
+  const before = session.mcp;
+  let settings = await session.configure({ sandboxMode: "read-only" });
+  assert.equal(settings.sandboxMode, "read-only");
+  assert.equal(session.status().sandboxMode, "read-only");
+  assert.match(session.info.sandbox, /read-only/);
+  await session.prompt("make a.txt", signal());
+  const exists = (f: string) => Deno.stat(join(t.ws.cwd, f)).then(() => true, () => false);
+  assert.equal(await exists("a.txt"), false, "read-only: the command could not write");
+  settings = await session.configure({
+    sandboxMode: "workspace-write",
+    approvalPolicy: "on-request",
+  });
+  assert.deepEqual([settings.sandboxMode, settings.approvalPolicy], [
+    "workspace-write",
+    "on-request",
+  ]);
+  await session.prompt("make b.txt", signal());
+  assert.equal(await exists("b.txt"), true, "workspace-write: the command wrote");
+  assert.equal(session.mcp, before);
+});
+
+Deno.test("a session grant survives a change to a wider mode and is dropped by a narrower one", async () => {
+  const call: ScriptTurn = {
+    reply: { tool_calls: [{ name: "bash", args: { command: "touch granted.txt" } }] },
+  };
+  const done: ScriptTurn = { reply: { text: "ok" } };
+  await using t = await twoWires([call, done, call, done, call, done]);
+  let asked = 0;
+  await using session = await open(t.ws, {
+    harness: "pi",
+    sandbox: "read-only",
+    approval: "untrusted",
+  }, {
+    approve: () => Promise.resolve(++asked === 1 ? "session" : "once"),
+  });
+  await session.prompt("one", signal());
+  assert.equal(asked, 1);
+  await session.configure({ sandboxMode: "workspace-write" });
+  await session.prompt("two", signal());
+  assert.equal(asked, 1, "the grant given under read-only holds under workspace-write");
+  await session.configure({ sandboxMode: "read-only" });
+  await session.prompt("three", signal());
+  assert.equal(asked, 2, "a narrower mode asks again");
+});
+
+Deno.test("a sandbox mode that cannot be enforced here is refused and nothing changes", async () => {
+  await using t = await twoWires([]);
+  await using session = await open(t.ws, { sandbox: "workspace-write", approval: "never" }, {}, []);
+  const missing = { ...t.ws.env, OPENINTERPRETER_BWRAP: "/nonexistent/bwrap" };
+  // The control: the same change is accepted where bubblewrap is there.
+  await session.configure({ sandboxMode: "read-only" });
+  assert.equal(session.settings.sandboxMode, "read-only");
+  await using broken = await openSession(
+    { cwd: t.ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true },
+    { onEvent: () => {} },
+    { env: missing },
+  );
+  await assert.rejects(broken.configure({ sandboxMode: "workspace-write" }), /not available here/);
+  assert.equal(broken.settings.sandboxMode, "danger-full-access");
+});
