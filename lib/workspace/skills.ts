@@ -29,6 +29,8 @@ export interface SkillRoots {
   fs: FileSystem;
   /** True for a SKILL.md that is held back (it changed while an earlier session ran). */
   isHeldBack?: (path: string) => boolean;
+  /** `project_root_markers`, as AGENTS.md discovery uses them; default `[".git"]`. */
+  rootMarkers?: readonly string[];
 }
 
 /** What `discoverSkills()` found. */
@@ -42,7 +44,7 @@ export interface SkillDiscovery {
 /**
  * Finds Agent Skills (folders holding SKILL.md with `name` and `description` front matter), by
  * precedence: `.agents/skills` in each folder from `cwd` up to the project root (the nearest
- * `.git`; only `cwd` without one), the project root's `.codex/skills`, the user's
+ * folder holding one of `rootMarkers`, default `.git`; only `cwd` without one), the project root's `.codex/skills`, the user's
  * `$HOME/.agents/skills`, `<home>/skills`, then bundled `<home>/skills/.system`. The first skill
  * of a name wins, and a warning says which one won; a SKILL.md whose front matter breaks the
  * rules (`skillProblem()`), that is not a regular file of at most `SKILL_MAX_BYTES`, or that is
@@ -52,7 +54,7 @@ export interface SkillDiscovery {
 export async function discoverSkills(cwd: string, opts: SkillRoots): Promise<SkillDiscovery> {
   const found = new Map<string, SkillInfo>();
   const warnings: string[] = [];
-  const root = await projectRoot(opts.fs, cwd);
+  const root = await projectRoot(opts.fs, cwd, opts.rootMarkers ?? [".git"]);
   const walk: SkillWalk = { fs: opts.fs, root, realRoot: await realPathOf(opts.fs, root) };
   for (const [dir, scope] of skillRoots(cwd, root, opts)) {
     for (const skill of await skillsUnder(walk, dir, scope)) {
@@ -214,10 +216,17 @@ async function realPathOf(fs: FileSystem, path: string): Promise<string | undefi
   return await fs.realPath(path).catch(() => undefined);
 }
 
-/** The nearest folder up from `cwd` holding `.git`, as `fs` sees it; else `cwd`. */
-async function projectRoot(fs: FileSystem, cwd: string): Promise<string> {
+/** The nearest folder up from `cwd` holding one of `markers`, as `fs` sees it; else `cwd`. */
+async function projectRoot(
+  fs: FileSystem,
+  cwd: string,
+  markers: readonly string[],
+): Promise<string> {
+  if (markers.length === 0) return cwd;
   for (let dir = cwd;; dir = dirname(dir)) {
-    if (await fs.stat(join(dir, ".git")).catch(() => undefined)) return dir;
+    for (const marker of markers) {
+      if (await fs.stat(join(dir, marker)).catch(() => undefined)) return dir;
+    }
     if (dirname(dir) === dir) return cwd;
   }
 }

@@ -185,3 +185,19 @@ Deno.test("discoverSkills() skips a project's SKILL.md that links outside the pr
   });
   assert.ok(user.skills.some((s) => s.name === "notes" && s.scope === "user"));
 });
+
+Deno.test("discoverSkills() finds the project root by project_root_markers, as AGENTS.md does", async () => {
+  await using t = await skillTree();
+  const cwd = join(t.dir, "outside/x");
+  await Deno.mkdir(cwd, { recursive: true });
+  await Deno.writeTextFile(join(t.dir, "outside/.hg"), "");
+  const marked = await discoverSkills(cwd, { fs: inProcessFs, rootMarkers: [".hg", ".git"] });
+  assert.deepEqual(marked.skills.map((s) => s.name), ["far"]);
+  // The control: with the default marker (.git) the folder is no project root.
+  const plain = await discoverSkills(cwd, { fs: inProcessFs });
+  assert.deepEqual(plain.skills, []);
+  // No markers at all: only the working directory counts, even inside a repository.
+  const none = await discoverSkills(join(t.dir, "proj/sub"), { fs: inProcessFs, rootMarkers: [] });
+  assert.deepEqual(none.skills.map((s) => s.name), ["deploy"]);
+  assert.equal(none.skills[0].description, "nearest deploy");
+});

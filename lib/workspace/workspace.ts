@@ -79,6 +79,8 @@ export interface WorkspaceOptions {
   home: string;
   /** The environment: `HOME` (user skills, CLAUDE.md), `SHELL`, git's environment. */
   env: Record<string, string>;
+  /** `project_root_markers`: where skill discovery stops going up; default `[".git"]`. */
+  rootMarkers?: readonly string[];
 }
 
 /**
@@ -95,7 +97,13 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
   const instructions = (kind: InstructionKind, given?: InstructionOptions) =>
     findInstructions(kind, { cwd, home, userHome: env.HOME, isHeldBack }, given);
   const discover = (fs: FileSystem = inProcessFs) =>
-    discoverSkills(cwd, { home, userHome: env.HOME, fs, isHeldBack });
+    discoverSkills(cwd, {
+      home,
+      userHome: env.HOME,
+      fs,
+      isHeldBack,
+      rootMarkers: opts.rootMarkers,
+    });
   const skills = async (fs?: FileSystem) => (await discover(fs)).skills;
   const sources = { cwd, env, git, isHeldBack, gitRoot, instructions, skills: () => skills() };
   return {
