@@ -9,14 +9,12 @@ import { join } from "node:path";
 import { type CommandSandbox, describePolicy, openCommandSandbox } from "./command_sandbox.ts";
 import { DEFAULT_PROTECTED_NAMES } from "./bwrap_args.ts";
 import { isPlaceholder, PLACEHOLDER_MODE } from "./placeholders.ts";
-import { probeBubblewrap } from "./probe.ts";
 import { REVOKED_EXIT_CODE } from "./run_record.ts";
 import { type SandboxWorkspace, sandboxWorkspace } from "./_test_workspace.ts";
+import { need } from "./_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
-const hasNode = await new Deno.Command("node", { args: ["-e", ""] }).output()
-  .then((o) => o.success, () => false);
+const skip = (await need("bwrap")).note;
+const NODE = await need("node");
 
 function bwrapTest(name: string, fn: () => Promise<void>, extraSkip = ""): void {
   Deno.test({ name: `${name}${skip || extraSkip}`, ignore: skip !== "" || extraSkip !== "", fn });
@@ -188,7 +186,7 @@ bwrapTest("sandboxed Node child processes still get their stdio socket pairs", a
   const out = await run(w, `node -e "${script}"`);
   assert.equal(out.output, "child-ok\npiped-ok\n");
   assert.equal(out.code, 0);
-}, hasNode ? "" : " (SKIPPED: needs node)");
+}, NODE.note);
 
 bwrapTest("sandboxed Deno subprocesses still work", async () => {
   await using w = await workspace();

@@ -6,21 +6,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bwrapArgs, DEFAULT_PROTECTED_NAMES, protectedPathsUnder } from "./bwrap_args.ts";
 import { hostSeccompArch, seccompFilter, shellWithSeccompFd } from "./seccomp_bpf.ts";
+import { need } from "./_test_requires.ts";
 
-async function works(program: string, args: string[]): Promise<boolean> {
-  try {
-    return (await new Deno.Command(program, { args, stdout: "null", stderr: "null" }).output())
-      .success;
-  } catch {
-    return false;
-  }
-}
-
-const hasBwrap = await works("bwrap", ["--ro-bind", "/", "/", "--unshare-user", "true"]);
-const hasPython = await works("python3", ["-c", "pass"]);
 const arch = hostSeccompArch();
-const ignore = !hasBwrap || !hasPython || arch === undefined;
-const why = ignore ? " (SKIPPED: needs a working bwrap, python3 and x86_64/aarch64)" : "";
+const [BWRAP, PYTHON] = [await need("bwrap"), await need("python3")];
+const why = BWRAP.note || PYTHON.note ||
+  (arch === undefined ? " (SKIPPED: needs x86_64 or aarch64)" : "");
+const ignore = why !== "";
 
 interface Layout {
   root: string;

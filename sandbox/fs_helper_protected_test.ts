@@ -10,10 +10,9 @@ import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
 import { FsRefusedError, inProcessFs } from "./file_system.ts";
 import { deniedWritePaths, fileSystemFor } from "./fs_helper_client.ts";
 import { isPlaceholder, PlaceholderGuard } from "./placeholders.ts";
-import { probeBubblewrap } from "./probe.ts";
+import { need } from "./_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
+const skip = (await need("bwrap")).note;
 
 interface Layout extends AsyncDisposable {
   root: string;

@@ -21,13 +21,13 @@ import { applyPatch } from "../lib/tools/apply_patch.ts";
 import { fsEdit } from "../lib/tools/fs_edit.ts";
 import { fsRead } from "../lib/tools/fs_read.ts";
 import { fsWrite } from "../lib/tools/fs_write.ts";
+import { need } from "./_test_requires.ts";
 
-const probe = await probeBubblewrap();
-const noBwrap = !probe.ok || Deno.build.os !== "linux";
-const why = noBwrap
-  ? ` (SKIPPED: no working bwrap: ${probe.ok ? Deno.build.os : probe.failure.message})`
-  : "";
-const bwrap = probe.ok ? probe.bwrap : undefined;
+const BWRAP = await need("bwrap");
+const noBwrap = BWRAP.ignore;
+const why = BWRAP.note;
+const probe = BWRAP.ok ? await probeBubblewrap() : undefined;
+const bwrap = probe?.ok ? probe.bwrap : undefined;
 
 function bwrapTest(name: string, fn: () => Promise<void>) {
   Deno.test({ name: `${name}${why}`, ignore: noBwrap, fn });

@@ -13,9 +13,11 @@ import {
   sweepPlaceholders,
 } from "./placeholders.ts";
 import { probeBubblewrap } from "./probe.ts";
+import { need } from "./_test_requires.ts";
 
 const NAMES = DEFAULT_PROTECTED_NAMES;
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
+const BWRAP = await need("bwrap");
+const probe = BWRAP.ok ? await probeBubblewrap() : undefined;
 
 interface Scratch extends AsyncDisposable {
   ws: string;
@@ -86,8 +88,8 @@ Deno.test("sweepPlaceholders() leaves the placeholders a live session holds", as
 
 Deno.test({
   name: "sweepPlaceholders() leaves a placeholder that a running sandbox covers" +
-    (probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)"),
-  ignore: !probe?.ok,
+    BWRAP.note,
+  ignore: BWRAP.ignore,
   async fn() {
     await using s = await scratch();
     const agents = join(s.ws, ".agents");

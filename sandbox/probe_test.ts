@@ -6,6 +6,7 @@ import {
   probeBubblewrap,
   type ProbeFailureKind,
 } from "./probe.ts";
+import { need } from "./_test_requires.ts";
 
 /** Stderr lines recorded in reference/sandbox.md §2.8, with the kind each must map to. */
 const RECORDED: [string, ProbeFailureKind][] = [
@@ -78,8 +79,9 @@ async function hasBwrap(): Promise<boolean> {
   }
 }
 
+/** Installed, working or not: these tests check what the probe says about it. */
 const bwrapPresent = await hasBwrap();
-const skipped = bwrapPresent ? "" : " (SKIPPED: bwrap is not installed)";
+const skipped = bwrapPresent ? "" : (await need("bwrap")).note;
 
 Deno.test({
   name: `probeBubblewrap() succeeds on this machine${skipped}`,

@@ -10,9 +10,10 @@ import { PLACEHOLDER_MODE, PlaceholderGuard } from "./placeholders.ts";
 import { DENO_PERMISSION_FLAGS } from "./deno_flags.ts";
 import { probeBubblewrap } from "./probe.ts";
 import { launcherArgs, RECORD_FD, revoke, REVOKED_EXIT_CODE, runState } from "./run_record.ts";
+import { need } from "./_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
+const skip = (await need("bwrap")).note;
+const probe = skip === "" ? await probeBubblewrap() : undefined;
 const BWRAP = probe?.ok ? probe.bwrap : "bwrap";
 
 function bwrapTest(name: string, fn: () => Promise<void>): void {

@@ -10,6 +10,7 @@ import {
   shellWithSeccompFd,
   type SockFilter,
 } from "./seccomp_bpf.ts";
+import { need } from "./_test_requires.ts";
 
 const AUDIT = { x86_64: 0xc000003e, aarch64: 0xc00000b7 };
 const NR = {
@@ -150,17 +151,7 @@ Deno.test("shellWithSeccompFd() passes every argument through $@ without quoting
   ]);
 });
 
-async function hasCommand(name: string): Promise<boolean> {
-  try {
-    return (await new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
-      .output()).success;
-  } catch {
-    return false;
-  }
-}
-
-const hasBwrap = await hasCommand("bwrap");
-const hasPython = await hasCommand("python3");
+const [BWRAP, PYTHON] = [await need("bwrap"), await need("python3")];
 const arch = hostSeccompArch();
 const PROBE = [
   "import socket, sys",
@@ -197,8 +188,9 @@ async function underBwrap(
   }
 }
 
-const skip = !hasBwrap || !hasPython || arch === undefined;
-const why = skip ? " (SKIPPED: needs bwrap, python3 and x86_64/aarch64)" : "";
+const why = BWRAP.note || PYTHON.note ||
+  (arch === undefined ? " (SKIPPED: needs x86_64 or aarch64)" : "");
+const skip = why !== "";
 
 Deno.test({
   name: `seccompFilter() makes AF_UNIX sockets fail with EPERM under real bwrap${why}`,

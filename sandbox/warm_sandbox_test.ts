@@ -7,7 +7,6 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { CommandRequest } from "./command_sandbox.ts";
 import { type SandboxWorkspace, sandboxWorkspace } from "./_test_workspace.ts";
-import { probeBubblewrap } from "./probe.ts";
 import {
   type PreparedProcess,
   RUNNER_NAME,
@@ -16,11 +15,10 @@ import {
 } from "./warm_sandbox.ts";
 import { encodeRequest, warmable } from "./_warm_runner.ts";
 import { PLACEHOLDER_MODE } from "./placeholders.ts";
+import { need } from "./_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
-const hasPython = await new Deno.Command("python3", { args: ["-c", "pass"] }).output()
-  .then((o) => o.success, () => false);
+const skip = (await need("bwrap")).note;
+const PYTHON = await need("python3");
 const PATH = "/usr/bin:/bin";
 
 function bwrapTest(name: string, fn: () => Promise<void>, extraSkip = ""): void {
@@ -417,7 +415,7 @@ bwrapTest("a port bound by one command is free in the next", async () => {
   assert.equal(first.stdout, "bound\n", first.stderr);
   const again = await prepared(s, `python3 -c "${serve}"`);
   assert.equal(again.stdout, "bound\n", `no TIME_WAIT left in a fresh sandbox: ${again.stderr}`);
-}, hasPython ? "" : " (SKIPPED: needs python3)");
+}, PYTHON.note);
 
 for (
   const [what, change] of [

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { runHookCommand } from "./run_hook.ts";
 import { pidNamespaceWorks } from "./_hook_namespace.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
 const linux = Deno.build.os === "linux";
+const BWRAP = await need("bwrap");
+/** What run_hook.ts itself checks before it puts a hook in a PID namespace. */
 const bwrapWorks = linux && await pidNamespaceWorks("bwrap");
-const skip = bwrapWorks ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
 
 /** Host pids whose command line is exactly `argv`. */
 async function pidsRunning(argv: string[]): Promise<number[]> {
@@ -47,9 +49,8 @@ async function setsidHook(opts: { bwrap?: string } = {}) {
 }
 
 Deno.test({
-  name: `a hook's setsid child is gone once the hook is stopped at its timeout${skip}`,
-  // Under CI a missing bubblewrap fails the test instead of skipping it.
-  ignore: !bwrapWorks && Deno.env.get("CI") !== "true",
+  name: `a hook's setsid child is gone once the hook is stopped at its timeout${BWRAP.note}`,
+  ignore: BWRAP.ignore,
   async fn() {
     const { child } = await setsidHook();
     await waitFor("the setsid child is gone", async () => (await pidsRunning(child)).length === 0);

@@ -11,10 +11,10 @@ import { SessionScratch } from "../../sandbox/scratch_space.ts";
 import { freshState } from "./_test_loop.ts";
 import { runTurn } from "./agent_loop.ts";
 import { countEvent, emptyRunCounts } from "../trajectory/run_counts.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
-const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-  .output().then((o) => o.success, () => false);
+const TMUX = await need("tmux");
 
 /** Runs one turn of harness `id` against scripted reply texts in a temp dir holding `files`. */
 async function runText(id: string, replies: string[], files: Record<string, string> = {}) {
@@ -110,8 +110,8 @@ Deno.test("runTurn() with mini-swe-agent corrects a malformed reply and ends on 
 
 Deno.test({
   name: "runTurn() with terminus-2 corrects bad JSON, types into tmux, and ends on confirmation" +
-    (HAS_TMUX ? "" : " (skipped: tmux is not installed)"),
-  ignore: !HAS_TMUX,
+    TMUX.note,
+  ignore: TMUX.ignore,
   async fn() {
     const step = (o: Record<string, unknown>) => JSON.stringify({ analysis: "", plan: "", ...o });
     const { outcome, users } = await runText("terminus-2", [

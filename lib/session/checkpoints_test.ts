@@ -11,14 +11,13 @@ import { EDIT_HISTORY_KEY } from "../tools/_edit_history.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
 import { repoGit } from "../workspace/repo_git.ts";
 import { openGitRunner } from "../workspace/safe_git.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { parseRecord } from "./_checkpoint_records.ts";
 import { restoreWriterOpener } from "./_restore_writer.ts";
 import { NOTHING_RUNNING } from "./_running_work.ts";
 import { Checkpoints } from "./checkpoints.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = await probeBubblewrap();
-const HAS_BWRAP = probe.ok && Deno.build.os === "linux";
+const HAS_BWRAP = (await need("bwrap")).ok;
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
 async function git(cwd: string, ...args: string[]) {

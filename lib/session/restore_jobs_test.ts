@@ -7,12 +7,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { openSession } from "./open.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = await probeBubblewrap();
-const hasBwrap = probe.ok && Deno.build.os === "linux";
+const BWRAP = await need("bwrap");
 
 const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
 const bash = (id: string, command: string, background = false) => ({
@@ -27,10 +26,10 @@ const bash = (id: string, command: string, background = false) => ({
 const never = () => Promise.reject(new Error("confirm must not be asked"));
 
 for (const sandbox of ["danger-full-access", "workspace-write"] as const) {
-  const ignore = sandbox === "workspace-write" && !hasBwrap && Deno.env.get("CI") !== "true";
+  const ignore = sandbox === "workspace-write" && BWRAP.ignore;
   Deno.test({
     name: `undo stops a running background job only after a yes (${sandbox})` +
-      (ignore ? " (SKIPPED: bubblewrap cannot run here)" : ""),
+      (ignore ? BWRAP.note : ""),
     ignore,
     async fn() {
       await using fake = await startFakeProvider(script([

@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isTempFileName, type RestoringFileSystem } from "../../sandbox/file_system.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { checkpointsDir } from "../store/mod.ts";
 import { sha256Hex } from "../tools/_edit_history.ts";
 import { blobStore } from "./_checkpoint_blobs.ts";
@@ -18,12 +17,12 @@ import { restoreWriterOpener } from "./_restore_writer.ts";
 import { NOTHING_RUNNING } from "./_running_work.ts";
 import { Checkpoints } from "./checkpoints.ts";
 import type { Message } from "../model/message.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = await probeBubblewrap();
-const hasBwrap = probe.ok && Deno.build.os === "linux";
-// Under CI a missing bwrap fails these tests instead of skipping them.
-const ignore = !hasBwrap && Deno.env.get("CI") !== "true";
-const SKIP = ignore ? " (SKIPPED: bubblewrap cannot run here)" : "";
+const BWRAP = await need("bwrap");
+const hasBwrap = BWRAP.ok;
+const ignore = BWRAP.ignore;
+const SKIP = BWRAP.note;
 
 const FOLDERS = 40;
 const RUNS = 10;

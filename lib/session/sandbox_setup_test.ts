@@ -7,14 +7,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type ConfigValues, defaultValues } from "../config/schema.ts";
 import { FsRefusedError } from "../../sandbox/file_system.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { hostSeccompArch } from "../../sandbox/seccomp_bpf.ts";
 import { openSessionSandbox } from "./sandbox_setup.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok && hostSeccompArch()
-  ? ""
-  : " (SKIPPED: needs a working bubblewrap on x86_64 or aarch64 Linux)";
+const BWRAP = await need("bwrap");
+const skip = BWRAP.note ||
+  (hostSeccompArch() ? "" : " (SKIPPED: needs x86_64 or aarch64 Linux)");
 
 Deno.test({
   name: "openSessionSandbox() says what stays read-only and keeps missing names uncreatable" + skip,

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { validateScript } from "../../tests/fake_provider/script.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { openSession } from "./open.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
 const skill = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
@@ -91,14 +91,12 @@ Deno.test("claude-code: skills are listed, warned about, injected on $name and l
   assert.equal(skillWarnings().length, 2, "no new warnings during the turn");
 });
 
-const linux = Deno.build.os === "linux";
-const bwrap = linux && (await probeBubblewrap()).ok;
+const BWRAP = await need("bwrap");
 
 Deno.test({
-  name: `a repository SKILL.md linked to /dev/zero does not stall the sandboxed session's start${
-    bwrap ? "" : " (SKIPPED: needs a working bubblewrap on Linux)"
-  }`,
-  ignore: !bwrap && Deno.env.get("CI") !== "true",
+  name:
+    `a repository SKILL.md linked to /dev/zero does not stall the sandboxed session's start${BWRAP.note}`,
+  ignore: BWRAP.ignore,
   async fn() {
     await using fake = await startFakeProvider([]);
     await using ws = await sessionWorkspace(fake.baseUrl);

@@ -4,17 +4,15 @@ import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "../../sandbox/bwrap
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { SessionScratch } from "../../sandbox/scratch_space.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
+const NEED = await need("bwrap");
+const probe = NEED.ok ? await probeBubblewrap() : undefined;
 
 /** The bwrap program when a working one was found on Linux. Test helper. */
 export const BWRAP: string | undefined = probe?.ok ? probe.bwrap : undefined;
 /** Appended to the names of tests that need bwrap, saying why they were skipped. */
-export const NO_BWRAP_REASON = BWRAP
-  ? ""
-  : ` (SKIPPED: no working bwrap: ${
-    probe === undefined ? Deno.build.os : probe.ok ? "" : probe.failure.message
-  })`;
+export const NO_BWRAP_REASON = NEED.note;
 
 /** A test that runs only where the sandboxed helper can run under bwrap. Test helper. */
 export function bwrapTest(name: string, fn: () => Promise<void>): void {

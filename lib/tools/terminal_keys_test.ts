@@ -4,12 +4,12 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { TERMINAL_RESOURCE, terminalKeys, type TerminalKeysOutput } from "./terminal_keys.ts";
 import type { ToolContext } from "./capability.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-  .output().then((o) => o.success, () => false);
 /** Tests need a real tmux; without one they are skipped, and their names say why. */
-const ignore = !HAS_TMUX;
-const SKIP = HAS_TMUX ? "" : " (skipped: tmux is not installed)";
+const TMUX = await need("tmux");
+const ignore = TMUX.ignore;
+const SKIP = TMUX.note;
 
 function keys(keystrokes: string, ctx: ToolContext, duration_s = 0): Promise<TerminalKeysOutput> {
   return terminalKeys.run({ keystrokes, duration_s }, ctx);

@@ -2,16 +2,14 @@ import assert from "node:assert/strict";
 import { hostileRepo, SECRET } from "./_hostile_repo.ts";
 import { openGitRunner } from "./safe_git.ts";
 import { workingTreeDiff } from "./diff.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const hasBwrap = await new Deno.Command("bwrap", {
-  args: ["--ro-bind", "/", "/", "--unshare-user", "true"],
-  stdout: "null",
-  stderr: "null",
-}).output().then((o) => o.success, () => false);
+const BWRAP = await need("bwrap");
 
 Deno.test({
-  name: "/diff shows raw contents where a planted clean filter would print a host file",
-  ignore: !hasBwrap,
+  name: "/diff shows raw contents where a planted clean filter would print a host file" +
+    BWRAP.note,
+  ignore: BWRAP.ignore,
   async fn() {
     await using repo = await hostileRepo("filter");
     assert.match(await repo.hostGit("diff", "HEAD"), new RegExp(SECRET), "control");

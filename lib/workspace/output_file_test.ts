@@ -2,19 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { LinkedPathError } from "../trajectory/write.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { type OutputPlace, outputPlaceOf, writeOutputFile } from "./output_file.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = await probeBubblewrap();
-const noBwrap = !probe.ok || Deno.build.os !== "linux";
-// Under CI a missing bubblewrap fails these tests instead of skipping them.
-const skip = noBwrap && Deno.env.get("CI") !== "true";
-const why = noBwrap
-  ? ` (SKIPPED: no working bwrap: ${probe.ok ? Deno.build.os : "probe failed"})`
-  : "";
+const BWRAP = await need("bwrap");
 
 function bwrapTest(name: string, fn: () => Promise<void>) {
-  Deno.test({ name: `${name}${skip ? why : ""}`, ignore: skip, fn });
+  Deno.test({ name: `${name}${BWRAP.note}`, ignore: BWRAP.ignore, fn });
 }
 
 /** `<root>/ws` (cwd and writable root) and `<root>/outside/victim.txt`. */

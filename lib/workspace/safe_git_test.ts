@@ -3,12 +3,9 @@ import { join } from "node:path";
 import { openCommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { hostileRepo, SECRET } from "./_hostile_repo.ts";
 import { filterOverrides, type GitRunner, neutralGitArgs, openGitRunner } from "./safe_git.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const hasBwrap = await new Deno.Command("bwrap", {
-  args: ["--ro-bind", "/", "/", "--unshare-user", "true"],
-  stdout: "null",
-  stderr: "null",
-}).output().then((o) => o.success, () => false);
+const BWRAP = await need("bwrap");
 
 /**
  * A repository whose config runs `plant.sh` (which creates `marker`) from git status: once as
@@ -56,8 +53,8 @@ async function hostStatus(dir: string) {
 
 for (const how of ["fsmonitor", "filter"] as const) {
   Deno.test({
-    name: `git status through the runner does not run a planted ${how} on the host`,
-    ignore: !hasBwrap,
+    name: `git status through the runner does not run a planted ${how} on the host${BWRAP.note}`,
+    ignore: BWRAP.ignore,
     async fn() {
       await using repo = await plantedRepo(how);
       await hostStatus(repo.dir);
@@ -121,8 +118,8 @@ async function assertRawDiff(git: GitRunner, dir: string) {
 
 for (const plant of ["filter", "textconv", "external"] as const) {
   Deno.test({
-    name: `git diff through the runner does not run a planted ${plant} in the sandbox`,
-    ignore: !hasBwrap,
+    name: `git diff through the runner does not run a planted ${plant} in the sandbox${BWRAP.note}`,
+    ignore: BWRAP.ignore,
     async fn() {
       await using repo = await hostileRepo(plant);
       const control = await repo.hostGit("diff", "HEAD", "--no-color");

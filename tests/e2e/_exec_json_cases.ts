@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { assertJsonRun } from "./_habits.ts";
 import { fakeHome, fixtureRepo, interpreter, REPO } from "./_harness_env.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-  .output().then((o) => o.success, () => false);
+const TMUX = await need("tmux");
 
 /** A harness on one of its wires, and the item kinds its habits script must produce. */
 export interface ExecJsonCase {
@@ -27,8 +27,8 @@ export function execJsonCases(cases: ExecJsonCase[]): void {
     const tmux = c.harness === "terminus-2";
     Deno.test({
       name: `exec --json with the ${c.harness} harness prints only SDK-typed events` +
-        (tmux && !HAS_TMUX ? " (skipped: tmux is not installed)" : ""),
-      ignore: tmux && !HAS_TMUX,
+        (tmux ? TMUX.note : ""),
+      ignore: tmux && TMUX.ignore,
       async fn() {
         let home = "";
         const repo = await fixtureRepo("habits");

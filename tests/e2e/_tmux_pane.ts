@@ -1,14 +1,12 @@
 /** The REPL in a real pseudo-terminal: a tmux pane of its own server, for the e2e tests. */
 import { join } from "node:path";
 import { LAUNCHER } from "./_harness_env.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-export const HAS_TMUX = await new Deno.Command("tmux", {
-  args: ["-V"],
-  stdout: "null",
-  stderr: "null",
-})
-  .output().then((o) => o.success, () => false);
-export const SKIP = HAS_TMUX ? "" : " (skipped: tmux is not installed)";
+const TMUX = await need("tmux");
+export const HAS_TMUX = TMUX.ok;
+/** What the names of tests that need tmux end with: "" or why they are skipped. */
+export const SKIP = TMUX.note;
 export const PROMPT_LINE = /^› $/m;
 
 /** The REPL in a tmux pane of its own server; `screen()` is the whole scrollback. */

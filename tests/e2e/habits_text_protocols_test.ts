@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
 const FINAL = "Fixed longest_streak: it now compares whole dates, so streaks continue across " +
   "month boundaries. All 3 tests pass.";
 const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
-const HAS_TMUX = await new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" })
-  .output().then((o) => o.success, () => false);
-const SKIP = HAS_TMUX ? "" : " (skipped: tmux is not installed)";
+const TMUX = await need("tmux");
+const HAS_TMUX = TMUX.ok;
+const SKIP = TMUX.note;
 
 const CASES = [
   { harness: "swe-agent", script: "habits_swe_agent.jsonl", wires: ["chat"] },

@@ -4,6 +4,7 @@ import { openEvalGit } from "./_git.ts";
 import { copySource } from "./copies.ts";
 import type { JobPlan } from "./job_layout.ts";
 import { runTrial } from "./trial.ts";
+import { need } from "../../../sandbox/_test_requires.ts";
 
 async function git(args: string[], cwd: string): Promise<void> {
   const out = await new Deno.Command("git", { args, cwd, stdout: "null", stderr: "piped" })
@@ -11,15 +12,13 @@ async function git(args: string[], cwd: string): Promise<void> {
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
 }
 
-const HAS_BWRAP = await new Deno.Command("bwrap", { args: ["--version"], stdout: "null" })
-  .output().then((o) => o.success, () => false);
-/** The setup runs only in bubblewrap: without it this test skips, but never under CI. */
-const SKIP = !HAS_BWRAP && Deno.env.get("CI") !== "true";
+/** The setup runs only in bubblewrap. */
+const BWRAP = await need("bwrap");
 
 Deno.test({
   name: "a run whose setup command fails is recorded as an error with zero counts, and its copy " +
-    `is removed${SKIP ? " (skipped: bubblewrap is not installed)" : ""}`,
-  ignore: SKIP,
+    `is removed${BWRAP.note}`,
+  ignore: BWRAP.ignore,
   fn: setupFails,
 });
 

@@ -3,19 +3,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { until } from "../../../tests/e2e/_poll.ts";
 import { runCheck } from "./verifier.ts";
+import { need } from "../../../sandbox/_test_requires.ts";
 
 const HELLO_TASK = fileURLToPath(
   new URL("../../../tests/fixtures/harbor_tasks/hello", import.meta.url),
 );
 
-const HAS_BWRAP = await new Deno.Command("bwrap", {
-  args: ["--version"],
-  stdout: "null",
-  stderr: "null",
-}).output().then((o) => o.success, () => false);
-/** Checks run only in bubblewrap: without it these tests skip, but never under CI. */
-const SKIP = !HAS_BWRAP && Deno.env.get("CI") !== "true";
-const NO_BWRAP = SKIP ? " (skipped: bubblewrap is not installed)" : "";
+/** Checks run only in bubblewrap. */
+const BWRAP = await need("bwrap");
+const SKIP = BWRAP.ignore;
+const NO_BWRAP = BWRAP.note;
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
