@@ -17,6 +17,7 @@ import { INIT_COMMAND } from "./init_command.ts";
 import { MCP_COMMAND } from "./mcp_command.ts";
 import { MODEL_COMMAND } from "./model_command.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
+import { PERMISSIONS_COMMAND } from "./permissions_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
 import { isPromptCommand, promptHelpLines, runPromptCommand } from "./mcp_prompt_command.ts";
 import { REWIND_COMMANDS } from "./rewind_command.ts";
@@ -72,7 +73,7 @@ const COMMANDS: Command[] = [
   },
   MODEL_COMMAND,
   { name: "harness", summary: "list the harnesses, or switch: /harness ID", run: harness },
-  { name: "permissions", summary: "the sandbox mode and approval policy", run: permissions },
+  PERMISSIONS_COMMAND,
   { name: "diff", summary: "the working tree against HEAD, untracked files included", run: diff },
   ...REWIND_COMMANDS,
   {
@@ -180,15 +181,6 @@ async function harness(arg: string, ctx: CommandContext): Promise<void> {
       return `${mark} ${h.id.padEnd(width)}  ${h.label}${auto}`;
     }),
     ctx.style.dim("* in use; /harness ID switches, keeping the history"),
-  ]);
-}
-
-function permissions(_: string, ctx: CommandContext): void {
-  const s = terminalSafe(ctx.session().status());
-  ctx.print([
-    `sandbox: ${s.sandboxMode} (${s.sandbox})`,
-    `approval: ${s.approval}`,
-    `network: ${s.network ? "allowed" : "blocked"}`,
   ]);
 }
 

@@ -27,7 +27,7 @@ export const PLAN_COMMAND = {
   run: plan,
 };
 
-function plan(arg: string, ctx: PlanContext): void {
+async function plan(arg: string, ctx: PlanContext): Promise<void> {
   const session = ctx.session();
   const wanted = arg === "" ? !session.planMode : { on: true, off: false }[arg.toLowerCase()];
   if (wanted === undefined) {
@@ -35,7 +35,7 @@ function plan(arg: string, ctx: PlanContext): void {
       hint: "Use /plan to turn plan mode on or off (or /plan on, /plan off), then type the task",
     });
   }
-  session.setPlanMode(wanted);
+  await session.configure({ planMode: wanted });
   const s = terminalSafe(session.status());
   ctx.print([
     wanted

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { replEnv } from "./_repl_env.ts";
+import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
+
+Deno.test({
+  name: "after /model to a messages provider /harness checks the messages wire; {{model}} " +
+    "follows; /permissions changes the sandbox mode in place" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using env = await replEnv([{ reply: { text: "Hello from Messages." } }], {
+      config: 'harness = "pi"\n',
+    });
+    await Deno.writeTextFile(
+      `${env.home}/config.toml`,
+      `\n[model_providers.fakemsg]\nname = "Fake Messages"\nbase_url = "${env.fake.origin}"\n` +
+        'wire_api = "messages"\nenv_key = "FAKE_API_KEY"\n',
+      { append: true },
+    );
+    await using pane = await Pane.open(["-s", "workspace-write"], env);
+    await pane.waitFor(PROMPT_LINE);
+    let from = await pane.mark();
+    await pane.type("/model fakemsg/mock-model!");
+    let out = await pane.settled(from);
+    assert.match(out, /model: fakemsg\/mock-model/);
+
+    from = await pane.mark();
+    await pane.type("/harness zcode");
+    out = await pane.settled(from);
+    assert.doesNotMatch(out, /error:/, "zcode speaks messages");
+    assert.match(out, /harness: zcode/);
+
+    from = await pane.mark();
+    await pane.type("/harness deepseek-tui");
+    out = await pane.settled(from);
+    assert.match(out, /error: .*"messages".*deepseek-tui|error: .*deepseek-tui.*"messages"/);
+
+    from = await pane.mark();
+    await pane.type("hello");
+    await pane.waitFor(/Hello from Messages\./, from);
+    const request = env.fake.requests.at(-1)!;
+    assert.equal(request.path, "/v1/messages");
+    assert.match(JSON.stringify(request.body), /zai\/mock-model/, "{{model}} is the model in use");
+
+    from = await pane.mark();
+    await pane.type("/permissions read-only");
+    out = await pane.settled(from);
+    assert.match(out, /^sandbox: read-only /m);
+    from = await pane.mark();
+    await pane.type("/permissions workspace-write");
+    out = await pane.settled(from);
+    assert.match(out, /^sandbox: workspace-write /m);
+    from = await pane.mark();
+    await pane.type("/permissions sideways");
+    out = await pane.settled(from);
+    assert.match(out, /error: Unknown \/permissions argument "sideways"/);
+    from = await pane.mark();
+    await pane.type("/status");
+    out = await pane.settled(from);
+    assert.match(out, /workspace-write/);
+    assert.deepEqual(env.fake.failures, []);
+    await pane.type("/exit");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});
