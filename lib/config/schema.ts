@@ -220,7 +220,7 @@ const settingsShape = {
 };
 
 /** `[profiles.<name>]`: the top-level keys except `profile`, `profiles` and `projects`. */
-export const profileSchema = z.strictObject(settingsShape).partial();
+export const profileSchema = z.strictObject({ ...settingsShape, hooks: hooksSchema }).partial();
 
 /** One `config.toml` file (user or project), or one `-c` override, before merging. */
 export const configFileSchema = z.strictObject({

@@ -3,7 +3,8 @@
  * the user's `<home>/hooks.json` and `[hooks]` of `<home>/config.toml`, then those of a trusted
  * project: `.openinterpreter/hooks.json` and `[hooks]` of `.openinterpreter/config.toml` (the
  * config loader reads that file only for a project with `trust_level = "trusted"`, and not while
- * it is held back). A bad entry is a `ConfigError` naming the file, the key and the fix.
+ * it is held back); then those of `-c` overrides and the selected profile. A bad entry is a
+ * `ConfigError` naming the file, the key and the fix.
  */
 import { join } from "node:path";
 import type { EffectiveConfig } from "../config/mod.ts";
@@ -67,11 +68,41 @@ export async function discoverHooks(
   if (config.files.includes(projectToml) && projectToml !== userToml) {
     sources.push({ file: projectToml, scope: "project", read: () => readTomlHooks(projectToml) });
   }
+  sources.push(...layeredSources(config, projectToml));
   const hooks: HookDefinition[] = [];
   for (const source of sources) {
     hooks.push(...await definitionsOf(await source.read(), source));
   }
   return { hooks, warnings };
+}
+
+/**
+ * The hooks that `-c` overrides and the selected profile bring (`-c 'hooks.Stop=[...]'`,
+ * `[profiles.NAME.hooks]`): the merged config's hooks of each event set by one of them, grouped
+ * by where they come from. They are the user's own, except a profile of the project's config.
+ */
+function layeredSources(
+  config: EffectiveConfig,
+  projectToml: string,
+): Array<{ file: string; scope: HookScope; read: () => Promise<HooksTable> }> {
+  const tables = new Map<string, { scope: HookScope; table: HooksTable }>();
+  for (const event of HOOK_EVENTS) {
+    const origin = config.origin(`hooks.${event}`);
+    const groups = config.values.hooks?.[event];
+    if (!groups || (origin?.kind !== "override" && origin?.kind !== "profile")) continue;
+    const label = origin.kind === "override" ? "-c override" : `profile "${origin.name}"`;
+    const scope: HookScope = origin.kind === "profile" && origin.file === projectToml
+      ? "project"
+      : "user";
+    const entry = tables.get(label) ?? { scope, table: {} };
+    entry.table[event] = groups;
+    tables.set(label, entry);
+  }
+  return [...tables].map(([file, { scope, table }]) => ({
+    file,
+    scope,
+    read: () => Promise.resolve(table),
+  }));
 }
 
 /** The hooks of one source's table, in event order. */

@@ -70,3 +70,30 @@ Deno.test("bad hook entries are errors naming the file, the key and the fix", as
     /Invalid value undefined for "hooks\.Stop\[0\]\.hooks\[0\]\.type" in ".*hooks\.json": expected a string/,
   );
 });
+
+Deno.test("discoverHooks() runs the hooks of -c overrides and of the selected profile too", async () => {
+  await using t = await tempTree({ "repo/.git/HEAD": "" });
+  await t.write(
+    "home/config.toml",
+    `${hook("Stop", "file-stop")}\n[[profiles.ci.hooks.PreToolUse]]\nmatcher = "Bash"\n` +
+      '[[profiles.ci.hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "profile-pre"\n',
+  );
+  const override =
+    'hooks.PostToolUse=[{matcher="Edit",hooks=[{type="command",command="cli-post"}]}]';
+  const config = await loadConfig({
+    cwd: t.repo,
+    env: t.env,
+    flags: {},
+    overrides: [override],
+    profile: "ci",
+  });
+  const { hooks } = await discoverHooks(config);
+  assert.deepEqual(hooks.map((h) => [h.event, h.matcher, h.command, h.scope, h.source]), [
+    ["Stop", undefined, "file-stop", "user", join(t.home, "config.toml")],
+    ["PreToolUse", "Bash", "profile-pre", "user", 'profile "ci"'],
+    ["PostToolUse", "Edit", "cli-post", "user", "-c override"],
+  ]);
+  // The control: without the override and the profile, only the file's hook runs, once.
+  const plain = await loadConfig({ cwd: t.repo, env: t.env, flags: {}, overrides: [] });
+  assert.deepEqual((await discoverHooks(plain)).hooks.map((h) => h.command), ["file-stop"]);
+});
