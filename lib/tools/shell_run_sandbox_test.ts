@@ -13,18 +13,16 @@ import {
   type SandboxMode,
 } from "../../sandbox/command_sandbox.ts";
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { hostSeccompArch } from "../../sandbox/seccomp_bpf.ts";
 import { RUNNER_NAME } from "../../sandbox/warm_sandbox.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const hasPython = await new Deno.Command("python3", { args: ["-c", "pass"] }).output()
-  .then((o) => o.success, () => false);
-const skipReason = !probe?.ok
-  ? "needs a working bubblewrap on Linux"
-  : !hasPython
-  ? "needs python3"
+const [BWRAP, PYTHON] = [await need("bwrap"), await need("python3")];
+const skipReason = !BWRAP.ok
+  ? BWRAP.why
+  : !PYTHON.ok
+  ? PYTHON.why
   : hostSeccompArch() === undefined
   ? "needs x86_64 or aarch64 for the seccomp filter"
   : undefined;

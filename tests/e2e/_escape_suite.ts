@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { attemptCalls, escapeLayout, shellAttempt } from "./_escape_attempts.ts";
 import { fakeHome, interpreter } from "./_harness_env.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const SKIP = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
+const BWRAP = await need("bwrap");
+const SKIP = BWRAP.note;
 
 /** How a text-protocol harness sends one shell command, and how it finishes. */
 const TEXT_PROTOCOLS: Record<string, { command(line: string): string; finish: string[] }> = {
@@ -63,7 +63,7 @@ export function escapeSuite(cases: Array<{ harness: string; wire: Wire }>): void
   for (const { harness, wire } of cases) {
     Deno.test({
       name: `${harness}: every write attempt escapes in full access (control)${SKIP}`,
-      ignore: !probe?.ok,
+      ignore: BWRAP.ignore,
       async fn() {
         const { before, after } = await runAttempts(harness, wire, false);
         for (const key of Object.keys(before)) {
@@ -73,7 +73,7 @@ export function escapeSuite(cases: Array<{ harness: string; wire: Wire }>): void
     });
     Deno.test({
       name: `${harness}: no write attempt leaves the workspace-write sandbox${SKIP}`,
-      ignore: !probe?.ok,
+      ignore: BWRAP.ignore,
       async fn() {
         const { before, after } = await runAttempts(harness, wire, true);
         assert.deepEqual(after, before);

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
+const BWRAP = await need("bwrap");
+const skip = BWRAP.note;
 
 /** The six calls that ran under `untrusted` with no approval asked (issue 7, item 5). */
 const BYPASSES: Record<string, unknown>[] = [
@@ -65,7 +65,7 @@ Deno.test("exec -a untrusted -s danger-full-access asks before each known bypass
 
 Deno.test({
   name: `exec -a on-failure without a terminal tells the model the rerun was refused${skip}`,
-  ignore: !probe?.ok,
+  ignore: BWRAP.ignore,
   async fn() {
     const repo = await fixtureRepo("habits");
     const target = join("/etc", `oi_on_failure_test_${crypto.randomUUID()}`);

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, interpreter, tempDirs } from "./_harness_env.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
-const probe = Deno.build.os === "linux" ? await probeBubblewrap() : undefined;
-const skip = probe?.ok ? "" : " (SKIPPED: needs a working bubblewrap on Linux)";
+const BWRAP = await need("bwrap");
+const skip = BWRAP.note;
 
 function script(lines: unknown[]): string {
   return lines.map((line) => JSON.stringify(line)).join("\n");
@@ -13,7 +13,7 @@ function script(lines: unknown[]): string {
 
 Deno.test({
   name: `exec under workspace-write blocks a write outside the workspace and goes on${skip}`,
-  ignore: !probe?.ok,
+  ignore: BWRAP.ignore,
   async fn() {
     await using dirs = tempDirs();
     const repo = await dirs.add(fixtureRepo("habits"));
@@ -87,7 +87,7 @@ Deno.test("exec in a read-only sandbox refuses file edits with a clear message t
 
 Deno.test({
   name: `exec under workspace-write keeps apply_patch from writing through a symlink${skip}`,
-  ignore: !probe?.ok,
+  ignore: BWRAP.ignore,
   async fn() {
     await using dirs = tempDirs();
     const repo = await dirs.add(fixtureRepo("habits"));

@@ -4,30 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { need } from "../../sandbox/_test_requires.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Whether `python3` runs here (3.10 or later: the shim uses `str | None` annotations). */
-function hasPython3(): boolean {
-  try {
-    const probe = new Deno.Command("python3", {
-      args: ["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)"],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync();
-    return probe.success;
-  } catch {
-    return false;
-  }
-}
-
-const python = hasPython3();
+/** python3 3.10 or later: the shim uses `str | None` annotations. */
+const PYTHON = await need("python3");
 
 Deno.test({
-  name: python
-    ? "harbor shim: install, run command line and context pass the Python tests"
-    : "harbor shim: Python tests (skipped: python3 3.10+ is not on PATH)",
-  ignore: !python,
+  name: "harbor shim: install, run command line and context pass the Python tests" + PYTHON.note,
+  ignore: PYTHON.ignore,
   async fn() {
     const out = await new Deno.Command("python3", {
       args: ["-B", "tests/harbor/test_shim.py"],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { TARGETS } from "../../scripts/compile.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const INSTALL_SH = `${REPO}/install.sh`;
@@ -240,9 +241,11 @@ Deno.test("install.sh builds the GitHub URL from INTERPRETER_VERSION", async () 
   );
 });
 
+const WGET = await need("wget");
+
 Deno.test({
-  name: "install.sh works with wget when curl is missing",
-  ignore: !(await Deno.stat("/usr/bin/wget").catch(() => undefined)),
+  name: "install.sh works with wget when curl is missing" + WGET.note,
+  ignore: WGET.ignore,
   async fn() {
     await using release = await defaultRelease();
     await using home = await tempHome();
