@@ -68,6 +68,14 @@ export function initialMode(config: SessionConfig): ModeId {
   return config.sandbox === "read-only" ? "read-only" : "workspace-write";
 }
 
+/** The settings of `mode`: its sandbox mode and approval policy. */
+export function modeSettings(
+  mode: ModeId,
+): { sandboxMode: SandboxMode; approvalPolicy: ApprovalPolicy } {
+  const { sandbox, approval } = MODES.find((m) => m.id === mode)!;
+  return { sandboxMode: sandbox, approvalPolicy: approval };
+}
+
 /** `config` in `mode`: its sandbox and approval policy. */
 export function inMode(config: SessionConfig, mode: ModeId): SessionConfig {
   const { sandbox, approval } = MODES.find((m) => m.id === mode)!;
@@ -94,8 +102,7 @@ export async function configOptions(
   mode: ModeId,
 ): Promise<SessionConfigOption[]> {
   const [models, harnesses] = await Promise.all([session.models(), session.harnesses()]);
-  const { provider, model } = session.info;
-  const effort = session.status().reasoningEffort;
+  const { provider, model, reasoningEffort: effort } = session.settings;
   return [
     {
       id: OPTION_IDS.mode,
@@ -129,7 +136,7 @@ export async function configOptions(
       name: "Harness",
       description: "The tools and prompt the model is shown; switching keeps the conversation",
       type: "select",
-      currentValue: session.info.harness,
+      currentValue: session.settings.harness,
       options: harnesses.map((h): SessionConfigSelectOption => ({
         value: h.id,
         name: h.label,
