@@ -184,7 +184,17 @@ export function parseArgs(
     });
   }
   checkMistypedCommand(invocation, program, terminal);
-  return invocation;
+  return withRootFlags(invocation, program.opts<ExecFlags>());
+}
+
+/**
+ * A command's flags with those given before its name under them (`interpreter -C dir exec`
+ * runs in `dir`, as `interpreter exec -C dir` does); the command's own win.
+ */
+function withRootFlags(invocation: Invocation, root: ExecFlags): Invocation {
+  if (invocation.mode === "repl" || !("options" in invocation)) return invocation;
+  const options = mergeOptions(root, invocation.options as ExecFlags);
+  return { ...invocation, options } as Invocation;
 }
 
 function commandPath(argv: string[]): string {

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { parseOverrideText } from "../config/mod.ts";
-import { ConfigError, UserError } from "../errors.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import type { ExecOptions } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
@@ -88,7 +88,7 @@ export async function resolveWorkdir(cd: string | undefined): Promise<string> {
   const dir = resolve(Deno.cwd(), cd ?? ".");
   const info = await Deno.stat(dir).catch(() => undefined);
   if (!info?.isDirectory) {
-    throw new UserError(`Cannot use "${dir}" as the working directory: it is not a directory`, {
+    throw new UsageError(`Cannot use "${dir}" as the working directory: it is not a directory`, {
       hint: "Pass an existing directory to -C/--cd",
     });
   }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { formatConfigDebug } from "../config/debug.ts";
-import { ConfigError, UsageError, UserError } from "../errors.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import { loadSessionConfig } from "../session/setup.ts";
 import { execFlagsOf } from "../modes/eval/eval_args.ts";
 import { commandOf, parseArgs } from "./cli.ts";
@@ -90,7 +90,8 @@ Deno.test("a bad -c or -C names the problem", async () => {
     return true;
   });
   await assert.rejects(command(["-C", "/no/such/dir"]), (error: unknown) => {
-    assert.ok(error instanceof UserError);
+    assert.ok(error instanceof UsageError);
+    assert.equal(error.exitCode, 2);
     assert.match(error.message, /^Cannot use "\/no\/such\/dir" as the working directory/);
     return true;
   });

@@ -2,7 +2,10 @@
  * From a `SessionConfig` to the effective config: its typed values become the loader's
  * dedicated-value layer (named in `debug config` by their labels), its overrides the `-c` layer.
  */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { HarnessError } from "../errors.ts";
+import { listHarnessIds, loadHarness } from "../harness/load.ts";
 import { type ConfigOverride, type FlagOverrides, loadConfig } from "../config/mod.ts";
 import type { EffectiveConfig } from "../config/mod.ts";
 import { type ConfigValues, LOCAL_PROVIDERS, type LocalProvider } from "../config/schema.ts";
@@ -10,6 +13,9 @@ import type { RequestOptions } from "../loop/agent_loop.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import type { SessionConfig } from "./types.ts";
 import { WireMismatchError } from "./errors.ts";
+
+/** The built-in harness folders (`agent_session.ts` exports the same path). */
+const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
 
 /** What the config loader gets from a session config: dedicated values and overrides. */
 export interface ConfigInput {
@@ -53,7 +59,7 @@ export async function loadSessionConfig(
   opts: { env: Record<string, string>; isHeldBack?: (file: string) => boolean },
 ): Promise<EffectiveConfig> {
   const { flags, overrides } = configInput(config);
-  return await loadConfig({
+  const loaded = await loadConfig({
     cwd: config.cwd,
     env: opts.env,
     flags,
@@ -61,6 +67,21 @@ export async function loadSessionConfig(
     profile: config.profile,
     isHeldBack: opts.isHeldBack,
   });
+  await checkHarnessName(loaded);
+  return loaded;
+}
+
+/**
+ * Fails on a harness the config or a flag names that no harness folder holds, with the ids
+ * there are: a typo is a bad value like any other, told before what depends on it (a missing
+ * key of the provider) is looked at.
+ */
+async function checkHarnessName(config: EffectiveConfig): Promise<void> {
+  const id = config.values.harness;
+  if (!id) return;
+  const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
+  if ((await listHarnessIds(dirs)).includes(id)) return;
+  await loadHarness(id, dirs);
 }
 
 /**

@@ -58,6 +58,56 @@ Deno.test("interpreter exec names the missing API key variable", async () => {
   assert.match(result.stderr, /^hint: /m);
 });
 
+Deno.test("a harness typo is told before a missing key; a right name still gets the key error", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const home = await emptyHome(dirs);
+  const env = { DEEPSEEK_API_KEY: "" };
+  const withHarness = (id: string) =>
+    interpreter(["exec", "-c", 'model_provider="deepseek"', "--harness", id, "hi"], {
+      cwd: repo,
+      home,
+      env,
+    });
+  const [typo, right] = await Promise.all([withHarness("claud-code"), withHarness("claude-code")]);
+  assert.equal(typo.code, 2, typo.stderr);
+  assert.match(typo.stderr, /^error: Unknown harness "claud-code"$/m);
+  assert.match(typo.stderr, /^hint: Available harnesses: .*claude-code/m);
+  assert.doesNotMatch(typo.stderr, /API key/);
+  assert.equal(right.code, 2, right.stderr);
+  assert.match(right.stderr, /^error: Missing API key .*"DEEPSEEK_API_KEY"/m);
+});
+
+Deno.test("-C with no such folder exits 2 naming it, before or after the command; -C before exec is used", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const elsewhere = await dirs.add(Deno.makeTempDir({ prefix: "oi-not-git-" }));
+  await using fake = await startFakeProvider([{ reply: { text: "Ran in the repo." } }]);
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const missing = join(elsewhere, "no-such-folder");
+  const runs = await Promise.all([
+    ["-C", missing, "exec", "hi"],
+    ["exec", "-C", missing, "hi"],
+    ["-C", missing],
+    ["-C", repo, "exec", "hi"],
+  ].map((args) => interpreter(args, { cwd: elsewhere, home })));
+  for (const result of runs.slice(0, 3)) {
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^error: Cannot use "${missing}" as the working directory: it is not a directory`,
+        "m",
+      ),
+    );
+    assert.match(result.stderr, /^hint: Pass an existing directory to -C\/--cd$/m);
+  }
+  const used = runs[3];
+  assert.equal(used.code, 0, used.stderr);
+  assert.equal(used.stdout, "Ran in the repo.\n");
+  assert.deepEqual(fake.failures, []);
+});
+
 Deno.test("interpreter exec refuses to run outside a git repository without the flag", async () => {
   await using dirs = tempDirs();
   const dir = await dirs.add(Deno.makeTempDir());
