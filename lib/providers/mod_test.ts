@@ -1,17 +1,55 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../errors.ts";
-import { testSettings } from "./_testing.ts";
+import { collect, serveReplies, simpleRequest, testSettings } from "./_testing.ts";
 import { openProvider } from "./mod.ts";
 import type { WireApi } from "./types.ts";
 
-Deno.test("openProvider() returns a provider carrying the settings for each wire API", async () => {
-  for (const wire of ["chat", "responses", "messages"] satisfies WireApi[]) {
-    const settings = testSettings("http://127.0.0.1:1/v1", wire);
+/** Each route and the requests its adapter sends: the adapter is known by where it talks. */
+const ROUTES: Array<{
+  adapter: string;
+  id?: string;
+  wire: WireApi;
+  nativeApi?: "ollama";
+  paths: string[];
+}> = [
+  { adapter: "the Chat Completions adapter", wire: "chat", paths: ["/v1/chat/completions"] },
+  { adapter: "the Responses adapter", wire: "responses", paths: ["/v1/responses"] },
+  { adapter: "the Anthropic Messages adapter", wire: "messages", paths: ["/v1/messages"] },
+  // Ollama's adapters ask /api/show first whether the model takes tools and thinks.
+  {
+    adapter: "Ollama's Messages adapter",
+    id: "ollama",
+    wire: "messages",
+    paths: ["/api/show", "/v1/messages"],
+  },
+  {
+    adapter: "Ollama's native API adapter",
+    wire: "chat",
+    nativeApi: "ollama",
+    paths: ["/api/show", "/api/chat"],
+  },
+];
+
+for (const route of ROUTES) {
+  const native = route.nativeApi ? " with native_api" : "";
+  const who = `${route.id ?? "a provider"} on ${route.wire}${native}`;
+  Deno.test(`openProvider() picks ${route.adapter} for ${who}`, async () => {
+    // /api/show says the model takes tools; the model request is refused, so the adapter stops.
+    const show = { body: '{"capabilities":["completion","tools"]}' };
+    const refused = { status: 400, body: '{"error":{"message":"refused"}}' };
+    const ollama = route.paths[0] === "/api/show";
+    await using server = serveReplies(ollama ? [show, refused] : [refused]);
+    const settings = testSettings(server.baseUrl, route.wire, {
+      ...(route.id ? { id: route.id } : {}),
+      ...(route.nativeApi ? { nativeApi: route.nativeApi } : {}),
+    });
     const provider = await openProvider(settings);
     assert.equal(provider.settings, settings);
-    assert.equal(typeof provider.stream, "function");
-  }
-});
+    const events = await collect(provider.stream(simpleRequest(), AbortSignal.timeout(10_000)));
+    assert.equal(events.at(-1)?.type, "error");
+    assert.deepEqual(server.requests.map((r) => r.path), route.paths);
+  });
+}
 
 Deno.test("openProvider() rejects an unknown wire API with a config error", async () => {
   const settings = testSettings("http://h/v1", "bogus" as WireApi);
