@@ -1,9 +1,9 @@
 /**
- * Opens the one session object every front end drives: from a `SessionConfig` and a small I/O
- * seam, through the trust check, the resume lookup, config, provider, harness, sandbox and the
- * session file, to a `LiveSession` (live_session.ts).
+ * Opens the one session object every front end drives, in two steps: `resolveOpening()`
+ * (opening.ts) runs the trust check and the resume lookup, and `openSession()` takes its
+ * `Opening` and a small I/O seam through config, provider, harness, sandbox and the session file
+ * to a `LiveSession` (live_session.ts).
  */
-import { configHome } from "../config/load.ts";
 import { loadHarness } from "../harness/load.ts";
 import { bareContext, withOpeningContext, withoutContext } from "../harness/context.ts";
 import { translateHistory } from "../harness/translate.ts";
@@ -11,7 +11,6 @@ import type { LoopState } from "../loop/agent_loop.ts";
 import { emptyUsage } from "../model/message.ts";
 import { McpServers } from "../mcp/mcp_servers.ts";
 import { loadCatalog } from "../providers/catalog.ts";
-import { readSession } from "../store/mod.ts";
 import { Resources } from "../tools/resources.ts";
 import { restoreState, snapshotState } from "../tools/session_state.ts";
 import { type AgentSession, openAgentSession } from "./agent_session.ts";
@@ -20,11 +19,12 @@ import { LiveSession } from "./live_session.ts";
 import { limitsOf, type SessionState } from "./session_parts.ts";
 import { openRecorder, type SessionRecorder } from "./recorder.ts";
 import { SessionRelay } from "./relay.ts";
-import { findResumable, withSettingsInUse } from "./resume.ts";
+import { isOpening, type Opening, resolveOpening } from "./opening.ts";
+import { withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
 import { harnessSurface } from "./status.ts";
 import { SessionHooks } from "./session_hooks.ts";
-import { checkTrustedDirectory, settleDefinitionTrust } from "./trust.ts";
+import { settleDefinitionTrust } from "./trust.ts";
 import type { Session, SessionConfig, SessionDeps, SessionInfo, SessionIO } from "./types.ts";
 
 export type {
@@ -42,27 +42,43 @@ export type {
   ToolSource,
 } from "./types.ts";
 export { TurnInProgressError, UntrustedDirectoryError } from "./errors.ts";
+export {
+  freshOpening,
+  type Opening,
+  type OpeningChanges,
+  type OpeningRequest,
+  reconfigured,
+  resolveOpening,
+  resumedIn,
+  type ResumedSession,
+} from "./opening.ts";
+export {
+  AmbiguousSessionError,
+  NotASessionIdError,
+  type SessionCandidate,
+  SessionNotFoundError,
+} from "./opening_errors.ts";
 
 /**
- * Opens a session: the trust check (unless `config.skipGitRepoCheck`), the saved session
- * `config.resume` names, then config, provider, harness, sandbox and approvals, the system
- * prompt and the session file. `deps.env` is the environment it sees (default the process's);
- * `deps.workspace` the workspace it works in (default: one it opens, and closes when disposed).
+ * Opens the session `from` resolved (`resolveOpening()`): config, provider, harness, sandbox and
+ * approvals, the system prompt and the session file, continuing the saved session it found. A
+ * bare `SessionConfig` is resolved first with the command line's rules (front ends resolve it
+ * themselves, to word the errors their way). `deps.env` is the environment it sees (default the
+ * process's); `deps.workspace` the workspace it works in (default: one it opens, and closes when
+ * disposed).
  */
 export async function openSession(
-  config: SessionConfig,
+  from: Opening | SessionConfig,
   io: SessionIO,
   deps: SessionDeps = {},
 ): Promise<Session> {
   const env = deps.env ?? Deno.env.toObject();
-  await checkTrustedDirectory(config);
-  const resumed = config.resume
-    ? await findResumable(config.resume, { cwd: config.cwd, home: configHome(env, config.cwd) })
-    : undefined;
-  const saved = resumed ? await readSession(resumed.file) : undefined;
+  const opening = isOpening(from) ? from : await resolveOpening({ config: from, env });
+  const config: SessionConfig = opening.config;
+  const { saved, settings } = opening.resumed ?? {};
   const relay = new SessionRelay(io);
   const catalogRead = loadCatalog();
-  const agent = await openAgentSession(saved ? withSettingsInUse(config, saved) : config, {
+  const agent = await openAgentSession(settings ? withSettingsInUse(config, settings) : config, {
     env,
     io: relay.startupIO(),
     workspace: deps.workspace,

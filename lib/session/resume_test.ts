@@ -3,7 +3,7 @@ import { SessionError } from "../store/errors.ts";
 import { createSession, type SessionHeaderInput } from "../store/store.ts";
 import { tempHome, testHeader, userEvent } from "../store/_testing.ts";
 import { readSession } from "../store/read.ts";
-import { findResumable, resumableSessions, withSettingsInUse } from "./resume.ts";
+import { findResumable, resumableSessions, settingsInUse, withSettingsInUse } from "./resume.ts";
 
 /** A saved session; with a prompt it holds a user message, without one it is a fresh `/new`. */
 async function saved(home: string, header: Partial<SessionHeaderInput>, prompt?: string) {
@@ -85,7 +85,7 @@ Deno.test("a resume takes the harness, model and effort the session last used, f
   });
   await writer.append(userEvent("go"));
   await writer.flush();
-  const session = await readSession(writer.file);
+  const session = settingsInUse(await readSession(writer.file));
   const from = "the resumed session";
   const plain = withSettingsInUse({ cwd: CWD }, session);
   assert.deepEqual(

@@ -70,28 +70,22 @@ export async function findSessions(
 /**
  * The file of the session `ref` names: a path to a session file, a session id, or the start of
  * one (at least 4 characters). A `SessionError` when none or more than one session matches.
+ * (Front ends resolve what the user typed with lib/session's `resolveOpening()`, which also
+ * takes session names.)
  */
-export async function resolveSession(home: string, ref: string): Promise<string> {
-  if (ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl")) {
+export async function findSessionFile(home: string, ref: string): Promise<string> {
+  if (isPathRef(ref)) {
     const file = resolve(ref);
     const info = await Deno.stat(file).catch(() => undefined);
     if (!info?.isFile) throw new SessionError(`Session file "${ref}" does not exist`);
     return file;
   }
-  const prefix = ref.toLowerCase();
-  if (!/^[0-9a-f-]{4,36}$/.test(prefix)) {
+  if (!isIdPrefix(ref)) {
     throw new SessionError(`"${ref}" is not a session id`, {
       hint: 'Give a session id (or its first characters) as shown by "interpreter resume"',
     });
   }
-  const matches: { id: string; file: string }[] = [];
-  for await (const day of sessionDays(home)) {
-    for (const file of day) {
-      const id = FILE_NAME.exec(basename(file))?.[1];
-      if (id === prefix) return file;
-      if (id?.startsWith(prefix)) matches.push({ id, file });
-    }
-  }
+  const matches = await sessionsByIdPrefix(home, ref);
   if (matches.length === 1) return matches[0].file;
   if (matches.length === 0) {
     throw new SessionError(`No session with id "${ref}" in "${sessionsRoot(home)}"`, {
@@ -104,9 +98,39 @@ export async function resolveSession(home: string, ref: string): Promise<string>
   });
 }
 
-/** Reads the session `ref` names (see `resolveSession()`). */
-export async function openSession(home: string, ref: string): Promise<SavedSession> {
-  return readSession(await resolveSession(home, ref));
+/** Whether `ref` names a session file rather than an id or a name: it has a slash or `.jsonl`. */
+export function isPathRef(ref: string): boolean {
+  return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
+}
+
+/** Whether `ref` could be a session id or its start: 4 to 36 hex digits and hyphens. */
+export function isIdPrefix(ref: string): boolean {
+  return /^[0-9a-f-]{4,36}$/i.test(ref);
+}
+
+/**
+ * The saved sessions whose id starts with `prefix` (any case), newest first; only the one whose
+ * id is `prefix` when there is such a session.
+ */
+export async function sessionsByIdPrefix(
+  home: string,
+  prefix: string,
+): Promise<{ id: string; file: string }[]> {
+  const wanted = prefix.toLowerCase();
+  const matches: { id: string; file: string }[] = [];
+  for await (const day of sessionDays(home)) {
+    for (const file of day) {
+      const id = FILE_NAME.exec(basename(file))?.[1];
+      if (id === wanted) return [{ id, file }];
+      if (id?.startsWith(wanted)) matches.push({ id, file });
+    }
+  }
+  return matches;
+}
+
+/** Reads the session `ref` names (see `findSessionFile()`). */
+export async function readSessionByRef(home: string, ref: string): Promise<SavedSession> {
+  return readSession(await findSessionFile(home, ref));
 }
 
 /** The session files of each day folder, newest day first, files in reverse name order. */

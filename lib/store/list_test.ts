@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SessionError } from "./errors.ts";
 import type { SessionHeaderInput } from "./store.ts";
-import { findSessions, openSession, resolveSession } from "./list.ts";
+import { findSessionFile, findSessions, readSessionByRef } from "./list.ts";
 import { createSession } from "./store.ts";
 import { tempHome, testHeader, userEvent } from "./_testing.ts";
 
@@ -49,19 +49,19 @@ Deno.test("findSessions() skips files that are not sessions and reports them", a
   assert.deepEqual(skipped, [bad]);
 });
 
-Deno.test("resolveSession() finds a session by id, id prefix or path", async () => {
+Deno.test("findSessionFile() finds a session by id, id prefix or path", async () => {
   await using home = await tempHome();
   const a = await saved(home.path, { id: "0194a3b2-7c4d-7e5f-8a6b-7c8d9e0f1a2b" }, "a");
   const b = await saved(home.path, { id: "0194a3b2-7c4d-7e5f-9a6b-7c8d9e0f1a2c" }, "b");
-  const fileOf = async (ref: string) => (await openSession(home.path, ref)).header.id;
+  const fileOf = async (ref: string) => (await readSessionByRef(home.path, ref)).header.id;
   assert.equal(await fileOf(a), a);
   assert.equal(await fileOf("0194a3b2-7c4d-7e5f-9"), b);
   assert.equal(await fileOf("0194A3B2-7C4D-7E5F-8"), a);
-  const file = await resolveSession(home.path, b);
-  assert.equal(await resolveSession(home.path, file), file);
-  await assert.rejects(resolveSession(home.path, "0194a3b2"), /ambiguous: 2 match/);
-  await assert.rejects(resolveSession(home.path, "ffff"), /No session with id "ffff"/);
-  await assert.rejects(resolveSession(home.path, "xyz!"), /is not a session id/);
-  await assert.rejects(resolveSession(home.path, "01"), SessionError);
-  await assert.rejects(resolveSession(home.path, `${home.path}/none.jsonl`), /does not exist/);
+  const file = await findSessionFile(home.path, b);
+  assert.equal(await findSessionFile(home.path, file), file);
+  await assert.rejects(findSessionFile(home.path, "0194a3b2"), /ambiguous: 2 match/);
+  await assert.rejects(findSessionFile(home.path, "ffff"), /No session with id "ffff"/);
+  await assert.rejects(findSessionFile(home.path, "xyz!"), /is not a session id/);
+  await assert.rejects(findSessionFile(home.path, "01"), SessionError);
+  await assert.rejects(findSessionFile(home.path, `${home.path}/none.jsonl`), /does not exist/);
 });

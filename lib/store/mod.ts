@@ -12,10 +12,13 @@ export { INTERRUPTED_RESULT, type ReplayedHistory, replayHistory } from "./histo
 export { type ForkedSession, type ForkOptions, forkSession, userTurns } from "./fork.ts";
 export {
   type FindOptions,
+  findSessionFile,
   findSessions,
-  openSession,
+  isIdPrefix,
+  isPathRef,
   PROMPT_PREVIEW,
-  resolveSession,
+  readSessionByRef,
+  sessionsByIdPrefix,
   type SessionSummary,
   sessionSummary,
 } from "./list.ts";

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { resolveSession } from "../../lib/store/mod.ts";
+import { findSessionFile } from "../../lib/store/mod.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { assertNoProcesses, testServer } from "../mcp/_servers.ts";
 import { fakeHome, fixtureRepo, LAUNCHER, tempDirs } from "./_harness_env.ts";
@@ -350,7 +350,7 @@ Deno.test("acp serves the SDK client: prompts, tools, permissions, options, canc
       "session/load in a new process replays the conversation, then continues",
       async () => {
         await b.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
-        const file = await resolveSession(home, sessionId);
+        const file = await findSessionFile(home, sessionId);
         for (const bad of [file, `../${sessionId}`]) {
           const load = { sessionId: bad, cwd: repo, mcpServers: [] };
           await assert.rejects(b.agent.request(acp.methods.agent.session.load, load), (e) => {

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { z } from "zod";
-import { resolveSession } from "../../lib/store/mod.ts";
+import { findSessionFile } from "../../lib/store/mod.ts";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { HABITS_FINAL } from "./_habits.ts";
 import { fakeHome, fixtureRepo, LAUNCHER, REPO, tempDirs } from "./_harness_env.ts";
@@ -202,7 +202,7 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
     await t.step(
       "codex-reply refuses the path of the thread's session file as its id",
       async () => {
-        const file = await resolveSession(home, threadId);
+        const file = await findSessionFile(home, threadId);
         for (const bad of [file, `../../${threadId}.jsonl`]) {
           const result = await call("codex-reply", { threadId: bad, prompt: "Which file?" });
           assert.equal(result.isError, true);

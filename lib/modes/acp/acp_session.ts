@@ -20,8 +20,10 @@ import { loadHarness } from "../../harness/load.ts";
 import { describeLoop } from "../../loop/repeated_call.ts";
 import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
 import {
+  type Opening,
   openSession,
   type PromptOutcome,
+  reconfigured,
   type Session,
   type SessionConfig,
   type SessionEvent,
@@ -29,15 +31,7 @@ import {
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
 import { acpAskUser } from "./ask_user.ts";
 import { AVAILABLE_COMMANDS, runCommand, slashCommand } from "./commands.ts";
-import {
-  configOptions,
-  effortOf,
-  inMode,
-  isModeId,
-  type ModeId,
-  modeSettings,
-  OPTION_IDS,
-} from "./options.ts";
+import { configOptions, effortOf, inMode, isModeId, type ModeId, OPTION_IDS } from "./options.ts";
 import { promptBlocks, promptText } from "./prompt_blocks.ts";
 import { replayUpdates } from "./replay.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
@@ -84,14 +78,15 @@ export class AcpSession implements AsyncDisposable {
     this.#deps = deps;
   }
 
-  /** Opens a session (`config.resume` continues a saved one) in `mode`. */
+  /** Opens the session `opening` resolved (it may continue a saved one) in `mode`. */
   static async open(
-    config: SessionConfig,
+    opening: Opening,
     mode: ModeId,
     deps: AcpSessionDeps,
   ): Promise<AcpSession> {
-    const acp = new AcpSession(config, mode, deps);
-    acp.#session = await openSession(inMode(config, mode), acp.#io(), { env: deps.env });
+    const acp = new AcpSession(opening.config, mode, deps);
+    const inItsMode = reconfigured(opening, inMode(opening.config, mode));
+    acp.#session = await openSession(inItsMode, acp.#io(), { env: deps.env });
     acp.#ready = true;
     return acp;
   }
@@ -148,7 +143,7 @@ export class AcpSession implements AsyncDisposable {
     this.#turn?.abort();
   }
 
-  /** Switches the mode, once no prompt runs: its sandbox and policy change in place. */
+  /** Switches the mode, once no prompt runs; the session reopens with its sandbox and policy. */
   async setMode(mode: ModeId): Promise<void> {
     await this.#exclusive(() => this.#switchMode(mode));
     this.#sendOptions();
@@ -157,6 +152,7 @@ export class AcpSession implements AsyncDisposable {
   /** Sets one config option once no prompt runs; every option as it is then. */
   setOption(id: string, value: string): Promise<SessionConfigOption[]> {
     return this.#exclusive(async () => {
+      const { info } = this.#session;
       switch (id) {
         case OPTION_IDS.mode:
           if (!isModeId(value)) throw badValue(id, value);
@@ -164,15 +160,15 @@ export class AcpSession implements AsyncDisposable {
           this.#send({ sessionUpdate: "current_mode_update", currentModeId: value });
           break;
         case OPTION_IDS.model:
-          await this.#session.configure({ model: value });
+          await this.#session.switchModel(value);
           break;
         case OPTION_IDS.effort:
-          if (value !== "default" || this.#session.settings.reasoningEffort) {
-            await this.#session.configure({ reasoningEffort: effortOf(value) });
+          if (value !== "default" || this.#session.status().reasoningEffort) {
+            await this.#session.switchModel(`${info.provider}/${info.model}`, effortOf(value));
           }
           break;
         case OPTION_IDS.harness:
-          await this.#session.configure({ harness: value });
+          await this.#session.switchHarness(value);
           break;
         default:
           throw new UsageError(`No config option "${id}"`, {
@@ -252,28 +248,37 @@ export class AcpSession implements AsyncDisposable {
     }
   }
 
-  /**
-   * Changes the sandbox mode and approval policy in place (`configure()`): the MCP servers keep
-   * running and session grants stay unless the mode narrows; background work started under a
-   * wider mode is stopped first.
-   */
   async #switchMode(mode: ModeId): Promise<void> {
     if (mode === this.#mode) return;
-    await this.#session.configure(modeSettings(mode));
-    this.#mode = mode;
+    const file = this.#session.status().sessionFile;
+    if (!file) {
+      throw new UserError("Cannot change the mode of a session that is not saved", {
+        hint: "Start a new session in the mode you want",
+      });
+    }
+    const current = { ...this.#currentConfig(), resume: { id: file } };
+    await this.#session[Symbol.asyncDispose]();
+    try {
+      this.#session = await openSession(inMode(current, mode), this.#io(), { env: this.#deps.env });
+      this.#mode = mode;
+    } catch (error) {
+      this.#session = await openSession(inMode(current, this.#mode), this.#io(), {
+        env: this.#deps.env,
+      });
+      throw error;
+    }
   }
 
-  /** The config the session runs with now: its settings over what it was opened with. */
+  /** The config the session runs with now: the model, provider, harness and effort in use. */
   #currentConfig(): SessionConfig {
-    const s = this.#session.settings;
+    const { info } = this.#session;
+    const effort = this.#session.status().reasoningEffort;
     return {
       ...this.#config,
-      model: s.model,
-      provider: s.provider,
-      harness: s.harness,
-      sandbox: s.sandboxMode,
-      approval: s.approvalPolicy,
-      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
+      model: info.model,
+      provider: info.provider,
+      harness: info.harness,
+      ...(effort ? { reasoningEffort: effortOf(effort) } : {}),
     };
   }
 

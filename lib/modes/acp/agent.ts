@@ -26,10 +26,17 @@ import type {
 import { isAbsolute } from "node:path";
 import { configHome } from "../../config/load.ts";
 import { UsageError, UserError } from "../../errors.ts";
-import { type SessionConfig, UntrustedDirectoryError } from "../../session/open.ts";
-import { findResumable } from "../../session/resume.ts";
-import { checkTrustedDirectory } from "../../session/trust.ts";
-import { findSessions, isSessionId, readSessionNames, SessionError } from "../../store/mod.ts";
+import {
+  NotASessionIdError,
+  type Opening,
+  reconfigured,
+  resolveOpening,
+  type ResumeTarget,
+  type SessionConfig,
+  SessionNotFoundError,
+  UntrustedDirectoryError,
+} from "../../session/open.ts";
+import { findSessions, readSessionNames, SessionError } from "../../store/mod.ts";
 import { VERSION } from "../../version.ts";
 import { AcpSession, type AcpSessionDeps } from "./acp_session.ts";
 import { unknownSession } from "./errors.ts";
@@ -94,8 +101,8 @@ export class AcpAgent implements AsyncDisposable {
   }
 
   async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
-    const config = await this.#configFor(params);
-    const session = await AcpSession.open(config, initialMode(this.#base), this.#deps());
+    const opening = await this.#opening(params);
+    const session = await AcpSession.open(opening, initialMode(this.#base), this.#deps());
     this.#sessions.set(session.id, session);
     // The editor learns the session's id from this answer; its commands come right after.
     setTimeout(() => session.announceCommands(), 0);
@@ -107,27 +114,10 @@ export class AcpAgent implements AsyncDisposable {
   }
 
   async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
-    if (!isSessionId(params.sessionId)) {
-      throw new UsageError(
-        `Cannot load session ${JSON.stringify(params.sessionId)}: it is no session id`,
-        {
-          hint: "session/load takes a sessionId as session/new or session/list gave it (a UUID), " +
-            "never a file path",
-        },
-      );
-    }
     let session = this.#sessions.get(params.sessionId);
     if (!session) {
-      const home = configHome(this.#env, this.#base.cwd);
-      const found = await findResumable({ id: params.sessionId }, { cwd: params.cwd, home })
-        .catch((error) => {
-          if (!(error instanceof SessionError)) throw error;
-          throw new SessionError(error.message, {
-            hint: "session/list lists the saved sessions of a directory",
-          });
-        });
-      const config = { ...await this.#configFor(params), resume: { id: found.file } };
-      session = await AcpSession.open(config, initialMode(this.#base), this.#deps());
+      const opening = await this.#opening(params, { id: params.sessionId });
+      session = await AcpSession.open(opening, initialMode(this.#base), this.#deps());
       this.#sessions.set(session.id, session);
     }
     await session.replay();
@@ -207,8 +197,14 @@ export class AcpAgent implements AsyncDisposable {
     return { client: this.#client, env: this.#env, log: this.#log, capabilities };
   }
 
-  /** The config of a session in `params.cwd` with the client's MCP servers. */
-  async #configFor(params: Pick<NewSessionRequest, "cwd" | "mcpServers">): Promise<SessionConfig> {
+  /**
+   * The session `params` ask for, resolved: in `params.cwd`, with the client's MCP servers,
+   * continuing the saved session `resume` names (by id only); its errors in the protocol's terms.
+   */
+  async #opening(
+    params: Pick<NewSessionRequest, "cwd" | "mcpServers">,
+    resume?: ResumeTarget,
+  ): Promise<Opening> {
     const { cwd } = params;
     const info = isAbsolute(cwd) ? await Deno.stat(cwd).catch(() => undefined) : undefined;
     if (!info?.isDirectory) {
@@ -216,21 +212,38 @@ export class AcpAgent implements AsyncDisposable {
         hint: "Send the working directory as an absolute path to an existing directory",
       });
     }
-    await checkTrustedDirectory({ ...this.#base, cwd }).catch((error) => {
-      if (!(error instanceof UntrustedDirectoryError)) throw error;
-      throw new UserError(`Cannot open a session in "${cwd}": it is not inside a git repository`, {
-        hint: 'Open a folder inside a git repository, or add "--skip-git-repo-check" to the ' +
-          "arguments the editor starts interpreter acp with",
+    const config: SessionConfig = { ...this.#base, cwd, origin: "acp", resume };
+    const opening = await resolveOpening({ config, env: this.#env, accept: "id" })
+      .catch((error) => {
+        throw inAcpTerms(error, cwd);
       });
-    });
     const servers = mcpServerOverrides(params.mcpServers ?? []);
-    return {
-      ...this.#base,
-      cwd: params.cwd,
-      origin: "acp",
-      overrides: [...(this.#base.overrides ?? []), ...servers],
-    };
+    return reconfigured(opening, {
+      overrides: [...(opening.config.overrides ?? []), ...servers],
+    });
   }
+}
+
+/** A typed error of `resolveOpening()` worded for an editor; others as they are. */
+function inAcpTerms(error: unknown, cwd: string): unknown {
+  if (error instanceof UntrustedDirectoryError) {
+    return new UserError(`Cannot open a session in "${cwd}": it is not inside a git repository`, {
+      hint: 'Open a folder inside a git repository, or add "--skip-git-repo-check" to the ' +
+        "arguments the editor starts interpreter acp with",
+    });
+  }
+  if (error instanceof NotASessionIdError) {
+    return new UsageError(`Cannot load session ${JSON.stringify(error.ref)}: it is no session id`, {
+      hint: "session/load takes a sessionId as session/new or session/list gave it (a UUID), " +
+        "never a file path",
+    });
+  }
+  if (error instanceof SessionNotFoundError) {
+    return new SessionError(error.message, {
+      hint: "session/list lists the saved sessions of a directory",
+    });
+  }
+  return error;
 }
 
 function firstLine(text: string): string {

@@ -1,4 +1,3 @@
-import { configHome } from "../../config/load.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { imagePaths, readImages } from "./exec_images.ts";
 import { readOutputSchema } from "../../session/structured_output.ts";
@@ -14,9 +13,12 @@ import {
 import { ttyApprover } from "./approve_tty.ts";
 import { writeExecTrajectory } from "./exec_trajectory.ts";
 import { countEvent, emptyRunCounts } from "../../trajectory/run_counts.ts";
-import { openSession, type SessionConfig } from "../../session/open.ts";
-import { findResumable } from "../../session/resume.ts";
-import { checkTrustedDirectory } from "../../session/trust.ts";
+import {
+  openSession,
+  reconfigured,
+  resolveOpening,
+  type SessionConfig,
+} from "../../session/open.ts";
 import { outputPlaceOf } from "../../workspace/output_file.ts";
 
 /**
@@ -29,34 +31,28 @@ export async function runExec(
   options: ExecOptions,
 ): Promise<number> {
   const env = Deno.env.toObject();
-  await checkTrustedDirectory(config);
+  // The trust check and the saved session's lookup come first: a wrong id fails at once, before
+  // the prompt is read from stdin.
+  const opening = await resolveOpening({ config, env, startCommand: "interpreter exec PROMPT" });
   if (options.review) {
     const { runExecReview } = await import("./review_exec.ts");
     return await runExecReview(options.review, { config, env, options });
   }
-  // Files are read before anything else: the Codex SDK deletes the schema file after the turn.
+  // Files are read before the turn: the Codex SDK deletes the schema file after it.
   const schema = options.outputSchema ? await readOutputSchema(options.outputSchema) : undefined;
   const images = await readImages(imagePaths(options.images));
-  // The saved session is found before the prompt is read from stdin: a wrong id fails at once.
-  const resumed = config.resume
-    ? await findResumable(config.resume, {
-      cwd: config.cwd,
-      home: configHome(env, config.cwd),
-      startCommand: "interpreter exec PROMPT",
-    })
-    : undefined;
   // A resumed session takes its prompt as given, with no <stdin> block appended.
-  const prompt = resumed && argument !== undefined && argument !== "-"
+  const prompt = opening.resumed && argument !== undefined && argument !== "-"
     ? argument
     : await readExecPrompt(argument);
   const json = jsonStreamOf(options);
   const interactive = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
   // Without a sandbox and without anyone to approve, no command could run: stop before asking.
-  const required = { ...config, requireSandbox: true };
+  const required = reconfigured(opening, { requireSandbox: true });
   const counts = emptyRunCounts();
   const show = json ? jsonEvents(json) : progress(env);
   await using session = await openSession(
-    resumed ? { ...required, resume: { id: resumed.file } } : required,
+    required,
     {
       onEvent: (event) => {
         countEvent(counts, event);

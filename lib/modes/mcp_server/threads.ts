@@ -5,12 +5,18 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { configHome } from "../../config/mod.ts";
+import { UserError } from "../../errors.ts";
 import type { Block } from "../../model/message.ts";
-import { openSession, type Session, type SessionConfig } from "../../session/open.ts";
-import { findResumable } from "../../session/resume.ts";
+import {
+  type Opening,
+  type OpeningRequest,
+  openSession,
+  resolveOpening,
+  type Session,
+  type SessionConfig,
+  UntrustedDirectoryError,
+} from "../../session/open.ts";
 import type { SessionIO } from "../../session/types.ts";
-import { sessionSummary } from "../../store/mod.ts";
 import { codexSessionConfig, firstPrompt } from "./call_config.ts";
 import { CodexEvents, sessionConfigured, tokenCount } from "./codex_events.ts";
 import {
@@ -108,7 +114,8 @@ export class CodexThreads implements AsyncDisposable {
     const thread = new Thread(run, this.#canElicit());
     try {
       const config = await codexSessionConfig(this.#base, args);
-      thread.session = await openSession(config, thread.io, { env: this.#env });
+      const opening = await this.#resolve({ config });
+      thread.session = await openSession(opening, thread.io, { env: this.#env });
     } catch (error) {
       this.#log(`Failed to start a session: ${errorText(error)}`);
       return startFailure(error);
@@ -140,21 +147,29 @@ export class CodexThreads implements AsyncDisposable {
     return opening.finally(() => this.#opening.delete(id));
   }
 
+  /** Reopens saved session `id` in the directory it was started in (while it still is one). */
   async #open(id: string, run: ToolCallRun): Promise<Thread> {
-    const home = configHome(this.#env, this.#base.cwd);
-    const found = await findResumable({ id }, { cwd: this.#base.cwd, home });
-    const live = this.#live.get(found.id);
+    const live = this.#live.get(id);
     if (live) return live;
-    const { cwd } = await sessionSummary(found.file);
-    const exists = (await Deno.stat(cwd).catch(() => undefined))?.isDirectory;
+    const opening = await this.#resolve({
+      config: { ...this.#base, resume: { id } },
+      cwd: "saved",
+    });
     const thread = new Thread(run, this.#canElicit());
-    thread.session = await openSession(
-      { ...this.#base, cwd: exists ? cwd : this.#base.cwd, resume: { id: found.file } },
-      thread.io,
-      { env: this.#env },
-    );
+    thread.session = await openSession(opening, thread.io, { env: this.#env });
     this.#live.set(thread.session.id, thread);
     return thread;
+  }
+
+  /** `request` resolved as the server takes it: session ids only; its errors in its terms. */
+  async #resolve(request: OpeningRequest): Promise<Opening> {
+    return await resolveOpening({ ...request, env: this.#env, accept: "id" }).catch((error) => {
+      if (!(error instanceof UntrustedDirectoryError)) throw error;
+      throw new UserError(`"${error.cwd}" is not inside a git repository`, {
+        hint: 'Use a directory inside a git repository as "cwd", or add "--skip-git-repo-check" ' +
+          "to the arguments the client starts interpreter mcp-server with",
+      });
+    });
   }
 
   /** Runs one turn of `thread` for `run`; a turn already running makes this call an error. */

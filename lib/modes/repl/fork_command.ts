@@ -1,10 +1,10 @@
 /**
- * `/fork [N]`, `/rename NAME` and `interpreter fork`: copy a saved session (all of it, or up to
- * the end of turn N) into a new one and continue there, the original left as it was; name one.
+ * `/fork [N]` and `/rename NAME`: copy the session (all of it, or up to the end of turn N) into a
+ * new one and continue there, the original left as it was; name one. (`interpreter fork` copies
+ * through `resolveOpening()` and tells what it copied with `forkedLines()`.)
  */
 import { terminalText } from "../../approval/visible.ts";
-import { findResumable } from "../../session/resume.ts";
-import type { ResumeTarget, Session } from "../../session/open.ts";
+import type { Session } from "../../session/open.ts";
 import {
   type ForkedSession,
   forkSession,
@@ -78,22 +78,4 @@ async function rename(arg: string, ctx: ForkContext): Promise<void> {
   }
   const saved = await setSessionName(session.home, id, arg);
   ctx.print([`This session is now named "${terminalText(saved ?? "")}"`]);
-}
-
-/**
- * `interpreter fork`: copies the saved session `target` names and returns the copy's id, for the
- * REPL to continue; `print` tells the user what was copied.
- */
-export async function forkAtStart(
-  home: string,
-  opts: { cwd: string; target: ResumeTarget; print(lines: string[]): void; style: Style },
-): Promise<string> {
-  const found = await findResumable(opts.target, {
-    cwd: opts.cwd,
-    home,
-    startCommand: "interpreter",
-  });
-  const forked = await forkSession(home, found.file);
-  opts.print(forkedLines(forked, undefined, opts.style));
-  return forked.id;
 }

@@ -38,11 +38,11 @@ export class ProviderSetup {
    * With no provider set up yet, offers to set one up (skippable): only on a terminal, for a
    * new session (not `resume`) and when the command line chose no model, provider or profile.
    */
-  async firstRun(config: SessionConfig, resume: SessionConfig["resume"]): Promise<void> {
+  async firstRun(config: SessionConfig, resuming: boolean): Promise<void> {
     const { home, env, term, transcript, input } = this.#p;
     const c = config;
     const chosen = c.model || c.oss || c.profile || (c.overrides?.length ?? 0) > 0;
-    if (resume || !term.interactive || chosen) return;
+    if (resuming || !term.interactive || chosen) return;
     if (!(await needsFirstRun(home, env))) return;
     const picked = await runFirstRun(home, {
       // It lists the model names the local servers report.

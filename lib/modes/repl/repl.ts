@@ -9,22 +9,26 @@ import { UsageError } from "../../errors.ts";
 import { makeStyle, repeatedCallFailure, type Style } from "../term/progress.ts";
 import { sessionStatusLine } from "../term/status_line.ts";
 import {
+  freshOpening,
+  type Opening,
   openSession,
   type PromptOutcome,
   type ReasoningEffort,
+  reconfigured,
+  resolveOpening,
+  resumedIn,
   type Session,
   type SessionConfig,
   type SessionEvent,
   type SessionIO,
 } from "../../session/open.ts";
-import { checkTrustedDirectory } from "../../session/trust.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { replApprover } from "./approvals.ts";
 import { replAskUser } from "./ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
 import { loadHistory, saveHistory } from "./history.ts";
 import { plainInput, type ReplInput, terminalInput } from "./input.ts";
-import { forkAtStart } from "./fork_command.ts";
+import { forkedLines } from "./fork_command.ts";
 import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
 import { pickSession } from "./picker.ts";
 import { ProviderSetup } from "./provider_setup.ts";
@@ -58,8 +62,14 @@ const STREAMED = new Set(["text_delta", "thinking_delta", "tool_progress", "suba
 export async function runRepl(opts: ReplOptions): Promise<number> {
   const env = Deno.env.toObject();
   const { cwd } = opts.config;
-  // Refused before anything is asked (the first-run setup, the picker), as exec refuses.
-  await checkTrustedDirectory(opts.config);
+  // Refused before anything is asked (the first-run setup, the picker), as exec refuses; the
+  // saved session named on the command line is found (and copied, for a fork) before too.
+  let opening = await resolveOpening({
+    config: opts.config,
+    env,
+    fork: opts.fork,
+    startCommand: "interpreter",
+  });
   if (opts.pick && !Deno.stdin.isTerminal()) {
     throw new UsageError("The session picker needs a terminal", {
       hint: 'Give the session id ("interpreter resume ID") or use --last',
@@ -71,6 +81,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
     // Which of several running local servers to use is asked before the line editor owns stdin.
     const oss = await settleLocalProvider(opts.config, env);
     opts = { ...opts, config: { ...opts.config, oss } };
+    opening = reconfigured(opening, { oss });
   }
   const style = makeStyle(!term.plain);
   const transcript = new Transcript({
@@ -87,7 +98,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
       exitHint: style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)"),
     })
     : plainInput({ write: writeOut, showPrompt: term.interactive });
-  const repl = new Repl({ cwd, env, home, opts, term, style, transcript, input });
+  const repl = new Repl({ cwd, env, home, opts, opening, term, style, transcript, input });
   try {
     return await repl.run();
   } finally {
@@ -100,6 +111,8 @@ interface ReplParts {
   env: Record<string, string>;
   home: string;
   opts: ReplOptions;
+  /** What the command line asked to open, resolved (a picked session is resolved later). */
+  opening: Opening;
   term: Terminal;
   style: Style;
   transcript: Transcript;
@@ -138,15 +151,17 @@ class Repl {
     const onSignal = () => this.#signal();
     Deno.addSignalListener("SIGINT", onSignal);
     try {
-      let resume = opts.config.resume;
+      let { opening } = this.#p;
       if (opts.pick) {
         const id = await this.#pick(opts.pick.all ? undefined : this.#p.cwd);
         if (!id) return 0;
-        resume = { id };
+        opening = await resumedIn(opening, { id }, { env: this.#p.env, fork: opts.fork });
       }
-      if (opts.fork && resume) resume = { id: await this.#forkAtStart(resume) };
-      await this.#setup.firstRun(opts.config, resume);
-      await this.#open(resume);
+      if (opening.forked) {
+        this.#p.transcript.lines(forkedLines(opening.forked, undefined, this.#p.style));
+      }
+      await this.#setup.firstRun(opts.config, opening.resumed !== undefined);
+      await this.#open(opening);
       await this.#loadSettings();
       let first = opts.prompt;
       while (true) {
@@ -196,20 +211,18 @@ class Repl {
     writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + prompt);
   }
 
-  /**
-   * Opens a session: the saved one `resume` names, or a fresh one that keeps the harness, model
-   * and effort in use (`keep`, from `/new`).
-   */
-  async #open(resume?: SessionConfig["resume"], keep?: Partial<SessionConfig>): Promise<void> {
-    const { resume: _first, ...config } = this.#p.opts.config;
-    this.#resumed = resume !== undefined;
-    const next = resume ? { ...config, resume } : { ...config, ...keep };
-    this.#session = await openSession(next, this.#io(), { env: this.#p.env }).catch(async (e) => {
+  /** Opens the session `opening` resolved; a missing key is asked for, then it opens again. */
+  async #open(opening: Opening): Promise<void> {
+    this.#resumed = opening.resumed !== undefined;
+    const io = this.#io();
+    this.#session = await openSession(opening, io, { env: this.#p.env }).catch(async (e) => {
       if (!(await this.#setup.enterKey(e))) throw e;
-      return await openSession(next, this.#io(), { env: this.#p.env });
+      return await openSession(opening, io, { env: this.#p.env });
     });
     this.#banner();
-    if (resume) this.#p.transcript.lines(recapLines(this.#session.history(), this.#p.style));
+    if (this.#resumed) {
+      this.#p.transcript.lines(recapLines(this.#session.history(), this.#p.style));
+    }
   }
 
   /** What `/new` keeps of the session in use: its harness, model and reasoning effort. */
@@ -365,22 +378,23 @@ class Repl {
     }
   }
 
+  /**
+   * Replaces the session with the saved one `resume` names, or with a fresh one that keeps the
+   * harness, model and effort in use (`keep`, from `/new`).
+   */
   async #replace(resume: SessionConfig["resume"], keep?: Partial<SessionConfig>): Promise<void> {
+    const fresh = reconfigured(freshOpening(this.#p.opening), keep ?? {});
+    const next = resume ? await resumedIn(fresh, resume, { env: this.#p.env }) : fresh;
     const old = this.#session;
     this.#session = undefined;
     await old?.[Symbol.asyncDispose]();
-    await this.#open(resume, keep);
+    await this.#open(next);
   }
 
   #reviewPlan(): Promise<string | undefined> {
     const { transcript, style, input } = this.#p;
     const print = (lines: string[]) => transcript.lines(lines);
     return reviewPlan({ session: this.#session!, print, ask: (p) => input.next(p), style });
-  }
-
-  #forkAtStart(target: NonNullable<SessionConfig["resume"]>): Promise<string> {
-    const { home, cwd, style, transcript } = this.#p;
-    return forkAtStart(home, { cwd, target, style, print: (lines) => transcript.lines(lines) });
   }
 
   #pick(cwd: string | undefined): Promise<string | undefined> {
