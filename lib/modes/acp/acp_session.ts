@@ -31,7 +31,15 @@ import {
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
 import { acpAskUser } from "./ask_user.ts";
 import { AVAILABLE_COMMANDS, runCommand, slashCommand } from "./commands.ts";
-import { configOptions, effortOf, inMode, isModeId, type ModeId, OPTION_IDS } from "./options.ts";
+import {
+  configOptions,
+  effortOf,
+  inMode,
+  isModeId,
+  type ModeId,
+  modeSettings,
+  OPTION_IDS,
+} from "./options.ts";
 import { promptBlocks, promptText } from "./prompt_blocks.ts";
 import { replayUpdates } from "./replay.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
@@ -143,7 +151,7 @@ export class AcpSession implements AsyncDisposable {
     this.#turn?.abort();
   }
 
-  /** Switches the mode, once no prompt runs; the session reopens with its sandbox and policy. */
+  /** Switches the mode, once no prompt runs: its sandbox and policy change in place. */
   async setMode(mode: ModeId): Promise<void> {
     await this.#exclusive(() => this.#switchMode(mode));
     this.#sendOptions();
@@ -152,7 +160,6 @@ export class AcpSession implements AsyncDisposable {
   /** Sets one config option once no prompt runs; every option as it is then. */
   setOption(id: string, value: string): Promise<SessionConfigOption[]> {
     return this.#exclusive(async () => {
-      const { info } = this.#session;
       switch (id) {
         case OPTION_IDS.mode:
           if (!isModeId(value)) throw badValue(id, value);
@@ -160,15 +167,15 @@ export class AcpSession implements AsyncDisposable {
           this.#send({ sessionUpdate: "current_mode_update", currentModeId: value });
           break;
         case OPTION_IDS.model:
-          await this.#session.switchModel(value);
+          await this.#session.configure({ model: value });
           break;
         case OPTION_IDS.effort:
-          if (value !== "default" || this.#session.status().reasoningEffort) {
-            await this.#session.switchModel(`${info.provider}/${info.model}`, effortOf(value));
+          if (value !== "default" || this.#session.settings.reasoningEffort) {
+            await this.#session.configure({ reasoningEffort: effortOf(value) });
           }
           break;
         case OPTION_IDS.harness:
-          await this.#session.switchHarness(value);
+          await this.#session.configure({ harness: value });
           break;
         default:
           throw new UsageError(`No config option "${id}"`, {
@@ -248,37 +255,28 @@ export class AcpSession implements AsyncDisposable {
     }
   }
 
+  /**
+   * Changes the sandbox mode and approval policy in place (`configure()`): the MCP servers keep
+   * running and session grants stay unless the mode narrows; background work started under a
+   * wider mode is stopped first.
+   */
   async #switchMode(mode: ModeId): Promise<void> {
     if (mode === this.#mode) return;
-    const file = this.#session.status().sessionFile;
-    if (!file) {
-      throw new UserError("Cannot change the mode of a session that is not saved", {
-        hint: "Start a new session in the mode you want",
-      });
-    }
-    const current = { ...this.#currentConfig(), resume: { id: file } };
-    await this.#session[Symbol.asyncDispose]();
-    try {
-      this.#session = await openSession(inMode(current, mode), this.#io(), { env: this.#deps.env });
-      this.#mode = mode;
-    } catch (error) {
-      this.#session = await openSession(inMode(current, this.#mode), this.#io(), {
-        env: this.#deps.env,
-      });
-      throw error;
-    }
+    await this.#session.configure(modeSettings(mode));
+    this.#mode = mode;
   }
 
-  /** The config the session runs with now: the model, provider, harness and effort in use. */
+  /** The config the session runs with now: its settings over what it was opened with. */
   #currentConfig(): SessionConfig {
-    const { info } = this.#session;
-    const effort = this.#session.status().reasoningEffort;
+    const s = this.#session.settings;
     return {
       ...this.#config,
-      model: info.model,
-      provider: info.provider,
-      harness: info.harness,
-      ...(effort ? { reasoningEffort: effortOf(effort) } : {}),
+      model: s.model,
+      provider: s.provider,
+      harness: s.harness,
+      sandbox: s.sandboxMode,
+      approval: s.approvalPolicy,
+      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
     };
   }
 
