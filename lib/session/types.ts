@@ -46,7 +46,8 @@ export type { ConfigOverride } from "../config/mod.ts";
 export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
 
 /**
- * The saved session to continue: `{ id }` is a session id, the start of one, or a session file;
+ * The saved session to continue: `{ id }` is a session id, the start of one, a session file or a
+ * session's name (the command line; the editor protocols take whole ids only, `resolveOpening()`);
  * `{ last }` the newest one that holds a user message, of the working directory unless `all`,
  * of one origin when `origin` is given.
  */
@@ -88,7 +89,7 @@ export interface SessionConfig {
   oss?: boolean | LocalProvider;
   /** Recorded in the session file's header; default "exec". */
   origin?: SessionOrigin;
-  /** A saved session to continue; its history is restored. */
+  /** A saved session to continue, looked up by `resolveOpening()`; its history is restored. */
   resume?: ResumeTarget;
   /** Save nothing. */
   ephemeral?: boolean;
