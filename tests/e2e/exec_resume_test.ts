@@ -48,6 +48,40 @@ Deno.test("exec -o writes the answer; exec resume --last continues the session w
   assert.deepEqual(fake.failures, []);
 });
 
+Deno.test("exec resume NAME continues the one session of that name; a shared name lists both", async () => {
+  await using fake = await startFakeProvider([
+    { expect: { user_contains: "remember 7" }, reply: { text: "Noted 7." } },
+    { expect: { user_contains: "remember 9" }, reply: { text: "Noted 9." } },
+    { expect: { user_contains: "which number" }, reply: { text: "9." } },
+  ]);
+  await using ws = await workspace(fake.baseUrl);
+  for (const prompt of ["remember 7", "remember 9"]) {
+    const run = await interpreter(["exec", prompt], ws);
+    assert.equal(run.code, 0, run.stderr);
+  }
+  // ids[0] is the session told 7, ids[1] the one told 9.
+  const files = await sessionFiles(ws.home);
+  assert.equal(files.length, 2);
+  const texts = await Promise.all(files.map((f) => Deno.readTextFile(f)));
+  if (texts[0].includes("remember 9")) files.reverse();
+  const ids = files.map((f) => /-([0-9a-f-]{36})\.jsonl$/.exec(f)![1]);
+  const names = (seven: string) => JSON.stringify({ [ids[0]]: seven, [ids[1]]: "numbers" });
+  await Deno.writeTextFile(join(ws.home, "session_names.json"), names("numbers"));
+  const shared = await interpreter(["exec", "resume", "numbers", "which number"], ws);
+  assert.equal(shared.code, 1, shared.stderr);
+  assert.match(shared.stderr, /error: "numbers" matches 2 saved sessions: /);
+  for (const id of ids) assert.ok(shared.stderr.includes(id), shared.stderr);
+  assert.equal(fake.requests.length, 2, "nothing was sent for the shared name");
+
+  await Deno.writeTextFile(join(ws.home, "session_names.json"), names("other"));
+  const named = await interpreter(["exec", "resume", "numbers", "which number"], ws);
+  assert.equal(named.code, 0, named.stderr);
+  const resumed = JSON.stringify(fake.requests[2].body);
+  assert.match(resumed, /remember 9/);
+  assert.doesNotMatch(resumed, /remember 7/);
+  assert.deepEqual(fake.failures, []);
+});
+
 Deno.test("exec --json --ephemeral saves nothing and still names a thread", async () => {
   await using fake = await startFakeProvider([{ reply: { text: "ok" } }]);
   await using ws = await workspace(fake.baseUrl);
