@@ -15,6 +15,8 @@ export const HOOK_EVENTS = [
   "PostToolUse",
   "PreCompact",
   "PostCompact",
+  "SubagentStart",
+  "SubagentStop",
   "Stop",
 ] as const;
 
@@ -77,6 +79,8 @@ export const hooksSchema = z.strictObject({
   PostToolUse: groups,
   PreCompact: groups,
   PostCompact: groups,
+  SubagentStart: groups,
+  SubagentStop: groups,
   Stop: groups,
 }).partial();
 

@@ -3,7 +3,8 @@
  * (`source` startup, resume, clear or compact) and UserPromptSubmit give context for the model,
  * and UserPromptSubmit may block the prompt; PermissionRequest answers an approval question in
  * the user's place; PreCompact may call a compaction off and PostCompact is told it happened;
- * Stop may keep the turn going with a reason the model reads.
+ * Stop may keep the turn going with a reason the model reads; SubagentStart gives a sub-agent
+ * context and SubagentStop may keep it going, as Stop does a turn.
  */
 import { type ApprovalAsk, type ApprovalReply } from "../approval/hook.ts";
 import { COMMAND_CAPABILITIES, NETWORK_CAPABILITIES } from "../approval/policy.ts";
@@ -87,6 +88,46 @@ function questionInput(question: ApprovalAsk["question"]): unknown {
   } catch {
     return {};
   }
+}
+
+/** A sub-agent as SubagentStart and SubagentStop hooks see it (matchers test `agentType`). */
+export interface SubagentFacts {
+  agentId: string;
+  agentType: string;
+}
+
+/** SubagentStart: the hooks' context for the sub-agent, read before its prompt. */
+export async function subagentStartContext(
+  hooks: UserHooks,
+  agent: SubagentFacts,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const effects = await hooks.run("SubagentStart", {
+    agent_id: agent.agentId,
+    agent_type: agent.agentType,
+  }, { names: [agent.agentType], signal });
+  return effects.flatMap((e) => e.contexts);
+}
+
+/**
+ * SubagentStop: the reason to keep the sub-agent going, when a hook blocks its stop (exit 2, or
+ * `decision: "block"`) and none asks to stop; `active` is true once it already went on for one.
+ */
+export async function subagentStopContinuation(
+  hooks: UserHooks,
+  agent: SubagentFacts & { active: boolean; lastMessage: string },
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const effects = await hooks.run("SubagentStop", {
+    agent_id: agent.agentId,
+    agent_type: agent.agentType,
+    agent_transcript_path: null,
+    stop_hook_active: agent.active,
+    last_assistant_message: agent.lastMessage,
+  }, { names: [agent.agentType], signal });
+  if (effects.some((e) => e.stop !== undefined)) return undefined;
+  const reasons = effects.flatMap((e) => e.block ? [e.block] : []);
+  return reasons.length ? reasons.join("\n\n") : undefined;
 }
 
 /** PreCompact: why a hook calls the compaction off (exit 2, or `continue: false`), if one does. */

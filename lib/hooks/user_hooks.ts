@@ -62,6 +62,8 @@ const MATCHED: ReadonlySet<HookEvent> = new Set([
   "SessionStart",
   "PreCompact",
   "PostCompact",
+  "SubagentStart",
+  "SubagentStop",
 ]);
 
 /** The hooks of one session (see the module comment). */

@@ -22,7 +22,10 @@ import {
   sessionStartContext,
   type SessionStartSource,
   stopContinuation,
+  subagentStartContext,
+  subagentStopContinuation,
 } from "../hooks/session_events.ts";
+import type { SubagentHooks } from "./subagent.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { SessionRelay } from "./relay.ts";
 import type { SessionConfig } from "./types.ts";
@@ -135,6 +138,17 @@ export class SessionHooks {
   /** The first link of a turn's tool-hook chain: PreToolUse and PostToolUse hooks. */
   readonly toolLink = (turn: HookTurn): ToolHook | undefined =>
     userHooksLink(this.hub, turn, this.#cwd);
+
+  /** SubagentStart and SubagentStop around each sub-agent; undefined when neither has hooks. */
+  subagentHooks(): SubagentHooks | undefined {
+    const hub = this.hub;
+    if (!hub.has("SubagentStart") && !hub.has("SubagentStop")) return undefined;
+    return {
+      started: (agent, signal) => subagentStartContext(hub, agent, signal),
+      stopping: (agent, signal) => subagentStopContinuation(hub, agent, signal),
+      warn: this.#warn,
+    };
+  }
 
   /**
    * Runs a turn, then runs it on as long as a Stop hook keeps it going: the hook's reason is

@@ -118,12 +118,13 @@ Deno.test("runTurn() with a sub-agent tool returns the nested answer to the pare
     usage: emptyUsage(),
   };
   const ctx: TurnContext = { ...base };
+  const tagged: Array<string | undefined> = [];
   ctx.runSubagent = makeSubagentRunner(base, {
     provider,
     harness,
     parent: state,
     toolHooks: allowAll,
-    emit: () => {},
+    emit: (_event, _label, callId) => tagged.push(callId),
   });
   const events: LoopEvent[] = [];
   const outcome = await runTurn(state, {
@@ -145,6 +146,9 @@ Deno.test("runTurn() with a sub-agent tool returns the nested answer to the pare
   assert.equal(nested.isError, true, "a sub-agent cannot start its own sub-agent");
   assert.match(JSON.stringify(nested.blocks), /unsupported call: Task/);
   assert.equal(state.usage.outputTokens, 7);
+  // Each sub-agent's events carry the id of the call that started it, not the latest call's.
+  assert.deepEqual([...new Set(tagged)], ["p1", "p2"]);
+  assert.equal(tagged.indexOf("p2"), tagged.lastIndexOf("p1") + 1);
   await Deno.remove(base.cwd, { recursive: true });
 });
 

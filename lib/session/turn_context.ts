@@ -75,8 +75,9 @@ export function turnContextOf(
     toolHooks,
     toolSources: p.toolSources,
     sourcePlacement: sourcePlacementOf(t),
-    emit: (event, label) =>
-      p.io.onEvent({ type: "subagent", parentCallId: t.currentCall(), label, event }),
+    emit: (event, label, callId) =>
+      p.io.onEvent({ type: "subagent", parentCallId: callId ?? t.currentCall(), label, event }),
+    hooks: p.hooks.subagentHooks(),
   });
   return ctx;
 }

@@ -47,6 +47,7 @@ export const agentRun = defineCapability({
       prompt: input.prompt,
       description: input.description,
       agentType: input.subagent_type,
+      callId: ctx.callId,
       progress: (chunk) => ctx.progress(chunk),
     });
     if (result.status === "aborted") {

@@ -19,7 +19,12 @@ Deno.test("agentRun() passes the task to the runner and returns its final text",
     ws.ctx,
   );
   assert.deepEqual(seen.map(({ progress: _, ...req }) => req), [
-    { prompt: "Find the config files", description: "find configs", agentType: "Explore" },
+    {
+      prompt: "Find the config files",
+      description: "find configs",
+      agentType: "Explore",
+      callId: ws.ctx.callId,
+    },
   ]);
   assert.deepEqual(out, {
     finalText: "found 3 files",

@@ -79,6 +79,8 @@ export interface TurnContext {
       prompt: string;
       description?: string;
       agentType?: string;
+      /** The id of the call that starts the sub-agent: its events are tied to that call. */
+      callId?: string;
       progress?: (chunk: ToolProgress) => void;
     },
   ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
