@@ -62,3 +62,35 @@ Deno.test({
     await pane.waitFor(/^EXIT:0$/m, from);
   },
 });
+
+Deno.test({
+  name: "/model to a provider without a key asks for the key hidden, stores it and switches" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    const key = "sk-other-7d1e";
+    await using env = await replEnv([{ reply: { text: "Hello from Other." } }]);
+    await Deno.writeTextFile(
+      `${env.home}/config.toml`,
+      `\n[model_providers.other]\nname = "Other"\nbase_url = "${env.fake.baseUrl}"\n` +
+        'wire_api = "chat"\nenv_key = "OTHER_API_KEY"\n',
+      { append: true },
+    );
+    await using pane = await Pane.open(["-s", "read-only"], env);
+    await pane.waitFor(PROMPT_LINE);
+    const from = await pane.mark();
+    await pane.type("/model other/other-model!");
+    await pane.waitFor(/API key for Other \(hidden; Enter skips\): $/m, from);
+    await pane.type(key);
+    const out = await pane.waitFor(/model: other\/other-model/, from);
+    assert.match(out, /stored it in [^\n]*auth\.json/);
+    assert.ok(!out.includes(key), "the key was echoed");
+    await pane.type("hello");
+    await pane.waitFor(/Hello from Other\./, from);
+    const request = env.fake.requests.at(-1)!;
+    assert.equal(request.headers.authorization, `Bearer ${key}`);
+    const auth = JSON.parse(await Deno.readTextFile(`${env.home}/auth.json`));
+    assert.equal(auth.providers.other.api_key, key);
+    await pane.type("/exit");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});

@@ -45,6 +45,11 @@ export interface CommandContext {
   rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
   /** What the current session was opened from, to open another beside it (`/review`). */
   reviewBase(): ReviewBase;
+  /**
+   * Asks for the provider key `error` says is missing (a `MissingKeyError`) and stores it; true
+   * once one is stored. Absent, or false, where no one can be asked.
+   */
+  enterKey?(error: unknown): Promise<boolean>;
   /** Runs one turn as a typed prompt would (`/init`); undefined when it could not start. */
   runTurn(prompt: string): Promise<PromptOutcome | undefined>;
 }

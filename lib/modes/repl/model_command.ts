@@ -17,6 +17,8 @@ export interface ModelCommandContext {
   session(): Session;
   print(lines: string[]): void;
   style: Style;
+  /** Asks for a missing provider key (as the first run does); true once one is stored. */
+  enterKey?(error: unknown): Promise<boolean>;
   /** Hands the terminal's keys to a picker; absent when input is not a terminal that shows one. */
   rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
 }
@@ -42,8 +44,21 @@ async function model(arg: string, ctx: ModelCommandContext): Promise<void> {
   const forced = given.endsWith("!");
   const spec = forced ? given.slice(0, -1) : given;
   if (!forced) checkListed(spec, await ctx.session().models());
+  await switchTo(ctx, spec, effort as ReasoningEffort | undefined);
+}
+
+/**
+ * Switches to `spec`; a provider whose key is not set has it asked for first (hidden, checked and
+ * stored, as on the first run), then the switch is tried again.
+ */
+async function switchTo(ctx: ModelCommandContext, spec: string, effort?: ReasoningEffort) {
   // The session reports the switch (`model_switched`): that is the one line printed.
-  await ctx.session().switchModel(spec, effort as ReasoningEffort | undefined);
+  try {
+    await ctx.session().switchModel(spec, effort);
+  } catch (error) {
+    if (!(await ctx.enterKey?.(error))) throw error;
+    await ctx.session().switchModel(spec, effort);
+  }
 }
 
 /**
@@ -102,7 +117,7 @@ async function pickModel(
   });
   if (!picked) return ctx.print([style.dim("model unchanged")]);
   const { chosen, effort } = picked;
-  await session.switchModel(`${chosen.provider}/${chosen.model.id}`, effort);
+  await switchTo(ctx, `${chosen.provider}/${chosen.model.id}`, effort);
 }
 
 /** The models of each provider usable now (its key is set, its server answered), as rows. */

@@ -13,7 +13,6 @@ import {
   type Opening,
   openSession,
   type PromptOutcome,
-  type ReasoningEffort,
   reconfigured,
   resolveOpening,
   resumedIn,
@@ -227,14 +226,23 @@ class Repl {
 
   /** What `/new` keeps of the session in use: its harness, model and reasoning effort. */
   #inUse(): Partial<SessionConfig> {
-    const s = this.#session?.status();
+    const s = this.#session?.settings;
     if (!s) return {};
-    const labels = { model: "/new", provider: "/new", harness: "/new", reasoningEffort: "/new" };
+    const labels = {
+      model: "/new",
+      provider: "/new",
+      harness: "/new",
+      reasoningEffort: "/new",
+      sandbox: "/new",
+      approval: "/new",
+    };
     return {
       model: s.model,
       provider: s.provider,
       harness: s.harness,
-      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort as ReasoningEffort } : {}),
+      sandbox: s.sandboxMode,
+      approval: s.approvalPolicy,
+      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
       labels: { ...this.#p.opts.config.labels, ...labels },
     };
   }
@@ -363,6 +371,7 @@ class Repl {
       ask: (prompt) => this.#p.input.next(prompt),
       reviewBase: () => ({ config: this.#p.opts.config, io: this.#io(), env: this.#p.env }),
       runTurn: (prompt) => this.#runTurn(prompt),
+      enterKey: (error) => this.#setup.enterKey(error),
       rawTerminal: this.#p.term.interactive && !this.#p.term.plain
         ? (run) => this.#p.input.suspend(() => withRawTerminal(writeOut, run))
         : undefined,
