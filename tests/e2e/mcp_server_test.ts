@@ -16,6 +16,7 @@ import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { HABITS_FINAL } from "./_habits.ts";
 import { fakeHome, fixtureRepo, LAUNCHER, REPO, tempDirs } from "./_harness_env.ts";
 import { alive, until } from "./_poll.ts";
+import { stepper } from "./_steps.ts";
 
 type Params = Record<string, unknown>;
 type ToolResult = {
@@ -126,9 +127,10 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
   const pid = transport.pid!;
   const call = async (name: string, args: Params) =>
     await client.callTool({ name, arguments: args }) as ToolResult;
+  const step = stepper(t, "server stderr", () => stderr);
 
   try {
-    await t.step("initialize and tools/list answer as the Codex MCP server", async () => {
+    await step("initialize and tools/list answer as the Codex MCP server", async () => {
       const info = client.getServerVersion()!;
       assert.equal(info.name, "codex-mcp-server");
       assert.equal(info.title, "Codex");
@@ -145,20 +147,27 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
     });
 
     let threadId = "";
-    await t.step("codex fixes the habit tracker and reports progress as codex/event", async () => {
-      const progress: Params[] = [];
-      const result = await client.callTool(
+    let result: ToolResult | undefined;
+    const progress: Params[] = [];
+    await step("codex fixes the habit tracker", async () => {
+      result = await client.callTool(
         { name: "codex", arguments: { prompt: "fix the failing test" } },
         undefined,
         { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true },
       ) as ToolResult;
       assert.equal(result.isError, undefined, result.content[0]?.text);
-      assert.deepEqual(result.content, [{ type: "text", text: HABITS_FINAL }]);
-      threadId = result.structuredContent!.threadId;
-      assert.deepEqual(result.structuredContent, { threadId, content: HABITS_FINAL });
       const source = await Deno.readTextFile(join(repo, "habits.py"));
       assert.match(source, /\(today - previous\)\.days == 1/);
-      const types = events.map((e) => String((e.msg as Params).type));
+    });
+
+    await step("its result is the final message with the thread id", () => {
+      assert.deepEqual(result?.content, [{ type: "text", text: HABITS_FINAL }]);
+      threadId = result!.structuredContent!.threadId;
+      assert.deepEqual(result!.structuredContent, { threadId, content: HABITS_FINAL });
+    });
+
+    const types = events.map((e) => String((e.msg as Params).type));
+    await step("codex/event reports each kind of step, configured first, complete last", () => {
       for (
         const type of [
           "session_configured",
@@ -174,32 +183,41 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
       ) assert.ok(types.includes(type), `no ${type} event in ${types.join(", ")}`);
       assert.equal(types[0], "session_configured");
       assert.equal(types.at(-1), "task_complete");
-      const configured = events[0];
-      assert.equal((configured.msg as Params).session_id, threadId);
-      const meta = configured._meta as Params;
-      assert.equal(meta.threadId, threadId);
-      assert.equal(typeof meta.requestId, "number");
-      const begin = events.find((e) => (e.msg as Params).type === "exec_command_begin")!;
-      assert.deepEqual((begin.msg as Params).command, ["bash", "-c", "cat habits.py"]);
-      assert.equal((begin.msg as Params).cwd, repo);
-      // The client drops progress that comes in after the result, so the last may be missing.
-      const steps = types.filter((type) => !type.endsWith("_delta"));
-      assert.ok(progress.length > steps.indexOf("patch_apply_end"), "progress during the task");
-      assert.deepEqual(progress.map((p) => p.message), steps.slice(0, progress.length));
       assert.deepEqual(events.at(-1)!.msg, {
         type: "task_complete",
         last_agent_message: HABITS_FINAL,
       });
     });
 
-    await t.step("codex-reply continues the thread with its history", async () => {
+    await step("session_configured names the thread, also in _meta with the request", () => {
+      const configured = events[0];
+      assert.equal((configured.msg as Params).session_id, threadId);
+      const meta = configured._meta as Params;
+      assert.equal(meta.threadId, threadId);
+      assert.equal(typeof meta.requestId, "number");
+    });
+
+    await step("exec_command_begin carries the command and its folder", () => {
+      const begin = events.find((e) => (e.msg as Params).type === "exec_command_begin")!;
+      assert.deepEqual((begin.msg as Params).command, ["bash", "-c", "cat habits.py"]);
+      assert.equal((begin.msg as Params).cwd, repo);
+    });
+
+    await step("progress notifications follow the events during the task", () => {
+      // The client drops progress that comes in after the result, so the last may be missing.
+      const steps = types.filter((type) => !type.endsWith("_delta"));
+      assert.ok(progress.length > steps.indexOf("patch_apply_end"), "progress during the task");
+      assert.deepEqual(progress.map((p) => p.message), steps.slice(0, progress.length));
+    });
+
+    await step("codex-reply continues the thread with its history", async () => {
       const result = await call("codex-reply", { threadId, prompt: "Which file did you change?" });
       assert.deepEqual(result.structuredContent, { threadId, content: "habits.py, only." });
       const body = JSON.stringify(model.requests.at(-1)!.body);
       assert.match(body, /fix the failing test.*Fixed longest_streak.*Which file did you change/s);
     });
 
-    await t.step(
+    await step(
       "codex-reply refuses the path of the thread's session file as its id",
       async () => {
         const file = await findSessionFile(home, threadId);
@@ -217,16 +235,21 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
       },
     );
 
-    await t.step("an approval answered approved by elicitation lets the command run", async () => {
+    let approved: ToolResult | undefined;
+    await step("an approval answered approved by elicitation lets the command run", async () => {
       answer = () => Promise.resolve({ action: "accept", content: { decision: "approved" } });
-      const result = await call("codex", {
+      approved = await call("codex", {
         prompt: "make approved.txt",
         "approval-policy": "untrusted",
       });
-      assert.equal(result.content[0].text, "Made it.");
+      assert.equal(approved.content[0].text, "Made it.");
+      await Deno.stat(join(repo, "approved.txt"));
+    });
+
+    await step("the approval question carries the command as Codex's does", () => {
       const params = asked.at(-1)!;
       assert.equal(params.codex_elicitation, "exec-approval");
-      assert.equal(params.threadId, result.structuredContent!.threadId);
+      assert.equal(params.threadId, approved?.structuredContent?.threadId);
       assert.deepEqual(params.codex_command, ["bash", "-c", "touch approved.txt"]);
       assert.equal(params.codex_cwd, repo);
       assert.deepEqual(params.requestedSchema, { type: "object", properties: {} });
@@ -235,10 +258,9 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
         assert.equal(typeof params[key], "string", key);
       }
       assert.ok(Array.isArray(params.codex_parsed_cmd));
-      await Deno.stat(join(repo, "approved.txt"));
     });
 
-    await t.step("an approval answered denied keeps the command from running", async () => {
+    await step("an approval answered denied keeps the command from running", async () => {
       answer = () => Promise.resolve({ action: "accept", content: { decision: "denied" } });
       const result = await call("codex", {
         prompt: "make denied.txt",
@@ -249,14 +271,14 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
       await assert.rejects(Deno.stat(join(repo, "denied.txt")), Deno.errors.NotFound);
     });
 
-    await t.step("a session that cannot start is an error without a thread", async () => {
+    await step("a session that cannot start is an error without a thread", async () => {
       const result = await call("codex", { prompt: "hi", cwd: "no-such-folder" });
       assert.equal(result.isError, true);
       assert.match(result.content[0].text, /^Failed to start Codex session: .*no-such-folder/);
       assert.equal(result.structuredContent, undefined);
     });
 
-    await t.step("two calls run at once, each in its own session", async () => {
+    await step("two calls run at once, each in its own session", async () => {
       const { promise: quickDone, resolve: quickEnded } = Promise.withResolvers<void>();
       answer = async () => {
         await quickDone;
@@ -275,7 +297,7 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
       assert.notEqual(slowResult.structuredContent!.threadId, quick.structuredContent!.threadId);
     });
 
-    await t.step("a client cancellation stops the turn and withdraws its question", async () => {
+    await step("a client cancellation stops the turn and withdraws its question", async () => {
       const cancel = new AbortController();
       const { promise: cancelled, resolve: withdrawn } = Promise.withResolvers<void>();
       answer = () => new Promise(() => {});
@@ -305,12 +327,11 @@ Deno.test("mcp-server runs codex and codex-reply for the SDK client, with events
       await assert.rejects(Deno.stat(join(repo, "cancelled.txt")), Deno.errors.NotFound);
     });
 
-    assert.deepEqual(model.failures, [], "every request must satisfy the wire invariants");
-    assert.deepEqual(other.failures, []);
-    assert.equal(model.remaining(), 0);
-  } catch (error) {
-    if (error instanceof Error) error.message += `\n--- server stderr ---\n${stderr}`;
-    throw error;
+    await step("every request satisfied the wire invariants and used the script up", () => {
+      assert.deepEqual(model.failures, []);
+      assert.deepEqual(other.failures, []);
+      assert.equal(model.remaining(), 0);
+    });
   } finally {
     await client.close();
     await until("the server process to exit", () => !alive(pid));
