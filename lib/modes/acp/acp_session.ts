@@ -9,12 +9,13 @@ import type {
   AgentContext,
   ClientCapabilities,
   ContentBlock,
-  PermissionOption,
+  RequestPermissionOutcome,
+  RequestPermissionRequest,
   SessionConfigOption,
   SessionUpdate,
   StopReason,
 } from "@agentclientprotocol/sdk";
-import type { ApprovalQuestion, ApprovalReply } from "../../approval/hook.ts";
+import type { ApprovalReply } from "../../approval/hook.ts";
 import { AuthError, UsageError, UserError } from "../../errors.ts";
 import { loadHarness } from "../../harness/load.ts";
 import { describeLoop } from "../../loop/repeated_call.ts";
@@ -40,6 +41,7 @@ import {
   modeSettings,
   OPTION_IDS,
 } from "./options.ts";
+import { answerOf, PERMISSION_OPTIONS, permissionContent } from "./permission.ts";
 import { promptBlocks, promptText } from "./prompt_blocks.ts";
 import { replayUpdates } from "./replay.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
@@ -53,18 +55,6 @@ export interface AcpSessionDeps {
   /** What the client declared in `initialize` (form elicitation for the model's questions). */
   capabilities?: ClientCapabilities | null;
 }
-
-/** The choices of a permission request, with the OI fork's ids. */
-const PERMISSION_OPTIONS: PermissionOption[] = [
-  { optionId: "accept", name: "Allow once", kind: "allow_once" },
-  { optionId: "acceptForSession", name: "Allow for this session", kind: "allow_always" },
-  { optionId: "decline", name: "Reject", kind: "reject_once" },
-];
-const ANSWERS: Record<string, "once" | "session" | "deny"> = {
-  accept: "once",
-  acceptForSession: "session",
-  decline: "deny",
-};
 
 /** See the module comment. Dispose it to stop its turn and close its session. */
 export class AcpSession implements AsyncDisposable {
@@ -321,19 +311,35 @@ export class AcpSession implements AsyncDisposable {
     // The tool call the question is about reaches the editor first.
     await this.#sending;
     const toolCallId = this.#updates.toolCallId(request.callId);
-    const { outcome } = await this.#deps.client.request("session/request_permission", {
+    const content = permissionContent(request.question, this.#config.cwd);
+    const outcome = await this.#askPermission({
       sessionId: this.id,
-      toolCall: {
-        toolCallId,
-        status: "pending",
-        content: [{
-          type: "content",
-          content: { type: "text", text: questionText(request.question) },
-        }],
-      },
+      toolCall: { toolCallId, status: "pending", content },
       options: PERMISSION_OPTIONS,
-    }, { cancellationSignal: signal, stopWaitingOnCancel: true });
-    return outcome.outcome === "selected" ? ANSWERS[outcome.optionId] ?? "deny" : "deny";
+    }, signal);
+    return answerOf(outcome);
+  }
+
+  /**
+   * The client's answer to a permission request; undefined when it answered with an error, which
+   * counts as a refusal (as in the MCP server) rather than failing the prompt.
+   */
+  async #askPermission(
+    params: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionOutcome | undefined> {
+    try {
+      const answer = await this.#deps.client.request("session/request_permission", params, {
+        cancellationSignal: signal,
+        stopWaitingOnCancel: true,
+      });
+      return answer.outcome;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const why = error instanceof Error ? error.message : JSON.stringify(error);
+      this.#deps.log(`The client's answer to a permission request failed, so it is a no: ${why}`);
+      return undefined;
+    }
   }
 
   /** A yes/no question about a file, as a permission request on an edit of its own. */
@@ -342,7 +348,7 @@ export class AcpSession implements AsyncDisposable {
     const { title } = question;
     this.#send({ sessionUpdate: "tool_call", toolCallId, title, kind: "edit", status: "pending" });
     await this.#sending;
-    const { outcome } = await this.#deps.client.request("session/request_permission", {
+    const outcome = await this.#askPermission({
       sessionId: this.id,
       toolCall: {
         toolCallId,
@@ -353,8 +359,8 @@ export class AcpSession implements AsyncDisposable {
         { optionId: "accept", name: "Replace", kind: "allow_once" },
         { optionId: "decline", name: "Keep it", kind: "reject_once" },
       ],
-    }, { cancellationSignal: signal, stopWaitingOnCancel: true });
-    const yes = outcome.outcome === "selected" && outcome.optionId === "accept";
+    }, signal);
+    const yes = outcome?.outcome === "selected" && outcome.optionId === "accept";
     this.#send({
       sessionUpdate: "tool_call_update",
       toolCallId,
@@ -389,14 +395,6 @@ export class AcpSession implements AsyncDisposable {
     this.#sending = this.#sending.then(() => this.#deps.client.notify("session/update", params))
       .catch((error: Error) => this.#deps.log(`cannot send an update: ${error.message}`));
   }
-}
-
-/** What the user is asked, as the permission request's text. */
-function questionText(question: ApprovalQuestion): string {
-  const lines = [`${question.subject}`, "", `Why: ${question.reason}`];
-  if (question.justification) lines.push(`The model says: ${question.justification}`);
-  if (question.unsandboxed) lines.push("It would run outside the sandbox.");
-  return lines.join("\n");
 }
 
 function badValue(id: string, value: string): UsageError {

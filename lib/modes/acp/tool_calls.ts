@@ -176,7 +176,8 @@ export function commandContent(output: string, exitCode?: number | null): ToolCa
   return text(`${shown === "" ? "" : `${fence}\n${shown.replace(/\n$/, "")}\n${fence}`}${exit}`);
 }
 
-function changeContent(change: FileChangeView): ToolCallContent[] {
+/** One changed file as `diff` content, a hunk each (a summary as text when it has no diff). */
+export function changeContent(change: FileChangeView): ToolCallContent[] {
   const path = change.movedTo ?? change.path;
   const hunks = diffHunks(change.diff);
   if (hunks.length === 0) {
