@@ -118,6 +118,7 @@ async function openOn(
   const config = await loadSessionConfig(session, { env, isHeldBack: workspace.isHeldBack });
   // Before any command can run, so that what one writes under these names is held back next time.
   await workspace.watchInstructionNames(config.values.project_doc_fallback_filenames ?? []);
+  workspace.useRootMarkers(config.values.project_root_markers);
   for (const warning of config.warnings) io.warn(warning);
   for (const notice of workspace.notices) io.warn(notice);
   // Skills that do not load and name clashes are told once, at start; the walk runs meanwhile.

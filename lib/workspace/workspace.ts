@@ -65,6 +65,11 @@ export interface Workspace extends AsyncDisposable {
    * the folders (default: this process; a session passes its sandboxed file system).
    */
   skills(fs?: FileSystem): Promise<SkillInfo[]>;
+  /**
+   * Skill discovery finds the project root by these names from now on (`project_root_markers`,
+   * read once the config is loaded); undefined: the default, `.git`.
+   */
+  useRootMarkers(markers: readonly string[] | undefined): void;
   /** One line per SKILL.md that does not load and per name clash among skills (skills.ts). */
   skillWarnings(fs?: FileSystem): Promise<string[]>;
   /** The working tree against HEAD, untracked files included (`/diff`). */
@@ -96,14 +101,9 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
   const gitRoot = () => findGitRoot(cwd);
   const instructions = (kind: InstructionKind, given?: InstructionOptions) =>
     findInstructions(kind, { cwd, home, userHome: env.HOME, isHeldBack }, given);
+  let rootMarkers = opts.rootMarkers;
   const discover = (fs: FileSystem = inProcessFs) =>
-    discoverSkills(cwd, {
-      home,
-      userHome: env.HOME,
-      fs,
-      isHeldBack,
-      rootMarkers: opts.rootMarkers,
-    });
+    discoverSkills(cwd, { home, userHome: env.HOME, fs, isHeldBack, rootMarkers });
   const skills = async (fs?: FileSystem) => (await discover(fs)).skills;
   const sources = { cwd, env, git, isHeldBack, gitRoot, instructions, skills: () => skills() };
   return {
@@ -118,6 +118,9 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
     gitRoot,
     instructions,
     skills,
+    useRootMarkers: (markers) => {
+      rootMarkers = markers;
+    },
     skillWarnings: async (fs) => (await discover(fs)).warnings,
     promptVars: (harness, session) => gatherPromptVars(sources, harness, session),
     diff: () => workingTreeDiff(git, cwd, isHeldBack),
