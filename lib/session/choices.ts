@@ -35,14 +35,21 @@ export type LiveModelLister = (
 /**
  * The live lists `/model` shows in place of the catalog's: a local provider's module adds its
  * lister here (Ollama's `/api/tags`, LM Studio's `/api/v1/models`, llama.cpp's and vLLM's
- * `/v1/models`).
+ * `/v1/models`), and a custom OpenAI-compatible provider's server its `/models`.
  */
 export const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [
   ollamaModels,
   lmStudioModels,
   llamaCppModels,
   vllmModels,
+  customModels,
 ];
+
+/** The models a custom OpenAI-compatible provider's server lists (`GET <base_url>/models`). */
+async function customModels(settings: ProviderSettings, signal: AbortSignal) {
+  const { servedModels } = await import("../providers/served_models.ts");
+  return await servedModels(settings, signal);
+}
 
 /** The models the llama.cpp server of the built-in `llamacpp` provider serves (`/v1/models`). */
 async function llamaCppModels(settings: ProviderSettings, signal: AbortSignal) {

@@ -273,22 +273,33 @@ Deno.test("a REPL killed with -9 mid-turn is picked up by resume --last with its
   }
 });
 
-Deno.test("/model lists the providers and switches model and effort for the next request", async () => {
-  await using fake = await startFakeProvider([{ reply: { text: "From the other model." } }]);
+Deno.test("/model lists the providers, checks a name against a custom server's /v1/models and switches model and effort", async () => {
+  await using fake = await startFakeProvider([{ reply: { text: "From the other model." } }], {
+    models: ["fake-model", "other-model"],
+  });
   const repo = await fixtureRepo("habits");
   const home = await fakeHome(fake.baseUrl, "chat");
   try {
     const result = await pipedRepl(["-s", "read-only"], {
       cwd: repo,
       home,
-      stdin: "/model\n/model fake/other-model high\nhello\n",
+      stdin: "/model\n/model fake/other-modle\n/model fake/other-model high\nhello\n",
     });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /\* fake +fake-model/);
+    assert.match(result.stdout, /^ {8}other-model +other-model$/m, "the server's list is shown");
+    const output = result.stdout + result.stderr;
+    assert.match(
+      output,
+      /Unknown model "other-modle" for provider "fake": it is not in the server's list/,
+    );
+    assert.match(output, /Did you mean \/model fake\/other-model\?/);
     assert.match(result.stdout, /deepseek +deepseek-chat/);
     assert.match(result.stdout, /model: fake\/other-model \(effort high\)/);
     assert.equal(result.stdout.match(/model: fake\/other-model/g)?.length, 1, "printed once");
-    assert.equal((fake.requests[0].body as { model: string }).model, "other-model");
+    const posts = fake.requests.filter((r) => r.method === "POST");
+    assert.equal((posts[0].body as { model: string }).model, "other-model");
+    assert.ok(fake.requests.some((r) => r.method === "GET" && r.path === "/v1/models"));
     assert.deepEqual(fake.failures, []);
   } finally {
     await Deno.remove(repo, { recursive: true });
