@@ -13,14 +13,18 @@ import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
 import { toolsForSession } from "../harness/session_tools.ts";
-import { loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
+import { type Catalog, loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
 import { chooseHarness, chooseLean } from "../harness/select.ts";
 import { leanView } from "../harness/lean.ts";
 import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { Approver } from "../approval/hook.ts";
-import { openSessionSandbox, type SessionSandbox } from "./sandbox_setup.ts";
+import {
+  openSessionSandbox,
+  type SessionSandbox,
+  type SessionSandboxOptions,
+} from "./sandbox_setup.ts";
 import { type InstructionOptions, openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { loadSessionConfig, wireMismatch } from "./setup.ts";
 import type { SessionConfig } from "./types.ts";
@@ -63,6 +67,8 @@ export interface StartupIO {
   warn(message: string): void;
   /** Asks the user about a tool call; absent when no one can answer. */
   ask?: Approver;
+  /** Where no one can answer: what answers instead (PermissionRequest hooks), if anything. */
+  answerUnasked?: SessionSandboxOptions["answerUnasked"];
   /** Told about every refused tool call. */
   onDenied(message: string, callId: string | undefined): void;
 }
@@ -238,6 +244,7 @@ function startWork(session: SessionConfig, input: StartupInput) {
     fullAccessLabel: session.labels?.sandbox,
     requireSandbox: session.requireSandbox,
     ask: io.ask,
+    answerUnasked: io.answerUnasked,
     onDenied: io.onDenied,
   });
   const harnessPromise = Promise.all([modelPromise, localPromise]).then(([model, local]) =>
@@ -296,18 +303,33 @@ async function pickHarness(
     modelFamilies: local?.families,
     candidates: configured ? [] : await loadHarnessCandidates(dirs),
   });
-  const window = modelLimits(catalog, settings, {
-    model,
-    configuredWindow: local?.contextWindow ?? config.values.model_context_window,
-  }).contextWindow;
-  const lean = chooseLean({
-    configured: config.values.lean,
-    contextWindow: window,
-    parameters: local?.parameters,
-  });
+  const lean = leanReason(config.values, { catalog, settings, model, local });
   const harness = sessionHarness(await loadHarness(id, dirs), config.values, lean);
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   return harness;
+}
+
+/**
+ * Why a session on `model` uses its harness's lean surface, or undefined: `lean` in config, else a
+ * small model or window that a local server reports. A hosted model's window, however small, does
+ * not make a session lean: only a local server's does (it is what the machine can hold).
+ */
+export function leanReason(
+  values: ConfigValues,
+  on: { catalog: Catalog; settings: ProviderSettings; model: string; local?: LocalSetup },
+): string | undefined {
+  const { local } = on;
+  const window = local
+    ? modelLimits(on.catalog, on.settings, {
+      model: on.model,
+      configuredWindow: local.contextWindow ?? values.model_context_window,
+    }).contextWindow
+    : undefined;
+  return chooseLean({
+    configured: values.lean,
+    contextWindow: window,
+    parameters: local?.parameters,
+  });
 }
 
 /**

@@ -14,8 +14,9 @@ import { loadHarness } from "../harness/load.ts";
 import type { Harness } from "../harness/types.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
 import { openProvider } from "../providers/mod.ts";
+import { checkLocalProvider, type LocalSetup } from "../providers/local/models.ts";
 import type { ProviderSettings } from "../providers/types.ts";
-import { sessionHarness } from "./agent_session.ts";
+import { leanReason, sessionHarness } from "./agent_session.ts";
 import { harnessDirs, isProvider } from "./choices.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import { runningWorkOf } from "./_running_work.ts";
@@ -51,10 +52,11 @@ export function settingsOf(t: ConfigureTarget): SessionSettings {
   };
 }
 
-/** A provider route to change to: its settings and the model there. */
+/** A provider route to change to: its settings, the model there and what a local server said. */
 interface NextRoute {
   settings: ProviderSettings;
   model: string;
+  local?: LocalSetup;
 }
 
 /** Applies `update` (see the module comment); nothing changes when any part is refused. */
@@ -70,13 +72,19 @@ export async function configureSession(
     record(t, { update, route: false });
     return Promise.resolve(settingsOf(t));
   }
-  const route = update.model !== undefined ? resolveRoute(t, update.model) : undefined;
-  const harness = update.harness !== undefined ? await nextHarness(t, update.harness) : undefined;
+  const route = update.model !== undefined ? await resolveRoute(t, update.model) : undefined;
+  // A new model on a local server may call for the lean surface, or no longer.
+  const lean = route ? routeLean(t, route) : state.harness.leanReason;
+  const harnessId = update.harness ??
+    (lean !== state.harness.leanReason ? state.harness.id : undefined);
+  const harness = harnessId !== undefined ? await nextHarness(t, harnessId, lean) : undefined;
   const wire = route?.settings.wireApi ?? state.route.wireApi;
   const presented = harness ?? state.harness;
   if (!presented.wireApis.includes(wire)) {
     throw wireMismatch(presented.id, wire, presented.wireApis);
   }
+  // Text-protocol harnesses send no tools, so a model without tool support can still run them.
+  if (route?.local?.toolsProblem && !presented.protocol) throw route.local.toolsProblem;
   const access = await accessChange(t, update);
   try {
     const provider = route ? await openProvider(route.settings) : undefined;
@@ -138,8 +146,12 @@ async function stopWiderWork(
   await running.stop();
 }
 
-/** The provider and model `spec` ("NAME" or "PROVIDER/NAME") names. */
-function resolveRoute(t: ConfigureTarget, spec: string): NextRoute {
+/**
+ * The provider and model `spec` ("NAME" or "PROVIDER/NAME") names; on a local server, what the
+ * server says of the model (its window, size, whether it calls tools), refusing a server that is
+ * down or lacks the model.
+ */
+async function resolveRoute(t: ConfigureTarget, spec: string): Promise<NextRoute> {
   const { agent } = t.parts.live;
   const slash = spec.indexOf("/");
   const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
@@ -147,15 +159,26 @@ function resolveRoute(t: ConfigureTarget, spec: string): NextRoute {
     : { provider: t.parts.state.route.providerId, model: spec };
   const values = { ...agent.config.values, model: wanted.model, model_provider: wanted.provider };
   const resolved = resolveProvider({ ...agent.config, values }, t.parts.env);
-  return { settings: resolved.settings, model: resolved.model };
+  const local = await checkLocalProvider(resolved.settings, {
+    model: resolved.model,
+    chosen: true,
+    contextWindow: values.model_context_window,
+  });
+  return { settings: resolved.settings, model: local?.model ?? resolved.model, local };
 }
 
-/** Harness `id` as this session presents it (its tools; lean when the session is lean). */
-async function nextHarness(t: ConfigureTarget, id: string): Promise<Harness> {
+/** Why the session is lean on `route` (`leanReason()`), or undefined. */
+function routeLean(t: ConfigureTarget, route: NextRoute): string | undefined {
+  const { catalog, live } = t.parts;
+  return leanReason(live.agent.config.values, { catalog, ...route });
+}
+
+/** Harness `id` as this session presents it: its tools, lean when `lean` says why. */
+async function nextHarness(t: ConfigureTarget, id: string, lean?: string): Promise<Harness> {
   const { agent } = t.parts.live;
   const loaded = await loadHarness(id, harnessDirs(agent));
   // A session in lean mode stays lean with any harness.
-  return sessionHarness(loaded, agent.config.values, t.parts.state.harness.leanReason);
+  return sessionHarness(loaded, agent.config.values, lean);
 }
 
 /** The sandbox change `update` asks for, checked; undefined when it asks for none. */
@@ -182,7 +205,9 @@ function applyRoute(
   loop.messages.splice(0, loop.messages.length, ...withoutSealedReasoning(loop.messages));
   state.route = { providerId: route.settings.id, wireApi: route.settings.wireApi };
   loop.model = route.model;
-  state.limits = limitsOf(catalog, t.parts.live.agent.config.values, route.settings, route.model);
+  const values = t.parts.live.agent.config.values;
+  const window = route.local?.contextWindow;
+  state.limits = limitsOf(catalog, values, route.settings, route.model, window);
   loop.requestOptions = { ...loop.requestOptions, maxOutputCap: state.limits.maxOutput };
   Object.assign(info, {
     model: route.model,

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type FakeOllamaModel, startFakeOllama } from "../../tests/fake_ollama/server.ts";
+import { startFakeProvider } from "../../tests/fake_provider/server.ts";
+import { sessionWorkspace } from "./_test_session.ts";
 import { openSession, type SessionEvent } from "./open.ts";
 import { harnessLabel } from "./status.ts";
 
@@ -119,4 +121,44 @@ Deno.test("a lean session stays lean when /harness switches to another harness",
   assert.deepEqual(ollama.failures, []);
   const tools = ollama.chatBodies()[0].tools as Array<{ function: { name: string } }>;
   assert.deepEqual(tools.map((t) => t.function.name), ["exec_command", "apply_patch"]);
+});
+
+Deno.test("a hosted model's small window does not make a session lean; a local server's does", async () => {
+  await using fake = startFakeProvider([]);
+  await using ws = await sessionWorkspace(fake.baseUrl, "model_context_window = 8192");
+  await using hosted = await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true },
+    { onEvent: () => {} },
+    { env: ws.env },
+  );
+  assert.equal(hosted.status().contextWindow, 8192);
+  assert.equal(hosted.status().surface, undefined);
+  assert.equal(hosted.settings.lean, undefined);
+  // The control: the same window on a local server is lean (the first test of this file too).
+  const local = await firstRequest([{ ...SMALL, parameterSize: "8B" }], "qwen3:0.6b");
+  assert.equal(local.status.surface, "lean: 8,192-token window");
+});
+
+Deno.test("lean follows /model: off on a hosted model, on again on the small local one", async () => {
+  await using fake = startFakeProvider([]);
+  await using ollama = startFakeOllama({ models: [SMALL], script: [] });
+  await using ws = await ollamaWorkspace(
+    "qwen3:0.6b",
+    `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.baseUrl}"\nwire_api = "chat"\n` +
+      'env_key = "FAKE_API_KEY"\n',
+  );
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true },
+    { onEvent: () => {} },
+    { env: { ...ws.env, OLLAMA_HOST: ollama.origin, FAKE_API_KEY: "k" } },
+  );
+  assert.equal(session.settings.lean, "0.6B parameters, 8,192-token window");
+  await session.configure({ model: "fake/fake-model" });
+  assert.equal(session.settings.lean, undefined);
+  assert.equal(session.status().surface, undefined);
+  await session.configure({ model: "ollama/qwen3:0.6b" });
+  assert.equal(session.settings.lean, "0.6B parameters, 8,192-token window");
+  assert.equal(session.status().contextWindow, 8192, "the server's window, not the catalog's");
+  await assert.rejects(session.configure({ model: "ollama/missing:1b" }));
+  assert.equal(session.settings.model, "qwen3:0.6b", "a model the server lacks is refused");
 });
