@@ -59,6 +59,11 @@ export interface ApprovalHookOptions {
   env?: Record<string, string>;
   /** Asks the user; absent when no one can answer. */
   ask?: Approver;
+  /**
+   * Where no one can answer (no `ask`): what answers a question instead (PermissionRequest
+   * hooks); undefined from it, or no such function, refuses the call as no one could approve it.
+   */
+  answerUnasked?: (req: ApprovalAsk, signal: AbortSignal) => Promise<ApprovalReply | undefined>;
   /** Told about every refusal. */
   onDenied?: (message: string, callId: string | undefined) => void;
 }
@@ -108,19 +113,19 @@ export function approvalHook(opts: ApprovalHookOptions): ApprovalStep {
     const question = questionFor(resolved, verdict.reason, verdict.unsandboxed);
     const key = `${question.capability}\u0000${question.subject}\u0000${question.unsandboxed}`;
     if (approvedForSession.has(key)) return allowed;
-    if (!opts.ask) {
+    const cancelled = () =>
+      turnCancelled("The turn was cancelled while this call waited for approval; it was not run");
+    if (signal.aborted) throw cancelled();
+    const req = { callId: call.id ?? "", tool: call.name, question };
+    const ask = opts.ask ?? opts.answerUnasked;
+    const reply = ask && await unlessCancelled(ask(req, signal), signal, cancelled);
+    if (reply === undefined) {
       return deny(
         `No one is available to approve ${call.name} (${verdict.reason}), so it was not run\n` +
           "Tell the user what you wanted to run and why",
       );
     }
-    const cancelled = () =>
-      turnCancelled("The turn was cancelled while this call waited for approval; it was not run");
-    if (signal.aborted) throw cancelled();
-    const req = { callId: call.id ?? "", tool: call.name, question };
-    const { answer, note } = replyOf(
-      await unlessCancelled(opts.ask(req, signal), signal, cancelled),
-    );
+    const { answer, note } = replyOf(reply);
     if (answer === "deny") {
       return deny(`The user refused to run ${call.name}${note ? `, saying: ${note}` : ""}`);
     }

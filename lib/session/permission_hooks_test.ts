@@ -82,3 +82,47 @@ Deno.test('a PreToolUse hook\'s "ask" denies the call where no one can answer', 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a PermissionRequest hook answers where no one can be asked (exec), and without one the call is refused", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "oi_hooks_" });
+  await using fake = await startFakeProvider([
+    { reply: { tool_calls: [{ name: "exec_command", args: { cmd: "touch allowed.txt" } }] } },
+    { reply: { tool_calls: [{ name: "exec_command", args: { cmd: "touch refused.txt" } }] } },
+    {
+      expect: { last_tool_result_contains: "not this one" },
+      reply: { tool_calls: [{ name: "exec_command", args: { cmd: "touch unheard.txt" } }] },
+    },
+    { expect: { last_tool_result_contains: "No one is available" }, reply: { text: "done" } },
+  ]);
+  const allow = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest",' +
+    '"decision":{"behavior":"allow"}}}';
+  const deny = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest",' +
+    '"decision":{"behavior":"deny","message":"not this one"}}}';
+  const file = join(dir, "permission.sh");
+  await Deno.writeTextFile(
+    file,
+    `case "$(cat)" in *allowed*) printf '%s' '${allow}';; *refused*) printf '%s' '${deny}';; esac\n`,
+  );
+  const hook =
+    `[[hooks.PermissionRequest]]\nmatcher = "Bash"\n[[hooks.PermissionRequest.hooks]]\n` +
+    `type = "command"\ncommand = ${JSON.stringify(`sh '${file}'`)}\n`;
+  await using ws = await sessionWorkspace(fake.baseUrl, hook);
+  try {
+    await using session = await openSession(
+      { ...configOf(ws.cwd), approval: "untrusted" },
+      { onEvent: () => {} },
+      { env: ws.env },
+    );
+    assert.deepEqual(await session.prompt("go", signal), {
+      status: "completed",
+      finalText: "done",
+    });
+    assert.equal(await exists(join(ws.cwd, "allowed.txt")), true);
+    assert.equal(await exists(join(ws.cwd, "refused.txt")), false);
+    // The control: a question the hook does not answer is refused as before.
+    assert.equal(await exists(join(ws.cwd, "unheard.txt")), false);
+    assert.deepEqual(fake.failures, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -33,6 +33,7 @@ export class SessionRelay {
     return {
       warn: (message) => io.onEvent({ type: "warning", message }),
       ask: io.approve ? (req, signal) => this.#approve(req, signal) : undefined,
+      answerUnasked: io.approve ? undefined : (req, signal) => this.#answerUnasked(req, signal),
       onDenied: (reason, callId) => io.onEvent({ type: "tool_denied", callId, reason }),
     };
   }
@@ -53,6 +54,15 @@ export class SessionRelay {
     if (!io.askUser) return undefined;
     return (questions, meta, signal) =>
       this.#whileAsked(meta.callId, signal, () => io.askUser!(questions, meta, signal));
+  }
+
+  /** Where no one can be asked: the PermissionRequest hooks' answer, recorded; else undefined. */
+  async #answerUnasked(req: ApprovalAsk, signal: AbortSignal): Promise<ApprovalReply | undefined> {
+    const first = await this.#first?.(req, signal);
+    if (first === undefined) return undefined;
+    const { answer, note } = replyOf(first);
+    this.#recorder?.append(approvalEvent(req.callId, answer, note));
+    return first;
   }
 
   async #approve(req: ApprovalAsk, signal: AbortSignal): Promise<ApprovalReply> {

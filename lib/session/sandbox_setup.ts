@@ -83,6 +83,8 @@ export interface SessionSandboxOptions {
   env: Record<string, string>;
   /** Asks the user; absent when no one can answer. */
   ask?: Approver;
+  /** Answers a question where no one can be asked (PermissionRequest hooks); see `approvalHook`. */
+  answerUnasked?: ApprovalHookOptions["answerUnasked"];
   onDenied?: (message: string, callId?: string) => void;
   /**
    * What the front end calls the setting that chose danger-full-access
@@ -206,6 +208,7 @@ class SandboxAccess {
       env,
       mutates: (id) => capabilityById(id)?.mutates ?? true,
       ask: opts.ask,
+      answerUnasked: opts.answerUnasked,
       onDenied: opts.onDenied,
     });
   }
