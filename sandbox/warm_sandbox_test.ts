@@ -16,6 +16,7 @@ import {
 import { encodeRequest, warmable } from "./_warm_runner.ts";
 import { PLACEHOLDER_MODE } from "./placeholders.ts";
 import { need } from "./_test_requires.ts";
+import { until } from "../tests/e2e/_poll.ts";
 
 const skip = (await need("bwrap")).note;
 const PYTHON = await need("python3");
@@ -135,11 +136,7 @@ Deno.test("a prepared runner left unused ends after the idle time", async () => 
     assert.ok(child);
     await collect(child);
     assert.equal(await warm.ready(), true);
-    const deadline = Date.now() + 5_000;
-    while (ended.length < 1) {
-      assert.ok(Date.now() < deadline, "the idle runner did not end");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until("the idle runner to end", () => ended.length >= 1, 5_000);
     assert.equal(await warm.ready(), false, "none is prepared until a command asks");
   } finally {
     await warm.close();
@@ -178,11 +175,7 @@ Deno.test("a prepared sandbox that ended before its command came is replaced", a
   try {
     const req = { argv: ["echo", "ran"], cwd: "/", env: { PATH } };
     assert.equal((await collect((await warm.take(req))!)).stdout, "ran\n");
-    const deadline = Date.now() + 5_000;
-    while (ended.length < 1 || prepares < 3) {
-      assert.ok(Date.now() < deadline, "the dead sandbox was not noticed");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until("the dead sandbox to be noticed", () => ended.length >= 1 && prepares >= 3, 5_000);
     const child = await warm.take(req);
     assert.ok(child, "the one prepared after it took the command");
     assert.equal((await collect(child)).stdout, "ran\n");
@@ -252,7 +245,7 @@ Deno.test("the next sandbox is prepared after a command, or beside it in a burst
     const script = `touch ${name}.started; while [ ! -f ${name}.go ]; do sleep 0.01; done`;
     const child = await warm.take({ argv: ["sh", "-c", script], cwd: dir, env: { PATH } });
     assert.ok(child);
-    await until(() => exists(join(dir, `${name}.started`)), `${name} did not start`);
+    await until(`${name} to start`, () => exists(join(dir, `${name}.started`)));
     return async () => {
       await Deno.writeTextFile(join(dir, `${name}.go`), "");
       await collect(child);
@@ -261,7 +254,7 @@ Deno.test("the next sandbox is prepared after a command, or beside it in a burst
   try {
     // The first had to wait for its sandbox, as in a burst: the next is prepared beside it.
     const endFirst = await start("first");
-    await until(() => prepared === 2, "the second sandbox was not prepared while the first ran");
+    await until("the second sandbox to be prepared while the first ran", () => prepared === 2);
     await endFirst();
     // This one's sandbox was ready: the next is prepared only once it has ended.
     assert.equal(await warm.ready(), true);
@@ -280,15 +273,6 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-/** Polls `check` until it holds, failing with `message` after 10 s. */
-async function until(check: () => boolean | Promise<boolean>, message: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    assert.ok(Date.now() < deadline, message);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 Deno.test("close() ends a sandbox still being prepared at once", async () => {
   let prepares = 0;
   const { warm, ended } = bareRunners({
@@ -301,11 +285,7 @@ Deno.test("close() ends a sandbox still being prepared at once", async () => {
       ),
   });
   await collect((await warm.take({ argv: ["true"], cwd: "/", env: { PATH } }))!);
-  const deadline = Date.now() + 5_000;
-  while (prepares < 2) {
-    assert.ok(Date.now() < deadline, "the next sandbox was not being prepared");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await until("the next sandbox to be prepared", () => prepares >= 2, 5_000);
   const started = Date.now();
   await warm.close();
   assert.ok(Date.now() - started < 5_000, `close() took ${Date.now() - started} ms`);

@@ -1,4 +1,4 @@
-/** Waiting in tests, with a deadline instead of fixed sleeps. */
+/** Waiting on a promise in tests, with a deadline (polling is tests/e2e/_poll.ts's until()). */
 
 /** `pending`, or a rejection when it has not settled within five seconds. */
 export async function promptly<T>(pending: Promise<T>): Promise<T> {
@@ -10,14 +10,5 @@ export async function promptly<T>(pending: Promise<T>): Promise<T> {
     return await Promise.race([pending, late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Resolves once `done()` holds; throws after five seconds. */
-export async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

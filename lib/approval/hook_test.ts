@@ -5,7 +5,8 @@ import {
   approvalHook,
   type ApprovalQuestion,
 } from "./hook.ts";
-import { promptly, until } from "./_test_wait.ts";
+import { promptly } from "./_test_wait.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 
 const CALL = { id: "call_7", name: "Bash" };
 const sandbox = { mode: "workspace-write" as const, enforced: true };
@@ -117,7 +118,7 @@ Deno.test("approvalHook() asks with the call's id and tool name and the turn's s
   const { hook, asks } = pendingHook();
   const turn = new AbortController();
   const verdict = hook(CALL, { capability: "shell.run", input: { command: "make" } }, turn.signal);
-  await until(() => asks.length === 1);
+  await until("the first question", () => asks.length === 1);
   assert.equal(asks[0].req.callId, "call_7");
   assert.equal(asks[0].req.tool, "Bash");
   assert.equal(asks[0].req.question.subject, "make");
@@ -131,7 +132,7 @@ Deno.test("approvalHook() withdraws a pending question when the turn is cancelle
   const turn = new AbortController();
   const input = { command: "make" };
   const verdict = hook(CALL, { capability: "shell.run", input }, turn.signal);
-  await until(() => asks.length === 1);
+  await until("the first question", () => asks.length === 1);
   let withdrawn = false;
   asks[0].signal.addEventListener("abort", () => withdrawn = true);
   turn.abort();
@@ -144,7 +145,7 @@ Deno.test("approvalHook() withdraws a pending question when the turn is cancelle
   });
   asks[0].answer("session");
   const again = hook(CALL, { capability: "shell.run", input }, new AbortController().signal);
-  await until(() => asks.length === 2);
+  await until("the second question", () => asks.length === 2);
   asks[1].answer("deny");
   assert.equal(
     (await again).allow,

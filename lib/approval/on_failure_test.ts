@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { ApprovalAnswer, ApprovalAsk, ApprovalQuestion } from "./hook.ts";
 import { onFailureRerun } from "./on_failure.ts";
-import { promptly, until } from "./_test_wait.ts";
+import { promptly } from "./_test_wait.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import { shellRun } from "../tools/shell_run.ts";
 import { tempWorkspace } from "../tools/_test_workspace.ts";
@@ -111,7 +112,7 @@ Deno.test("shellRun() asks with its call id and withdraws the question on cancel
   }));
   const ctx = { ...ws.ctx, sandbox, callId: "call_7" };
   const running = shellRun.run({ command: DENIED_IN_SANDBOX }, ctx);
-  await until(() => asked.length > 0);
+  await until("the question", () => asked.length > 0);
   assert.equal(asked[0].req.callId, "call_7");
   assert.equal(asked[0].req.question.subject, DENIED_IN_SANDBOX);
   assert.equal(asked[0].signal.aborted, false);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { runHookCommand } from "./run_hook.ts";
 import { pidNamespaceWorks } from "./_hook_namespace.ts";
 import { need } from "../../sandbox/_test_requires.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 
 const linux = Deno.build.os === "linux";
 const BWRAP = await need("bwrap");
@@ -18,14 +19,6 @@ async function pidsRunning(argv: string[]): Promise<number[]> {
     if (cmdline === wanted) pids.push(Number(entry.name));
   }
   return pids;
-}
-
-async function waitFor(what: string, test: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!await test()) {
-    assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A hook that starts a `setsid` child sleeping for a unique time, then outstays its timeout. */
@@ -53,7 +46,7 @@ Deno.test({
   ignore: BWRAP.ignore,
   async fn() {
     const { child } = await setsidHook();
-    await waitFor("the setsid child is gone", async () => (await pidsRunning(child)).length === 0);
+    await until("the setsid child to be gone", async () => (await pidsRunning(child)).length === 0);
   },
 });
 

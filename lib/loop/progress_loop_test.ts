@@ -11,16 +11,9 @@ import { inProcessFs } from "../../sandbox/file_system.ts";
 import { runTurn } from "./agent_loop.ts";
 import type { LoopEvent } from "./events.ts";
 import { allowAll, call, freshState, scriptedProvider, testContext } from "./_test_loop.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
-
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 Deno.test("runTurn() emits tool_progress from a slow command before the command ends", async () => {
   const cwd = await Deno.makeTempDir({ prefix: "oi_progress_" });
@@ -45,7 +38,7 @@ Deno.test("runTurn() emits tool_progress from a slow command before the command 
       events.filter((e): e is Extract<LoopEvent, { type: "tool_progress" }> =>
         e.type === "tool_progress"
       );
-    await until(() => progress().some((e) => e.text.includes("started")), "the first line");
+    await until("the first line", () => progress().some((e) => e.text.includes("started")));
     assert.deepEqual(progress()[0], {
       type: "tool_progress",
       callId: "c1",

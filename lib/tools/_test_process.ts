@@ -26,22 +26,3 @@ export async function processAlive(pid: number): Promise<boolean> {
     return false;
   }
 }
-
-/** True once `pid` is gone, polling until `timeoutMs` has passed; false if it is still alive. */
-export async function exited(pid: number, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (await processAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
-/** Waits until `path` exists, polling; throws after `timeoutMs`. */
-export async function untilExists(path: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await Deno.stat(path).then(() => true, () => false))) {
-    if (Date.now() > deadline) throw new Error(`"${path}" did not appear within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -4,7 +4,8 @@ import { ToolError } from "../errors.ts";
 import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
 import { JobRegistry, jobRegistryOf, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
-import { exited } from "./_test_process.ts";
+import { processAlive } from "./_test_process.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 
 const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
@@ -81,8 +82,8 @@ Deno.test({
     assert.equal(stopped.wasRunning, true);
     assert.equal(stopped.status, "completed");
     assert.equal(stopped.signal, "SIGKILL");
-    assert.ok(await exited(job.pid), "the job is still alive");
-    assert.ok(await exited(childPid), "the job's child is still alive");
+    await until("the job to exit", async () => !(await processAlive(job.pid)), 5_000);
+    await until("the job's child to exit", async () => !(await processAlive(childPid)), 5_000);
     const again = await jobs.stop(job.id);
     assert.equal(again.wasRunning, false);
   },
@@ -137,17 +138,17 @@ Deno.test({
     const dir = join(job.outputPath, "..");
     assert.ok((await Deno.stat(dir)).isDirectory);
     await jobs[Symbol.asyncDispose]();
-    assert.ok(await exited(job.pid), "the job is still alive");
+    await until("the job to exit", async () => !(await processAlive(job.pid)), 5_000);
     await assert.rejects(() => Deno.stat(dir), Deno.errors.NotFound);
     await assert.rejects(() => jobs.start(bash("true", ws.dir)), TypeError);
   },
 });
 
 async function waitForPid(path: string): Promise<number> {
-  for (let i = 0; i < 100; i++) {
-    const text = await Deno.readTextFile(path).catch(() => "");
-    if (text.trim() !== "") return Number(text);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`No pid in ${path}`);
+  let text = "";
+  await until(`a pid in ${path}`, async () => {
+    text = await Deno.readTextFile(path).catch(() => "");
+    return text.trim() !== "";
+  }, 2_000);
+  return Number(text);
 }

@@ -9,15 +9,7 @@ import { shellOutput, shellStart } from "./shell_background.ts";
 import { shellRun } from "./shell_run.ts";
 import type { ToolProgress } from "./types.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
-
-/** Resolves once `done()` holds, polling; throws after ten seconds. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { until } from "../../tests/e2e/_poll.ts";
 
 /** A shell loop that waits until file `name` exists. */
 const gate = (name: string) => `while [ ! -e ${name} ]; do sleep 0.02; done`;
@@ -33,7 +25,7 @@ Deno.test("shellRun() reports output as it comes, before the command ends", asyn
     { command: `echo started; ${gate("go")}; echo finished >&2` },
     ws.ctx,
   ).finally(() => ended = true);
-  await until(() => textOf(ws.progress, "stdout") === "started\n", "the first line");
+  await until("the first line", () => textOf(ws.progress, "stdout") === "started\n");
   assert.equal(ended, false, "the command is still running");
   await Deno.writeTextFile(join(ws.dir, "go"), "");
   const out = await running;
@@ -48,7 +40,7 @@ Deno.test("shellRun() decodes a character split across two chunks whole", async 
     { command: `printf '\\303'; touch half; ${gate("go")}; printf '\\251\\n'` },
     ws.ctx,
   );
-  await until(() => existsSync(join(ws.dir, "half")), "the first byte");
+  await until("the first byte", () => existsSync(join(ws.dir, "half")));
   await Deno.writeTextFile(join(ws.dir, "go"), "");
   await running;
   assert.equal(textOf(ws.progress, "stdout"), "é\n");
@@ -64,7 +56,7 @@ Deno.test("shellOutput() waiting on a background job reports the job's output me
   const waiting = shellOutput.run({ id: job.id, block: true, timeout_ms: 30_000 }, ws.ctx)
     .finally(() => ended = true);
   await Deno.writeTextFile(join(ws.dir, "go1"), "");
-  await until(() => textOf(ws.progress, "stdout") === "halfway\n", "the job's first line");
+  await until("the job's first line", () => textOf(ws.progress, "stdout") === "halfway\n");
   assert.equal(ended, false, "still waiting for the job");
   await Deno.writeTextFile(join(ws.dir, "go2"), "");
   const out = await waiting;

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { OUTPUT_KEEP_BYTES, shellArgs, shellRun } from "./shell_run.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
-import { exited, processOnlyVariable, untilExists } from "./_test_process.ts";
+import { processAlive, processOnlyVariable } from "./_test_process.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 
 Deno.test("shellRun() returns exit code and combined output of a successful command", async () => {
   await using ws = await tempWorkspace();
@@ -84,7 +85,11 @@ async function killsGroupOnTimeout() {
   assert.equal(out.timeoutMs, 300);
   assert.equal(out.output, "started\n");
   const pid = Number(await Deno.readTextFile(pidFile));
-  assert.ok(await exited(pid), "the background child outlived the timeout");
+  await until(
+    "the background child to end with the timeout",
+    async () => !(await processAlive(pid)),
+    5_000,
+  );
 }
 
 Deno.test("shellRun() min_timeout_ms raises but never lowers the timeout", async () => {
@@ -109,7 +114,7 @@ Deno.test("shellRun() rejects with the abort reason when the signal aborts", asy
   await using ws = await tempWorkspace({}, { signal: ac.signal });
   const started = join(ws.dir, "started");
   const running = shellRun.run({ command: `touch '${started}'; sleep 30` }, ws.ctx);
-  await untilExists(started);
+  await until(`${started} to appear`, () => Deno.stat(started).then(() => true, () => false));
   const t0 = performance.now();
   ac.abort(new Error("stop now"));
   await assert.rejects(() => running, /stop now/);

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { Codex, type CodexOptions, type ThreadItem, type ThreadOptions } from "@openai/codex-sdk";
 import { type ScriptTurn, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
-import { probeBubblewrap } from "../../sandbox/probe.ts";
 import { assertNoProcesses, serversToml, testServer } from "../mcp/_servers.ts";
+import { until } from "./_poll.ts";
+import { need } from "../../sandbox/_test_requires.ts";
 
 /** A 1×1 PNG. */
 const PNG = Uint8Array.from(
@@ -250,14 +251,6 @@ async function alive(pid: number): Promise<boolean> {
   return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
 }
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 Deno.test({
   name: "Codex SDK: aborting a run ends our process and the command it runs",
   ignore: Deno.build.os !== "linux",
@@ -284,26 +277,26 @@ Deno.test({
       const run = f.codex.startThread({ ...f.thread, sandboxMode: "danger-full-access" })
         .run("wait", { signal: controller.signal });
       const commandPid = join(f.repo, "command.pid");
-      await until(async () => (await readPid(commandPid)) > 0, "the command to start");
+      await until("the command to start", async () => (await readPid(commandPid)) > 0);
       const agent = await readPid(join(dir, "agent.pid"));
       const command = await readPid(commandPid);
       assert.ok(await alive(agent) && await alive(command));
       controller.abort();
       await assert.rejects(run, (error: Error) => error.name === "AbortError");
-      await until(async () => !(await alive(agent)), "our process to exit");
-      await until(async () => !(await alive(command)), "the command to be killed");
+      await until("our process to exit", async () => !(await alive(agent)));
+      await until("the command to be killed", async () => !(await alive(command)));
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   },
 });
 
-const sandboxed = Deno.build.os === "linux" && (await probeBubblewrap()).ok;
+const BWRAP = await need("bwrap");
 
 Deno.test({
   name: "Codex SDK: every option it sends is accepted: base URL and key, config, thread options" +
-    (sandboxed ? "" : " (skipped: needs a working bubblewrap)"),
-  ignore: !sandboxed,
+    BWRAP.note,
+  ignore: BWRAP.ignore,
   async fn() {
     const extra = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-sdk-extra-" }));
     const out = join(extra, "out.txt");

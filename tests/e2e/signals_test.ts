@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
+import { until } from "./_poll.ts";
 
 /** True while `pid` is a live process (a zombie counts as gone). */
 async function alive(pid: number): Promise<boolean> {
@@ -15,14 +16,6 @@ async function liveMembers(pgid: number): Promise<number[]> {
   const pids = new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map(Number);
   const live = await Promise.all(pids.map(alive));
   return pids.filter((_, i) => live[i]);
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
@@ -51,11 +44,11 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
           stderr: "piped",
         }).spawn();
         await until(
-          () => Deno.readTextFile(pidFile).then((t) => t.trim() !== "", () => false),
           "the command",
+          () => Deno.readTextFile(pidFile).then((t) => t.trim() !== "", () => false),
         );
         const leader = Number((await Deno.readTextFile(pidFile)).trim());
-        await until(async () => (await liveMembers(leader)).length === 3, "both sleeps to start");
+        await until("both sleeps to start", async () => (await liveMembers(leader)).length === 3);
         child.kill(signal);
         const out = await child.output();
         const stderr = new TextDecoder().decode(out.stderr);
@@ -63,8 +56,8 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
         assert.match(stderr, new RegExp(`^error: Stopped by ${signal}$`, "m"));
         assert.equal(new TextDecoder().decode(out.stdout), "");
         await until(
-          async () => (await liveMembers(leader)).length === 0,
           "the process group to end",
+          async () => (await liveMembers(leader)).length === 0,
         );
       } finally {
         await Deno.remove(repo, { recursive: true });

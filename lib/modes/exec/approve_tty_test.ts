@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ApprovalAsk } from "../../approval/hook.ts";
-import { promptly, until } from "../../approval/_test_wait.ts";
+import { promptly } from "../../approval/_test_wait.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 import { type Tty, ttyApprover } from "./approve_tty.ts";
 
 const REQ: ApprovalAsk = {
@@ -63,7 +64,7 @@ Deno.test("ttyApprover() withdraws the question and closes the terminal when the
   const tty = fakeTty();
   const turn = new AbortController();
   const reply = ttyApprover(tty.open)(REQ, turn.signal);
-  await until(() => tty.state.reading);
+  await until("the terminal read", () => tty.state.reading);
   turn.abort();
   await assert.rejects(promptly(reply), { name: "AbortError" });
   assert.equal(tty.state.closed, true);

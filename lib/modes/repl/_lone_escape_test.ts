@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { until } from "../../approval/_test_wait.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 import { LoneEscape, sequenceLength } from "./_lone_escape.ts";
 
 /** What a `LoneEscape` passed on, in order: text as it is, each Esc press as `<Esc>`. */
@@ -46,7 +46,7 @@ Deno.test("LoneEscape reports an ESC that nothing follows as an Esc press, after
   const { escapes, out } = splitter();
   escapes.push("\x1b");
   assert.deepEqual(out, [], "not before the wait: an arrow key may still be arriving");
-  await until(() => out.length > 0);
+  await until("a key", () => out.length > 0);
   assert.deepEqual(out, ["<Esc>"]);
   assert.equal(escapes.holding, false);
 });
@@ -56,13 +56,13 @@ Deno.test("LoneEscape takes ESC ESC as an Esc press before what follows", async 
   escapes.push("ab\x1b\x1b[A");
   assert.deepEqual(out, ["ab", "<Esc>", "\x1b[A"]);
   escapes.push("\x1b\x1b");
-  await until(() => out.length === 5);
+  await until("five keys", () => out.length === 5);
   assert.deepEqual(out.slice(3), ["<Esc>", "<Esc>"]);
 });
 
 Deno.test("LoneEscape lets an unfinished sequence out as keys when the wait ends", async () => {
   const { escapes, out } = splitter();
   escapes.push("\x1b[1;");
-  await until(() => out.length > 0);
+  await until("a key", () => out.length > 0);
   assert.deepEqual(out, ["\x1b[1;"]);
 });

@@ -14,12 +14,3 @@ export function testTranscript(opts: Partial<TranscriptOptions> = {}) {
   });
   return { t, out: () => written };
 }
-
-/** Waits until `done()` holds (a spinner frame drawn, say), failing after 5 s. */
-export async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the spinner");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

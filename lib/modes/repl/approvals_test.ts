@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/progress.ts";
 import type { ApprovalAsk } from "../../approval/hook.ts";
-import { promptly, until } from "../../approval/_test_wait.ts";
+import { promptly } from "../../approval/_test_wait.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 import { questionLines, replApprover } from "./approvals.ts";
 
 const plain = makeStyle(false);
@@ -109,7 +110,7 @@ for (const honours of [true, false]) {
     const { approve, printed, reads } = replPrompt({ honours });
     const turn = new AbortController();
     const reply = approve(REQ, turn.signal);
-    await until(() => reads.length === 1);
+    await until("the first read", () => reads.length === 1);
     assert.equal(reads[0], turn.signal, "the input is told when to stop reading");
     turn.abort();
     await assert.rejects(promptly(reply), { name: "AbortError" });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { promptly, until } from "../../approval/_test_wait.ts";
+import { promptly } from "../../approval/_test_wait.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 import type { UserQuestion } from "../../tools/ask_user.ts";
 import { makeStyle } from "../term/progress.ts";
 import { replAskUser } from "./ask_user.ts";
@@ -37,7 +38,7 @@ Deno.test("replAskUser() withdraws the questions when the turn is cancelled", as
   const { ask, printed, reads } = replQuestions(["1"]);
   const turn = new AbortController();
   const answers = ask(QUESTIONS, { callId: "c1" }, turn.signal);
-  await until(() => reads.length === 2);
+  await until("the second read", () => reads.length === 2);
   assert.equal(reads[1], turn.signal);
   turn.abort();
   await assert.rejects(promptly(answers), { name: "AbortError" });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/progress.ts";
-import { testTranscript, until } from "./_test_transcript.ts";
+import { testTranscript } from "./_test_transcript.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 
 const call = { id: "c1", name: "exec_command", args: {} };
 
@@ -19,7 +20,7 @@ Deno.test("Transcript shows the last lines of a running command under its spinne
   t.handle({ type: "tool_start", call, capability: "shell.run", input: { command: "make" } });
   const text = "step 1\nstep 2\nstep 3\nstep 4 " + "x".repeat(60) + "\n10%\r50%";
   t.handle({ type: "tool_progress", callId: "c1", stream: "stdout", text });
-  await until(() => lastFrame(out()).includes("50%"));
+  await until("the 50% frame", () => lastFrame(out()).includes("50%"));
   t.stopSpinner();
   const frame = lastFrame(out().slice(0, out().lastIndexOf("\r\x1b[J")));
   const [spinner, ...below] = frame.slice(0, -"\x1b[3A\r".length).split("\n");
@@ -41,7 +42,7 @@ Deno.test("Transcript shows a running command's escape sequences inert under the
     stream: "stdout",
     text: "\x1b]52;c;ZXZpbA==\x07\x1b[2Jgone\n",
   });
-  await until(() => out().includes("gone"));
+  await until("the word gone", () => out().includes("gone"));
   t.stopSpinner();
   assert.ok(out().includes("\\u{1b}]52;c;ZXZpbA==\\u{7}\\u{1b}[2Jgone"), out());
   const ours = out().replaceAll("\r\x1b[J", "").replaceAll("\x1b[1A\r", "");
@@ -57,7 +58,7 @@ Deno.test("Transcript shows progress only for the running call, and erases it wh
   t.handle({ type: "tool_start", call, capability: "shell.run", input: { command: "make" } });
   t.handle({ type: "tool_progress", callId: "other", stream: "stdout", text: "not mine\n" });
   t.handle({ type: "tool_progress", callId: "c1", stream: "stdout", text: "mine\n" });
-  await until(() => out().includes("mine"));
+  await until("the word mine", () => out().includes("mine"));
   assert.ok(!out().includes("not mine"));
   t.handle({
     type: "tool_end",

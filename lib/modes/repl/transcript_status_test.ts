@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/progress.ts";
 import { Transcript } from "./render.ts";
-import { until } from "./_test_transcript.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 
 Deno.test("Transcript draws the status line under the spinner, cut to the width", async () => {
   let written = "";
@@ -14,7 +14,7 @@ Deno.test("Transcript draws the status line under the spinner, cut to the width"
   });
   t.setStatusLine("gpt-4.1 · native · 75% context · 7.0k in / 500 out");
   t.handle({ type: "model_request", index: 0 });
-  await until(() => written.includes("75% conte"));
+  await until("the 75% status", () => written.includes("75% conte"));
   t.stopSpinner();
   const frame = written.slice(0, written.indexOf("\r\x1b[J", 1));
   const [spinner, below] = frame.split("\n");
