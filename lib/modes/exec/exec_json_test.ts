@@ -197,3 +197,28 @@ Deno.test("ExecJsonStream: a provider failure is a top-level error, then turn.fa
     { type: "turn.failed", error: { message: "HTTP 400" } },
   ]);
 });
+
+Deno.test("ExecJsonStream: an MCP call refused before it ran is a failed mcp_tool_call with the error", () => {
+  const { json, events } = stream();
+  const capability = "source:docs/search";
+  json.onEvent(start("m", capability, { q: "x" }));
+  json.onEvent({ type: "tool_denied", callId: "m", reason: "refused" });
+  json.onEvent(end("m", capability, undefined, true));
+  const item = {
+    id: "item_0",
+    type: "mcp_tool_call",
+    server: "docs",
+    tool: "search",
+    arguments: { q: "x" },
+    result: null,
+    error: null,
+    status: "in_progress",
+  };
+  assert.deepEqual(events, [
+    { type: "item.started", item },
+    {
+      type: "item.completed",
+      item: { ...item, error: { message: "error text" }, status: "failed" },
+    },
+  ]);
+});
