@@ -4,6 +4,9 @@ import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import type { ScriptTurn } from "../../tests/fake_provider/script.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { openSession, type SessionConfig, type SessionEvent, type SessionIO } from "./open.ts";
+import { need } from "../../sandbox/_test_requires.ts";
+
+const BWRAP = await need("bwrap");
 
 const signal = () => new AbortController().signal;
 
@@ -109,78 +112,155 @@ Deno.test("a plan-mode session resumes in plan mode; one that left it does not",
   assert.equal(again.planMode, false);
 });
 
-Deno.test("sandbox mode and approval policy change in place and are read at each call", async () => {
-  const touch = (file: string): ScriptTurn => ({
-    reply: { tool_calls: [{ name: "bash", args: { command: `touch ${file}` } }] },
-  });
-  await using t = await twoWires([
-    touch("a.txt"),
-    { reply: { text: "tried" } },
-    touch("b.txt"),
-    { reply: { text: "tried" } },
-  ]);
-  await using session = await open(t.ws, {
-    harness: "pi",
-    sandbox: "workspace-write",
-    approval: "never",
-  });
-  const before = session.mcp;
-  let settings = await session.configure({ sandboxMode: "read-only" });
-  assert.equal(settings.sandboxMode, "read-only");
-  assert.equal(session.status().sandboxMode, "read-only");
-  assert.match(session.info.sandbox, /read-only/);
-  await session.prompt("make a.txt", signal());
-  const exists = (f: string) => Deno.stat(join(t.ws.cwd, f)).then(() => true, () => false);
-  assert.equal(await exists("a.txt"), false, "read-only: the command could not write");
-  settings = await session.configure({
-    sandboxMode: "workspace-write",
-    approvalPolicy: "on-request",
-  });
-  assert.deepEqual([settings.sandboxMode, settings.approvalPolicy], [
-    "workspace-write",
-    "on-request",
-  ]);
-  await session.prompt("make b.txt", signal());
-  assert.equal(await exists("b.txt"), true, "workspace-write: the command wrote");
-  assert.equal(session.mcp, before);
+Deno.test({
+  name: "sandbox mode and approval policy change in place and are read at each call" + BWRAP.note,
+  ignore: BWRAP.ignore,
+  async fn() {
+    const touch = (file: string): ScriptTurn => ({
+      reply: { tool_calls: [{ name: "bash", args: { command: `touch ${file}` } }] },
+    });
+    await using t = await twoWires([
+      touch("a.txt"),
+      { reply: { text: "tried" } },
+      touch("b.txt"),
+      { reply: { text: "tried" } },
+    ]);
+    await using session = await open(t.ws, {
+      harness: "pi",
+      sandbox: "workspace-write",
+      approval: "never",
+    });
+    const before = session.mcp;
+    let settings = await session.configure({ sandboxMode: "read-only" });
+    assert.equal(settings.sandboxMode, "read-only");
+    assert.equal(session.status().sandboxMode, "read-only");
+    assert.match(session.info.sandbox, /read-only/);
+    await session.prompt("make a.txt", signal());
+    const exists = (f: string) => Deno.stat(join(t.ws.cwd, f)).then(() => true, () => false);
+    assert.equal(await exists("a.txt"), false, "read-only: the command could not write");
+    settings = await session.configure({
+      sandboxMode: "workspace-write",
+      approvalPolicy: "on-request",
+    });
+    assert.deepEqual([settings.sandboxMode, settings.approvalPolicy], [
+      "workspace-write",
+      "on-request",
+    ]);
+    await session.prompt("make b.txt", signal());
+    assert.equal(await exists("b.txt"), true, "workspace-write: the command wrote");
+    assert.equal(session.mcp, before);
+  },
 });
 
-Deno.test("a session grant survives a change to a wider mode and is dropped by a narrower one", async () => {
-  const call: ScriptTurn = {
-    reply: { tool_calls: [{ name: "bash", args: { command: "touch granted.txt" } }] },
-  };
-  const done: ScriptTurn = { reply: { text: "ok" } };
-  await using t = await twoWires([call, done, call, done, call, done]);
-  let asked = 0;
-  await using session = await open(t.ws, {
-    harness: "pi",
-    sandbox: "read-only",
-    approval: "untrusted",
-  }, {
-    approve: () => Promise.resolve(++asked === 1 ? "session" : "once"),
-  });
-  await session.prompt("one", signal());
-  assert.equal(asked, 1);
-  await session.configure({ sandboxMode: "workspace-write" });
-  await session.prompt("two", signal());
-  assert.equal(asked, 1, "the grant given under read-only holds under workspace-write");
-  await session.configure({ sandboxMode: "read-only" });
-  await session.prompt("three", signal());
-  assert.equal(asked, 2, "a narrower mode asks again");
+Deno.test({
+  name: "a session grant survives a change to a wider mode and is dropped by a narrower one" +
+    BWRAP.note,
+  ignore: BWRAP.ignore,
+  async fn() {
+    const call: ScriptTurn = {
+      reply: { tool_calls: [{ name: "bash", args: { command: "touch granted.txt" } }] },
+    };
+    const done: ScriptTurn = { reply: { text: "ok" } };
+    await using t = await twoWires([call, done, call, done, call, done]);
+    let asked = 0;
+    await using session = await open(t.ws, {
+      harness: "pi",
+      sandbox: "read-only",
+      approval: "untrusted",
+    }, {
+      approve: () => Promise.resolve(++asked === 1 ? "session" : "once"),
+    });
+    await session.prompt("one", signal());
+    assert.equal(asked, 1);
+    await session.configure({ sandboxMode: "workspace-write" });
+    await session.prompt("two", signal());
+    assert.equal(asked, 1, "the grant given under read-only holds under workspace-write");
+    await session.configure({ sandboxMode: "read-only" });
+    await session.prompt("three", signal());
+    assert.equal(asked, 2, "a narrower mode asks again");
+  },
 });
 
-Deno.test("a sandbox mode that cannot be enforced here is refused and nothing changes", async () => {
-  await using t = await twoWires([]);
-  await using session = await open(t.ws, { sandbox: "workspace-write", approval: "never" }, {}, []);
-  const missing = { ...t.ws.env, OPENINTERPRETER_BWRAP: "/nonexistent/bwrap" };
-  // The control: the same change is accepted where bubblewrap is there.
-  await session.configure({ sandboxMode: "read-only" });
-  assert.equal(session.settings.sandboxMode, "read-only");
-  await using broken = await openSession(
-    { cwd: t.ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true },
-    { onEvent: () => {} },
-    { env: missing },
-  );
-  await assert.rejects(broken.configure({ sandboxMode: "workspace-write" }), /not available here/);
-  assert.equal(broken.settings.sandboxMode, "danger-full-access");
+Deno.test({
+  name: "a sandbox mode that cannot be enforced here is refused and nothing changes" + BWRAP.note,
+  ignore: BWRAP.ignore,
+  async fn() {
+    await using t = await twoWires([]);
+    await using session = await open(
+      t.ws,
+      { sandbox: "workspace-write", approval: "never" },
+      {},
+      [],
+    );
+    const missing = { ...t.ws.env, OPENINTERPRETER_BWRAP: "/nonexistent/bwrap" };
+    // The control: the same change is accepted where bubblewrap is there.
+    await session.configure({ sandboxMode: "read-only" });
+    assert.equal(session.settings.sandboxMode, "read-only");
+    await using broken = await openSession(
+      { cwd: t.ws.cwd, sandbox: "danger-full-access", approval: "never", ephemeral: true },
+      { onEvent: () => {} },
+      { env: missing },
+    );
+    await assert.rejects(
+      broken.configure({ sandboxMode: "workspace-write" }),
+      /not available here/,
+    );
+    assert.equal(broken.settings.sandboxMode, "danger-full-access");
+  },
+});
+
+const background = (id: string, command: string): ScriptTurn => ({
+  reply: {
+    tool_calls: [{
+      id,
+      name: "Bash",
+      args: { command, description: "run", run_in_background: true },
+    }],
+  },
+});
+
+Deno.test({
+  name: "a narrower mode stops the background jobs started under the wider one, after a yes" +
+    BWRAP.note,
+  ignore: BWRAP.ignore,
+  async fn() {
+    await using t = await twoWires([
+      background("c1", "sleep 300"),
+      { reply: { text: "started" } },
+      background("c2", "sleep 301"),
+      { reply: { text: "started" } },
+    ]);
+    await using session = await open(t.ws, {
+      harness: "claude-code",
+      sandbox: "workspace-write",
+      approval: "never",
+    });
+    const running = () => session.jobs().filter((j) => j.status === "running");
+    await session.prompt("start one", signal());
+    assert.equal(running().length, 1);
+    const asked: string[][] = [];
+    const no = (names: string[]) => {
+      asked.push(names);
+      return Promise.resolve(false);
+    };
+    await assert.rejects(
+      session.configure({ sandboxMode: "read-only" }, { stopRunning: no }),
+      /The sandbox mode stays workspace-write: background job \S+: sleep 300 started under it/,
+    );
+    assert.equal(asked.length, 1);
+    assert.equal(running().length, 1, "told no: the job runs on");
+    assert.equal(session.settings.sandboxMode, "workspace-write");
+    const yes = () => Promise.resolve(true);
+    await session.configure({ sandboxMode: "read-only" }, { stopRunning: yes });
+    assert.equal(running().length, 0, "told yes: stopped");
+    // The control: a wider mode asks nothing and stops nothing.
+    await session.prompt("start another", signal());
+    assert.equal(running().length, 1);
+    const never = () => Promise.reject(new Error("must not be asked"));
+    await session.configure({ sandboxMode: "workspace-write" }, { stopRunning: never });
+    assert.equal(running().length, 1);
+    // Without anyone to ask (ACP, exec) a narrower mode stops them.
+    await session.configure({ sandboxMode: "read-only" });
+    assert.equal(running().length, 0);
+  },
 });
