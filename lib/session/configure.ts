@@ -151,8 +151,10 @@ async function stopWiderWork(
  * server says of the model (its window, size, whether it calls tools), refusing a server that is
  * down or lacks the model.
  */
-async function resolveRoute(t: ConfigureTarget, spec: string): Promise<NextRoute> {
+async function resolveRoute(t: ConfigureTarget, given: string): Promise<NextRoute> {
   const { agent } = t.parts.live;
+  // "NAME!" (a name no list has, taken as given) is the same name here: no list is checked.
+  const spec = given.replace(/!$/, "");
   const slash = spec.indexOf("/");
   const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
     ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }

@@ -146,7 +146,7 @@ export interface SessionSettings {
  * none does.
  */
 export interface SettingsUpdate {
-  /** "NAME" at the provider in use or "PROVIDER/NAME". */
+  /** "NAME" at the provider in use or "PROVIDER/NAME" (a trailing "!" is dropped). */
   model?: string;
   reasoningEffort?: ReasoningEffort;
   harness?: string;

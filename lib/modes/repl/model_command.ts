@@ -102,7 +102,7 @@ async function pickModel(
   const session = ctx.session();
   const items = pickableModels(terminalSafe(await session.models()), style);
   if (items.length === 0) return await listModels("", ctx);
-  const current = session.status().reasoningEffort as ReasoningEffort | undefined;
+  const current = session.settings.reasoningEffort;
   const picked = await rawTerminal(async (terminal) => {
     const initial = Math.max(0, items.findIndex((item) => item.value.model.current));
     const chosen = await pickFromList(terminal, { title: "Model", items, initial, style });
