@@ -12,6 +12,7 @@ import { isPlaceholder, PLACEHOLDER_MODE } from "./placeholders.ts";
 import { REVOKED_EXIT_CODE } from "./run_record.ts";
 import { type SandboxWorkspace, sandboxWorkspace } from "./_test_workspace.ts";
 import { need } from "./_test_requires.ts";
+import { until } from "../tests/e2e/_poll.ts";
 
 const skip = (await need("bwrap")).note;
 const NODE = await need("node");
@@ -54,11 +55,11 @@ async function run(w: Workspace, script: string, bare = false) {
  * after the command itself (its init reaps the rest first), so this polls, with a deadline.
  */
 async function reclaimed(sandbox: CommandSandbox): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await (sandbox.reclaim?.() ?? true))) {
-    assert.ok(Date.now() < deadline, "the placeholders were not removed within 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(
+    "the placeholders to be removed",
+    async () => await (sandbox.reclaim?.() ?? true),
+    10_000,
+  );
 }
 
 const ATTEMPTS = [

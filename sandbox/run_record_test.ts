@@ -11,6 +11,7 @@ import { DENO_PERMISSION_FLAGS } from "./deno_flags.ts";
 import { probeBubblewrap } from "./probe.ts";
 import { launcherArgs, RECORD_FD, revoke, REVOKED_EXIT_CODE, runState } from "./run_record.ts";
 import { need } from "./_test_requires.ts";
+import { until } from "../tests/e2e/_poll.ts";
 
 const skip = (await need("bwrap")).note;
 const probe = skip === "" ? await probeBubblewrap() : undefined;
@@ -83,11 +84,7 @@ async function finish(child: Deno.ChildProcess): Promise<void> {
 
 /** Waits until `record` is over: the sandbox's init goes a moment after the launcher. */
 async function over(record: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await runState(record)) !== "over") {
-    assert.ok(Date.now() < deadline, "the run did not end within 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until("the run to end", async () => (await runState(record)) === "over", 10_000);
 }
 
 bwrapTest("runState() follows a run from unclaimed to running to over", async () => {

@@ -5,6 +5,7 @@ import { LAUNCHER } from "../../tests/e2e/_harness_env.ts";
 import { findSessions, readSession } from "../store/mod.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { openSession, type SessionEvent } from "./open.ts";
+import { until } from "../../tests/e2e/_poll.ts";
 
 const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
 const tool = (id: string, cmd: string) => ({ id, name: "exec_command", args: { cmd } });
@@ -75,11 +76,11 @@ Deno.test("a session killed mid-turn resumes with the task, the tool call and it
     stdout: "null",
     stderr: "null",
   }).spawn();
-  const deadline = Date.now() + 15_000;
-  while (!(await Deno.stat(join(ws.cwd, "started.txt")).then(() => true, () => false))) {
-    if (Date.now() > deadline) throw new Error("the command never started");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(
+    "the command to start",
+    () => Deno.stat(join(ws.cwd, "started.txt")).then(() => true, () => false),
+    15_000,
+  );
   child.kill("SIGKILL");
   await child.status;
   // The killed agent could not stop its command's process group; the test does.

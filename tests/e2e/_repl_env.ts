@@ -6,6 +6,7 @@ import {
   startFakeProvider,
 } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo } from "./_harness_env.ts";
+import { until } from "./_poll.ts";
 
 /** Options of `replEnv()`: the fake provider's, and how the config home is made. */
 export interface ReplEnvOptions extends FakeProviderOptions {
@@ -43,13 +44,12 @@ export async function replEnv(turns: ScriptTurn[], opts: ReplEnvOptions = {}) {
 
 /** Waits until `file` exists and its text matches `pattern`; returns the text. */
 export async function waitForFile(file: string, pattern = /(?:)/): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (true) {
-    const text = await Deno.readTextFile(file).catch(() => undefined);
-    if (text !== undefined && pattern.test(text)) return text;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${pattern} in "${file}":\n${text ?? "(no file)"}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let text: string | undefined;
+  await until(`${pattern} in "${file}"`, async () => {
+    text = await Deno.readTextFile(file).catch(() => undefined);
+    return text !== undefined && pattern.test(text);
+  }, 15_000).catch((error) => {
+    throw new Error(`${error.message}:\n${text ?? "(no file)"}`);
+  });
+  return text!;
 }

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { LAUNCHER } from "./_harness_env.ts";
 import { need } from "../../sandbox/_test_requires.ts";
+import { until } from "./_poll.ts";
 
 const TMUX = await need("tmux");
 export const HAS_TMUX = TMUX.ok;
@@ -69,15 +70,16 @@ export class Pane implements AsyncDisposable {
 
   /** Waits until the screen after `from` characters matches `pattern`; returns that part. */
   async waitFor(pattern: RegExp, from = 0, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    while (true) {
-      const text = (await this.screen()).slice(from);
-      if (pattern.test(text)) return text;
-      if (Date.now() > deadline) {
-        throw new Error(`timed out waiting for ${pattern}; the screen shows:\n${text}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let text = "";
+    await until(
+      `${pattern}`,
+      async () => pattern.test(text = (await this.screen()).slice(from)),
+      timeoutMs,
+    )
+      .catch((error) => {
+        throw new Error(`${error.message}; the screen shows:\n${text}`);
+      });
+    return text;
   }
 
   /** Waits for the prompt to come back after the output so far. */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type ScriptTurn } from "../fake_provider/server.ts";
 import { replEnv } from "./_repl_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
+import { until } from "./_poll.ts";
 
 /** The command the model runs to be interrupted: it leaves a file once it has started. */
 const LONG = "touch started.flag; sleep 30";
@@ -12,13 +13,13 @@ const setup = (turns: ScriptTurn[], harness: string) =>
 
 /** Waits until the long command is running (its file exists). */
 async function started(repo: string, pane: Pane): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await Deno.stat(join(repo, "started.flag")).then(() => true, () => false))) {
-    if (Date.now() > deadline) {
-      throw new Error(`the command did not start:\n${await pane.screen()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(
+    "the command to start",
+    () => Deno.stat(join(repo, "started.flag")).then(() => true, () => false),
+    15_000,
+  ).catch(async (error) => {
+    throw new Error(`${error.message}:\n${await pane.screen()}`);
+  });
 }
 
 /** Stops the running command with `key`, then checks what the user and the model are shown. */

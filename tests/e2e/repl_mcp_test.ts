@@ -8,17 +8,19 @@ import { startFakeProvider } from "../fake_provider/server.ts";
 import { assertNoProcesses, serversToml, testServer } from "../mcp/_servers.ts";
 import { fakeHome, fixtureRepo } from "./_harness_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
+import { until } from "./_poll.ts";
 
 /** Types `/mcp …` until its output matches `pattern` (servers start beside the prompt). */
 async function mcpUntil(pane: Pane, line: string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (true) {
+  let out = "";
+  // On time-out the caller's assertion shows the last output.
+  await until(`${line} to show ${pattern}`, async () => {
     const from = await pane.mark();
     await pane.type(line);
-    const out = await pane.settled(from);
-    if (pattern.test(out) || Date.now() > deadline) return out;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    out = await pane.settled(from);
+    return pattern.test(out);
+  }, 30_000).catch(() => {});
+  return out;
 }
 
 Deno.test({

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
+import { until } from "./_poll.ts";
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -241,11 +242,11 @@ Deno.test("a REPL killed with -9 mid-turn is picked up by resume --last with its
     }).spawn();
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode("the long task\n"));
-    const deadline = Date.now() + 15_000;
-    while (!(await Deno.stat(`${repo}/started.txt`).then(() => true, () => false))) {
-      if (Date.now() > deadline) throw new Error("the command never started");
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await until(
+      "the command to start",
+      () => Deno.stat(`${repo}/started.txt`).then(() => true, () => false),
+      15_000,
+    );
     child.kill("SIGKILL");
     await child.status;
     await writer.close().catch(() => {});

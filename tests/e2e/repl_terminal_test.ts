@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type ScriptTurn } from "../fake_provider/server.ts";
 import { replEnv } from "./_repl_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
+import { until } from "./_poll.ts";
 
 /** The harness switch re-expresses earlier tool calls under the new harness's tool names. */
 const setup = (turns: ScriptTurn[], chunkDelayMs = 0) =>
@@ -149,13 +150,13 @@ Deno.test({
     let from = await pane.mark();
     await pane.type("sleep a while");
     const pidFile = join(env.repo, "group.pid");
-    const deadline = Date.now() + 15_000;
-    while (!(await Deno.readTextFile(pidFile).then((t) => t.endsWith("\n"), () => false))) {
-      if (Date.now() > deadline) {
-        throw new Error(`the command did not start:\n${await pane.screen()}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(
+      "the command to start",
+      () => Deno.readTextFile(pidFile).then((t) => t.endsWith("\n"), () => false),
+      15_000,
+    ).catch(async (error) => {
+      throw new Error(`${error.message}:\n${await pane.screen()}`);
+    });
     const leader = Number((await Deno.readTextFile(pidFile)).trim());
     assert.notDeepEqual(await groupMembers(leader), []);
     await pane.key("C-c");

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { McpServerEntry } from "../../lib/config/schema.ts";
+import { until } from "../e2e/_poll.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const PINS = `${REPO}tests/mcp_servers/servers.json`;
@@ -109,11 +110,12 @@ export async function processesWith(marker: string): Promise<string[]> {
 
 /** Fails when a process whose command line contains `marker` is still running after a while. */
 export async function assertNoProcesses(marker: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  let left = await processesWith(marker);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    left = await processesWith(marker);
-  }
+  let left: string[] = [];
+  // On time-out the assertion below names the processes left.
+  await until(
+    "the MCP server processes to end",
+    async () => (left = await processesWith(marker)).length === 0,
+    5000,
+  ).catch(() => {});
   assert.deepEqual(left, [], "no MCP server process is left behind");
 }

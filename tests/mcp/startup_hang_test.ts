@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { McpServers } from "../../lib/mcp/mcp_servers.ts";
 import { testServer } from "./_servers.ts";
+import { until } from "../e2e/_poll.ts";
 
 /** The processes (zombies left out) among `pids`, and those in process group `pgid`. */
 async function living(pids: number[], pgid: number): Promise<string[]> {
@@ -36,12 +37,13 @@ Deno.test("a server that hangs at start-up is killed with its process group afte
     const { pid, children } = JSON.parse(await Deno.readTextFile(pidsFile));
     assert.equal(children.length, 3);
     assert.match(warnings[0], /"stuck" did not start: It did not answer initialize within 1 s/);
-    const deadline = Date.now() + 10_000;
-    let left = await living([pid, ...children], pid);
-    while (left.length > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      left = await living([pid, ...children], pid);
-    }
+    let left: string[] = [];
+    // On time-out the assertion below names the processes left.
+    await until(
+      "the server's group to end",
+      async () => (left = await living([pid, ...children], pid)).length === 0,
+      10_000,
+    ).catch(() => {});
     assert.deepEqual(left, [], "no process of the server's group is left");
   } finally {
     await servers[Symbol.asyncDispose]();

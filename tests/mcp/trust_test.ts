@@ -17,16 +17,19 @@ import {
 import { interpreter } from "../e2e/_harness_env.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { assertNoProcesses, denoDir, processesWith, serversToml, testServer } from "./_servers.ts";
+import { until } from "../e2e/_poll.ts";
 
 /** Waits until server `id` of `session` is no longer starting; returns its status. */
 async function settled(session: Session, id: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (true) {
+  let status = "";
+  // On time-out the caller's assertion says the server is still starting.
+  await until(`server ${id} to be past starting`, () => {
     const view = session.mcp.servers().find((s) => s.id === id);
     assert.ok(view, `server ${id} is listed`);
-    if (view.status !== "starting" || Date.now() > deadline) return view.status;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    status = view.status;
+    return status !== "starting";
+  }, 30_000).catch(() => {});
+  return status;
 }
 
 Deno.test("a trusted project's MCP server starts only once its definition is trusted, until it changes", async () => {
