@@ -53,6 +53,10 @@ function modelRow(provider: string, key: string, model: unknown): CatalogModel |
   if (model.tool_call !== true) return undefined;
   const limit = isObject(model.limit) ? model.limit : {};
   const cost = isObject(model.cost) ? prices(model.cost) : undefined;
+  const modalities = isObject(model.modalities) ? model.modalities : {};
+  const input = Array.isArray(modalities.input)
+    ? modalities.input.filter((m): m is string => typeof m === "string")
+    : undefined;
   return {
     id: typeof model.id === "string" ? model.id : key,
     name: typeof model.name === "string" ? model.name : key,
@@ -61,6 +65,7 @@ function modelRow(provider: string, key: string, model: unknown): CatalogModel |
     ...(positive(limit.output) ? { output: limit.output } : {}),
     reasoning: model.reasoning === true,
     tool_call: true,
+    ...(input ? { input } : {}),
     ...(cost ? { cost } : {}),
   };
 }

@@ -54,6 +54,7 @@ Deno.test("deno task catalog keeps only tool-calling models of a models.dev snap
               output: 32768,
               reasoning: true,
               tool_call: true,
+              input: ["text"],
               cost: { input: 0.4, output: 1.6, cache_read: 0.04 },
             },
             { id: "zeta-mini", name: "Zeta Mini", reasoning: false, tool_call: true },

@@ -25,6 +25,8 @@ export interface CatalogModel {
   output?: number;
   reasoning: boolean;
   tool_call: boolean;
+  /** What the model reads (`text`, `image`, `pdf`, …); absent when the snapshot does not say. */
+  input?: string[];
   cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
 }
 

@@ -1,5 +1,7 @@
 /** Model providers: open one from resolved settings. Each adapter loads on first use. */
 import { ConfigError } from "../errors.ts";
+import { loadCatalog } from "./catalog.ts";
+import { gateImages } from "./image_gate.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
 export type { Compat, Provider, ProviderSettings, WireApi } from "./types.ts";
@@ -14,9 +16,14 @@ export { DEFAULT_STREAM_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_REPLY_BYTES } from ".
 /**
  * Opens a provider for `settings`, importing only the adapter its wire API needs: Ollama's native
  * `/api/chat` when `nativeApi` says so, else `/chat/completions`, `/responses` or `/messages`
- * under the base URL (for the `ollama` provider, its Messages adapter).
+ * under the base URL (for the `ollama` provider, its Messages adapter). Images reach only models
+ * that take them (`gateImages()`).
  */
 export async function openProvider(settings: ProviderSettings): Promise<Provider> {
+  return gateImages(await openAdapter(settings), await loadCatalog());
+}
+
+async function openAdapter(settings: ProviderSettings): Promise<Provider> {
   if (settings.nativeApi === "ollama") {
     return (await import("./ollama_chat.ts")).createOllamaProvider(settings);
   }
