@@ -112,6 +112,24 @@ Deno.test("a plan-mode session resumes in plan mode; one that left it does not",
   assert.equal(again.planMode, false);
 });
 
+Deno.test("plan mode a harness's EnterPlanMode turned on is recorded and survives resume", async () => {
+  await using t = await twoWires([
+    { reply: { tool_calls: [{ name: "EnterPlanMode", args: {} }] } },
+    { reply: { text: "Planning." } },
+  ]);
+  const config = { provider: "fakemsg", model: "mock-model", harness: "zcode", ephemeral: false };
+  const io = { askUser: () => Promise.resolve(null) };
+  let id: string;
+  {
+    await using session = await open(t.ws, config, io);
+    await session.prompt("plan it", signal());
+    assert.equal(session.planMode, true);
+    id = session.id;
+  }
+  await using resumed = await open(t.ws, { ...config, resume: { id } }, io);
+  assert.equal(resumed.settings.planMode, true);
+});
+
 Deno.test({
   name: "sandbox mode and approval policy change in place and are read at each call" + BWRAP.note,
   ignore: BWRAP.ignore,

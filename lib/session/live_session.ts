@@ -80,6 +80,7 @@ export class LiveSession implements Session {
       openSandbox: () =>
         openReadOnlySandbox({ home: this.home, networkAccess: agent.sandbox.networkAllowed }),
       onDenied: (reason, callId) => parts.io.onEvent({ type: "tool_denied", callId, reason }),
+      setByTool: (on) => void configureSession(this.#configureTarget(), { planMode: on }),
     });
     // A resumed session continues in plan mode when it stopped in it.
     if (parts.live.recorder.resumedPlanMode) this.#plan.set(true);

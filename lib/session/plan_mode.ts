@@ -29,6 +29,11 @@ export interface PlanModeOptions {
   openSandbox(): Promise<CommandSandbox>;
   /** Told about every call plan mode refuses. */
   onDenied?(reason: string, callId: string): void;
+  /**
+   * Turns plan mode on or off for a tool (a harness's EnterPlanMode), through the session's
+   * settings so that the session file records it; without it the tool sets it here alone.
+   */
+  setByTool?(on: boolean): void;
 }
 
 /** One session's plan mode (see the module comment). */
@@ -102,7 +107,8 @@ export class PlanMode implements AsyncDisposable {
         return isOn();
       },
       enter: () => {
-        this.set(true);
+        if (this.#opts.setByTool) this.#opts.setByTool(true);
+        else this.set(true);
         return this.instruction();
       },
       propose: (text) => {
