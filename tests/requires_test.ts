@@ -4,6 +4,7 @@
  * tests in a subprocess whose PATH lacks rg.
  */
 import assert from "node:assert/strict";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { needOf } from "../sandbox/_test_requires.ts";
 
@@ -65,4 +66,44 @@ Deno.test("needOf() notes why a program is missing and how to install it", () =>
     ' (SKIPPED: pytest is missing here ("python3 -m pytest --version" did not run): ' +
       'install pytest ("apt-get install python3-pytest"))',
   );
+});
+
+/** Ways a test could look for a program itself instead of through need(). */
+const OWN_CHECKS = [
+  /Deno\.env\.get\("CI"\)/,
+  /new Deno\.Command\("(?:rg|tmux|bwrap|python3|node|wget)", \{\s*args: \["(?:--version|-V)"/,
+  /probeBubblewrap\(\)\)?\.ok/,
+];
+/** The helper itself, and the probe's own tests (they check what the probe says of bwrap). */
+const ALLOWED = new Set(["sandbox/_test_requires.ts", "sandbox/probe_test.ts"]);
+
+async function* testSources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory && entry.name !== "node_modules") yield* testSources(path);
+    else if (entry.isFile && /(_test\.ts|\/_[a-z_]+\.ts)$/.test(path)) yield path;
+  }
+}
+
+Deno.test("no test looks for a program itself: all go through need()", async () => {
+  const own: string[] = [];
+  for (const dir of ["lib", "sandbox", "tests", "scripts"]) {
+    for await (const file of testSources(join(REPO, dir))) {
+      const name = relative(REPO, file);
+      if (ALLOWED.has(name) || file === fileURLToPath(import.meta.url)) continue;
+      const text = await Deno.readTextFile(file);
+      if (OWN_CHECKS.some((re) => re.test(text))) own.push(name);
+    }
+  }
+  assert.deepEqual(own, []);
+});
+
+Deno.test("the own-check patterns find a planted check and pass need()", () => {
+  const planted = [
+    'const ignore = !hasRg && Deno.env.get("CI") !== "true";',
+    'const hasRg = await new Deno.Command("rg", { args: ["--version"] }).output();',
+    "const bwrap = linux && (await probeBubblewrap()).ok;",
+  ];
+  for (const line of planted) assert.ok(OWN_CHECKS.some((re) => re.test(line)), line);
+  assert.ok(!OWN_CHECKS.some((re) => re.test('const RG = await need("rg");')));
 });
