@@ -7,7 +7,16 @@ Deno.test({
     "follows; /permissions changes the sandbox mode in place" + SKIP,
   ignore: !HAS_TMUX,
   async fn() {
-    await using env = await replEnv([{ reply: { text: "Hello from Messages." } }], {
+    const review = {
+      findings: [],
+      overall_correctness: "patch is correct",
+      overall_explanation: "Nothing to change.",
+      overall_confidence_score: 0.9,
+    };
+    await using env = await replEnv([
+      { reply: { text: "Hello from Messages." } },
+      { reply: { text: JSON.stringify(review) } },
+    ], {
       config: 'harness = "pi"\n',
     });
     await Deno.writeTextFile(
@@ -40,6 +49,14 @@ Deno.test({
     const request = env.fake.requests.at(-1)!;
     assert.equal(request.path, "/v1/messages");
     assert.match(JSON.stringify(request.body), /zai\/mock-model/, "{{model}} is the model in use");
+
+    // A review talks to the model in use too, not the start-up one.
+    from = await pane.mark();
+    await pane.type("/review look at the tracker");
+    await pane.waitFor(/Nothing to change\./, from);
+    const reviewed = env.fake.requests.at(-1)!;
+    assert.equal(reviewed.path, "/v1/messages");
+    assert.equal((reviewed.body as { model: string }).model, "mock-model");
 
     from = await pane.mark();
     await pane.type("/permissions read-only");

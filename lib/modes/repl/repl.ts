@@ -369,7 +369,12 @@ class Repl {
       },
       continueSession: (id) => this.#replace({ id }),
       ask: (prompt) => this.#p.input.next(prompt),
-      reviewBase: () => ({ config: this.#p.opts.config, io: this.#io(), env: this.#p.env }),
+      // A review talks to the model in use (after /model too), not the start-up one.
+      reviewBase: () => ({
+        config: { ...this.#p.opts.config, ...this.#inUse() },
+        io: this.#io(),
+        env: this.#p.env,
+      }),
       runTurn: (prompt) => this.#runTurn(prompt),
       enterKey: (error) => this.#setup.enterKey(error),
       rawTerminal: this.#p.term.interactive && !this.#p.term.plain
