@@ -4,13 +4,15 @@
  * why it was not rerun (the answer's text is added to the command's output).
  */
 import { turnCancelled, unlessCancelled } from "../cancel.ts";
-import { type Approver, replyOf } from "./hook.ts";
+import { type ApprovalHookOptions, type Approver, replyOf } from "./hook.ts";
 import { visible } from "./visible.ts";
 
 /** Options of `onFailureRerun()`. */
 export interface OnFailureOptions {
   /** Asks the user; absent when no one can answer. */
   ask?: Approver;
+  /** Where no one can answer: what answers instead (PermissionRequest hooks), if anything. */
+  answerUnasked?: ApprovalHookOptions["answerUnasked"];
   /** Told when the rerun is refused because no one can approve it. */
   onDenied?: (message: string, callId?: string) => void;
 }
@@ -33,16 +35,18 @@ export interface RerunCall {
 export function onFailureRerun(
   opts: OnFailureOptions,
 ): (command: string, output: string, call?: RerunCall) => Promise<RerunAnswer> {
+  const nobody = (command: string, callId: string | undefined) => {
+    opts.onDenied?.(
+      `Not rerunning "${command}" unsandboxed: no one is available to approve it`,
+      callId,
+    );
+    return "The command failed in the sandbox; running it outside the sandbox needs the " +
+      "user's approval, and no one is available to give it, so it was not rerun\nTell the " +
+      "user what failed and why it needs to run outside the sandbox";
+  };
   return async (command, output, call = {}) => {
-    if (!opts.ask) {
-      opts.onDenied?.(
-        `Not rerunning "${command}" unsandboxed: no one is available to approve it`,
-        call.callId,
-      );
-      return "The command failed in the sandbox; running it outside the sandbox needs the " +
-        "user's approval, and no one is available to give it, so it was not rerun\nTell the " +
-        "user what failed and why it needs to run outside the sandbox";
-    }
+    const ask = opts.ask ?? opts.answerUnasked;
+    if (!ask) return nobody(command, call.callId);
     const signal = call.signal ?? new AbortController().signal;
     const cancelled = () =>
       turnCancelled(
@@ -58,9 +62,9 @@ export function onFailureRerun(
       unsandboxed: true,
     };
     const req = { callId: call.callId ?? "", tool: call.tool ?? "shell.run", question };
-    const { answer, note } = replyOf(
-      await unlessCancelled(opts.ask(req, signal), signal, cancelled),
-    );
+    const reply = await unlessCancelled(ask(req, signal), signal, cancelled);
+    if (reply === undefined) return nobody(command, call.callId);
+    const { answer, note } = replyOf(reply);
     if (answer !== "deny") return true;
     return "The command failed in the sandbox, and the user refused to rerun it outside the " +
       `sandbox${note ? `, saying: ${note}` : ""}`;

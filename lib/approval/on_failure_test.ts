@@ -125,3 +125,23 @@ Deno.test("shellRun() asks with its call id and withdraws the question on cancel
   });
   assert.equal(asked.length, 1);
 });
+
+Deno.test("onFailureRerun() where no one can be asked takes a PermissionRequest hook's answer", async () => {
+  const asked: ApprovalAsk[] = [];
+  const hooked = (reply: ApprovalAnswer | undefined) =>
+    onFailureRerun({
+      answerUnasked: (req) => {
+        asked.push(req);
+        return Promise.resolve(reply);
+      },
+    });
+  assert.equal(await hooked("once")("touch x", "Read-only file system", { callId: "c1" }), true);
+  assert.equal(asked[0].question.subject, "touch x");
+  assert.equal(asked[0].question.unsandboxed, true);
+  assert.match(
+    String(await hooked("deny")("touch x", "denied", { callId: "c2" })),
+    /the user refused to rerun it/,
+  );
+  // The control: a hook that does not answer leaves it to no one, as before.
+  assert.match(String(await hooked(undefined)("touch x", "denied")), /no one is available/);
+});

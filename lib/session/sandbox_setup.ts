@@ -113,7 +113,11 @@ export async function openSessionSandbox(
       networkAccess: networkAllowedBy(values, mode),
       readablePaths: [scratchRoot],
       retryUnsandboxed: policy === "on-failure"
-        ? onFailureRerun({ ask: opts.ask, onDenied: opts.onDenied })
+        ? onFailureRerun({
+          ask: opts.ask,
+          answerUnasked: opts.answerUnasked,
+          onDenied: opts.onDenied,
+        })
         : undefined,
     });
   const first = await open(values.sandbox_mode, policy);
