@@ -150,3 +150,23 @@ Deno.test("acp asks the model's questions as one elicitation form when the clien
   assert.deepEqual(form.requestedSchema.properties.q1.enum, ["postgres", "sqlite"]);
   assert.deepEqual(model.failures, []);
 });
+
+Deno.test("acp dismisses the model's questions when the client answers the form with an error", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  await using model = startFakeProvider([
+    { reply: { tool_calls: [{ name: "AskUserQuestion", args: ASK }] } },
+    { expect: { last_tool_result_contains: "declined" }, reply: { text: "Going on." } },
+  ], { allowTranslatedCalls: true });
+  const home = await dirs.add(fakeHome(model.baseUrl, "chat"));
+  await using a = startAgent({ cwd: repo, home }, {
+    permission: () => "skip",
+    form: () => {
+      throw new Error("the form broke");
+    },
+  });
+  const sessionId = await openSession(a, repo, true);
+  assert.equal((await prompt(a, sessionId, "set up storage")).stopReason, "end_turn");
+  assert.equal(a.forms.length, 1);
+  assert.deepEqual(model.failures, []);
+});

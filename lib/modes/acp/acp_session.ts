@@ -290,6 +290,7 @@ export class AcpSession implements AsyncDisposable {
         sessionId: () => this.id,
         toolCallId: (callId) => this.#updates.toolCallId(callId),
         sent: () => this.#sending,
+        log: this.#deps.log,
       }),
     };
   }

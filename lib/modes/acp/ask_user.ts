@@ -3,7 +3,8 @@
  * (`clientCapabilities.elicitation.form`) gets one `elicitation/create` form with a field per
  * question. Any other client gets a `session/request_permission` per question, its options as
  * the permission options and "Skip" to dismiss; a question without options (free text only)
- * cannot be answered that way and gets no answer, which the model is told.
+ * cannot be answered that way and gets no answer. A client that answers with an error dismisses
+ * the questions (a line on stderr says why).
  */
 import type { AgentContext, ClientCapabilities, PermissionOption } from "@agentclientprotocol/sdk";
 import { formAnswers, questionForm } from "../../session/question_form.ts";
@@ -21,12 +22,31 @@ export interface AcpAskTarget {
   toolCallId(callId: string): string;
   /** Resolves once the updates sent so far (the call the question is about) are out. */
   sent(): Promise<void>;
+  /** One line on stderr. */
+  log(line: string): void;
 }
 
 const SKIP = "skip";
 
 /** The `askUser` of a session whose editor is `target`. */
 export function acpAskUser(target: AcpAskTarget): AskUser {
+  const ask = askWith(target);
+  return async (questions, meta, signal) => {
+    try {
+      return await ask(questions, meta, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      target.log(
+        `The client's answer to the model's questions failed, so they were dismissed: ${
+          (error as Error).message
+        }`,
+      );
+      return null;
+    }
+  };
+}
+
+function askWith(target: AcpAskTarget): AskUser {
   const form = target.capabilities?.elicitation?.form;
   return async (questions, meta, signal) => {
     await target.sent();
