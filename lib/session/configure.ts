@@ -17,7 +17,7 @@ import { openProvider } from "../providers/mod.ts";
 import { checkLocalProvider, type LocalSetup } from "../providers/local/models.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import { leanReason, sessionHarness } from "./agent_session.ts";
-import { harnessDirs, isProvider } from "./choices.ts";
+import { harnessDirs, isProvider, type RouteInUse } from "./choices.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import { runningWorkOf } from "./_running_work.ts";
 import { limitsOf, type SessionParts } from "./session_parts.ts";
@@ -50,6 +50,12 @@ export function settingsOf(t: ConfigureTarget): SessionSettings {
     cwd: t.parts.config.cwd,
     writableRoots: [...sandbox.writableRoots],
   };
+}
+
+/** The harness, model and provider settings in use, for the harness choices. */
+export function routeInUse(t: ConfigureTarget): RouteInUse {
+  const { state, live } = t.parts;
+  return { harness: state.harness.id, model: state.loop.model, provider: live.provider.settings };
 }
 
 /** A provider route to change to: its settings, the model there and what a local server said. */

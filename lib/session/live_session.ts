@@ -8,8 +8,7 @@ import type { ConfigValues } from "../config/schema.ts";
 import { promptMessages, withoutContext } from "../harness/context.ts";
 import { runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import { type Block, type Message, type Usage } from "../model/message.ts";
-import type { OutputSchema } from "../model/message.ts";
+import type { Block, Message, OutputSchema, Usage } from "../model/message.ts";
 import { snapshotState } from "../tools/session_state.ts";
 import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
@@ -24,7 +23,7 @@ import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
-import { configureSession, type ConfigureTarget, settingsOf } from "./configure.ts";
+import { configureSession, type ConfigureTarget, routeInUse, settingsOf } from "./configure.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints.ts";
 import type {
   CheckpointList,
@@ -34,12 +33,7 @@ import type {
   StopRunning,
 } from "./checkpoint_types.ts";
 import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
-import {
-  type LiveParts,
-  type RunningTurn,
-  type SessionParts,
-  type SessionState,
-} from "./session_parts.ts";
+import type { LiveParts, RunningTurn, SessionParts, SessionState } from "./session_parts.ts";
 import type {
   ConfigureOptions,
   PromptOptions,
@@ -208,9 +202,10 @@ export class LiveSession implements Session {
         signal,
       }));
     if (outcome.status === "repeated_call") {
+      const route = routeInUse(this.#configureTarget());
       outcome.harnesses = await fittingHarnesses(
         this.#live.agent,
-        this.#routeInUse(),
+        route,
         this.#state.limits.family,
       );
     }
@@ -309,12 +304,9 @@ export class LiveSession implements Session {
   }
 
   models() {
-    const { loop, route } = this.#state;
-    return providerChoices(this.#live.agent, {
-      env: this.#p.env,
-      current: { provider: route.providerId, model: loop.model },
-      catalog: this.#p.catalog,
-    });
+    const { provider, model } = this.settings;
+    const { env, catalog } = this.#p;
+    return providerChoices(this.#live.agent, { env, current: { provider, model }, catalog });
   }
 
   status(): SessionStatus {
@@ -322,13 +314,7 @@ export class LiveSession implements Session {
   }
 
   harnesses() {
-    return harnessChoices(this.#live.agent, this.#routeInUse());
-  }
-
-  /** The harness, model and provider route in use, for the harness choices. */
-  #routeInUse() {
-    const { harness, loop } = this.#state;
-    return { harness: harness.id, model: loop.model, provider: this.#live.provider.settings };
+    return harnessChoices(this.#live.agent, routeInUse(this.#configureTarget()));
   }
 
   jobs(): JobInfo[] {

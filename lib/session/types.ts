@@ -10,13 +10,7 @@ import type {
 } from "../approval/hook.ts";
 import type { ConfigOverride } from "../config/mod.ts";
 import type { RunnableDefinition } from "../config/project_definitions.ts";
-import type {
-  ApprovalPolicy,
-  ConfigValues,
-  LocalProvider,
-  REASONING_EFFORTS,
-  SandboxMode,
-} from "../config/schema.ts";
+import type { ApprovalPolicy, ConfigValues, LocalProvider, SandboxMode } from "../config/schema.ts";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import type { WireApi } from "../model/request_settings.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
@@ -32,6 +26,12 @@ import type { Workspace } from "../workspace/workspace.ts";
 import type { CatalogModel } from "../providers/catalog.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 import type {
+  ConfigureOptions,
+  ReasoningEffort,
+  SessionSettings,
+  SettingsUpdate,
+} from "./settings_types.ts";
+import type {
   CheckpointList,
   ConfirmOverwrite,
   RewindChoice,
@@ -39,10 +39,13 @@ import type {
   StopRunning,
 } from "./checkpoint_types.ts";
 
-/** A `model_reasoning_effort` value. */
-export type ReasoningEffort = typeof REASONING_EFFORTS[number];
-
 export type { ConfigOverride } from "../config/mod.ts";
+export type {
+  ConfigureOptions,
+  ReasoningEffort,
+  SessionSettings,
+  SettingsUpdate,
+} from "./settings_types.ts";
 export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
 
 /**
@@ -115,53 +118,6 @@ export interface SessionConfig {
    * `--dangerously-bypass-hook-trust`).
    */
   bypassDefinitionTrust?: boolean;
-}
-
-/**
- * What can change during a session, as one value (`Session.settings`): where requests go, how
- * the model is presented, and what its tools may do. `Session.configure()` changes it.
- */
-export interface SessionSettings {
-  /** The `model_providers` id requests go to. */
-  provider: string;
-  /** The wire API they go over. */
-  wire: WireApi;
-  model: string;
-  reasoningEffort?: ReasoningEffort;
-  /** The harness id. */
-  harness: string;
-  sandboxMode: SandboxMode;
-  approvalPolicy: ApprovalPolicy;
-  planMode: boolean;
-  /** Why the harness is presented lean ("0.6B parameters"); undefined when it is not. */
-  lean?: string;
-  /** The working directory, absolute. */
-  cwd: string;
-  /** Where commands may write under workspace-write, the working directory first. */
-  writableRoots: string[];
-}
-
-/**
- * A change of `SessionSettings` (`Session.configure()`): the parts given change together, or
- * none does.
- */
-export interface SettingsUpdate {
-  /** "NAME" at the provider in use or "PROVIDER/NAME" (a trailing "!" is dropped). */
-  model?: string;
-  reasoningEffort?: ReasoningEffort;
-  harness?: string;
-  sandboxMode?: SandboxMode;
-  approvalPolicy?: ApprovalPolicy;
-  planMode?: boolean;
-}
-
-/** What `Session.configure()` may be told besides the update. */
-export interface ConfigureOptions {
-  /**
-   * Asked to stop the background jobs and terminals a narrower sandbox mode would leave running
-   * under the wider one; true stops them. Absent: they are stopped without asking.
-   */
-  stopRunning?: StopRunning;
 }
 
 /** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */

@@ -1,0 +1,57 @@
+/**
+ * The settings of a running session as one value (`Session.settings`), and what changes them
+ * (`Session.configure()`). lib/session/types.ts re-exports these.
+ */
+import type { ApprovalPolicy, REASONING_EFFORTS, SandboxMode } from "../config/schema.ts";
+import type { WireApi } from "../model/request_settings.ts";
+import type { StopRunning } from "./checkpoint_types.ts";
+
+/** A `model_reasoning_effort` value. */
+export type ReasoningEffort = typeof REASONING_EFFORTS[number];
+
+/**
+ * What can change during a session, as one value (`Session.settings`): where requests go, how
+ * the model is presented, and what its tools may do. `Session.configure()` changes it.
+ */
+export interface SessionSettings {
+  /** The `model_providers` id requests go to. */
+  provider: string;
+  /** The wire API they go over. */
+  wire: WireApi;
+  model: string;
+  reasoningEffort?: ReasoningEffort;
+  /** The harness id. */
+  harness: string;
+  sandboxMode: SandboxMode;
+  approvalPolicy: ApprovalPolicy;
+  planMode: boolean;
+  /** Why the harness is presented lean ("0.6B parameters"); undefined when it is not. */
+  lean?: string;
+  /** The working directory, absolute. */
+  cwd: string;
+  /** Where commands may write under workspace-write, the working directory first. */
+  writableRoots: string[];
+}
+
+/**
+ * A change of `SessionSettings` (`Session.configure()`): the parts given change together, or
+ * none does.
+ */
+export interface SettingsUpdate {
+  /** "NAME" at the provider in use or "PROVIDER/NAME" (a trailing "!" is dropped). */
+  model?: string;
+  reasoningEffort?: ReasoningEffort;
+  harness?: string;
+  sandboxMode?: SandboxMode;
+  approvalPolicy?: ApprovalPolicy;
+  planMode?: boolean;
+}
+
+/** What `Session.configure()` may be told besides the update. */
+export interface ConfigureOptions {
+  /**
+   * Asked to stop the background jobs and terminals a narrower sandbox mode would leave running
+   * under the wider one; true stops them. Absent: they are stopped without asking.
+   */
+  stopRunning?: StopRunning;
+}
