@@ -282,3 +282,26 @@ Deno.test({
     assert.equal(running().length, 0);
   },
 });
+
+Deno.test({
+  name: "the {{sandbox}} text follows a sandbox mode change" + BWRAP.note,
+  ignore: BWRAP.ignore,
+  async fn() {
+    await using t = await twoWires([{ reply: { text: "one" } }, { reply: { text: "two" } }]);
+    await using session = await open(t.ws, {
+      harness: "qwen-code",
+      sandbox: "workspace-write",
+      approval: "on-request",
+    });
+    const system = (i: number) => {
+      const body = t.fake.requests[i].body as { messages: Array<{ content: unknown }> };
+      return JSON.stringify(body.messages[0].content);
+    };
+    await session.prompt("one", signal());
+    await session.configure({ sandboxMode: "read-only", approvalPolicy: "untrusted" });
+    await session.prompt("two", signal());
+    assert.match(system(0), /workspace-write/);
+    assert.doesNotMatch(system(1), /workspace-write/);
+    assert.match(system(1), /read-only/);
+  },
+});
