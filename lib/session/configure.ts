@@ -98,7 +98,10 @@ export async function configureSession(
     if (narrower) await stopWiderWork(t, access!, opts);
     // Checked: from here on every part applies.
     if (access) {
+      const network = live.agent.sandbox.networkAllowed;
       await live.agent.sandbox.apply(access, { dropGrants: narrower });
+      // Plan mode's read-only sandbox takes the network setting in use when it opens.
+      if (access.networkAllowed !== network) await t.plan.closeSandbox();
       t.parts.info.sandbox = live.agent.sandbox.banner;
     }
     if (route && provider) applyRoute(t, route, provider);

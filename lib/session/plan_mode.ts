@@ -201,10 +201,15 @@ export class PlanMode implements AsyncDisposable {
     };
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
+  /** Closes the read-only sandbox; the next plan-mode command opens it again (a network change). */
+  async closeSandbox(): Promise<void> {
     const sandbox = this.#sandbox;
     this.#sandbox = undefined;
     await (await sandbox?.catch(() => undefined))?.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.closeSandbox();
   }
 }
 
