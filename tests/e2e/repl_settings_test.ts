@@ -111,3 +111,29 @@ Deno.test({
     await pane.waitFor(/^EXIT:0$/m, from);
   },
 });
+
+Deno.test({
+  name: "a REPL session left in plan mode resumes in plan mode" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using env = await replEnv([{ reply: { text: "Noted." } }]);
+    {
+      await using pane = await Pane.open(["-s", "read-only"], env);
+      await pane.waitFor(PROMPT_LINE);
+      const from = await pane.mark();
+      await pane.type("remember this");
+      await pane.waitFor(/Noted\./, from);
+      await pane.type("/plan");
+      await pane.waitFor(/^plan › $/m, from);
+      await pane.type("/exit");
+      await pane.waitFor(/^EXIT:0$/m, from);
+    }
+    await using pane = await Pane.open(["-s", "read-only", "resume", "--last"], env);
+    await pane.waitFor(/^plan › $/m);
+    const from = await pane.mark();
+    await pane.type("/plan");
+    await pane.waitFor(/Plan mode off/, from);
+    await pane.type("/exit");
+    await pane.waitFor(/^EXIT:0$/m, from);
+  },
+});
