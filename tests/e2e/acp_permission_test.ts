@@ -62,8 +62,10 @@ Deno.test("ACP: an edit's permission request carries its diff; an error answer d
       assert.deepEqual(content.find((c) => c.type === "diff"), {
         type: "diff",
         path: join(repo, "habits.py"),
-        oldText: `    for previous, today in zip(days, days[1:]):\n${OLD}\n            current += 1`,
-        newText: `    for previous, today in zip(days, days[1:]):\n${NEW}\n            current += 1`,
+        oldText:
+          `    for previous, today in zip(days, days[1:]):\n${OLD}\n            current += 1`,
+        newText:
+          `    for previous, today in zip(days, days[1:]):\n${NEW}\n            current += 1`,
       });
       const text = JSON.stringify(content.filter((c) => c.type === "content"));
       assert.match(text, /Why: /);
