@@ -88,7 +88,13 @@ Deno.test("a streamable-HTTP server is reached with its headers, and its tools, 
     callId: "c1",
     progress() {},
   };
-  assert.deepEqual(await add.run({ a: 2, b: 3 }, ctx), { text: 'The sum is 5\n{"sum":5}' });
+  assert.deepEqual(await add.run({ a: 2, b: 3 }, ctx), {
+    text: 'The sum is 5\n{"sum":5}',
+    answer: {
+      content: [{ type: "text", text: "The sum is 5" }],
+      structuredContent: { sum: 5 },
+    },
+  });
   const headers = seen[0];
   assert.equal(headers.get("x-team"), "blue");
   assert.equal(headers.get("x-key"), "k-1");
