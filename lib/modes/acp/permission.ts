@@ -8,7 +8,7 @@ import type {
   ToolCallContent,
 } from "@agentclientprotocol/sdk";
 import type { ApprovalAnswer, ApprovalQuestion } from "../../approval/hook.ts";
-import { proposedChanges } from "../../session/proposed_changes.ts";
+import { proposedChanges } from "../../session/tool_views/proposed_changes.ts";
 import { changeContent } from "./tool_calls.ts";
 
 /** The choices of a permission request, with the OI fork's ids. */

@@ -2,7 +2,7 @@
  * A tool call as an editor shows it: the kind of its capability (execute, edit, read, search,
  * fetch, think, …), a title a person can read, the files it touches, and when it ends its
  * output, its edits as `diff` content (old and new text per hunk) or its error. Pure: built from
- * the session's tool views (`lib/session/tool_view.ts`), never from the harness's tool names.
+ * the session's tool views (`lib/session/tool_views/tool_view.ts`), never from the harness's tool names.
  */
 import type {
   PlanEntry,
@@ -10,7 +10,7 @@ import type {
   ToolCallLocation,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import type { FileChangeView, PlanItem, ToolView } from "../../session/tool_view.ts";
+import type { FileChangeView, PlanItem, ToolView } from "../../session/tool_views/tool_view.ts";
 
 /** The fields of a `tool_call` (and of a `tool_call_update` that renames or moves it). */
 export interface ToolCallHead {

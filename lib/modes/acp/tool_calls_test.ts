@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { SessionEvent } from "../../session/open.ts";
-import { toolView } from "../../session/tool_view.ts";
+import { toolView } from "../../session/tool_views/tool_view.ts";
 import { diffHunks, planEntries, toolCallContent, toolCallHead } from "./tool_calls.ts";
 
 type Start = Extract<SessionEvent, { type: "tool_start" }>;

@@ -7,7 +7,7 @@
  */
 import type { SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../../session/open.ts";
-import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
+import { ToolCallViews, type ToolView } from "../../session/tool_views/tool_view.ts";
 import { commandContent, planEntries, toolCallContent, toolCallHead } from "./tool_calls.ts";
 
 /** What a mapper is told at the start. */

@@ -4,7 +4,7 @@
  */
 import type { Block, Usage } from "../../model/message.ts";
 import type { SessionEvent } from "../../session/open.ts";
-import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
+import { ToolCallViews, type ToolView } from "../../session/tool_views/tool_view.ts";
 import type {
   CommandExecutionItem,
   McpToolCallItem,

@@ -10,7 +10,7 @@ import type { TurnOutcome } from "../../loop/events.ts";
 import type { Usage } from "../../model/message.ts";
 import type { ProviderFailure } from "../../model/stream.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
-import { ToolCallViews } from "../../session/tool_view.ts";
+import { ToolCallViews } from "../../session/tool_views/tool_view.ts";
 import { hintOf } from "../../trajectory/write.ts";
 import { type OutputPlace, writeOutputFile } from "../../workspace/output_file.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";

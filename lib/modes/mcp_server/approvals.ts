@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ApprovalRequest } from "../../session/types.ts";
-import type { ToolView } from "../../session/tool_view.ts";
+import type { ToolView } from "../../session/tool_views/tool_view.ts";
 import { changesOf, commandArgv, parsedCommand } from "./codex_events.ts";
 
 /** What a client may decide; Codex's `ReviewDecision`. */

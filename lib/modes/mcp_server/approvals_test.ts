@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ToolView } from "../../session/tool_view.ts";
+import type { ToolView } from "../../session/tool_views/tool_view.ts";
 import { decisionOf, elicitationParams } from "./approvals.ts";
 
 Deno.test("decisionOf() reads Codex's {decision} and the MCP {action, content} forms", () => {

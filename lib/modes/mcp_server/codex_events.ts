@@ -13,7 +13,7 @@ import {
   type ToolStartEvent,
   type ToolView,
   toolView,
-} from "../../session/tool_view.ts";
+} from "../../session/tool_views/tool_view.ts";
 
 /** One `msg` of a `codex/event` notification: its `type` and that event's fields. */
 export type CodexMsg = { type: string } & Record<string, unknown>;

@@ -20,7 +20,7 @@ import {
   tail,
 } from "../term/progress.ts";
 import type { SessionEvent } from "../../session/open.ts";
-import { ToolCallViews, type ToolView } from "../../session/tool_view.ts";
+import { ToolCallViews, type ToolView } from "../../session/tool_views/tool_view.ts";
 import { AnswerText } from "./answer_text.ts";
 
 /** How much of a failed command's output the transcript shows. */

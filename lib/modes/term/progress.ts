@@ -12,7 +12,7 @@ import {
   type ToolCallViews,
   type ToolView,
   toolView,
-} from "../../session/tool_view.ts";
+} from "../../session/tool_views/tool_view.ts";
 
 /** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
 export interface Style {

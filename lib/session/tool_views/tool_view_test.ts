@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { loadHarness } from "../harness/load.ts";
-import type { Harness } from "../harness/types.ts";
-import { dispatchToolCall } from "../loop/dispatch.ts";
-import { ToolHookChain } from "../loop/tool_hooks.ts";
-import { type TempWorkspace, tempWorkspace } from "../tools/_test_workspace.ts";
-import { fsRead } from "../tools/fs_read.ts";
-import type { LoopEvent } from "../loop/events.ts";
-import { makeStyle, progressLines } from "../modes/term/progress.ts";
-import { Transcript } from "../modes/repl/render.ts";
-import type { SessionEvent } from "./open.ts";
+import { loadHarness } from "../../harness/load.ts";
+import type { Harness } from "../../harness/types.ts";
+import { dispatchToolCall } from "../../loop/dispatch.ts";
+import { ToolHookChain } from "../../loop/tool_hooks.ts";
+import { type TempWorkspace, tempWorkspace } from "../../tools/_test_workspace.ts";
+import { fsRead } from "../../tools/fs_read.ts";
+import type { LoopEvent } from "../../loop/events.ts";
+import { makeStyle, progressLines } from "../../modes/term/progress.ts";
+import { Transcript } from "../../modes/repl/render.ts";
+import type { SessionEvent } from "../open.ts";
 import { ToolCallViews, type ToolView, toolView } from "./tool_view.ts";
 
-const BUILTIN = fileURLToPath(new URL("../../harnesses/", import.meta.url));
+const BUILTIN = fileURLToPath(new URL("../../../harnesses/", import.meta.url));
 const harnesses = new Map<string, Harness>();
 
 async function harness(id: string): Promise<Harness> {

@@ -4,7 +4,7 @@
  * puts in, for front ends that show the change before it runs (an editor's permission request).
  */
 import { isAbsolute, join } from "node:path";
-import type { ApprovalQuestion } from "../approval/hook.ts";
+import type { ApprovalQuestion } from "../../approval/hook.ts";
 import { editorChanges, notebookChanges } from "./_tool_view_files.ts";
 import type { FileChangeView } from "./tool_view_types.ts";
 

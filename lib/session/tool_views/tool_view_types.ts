@@ -2,7 +2,7 @@
  * The views of tool calls that front ends render (`tool_view.ts` builds them), in a leaf file
  * so the builders of each kind can share them without importing `tool_view.ts`.
  */
-import type { LoopEvent } from "../loop/events.ts";
+import type { LoopEvent } from "../../loop/events.ts";
 
 /** The loop's `tool_start` event. */
 export type ToolStartEvent = Extract<LoopEvent, { type: "tool_start" }>;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ApprovalQuestion } from "../approval/hook.ts";
+import type { ApprovalQuestion } from "../../approval/hook.ts";
 import { proposedChanges } from "./proposed_changes.ts";
 
 function question(capability: string, input: unknown): ApprovalQuestion {

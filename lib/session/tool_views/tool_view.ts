@@ -3,8 +3,8 @@
  * transcript and later front ends (the JSON stream, ACP) render these, never the raw
  * capability output, and a view is chosen by capability id, never by the harness's tool name.
  */
-import { SOURCE_CAPABILITY_PREFIX } from "../loop/tool_sources.ts";
-import type { SessionEvent } from "./open.ts";
+import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
+import type { SessionEvent } from "../open.ts";
 import {
   editorChanges,
   notebookChanges,
