@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import type { Resources } from "../tools/resources.ts";
 import { JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import { TERMINAL_RESOURCE } from "../tools/terminal_keys.ts";
-import type { RunningWork, StopRunning } from "./checkpoint_types.ts";
+import type { RunningWork, StopRunning } from "./checkpoints/checkpoint_types.ts";
 
 /** The running background jobs and terminal among the session's `resources`. */
 export function runningWorkOf(resources: Resources): RunningWork {

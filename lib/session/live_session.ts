@@ -24,14 +24,14 @@ import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
 import { configureSession, type ConfigureTarget, routeInUse, settingsOf } from "./configure.ts";
-import { Checkpoints, sessionCheckpoints } from "./checkpoints.ts";
+import { Checkpoints, sessionCheckpoints } from "./checkpoints/checkpoints.ts";
 import type {
   CheckpointList,
   ConfirmOverwrite,
   RewindChoice,
   RewindResult,
   StopRunning,
-} from "./checkpoint_types.ts";
+} from "./checkpoints/checkpoint_types.ts";
 import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
 import type { LiveParts, RunningTurn, SessionParts, SessionState } from "./session_parts.ts";
 import type {

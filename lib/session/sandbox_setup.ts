@@ -27,7 +27,7 @@ import { fileSystemFor } from "../../sandbox/fs_helper_client.ts";
 import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
 import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
 import { journaledFileSystem } from "../../sandbox/write_journal.ts";
-import { type OpenRestoreWriter, restoreWriterOpener } from "./_restore_writer.ts";
+import { type OpenRestoreWriter, restoreWriterOpener } from "./checkpoints/_restore_writer.ts";
 
 /**
  * Everything a mode needs to run commands under the sandbox and approvals in use. Its mode and

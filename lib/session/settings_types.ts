@@ -4,7 +4,7 @@
  */
 import type { ApprovalPolicy, REASONING_EFFORTS, SandboxMode } from "../config/schema.ts";
 import type { WireApi } from "../model/request_settings.ts";
-import type { StopRunning } from "./checkpoint_types.ts";
+import type { StopRunning } from "./checkpoints/checkpoint_types.ts";
 
 /** A `model_reasoning_effort` value. */
 export type ReasoningEffort = typeof REASONING_EFFORTS[number];

@@ -37,7 +37,7 @@ import type {
   RewindChoice,
   RewindResult,
   StopRunning,
-} from "./checkpoint_types.ts";
+} from "./checkpoints/checkpoint_types.ts";
 
 export type { ConfigOverride } from "../config/mod.ts";
 export type {
@@ -288,7 +288,7 @@ export type {
   RewindChoice,
   RewindResult,
   StopRunning,
-} from "./checkpoint_types.ts";
+} from "./checkpoints/checkpoint_types.ts";
 
 /** How a prompt ended. */
 export type PromptOutcome = TurnOutcome | SchemaViolation;

@@ -161,7 +161,7 @@ export const sessionRecordSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("checkpoint"),
     ts: timestamp,
-    // A turn's start or end, or a rewind: lib/session/checkpoints.ts's format, checked there.
+    // A turn's start or end, or a rewind: lib/session/checkpoints/checkpoints.ts's format, checked there.
     checkpoint: z.record(z.string(), z.unknown()),
   }),
   z.object({

@@ -13,7 +13,7 @@ import type {
   RewindChoice,
   RewindResult,
   StopRunning,
-} from "../../session/checkpoint_types.ts";
+} from "../../session/checkpoints/checkpoint_types.ts";
 import type { Style } from "../term/progress.ts";
 
 /** What `/undo` and `/rewind` use of the REPL's command context. */

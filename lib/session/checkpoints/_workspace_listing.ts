@@ -4,7 +4,7 @@
  * agent's safe git; in a plain folder, every file under it, up to a limit.
  */
 import { relative } from "node:path";
-import type { GitResult } from "../workspace/safe_git.ts";
+import type { GitResult } from "../../workspace/safe_git.ts";
 
 /** Workspace-relative paths ("/"-separated), or why the files could not be listed. */
 export type Listing = { paths: string[] } | { unavailable: string };

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { SessionError } from "../store/mod.ts";
-import { uuidV7 } from "../store/uuid.ts";
-import { EDIT_HISTORY_KEY, sha256Hex } from "../tools/_edit_history.ts";
-import { sessionWorkspace } from "./_test_session.ts";
-import { openSession, type SessionEvent } from "./open.ts";
+import { parseScript, startFakeProvider } from "../../../tests/fake_provider/server.ts";
+import { SessionError } from "../../store/mod.ts";
+import { uuidV7 } from "../../store/uuid.ts";
+import { EDIT_HISTORY_KEY, sha256Hex } from "../../tools/_edit_history.ts";
+import { sessionWorkspace } from "../_test_session.ts";
+import { openSession, type SessionEvent } from "../open.ts";
 
 const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
 const editor = (id: string, args: Record<string, unknown>) => ({

@@ -5,7 +5,7 @@
  * changed so recently that a change within the same clock tick could hide (git's "racy" files).
  */
 import { join } from "node:path";
-import { sha256Hex } from "../tools/_edit_history.ts";
+import { sha256Hex } from "../../tools/_edit_history.ts";
 import type { BlobStore } from "./_checkpoint_blobs.ts";
 import type { Listing } from "./_workspace_listing.ts";
 

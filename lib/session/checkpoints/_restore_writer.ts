@@ -6,11 +6,11 @@
  * read-only session), and it cannot make symlinks. Under danger-full-access, or where bwrap
  * cannot run, the restore runs in this process with checks by path only, and says so.
  */
-import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
-import type { SandboxMode } from "../../sandbox/command_sandbox.ts";
-import { inProcessFs, type RestoringFileSystem } from "../../sandbox/file_system.ts";
-import { defaultBwrap, startFsHelper } from "../../sandbox/fs_helper_client.ts";
-import { journaledFileSystem } from "../../sandbox/write_journal.ts";
+import { DEFAULT_PROTECTED_NAMES } from "../../../sandbox/bwrap_args.ts";
+import type { SandboxMode } from "../../../sandbox/command_sandbox.ts";
+import { inProcessFs, type RestoringFileSystem } from "../../../sandbox/file_system.ts";
+import { defaultBwrap, startFsHelper } from "../../../sandbox/fs_helper_client.ts";
+import { journaledFileSystem } from "../../../sandbox/write_journal.ts";
 
 /** The file operations of one restore; dispose it when the restore is done. */
 export interface RestoreWriter extends AsyncDisposable {

@@ -4,7 +4,7 @@
  * its name: a damaged or swapped file is never written into the workspace.
  */
 import { join } from "node:path";
-import { sha256Hex } from "../tools/_edit_history.ts";
+import { sha256Hex } from "../../tools/_edit_history.ts";
 
 /** Where a session's checkpoint contents are kept. */
 export interface BlobStore {

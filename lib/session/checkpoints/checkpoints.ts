@@ -10,11 +10,11 @@
  * left is the user's change: it is overwritten only when the user says so.
  */
 import { normalize, relative } from "node:path";
-import { UserError } from "../errors.ts";
-import type { LoopState } from "../loop/agent_loop.ts";
-import type { Block, Message } from "../model/message.ts";
-import { checkpointsDir, readSession, type SessionRecordInput } from "../store/mod.ts";
-import { EDIT_HISTORY_KEY, type EditHistory, sha256Hex } from "../tools/_edit_history.ts";
+import { UserError } from "../../errors.ts";
+import type { LoopState } from "../../loop/agent_loop.ts";
+import type { Block, Message } from "../../model/message.ts";
+import { checkpointsDir, readSession, type SessionRecordInput } from "../../store/mod.ts";
+import { EDIT_HISTORY_KEY, type EditHistory, sha256Hex } from "../../tools/_edit_history.ts";
 import { type BlobStore, blobStore } from "./_checkpoint_blobs.ts";
 import {
   applyRecord,
@@ -30,7 +30,7 @@ import {
 } from "./_checkpoint_records.ts";
 import { badPath, restoreStates } from "./_restore_files.ts";
 import type { OpenRestoreWriter } from "./_restore_writer.ts";
-import { quiesce, runningWorkOf } from "./_running_work.ts";
+import { quiesce, runningWorkOf } from "../_running_work.ts";
 import {
   changesBetween,
   type PathState,
@@ -40,7 +40,7 @@ import {
   takeSnapshot,
 } from "./_tree_snapshot.ts";
 import { type ListingSources, listWorkspaceFiles } from "./_workspace_listing.ts";
-import type { SessionParts } from "./session_parts.ts";
+import type { SessionParts } from "../session_parts.ts";
 import type {
   CheckpointList,
   ConfirmOverwrite,

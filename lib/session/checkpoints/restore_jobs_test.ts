@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { sessionWorkspace } from "./_test_session.ts";
-import { openSession } from "./open.ts";
-import { need } from "../../sandbox/_test_requires.ts";
+import { parseScript, startFakeProvider } from "../../../tests/fake_provider/server.ts";
+import { sessionWorkspace } from "../_test_session.ts";
+import { openSession } from "../open.ts";
+import { need } from "../../../sandbox/_test_requires.ts";
 
 const BWRAP = await need("bwrap");
 

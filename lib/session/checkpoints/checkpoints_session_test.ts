@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseScript, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { readSession } from "../store/mod.ts";
-import { sessionWorkspace } from "./_test_session.ts";
-import { openSession } from "./open.ts";
+import { parseScript, startFakeProvider } from "../../../tests/fake_provider/server.ts";
+import { readSession } from "../../store/mod.ts";
+import { sessionWorkspace } from "../_test_session.ts";
+import { openSession } from "../open.ts";
 
 const script = (turns: unknown[]) => parseScript(turns.map((t) => JSON.stringify(t)).join("\n"));
 const call = (id: string, name: string, args: Record<string, unknown>) => ({

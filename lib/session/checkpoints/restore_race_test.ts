@@ -8,16 +8,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { isTempFileName, type RestoringFileSystem } from "../../sandbox/file_system.ts";
-import { checkpointsDir } from "../store/mod.ts";
-import { sha256Hex } from "../tools/_edit_history.ts";
+import { isTempFileName, type RestoringFileSystem } from "../../../sandbox/file_system.ts";
+import { checkpointsDir } from "../../store/mod.ts";
+import { sha256Hex } from "../../tools/_edit_history.ts";
 import { blobStore } from "./_checkpoint_blobs.ts";
 import { restorePath } from "./_restore_files.ts";
 import { restoreWriterOpener } from "./_restore_writer.ts";
-import { NOTHING_RUNNING } from "./_running_work.ts";
+import { NOTHING_RUNNING } from "../_running_work.ts";
 import { Checkpoints } from "./checkpoints.ts";
-import type { Message } from "../model/message.ts";
-import { need } from "../../sandbox/_test_requires.ts";
+import type { Message } from "../../model/message.ts";
+import { need } from "../../../sandbox/_test_requires.ts";
 
 const BWRAP = await need("bwrap");
 const hasBwrap = BWRAP.ok;

@@ -9,9 +9,9 @@
  * only give a clear message in the ordinary case.
  */
 import { dirname, isAbsolute, join, normalize } from "node:path";
-import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
-import type { FileStat, RestoringFileSystem } from "../../sandbox/file_system.ts";
-import { UserError } from "../errors.ts";
+import { DEFAULT_PROTECTED_NAMES } from "../../../sandbox/bwrap_args.ts";
+import type { FileStat, RestoringFileSystem } from "../../../sandbox/file_system.ts";
+import { UserError } from "../../errors.ts";
 import type { BlobStore } from "./_checkpoint_blobs.ts";
 import type { OpenRestoreWriter } from "./_restore_writer.ts";
 import { type PathState, sameState, stateNow } from "./_tree_snapshot.ts";

@@ -11,8 +11,8 @@
  * is checked here and one that is malformed or names a path outside the workspace is dropped.
  */
 import { z } from "zod";
-import type { Block } from "../model/message.ts";
-import { sha256Hex } from "../tools/_edit_history.ts";
+import type { Block } from "../../model/message.ts";
+import { sha256Hex } from "../../tools/_edit_history.ts";
 import { badPath } from "./_restore_files.ts";
 import type { PathState } from "./_tree_snapshot.ts";
 

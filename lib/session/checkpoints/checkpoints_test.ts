@@ -5,17 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Message } from "../model/message.ts";
-import type { SessionRecordInput } from "../store/mod.ts";
-import { EDIT_HISTORY_KEY } from "../tools/_edit_history.ts";
-import { findGitRoot } from "../workspace/git_root.ts";
-import { repoGit } from "../workspace/repo_git.ts";
-import { openGitRunner } from "../workspace/safe_git.ts";
+import type { Message } from "../../model/message.ts";
+import type { SessionRecordInput } from "../../store/mod.ts";
+import { EDIT_HISTORY_KEY } from "../../tools/_edit_history.ts";
+import { findGitRoot } from "../../workspace/git_root.ts";
+import { repoGit } from "../../workspace/repo_git.ts";
+import { openGitRunner } from "../../workspace/safe_git.ts";
 import { parseRecord } from "./_checkpoint_records.ts";
 import { restoreWriterOpener } from "./_restore_writer.ts";
-import { NOTHING_RUNNING } from "./_running_work.ts";
+import { NOTHING_RUNNING } from "../_running_work.ts";
 import { Checkpoints } from "./checkpoints.ts";
-import { need } from "../../sandbox/_test_requires.ts";
+import { need } from "../../../sandbox/_test_requires.ts";
 
 const HAS_BWRAP = (await need("bwrap")).ok;
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
