@@ -1,6 +1,6 @@
 /** Helpers for the tests in this folder: a temporary home and realistic events. */
 import type { Message } from "../model/message.ts";
-import type { SessionRecordInput } from "./events.ts";
+import type { SessionRecordInput } from "./records.ts";
 import type { SessionHeaderInput } from "./store.ts";
 
 /** A temporary config home, removed on dispose. */

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { SessionError } from "./errors.ts";
-import type { SessionRecord } from "./events.ts";
+import type { SessionRecord } from "./records.ts";
 import { MAX_NAME_CHARS, readSessionNames, setSessionName } from "./names.ts";
 import { readSession } from "./read.ts";
 import { checkpointsDir, createSession, type SessionWriter } from "./store.ts";

@@ -5,7 +5,7 @@ import { forkEnd, forkSession, userTurns } from "./fork.ts";
 import { readSessionNames, setSessionName } from "./names.ts";
 import { readSession } from "./read.ts";
 import { checkpointsDir, createSession } from "./store.ts";
-import type { SessionRecordInput } from "./events.ts";
+import type { SessionRecordInput } from "./records.ts";
 import {
   answerEvent,
   callEvent,

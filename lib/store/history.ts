@@ -1,6 +1,6 @@
 /** Rebuilds the conversation the loop continues from, out of a session's events. */
 import type { Message } from "../model/message.ts";
-import type { SessionRecord } from "./events.ts";
+import type { SessionRecord } from "./records.ts";
 
 /** The result text given to a tool call that has none in the file. */
 export const INTERRUPTED_RESULT =

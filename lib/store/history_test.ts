@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Message } from "../model/message.ts";
-import type { SessionRecord, SessionRecordInput } from "./events.ts";
+import type { SessionRecord, SessionRecordInput } from "./records.ts";
 import { INTERRUPTED_RESULT, replayHistory } from "./history.ts";
 import { answerEvent, callEvent, resultEvent, resultMessage, userEvent } from "./_testing.ts";
 

@@ -2,7 +2,7 @@
 import { basename, join, resolve } from "node:path";
 import { textOf } from "../model/message.ts";
 import { SessionError } from "./errors.ts";
-import type { SessionHeader, SessionOrigin } from "./events.ts";
+import type { SessionHeader, SessionOrigin } from "./records.ts";
 import { parseHeaderLine, readSession, type SavedSession } from "./read.ts";
 import { sessionsRoot } from "./store.ts";
 import { UUID_PATTERN } from "./uuid.ts";

@@ -7,7 +7,7 @@ export {
   type SessionRecord,
   type SessionRecordInput,
   type SessionRecordType,
-} from "./events.ts";
+} from "./records.ts";
 export { INTERRUPTED_RESULT, type ReplayedHistory, replayHistory } from "./history.ts";
 export { type ForkedSession, type ForkOptions, forkSession, userTurns } from "./fork.ts";
 export {

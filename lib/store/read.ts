@@ -8,7 +8,7 @@ import {
   sessionHeaderSchema,
   type SessionRecord,
   sessionRecordSchema,
-} from "./events.ts";
+} from "./records.ts";
 import { replayHistory } from "./history.ts";
 
 /** A session as read from its file. */

@@ -1,7 +1,7 @@
 /**
  * Writes session files: `<home>/sessions/YYYY/MM/DD/session-YYYY-MM-DDThh-mm-ss-<id>.jsonl`
  * (local date and time of creation in the path, UTC in the timestamps inside). The format is
- * described in `events.ts`.
+ * described in `records.ts`.
  */
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
@@ -12,7 +12,7 @@ import {
   sessionHeaderSchema,
   type SessionRecordInput,
   sessionRecordSchema,
-} from "./events.ts";
+} from "./records.ts";
 import { describeIssue, parseEventLine, parseHeaderLine } from "./read.ts";
 import { UUID_PATTERN, uuidV7 } from "./uuid.ts";
 

@@ -7,7 +7,7 @@
  *
  *   deno run -A scripts/bench/resume.ts
  */
-import type { SessionRecordInput } from "../../lib/store/events.ts";
+import type { SessionRecordInput } from "../../lib/store/records.ts";
 import { findResumable } from "../../lib/session/resume.ts";
 import { readSession } from "../../lib/store/read.ts";
 import { createSession, reopenForAppend } from "../../lib/store/store.ts";
