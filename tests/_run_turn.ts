@@ -1,6 +1,6 @@
 /** Test helper: one turn of the real loop in a directory, every call allowed, files in-process. */
 import { type LoopGuardLimits, loopGuardLink } from "../lib/hooks/loop_guard.ts";
-import { remindersLink } from "../lib/hooks/reminders.ts";
+import { remindersLink } from "../lib/hooks/reminders_link.ts";
 import { type LoopDeps, type LoopState, runTurn } from "../lib/loop/agent_loop.ts";
 import type { TurnOutcome } from "../lib/loop/events.ts";
 import { inProcessFs } from "../sandbox/file_system.ts";

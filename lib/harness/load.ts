@@ -14,7 +14,7 @@ import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import { loadLean } from "./lean.ts";
-import { loadReminders } from "./reminders.ts";
+import { loadReminders } from "./reminder_texts.ts";
 import { loadHarnessTexts } from "./session_texts.ts";
 import type { HarnessCandidate } from "./select.ts";
 import {

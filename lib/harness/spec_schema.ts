@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { globProblem } from "./_glob.ts";
-import { LOOP_SHAPES } from "./loop_shapes.ts";
+import { LOOP_SHAPES } from "./loop_shape_names.ts";
 import { projectInstructionsSchema } from "./project_instructions.ts";
 import { contextSchema, contextSlotSchema, requestSchema } from "./request_schema.ts";
 

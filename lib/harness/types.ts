@@ -1,7 +1,7 @@
 import type { ToolDeclaration } from "../model/message.ts";
 import type { RequestSpecs } from "../model/request_settings.ts";
 import type { WireApi } from "../providers/types.ts";
-import type { LoopShape } from "./loop_shapes.ts";
+import type { LoopShape } from "./loop_shape_names.ts";
 
 /** How a capability's structured output becomes the text the model reads. Data from the spec. */
 export interface ResultFormat {

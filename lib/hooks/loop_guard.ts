@@ -21,8 +21,8 @@
  */
 import type { LoopGuardTable } from "../config/schema.ts";
 import type { Harness } from "../harness/types.ts";
-import { loopReminderText } from "../harness/reminders.ts";
-import type { LoopShape } from "../harness/loop_shapes.ts";
+import { loopReminderText } from "../harness/reminder_texts.ts";
+import type { LoopShape } from "../harness/loop_shape_names.ts";
 import type { RepeatedCall } from "../loop/events.ts";
 import { RepetitionDetector } from "../loop/repetition.ts";
 import type {
@@ -41,7 +41,7 @@ import {
   type SeenCall,
   seenCall,
   type Sighting,
-} from "./loop_shapes.ts";
+} from "./loop_detectors.ts";
 
 /** The thresholds of the loop guard; 0 turns a check off. */
 export interface LoopGuardLimits {

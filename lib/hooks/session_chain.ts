@@ -8,7 +8,7 @@ import type { HookTurn, ToolHook, ToolHooks } from "../loop/tool_hooks.ts";
 import { type ApprovalCheck, approvalLink } from "./approval.ts";
 import { withMcpApprovalModes } from "./mcp_approval.ts";
 import { type LoopGuardLimits, loopGuardLink } from "./loop_guard.ts";
-import { remindersLink } from "./reminders.ts";
+import { remindersLink } from "./reminders_link.ts";
 
 /** Options of `sessionToolHooks()`. */
 export interface SessionHookOptions {

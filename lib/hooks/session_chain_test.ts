@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { loadHarness } from "../harness/load.ts";
 import { SandboxGrant, type ToolHook } from "../loop/tool_hooks.ts";
 import { type ApprovalCheck, approvalLink } from "./approval.ts";
-import { remindersLink } from "./reminders.ts";
+import { remindersLink } from "./reminders_link.ts";
 import { sessionToolHooks } from "./session_chain.ts";
 
 const HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));

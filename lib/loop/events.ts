@@ -1,4 +1,4 @@
-import type { LoopShape } from "../harness/loop_shapes.ts";
+import type { LoopShape } from "../harness/loop_shape_names.ts";
 import type { Message, Usage } from "../model/message.ts";
 import type { ProviderFailure, RetryEvent } from "../model/stream.ts";
 import type { ToolProgress } from "../tools/types.ts";

@@ -25,7 +25,7 @@ export const TOOL_STATE_VERSION = 1;
 
 /** The deferred tool names loaded this session, in load order (lib/harness/deferred.ts). */
 export const LOADED_TOOLS_KEY = "harness.loaded_tools";
-/** Tool calls since the todo list last changed, and the list then (lib/harness/reminders.ts). */
+/** Tool calls since the todo list last changed, and the list then (lib/harness/reminder_texts.ts). */
 export const TODO_WATCH_KEY = "harness.todo_watch";
 
 /** Most undo-history content a snapshot keeps, in characters; older edits are dropped. */

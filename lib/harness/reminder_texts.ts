@@ -3,7 +3,7 @@ import type { ToolContext } from "../tools/capability.ts";
 import { TODO_WATCH_KEY } from "../tools/session_state.ts";
 import { HarnessError } from "../errors.ts";
 import { checkPromptTemplate } from "./prompt.ts";
-import type { LoopShape } from "./loop_shapes.ts";
+import type { LoopShape } from "./loop_shape_names.ts";
 import type { HarnessSpec } from "./spec_schema.ts";
 import type { Harness, Reminder } from "./types.ts";
 

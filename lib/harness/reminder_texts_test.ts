@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { HarnessError } from "../errors.ts";
 import { loadHarness, loadHarnessDir } from "./load.ts";
 import { BASE_FILES, BASE_SPEC, writeHarness } from "./_test_harness.ts";
-import { loopReminderText, todoReminderAfterCall } from "./reminders.ts";
+import { loopReminderText, todoReminderAfterCall } from "./reminder_texts.ts";
 
 const dirs = { builtinDir: fileURLToPath(new URL("../../harnesses", import.meta.url)) };
 

@@ -5,7 +5,7 @@
  * (`SameCallRun`: failing, or a read), a cycle of two to four calls with the same outcomes
  * (`CycleWatch`), and steps that only repeat earlier calls (`ProgressWatch`).
  */
-import type { LoopShape } from "../harness/loop_shapes.ts";
+import type { LoopShape } from "../harness/loop_shape_names.ts";
 import type { RepeatedCall } from "../loop/events.ts";
 import type { HookCall, HookResult } from "../loop/tool_hooks.ts";
 
