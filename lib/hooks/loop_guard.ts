@@ -24,6 +24,7 @@ import type { Harness } from "../harness/types.ts";
 import { loopReminderText } from "../harness/reminder_texts.ts";
 import type { LoopShape } from "../harness/loop_shape_names.ts";
 import type { RepeatedCall } from "../loop/events.ts";
+import { describeLoop } from "../loop/repeated_call.ts";
 import { RepetitionDetector } from "../loop/repetition.ts";
 import type {
   HookCall,
@@ -255,7 +256,11 @@ function linkVerdict(verdict: GuardVerdict) {
   const shape = verdict.call.shape ?? "failing_call";
   return {
     action: "stop" as const,
-    outcome: { status: "repeated_call" as const, call: verdict.call },
+    outcome: {
+      status: "repeated_call" as const,
+      call: verdict.call,
+      words: describeLoop(verdict.call),
+    },
     reason: STOP_REASONS[shape] ?? "the turn stopped on a repeated failing call",
   };
 }

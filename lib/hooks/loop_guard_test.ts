@@ -61,6 +61,7 @@ Deno.test("the same failing call three times gets the harness's reminder; a four
     "a failing call has no shape, as before shapes",
   );
   assert.match(outcome.call.error, /missing\.txt/);
+  assert.equal(outcome.words.headline, "the same failing call 4 times in a row", "in words");
   const reminder = /Warning: this exact exec_command call has now failed 3 times in a row/;
   assert.deepEqual(results.map((r) => reminder.test(r)), [false, false, true, false]);
   assert.equal(results.length, 4, "the stopping call has its result, so the history stays valid");

@@ -47,7 +47,7 @@ export type LoopEvent =
   | { type: "turn_end"; outcome: TurnOutcome; usage: Usage };
 
 /**
- * What the loop guard stopped a turn on (`describeLoop()` words it for people): a failing call,
+ * What the loop guard stopped a turn on (the outcome's `words` say it for people): a failing call,
  * or, with `shape`, a reply without a usable command (`name` "format error"), a cycle of calls
  * (`name` their names joined by " → ", `args` theirs in order), a read-only call, steps that
  * repeat earlier calls (the last call), or replies cut off for repeating a span (`name` "text" or
@@ -67,6 +67,18 @@ export interface RepeatedCall {
   repeats: number;
 }
 
+/** A stopped loop in words for people, whatever the front end (`describeLoop()` writes it). */
+export interface LoopDescription {
+  /** What the model did, after "Stopped: " ("the same failing call 4 times in a row"). */
+  headline: string;
+  /** The whole error line, naming what repeated. */
+  message: string;
+  /** What it got each time, as a sentence without a final period, or "". */
+  detail: string;
+  /** How to allow more: the `[loop_guard]` key and what it sets. */
+  setting: string;
+}
+
 /** How a turn ended. */
 export type TurnOutcome =
   /** `refused`: the model declined (stop reason `refusal`); `finalText` is its refusal. */
@@ -75,7 +87,7 @@ export type TurnOutcome =
   | { status: "aborted" }
   | { status: "step_limit"; limit: number }
   /**
-   * The loop guard stopped the model repeating itself (`call` says how); `harnesses` (filled in
-   * by the session) are the ones worth trying instead.
+   * The loop guard stopped the model repeating itself (`call` says how, `words` in words for
+   * people); `harnesses` (filled in by the session) are the ones worth trying instead.
    */
-  | { status: "repeated_call"; call: RepeatedCall; harnesses?: string[] };
+  | { status: "repeated_call"; call: RepeatedCall; words: LoopDescription; harnesses?: string[] };

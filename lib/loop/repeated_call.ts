@@ -1,17 +1,5 @@
 /** What the loop guard stopped a turn on, in words for people, whatever the front end. */
-import type { RepeatedCall } from "./events.ts";
-
-/** A stopped loop in words: see `describeLoop()`. */
-export interface LoopDescription {
-  /** What the model did, after "Stopped: " ("the same failing call 4 times in a row"). */
-  headline: string;
-  /** The whole error line, naming what repeated. */
-  message: string;
-  /** What it got each time, as a sentence without a final period, or "". */
-  detail: string;
-  /** How to allow more: the `[loop_guard]` key and what it sets. */
-  setting: string;
-}
+import type { LoopDescription, RepeatedCall } from "./events.ts";
 
 /** `call` (a `repeated_call` outcome's) in words. */
 export function describeLoop(call: RepeatedCall): LoopDescription {

@@ -2,7 +2,6 @@ import type { Harness } from "../harness/types.ts";
 import type { SubagentFacts } from "../hooks/session_events.ts";
 import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
-import { describeLoop } from "../loop/repeated_call.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
 import { addUsage, emptyUsage } from "../model/message.ts";
@@ -152,7 +151,7 @@ function finalTextOf(outcome: Awaited<ReturnType<typeof runTurn>>): string {
     case "step_limit":
       return `it made ${outcome.limit} model requests without finishing`;
     case "repeated_call":
-      return describeLoop(outcome.call).message;
+      return outcome.words.message;
     default:
       return "";
   }

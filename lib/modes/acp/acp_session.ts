@@ -18,7 +18,6 @@ import type {
 import type { ApprovalReply } from "../../approval/hook.ts";
 import { AuthError, UsageError, UserError } from "../../errors.ts";
 import { loadHarness } from "../../harness/load.ts";
-import { describeLoop } from "../../loop/repeated_call.ts";
 import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
 import {
   type Opening,
@@ -226,11 +225,11 @@ export class AcpSession implements AsyncDisposable {
       case "step_limit":
         return "max_turn_requests";
       case "repeated_call": {
-        const { call, harnesses = [] } = outcome;
+        const { words, harnesses = [] } = outcome;
         const others = harnesses.length ? ` (${harnesses.join(", ")} fit this model)` : "";
         this.#send(chunk(
           "agent_message_chunk",
-          `\n\nStopped: ${describeLoop(call).message}. Try another harness in the Harness ` +
+          `\n\nStopped: ${words.message}. Try another harness in the Harness ` +
             `option${others}, or a bigger model.`,
         ));
         return "end_turn";

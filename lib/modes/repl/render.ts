@@ -4,7 +4,6 @@
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { LoopEvent } from "../../loop/events.ts";
-import { describeLoop } from "../../loop/repeated_call.ts";
 import { type Block, textOf } from "../../model/message.ts";
 import {
   changeTitle,
@@ -378,7 +377,7 @@ function outcomeLines(event: Extract<LoopEvent, { type: "turn_end" }>, style: St
       ];
     case "repeated_call":
       return [
-        style.red(`Stopped: ${describeLoop(outcome.call).headline}`),
+        style.red(`Stopped: ${outcome.words.headline}`),
         style.dim(`  ${terminalText(describeCall(outcome.call))}`),
         ...outcome.call.error.split("\n").map((line) => style.dim(`  ${line}`)),
       ];

@@ -1,6 +1,5 @@
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { LoopEvent, RepeatedCall, TurnOutcome } from "../../loop/events.ts";
-import { describeLoop } from "../../loop/repeated_call.ts";
 import type { SessionEvent } from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { type Block, textOf } from "../../model/message.ts";
@@ -307,8 +306,7 @@ export function repeatedCallFailure(
   outcome: Extract<TurnOutcome, { status: "repeated_call" }>,
   flag: "--harness" | "/harness",
 ): { message: string; hint: string } {
-  const { call, harnesses = [] } = outcome;
-  const { message, detail, setting } = describeLoop(call);
+  const { words: { message, detail, setting }, harnesses = [] } = outcome;
   const others = harnesses.length
     ? `Try another harness before a bigger model: ${
       harnesses.map((id) => `${flag} ${id}`).join(", ")
