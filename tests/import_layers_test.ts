@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
-const LEAVES = ["lib/errors.ts", "lib/input_file.ts", "lib/version.ts", "lib/cancel.ts"];
+const LEAVES = [
+  "lib/errors.ts",
+  "lib/input_file.ts",
+  "lib/version.ts",
+  "lib/cancel.ts",
+  "lib/nearest.ts",
+];
 const BELOW_LOOP = [
   "lib/trajectory",
   "lib/store",
@@ -53,7 +59,13 @@ const ALLOWED: Record<string, string[]> = {
   "lib/trajectory": ["lib/trajectory", "lib/model", "lib/errors.ts"],
   "lib/store": ["lib/store", "lib/model", "lib/errors.ts", "lib/input_file.ts", "lib/version.ts"],
   "lib/approval": ["lib/approval", "lib/errors.ts", "lib/cancel.ts"],
-  "lib/config": ["lib/config", "lib/providers", "lib/errors.ts", "lib/input_file.ts"],
+  "lib/config": [
+    "lib/config",
+    "lib/providers",
+    "lib/errors.ts",
+    "lib/input_file.ts",
+    "lib/nearest.ts",
+  ],
   "lib/harness": [
     "lib/harness",
     "lib/tools",
@@ -67,6 +79,7 @@ const ALLOWED: Record<string, string[]> = {
   "lib/model": ["lib/model"],
   "lib/errors.ts": [],
   "lib/cancel.ts": [],
+  "lib/nearest.ts": [],
   "lib/input_file.ts": ["lib/errors.ts"],
   "lib/version.ts": ["deno.json", "lib/_build_info.json"],
   "sandbox": ["sandbox"],

@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../errors.ts";
 import type { Invocation } from "./flags.ts";
-import { typoDistance } from "../config/typo_distance.ts";
+import { nearestName } from "../nearest.ts";
 
 /** `help [COMMAND...]` as `COMMAND... --help`; other arguments as they are. */
 export function helpArgv(argv: string[], program: Command): string[] {
@@ -47,15 +47,8 @@ export function checkMistypedCommand(
   });
 }
 
-/** The command `word` is a typo of: one edit away (two for names over five letters). */
+/** The command `word` is a typo of: one edit away (two for words over five letters). */
 export function nearCommand(word: string, names: readonly string[]): string | undefined {
   if (word.length < 3 || /\s/.test(word) || names.includes(word)) return undefined;
-  const lower = word.toLowerCase();
-  let best: { name: string; distance: number } | undefined;
-  for (const name of names) {
-    const distance = typoDistance(lower, name);
-    if (distance > (name.length > 5 ? 2 : 1)) continue;
-    if (!best || distance < best.distance) best = { name, distance };
-  }
-  return best?.name;
+  return nearestName(word, names, { within: word.length > 5 ? 2 : 1, contains: false });
 }

@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../errors.ts";
 import { parseArgs } from "./cli.ts";
-import { typoDistance } from "../config/typo_distance.ts";
 import { nearCommand } from "./help.ts";
 
 const COMMANDS = ["exec", "resume", "fork", "debug", "trust-changes", "help"];
-
-Deno.test("typoDistance() counts a swap of neighbouring letters as one edit", () => {
-  assert.equal(typoDistance("exce", "exec"), 1);
-  assert.equal(typoDistance("resmue", "resume"), 1);
-  assert.equal(typoDistance("hello", "help"), 2);
-  assert.equal(typoDistance("", "abc"), 3);
-});
 
 Deno.test("nearCommand() finds the command a single word is a typo of, and nothing else", () => {
   assert.equal(nearCommand("exce", COMMANDS), "exec");

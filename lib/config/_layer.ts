@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ConfigError, tomlSyntaxHint, UsageError } from "../errors.ts";
 import { isCodexOnlyKey } from "./_codex_keys.ts";
 import { formatTomlValue, isTable, joinKeyPath, splitKeyPath } from "./_keypath.ts";
-import { typoDistance } from "./typo_distance.ts";
+import { nearestName } from "../nearest.ts";
 
 /** Where a layer came from, for messages. */
 export interface LayerSource {
@@ -159,13 +159,7 @@ function knownKeysAt(schema: z.core.$ZodType, path: readonly string[]): string[]
 }
 
 function closest(word: string, candidates: readonly string[]): string | undefined {
-  const limit = word.length <= 4 ? 1 : 2;
-  let best: { name: string; distance: number } | undefined;
-  for (const name of candidates) {
-    const distance = typoDistance(word.toLowerCase(), name.toLowerCase());
-    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
+  return nearestName(word, candidates, { within: word.length <= 4 ? 1 : 2, contains: false });
 }
 
 const KEY_TEXT = String.raw`(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')`;

@@ -11,7 +11,7 @@ import { loadCatalog } from "../../providers/catalog.ts";
 import type { WireApi } from "../../providers/types.ts";
 import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
 import { type ModelPrice, modelPrice } from "../../session/cost.ts";
-import { nearestNames } from "../term/nearest.ts";
+import { nearestNames } from "../../nearest.ts";
 import { trialName, type TrialPlan } from "./job_layout.ts";
 import type { EvalTask } from "./types.ts";
 

@@ -25,7 +25,7 @@ import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { isTable } from "../../config/_keypath.ts";
 import { parseToml } from "../../config/_layer.ts";
-import { typoDistance } from "../../config/typo_distance.ts";
+import { nearestName } from "../../nearest.ts";
 import { ConfigError } from "../../errors.ts";
 import { InputFileError, readInputText } from "../../input_file.ts";
 import { type HarborCommandOptions, loadHarborTasks, TASK_NAME } from "./harbor_tasks.ts";
@@ -217,7 +217,9 @@ class TaskFileText {
 
   /** The error for a root key other than `task`. */
   unknownRootKey(key: string): ConfigError {
-    const guess = typoDistance(key.toLowerCase(), "task") <= 2 ? '; did you mean "task"?' : "";
+    const guess = nearestName(key, ["task"], { within: 2, contains: false })
+      ? '; did you mean "task"?'
+      : "";
     return new ConfigError(`Unknown key "${key}" in "${this.file}"${guess}`, {
       hint: `A task file holds only [[task]] tables: ${EXAMPLE}`,
     });
@@ -231,7 +233,7 @@ class TaskFileText {
     const of = `${task} of "${this.file}"`;
     if (issue.code === "unrecognized_keys") {
       const key = issue.keys[0];
-      const guess = Object.keys(KEY_EXAMPLES).find((known) => typoDistance(key, known) <= 2);
+      const guess = nearestName(key, Object.keys(KEY_EXAMPLES), { within: 2, contains: false });
       const suggestion = guess === undefined ? "" : `; did you mean "${guess}"?`;
       return new ConfigError(`Unknown key "${key}" in ${of}${this.lineOf(index)}${suggestion}`, {
         hint: `A task takes ${Object.keys(KEY_EXAMPLES).map((k) => `"${k}"`).join(", ")}`,

@@ -8,7 +8,7 @@ import { terminalText } from "../../approval/visible.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { McpServerEntry } from "../../config/schema.ts";
 import { UsageError } from "../../errors.ts";
-import { nearestNames } from "../term/nearest.ts";
+import { nearestNames } from "../../nearest.ts";
 
 /** What `env` and header values show as: they often hold keys. */
 const HIDDEN = "*****";

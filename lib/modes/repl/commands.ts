@@ -9,7 +9,7 @@ import { pickReviewTarget } from "./review_picker.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { colorDiff } from "./render.ts";
-import { editDistance } from "../term/nearest.ts";
+import { nearestName } from "../../nearest.ts";
 import { formatCost } from "../term/status_line.ts";
 import type { RawTerminal } from "./list_picker.ts";
 import { HOOKS_COMMAND } from "./hooks_command.ts";
@@ -123,7 +123,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     ctx.print([`/${name} comes in a later release`]);
     return;
   }
-  const near = closest(name, [...COMMANDS.map((c) => c.name), ...LATER]);
+  const near = nearestName(name, [...COMMANDS.map((c) => c.name), ...LATER]);
   ctx.print([
     `Unknown command "/${name}"${near ? `; did you mean /${near}?` : ""} (/help lists them)`,
   ]);
@@ -250,15 +250,4 @@ async function compact(_: string, ctx: CommandContext): Promise<void> {
 
 function debugConfig(_: string, ctx: CommandContext): void {
   ctx.print(terminalText(ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
-}
-
-/** The known name nearest to `name`, when it is near enough to be a likely typo. */
-export function closest(name: string, known: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = candidate.startsWith(name) && name.length > 0 ? 0.5 : editDistance(name, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }

@@ -7,7 +7,7 @@
 import { terminalText } from "../../approval/visible.ts";
 import type { McpPrompt } from "../../tools/mcp_hub.ts";
 import type { Session } from "../../session/open.ts";
-import { editDistance } from "../term/nearest.ts";
+import { nearestName } from "../../nearest.ts";
 import type { Style } from "../term/progress.ts";
 
 /** Command names of MCP prompts start with this. */
@@ -163,7 +163,7 @@ function unknownPrompt(name: string, prompts: McpPrompt[], session: Session): Er
     });
   }
   const names = prompts.map(promptCommandName);
-  const near = names.find((n) => editDistance(lower, n.toLowerCase()) <= 2);
+  const near = nearestName(lower, names, { within: 2, contains: false });
   return Object.assign(new Error(`Unknown command "/${name}": no MCP server offers that prompt`), {
     hint: near
       ? `Did you mean /${near}?`

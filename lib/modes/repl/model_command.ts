@@ -8,7 +8,7 @@ import { REASONING_EFFORTS } from "../../config/schema.ts";
 import { UserError } from "../../errors.ts";
 import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
 import type { ReasoningEffort, Session } from "../../session/open.ts";
-import { nearestNames } from "../term/nearest.ts";
+import { nearestNames } from "../../nearest.ts";
 import type { Style } from "../term/progress.ts";
 import { type PickerItem, pickFromList, type RawTerminal } from "./list_picker.ts";
 
