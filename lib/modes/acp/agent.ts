@@ -36,7 +36,7 @@ import {
   SessionNotFoundError,
   UntrustedDirectoryError,
 } from "../../session/open.ts";
-import { findSessions, readSessionNames, SessionError } from "../../store/mod.ts";
+import { listSavedSessions, SessionError } from "../../session/saved_sessions.ts";
 import { VERSION } from "../../version.ts";
 import { AcpSession, type AcpSessionDeps } from "./acp_session.ts";
 import { unknownSession } from "./errors.ts";
@@ -127,15 +127,14 @@ export class AcpAgent implements AsyncDisposable {
 
   async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
     const home = configHome(this.#env, this.#base.cwd);
-    const all = await findSessions(home, { cwd: params.cwd ?? undefined, withPrompt: true });
+    const { sessions: all } = await listSavedSessions(home, { cwd: params.cwd ?? undefined });
     const start = Number(params.cursor ?? 0) || 0;
     const page = all.slice(start, start + PAGE);
-    const names = await readSessionNames(home).catch(() => new Map<string, string>());
     return {
       sessions: page.map((s) => ({
         sessionId: s.id,
         cwd: s.cwd,
-        title: names.get(s.id) ?? firstLine(s.firstPrompt ?? ""),
+        title: s.name ?? firstLine(s.firstPrompt ?? ""),
         updatedAt: s.modified.toISOString(),
       })),
       ...(start + PAGE < all.length ? { nextCursor: String(start + PAGE) } : {}),

@@ -6,7 +6,7 @@
  */
 import { RequestError } from "@agentclientprotocol/sdk";
 import { AuthError, UsageError, UserError } from "../../errors.ts";
-import { SessionError } from "../../store/mod.ts";
+import { SessionError } from "../../session/saved_sessions.ts";
 
 /** `error` as the RequestError the handler answers with. */
 export function requestErrorOf(error: unknown): RequestError {

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { APPROVAL_POLICIES, SANDBOX_MODES } from "../../config/schema.ts";
-import { isSessionId } from "../../store/mod.ts";
+import { isSessionId } from "../../session/saved_sessions.ts";
 
 /** Both tools answer `{threadId, content}` as structured content. */
 const OUTPUT_SCHEMA = {

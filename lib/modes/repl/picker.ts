@@ -1,7 +1,6 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
 import { terminalText } from "../../approval/visible.ts";
-import { resumableSessions } from "../../session/resume.ts";
-import { readSessionNames, type SessionSummary } from "../../store/mod.ts";
+import { listSavedSessions, type SavedSessionListing } from "../../session/saved_sessions.ts";
 import type { Style } from "../term/progress.ts";
 
 const SHOWN = 20;
@@ -20,16 +19,15 @@ export interface PickOptions {
  * returns the id the user picks, or undefined.
  */
 export async function pickSession(home: string, opts: PickOptions): Promise<string | undefined> {
-  const sessions = await resumableSessions(home, { cwd: opts.cwd, limit: SHOWN });
+  const { sessions, namesError } = await listSavedSessions(home, { cwd: opts.cwd, limit: SHOWN });
   if (sessions.length === 0) {
     opts.print([`No saved sessions${opts.cwd ? ` for "${terminalText(opts.cwd)}"` : ""}`]);
     return undefined;
   }
-  const names = await readSessionNames(home).catch((e: Error) => {
-    opts.print([opts.style.dim(`Session names not shown: ${terminalText(e.message)}`)]);
-    return new Map<string, string>();
-  });
-  opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style, names.get(s.id))));
+  if (namesError) {
+    opts.print([opts.style.dim(`Session names not shown: ${terminalText(namesError.message)}`)]);
+  }
+  opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style)));
   const answer = (await opts.ask(`Session number (Enter to cancel) › `))?.trim() ?? "";
   const index = Number(answer);
   if (!answer || !Number.isInteger(index) || index < 1 || index > sessions.length) {
@@ -42,9 +40,9 @@ export async function pickSession(home: string, opts: PickOptions): Promise<stri
  * One saved session, its name (`/rename`) first when it has one; what a session file says is
  * shown with control characters made visible.
  */
-function pickerLine(s: SessionSummary, n: number, style: Style, name?: string): string {
+function pickerLine(s: SavedSessionListing, n: number, style: Style): string {
   const prompt = terminalText((s.firstPrompt ?? "(no prompt)").replace(/\s+/g, " ").slice(0, 60));
-  const named = name === undefined ? "" : `${style.bold(terminalText(name))} · `;
+  const named = s.name === undefined ? "" : `${style.bold(terminalText(s.name))} · `;
   return `${String(n).padStart(2)}  ${style.dim(ago(s.modified))}  ${terminalText(s.cwd)}  ` +
     named + prompt + (s.origin === "repl" ? "" : style.dim(` (${terminalText(s.origin)})`));
 }
