@@ -4,7 +4,7 @@ import { startFakeOllama } from "../../tests/fake_ollama/server.ts";
 import { startFakeLlamaCpp } from "../../tests/fake_local/llamacpp.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { runCommand } from "../modes/repl/commands.ts";
-import { makeStyle } from "../modes/term/progress.ts";
+import { makeStyle } from "../modes/term/style.ts";
 import { openSession, type Session, type SessionEvent } from "./open.ts";
 
 const signal = () => new AbortController().signal;

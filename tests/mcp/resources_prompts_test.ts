@@ -13,7 +13,7 @@ import { allowAll, freshState } from "../../lib/loop/_test_loop.ts";
 import { dispatchToolCall } from "../../lib/loop/dispatch.ts";
 import { McpServers } from "../../lib/mcp/mcp_servers.ts";
 import { type CommandContext, runCommand } from "../../lib/modes/repl/commands.ts";
-import { makeStyle } from "../../lib/modes/term/progress.ts";
+import { makeStyle } from "../../lib/modes/term/style.ts";
 import { openProvider } from "../../lib/providers/mod.ts";
 import { testSettings } from "../../lib/providers/_testing.ts";
 import type { Session } from "../../lib/session/types.ts";

@@ -17,7 +17,7 @@ import { estimateCost, planModels, planPairs, planTrials, splitList } from "./pl
 import { EvalProgress } from "./progress.ts";
 import { writeOutputs } from "./outputs.ts";
 import { renderReport } from "./report/terminal.ts";
-import { colorWanted } from "../term/progress.ts";
+import { colorWanted } from "../term/style.ts";
 import { renderComparison } from "./report/compare.ts";
 import { selfCommand } from "./self_command.ts";
 import type { EvalTask } from "./types.ts";

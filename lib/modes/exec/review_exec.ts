@@ -13,7 +13,7 @@ import {
   withInterrupt,
 } from "./exec_turn.ts";
 import type { ExecOptions, ReviewArgs } from "./exec_options.ts";
-import { colorWanted, makeStyle } from "../term/progress.ts";
+import { colorWanted, makeStyle } from "../term/style.ts";
 import { outputPlaceOf } from "../../workspace/output_file.ts";
 import {
   renderedOutcome,

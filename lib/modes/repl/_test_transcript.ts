@@ -1,5 +1,5 @@
 /** Transcripts for the rendering tests: what one writes, kept as text. */
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { Transcript, type TranscriptOptions } from "./render.ts";
 
 /** A transcript with colors on and no spinner unless `opts` says otherwise; `out()` is all it wrote. */

@@ -6,7 +6,8 @@
 import type { ApprovalQuestion, Approver } from "../../approval/hook.ts";
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { ANSWER_CHOICES, parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
-import { colorDiffLine, head, type Style } from "../term/progress.ts";
+import { colorDiffLine, type Style } from "../term/style.ts";
+import { head } from "../term/text_window.ts";
 
 export { parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import type { ApprovalAsk } from "../../approval/hook.ts";
 import { promptly } from "../../approval/_test_wait.ts";
 import { until } from "../../../tests/e2e/_poll.ts";

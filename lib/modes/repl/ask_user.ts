@@ -1,7 +1,7 @@
 /** The REPL's side of `user.ask`: each question with numbered options, answered on one line. */
 import { terminalSafe } from "../../approval/visible.ts";
 import type { AskUser, UserQuestion } from "../../tools/ask_user.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 import { readUnlessWithdrawn } from "./approvals.ts";
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { promptly } from "../../approval/_test_wait.ts";
 import { until } from "../../../tests/e2e/_poll.ts";
 import type { UserQuestion } from "../../tools/ask_user.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { replAskUser } from "./ask_user.ts";
 
 const QUESTIONS: UserQuestion[] = [

@@ -3,7 +3,8 @@
  * file or a session reports is shown with its control characters made visible (`terminalSafe`).
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
-import { formatDuration, type Style } from "../term/progress.ts";
+import { formatDuration } from "../term/duration.ts";
+import type { Style } from "../term/style.ts";
 import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
 import { pickReviewTarget } from "./review_picker.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";

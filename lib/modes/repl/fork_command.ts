@@ -12,7 +12,7 @@ import {
   SessionError,
   setSessionName,
 } from "../../store/mod.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/fork` and `/rename` use of the REPL's command context. */
 export interface ForkContext {

@@ -7,7 +7,7 @@
 import { terminalSafe } from "../../approval/visible.ts";
 import type { HookView } from "../../hooks/user_hooks.ts";
 import type { Session } from "../../session/open.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/hooks` uses of the REPL's command context. */
 export interface HooksContext {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { HookView } from "../../hooks/user_hooks.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { chooseHooks, hookListLines } from "./hooks_command.ts";
 
 const view = (index: number, scope: "user" | "project", trusted: boolean): HookView => ({

@@ -7,7 +7,7 @@
 import { terminalText } from "../../approval/visible.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import { finishInit, planInit } from "../../workspace/init_agents_md.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/init` uses of the REPL's command context. */
 export interface InitContext {

@@ -4,7 +4,7 @@
  * transcript in raw mode and erases itself when done.
  */
 import process from "node:process";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** One row: what is shown and what choosing it gives. */
 export interface PickerItem<T> {

@@ -9,7 +9,7 @@ import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
 import type { McpServerView, McpToolView } from "../../tools/mcp_hub.ts";
 import { nearestNames } from "../../nearest.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/mcp` uses of the REPL's command context. */
 export interface McpContext {

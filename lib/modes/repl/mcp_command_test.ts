@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Session } from "../../session/types.ts";
 import { type McpHub, type McpServerView, NO_MCP_SERVERS } from "../../tools/mcp_hub.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { type CommandContext, runCommand } from "./commands.ts";
 import { argumentLines } from "./mcp_command.ts";
 import { untrustedView } from "../../mcp/untrusted_servers.ts";

@@ -8,7 +8,7 @@ import { terminalText } from "../../approval/visible.ts";
 import type { McpPrompt } from "../../tools/mcp_hub.ts";
 import type { Session } from "../../session/open.ts";
 import { nearestName } from "../../nearest.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** Command names of MCP prompts start with this. */
 export const PROMPT_COMMAND_PREFIX = "mcp__";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Session } from "../../session/types.ts";
 import { fakeMcpHub, type FakeMcpServer } from "../../tools/_test_mcp_hub.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { type CommandContext, type CommandResult, runCommand } from "./commands.ts";
 import { promptArguments, splitWords } from "./mcp_prompt_command.ts";
 

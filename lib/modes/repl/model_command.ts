@@ -9,7 +9,7 @@ import { UserError } from "../../errors.ts";
 import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
 import type { ReasoningEffort, Session } from "../../session/open.ts";
 import { nearestNames } from "../../nearest.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 import { type PickerItem, pickFromList, type RawTerminal } from "./list_picker.ts";
 
 /** What `/model` reaches of the REPL (a part of the commands' context). */

@@ -3,7 +3,7 @@ import { MissingKeyError } from "../../config/auth.ts";
 import type { ProviderChoice } from "../../session/choices.ts";
 import { wireMismatch } from "../../session/setup.ts";
 import type { ProviderSettings } from "../../providers/types.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { checkListed, pickableModels } from "./model_command.ts";
 import { inReplTerms } from "./repl_hints.ts";
 

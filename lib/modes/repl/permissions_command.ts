@@ -13,7 +13,7 @@ import type {
   SettingsUpdate,
   StopRunning,
 } from "../../session/types.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/permissions` reaches of the REPL (a part of the commands' context). */
 export interface PermissionsContext {

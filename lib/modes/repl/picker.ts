@@ -1,7 +1,7 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
 import { terminalText } from "../../approval/visible.ts";
 import { listSavedSessions, type SavedSessionListing } from "../../session/saved_sessions.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 const SHOWN = 20;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createSession } from "../../store/store.ts";
 import { tempHome, testHeader, userEvent } from "../../store/_testing.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { pickSession } from "./picker.ts";
 import { sessionNamesFile, setSessionName } from "../../store/names.ts";
 

@@ -5,7 +5,7 @@
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** The input prompt while plan mode is on. */
 export const PLAN_PROMPT = "plan › ";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ProposedPlan, Session } from "../../session/types.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { PLAN_APPROVED, reviewPlan } from "./plan_command.ts";
 
 /** The plan-mode part of a session, and the answers typed in turn; returns what was printed. */

@@ -5,7 +5,8 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { Message } from "../../model/message.ts";
-import { describeCall, type Style } from "../term/progress.ts";
+import { describeCall } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** How many of the last prompts the recap shows. */
 export const RECAP_PROMPTS = 3;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../model/message.ts";
 import type { SessionEvent } from "../../session/open.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { testTranscript as transcript } from "./_test_transcript.ts";
 
 const ESC = "\x1b";

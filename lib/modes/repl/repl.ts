@@ -6,7 +6,8 @@
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
-import { makeStyle, repeatedCallFailure, type Style } from "../term/progress.ts";
+import { repeatedCallFailure } from "../term/progress.ts";
+import { makeStyle, type Style } from "../term/style.ts";
 import { sessionStatusLine } from "../term/status_line.ts";
 import {
   freshOpening,

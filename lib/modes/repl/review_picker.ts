@@ -1,6 +1,6 @@
 /** `/review` without an argument: the four targets to pick from, then a branch or a commit. */
 import { terminalText } from "../../approval/visible.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 import type { RepoGit } from "../../workspace/repo_git.ts";
 import type { ReviewTarget } from "../../review/target.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { repoGit } from "../../workspace/repo_git.ts";
 import { pickReviewTarget } from "./review_picker.ts";
 import { openGitRunner } from "../../workspace/safe_git.ts";

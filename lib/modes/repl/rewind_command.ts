@@ -14,7 +14,7 @@ import type {
   RewindResult,
   StopRunning,
 } from "../../session/checkpoints/checkpoint_types.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/undo` and `/rewind` use of the REPL's command context. */
 export interface RewindContext {

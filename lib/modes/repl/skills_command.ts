@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import { terminalSafe } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
 import type { SkillListing } from "../../session/types.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 
 /** What `/skills` reaches of the REPL. */
 interface SkillsContext {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Session, SkillListing } from "../../session/types.ts";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { SKILLS_COMMAND } from "./skills_command.ts";
 
 /** What `/skills` prints for a session in `/w` offering `skills`. */

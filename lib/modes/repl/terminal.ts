@@ -2,7 +2,7 @@
  * The terminal the REPL runs on: what it allows (line editing, escape sequences), writing to
  * stdout, and showing long text through `$PAGER` when it does not fit the screen.
  */
-import { colorWanted } from "../term/progress.ts";
+import { colorWanted } from "../term/style.ts";
 import type { ReplInput } from "./input.ts";
 import type { Transcript } from "./render.ts";
 

@@ -4,7 +4,7 @@
  * (as `interpreter trust` does), a no leaves them off in this run's sessions without asking again.
  */
 import type { DefinitionTrustQuestion } from "../../session/open.ts";
-import type { Style } from "../term/progress.ts";
+import type { Style } from "../term/style.ts";
 import { definitionCount, definitionLines, saidYes } from "../term/trust_lines.ts";
 import { terminalText } from "../../approval/visible.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeStyle } from "../term/progress.ts";
+import { makeStyle } from "../term/style.ts";
 import { replTrustQuestion } from "./trust_question.ts";
 
 const definitions = [

@@ -1,8 +1,11 @@
-import { terminalSafe, terminalText } from "../../approval/visible.ts";
+import { terminalSafe } from "../../approval/visible.ts";
 import type { LoopEvent, RepeatedCall, TurnOutcome } from "../../loop/events.ts";
 import type { SessionEvent } from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { type Block, textOf } from "../../model/message.ts";
+import { formatDuration } from "./duration.ts";
+import { colorDiffLine, type Style } from "./style.ts";
+import { head, tail } from "./text_window.ts";
 import {
   type CommandView,
   type FileChangeView,
@@ -12,28 +15,6 @@ import {
   type ToolView,
   toolView,
 } from "../../session/tool_views/tool_view.ts";
-
-/** Styling for stderr progress; plain when stderr is not a terminal or NO_COLOR is set. */
-export interface Style {
-  dim(text: string): string;
-  bold(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-}
-
-/**
- * Whether output to a stream may be colored: only on a terminal, never under `NO_COLOR` (any
- * value) or `TERM=dumb`. One rule for the REPL, exec's progress and eval's report.
- */
-export function colorWanted(env: Record<string, string | undefined>, isTerminal: boolean): boolean {
-  return isTerminal && !env.NO_COLOR && env.TERM !== "dumb";
-}
-
-/** ANSI styling, or none. */
-export function makeStyle(color: boolean): Style {
-  const wrap = (code: string) => (text: string) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
-  return { dim: wrap("2"), bold: wrap("1"), red: wrap("31"), green: wrap("32") };
-}
 
 /**
  * How tool calls are tracked across events: with `calls`, a call's end is shown with what its
@@ -242,52 +223,6 @@ function interimText(blocks: Block[], style: Style): string[] {
     ...thinking.filter(Boolean).map((t) => style.dim(`thinking: ${t}`)),
     ...(text ? [text] : []),
   ];
-}
-
-/** `850 ms`, `1.2 s`. */
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** A unified diff line: additions green, removals red, the rest dim; controls made visible. */
-export function colorDiffLine(untrusted: string, style: Style): string {
-  const line = terminalText(untrusted);
-  if (line.startsWith("+") && !line.startsWith("+++")) return style.green(line);
-  if (line.startsWith("-") && !line.startsWith("---")) return style.red(line);
-  return style.dim(line);
-}
-
-function lines(text: string): string[] {
-  const all = text.replace(/\n$/, "").split("\n");
-  return all.length === 1 && all[0] === "" ? [] : all;
-}
-
-/** The last `n` lines of `text`, after a note of how many were left out. */
-export function tail(text: string, n: number): string[] {
-  const all = lines(text);
-  return all.length <= n ? all : [`… ${all.length - n} earlier lines`, ...all.slice(-n)];
-}
-
-/**
- * At most `n` lines of `text`: all of them when they fit, else its first and last `n / 2` with a
- * note of how many were left out between them.
- */
-export function headAndTail(text: string, n: number): string[] {
-  const all = lines(text);
-  if (all.length <= n) return all;
-  const left = all.length - n;
-  const first = Math.ceil(n / 2);
-  return [
-    ...all.slice(0, first),
-    `… ${left} more ${left === 1 ? "line" : "lines"}`,
-    ...all.slice(all.length - (n - first)),
-  ];
-}
-
-/** The first `n` lines of `text`, then a note of how many were left out. */
-export function head(text: string, n: number): string[] {
-  const all = lines(text);
-  return all.length <= n ? all : [...all.slice(0, n), `… ${all.length - n} more lines`];
 }
 
 function indent(list: string[]): string[] {

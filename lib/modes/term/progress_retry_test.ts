@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { makeStyle, progressLines } from "./progress.ts";
+import { progressLines } from "./progress.ts";
+import { makeStyle } from "./style.ts";
 
 Deno.test("progressLines() says Reconnecting (n/N) with the wait and the reason", () => {
   const lines = progressLines({

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../model/message.ts";
-import { headAndTail, makeStyle, progressLines, sessionLines } from "./progress.ts";
+import { progressLines, sessionLines } from "./progress.ts";
+import { makeStyle } from "./style.ts";
+import { headAndTail } from "./text_window.ts";
 
 const plain = makeStyle(false);
 const call = { id: "c1", name: "exec_command", args: {} };

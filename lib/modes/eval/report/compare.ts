@@ -5,7 +5,7 @@
  * noise, however large it looks.
  */
 import { terminalText } from "../../../approval/visible.ts";
-import { makeStyle, type Style } from "../../term/progress.ts";
+import { makeStyle, type Style } from "../../term/style.ts";
 import {
   type Align,
   countCell,

@@ -4,7 +4,7 @@
  * color it is plain ASCII with no escape sequences, for pipes, logs and `TERM=dumb`.
  */
 import { terminalText } from "../../../approval/visible.ts";
-import { makeStyle, type Style } from "../../term/progress.ts";
+import { makeStyle, type Style } from "../../term/style.ts";
 import {
   type Align,
   costCell,

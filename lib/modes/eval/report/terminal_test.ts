@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { assertGolden, makeRecord, makeRuns, realisticRecords } from "./_test_records.ts";
 import { renderReport } from "./terminal.ts";
-import { colorWanted } from "../../term/progress.ts";
+import { colorWanted } from "../../term/style.ts";
 
 // deno-lint-ignore no-control-regex -- the check is for escape sequences
 const NOT_PLAIN = /[\x1b\u0080-\u{10ffff}]/u;
