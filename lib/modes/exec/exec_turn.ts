@@ -16,7 +16,8 @@ import { type OutputPlace, writeOutputFile } from "../../workspace/output_file.t
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
-import { repeatedCallFailure, sessionLines } from "../term/progress.ts";
+import { repeatedCallFailure } from "../term/loop_stop.ts";
+import { sessionLines } from "../term/progress.ts";
 import { colorWanted, makeStyle } from "../term/style.ts";
 import { sessionStatusLine } from "../term/status_line.ts";
 

@@ -5,7 +5,7 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { Message } from "../../model/message.ts";
-import { describeCall } from "../term/progress.ts";
+import { describeCall } from "../term/loop_stop.ts";
 import type { Style } from "../term/style.ts";
 
 /** How many of the last prompts the recap shows. */

@@ -6,13 +6,8 @@ import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { LoopEvent } from "../../loop/events.ts";
 import { type Block, textOf } from "../../model/message.ts";
 import { formatDuration } from "../term/duration.ts";
-import {
-  changeTitle,
-  commandTitle,
-  describeCall,
-  mcpCallLine,
-  sessionLines,
-} from "../term/progress.ts";
+import { describeCall } from "../term/loop_stop.ts";
+import { changeTitle, commandTitle, mcpCallLine, sessionLines } from "../term/progress.ts";
 import { colorDiffLine, type Style } from "../term/style.ts";
 import { head, headAndTail, tail } from "../term/text_window.ts";
 import type { SessionEvent } from "../../session/open.ts";

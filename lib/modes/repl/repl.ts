@@ -6,7 +6,7 @@
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
-import { repeatedCallFailure } from "../term/progress.ts";
+import { repeatedCallFailure } from "../term/loop_stop.ts";
 import { makeStyle, type Style } from "../term/style.ts";
 import { sessionStatusLine } from "../term/status_line.ts";
 import {

@@ -1,5 +1,5 @@
 import { terminalSafe } from "../../approval/visible.ts";
-import type { LoopEvent, RepeatedCall, TurnOutcome } from "../../loop/events.ts";
+import type { LoopEvent } from "../../loop/events.ts";
 import type { SessionEvent } from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { type Block, textOf } from "../../model/message.ts";
@@ -227,25 +227,4 @@ function interimText(blocks: Block[], style: Style): string[] {
 
 function indent(list: string[]): string[] {
   return list.map((l) => `  ${l}`);
-}
-
-/** A repeated call as one line: the tool and its arguments, cut to a readable length. */
-export function describeCall(call: Pick<RepeatedCall, "name" | "args">): string {
-  const args = call.args === undefined ? "" : ` ${JSON.stringify(call.args)}`;
-  const text = `${call.name}${args}`;
-  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
-}
-
-/** Why the loop guard stopped the turn, and what to try: another harness before a bigger model. */
-export function repeatedCallFailure(
-  outcome: Extract<TurnOutcome, { status: "repeated_call" }>,
-  flag: "--harness" | "/harness",
-): { message: string; hint: string } {
-  const { words: { message, detail, setting }, harnesses = [] } = outcome;
-  const others = harnesses.length
-    ? `Try another harness before a bigger model: ${
-      harnesses.map((id) => `${flag} ${id}`).join(", ")
-    }`
-    : `Try another harness (${flag}) or a bigger model`;
-  return { message, hint: `${detail ? `${detail}. ` : ""}${others}; ${setting}` };
 }
