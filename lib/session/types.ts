@@ -265,8 +265,8 @@ export interface SessionDeps {
   toolSources?: readonly ToolSource[];
   /**
    * An open workspace at `config.cwd` (opened with the session's home) to work in: the session
-   * uses it and leaves it open (`interpreter eval` opens one per isolated copy). Without it the
-   * session opens its own and closes it when disposed.
+   * uses it and leaves it open. Without it (every front end; eval's trials run `interpreter exec`)
+   * the session opens its own and closes it when disposed.
    */
   workspace?: Workspace;
 }

@@ -2,8 +2,9 @@
  * The workspace: what a session knows about the project it works in. The working directory and
  * its repository, the git runner the agent's own git commands go through (safe_git.ts), the
  * files held back because they changed while an earlier session ran (held_back.ts), the prompt
- * variables, the instruction files and the skills. A session is opened on one; `interpreter
- * eval` opens one per isolated copy and gives it to each session (`SessionDeps.workspace`).
+ * variables, the instruction files and the skills. A session opens its own unless its caller
+ * gives it one (`SessionDeps.workspace`). `interpreter eval` gives none: each trial runs
+ * `interpreter exec` in its isolated copy, which opens its session as any front end does.
  */
 import { secureHome } from "../config/home.ts";
 import { findProjectRoot } from "../config/load.ts";
