@@ -25,6 +25,7 @@ import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { CatalogModel } from "../providers/catalog.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
+import type { ReplayedHistory } from "./replay_history.ts";
 import type {
   ConfigureOptions,
   ReasoningEffort,
@@ -385,6 +386,8 @@ export interface Session extends AsyncDisposable {
    * results a person would recognise (a resumed session's recap, an editor's replay).
    */
   history(): Message[];
+  /** `history()` with each tool call read by capability id, as an editor replays it. */
+  replayHistory(): ReplayedHistory;
   /** The session's MCP servers: their states (`/mcp`), resources and prompts. */
   readonly mcp: McpHub;
   /** The user's hooks: each with its event, matcher, source and trust (`/hooks`). */

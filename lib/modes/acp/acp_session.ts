@@ -4,7 +4,6 @@
  * requests; prompts, slash commands and switches of mode, model, effort and harness run one at a
  * time; `cancel()` stops the running prompt, its commands killed.
  */
-import { join } from "node:path";
 import type {
   AgentContext,
   ClientCapabilities,
@@ -17,8 +16,6 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { ApprovalReply } from "../../approval/hook.ts";
 import { AuthError, UsageError, UserError } from "../../errors.ts";
-import { loadHarness } from "../../harness/load.ts";
-import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
 import {
   type Opening,
   openSession,
@@ -111,11 +108,8 @@ export class AcpSession implements AsyncDisposable {
 
   /** Sends the whole conversation so far as updates (`session/load`); resolves once sent. */
   async replay(): Promise<void> {
-    const { info, home } = this.#session;
-    const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(home, "harnesses") };
-    const harness = await loadHarness(info.harness, dirs).catch(() => undefined);
-    const history = this.#session.history();
-    for (const update of replayUpdates(history, this.#updates, { harness, ...this.#shown() })) {
+    const history = this.#session.replayHistory();
+    for (const update of replayUpdates(history, this.#updates, this.#shown())) {
       this.#send(update);
     }
     await this.#sending;

@@ -1,32 +1,28 @@
 /**
  * A saved conversation as the updates `session/load` replays before it answers: the user's
  * messages, the agent's answers and reasoning, and each tool call with its result, the calls
- * read through the harness in use (as the session would run them) so that they get the same
- * kinds, titles and diffs as live ones.
+ * read by capability as the session reads them (`Session.replayHistory()`) so that they get the
+ * same kinds, titles and diffs as live ones.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { resolveCall } from "../../harness/call.ts";
-import type { Harness } from "../../harness/types.ts";
-import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
-import type { Block, Message } from "../../model/message.ts";
+import type { Block } from "../../model/message.ts";
+import type { ReplayedCall, ReplayedHistory } from "../../session/replay_history.ts";
 import { chunk, type SessionUpdates } from "./updates.ts";
 
 type ToolCallBlock = Extract<Block, { type: "tool_call" }>;
-/** How a call was resolved: its capability and input. */
-type Resolved = { capability?: string; input?: unknown };
 
 /**
  * The updates that replay `history` (a session's conversation without its harness context),
  * their tool call ids from the session's own `updates` (which has seen the session start).
  */
 export function replayUpdates(
-  history: Message[],
+  history: ReplayedHistory,
   updates: SessionUpdates,
-  opts: { harness?: Harness; showReasoning: boolean },
+  opts: { showReasoning: boolean },
 ): SessionUpdate[] {
-  const calls = new Map<string, { call: ToolCallBlock } & Resolved>();
+  const calls = new Map<string, { call: ToolCallBlock } & ReplayedCall>();
   const out: SessionUpdate[] = [];
-  for (const message of history) {
+  for (const message of history.messages) {
     if (message.role === "user") {
       if (!message.systemRole) out.push(...userChunks(message.blocks));
     } else if (message.role === "assistant") {
@@ -36,7 +32,7 @@ export function replayUpdates(
           out.push(chunk("agent_thought_chunk", block.text));
         }
         if (block.type !== "tool_call") continue;
-        const resolved = resolvedCall(block, opts.harness);
+        const resolved = history.calls.get(block.id) ?? {};
         calls.set(block.id, { call: block, ...resolved });
         out.push(...updates.map({ type: "tool_start", call: block, ...resolved }));
       }
@@ -70,25 +66,11 @@ function userChunks(blocks: Block[]): SessionUpdate[] {
   });
 }
 
-/** The call's capability and input as the harness maps it; an MCP tool by its wire name. */
-function resolvedCall(call: ToolCallBlock, harness: Harness | undefined): Resolved {
-  if (harness) {
-    try {
-      const { tool, input } = resolveCall(harness, call);
-      return { capability: tool.capability, input };
-    } catch {
-      // Not one of the harness's tools (an MCP tool, or arguments it refused).
-    }
-  }
-  const source = call.name.match(/^mcp__(.+?)__(.+)$/);
-  return source ? { capability: `${SOURCE_CAPABILITY_PREFIX}${source[1]}/${source[2]}` } : {};
-}
-
 /**
  * What the saved file does not keep of an edit's output, its diff, made again from its input:
  * a patch's hunks (`fs.apply_patch`) and the replaced text (`fs.edit`).
  */
-function replayOutput(started: Resolved | undefined): unknown {
+function replayOutput(started: ReplayedCall | undefined): unknown {
   const input = (started?.input ?? {}) as Record<string, unknown>;
   if (started?.capability === "fs.apply_patch" && typeof input.patch === "string") {
     return { changes: patchSections(input.patch) };

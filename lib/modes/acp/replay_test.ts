@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../../harness/load.ts";
 import { emptyUsage, type Message } from "../../model/message.ts";
+import { replayedHistory } from "../../session/replay_history.ts";
 import { replayUpdates } from "./replay.ts";
 import { SessionUpdates } from "./updates.ts";
 
@@ -41,7 +42,7 @@ Deno.test("replayUpdates() replays messages and tool calls as the harness in use
     type: "session_started",
     info: { cwd: "/repo", model: "", provider: "", wireApi: "", harness: "", sandbox: "" },
   });
-  const out = replayUpdates(history, updates, { harness, showReasoning: true });
+  const out = replayUpdates(replayedHistory(history, harness), updates, { showReasoning: true });
   const summary = out.map((u) =>
     u.sessionUpdate === "tool_call"
       ? `tool_call ${u.kind} ${u.title}`
