@@ -18,7 +18,7 @@ import { skillMessages } from "../workspace/skill_mentions.ts";
 import { fittingHarnesses, harnessChoices, providerChoices } from "./choices.ts";
 import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
 import { CostMeter } from "./cost.ts";
-import { replayedHistory, type ReplayedHistory } from "./replay_history.ts";
+import { type ReplayedHistory, replayedHistory } from "./replay_history.ts";
 import { chargeCost, sessionStatusOf } from "./status.ts";
 import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
