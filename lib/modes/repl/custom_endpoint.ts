@@ -2,7 +2,7 @@
  * The first run's "another OpenAI-compatible endpoint": its base URL, model and the variable of
  * its key (if it takes one), asked one at a time, then written as a `[model_providers.ID]` table.
  */
-import { BUILTIN_PROVIDERS } from "../../providers/builtin.ts";
+import { isBuiltinProviderId } from "../../config/provider_setup.ts";
 
 /** An endpoint the user described. */
 export interface Endpoint {
@@ -78,7 +78,7 @@ export function definedProviderIds(configText: string): Set<string> {
 function uniqueId(hostname: string, taken: ReadonlySet<string>): string {
   const base = hostname.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") ||
     "custom";
-  const used = (id: string) => taken.has(id) || BUILTIN_PROVIDERS.some((p) => p.id === id);
+  const used = (id: string) => taken.has(id) || isBuiltinProviderId(id);
   let id = base;
   for (let n = 2; used(id); n++) id = `${base}-${n}`;
   return id;

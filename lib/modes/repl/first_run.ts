@@ -4,12 +4,8 @@
  * default port, or another OpenAI-compatible endpoint) is written to `config.toml`. The key, when
  * the choice needs one, is asked for next (key_setup.ts). Never in `exec`.
  */
-import { join } from "node:path";
-import { readStoredKeys } from "../../config/auth.ts";
-import { writeHomeFile } from "../../config/home.ts";
-import { defaultValues } from "../../config/schema.ts";
-import { InputFileError, readInputText } from "../../input_file.ts";
-import { BUILTIN_PROVIDERS, builtinProvider } from "../../providers/builtin.ts";
+import { addTopLevelKeys, configFile, hostedProviders } from "../../config/provider_setup.ts";
+import { readInputText } from "../../input_file.ts";
 import { askEndpoint, definedProviderIds, endpointTable } from "./custom_endpoint.ts";
 
 /** How the guide talks to the user. */
@@ -39,19 +35,6 @@ const LOCAL_SERVERS = [
   { provider: "ollama", url: "http://127.0.0.1:11434/api/tags", label: "Ollama" },
   { provider: "lmstudio", url: "http://127.0.0.1:1234/v1/models", label: "LM Studio" },
 ];
-
-/**
- * True when the user's config names no provider, model or profile and the provider used then
- * (the default) has no key, in its variable or stored.
- */
-export async function needsFirstRun(
-  home: string,
-  env: Record<string, string | undefined>,
-): Promise<boolean> {
-  const text = await readInputText(configFile(home), { what: "config file" }).catch(() => "");
-  if (/^\s*(model_provider|model|profile)\s*=/m.test(text)) return false;
-  return !hasKey(defaultValues().model_provider, home, env);
-}
 
 /**
  * Offers the choices and writes the chosen one; returns what was written, or undefined when the
@@ -105,8 +88,8 @@ async function firstRunChoices(home: string, opts: FirstRunOptions): Promise<Cho
       label: `${server.label} on this machine (${models.length} model(s), e.g. ${models[0]})`,
     });
   });
-  for (const p of BUILTIN_PROVIDERS.filter((p) => p.envKey)) {
-    const keySet = hasKey(p.id, home, env) ? ", key set" : "";
+  for (const p of hostedProviders(home, env)) {
+    const keySet = p.keySet ? ", key set" : "";
     choices.push({
       kind: "provider",
       provider: p.id,
@@ -130,50 +113,6 @@ async function pick(io: FirstRunIO, choices: Choice[]): Promise<Choice | undefin
     if (choices[index]) return choices[index];
     io.print(`Type a number from 1 to ${choices.length}, or press Enter to skip`);
   }
-}
-
-/** The provider's key is in its variable or stored in `auth.json`. */
-function hasKey(provider: string, home: string, env: Record<string, string | undefined>): boolean {
-  const envKey = builtinProvider(provider)?.envKey;
-  if (envKey === undefined || env[envKey]?.trim()) return true;
-  if (provider === "openai" && env.CODEX_API_KEY?.trim()) return true;
-  return readStoredKeys(home)[provider] !== undefined;
-}
-
-function configFile(home: string): string {
-  return join(home, "config.toml");
-}
-
-const HEADER = "# interpreter's configuration; every key is described in the README.\n";
-
-/**
- * Puts `keys` at the top level of the TOML file: before its first table, after its leading
- * comments, keeping everything else as it was; `table` (a whole TOML table) goes at the end.
- * Creates the file with a comment header. One atomic write.
- */
-export async function addTopLevelKeys(
-  file: string,
-  keys: Record<string, string>,
-  opts: { table?: string } = {},
-): Promise<void> {
-  const existing = await readInputText(file, { what: "config file" }).catch((error) => {
-    if (error instanceof InputFileError && error.missing) return undefined;
-    throw error;
-  });
-  const lines = Object.entries(keys).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
-  let text: string;
-  if (existing === undefined) {
-    text = `${HEADER}\n${lines.join("\n")}\n`;
-  } else {
-    const all = existing.split("\n");
-    let at = 0;
-    while (at < all.length && /^\s*(#.*)?$/.test(all[at])) at++;
-    all.splice(at, 0, ...lines, ...(at < all.length ? [""] : []));
-    text = all.join("\n");
-  }
-  if (!text.endsWith("\n")) text += "\n";
-  if (opts.table) text = `${text.replace(/\n*$/, "\n")}\n${opts.table}`;
-  await writeHomeFile(file, text);
 }
 
 /** The model names a local server lists, or undefined when nothing answers there. */

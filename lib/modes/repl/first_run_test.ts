@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { storeKey } from "../../config/auth.ts";
-import { addTopLevelKeys, needsFirstRun, runFirstRun } from "./first_run.ts";
+import { addTopLevelKeys, needsFirstRun } from "../../config/provider_setup.ts";
+import { runFirstRun } from "./first_run.ts";
 
 /** Parsed TOML as plain objects (the parser's tables have a null prototype). */
 function plain(text: string): unknown {

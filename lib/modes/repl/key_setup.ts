@@ -4,8 +4,13 @@
  * provider refuses is asked for again. Enter skips.
  */
 import { join } from "node:path";
-import { authFile, MissingKeyError, storeKey } from "../../config/auth.ts";
-import { checkKey, type KeyCheck, type KeyCheckTarget } from "../../providers/key_check.ts";
+import { MissingKeyError } from "../../config/auth.ts";
+import {
+  checkProviderKey,
+  type KeyCheck,
+  type KeyCheckTarget,
+  storeProviderKey,
+} from "../../config/provider_setup.ts";
 
 /** How the key setup talks to the user. */
 export interface KeySetupIO {
@@ -37,7 +42,7 @@ export async function enterMissingKey(
   io: KeySetupIO & KeySetupOptions,
 ): Promise<boolean> {
   const { settings } = missing;
-  const check = io.check ?? checkKey;
+  const check = io.check ?? checkProviderKey;
   const host = new URL(settings.baseUrl).host;
   io.print(`${settings.name} needs an API key, and none is set in ${settings.envKey}.`);
   while (true) {
@@ -57,12 +62,12 @@ export async function enterMissingKey(
       );
       continue;
     }
-    await storeKey(home, settings.id, key);
+    const stored = await storeProviderKey(home, settings.id, key);
     const checked = result.status === "accepted"
       ? `${host} accepted the key`
       : `Could not check the key (${result.detail})`;
     io.print(
-      `${checked}; stored it in ${authFile(home)}, which only you can read. ` +
+      `${checked}; stored it in ${stored}, which only you can read. ` +
         `${settings.envKey} wins over it when set; "interpreter logout ${settings.id}" removes it.`,
     );
     return true;

@@ -6,7 +6,8 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { SessionConfig } from "../../session/open.ts";
-import { needsFirstRun, runFirstRun } from "./first_run.ts";
+import { needsFirstRun } from "../../config/provider_setup.ts";
+import { runFirstRun } from "./first_run.ts";
 import type { ReplInput } from "./input.ts";
 import { askForMissingKey } from "./key_setup.ts";
 import type { Transcript } from "./render.ts";
