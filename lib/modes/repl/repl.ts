@@ -3,7 +3,7 @@
  * and a scrolling transcript of the session's events below it; approvals are asked inline and
  * slash commands reach the session's controls.
  */
-import { terminalSafe, terminalText } from "../../approval/visible.ts";
+import { terminalText } from "../../approval/visible.ts";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { repeatedCallFailure } from "../term/loop_stop.ts";
@@ -19,12 +19,8 @@ import {
   resumedIn,
   type Session,
   type SessionConfig,
-  type SessionEvent,
   type SessionIO,
 } from "../../session/open.ts";
-import { harnessLabel } from "../../session/status.ts";
-import { replApprover } from "./approvals.ts";
-import { replAskUser } from "./ask_user.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
 import { loadHistory, saveHistory } from "./history.ts";
 import { plainInput, type ReplInput, terminalInput } from "./input.ts";
@@ -36,6 +32,7 @@ import { settleLocalProvider } from "../../session/setup.ts";
 import { withRawTerminal } from "./list_picker.ts";
 import { inReplTerms } from "./repl_hints.ts";
 import { recapLines } from "./recap.ts";
+import { bannerLines, ContextNotes, keptSettings, replSessionIO } from "./session_io.ts";
 import { Transcript } from "./render.ts";
 import { replTrustQuestion } from "./trust_question.ts";
 import { detectTerminal, pageText, type Terminal, writeOut } from "./terminal.ts";
@@ -54,9 +51,6 @@ export interface ReplOptions {
   /** Continue a copy of the saved session `config.resume` names (`interpreter fork`). */
   fork?: boolean;
 }
-
-/** Events that come many a second and change nothing of the status line. */
-const STREAMED = new Set(["text_delta", "thinking_delta", "tool_progress", "subagent"]);
 
 /** Runs the REPL until end of input, Ctrl-D, Ctrl-C twice at an empty prompt, or `/exit`. */
 export async function runRepl(opts: ReplOptions): Promise<number> {
@@ -132,7 +126,7 @@ class Repl {
   /** The open session continues a saved one (the banner says which). */
   #resumed = false;
   /** The context-window notes shown so far: each is said once per run, not at every `/new`. */
-  #notesShown = new Set<string>();
+  #notes = new ContextNotes();
   /** Asks whether to trust a project's untrusted hooks and MCP servers (until a no). */
   #trustQuestion: NonNullable<SessionIO["trustDefinitions"]>;
 
@@ -143,6 +137,16 @@ class Repl {
       print: (lines) => parts.transcript.lines(lines),
       line: (prompt) => parts.input.line(prompt),
       style: parts.style,
+    });
+  }
+
+  /** What a session tells and asks the REPL through. */
+  #io(): SessionIO {
+    return replSessionIO({
+      ...this.#p,
+      notes: this.#notes,
+      trustDefinitions: this.#trustQuestion,
+      statusLine: () => this.#statusLine(),
     });
   }
 
@@ -219,83 +223,12 @@ class Repl {
       if (!(await this.#setup.enterKey(e))) throw e;
       return await openSession(opening, io, { env: this.#p.env });
     });
-    this.#banner();
+    const { style } = this.#p;
+    const notes = this.#notes;
+    this.#p.transcript.lines(bannerLines(this.#session, { resumed: this.#resumed, style, notes }));
     if (this.#resumed) {
       this.#p.transcript.lines(recapLines(this.#session.history(), this.#p.style));
     }
-  }
-
-  /** What `/new` keeps of the session in use: its harness, model and reasoning effort. */
-  #inUse(): Partial<SessionConfig> {
-    const s = this.#session?.settings;
-    if (!s) return {};
-    const labels = {
-      model: "/new",
-      provider: "/new",
-      harness: "/new",
-      reasoningEffort: "/new",
-      sandbox: "/new",
-      approval: "/new",
-    };
-    return {
-      model: s.model,
-      provider: s.provider,
-      harness: s.harness,
-      sandbox: s.sandboxMode,
-      approval: s.approvalPolicy,
-      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
-      labels: { ...this.#p.opts.config.labels, ...labels },
-    };
-  }
-
-  /** What a session tells and asks the REPL through. */
-  #io(): SessionIO {
-    const { transcript, input, style, term } = this.#p;
-    const print = (lines: string[]) => {
-      transcript.stopSpinner();
-      transcript.lines(lines);
-    };
-    if (!term.interactive) return { onEvent: (event) => transcript.handle(this.#deduped(event)) };
-    return {
-      onEvent: (event) => {
-        transcript.handle(this.#deduped(event));
-        if (!STREAMED.has(event.type)) transcript.setStatusLine(this.#statusLine());
-      },
-      approve: replApprover({
-        print,
-        answer: (prompt, signal) => input.answer(prompt, signal),
-        style,
-      }),
-      askUser: replAskUser(print, (prompt, signal) => input.line(prompt, signal), style),
-      trustDefinitions: this.#trustQuestion,
-    };
-  }
-
-  #banner(): void {
-    const s = terminalSafe(this.#session!.status());
-    const { style } = this.#p;
-    const resumed = this.#session!.status().sessionId && this.#resumed
-      ? style.dim(` · resumed ${s.sessionId}`)
-      : "";
-    this.#p.transcript.lines([
-      `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
-      `harness ${harnessLabel(s)} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
-      style.dim("/help lists the commands; Esc or Ctrl-C stops a turn; Ctrl-D leaves"),
-      ...(s.contextNote && this.#firstTime(s.contextNote) ? [style.dim(s.contextNote)] : []),
-    ]);
-  }
-
-  /** True the first time `note` comes up in this run: a model's context note is said once. */
-  #firstTime(note: string): boolean {
-    if (this.#notesShown.has(note)) return false;
-    this.#notesShown.add(note);
-    return true;
-  }
-
-  /** `event` without a context note this run has shown already. */
-  #deduped(event: SessionEvent): SessionEvent {
-    if (event.type !== "model_switched" || !event.contextNote) return event;
-    return this.#firstTime(event.contextNote) ? event : { ...event, contextNote: undefined };
   }
 
   async #loadSettings(): Promise<void> {
@@ -363,7 +296,8 @@ class Repl {
       style,
       page: (text) => pageText(text, this.#p),
       interruptible: (task) => this.#interruptible(task),
-      newSession: () => this.#replace(undefined, this.#inUse()),
+      newSession: () =>
+        this.#replace(undefined, keptSettings(this.#session, this.#p.opts.config.labels)),
       resumeSession: async () => {
         const id = await this.#pick(this.#p.cwd);
         if (id) await this.#replace({ id });
@@ -372,7 +306,10 @@ class Repl {
       ask: (prompt) => this.#p.input.next(prompt),
       // A review talks to the model in use (after /model too), not the start-up one.
       reviewBase: () => ({
-        config: { ...this.#p.opts.config, ...this.#inUse() },
+        config: {
+          ...this.#p.opts.config,
+          ...keptSettings(this.#session, this.#p.opts.config.labels),
+        },
         io: this.#io(),
         env: this.#p.env,
       }),
