@@ -14,8 +14,8 @@ import {
   runReviewTurn,
   withReviewSession,
 } from "../../review/review.ts";
+import { runInit } from "../../session/init_agents_md.ts";
 import type { PromptOutcome, Session } from "../../session/types.ts";
-import { finishInit, planInit } from "../../workspace/init_agents_md.ts";
 import { formatCost } from "../term/status_line.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
 
@@ -135,23 +135,27 @@ async function review(arg: string, ctx: CommandContext): Promise<StopReason> {
 }
 
 async function init(ctx: CommandContext): Promise<StopReason> {
-  if (ctx.session.planMode) {
+  const ask = (target: string, text: string) => ctx.confirm({ title: `Replace ${target}`, text });
+  const run = await runInit(ctx.session, {
+    runTurn: (prompt) => ctx.session.prompt(prompt, ctx.signal),
+    confirmReplace: (target, when) =>
+      ask(
+        target,
+        when === "exists"
+          ? `${target} exists. Replace it with a new one?`
+          : `${target} changed while /init ran. Replace it with the draft?`,
+      ),
+  });
+  if (run.status === "plan_mode") {
     say(ctx, "/init writes a file, and plan mode only reads: leave plan mode first.");
     return "end_turn";
   }
-  const plan = await planInit(ctx.session.info.cwd);
-  const ask = (text: string) => ctx.confirm({ title: `Replace ${plan.target}`, text });
-  if (plan.existing.exists && !await ask(`${plan.target} exists. Replace it with a new one?`)) {
-    say(ctx, `Kept ${plan.target} as it is; nothing was sent to the model.`);
+  if (run.status === "kept") {
+    say(ctx, `Kept ${run.target} as it is; nothing was sent to the model.`);
     return "end_turn";
   }
-  const outcome = await ctx.session.prompt(plan.prompt, ctx.signal);
-  const result = await finishInit(plan, {
-    completed: outcome.status === "completed",
-    confirmReplace: () => ask(`${plan.target} changed while /init ran. Replace it with the draft?`),
-  });
-  say(ctx, `\n\n${result.message}.`);
-  return stopReasonOf(outcome);
+  say(ctx, `\n\n${run.result.message}.`);
+  return run.outcome ? stopReasonOf(run.outcome) : "end_turn";
 }
 
 /** The stop reason of a turn a command ran; a failure is an error, as for a prompt. */

@@ -2,11 +2,11 @@
  * `/init` in the REPL: the model studies the repository and writes a first AGENTS.md. When one
  * exists the user is asked first, and no answers no; the model writes a draft that is moved into
  * place only after the turn, and only over the AGENTS.md the user agreed to replace
- * (lib/workspace/init_agents_md.ts has the whole design).
+ * (lib/session/init_agents_md.ts runs it; lib/workspace/init_agents_md.ts has the whole design).
  */
 import { terminalText } from "../../approval/visible.ts";
+import { runInit } from "../../session/init_agents_md.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
-import { finishInit, planInit } from "../../workspace/init_agents_md.ts";
 import type { Style } from "../term/style.ts";
 
 /** What `/init` uses of the REPL's command context. */
@@ -28,23 +28,21 @@ export const INIT_COMMAND = {
 };
 
 async function init(_: string, ctx: InitContext): Promise<void> {
-  const session = ctx.session();
-  if (session.planMode) {
-    ctx.print(["/init writes a file, and plan mode only reads: leave it with /plan first"]);
-    return;
-  }
-  const plan = await planInit(session.info.cwd);
-  const shown = terminalText(plan.target);
-  if (plan.existing.exists && !await yes(ctx, `${shown} exists. Replace it with a new one?`)) {
-    ctx.print([`Kept ${shown} as it is; nothing was sent to the model`]);
-    return;
-  }
-  const outcome = await ctx.runTurn(plan.prompt);
-  const result = await finishInit(plan, {
-    completed: outcome?.status === "completed",
-    confirmReplace: () => yes(ctx, `${shown} changed while /init ran. Replace it with the draft?`),
+  const run = await runInit(ctx.session(), {
+    runTurn: (prompt) => ctx.runTurn(prompt),
+    confirmReplace: (target, when) =>
+      yes(
+        ctx,
+        when === "exists"
+          ? `${terminalText(target)} exists. Replace it with a new one?`
+          : `${terminalText(target)} changed while /init ran. Replace it with the draft?`,
+      ),
   });
-  ctx.print([ctx.style.dim(terminalText(result.message))]);
+  if (run.status === "plan_mode") {
+    ctx.print(["/init writes a file, and plan mode only reads: leave it with /plan first"]);
+  } else if (run.status === "kept") {
+    ctx.print([`Kept ${terminalText(run.target)} as it is; nothing was sent to the model`]);
+  } else ctx.print([ctx.style.dim(terminalText(run.result.message))]);
 }
 
 /** Asks a yes/no question; only y or yes counts as yes. */
