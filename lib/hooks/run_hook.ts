@@ -10,7 +10,7 @@
  * killing its process group alone would miss. Without a working bwrap it runs as before, in a
  * process group of its own that is killed.
  */
-import { killProcessGroup } from "../tools/process_group.ts";
+import { CappedOutput, spawnInGroup, superviseChild } from "../tools/process_group.ts";
 import { bwrapProgram, pidNamespaceWorks, underPidNamespace } from "./_hook_namespace.ts";
 
 /** What a hook command did. */
@@ -37,7 +37,7 @@ export interface HookProcessOptions {
   bwrap?: string;
 }
 
-/** Output kept of each stream. */
+/** Output kept of each stream (its start; a marker says how much was dropped). */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** How long pipes a finished hook left to a background child are still read. */
 const PIPE_GRACE_MS = 200;
@@ -62,44 +62,33 @@ export async function runHookCommand(
 async function runProcess(argv: string[], opts: HookProcessOptions): Promise<HookProcessResult> {
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(argv[0], {
+    child = spawnInGroup({
+      cmd: argv[0],
       args: argv.slice(1),
       cwd: opts.cwd,
-      clearEnv: true,
       env: opts.env,
       stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      detached: Deno.build.os !== "windows",
-    }).spawn();
+    });
   } catch (error) {
     return { code: null, stdout: "", stderr: "", timedOut: false, error: (error as Error).message };
   }
-  const stdout = readCapped(child.stdout);
-  const stderr = readCapped(child.stderr);
-  void writeInput(child, opts.input);
-  let why: "timeout" | "abort" | undefined;
-  const kill = (reason: "timeout" | "abort") => {
-    why ??= reason;
-    killProcessGroup(child);
+  const out = {
+    stdout: new CappedOutput(MAX_OUTPUT_BYTES, 0),
+    stderr: new CappedOutput(MAX_OUTPUT_BYTES, 0),
   };
-  const timer = setTimeout(() => kill("timeout"), opts.timeoutSec * 1000);
-  const onAbort = () => kill("abort");
-  opts.signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const status = await child.status;
-    const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
-    if (why === "abort") throw opts.signal?.reason ?? new DOMException("Aborted", "AbortError");
-    return {
-      code: why ? null : status.code,
-      stdout: out,
-      stderr: err,
-      timedOut: why === "timeout",
-    };
-  } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener("abort", onAbort);
-  }
+  void writeInput(child, opts.input);
+  const end = await superviseChild(child, {
+    timeoutMs: opts.timeoutSec * 1000,
+    signal: opts.signal,
+    graceMs: PIPE_GRACE_MS,
+    onChunk: (stream, chunk) => out[stream].push(chunk),
+  });
+  return {
+    code: end.killed ? null : end.status.code,
+    stdout: out.stdout.text(),
+    stderr: out.stderr.text(),
+    timedOut: end.killed === "timeout",
+  };
 }
 
 function shellOf(): string {
@@ -118,45 +107,4 @@ async function writeInput(child: Deno.ChildProcess, input: unknown): Promise<voi
   } catch {
     // The hook exited without reading its input; that is its business.
   }
-}
-
-/**
- * Reads a stream into text, keeping the first MAX_OUTPUT_BYTES. `finish()`, called once the
- * process exited, waits a short grace for the pipe to close (a background child the hook started
- * may hold it open) and then stops reading.
- */
-function readCapped(stream: ReadableStream<Uint8Array>) {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const done = (async () => {
-    try {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        if (size >= MAX_OUTPUT_BYTES) continue;
-        const part = value.subarray(0, MAX_OUTPUT_BYTES - size);
-        chunks.push(part);
-        size += part.length;
-      }
-    } catch {
-      // Cancelled after the grace.
-    }
-  })();
-  return {
-    async finish(): Promise<string> {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const grace = new Promise<void>((resolve) => timer = setTimeout(resolve, PIPE_GRACE_MS));
-      await Promise.race([done, grace]);
-      clearTimeout(timer);
-      await reader.cancel().catch(() => {});
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      for (const chunk of chunks) {
-        bytes.set(chunk, at);
-        at += chunk.length;
-      }
-      return new TextDecoder().decode(bytes);
-    },
-  };
 }

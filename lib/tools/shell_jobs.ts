@@ -7,6 +7,13 @@ import { scratchOf } from "./_fs.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import type { ScratchSpace, ScratchWriter } from "../../sandbox/scratch_space.ts";
+import {
+  type PipeName,
+  readPipes,
+  settleWithin,
+  signalGroup,
+  spawnInGroup,
+} from "./process_group.ts";
 
 /** Where the session's JobRegistry lives in `ctx.resources`; disposing those stops the jobs. */
 export const JOBS_RESOURCE = resourceKey<JobRegistry>("tools.shell_jobs");
@@ -40,7 +47,7 @@ export interface JobInfo {
 }
 
 /** Told about every chunk of a job's output as it is copied. */
-export type OutputListener = (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
+export type OutputListener = (stream: PipeName, chunk: Uint8Array) => void;
 
 interface Job {
   info: JobInfo;
@@ -89,16 +96,7 @@ export class JobRegistry implements AsyncDisposable {
     const file = await this.#scratch.create(outputPath);
     let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command(spec.spawn.cmd, {
-        args: spec.spawn.args,
-        cwd: spec.cwd,
-        clearEnv: true,
-        env: spec.spawn.env,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        detached: Deno.build.os !== "windows",
-      }).spawn();
+      child = spawnInGroup({ ...spec.spawn, cwd: spec.cwd });
     } catch (err) {
       file.close();
       await this.#scratch.remove(outputPath).catch(() => {});
@@ -191,10 +189,10 @@ export class JobRegistry implements AsyncDisposable {
     const job = this.#job(id);
     const wasRunning = job.info.status === "running";
     if (wasRunning) {
-      signalGroup(job, "SIGTERM");
+      signalJob(job, "SIGTERM");
       await settleWithin(job.finished, this.#stopGraceMs);
     }
-    signalGroup(job, "SIGKILL");
+    signalJob(job, "SIGKILL");
     await job.finished;
     return { ...job.info, wasRunning };
   }
@@ -204,7 +202,7 @@ export class JobRegistry implements AsyncDisposable {
     if (this.#disposed) return;
     this.#disposed = true;
     const jobs = [...this.#jobs.values()];
-    for (const job of jobs) signalGroup(job, "SIGKILL");
+    for (const job of jobs) signalJob(job, "SIGKILL");
     await Promise.all(jobs.map((j) => j.finished));
     await Promise.all(jobs.map((j) => j.live?.copy.cancel()));
     const dir = await this.#dir?.catch(() => undefined);
@@ -257,41 +255,20 @@ function copyOutput(
   file: ScratchWriter,
   listeners: Set<OutputListener>,
 ): Copy {
-  const readers = [child.stdout.getReader(), child.stderr.getReader()];
   let writes = Promise.resolve();
-  const pumps = readers.map(async (reader, i) => {
-    const stream = i === 0 ? "stdout" : "stderr";
-    try {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) {
-        const chunk = r.value;
-        for (const listener of listeners) listener(stream, chunk);
-        writes = writes.then(() => file.write(chunk));
-      }
-    } catch {
-      // Cancelled on dispose.
-    }
+  const reading = readPipes(child, (stream, chunk) => {
+    for (const listener of listeners) listener(stream, chunk);
+    writes = writes.then(() => file.write(chunk));
   });
-  const done = Promise.all(pumps).then(() => writes).finally(() => file.close());
+  const done = reading.done.then(() => writes).finally(() => file.close());
   const cancel = async () => {
-    await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
+    await reading.cancel();
     await done;
   };
   return { done, cancel };
 }
 
 /** Sends `sig` to the job's whole process group; does nothing when it is already gone. */
-function signalGroup(job: Job, sig: Deno.Signal): void {
-  try {
-    if (Deno.build.os !== "windows") Deno.kill(-job.info.pid, sig);
-    else job.live?.child.kill(sig);
-  } catch {
-    // Every process of the group has exited.
-  }
-}
-
-async function settleWithin(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const grace = new Promise<void>((res) => timer = setTimeout(res, ms));
-  await Promise.race([p.then(() => {}, () => {}), grace]);
-  clearTimeout(timer);
+function signalJob(job: Job, sig: Deno.Signal): void {
+  signalGroup({ pid: job.info.pid, kill: (s) => job.live?.child.kill(s) }, sig);
 }

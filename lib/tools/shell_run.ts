@@ -5,15 +5,12 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { displayPath } from "./_paths.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
-import type { PreparedProcess } from "../../sandbox/warm_sandbox.ts";
-import { killProcessGroup } from "./process_group.ts";
+import { MAX_TIMER_MS, spawnInGroup, superviseChild } from "./process_group.ts";
 
 /** Timeout used when the call gives none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** Bytes of output kept from the start and, separately, from the end of a long output. */
 export const OUTPUT_KEEP_BYTES = 128 * 1024;
-/** setTimeout fires at once for longer delays. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long to keep reading after the shell exits, for output from children still running. */
 const DRAIN_GRACE_MS = 250;
 
@@ -107,7 +104,11 @@ interface RunOnce {
   reason: "timeout" | null;
 }
 
-/** Spawns `argv` (through the sandbox when the context has one) and collects its output. */
+/**
+ * Spawns `argv` (through the sandbox when the context has one) and collects its combined output,
+ * reporting it as progress as it comes (one decoder per pipe, so a character split across two
+ * chunks is decoded whole).
+ */
 async function runOnce(
   argv: string[],
   opts: { cwd: string; timeoutMs: number; escalated: boolean; shell?: string },
@@ -117,13 +118,18 @@ async function runOnce(
   const child = await preparedProcess(argv, how, ctx) ??
     spawnShell(await sandboxedSpawn(argv, how, ctx), argv, opts);
   const out = new CappedOutput(OUTPUT_KEEP_BYTES, OUTPUT_KEEP_BYTES);
-  const killed = watchProcess(child, opts.timeoutMs, ctx.signal);
-  const status = await collect(child, out, ctx.progress);
-  killed.stop();
-  if (killed.reason === "abort") {
-    throw ctx.signal.reason ?? new DOMException("Aborted", "AbortError");
-  }
-  return { out, code: status.code, reason: killed.reason };
+  const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+  const end = await superviseChild(child, {
+    timeoutMs: opts.timeoutMs,
+    signal: ctx.signal,
+    graceMs: DRAIN_GRACE_MS,
+    onChunk(stream, chunk) {
+      out.push(chunk);
+      const text = decoders[stream].decode(chunk, { stream: true });
+      if (text) ctx.progress({ stream, text });
+    },
+  });
+  return { out, code: end.status.code, reason: end.killed };
 }
 
 function spawnShell(
@@ -132,16 +138,7 @@ function spawnShell(
   opts: { cwd: string; shell?: string },
 ): Deno.ChildProcess {
   try {
-    return new Deno.Command(spec.cmd, {
-      args: spec.args,
-      cwd: opts.cwd,
-      clearEnv: true,
-      env: spec.env,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: Deno.build.os !== "windows",
-    }).spawn();
+    return spawnInGroup({ cmd: spec.cmd, args: spec.args, cwd: opts.cwd, env: spec.env });
   } catch (err) {
     throw new ToolError(
       `Cannot start shell "${argv[0]}": ${(err as Error).message}`,
@@ -156,63 +153,4 @@ export function shellArgs(shell: string, login: boolean): string[] {
   if (name === "pwsh" || name === "powershell") return ["-NoProfile", "-Command"];
   if (name === "cmd") return ["/c"];
   return [login ? "-lc" : "-c"];
-}
-
-interface Watch {
-  reason: "timeout" | "abort" | null;
-  stop(): void;
-}
-
-/** Kills the process (its whole group where possible) on timeout or abort. */
-function watchProcess(child: PreparedProcess, timeoutMs: number, signal: AbortSignal): Watch {
-  const watch: Watch = { reason: null, stop };
-  const kill = (reason: "timeout" | "abort") => {
-    if (watch.reason) return;
-    watch.reason = reason;
-    killProcessGroup(child);
-  };
-  const timer = setTimeout(() => kill("timeout"), timeoutMs);
-  const onAbort = () => kill("abort");
-  signal.addEventListener("abort", onAbort, { once: true });
-  if (signal.aborted) onAbort();
-  function stop() {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort);
-  }
-  return watch;
-}
-
-/**
- * Reads stdout and stderr into `out` as chunks arrive, and reports them as progress, until the
- * shell exits and both pipes close. Background children may keep a pipe open; reading stops a
- * short grace after exit.
- */
-async function collect(
-  child: PreparedProcess,
-  out: CappedOutput,
-  progress: ToolContext["progress"],
-): Promise<Deno.CommandStatus> {
-  const readers = [child.stdout.getReader(), child.stderr.getReader()];
-  const pumps = readers.map(async (reader, i) => {
-    const stream = i === 0 ? "stdout" : "stderr";
-    // One decoder per pipe, so a character split across two chunks is decoded whole.
-    const decoder = new TextDecoder();
-    try {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) {
-        out.push(r.value);
-        const text = decoder.decode(r.value, { stream: true });
-        if (text) progress({ stream, text });
-      }
-    } catch {
-      // Cancelled after the grace period.
-    }
-  });
-  const status = await child.status;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const grace = new Promise<void>((res) => timer = setTimeout(res, DRAIN_GRACE_MS));
-  await Promise.race([Promise.all(pumps), grace]);
-  clearTimeout(timer);
-  await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
-  await Promise.all(pumps);
-  return status;
 }
