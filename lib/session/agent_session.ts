@@ -26,7 +26,8 @@ import {
   type SessionSandboxOptions,
 } from "./sandbox_setup.ts";
 import { type InstructionOptions, openWorkspace, type Workspace } from "../workspace/workspace.ts";
-import { loadSessionConfig, wireMismatch } from "./setup.ts";
+import { loadSessionConfig } from "./setup.ts";
+import { checkPresentation } from "./settings_check.ts";
 import type { SessionConfig } from "./types.ts";
 import { checkLocalProvider, type LocalSetup, modelChosen } from "../providers/local/models.ts";
 
@@ -141,14 +142,12 @@ async function openOn(
     throw error;
   });
   const { harness, sandbox, local } = ready;
-  if (!harness.wireApis.includes(settings.wireApi)) {
+  // The checks configure() runs on every change (settings_check.ts).
+  try {
+    checkPresentation(harness, settings.wireApi, local);
+  } catch (error) {
     await work.closeAll();
-    throw wireMismatch(harness.id, settings.wireApi, harness.wireApis);
-  }
-  // Text-protocol harnesses send no tools, so a model without tool support can still run them.
-  if (local?.toolsProblem && !harness.protocol) {
-    await work.closeAll();
-    throw local.toolsProblem;
+    throw error;
   }
   for (const note of local?.notes ?? []) io.warn(note);
   for (const warning of await skillWarnings) io.warn(warning);

@@ -4,7 +4,9 @@
  * is checked against the others before any is applied, then the history is kept (re-expressed
  * for a new harness, without reasoning a new model cannot read), the harness's context is
  * rendered again with the new values, the session file records the change and front ends hear
- * of it. Everything reads the settings in use: nothing keeps the start-up copy.
+ * of it. Everything reads the settings in use: nothing keeps the start-up copy. The start-up
+ * values pass the same checks (settings_check.ts) when the session opens, except that a model no
+ * list has is only noted there, as it is here with "NAME!".
  */
 import { resolveProvider } from "../config/provider.ts";
 import type { SandboxMode } from "../config/schema.ts";
@@ -13,6 +15,7 @@ import { renderContext, withOpeningContext, withoutContext } from "../harness/co
 import { loadHarness } from "../harness/load.ts";
 import type { Harness } from "../harness/types.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
+import { builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
 import { checkLocalProvider, type LocalSetup } from "../providers/local/models.ts";
 import type { ProviderSettings } from "../providers/types.ts";
@@ -20,16 +23,27 @@ import { leanReason, sessionHarness } from "./agent_session.ts";
 import { harnessDirs, isProvider, type RouteInUse } from "./choices.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import { runningWorkOf } from "./_running_work.ts";
+import {
+  type AskedModel,
+  checkPresentation,
+  type ServedList,
+  unlistedModel,
+} from "./settings_check.ts";
 import { limitsOf, type SessionParts } from "./session_parts.ts";
-import { wireLabel, wireMismatch } from "./setup.ts";
+import { wireLabel } from "./setup.ts";
 import type { AccessChange } from "./sandbox_setup.ts";
 import { harnessSurface } from "./status.ts";
 import type { ConfigureOptions, SessionSettings, SettingsUpdate } from "./types.ts";
 
-/** What `configure()` works on: the session's parts and its plan mode. */
+/**
+ * What `configure()` works on: the session's parts, its plan mode, and the servers' model lists
+ * `Session.models()` fetched (what a model switched to by hand is checked against, besides the
+ * catalog).
+ */
 export interface ConfigureTarget {
   parts: SessionParts;
   plan: PlanMode;
+  served?: ReadonlyMap<string, ServedList>;
 }
 
 /** The settings of a session now, read from where each one lives. */
@@ -84,13 +98,12 @@ export async function configureSession(
   const harnessId = update.harness ??
     (lean !== state.harness.leanReason ? state.harness.id : undefined);
   const harness = harnessId !== undefined ? await nextHarness(t, harnessId, lean) : undefined;
-  const wire = route?.settings.wireApi ?? state.route.wireApi;
-  const presented = harness ?? state.harness;
-  if (!presented.wireApis.includes(wire)) {
-    throw wireMismatch(presented.id, wire, presented.wireApis);
-  }
-  // Text-protocol harnesses send no tools, so a model without tool support can still run them.
-  if (route?.local?.toolsProblem && !presented.protocol) throw route.local.toolsProblem;
+  // The same checks as the start-up values pass (openAgentSession()).
+  checkPresentation(
+    harness ?? state.harness,
+    route?.settings.wireApi ?? state.route.wireApi,
+    route?.local,
+  );
   const access = await accessChange(t, update);
   try {
     const provider = route ? await openProvider(route.settings) : undefined;
@@ -156,26 +169,40 @@ async function stopWiderWork(
 }
 
 /**
- * The provider and model `spec` ("NAME" or "PROVIDER/NAME") names; on a local server, what the
- * server says of the model (its window, size, whether it calls tools), refusing a server that is
- * down or lacks the model.
+ * The provider and model `given` ("NAME" or "PROVIDER/NAME") names, refused when the list at hand
+ * lacks it unless it ends in "!" (settings_check.ts); on a local server, what the server says of the
+ * model (its window, size, whether it calls tools), refusing a server that is down or lacks it.
  */
 async function resolveRoute(t: ConfigureTarget, given: string): Promise<NextRoute> {
   const { agent } = t.parts.live;
-  // "NAME!" (a name no list has, taken as given) is the same name here: no list is checked.
-  const spec = given.replace(/!$/, "");
+  const forced = given.endsWith("!");
+  const spec = forced ? given.slice(0, -1) : given;
   const slash = spec.indexOf("/");
   const wanted = slash > 0 && isProvider(agent, spec.slice(0, slash))
     ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) }
     : { provider: t.parts.state.route.providerId, model: spec };
   const values = { ...agent.config.values, model: wanted.model, model_provider: wanted.provider };
   const resolved = resolveProvider({ ...agent.config, values }, t.parts.env);
+  if (!forced) checkListed(t, { model: wanted.model, spec, settings: resolved.settings });
   const local = await checkLocalProvider(resolved.settings, {
     model: resolved.model,
     chosen: true,
     contextWindow: values.model_context_window,
   });
   return { settings: resolved.settings, model: local?.model ?? resolved.model, local };
+}
+
+/**
+ * Refuses a model the list at hand lacks (settings_check.ts); the model in use at its provider,
+ * or a built-in provider's default, is always taken.
+ */
+function checkListed(t: ConfigureTarget, asked: Omit<AskedModel, "providerModel">): void {
+  const { state, catalog } = t.parts;
+  const providerModel = asked.settings.id === state.route.providerId
+    ? state.loop.model
+    : builtinProvider(asked.settings.id)?.defaultModel;
+  const unlisted = unlistedModel({ ...asked, providerModel }, { catalog, served: t.served });
+  if (unlisted) throw unlisted;
 }
 
 /** Why the session is lean on `route` (`leanReason()`), or undefined. */

@@ -5,6 +5,7 @@ import type { ScriptTurn } from "../../tests/fake_provider/script.ts";
 import { sessionWorkspace } from "./_test_session.ts";
 import { openSession, type SessionConfig, type SessionEvent, type SessionIO } from "./open.ts";
 import { need } from "../../sandbox/_test_requires.ts";
+import { UnlistedModelError } from "./errors.ts";
 
 const BWRAP = await need("bwrap");
 
@@ -89,6 +90,89 @@ Deno.test("configure() checks every part together: a harness and a model that fi
   // Refused together, leaving both as they were.
   await assert.rejects(session.configure({ model: "fake/fake-model", harness: "zcode" }));
   assert.deepEqual([session.settings.harness, session.settings.provider], ["zcode", "fakemsg"]);
+});
+
+/** `twoWires()` with the built-in `openai` provider (which the model catalog lists) at the fake. */
+async function withCatalogProvider(fakeModels: string[]) {
+  const t = await twoWires([]);
+  const fake = startFakeProvider([], { models: fakeModels });
+  const file = join(t.ws.home, "config.toml");
+  // A window of its own (a top-level key, first), so that no guess note says the model is unknown.
+  await Deno.writeTextFile(
+    file,
+    `model_context_window = 100000\n${await Deno.readTextFile(file)}\n` +
+      `[model_providers.openai]\nbase_url = "${t.fake.baseUrl}"\nwire_api = "chat"\n` +
+      `env_key = "FAKE_API_KEY"\n[model_providers.served]\nbase_url = "${fake.baseUrl}"\n` +
+      `wire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
+  );
+  return {
+    ws: t.ws,
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await t[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("start-up values are never refused for an unlisted model, only noted", async () => {
+  await using t = await withCatalogProvider([]);
+  const notes = (events: SessionEvent[]) =>
+    events.flatMap((e) =>
+      e.type === "warning" && /used as given/.test(e.message) ? [e.message] : []
+    );
+  const flag: SessionEvent[] = [];
+  {
+    await using session = await open(t.ws, { provider: "openai", model: "gpt-4.1-mnii" }, {}, flag);
+    assert.equal(session.settings.model, "gpt-4.1-mnii");
+  }
+  assert.equal(notes(flag).length, 1, String(notes(flag)));
+  assert.match(
+    notes(flag)[0],
+    /^The model "gpt-4\.1-mnii" is not in the model catalog for provider "openai" \(nearest listed: gpt-4\.1-mini\b.*\); it is used as given$/,
+  );
+  const overrides = [
+    { keyPath: ["model_provider"], value: "openai", origin: "-c model_provider" },
+    { keyPath: ["model"], value: "gpt-4.1-mnii", origin: "-c model" },
+  ];
+  const byOverride: SessionEvent[] = [];
+  {
+    await using session = await open(t.ws, { overrides }, {}, byOverride);
+    assert.equal(session.settings.model, "gpt-4.1-mnii");
+  }
+  assert.equal(notes(byOverride).length, 1);
+  // A listed one is not noted.
+  const listed: SessionEvent[] = [];
+  await (await open(t.ws, { provider: "openai", model: "gpt-4.1-mini" }, {}, listed))
+    [Symbol.asyncDispose]();
+  assert.deepEqual(notes(listed), []);
+});
+
+Deno.test("a model switched to by hand must be in the list at hand; NAME! takes it as given", async () => {
+  await using t = await withCatalogProvider(["served-model", "other-model"]);
+  await using session = await open(t.ws, { provider: "openai", model: "gpt-4.1" });
+  await assert.rejects(session.configure({ model: "gpt-4.1-nanno" }), (error: Error) => {
+    assert.ok(error instanceof UnlistedModelError);
+    assert.match(error.message, /"gpt-4\.1-nanno" for provider "openai": .* the model catalog/);
+    assert.equal(error.nearest[0], "gpt-4.1-nano");
+    return true;
+  });
+  assert.equal(session.settings.model, "gpt-4.1", "nothing changed");
+  await session.configure({ model: "gpt-4.1-nano" });
+  await session.configure({ model: "gpt-4.1-nanno!" });
+  assert.equal(session.settings.model, "gpt-4.1-nanno");
+  // A custom provider has no catalog list, and its server's list was not fetched: any name.
+  await session.configure({ model: "served/served-modle" });
+  assert.equal(session.settings.model, "served-modle");
+  // Once models() fetched the server's list, that list is at hand.
+  await session.models();
+  await assert.rejects(session.configure({ model: "served/other-modle" }), (error: Error) => {
+    assert.ok(error instanceof UnlistedModelError);
+    assert.match(error.message, /it is not in the server's list/);
+    assert.deepEqual(error.nearest, ["served/other-model"]);
+    return true;
+  });
+  await session.configure({ model: "served/other-model" });
+  assert.deepEqual([session.settings.provider, session.settings.model], ["served", "other-model"]);
 });
 
 Deno.test("a plan-mode session resumes in plan mode; one that left it does not", async () => {

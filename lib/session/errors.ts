@@ -40,3 +40,37 @@ export class UntrustedDirectoryError extends UserError {
     this.cwd = cwd;
   }
 }
+
+/**
+ * A model switched to by hand is not in the list at hand for its provider (the model catalog's,
+ * or the server's fetched earlier); `NAME!` takes the name as given. A front end may word its own
+ * hint from the fields.
+ */
+export class UnlistedModelError extends UserError {
+  /** The name as asked for, without the provider: "gpt-4.1-mnii". */
+  readonly model: string;
+  /** The provider id the name was looked up at. */
+  readonly provider: string;
+  /** What was asked for: "NAME" or "PROVIDER/NAME". */
+  readonly spec: string;
+  /** Which list lacks it. */
+  readonly list: "catalog" | "server";
+  /** The nearest listed names, nearest first, in the form asked for (with "PROVIDER/" if given). */
+  readonly nearest: string[];
+  constructor(
+    at: { model: string; provider: string; spec: string },
+    list: "catalog" | "server",
+    nearest: string[],
+  ) {
+    const where = list === "server" ? "the server's list" : "the model catalog";
+    super(`Unknown model "${at.model}" for provider "${at.provider}": it is not in ${where}`, {
+      hint: (nearest.length ? `Did you mean ${nearest.join(" or ")}? ` : "") +
+        `"${at.spec}!" uses the name as given`,
+    });
+    this.model = at.model;
+    this.provider = at.provider;
+    this.spec = at.spec;
+    this.list = list;
+    this.nearest = nearest;
+  }
+}

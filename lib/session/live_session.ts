@@ -25,6 +25,7 @@ import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
 import { configureSession, type ConfigureTarget, routeInUse, settingsOf } from "./configure.ts";
+import { type ServedList, servedLists } from "./settings_check.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints/checkpoints.ts";
 import type {
   CheckpointList,
@@ -62,6 +63,8 @@ export class LiveSession implements Session {
   readonly #warned = new Set<string>();
   readonly #plan: PlanMode;
   readonly #checkpoints: Checkpoints;
+  /** The servers' model lists the last `models()` read: `configure()` checks names against them. */
+  #served = new Map<string, ServedList>();
 
   constructor(parts: SessionParts) {
     this.#p = parts;
@@ -145,19 +148,25 @@ export class LiveSession implements Session {
   }
 
   /** Summarizes the history now (`/compact`). */
-  async compact(signal: AbortSignal): Promise<void> {
-    this.#claimTurn("a compaction");
-    try {
-      await this.#p.hooks.compaction("manual", signal, () => this.#compact(signal));
-    } finally {
-      this.#turn = undefined;
-    }
+  compact(signal: AbortSignal): Promise<void> {
+    const compact = () => this.#compact(signal);
+    return this.#alone("a compaction", () => this.#p.hooks.compaction("manual", signal, compact));
   }
 
   /** One turn at a time: a second one while one runs would interleave two histories. */
   #claimTurn(what?: string): void {
     if (this.#turn) throw new TurnInProgressError(what);
     this.#turn = { callId: "" };
+  }
+
+  /** Runs `work` (`what`: "an undo") in place of a turn: refused while one runs, and the reverse. */
+  async #alone<T>(what: string, work: () => Promise<T>): Promise<T> {
+    this.#claimTurn(what);
+    try {
+      return await work();
+    } finally {
+      this.#turn = undefined;
+    }
   }
 
   /** The `<skill>` messages for the skills the user's message names with `$name`. */
@@ -283,13 +292,10 @@ export class LiveSession implements Session {
   /** One change at a time, and never while a turn runs (`TurnInProgressError`). */
   async configure(update: SettingsUpdate, opts?: ConfigureOptions): Promise<SessionSettings> {
     if (update.model !== undefined) chargeCost(this.#p, this.#cost);
-    if (Object.keys(update).some((key) => key !== "planMode")) this.#claimTurn("a settings change");
-    else return configureSession(this.#configureTarget(), update, opts);
-    try {
-      return await configureSession(this.#configureTarget(), update, opts);
-    } finally {
-      this.#turn = undefined;
-    }
+    const apply = () => configureSession(this.#configureTarget(), update, opts);
+    // Plan mode alone applies at once (see configureSession()), even during a turn.
+    if (Object.keys(update).every((key) => key === "planMode")) return apply();
+    return await this.#alone("a settings change", apply);
   }
 
   async switchHarness(id: string): Promise<void> {
@@ -301,13 +307,14 @@ export class LiveSession implements Session {
   }
 
   #configureTarget(): ConfigureTarget {
-    return { parts: this.#p, plan: this.#plan };
+    return { parts: this.#p, plan: this.#plan, served: this.#served };
   }
 
-  models() {
-    const { provider, model } = this.settings;
-    const { env, catalog } = this.#p;
-    return providerChoices(this.#live.agent, { env, current: { provider, model }, catalog });
+  async models() {
+    const current = { provider: this.settings.provider, model: this.settings.model };
+    const choices = await providerChoices(this.#live.agent, { ...this.#p, current });
+    this.#served = servedLists(choices);
+    return choices;
   }
 
   status(): SessionStatus {
@@ -336,27 +343,12 @@ export class LiveSession implements Session {
     return this.#checkpoints.list();
   }
 
-  async undo(confirm: ConfirmOverwrite, stop?: StopRunning): Promise<RewindResult> {
-    this.#claimTurn("an undo");
-    try {
-      return await this.#checkpoints.undo(confirm, stop);
-    } finally {
-      this.#turn = undefined;
-    }
+  undo(confirm: ConfirmOverwrite, stop?: StopRunning): Promise<RewindResult> {
+    return this.#alone("an undo", () => this.#checkpoints.undo(confirm, stop));
   }
 
-  async rewind(
-    turn: number,
-    what: RewindChoice,
-    confirm: ConfirmOverwrite,
-    stop?: StopRunning,
-  ): Promise<RewindResult> {
-    this.#claimTurn("a rewind");
-    try {
-      return await this.#checkpoints.rewind(turn, what, confirm, stop);
-    } finally {
-      this.#turn = undefined;
-    }
+  rewind(turn: number, what: RewindChoice, confirm: ConfirmOverwrite, stop?: StopRunning) {
+    return this.#alone("a rewind", () => this.#checkpoints.rewind(turn, what, confirm, stop));
   }
 
   readonly git: RepoGit = (args) => this.#live.agent.workspace.repoGit(args);

@@ -23,6 +23,7 @@ import { isOpening, type Opening, resolveOpening } from "./opening.ts";
 import { withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
 import { harnessSurface } from "./status.ts";
+import { startupModelNote } from "./settings_check.ts";
 import { SessionHooks } from "./session_hooks.ts";
 import { settleDefinitionTrust } from "./trust.ts";
 import type { Session, SessionConfig, SessionDeps, SessionInfo, SessionIO } from "./types.ts";
@@ -100,6 +101,9 @@ export async function openSession(
     const info: SessionInfo = { ...infoOf(agent, config.cwd), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
     for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });
+    // A start-up model no list has is noted, never refused (configure() refuses one by hand).
+    const unlisted = startupModelNote({ ...agent, guessNote: limits.guessNote }, catalog);
+    if (unlisted) io.onEvent({ type: "warning", message: unlisted });
     const warn = (message: string) => io.onEvent({ type: "warning", message });
     const hooks = await SessionHooks.open(agent, { config, env, relay, warn });
     const state = freshState(agent, config, limits);

@@ -38,7 +38,10 @@ export interface SessionSettings {
  * none does.
  */
 export interface SettingsUpdate {
-  /** "NAME" at the provider in use or "PROVIDER/NAME" (a trailing "!" is dropped). */
+  /**
+   * "NAME" at the provider in use or "PROVIDER/NAME": refused when the list at hand (the catalog,
+   * the server's list `models()` fetched) lacks it; "NAME!" takes the name as given.
+   */
   model?: string;
   reasoningEffort?: ReasoningEffort;
   harness?: string;

@@ -157,6 +157,19 @@ Deno.test("acp serves the SDK client: prompts, tools, permissions, options, canc
       );
     });
 
+    await step(
+      "set_config_option refuses a model the server's list lacks, naming the nearest",
+      async () => {
+        const error = await a.agent.request(acp.methods.agent.session.setConfigOption, {
+          sessionId,
+          configId: "model",
+          value: "fake/fake-modle",
+        }).then(() => undefined, (e: Error & { data?: { hint?: string } }) => e);
+        assert.match(error?.message ?? "", /Unknown model "fake-modle" for provider "fake"/);
+        assert.match(error?.data?.hint ?? "", /^Did you mean fake\/fake-model\?/);
+      },
+    );
+
     await step("the next request carries the new harness's tools", async () => {
       const done = await a.agent.request(acp.methods.agent.session.prompt, {
         sessionId,

@@ -1,14 +1,14 @@
 /**
  * `/model`: on a terminal a picker of the models one can use now, then of the reasoning effort
  * where the model has one; elsewhere (a pipe) the providers and their models as a list.
- * `/model NAME` switches, refusing a name the provider's list does not have (`NAME!` forces it).
+ * `/model NAME` switches; the session refuses a name the provider's list does not have (`NAME!`
+ * forces it), and the REPL words its hint (repl_hints.ts).
  */
 import { terminalSafe } from "../../approval/visible.ts";
 import { REASONING_EFFORTS } from "../../config/schema.ts";
 import { UserError } from "../../errors.ts";
 import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
 import type { ReasoningEffort, Session } from "../../session/open.ts";
-import { nearestNames } from "../../nearest.ts";
 import type { Style } from "../term/style.ts";
 import { type PickerItem, pickFromList, type RawTerminal } from "./list_picker.ts";
 
@@ -41,10 +41,9 @@ async function model(arg: string, ctx: ModelCommandContext): Promise<void> {
       hint: `Use one of ${EFFORTS.join(", ")}`,
     });
   }
-  const forced = given.endsWith("!");
-  const spec = forced ? given.slice(0, -1) : given;
-  if (!forced) checkListed(spec, await ctx.session().models());
-  await switchTo(ctx, spec, effort as ReasoningEffort | undefined);
+  // The session checks the name against the list at hand: the server's is fetched first.
+  if (!given.endsWith("!")) await ctx.session().models();
+  await switchTo(ctx, given, effort as ReasoningEffort | undefined);
 }
 
 /**
@@ -59,32 +58,6 @@ async function switchTo(ctx: ModelCommandContext, spec: string, effort?: Reasoni
     if (!(await ctx.enterKey?.(error))) throw error;
     await ctx.session().switchModel(spec, effort);
   }
-}
-
-/**
- * Refuses `spec` ("NAME" at the provider in use, or "PROVIDER/NAME") when the provider's list (the
- * server's, else the catalog's) does not have it, naming the nearest ones. A provider without a
- * list, or whose server could not be asked, takes any name.
- */
-export function checkListed(spec: string, providers: ProviderChoice[]): void {
-  const slash = spec.indexOf("/");
-  const named = slash > 0 ? providers.find((p) => p.provider === spec.slice(0, slash)) : undefined;
-  const provider = named ?? providers.find((p) => p.current);
-  const name = named ? spec.slice(slash + 1) : spec;
-  if (!provider || provider.live?.error || provider.models.length === 0) return;
-  const ids = provider.models.map((m) => m.id);
-  // Ollama takes a name without its tag as `NAME:latest`.
-  if ([name, `${name}:latest`].some((id) => ids.includes(id)) || name === provider.model) return;
-  const prefix = named ? `${provider.provider}/` : "";
-  const near = nearestNames(name, ids).map((id) => `/model ${prefix}${id}`);
-  const where = provider.live ? "the server's list" : "the model catalog";
-  throw new UserError(
-    `Unknown model "${name}" for provider "${provider.provider}": it is not in ${where}`,
-    {
-      hint: (near.length ? `Did you mean ${near.join(" or ")}? ` : "") +
-        `/model ${provider.provider}/ lists its models; /model ${spec}! uses the name as given`,
-    },
-  );
 }
 
 /** A model one can pick: its provider and what the list says of it. */

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { MissingKeyError } from "../../config/auth.ts";
 import type { ProviderChoice } from "../../session/choices.ts";
 import { wireMismatch } from "../../session/setup.ts";
+import { UnlistedModelError } from "../../session/errors.ts";
 import type { ProviderSettings } from "../../providers/types.ts";
 import { makeStyle } from "../term/style.ts";
-import { checkListed, pickableModels } from "./model_command.ts";
+import { pickableModels } from "./model_command.ts";
 import { inReplTerms } from "./repl_hints.ts";
 
 const model = (id: string, more: object = {}) => ({ id, name: id, current: false, ...more });
@@ -39,39 +40,6 @@ const PROVIDERS: ProviderChoice[] = [
   { provider: "vllm", name: "vLLM", model: "my-model", current: false, key: true, models: [] },
 ];
 
-Deno.test("checkListed() refuses a name the provider's list lacks, naming the nearest", () => {
-  assert.throws(() => checkListed("gpt-4.1-mnii", PROVIDERS), (error: Error & { hint: string }) => {
-    assert.equal(
-      error.message,
-      'Unknown model "gpt-4.1-mnii" for provider "openai": it is not in the model catalog',
-    );
-    assert.match(error.hint, /^Did you mean \/model gpt-4\.1-mini( or [^?]+)?\? /);
-    assert.match(error.hint, /\/model openai\/ lists its models; \/model gpt-4\.1-mnii! uses/);
-    return true;
-  });
-  assert.throws(
-    () => checkListed("deepseek/deepseek-chta", PROVIDERS),
-    (error: Error & { hint: string }) =>
-      /^Did you mean \/model deepseek\/deepseek-chat\?/.test(error.hint),
-  );
-  assert.throws(() => checkListed("zzzzzzzz", PROVIDERS), (error: Error & { hint: string }) => {
-    assert.match(error.hint, /^\/model openai\//, "no near names: no guess");
-    return true;
-  });
-});
-
-Deno.test("checkListed() takes a listed name, and any name where there is no list to check", () => {
-  checkListed("o4-mini", PROVIDERS);
-  checkListed("openai/gpt-4.1-mini", PROVIDERS);
-  checkListed("ollama/qwen3:8b", PROVIDERS); // the server could not be asked
-  checkListed("vllm/anything", PROVIDERS); // no catalog entry, no live list
-  const ollama = { ...PROVIDERS[2], live: {}, models: [model("qwen3:latest")] };
-  checkListed("ollama/qwen3", [ollama]);
-  assert.throws(() => checkListed("ollama/qwen2", [ollama]), /not in the server's list/);
-  // A router's vendor/model name at the provider in use, not a provider of its own.
-  assert.throws(() => checkListed("anthropic/claude-x", PROVIDERS), /provider "openai"/);
-});
-
 Deno.test("pickableModels() offers the models of providers usable now, the one in use marked", () => {
   const rows = pickableModels(PROVIDERS, makeStyle(false));
   assert.deepEqual(rows.map((r) => r.label), [
@@ -100,4 +68,18 @@ Deno.test("inReplTerms() gives a wire mismatch and a missing key REPL hints, wit
   for (const hint of [wire.hint, key.hint]) assert.doesNotMatch(hint, /--|-c /);
   const other = new Error("other");
   assert.equal(inReplTerms(other), other);
+});
+
+Deno.test("inReplTerms() words an unlisted model's hint with /model, naming the nearest", () => {
+  const at = { model: "gpt-4.1-mnii", provider: "openai", spec: "gpt-4.1-mnii" };
+  const error = new UnlistedModelError(at, "catalog", ["gpt-4.1-mini", "gpt-4.1"]);
+  const worded = inReplTerms(error) as { message: string; hint: string };
+  assert.equal(worded.message, error.message);
+  assert.equal(
+    worded.hint,
+    "Did you mean /model gpt-4.1-mini or /model gpt-4.1? /model openai/ lists its models; " +
+      "/model gpt-4.1-mnii! uses the name as given",
+  );
+  const far = new UnlistedModelError({ ...at, model: "zz", spec: "zz" }, "catalog", []);
+  assert.match((inReplTerms(far) as { hint: string }).hint, /^\/model openai\/ lists/);
 });

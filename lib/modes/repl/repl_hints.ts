@@ -5,7 +5,7 @@
  */
 import { MissingKeyError } from "../../config/auth.ts";
 import { UserError } from "../../errors.ts";
-import { WireMismatchError } from "../../session/errors.ts";
+import { UnlistedModelError, WireMismatchError } from "../../session/errors.ts";
 
 /** `error` with a hint for the REPL prompt when it is one of those the session words for flags. */
 export function inReplTerms(error: unknown): unknown {
@@ -24,6 +24,14 @@ export function inReplTerms(error: unknown): unknown {
       error,
       `Set ${envKey} (export ${envKey}=...) and start interpreter again, or switch to a ` +
         "provider whose key is set (/model lists them)",
+    );
+  }
+  if (error instanceof UnlistedModelError) {
+    const near = error.nearest.map((spec) => `/model ${spec}`);
+    return reworded(
+      error,
+      (near.length ? `Did you mean ${near.join(" or ")}? ` : "") +
+        `/model ${error.provider}/ lists its models; /model ${error.spec}! uses the name as given`,
     );
   }
   return error;
