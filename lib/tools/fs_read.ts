@@ -1,6 +1,6 @@
-import { extname } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../errors.ts";
+import { imageMime } from "../model/image_mime.ts";
 import { CodedToolError } from "./_coded_error.ts";
 import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
@@ -9,7 +9,7 @@ import { fsOf } from "./_fs.ts";
 import type { FileStat, FileSystem } from "../../sandbox/file_system.ts";
 
 /** Lines returned when the call gives no limit. */
-export const DEFAULT_READ_LIMIT = 2000;
+const DEFAULT_READ_LIMIT = 2000;
 /** Characters kept of a longer line; the rest is replaced by a marker. */
 export const MAX_LINE_CHARS = 2000;
 /** Files larger than this are only read with an explicit `offset` or `limit`. */
@@ -19,7 +19,7 @@ export const MAX_READ_BYTES = 10 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
 /** Input of `fs.read`. */
-export const fsReadInput = z.object({
+const fsReadInput = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
   offset: z.number().int().optional()
     .describe("First line, counting from 1 (0 is read as 1); -N starts N lines before the end"),
@@ -170,26 +170,6 @@ async function statFile(
     );
   }
   return stat;
-}
-
-const IMAGE_EXTENSIONS: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
-
-/** The image MIME type of a file, from its extension or its first bytes. */
-export function imageMime(path: string, head: Uint8Array): string | undefined {
-  const byExt = IMAGE_EXTENSIONS[extname(path).toLowerCase()];
-  if (byExt) return byExt;
-  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
-  if (head[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
-  if (ascii(0, 4) === "GIF8") return "image/gif";
-  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
-  return undefined;
 }
 
 /** The first line of a read that starts `-offset` lines before the end (kimi `line_offset`). */

@@ -1,5 +1,6 @@
 import type { ExecOptions } from "./exec_options.ts";
 import { imagePaths, readImages } from "./exec_images.ts";
+import { outputPlaceFor } from "../../session/run_outputs.ts";
 import { readOutputSchema } from "../../session/structured_output.ts";
 import {
   execStatusLine,
@@ -19,7 +20,6 @@ import {
   resolveOpening,
   type SessionConfig,
 } from "../../session/open.ts";
-import { outputPlaceOf } from "../../workspace/output_file.ts";
 
 /**
  * `interpreter exec` and `exec resume`: runs one task to completion. Progress goes to stderr and
@@ -82,7 +82,7 @@ export async function runExec(
     usage: session.usage,
     stoppedBy,
     outputLastMessage,
-    outputPlace: outputPlaceOf(session.config, session.info.cwd, env),
+    outputPlace: outputPlaceFor(session, env),
     statusLine: execStatusLine(session, env),
   });
 }

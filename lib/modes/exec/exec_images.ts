@@ -3,8 +3,8 @@ import { Buffer } from "node:buffer";
 import { resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { readInputFile } from "../../input_file.ts";
+import { imageMime } from "../../model/image_mime.ts";
 import type { Block } from "../../model/message.ts";
-import { imageMime } from "../../tools/fs_read.ts";
 
 /** The largest image we send: providers refuse larger ones. */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;

@@ -4,8 +4,7 @@ import type { PromptOutcome, Session } from "../../session/open.ts";
 import { trajectoryOf } from "../../trajectory/atif.ts";
 import { writeTrajectory } from "../../trajectory/write.ts";
 import type { RunCounts } from "../../trajectory/run_counts.ts";
-import { harnessDataHash } from "../../harness/data_hash.ts";
-import { outputPlaceOf, outputWriter } from "../../workspace/output_file.ts";
+import { harnessHashOf, outputWriterFor } from "../../session/run_outputs.ts";
 import { failureOf } from "./exec_turn.ts";
 
 /** How a run ended: its outcome, the signal that stopped it, or the error it threw. */
@@ -28,7 +27,7 @@ export async function writeExecTrajectory(
   env: Record<string, string>,
 ): Promise<void> {
   const { info } = session;
-  const hash = info.harnessDir ? await harnessDataHash(info.harnessDir) : undefined;
+  const hash = await harnessHashOf(session);
   const trajectory = trajectoryOf(session.history(), {
     sessionId: session.id,
     agent: {
@@ -50,8 +49,7 @@ export async function writeExecTrajectory(
       run_status: statusOf(ending),
     },
   });
-  const place = outputPlaceOf(session.config, info.cwd, env);
-  await writeTrajectory(path, trajectory, { write: outputWriter(place) });
+  await writeTrajectory(path, trajectory, { write: outputWriterFor(session, env) });
 }
 
 /** A line on how the run ended; undefined when the turn completed. */

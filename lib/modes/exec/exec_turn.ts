@@ -10,9 +10,9 @@ import type { TurnOutcome } from "../../loop/events.ts";
 import type { Usage } from "../../model/message.ts";
 import type { ProviderFailure } from "../../model/stream.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
+import { type OutputPlace, writeOutputText } from "../../session/run_outputs.ts";
 import { ToolCallViews } from "../../session/tool_views/tool_view.ts";
 import { hintOf } from "../../trajectory/write.ts";
-import { type OutputPlace, writeOutputFile } from "../../workspace/output_file.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { readAllStdin, readPrompt } from "./prompt_input.ts";
@@ -230,7 +230,7 @@ export async function writeLastMessage(
   if (outcome.status !== "completed") return undefined;
   const file = resolve(path);
   try {
-    await writeOutputFile(file, outcome.finalText, place);
+    await writeOutputText(file, outcome.finalText, place);
   } catch (error) {
     throw new UserError(`Cannot write the last message to "${file}": ${(error as Error).message}`, {
       hint: hintOf(error, "Pass -o a file in a directory you can write to"),

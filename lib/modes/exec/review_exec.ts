@@ -3,6 +3,7 @@
 import { terminalText } from "../../approval/visible.ts";
 import { UsageError } from "../../errors.ts";
 import type { SessionConfig } from "../../session/open.ts";
+import { outputPlaceFor } from "../../session/run_outputs.ts";
 import {
   execStatusLine,
   finishExec,
@@ -14,7 +15,6 @@ import {
 } from "./exec_turn.ts";
 import type { ExecOptions, ReviewArgs } from "./exec_options.ts";
 import { colorWanted, makeStyle } from "../term/style.ts";
-import { outputPlaceOf } from "../../workspace/output_file.ts";
 import {
   renderedOutcome,
   type ReviewTarget,
@@ -81,7 +81,7 @@ export async function runExecReview(
       usage: session.usage,
       stoppedBy,
       outputLastMessage: options.outputLastMessage,
-      outputPlace: outputPlaceOf(session.config, session.info.cwd, env),
+      outputPlace: outputPlaceFor(session, env),
       statusLine: execStatusLine(session, env),
     });
   });
