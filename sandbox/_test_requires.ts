@@ -42,7 +42,7 @@ export interface Need {
 }
 
 /** Whether this run is CI's (`CI=true`), where a missing program fails the run. */
-export function inCI(): boolean {
+function inCI(): boolean {
   return Deno.env.get("CI") === "true";
 }
 

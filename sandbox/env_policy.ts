@@ -27,7 +27,7 @@ export interface CommandEnvironmentOptions {
 }
 
 /** Names matched out of the environment unless `ignore_default_excludes` is true. */
-export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze(["*KEY*", "*SECRET*", "*TOKEN*"]);
+const DEFAULT_EXCLUDES: readonly string[] = Object.freeze(["*KEY*", "*SECRET*", "*TOKEN*"]);
 
 const CORE_COMMON = ["PATH", "SHELL", "TMPDIR", "TEMP", "TMP"];
 const CORE_UNIX = ["HOME", "LANG", "LC_ALL", "LC_CTYPE", "LOGNAME", "USER"];

@@ -38,7 +38,7 @@ import type { SpawnSpec } from "./types.ts";
 export { RUNNER_NAME, type WarmRequest } from "./_warm_runner.ts";
 
 /** How long a prepared sandbox waits for a command before it is ended (and its placeholders). */
-export const IDLE_MS = 30_000;
+const IDLE_MS = 30_000;
 /** How long preparing may take before the sandbox is given up. */
 const READY_TIMEOUT_MS = 10_000;
 /** Preparations that fail in a row before the session stops preparing sandboxes. */

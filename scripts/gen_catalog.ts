@@ -24,7 +24,7 @@ type Json = Record<string, unknown>;
  * providers and models sorted by id, models without tool calling left out, and providers left
  * without models dropped. Throws a TypeError naming the first entry that is not in the format.
  */
-export function buildCatalog(snapshot: unknown, source: string): Catalog {
+function buildCatalog(snapshot: unknown, source: string): Catalog {
   if (!isObject(snapshot)) throw new TypeError("The snapshot must be a JSON object of providers");
   const providers: CatalogProvider[] = [];
   for (const [key, value] of Object.entries(snapshot)) {
@@ -89,7 +89,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /** The catalog as committed: two-space JSON and a final newline. */
-export function catalogText(catalog: Catalog): string {
+function catalogText(catalog: Catalog): string {
   return JSON.stringify(catalog, null, 2) + "\n";
 }
 

@@ -26,16 +26,16 @@ import { CAPABILITIES } from "../lib/tools/registry.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 /** The authors' guide, with the generated sections. */
-export const README_PATH = join(REPO, "harnesses", "README.md");
+const README_PATH = join(REPO, "harnesses", "README.md");
 /** The JSON Schema of `harness.toml`. */
 export const SCHEMA_PATH = join(REPO, "harnesses", "harness.schema.json");
 /** The smallest complete harness, listed in the guide and loaded by a test. */
-export const SMALLEST_DIR = join(REPO, "tests", "fixtures", "harnesses", "smallest");
+const SMALLEST_DIR = join(REPO, "tests", "fixtures", "harnesses", "smallest");
 
 type Json = Record<string, unknown>;
 
 /** The capability reference: one section per capability, then the harness-wide placeholders. */
-export function capabilityReference(): string {
+function capabilityReference(): string {
   const caps = [...CAPABILITIES].sort((a, b) => a.id.localeCompare(b.id));
   const out = [
     "| Capability | Changes something | Input fields |",
@@ -137,7 +137,7 @@ function typeText(s: Json): string {
 }
 
 /** The smallest harness's files, each in a fenced block under its path. */
-export async function smallestHarnessListing(): Promise<string> {
+async function smallestHarnessListing(): Promise<string> {
   const files: string[] = [];
   for await (const path of walk(SMALLEST_DIR)) files.push(relative(SMALLEST_DIR, path));
   files.sort((a, b) => (a === "harness.toml" ? -1 : b === "harness.toml" ? 1 : a.localeCompare(b)));
@@ -159,7 +159,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
 }
 
 /** The JSON Schema of `harness.toml`, as the committed file holds it. */
-export function harnessJsonSchema(): string {
+function harnessJsonSchema(): string {
   // Draft 7: the draft that TOML and JSON editors support best.
   const { $schema, ...schema } = z.toJSONSchema(harnessSpecSchema, {
     target: "draft-7",

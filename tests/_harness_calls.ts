@@ -7,7 +7,7 @@ import { type TempWorkspace, tempWorkspace } from "../lib/tools/_test_workspace.
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 
 /** A built-in harness. Test helper. */
-export function builtin(id: string): Promise<Harness> {
+function builtin(id: string): Promise<Harness> {
   return loadHarness(id, { builtinDir: HARNESSES });
 }
 

@@ -38,7 +38,7 @@ const ALWAYS_SAFE = new Set([
   "tac",
 ]);
 /** The shells whose `-c` / `-lc` script is checked; a harness's `shell` must be one of them. */
-export const STANDARD_SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "zsh"]);
+const STANDARD_SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "zsh"]);
 const MAX_WRAPPER_DEPTH = 2;
 
 /** find predicates that run programs, delete files or write to a file. */

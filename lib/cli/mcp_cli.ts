@@ -107,7 +107,7 @@ export function serverEntryOf(name: string, command: string[], flags: AddFlags):
 }
 
 /** Refuses a name that is not a bare TOML key of letters, digits, `_` and `-`. */
-export function checkServerName(name: string): void {
+function checkServerName(name: string): void {
   if (/^[A-Za-z0-9_-]+$/.test(name)) return;
   const fixed = name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
   throw new UsageError(`Invalid MCP server name "${name}": use only letters, digits, _ and -`, {

@@ -84,7 +84,7 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
 }
 
 /** Resolves `-C/--cd` against the current directory and checks it is a directory. */
-export async function resolveWorkdir(cd: string | undefined): Promise<string> {
+async function resolveWorkdir(cd: string | undefined): Promise<string> {
   const dir = resolve(Deno.cwd(), cd ?? ".");
   const info = await Deno.stat(dir).catch(() => undefined);
   if (!info?.isDirectory) {
@@ -96,7 +96,7 @@ export async function resolveWorkdir(cd: string | undefined): Promise<string> {
 }
 
 /** The session `flags` ask for, started from `origin`, continuing `resume` when given. */
-export async function sessionConfigOf(
+async function sessionConfigOf(
   flags: SharedFlags,
   opts: { origin?: SessionOrigin; resume?: ResumeTarget } = {},
 ): Promise<SessionConfig> {
@@ -141,7 +141,7 @@ function typedValues(flags: SharedFlags): Omit<SessionConfig, "cwd"> {
  * The saved session `resume`/`exec resume` flags name; undefined for `interpreter resume` with
  * neither (the picker). `origin` narrows `--last` to sessions started there.
  */
-export function resumeTargetOf(
+function resumeTargetOf(
   flags: ResumeFlags,
   origin?: SessionOrigin,
 ): ResumeTarget | undefined {
@@ -152,7 +152,7 @@ export function resumeTargetOf(
 }
 
 /** Exec's own options from its flags. */
-export function execOptionsOf(flags: ExecFlags): ExecOptions {
+function execOptionsOf(flags: ExecFlags): ExecOptions {
   return {
     json: Boolean(flags.json || flags.experimentalJson),
     images: flags.image ?? [],

@@ -17,7 +17,7 @@ import { joinKeyPath } from "./_keypath.ts";
 import { writeHomeFile } from "./home.ts";
 
 /** The file's name in the config home. */
-export const AUTH_FILE_NAME = "auth.json";
+const AUTH_FILE_NAME = "auth.json";
 
 /** Where the keys of the config home `home` are kept. */
 export function authFile(home: string): string {

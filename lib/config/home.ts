@@ -7,7 +7,7 @@
 import { dirname, join } from "node:path";
 
 /** Mode of every folder interpreter makes in its home. */
-export const HOME_DIR_MODE = 0o700;
+const HOME_DIR_MODE = 0o700;
 /** Mode of every file interpreter writes in its home. */
 export const HOME_FILE_MODE = 0o600;
 /** The owner's permission bits; narrowing keeps them and drops the group's and others'. */

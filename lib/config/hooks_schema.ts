@@ -37,7 +37,7 @@ export function isNameList(matcher: string): boolean {
 }
 
 /** Why `matcher` cannot be used, if it cannot. */
-export function matcherProblem(matcher: string): string | undefined {
+function matcherProblem(matcher: string): string | undefined {
   if (matchesAll(matcher) || isNameList(matcher)) return undefined;
   try {
     new RegExp(matcher);

@@ -94,7 +94,7 @@ function entryBaseUrls(state: MergeState): Record<string, string | undefined> {
 }
 
 /** The local provider `--oss` uses; see the module comment. */
-export async function discoverLocalProvider(opts: DiscoverOptions): Promise<LocalProvider> {
+async function discoverLocalProvider(opts: DiscoverOptions): Promise<LocalProvider> {
   const candidates: LocalCandidate[] = LOCAL_PROVIDERS.map((id) => ({
     id,
     baseUrl: providerBaseUrl(id, {

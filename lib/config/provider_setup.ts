@@ -60,7 +60,7 @@ export function isBuiltinProviderId(id: string): boolean {
 }
 
 /** The provider's key is in its variable or stored in `auth.json` (or it needs none). */
-export function hasProviderKey(
+function hasProviderKey(
   provider: string,
   home: string,
   env: Record<string, string | undefined>,

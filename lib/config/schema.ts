@@ -8,21 +8,21 @@ import { hooksSchema } from "./hooks_schema.ts";
 /** Values of `model_reasoning_effort`. */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
 /** Values of `model_thinking` and of a provider's `compat.thinking`. */
-export const THINKING_MODES = ["adaptive", "budget", "off"] as const;
+const THINKING_MODES = ["adaptive", "budget", "off"] as const;
 /** Values of `sandbox_mode`. */
 export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
 /** Values of `approval_policy`. */
 export const APPROVAL_POLICIES = ["untrusted", "on-failure", "on-request", "never"] as const;
 /** Values of `model_providers.<id>.wire_api`. */
-export const WIRE_APIS = ["chat", "responses", "messages"] as const;
+const WIRE_APIS = ["chat", "responses", "messages"] as const;
 /** Values of `shell_environment_policy.inherit`. */
-export const ENV_INHERIT = ["all", "core", "none"] as const;
+const ENV_INHERIT = ["all", "core", "none"] as const;
 /** Values of `mcp_servers.<id>.default_tools_approval_mode` and `tools.<tool>.approval_mode`. */
-export const MCP_APPROVAL_MODES = ["auto", "prompt", "approve"] as const;
+const MCP_APPROVAL_MODES = ["auto", "prompt", "approve"] as const;
 /** `mcp_defer_tokens` when unset: MCP tools are sent directly up to this many tokens. */
 export const DEFAULT_MCP_DEFER_TOKENS = 25_000;
 /** Values of `projects.<path>.trust_level`. */
-export const TRUST_LEVELS = ["trusted", "untrusted"] as const;
+const TRUST_LEVELS = ["trusted", "untrusted"] as const;
 /**
  * Local providers that `--oss` can pick (`oss_provider`, `--local-provider`), in the order `--oss`
  * prefers them when several run.
@@ -51,7 +51,7 @@ const relativeName = z.string().min(1).refine(
 );
 
 /** `[model_providers.<id>]`: a provider defined by the user, or changes to a built-in one. */
-export const providerEntrySchema = z.strictObject({
+const providerEntrySchema = z.strictObject({
   name: nonEmpty,
   base_url: httpUrl,
   env_key: nonEmpty,
@@ -220,7 +220,7 @@ const settingsShape = {
 };
 
 /** `[profiles.<name>]`: the top-level keys except `profile`, `profiles` and `projects`. */
-export const profileSchema = z.strictObject({ ...settingsShape, hooks: hooksSchema }).partial();
+const profileSchema = z.strictObject({ ...settingsShape, hooks: hooksSchema }).partial();
 
 /** One `config.toml` file (user or project), or one `-c` override, before merging. */
 export const configFileSchema = z.strictObject({

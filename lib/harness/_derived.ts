@@ -140,7 +140,7 @@ function moreLinesNote(o: Output): string | null {
  * `{if_<field>}` is empty when the field is truthy and drops its line otherwise; `{unless_<field>}`
  * is the reverse. They let a template choose between lines, such as an end-of-file note.
  */
-export function conditional(o: Output, name: string): { value: unknown } | undefined {
+function conditional(o: Output, name: string): { value: unknown } | undefined {
   const match = /^(if|unless)_(.+)$/.exec(name);
   const hit = match ? fieldOf(o, match[2]) : undefined;
   if (!match || !hit) return undefined;

@@ -22,7 +22,7 @@ export class RenderedToolError extends ToolError {
 export class UnknownToolError extends RenderedToolError {}
 
 /** Fills a vendor text's `{placeholders}` (and `{if_x}` / `{unless_x}`) from `fields`. */
-export function fillFields(template: string, fields: Record<string, unknown>): string {
+function fillFields(template: string, fields: Record<string, unknown>): string {
   return fillTemplate(template, outputLookup(fields));
 }
 

@@ -116,7 +116,7 @@ export function checkHarnessTexts(
 }
 
 /** Every placeholder a text with these sample fields may use. */
-export function fieldPlaceholders(sample: object): string[] {
+function fieldPlaceholders(sample: object): string[] {
   const names = new Set<string>();
   for (const key of Object.keys(sample)) {
     const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -74,7 +74,7 @@ function matches(match: HarnessMatch, input: HarnessChoiceInput): boolean {
 /** The largest context window (tokens) for which the lean surface is chosen by itself. */
 export const LEAN_MAX_WINDOW = 16_384;
 /** The largest parameter count for which the lean surface is chosen by itself. */
-export const LEAN_MAX_PARAMETERS = 4e9;
+const LEAN_MAX_PARAMETERS = 4e9;
 
 /** What the choice of the lean surface looks at. */
 export interface LeanChoiceInput {

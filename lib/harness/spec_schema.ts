@@ -25,7 +25,7 @@ export const matchSchema = z.strictObject({
 });
 
 /** What a session may have that a tool's `when` asks for (see `session_tools.ts`). */
-export const SESSION_CONDITIONS = ["mcp_servers"] as const;
+const SESSION_CONDITIONS = ["mcp_servers"] as const;
 
 /** How a tool's result is rendered: a template with `{field}` placeholders. */
 const resultSchema = z.strictObject({

@@ -130,7 +130,7 @@ async function definitionsOf(
 }
 
 /** The digest of a hook's exact definition: event, matcher, command, timeout, status text. */
-export async function definitionKey(hook: Omit<HookDefinition, "key">): Promise<string> {
+async function definitionKey(hook: Omit<HookDefinition, "key">): Promise<string> {
   const text = JSON.stringify([
     hook.event,
     hook.matcher ?? null,

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { CycleWatch, ProgressWatch, SameCallRun, type SeenCall, seenCall } from "./loop_detectors.ts";
+import {
+  CycleWatch,
+  ProgressWatch,
+  SameCallRun,
+  type SeenCall,
+  seenCall,
+} from "./loop_detectors.ts";
 
 /** A call of tool `name` with `args`, as the guard sees it once it got `result`. */
 function seen(

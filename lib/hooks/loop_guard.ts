@@ -56,7 +56,7 @@ export interface LoopGuardLimits {
 }
 
 /** The thresholds when config sets none. */
-export const DEFAULT_LOOP_GUARD_LIMITS: Readonly<LoopGuardLimits> = Object.freeze({
+const DEFAULT_LOOP_GUARD_LIMITS: Readonly<LoopGuardLimits> = Object.freeze({
   repeats: 3,
   formatErrors: 3,
   cycleRepeats: 3,
@@ -65,9 +65,6 @@ export const DEFAULT_LOOP_GUARD_LIMITS: Readonly<LoopGuardLimits> = Object.freez
   repeatedSpanRepeats: 20,
   repeatedSpanMinChars: 16,
 });
-
-/** `loop_guard.repeats` when unset. */
-export const DEFAULT_LOOP_GUARD_REPEATS = DEFAULT_LOOP_GUARD_LIMITS.repeats;
 
 /**
  * The thresholds config sets: `[loop_guard]`, then the older `loop_guard_repeats` for `repeats`

@@ -19,7 +19,7 @@ export type SessionStartSource = "startup" | "resume" | "clear" | "compact";
 export type CompactTrigger = "manual" | "auto";
 
 /** A UserPromptSubmit hook blocked the prompt; it was not sent. */
-export class PromptBlockedError extends UserError {
+class PromptBlockedError extends UserError {
   constructor(reason: string) {
     super(`A UserPromptSubmit hook blocked the prompt: ${reason}`, {
       hint: "Change the prompt, or the hook in your hooks configuration (/hooks lists them)",

@@ -31,7 +31,7 @@ function ambiguity(text: string): string | undefined {
 }
 
 /** Whether a string (in double or single quotes) is still open at the end of `text`. */
-export function endsInsideString(text: string): boolean {
+function endsInsideString(text: string): boolean {
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];

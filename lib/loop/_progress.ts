@@ -16,7 +16,7 @@ export interface ProgressLimits {
 }
 
 /** At most four events a second, 4 KiB each, 1 MiB in all per call. */
-export const PROGRESS_LIMITS: ProgressLimits = {
+const PROGRESS_LIMITS: ProgressLimits = {
   intervalMs: 250,
   eventChars: 4096,
   callChars: 1 << 20,

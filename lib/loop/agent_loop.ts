@@ -66,7 +66,7 @@ type Turn = LoopDeps & DispatchDeps & { signal: AbortSignal; hooks: ToolHookChai
  * Model requests one turn may make when the caller sets no limit. Generous on purpose: long real
  * tasks need hundreds; the loop guard, not this ceiling, is what stops a model that repeats itself.
  */
-export const DEFAULT_MAX_STEPS = 1000;
+const DEFAULT_MAX_STEPS = 1000;
 
 /**
  * Runs one user turn: request, stream, run the tool calls, send the results, and repeat until

@@ -20,7 +20,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
  * Parent environment variables every stdio server gets, as Codex passes them (its
  * `DEFAULT_ENV_VARS`); anything else only through `env_vars` or `env`.
  */
-export const DEFAULT_ENV_VARS: readonly string[] = Deno.build.os === "windows"
+const DEFAULT_ENV_VARS: readonly string[] = Deno.build.os === "windows"
   ? [
     "PATH",
     "PATHEXT",

@@ -21,7 +21,7 @@ import { loginReason, mcpAuthProvider, McpOAuthProvider } from "./oauth_provider
 import { readMcpLogin } from "./oauth_store.ts";
 
 /** How long the sign-in waits for the browser by default. */
-export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
 /** Inputs of `signIn`. */
 export interface SignInOptions {

@@ -41,11 +41,6 @@ export function readMcpLogin(home: string, id: string): McpLogin | undefined {
   return parseLogin(home, id, logins[id]);
 }
 
-/** The ids of the servers with a stored sign-in. */
-export function mcpLoginIds(home: string): string[] {
-  return Object.keys(readSection(home));
-}
-
 /** Stores the sign-in of server `id`, keeping the other servers' and the provider keys. */
 export async function saveMcpLogin(home: string, id: string, login: McpLogin): Promise<void> {
   await writeAuthSection(home, SECTION, { ...readSection(home), [id]: login });

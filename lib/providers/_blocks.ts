@@ -29,7 +29,7 @@ export function newToolCall(id: string, name: string, rawArgs = ""): ToolCallBlo
  * Parses the accumulated arguments of a tool call. Empty arguments mean `{}`; arguments that are
  * not valid JSON keep `rawArgs` and leave `args` undefined, so the loop can report the problem.
  */
-export function settleArgs(call: ToolCallBlock): void {
+function settleArgs(call: ToolCallBlock): void {
   const raw = call.rawArgs ?? "";
   try {
     call.args = raw.trim() === "" ? {} : JSON.parse(raw);

@@ -7,7 +7,7 @@
 import type { ProviderSettings } from "./types.ts";
 
 /** When no window is configured; most current models have at least this much. */
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
+const DEFAULT_CONTEXT_WINDOW = 128_000;
 /** The share of the window at which a session compacts unless a limit is configured. */
 const AUTO_COMPACT_SHARE = 0.85;
 

@@ -33,7 +33,7 @@ export function gateImages(provider: Provider, catalog: Catalog): Provider {
 }
 
 /** `request` with every image block replaced by a note naming the model. */
-export function withoutImages(request: ModelRequest): ModelRequest {
+function withoutImages(request: ModelRequest): ModelRequest {
   const note = (b: Block): Block =>
     b.type === "image"
       ? {

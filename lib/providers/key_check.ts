@@ -24,7 +24,7 @@ export type KeyCheckTarget = Pick<
 >;
 
 /** The models-list request of `target` carrying `key`. */
-export function keyCheckRequest(
+function keyCheckRequest(
   target: KeyCheckTarget,
   key: string,
 ): { url: string; headers: Headers } {

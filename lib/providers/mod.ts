@@ -4,8 +4,8 @@ import { loadCatalog } from "./catalog.ts";
 import { gateImages } from "./image_gate.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
-export type { Compat, Provider, ProviderSettings, WireApi } from "./types.ts";
-export { BUILTIN_PROVIDERS, type BuiltinProvider, builtinProvider } from "./builtin.ts";
+export type { WireApi } from "./types.ts";
+export { BUILTIN_PROVIDERS, type BuiltinProvider } from "./builtin.ts";
 export {
   DEFAULT_REQUEST_MAX_RETRIES,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,

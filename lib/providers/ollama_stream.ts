@@ -31,7 +31,7 @@ export async function openNdjsonStream(
  * passes `limits` throws `StreamLimitError`. When `signal` aborts, the body is cancelled and the
  * abort reason thrown.
  */
-export async function* ndjsonObjects(
+async function* ndjsonObjects(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
   limits?: StreamLimits,

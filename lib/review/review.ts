@@ -32,7 +32,7 @@ export interface ReviewBase {
  * read-only with no approvals, a fresh history (never a resumed one) and the reviewer prompt in
  * place of the harness's.
  */
-export function reviewSessionConfig(base: SessionConfig): SessionConfig {
+function reviewSessionConfig(base: SessionConfig): SessionConfig {
   const { resume: _resume, labels, ...rest } = base;
   const { sandbox: _sandbox, approval: _approval, ...otherLabels } = labels ?? {};
   return {

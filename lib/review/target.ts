@@ -27,7 +27,7 @@ export interface ReviewGit {
 }
 
 /** Diffs longer than this are cut; the reviewer is told how to read the rest. */
-export const MAX_DIFF_CHARS = 120_000;
+const MAX_DIFF_CHARS = 120_000;
 
 /** Builds the request for `target`, running the git commands it needs. */
 export async function buildReviewRequest(
@@ -125,7 +125,7 @@ async function resolveCommit(git: RepoGit, ref: string, what: string): Promise<s
 }
 
 /** `diff` in a fence no line of it can close, cut at MAX_DIFF_CHARS with a note. */
-export function withDiff(diff: string, source: string, command: string): string {
+function withDiff(diff: string, source: string, command: string): string {
   const cut = diff.length > MAX_DIFF_CHARS;
   const text = cut ? diff.slice(0, MAX_DIFF_CHARS) : diff;
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));

@@ -37,7 +37,7 @@ export type LiveModelLister = (
  * lister here (Ollama's `/api/tags`, LM Studio's `/api/v1/models`, llama.cpp's and vLLM's
  * `/v1/models`), and a custom OpenAI-compatible provider's server its `/models`.
  */
-export const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [
+const LIVE_MODEL_LISTERS: readonly LiveModelLister[] = [
   ollamaModels,
   lmStudioModels,
   llamaCppModels,

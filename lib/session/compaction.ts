@@ -9,7 +9,7 @@ import type { LoopState } from "../loop/agent_loop.ts";
 import { addUsage, joinedSystem, type Message, textOf, type Usage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 
-export { compactLimit, DEFAULT_CONTEXT_WINDOW } from "../providers/catalog.ts";
+export { compactLimit } from "../providers/catalog.ts";
 
 /** Counts the tokens of a text; 4 characters a token until the tokenizer has loaded. */
 type TokenCounter = (text: string) => number;

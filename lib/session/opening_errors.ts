@@ -53,7 +53,7 @@ export class NotASessionIdError extends SessionError {
 }
 
 /** One candidate in a line: its id, name, directory and start. */
-export function candidateText(c: SessionCandidate): string {
+function candidateText(c: SessionCandidate): string {
   const name = c.name === undefined ? "" : ` "${c.name}"`;
   return `${c.id}${name} in "${c.cwd}", started ${c.created.toISOString().slice(0, 16)}Z`;
 }

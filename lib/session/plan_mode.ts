@@ -18,7 +18,7 @@ import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_s
 import type { ProposedPlan } from "./types.ts";
 
 /** The file of the instruction added to each plan-mode prompt. */
-export const PLAN_MODE_TEXT = join(SHARED_TEXTS_DIR, "plan_mode.md");
+const PLAN_MODE_TEXT = join(SHARED_TEXTS_DIR, "plan_mode.md");
 
 /** The capability whose call puts a plan before the user (a harness's ExitPlanMode). */
 const PLAN_EXIT = "plan.exit";

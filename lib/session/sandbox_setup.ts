@@ -283,7 +283,7 @@ class SandboxAccess {
 }
 
 /** True when the sandbox mode lets commands reach the network. */
-export function networkAllowedBy(values: ConfigValues, mode = values.sandbox_mode): boolean {
+function networkAllowedBy(values: ConfigValues, mode = values.sandbox_mode): boolean {
   return mode === "danger-full-access" ||
     (mode === "workspace-write" && values.sandbox_workspace_write.network_access);
 }

@@ -40,7 +40,7 @@ export interface SessionFacts {
 }
 
 /** How many times in a row Stop hooks may keep one turn going before it ends anyway. */
-export const MAX_STOP_CONTINUATIONS = 8;
+const MAX_STOP_CONTINUATIONS = 8;
 
 /** The session's hooks (see the module comment). */
 export class SessionHooks {

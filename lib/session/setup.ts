@@ -24,7 +24,7 @@ export interface ConfigInput {
 }
 
 /** Maps the typed values of `config` onto config keys, for the config loader. */
-export function configInput(config: SessionConfig): ConfigInput {
+function configInput(config: SessionConfig): ConfigInput {
   const flags: FlagOverrides = { cwd: config.cwd };
   if (config.model) flags.model = config.model;
   if (config.provider) flags.model_provider = config.provider;

@@ -11,7 +11,7 @@ import type { OutputSchema } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 
 /** The name Codex gives the schema on the wire. */
-export const OUTPUT_SCHEMA_NAME = "codex_output_schema";
+const OUTPUT_SCHEMA_NAME = "codex_output_schema";
 
 /** A loaded schema and its validator. */
 export interface AnswerSchema {
@@ -97,7 +97,7 @@ export function answerJson(text: string): string {
 }
 
 /** The user message of the one corrective turn. */
-export function correctionPrompt(problem: string): string {
+function correctionPrompt(problem: string): string {
   return `Your final answer must be only JSON that matches the output schema; it does not: ${problem}. ` +
     "Reply again with only the corrected JSON: no prose and no code fence.";
 }

@@ -36,7 +36,7 @@ export interface FindOptions {
 }
 
 /** How much of the first prompt a summary keeps. */
-export const PROMPT_PREVIEW = 500;
+const PROMPT_PREVIEW = 500;
 
 const FILE_NAME = new RegExp(`^session-.*-(${UUID_PATTERN.source})\\.jsonl$`);
 const CHUNK = 64 * 1024;

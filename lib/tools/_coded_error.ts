@@ -8,7 +8,7 @@ import { ToolError } from "../errors.ts";
 export type WireNames = (field: string, nested?: string) => string | undefined;
 
 /** The capability's own field names, used when no harness is involved. */
-export const FIELD_NAMES: WireNames = (field, nested) => nested ?? field;
+const FIELD_NAMES: WireNames = (field, nested) => nested ?? field;
 
 /**
  * A ToolError a harness can word in its vendor's text. `code` names the case (the error table

@@ -13,7 +13,7 @@ export const EDIT_HISTORY_KEY = "fs.str_replace_editor.history";
  * SHA-256 (hex) of the content the edit wrote, which undo checks the file against. Entries saved
  * before the hash was kept have none; undo cannot verify those.
  */
-export const editHistoryEntrySchema = z.object({
+const editHistoryEntrySchema = z.object({
   before: z.string().nullable(),
   real: z.string(),
   wroteSha256: z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lower-case hex digits")

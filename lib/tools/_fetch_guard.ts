@@ -16,7 +16,7 @@ export interface WebFetchNet {
 }
 
 /** Redirects followed at most. */
-export const MAX_REDIRECTS = 10;
+const MAX_REDIRECTS = 10;
 
 /** A response of a checked request; `close()` frees its connection once the body is read. */
 export interface GuardedResponse {
@@ -114,7 +114,7 @@ async function resolve(host: string, url: URL, net: WebFetchNet): Promise<string
 }
 
 /** A host name's addresses from the system resolver, as the connection would look them up. */
-export async function systemLookup(host: string): Promise<string[]> {
+async function systemLookup(host: string): Promise<string[]> {
   const found = await lookup(host, { all: true, verbatim: true });
   return found.map((entry) => entry.address);
 }

@@ -5,7 +5,7 @@ import { fileGlobMatcher } from "./glob_match.ts";
 import type { ToolProgress } from "./types.ts";
 
 /** Files between two progress reports of a long walk or search. */
-export const FILES_PER_PROGRESS = 2000;
+const FILES_PER_PROGRESS = 2000;
 
 /** What `walkFiles` and `listFiles` take. */
 export interface WalkOptions {

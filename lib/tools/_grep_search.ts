@@ -7,9 +7,9 @@ import { fsOf } from "./_fs.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 
 /** Files larger than this are not searched (ripgrep `--max-filesize 1M`). */
-export const MAX_GREP_FILE_BYTES = 1024 * 1024;
+const MAX_GREP_FILE_BYTES = 1024 * 1024;
 /** Characters kept of a longer matching or context line. */
-export const MAX_GREP_LINE_CHARS = 2000;
+const MAX_GREP_LINE_CHARS = 2000;
 
 /** One matching line, or a context line near one. */
 export interface GrepLine {
@@ -48,7 +48,7 @@ export interface GrepHit {
  * Whether the first `files` hits in path order, with `lines` lines among them, decide the result:
  * content mode needs `limit` paths and one line past the limit, the others one path past it.
  */
-export function enough(q: GrepQuery, files: number, lines: number): boolean {
+function enough(q: GrepQuery, files: number, lines: number): boolean {
   return q.mode === "content" ? files >= q.limit && lines > q.limit : files > q.limit;
 }
 

@@ -12,7 +12,7 @@ const probe = NEED.ok ? await probeBubblewrap() : undefined;
 /** The bwrap program when a working one was found on Linux. Test helper. */
 export const BWRAP: string | undefined = probe?.ok ? probe.bwrap : undefined;
 /** Appended to the names of tests that need bwrap, saying why they were skipped. */
-export const NO_BWRAP_REASON = NEED.note;
+const NO_BWRAP_REASON = NEED.note;
 
 /** A test that runs only where the sandboxed helper can run under bwrap. Test helper. */
 export function bwrapTest(name: string, fn: () => Promise<void>): void {

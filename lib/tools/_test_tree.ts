@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type TempWorkspace, tempWorkspace } from "./_test_workspace.ts";
 
 /** A tree with ignore rules at two levels, hidden entries and a binary file. Test helper. */
-export const TREE: Record<string, string> = {
+const TREE: Record<string, string> = {
   ".gitignore": "build/\n*.log\n!keep.log\n/top.txt\n",
   "top.txt": "ignored at the root only\n",
   "keep.log": "kept by negation\n",

@@ -8,7 +8,7 @@ import { defineCapability } from "./capability.ts";
  * {description, prompt, subagent_type, model}; Gemini `invoke_agent` {agent_name →
  * subagent_type, prompt}.
  */
-export const agentRunInput = z.object({
+const agentRunInput = z.object({
   prompt: z.string().min(1).describe("The task for the sub-agent, complete and self-contained"),
   description: z.string().optional().describe("Short label for the task, shown in progress"),
   subagent_type: z.string().optional().describe("Vendor sub-agent type; reported back"),

@@ -10,7 +10,7 @@ import { parsePatch, type PatchOp } from "./_patch_parse.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 
 /** Input of `fs.apply_patch`. */
-export const applyPatchInput = z.object({
+const applyPatchInput = z.object({
   patch: z.string().min(1).describe("Patch text in the *** Begin Patch envelope"),
 });
 

@@ -32,7 +32,7 @@ const questionSchema = z.object({
  * DeepSeek `request_user_input` (`id` per question): map `questions` → `questions` and the
  * other top-level wire arguments (`answers`, `annotations`, `metadata`, `background`) to "".
  */
-export const userAskInput = z.object({
+const userAskInput = z.object({
   questions: z.array(questionSchema).min(1).describe("Questions to put to the user, in order"),
 });
 

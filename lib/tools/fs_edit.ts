@@ -42,7 +42,7 @@ const editSchema = z.preprocess(
  * Input of `fs.edit`. Give either `edits`, or one edit as top-level `old_string` and
  * `new_string` (the shape single-edit tools send).
  */
-export const fsEditInput = z.object({
+const fsEditInput = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
   edits: z.preprocess(
     (v) => typeof v === "object" && v !== null && !Array.isArray(v) ? [v] : v,
@@ -193,7 +193,7 @@ function editError(
 }
 
 /** Applies one edit to `text`; throws CodedToolError for an empty, missing or ambiguous string. */
-export function applyEdit(
+function applyEdit(
   text: string,
   edit: Edit,
   opts: { replaceAll: boolean; site: EditSite },

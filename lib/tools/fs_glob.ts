@@ -9,10 +9,10 @@ import type { FileSystem } from "../../sandbox/file_system.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
 
 /** Most files a glob returns; `truncated` says when more matched. */
-export const MAX_GLOB_RESULTS = 1000;
+const MAX_GLOB_RESULTS = 1000;
 
 /** Input of `fs.glob`. */
-export const fsGlobInput = z.object({
+const fsGlobInput = z.object({
   pattern: z.string().min(1).describe("Glob such as `**/*.ts` or `src/*.{js,jsx}`"),
   path: z.string().optional().describe("Folder to search, absolute or relative to the workspace"),
 });

@@ -6,13 +6,13 @@ import { type GrepHit, type GrepLine, type GrepQuery, jsSearch, rgSearch } from 
 import { displayPath } from "./_paths.ts";
 import { searchRoot } from "./fs_glob.ts";
 
-export { type GrepLine, MAX_GREP_FILE_BYTES, MAX_GREP_LINE_CHARS } from "./_grep_search.ts";
+export { type GrepLine } from "./_grep_search.ts";
 
 /** Entries returned when the call gives no `head_limit`. */
-export const DEFAULT_GREP_LIMIT = 1000;
+const DEFAULT_GREP_LIMIT = 1000;
 
 /** Input of `fs.grep`. */
-export const fsGrepInput = z.object({
+const fsGrepInput = z.object({
   pattern: z.string().min(1).describe("Regular expression, searched line by line"),
   path: z.string().optional().describe("Folder to search, absolute or relative to the workspace"),
   glob: z.string().optional().describe("Only search files matching this glob, e.g. `*.ts`"),

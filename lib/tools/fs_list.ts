@@ -10,9 +10,9 @@ import type { DirEntry, FileStat, FileSystem } from "../../sandbox/file_system.t
 /** Most entries a listing returns; `truncated` says when there were more. */
 export const MAX_LIST_ENTRIES = 1000;
 /** Deepest `depth` accepted. */
-export const MAX_LIST_DEPTH = 64;
+const MAX_LIST_DEPTH = 64;
 /** Folders never listed or entered below the root: VCS data, dependencies, build output. */
-export const SKIPPED_DIRS: readonly string[] = Object.freeze([
+const SKIPPED_DIRS: readonly string[] = Object.freeze([
   ".git",
   "node_modules",
   "target",
@@ -24,7 +24,7 @@ export const SKIPPED_DIRS: readonly string[] = Object.freeze([
  * `list_directory.dir_path` → `path`, `ignore` → `ignore`; a swe-agent style two-level view sets
  * `depth = 2` in fixed_args.
  */
-export const fsListInput = z.object({
+const fsListInput = z.object({
   path: z.string().optional()
     .describe("Folder to list, absolute or relative to the workspace; default the workspace"),
   ignore: z.array(z.string()).optional()
@@ -118,7 +118,7 @@ async function sortedEntries(fs: FileSystem, dir: string): Promise<DirEntry[]> {
 }
 
 /** Folders first, then by name ignoring case, then by exact name. */
-export function compareEntries(
+function compareEntries(
   a: { name: string; isDirectory: boolean },
   b: { name: string; isDirectory: boolean },
 ): number {

@@ -9,7 +9,7 @@ import { recordRead } from "./_read_records.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
 
 /** Input of `fs.write`. */
-export const fsWriteInput = z.object({
+const fsWriteInput = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the workspace"),
   content: z.string().describe("The whole new text of the file, or the text to append"),
   mode: z.enum(["overwrite", "append"]).optional()

@@ -30,7 +30,7 @@ export interface ListedResource {
 }
 
 /** Input of `mcp.list_resources`. */
-export const mcpListResourcesInput = z.object({
+const mcpListResourcesInput = z.object({
   server: z.string().optional().describe(
     "Id of the MCP server to list; every ready server's resources when absent or empty",
   ),
@@ -80,7 +80,7 @@ export function listResourcesOutput(
 }
 
 /** Input of `mcp.read_resource`. */
-export const mcpReadResourceInput = z.object({
+const mcpReadResourceInput = z.object({
   server: z.string().trim().min(1).describe("Id of the MCP server that lists the resource"),
   uri: z.string().trim().min(1).describe("The resource's URI, as the server lists it"),
   save_blobs: z.boolean().optional().describe(

@@ -13,7 +13,7 @@ import type { FileSystem } from "../../sandbox/file_system.ts";
  * `delete`. A cell is picked by `cell_id` (a Jupyter cell id, or `cell-N` for the N-th cell,
  * counting from 0) or by `cell_number` (older Claude spelling, counting from 0); `cell_id` wins.
  */
-export const fsNotebookEditInput = z.object({
+const fsNotebookEditInput = z.object({
   path: z.string().min(1).describe(
     "Path of the .ipynb file, absolute or relative to the workspace",
   ),

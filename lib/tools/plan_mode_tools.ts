@@ -10,7 +10,7 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import type { PlanModeControl } from "./types.ts";
 
 /** Input of `plan.enter`: none. */
-export const planEnterInput = z.object({});
+const planEnterInput = z.object({});
 
 /** Result of `plan.enter`. */
 export interface PlanEnterOutput {
@@ -29,7 +29,7 @@ export const planEnter = defineCapability({
 });
 
 /** Input of `plan.exit`. */
-export const planExitInput = z.object({
+const planExitInput = z.object({
   plan: z.string().optional().describe(
     "The plan, as a numbered list of steps; without it, the answer written before the call is it",
   ),

@@ -74,7 +74,7 @@ export function signalGroup(
 }
 
 /** Kills the process group of `child` (see `signalGroup`). */
-export function killProcessGroup(child: Pick<GroupChild, "pid" | "kill">): void {
+function killProcessGroup(child: Pick<GroupChild, "pid" | "kill">): void {
   signalGroup(child, "SIGKILL");
 }
 
@@ -124,7 +124,7 @@ export interface Watch {
 }
 
 /** Kills the child's process group when `timeoutMs` passes or `signal` aborts, whichever first. */
-export function killOnTimeout(child: GroupChild, timeoutMs: number, signal?: AbortSignal): Watch {
+function killOnTimeout(child: GroupChild, timeoutMs: number, signal?: AbortSignal): Watch {
   let reason: Watch["reason"] = null;
   const kill = (why: "timeout" | "abort") => {
     if (reason) return;

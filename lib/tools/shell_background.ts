@@ -6,16 +6,16 @@ import { type JobInfo, jobRegistryOf } from "./shell_jobs.ts";
 import { shellArgs } from "./shell_run.ts";
 
 /** How long a blocking `shell.output` waits when the call gives no timeout. */
-export const DEFAULT_WAIT_MS = 30_000;
+const DEFAULT_WAIT_MS = 30_000;
 /** Longest wait a `shell.output` call may ask for. */
-export const MAX_WAIT_MS = 3_600_000;
+const MAX_WAIT_MS = 3_600_000;
 
 /**
  * Input of `shell.start`. Harness mappings: Claude `Bash` with `run_in_background`, kimi `Bash`
  * / `Shell` (`cwd`), qwen and gemini `run_shell_command` with `is_background` (`directory`,
  * `dir_path` → `cwd`); routing those calls here instead of to `shell.run` is the harness's job.
  */
-export const shellStartInput = z.object({
+const shellStartInput = z.object({
   command: z.string().min(1).describe("Shell command line to run in the background"),
   cwd: z.string().optional().describe("Working directory, absolute or relative to the workspace"),
   description: z.string().optional().describe("Short label shown in job listings"),
@@ -74,7 +74,7 @@ export const shellStart = defineCapability({
  * makes it required). Give the wait as `timeout_ms` (Claude `TaskOutput.timeout`) or
  * `timeout_s` (kimi `TaskOutput.timeout`, qwen `monitor.timeout`).
  */
-export const shellOutputInput = z.object({
+const shellOutputInput = z.object({
   id: z.string().min(1).describe("Job id from shell.start"),
   block: z.boolean().optional().describe("Wait for the job to complete; default false"),
   timeout_ms: z.number().nonnegative().max(MAX_WAIT_MS).optional()
@@ -142,7 +142,7 @@ async function waitReporting(id: string, waitMs: number, ctx: ToolContext): Prom
 }
 
 /** Input of `shell.stop`. Claude/kimi `TaskStop.task_id`, qwen `task_stop.task_id` → `id`. */
-export const shellStopInput = z.object({
+const shellStopInput = z.object({
   id: z.string().min(1).describe("Job id from shell.start"),
 });
 
@@ -176,7 +176,7 @@ export const shellStop = defineCapability({
 });
 
 /** Input of `shell.list`: kimi `TaskList` spelling and defaults. */
-export const shellListInput = z.object({
+const shellListInput = z.object({
   active_only: z.boolean().optional().describe("List only running jobs; default true"),
   limit: z.number().int().min(1).max(100).optional()
     .describe("Most jobs to list, newest first; default 20"),

@@ -23,7 +23,7 @@ export const JOBS_RESOURCE = resourceKey<JobRegistry>("tools.shell_jobs");
  */
 export const JOBS_STATE_KEY = JOBS_RESOURCE.name;
 /** After SIGTERM, how long a stopped job's shell gets before its group is sent SIGKILL. */
-export const STOP_GRACE_MS = 2000;
+const STOP_GRACE_MS = 2000;
 /** How long to keep copying output after a job's shell exits, before reporting it completed. */
 const DRAIN_GRACE_MS = 250;
 

@@ -8,7 +8,7 @@ import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import { MAX_TIMER_MS, spawnInGroup, superviseChild } from "./process_group.ts";
 
 /** Timeout used when the call gives none. */
-export const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = 120_000;
 /** Bytes of output kept from the start and, separately, from the end of a long output. */
 export const OUTPUT_KEEP_BYTES = 128 * 1024;
 /** How long to keep reading after the shell exits, for output from children still running. */
@@ -32,7 +32,7 @@ export const shellRunInput = z.object({
 });
 
 /** True when the call asks to run outside the sandbox, by either spelling. */
-export function wantsEscalation(input: z.infer<typeof shellRunInput>): boolean {
+function wantsEscalation(input: z.infer<typeof shellRunInput>): boolean {
   return input.escalated === true || input.sandbox_permissions === "require_escalated";
 }
 

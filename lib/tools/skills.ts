@@ -122,7 +122,7 @@ function quotePlainValues(yaml: string): string {
 }
 
 /** Input of `skill.list`: no arguments. */
-export const skillListInput = z.object({});
+const skillListInput = z.object({});
 
 /** Result of `skill.list`; `listing` is `skillsListing()` of `skills`. */
 export interface SkillListOutput {
@@ -145,7 +145,7 @@ export const skillList = defineCapability({
  * Input of `skill.load`. Harness mapping: Claude/Qwen `Skill` {skill → name, args}; opencode
  * `skill` {name}; Gemini `activate_skill` {name}. A leading `$` or `/` on the name is ignored.
  */
-export const skillLoadInput = z.object({
+const skillLoadInput = z.object({
   name: z.string().min(1).describe("Skill name, as listed"),
   args: z.string().optional()
     .describe("Arguments: replace `$ARGUMENTS` in the body, or are appended after it"),

@@ -13,7 +13,7 @@ import type { FileSystem } from "../../sandbox/file_system.ts";
 const SNIPPET_LINES = 4;
 
 /** Input of `fs.str_replace_editor`: one editor command (the SWE-agent / OpenHands editor). */
-export const strReplaceEditorInput = z.object({
+const strReplaceEditorInput = z.object({
   command: z.enum(["view", "create", "str_replace", "insert", "undo_edit"]),
   path: z.string().min(1).describe("File or directory, absolute or relative to the workspace"),
   file_text: z.string().optional().describe("Content of the new file (create)"),

@@ -9,9 +9,9 @@ import { defineCapability, type ToolContext } from "./capability.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 
 /** Longest wait one call may ask for, in seconds. */
-export const MAX_WAIT_S = 60;
+const MAX_WAIT_S = 60;
 /** Wait used when the call gives none, in seconds. */
-export const DEFAULT_WAIT_S = 1;
+const DEFAULT_WAIT_S = 1;
 /** After a line is sent, how long to wait for the shell prompt to come back. */
 const PROMPT_WAIT_MS = 5_000;
 const POLL_MS = 100;
@@ -27,7 +27,7 @@ const PROMPT_END = /^\S+@[^\s:]+:.*#$/;
 const KEY_NAME = /^(?:C-[a-z\\\]\[@^_]|M-[a-z]|Enter|Escape|Tab|BSpace|Up|Down|Left|Right)$/i;
 
 /** Input of `terminal.keys`. */
-export const terminalKeysInput = z.object({
+const terminalKeysInput = z.object({
   keystrokes: z.string().describe('Text to type; "\\n" presses Enter; "C-c" alone sends Ctrl-C'),
   duration_s: z.number().min(0).optional()
     .describe(`Seconds to wait before reading the screen; default 1, at most ${MAX_WAIT_S}`),
@@ -77,7 +77,7 @@ export const terminalKeys = defineCapability({
  * A tmux server with one shell session, on a socket in a scratch folder that sandboxed commands
  * cannot see (so the sandboxed shell cannot reach the server, which runs outside the sandbox).
  */
-export class TmuxTerminal implements AsyncDisposable {
+class TmuxTerminal implements AsyncDisposable {
   #dir: string;
   #scratch: ScratchSpace;
   #env: Record<string, string>;

@@ -90,7 +90,7 @@ export const todoWrite = defineCapability({
 });
 
 /** Input of `todo.read`: no arguments (opencode's older `todoread`, zcode's `TodoRead`). */
-export const todoReadInput = z.object({});
+const todoReadInput = z.object({});
 
 /** Returns the session's todo list. */
 export const todoRead = defineCapability({
@@ -110,7 +110,7 @@ export function currentTodos(ctx: Pick<ToolContext, "state">): TodoItem[] {
 }
 
 /** Counts items by status. */
-export function countTodos(todos: readonly TodoItem[]): TodoCounts {
+function countTodos(todos: readonly TodoItem[]): TodoCounts {
   const count = (s: TodoStatus) => todos.filter((t) => t.status === s).length;
   return {
     total: todos.length,

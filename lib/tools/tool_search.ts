@@ -66,7 +66,7 @@ function nameWords(name: string): string[] {
 }
 
 /** Input of `tools.search`. */
-export const toolSearchInput = z.object({
+const toolSearchInput = z.object({
   query: z.string().min(1).describe("`select:Name1,Name2` for exact names, or keywords"),
   max_results: z.number().int().min(1).optional().describe("Most keyword matches (default 5)"),
   load: z.boolean().optional().describe("Send the matches with later requests (default true)"),
@@ -121,7 +121,7 @@ export const toolSearch = defineCapability({
 });
 
 /** Input of `tools.call`. */
-export const toolCallInput = z.object({
+const toolCallInput = z.object({
   name: z.string().min(1).describe("Wire name of the tool to run"),
   arguments: z.unknown().describe("The tool's arguments: a JSON object or its JSON text"),
 });

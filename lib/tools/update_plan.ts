@@ -15,7 +15,7 @@ export const planStep = z.object({
 export type PlanStep = z.infer<typeof planStep>;
 
 /** Input of `plan.update`. */
-export const updatePlanInput = z.object({
+const updatePlanInput = z.object({
   explanation: z.string().optional().describe("Why the plan changed"),
   plan: z.array(planStep).describe("The whole plan, in order"),
 });

@@ -5,13 +5,13 @@ import { htmlToText } from "./_html_text.ts";
 import { guardedFetch, type GuardedResponse } from "./_fetch_guard.ts";
 
 /** Timeout used when the call gives none. */
-export const DEFAULT_FETCH_TIMEOUT_S = 30;
+const DEFAULT_FETCH_TIMEOUT_S = 30;
 /** Longest timeout a call may ask for. */
-export const MAX_FETCH_TIMEOUT_S = 120;
+const MAX_FETCH_TIMEOUT_S = 120;
 /** Bytes of the response body read at most; the rest is dropped and `truncated` set. */
 export const MAX_FETCH_BYTES = 5 * 1024 * 1024;
 /** Characters of converted content returned at most. */
-export const MAX_CONTENT_CHARS = 100_000;
+const MAX_CONTENT_CHARS = 100_000;
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"'`)\]]+/;
 

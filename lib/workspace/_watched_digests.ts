@@ -13,9 +13,9 @@ import { basename, join, relative } from "node:path";
 export type Digests = Record<string, string>;
 
 /** Files and folders checked at most in one watched folder (a runaway skills folder). */
-export const MAX_ENTRIES_PER_FOLDER = 200;
+const MAX_ENTRIES_PER_FOLDER = 200;
 /** Bytes read at most in one watched folder. */
-export const MAX_BYTES_PER_FOLDER = 64 * 1024 * 1024;
+const MAX_BYTES_PER_FOLDER = 64 * 1024 * 1024;
 
 const UNCHECKED = "unchecked: ";
 

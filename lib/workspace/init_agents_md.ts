@@ -20,7 +20,7 @@ import { UserError } from "../errors.ts";
 import { readInputFile } from "../input_file.ts";
 
 /** The prompt `/init` sends, with `{draft}`, `{target}` and `{existing}` filled in. */
-export const INIT_PROMPT_FILE = fileURLToPath(
+const INIT_PROMPT_FILE = fileURLToPath(
   new URL("../../harnesses/_shared/init.md", import.meta.url),
 );
 

@@ -60,7 +60,7 @@ export interface InstructionOptions {
 }
 
 /** `project_doc_max_bytes` when unset. */
-export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
+const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
 
 const DEFAULT_MARKERS = [".git"];
 
@@ -109,7 +109,7 @@ interface FoundFile {
 }
 
 /** The nearest folder from `cwd` up that holds one of `markers`; `cwd` when none does. */
-export async function projectRoot(cwd: string, markers: readonly string[]): Promise<string> {
+async function projectRoot(cwd: string, markers: readonly string[]): Promise<string> {
   if (markers.length === 0) return cwd;
   for (let dir = cwd;; dir = dirname(dir)) {
     for (const marker of markers) {
@@ -260,7 +260,7 @@ function foldersDown(cwd: string, root: string): string[] {
 export type InstructionFraming = Omit<ProjectInstructions, "slot">;
 
 /** The texts one after another, with nothing around them. */
-export const PLAIN_FRAMING: InstructionFraming = {
+const PLAIN_FRAMING: InstructionFraming = {
   fileTemplate: "{text}",
   globalTemplate: "{text}",
   globalSeparator: "\n\n",

@@ -105,7 +105,7 @@ export async function gatherPromptVars(
  * The prompt variable fields a harness's templates use: its system prompt and context entries
  * (their `{{variables}}` and `when` conditions) and its reviewer prompt.
  */
-export function usedVariables(h: Harness): Set<keyof PromptVars> {
+function usedVariables(h: Harness): Set<keyof PromptVars> {
   const used = new Set<keyof PromptVars>();
   const scan = (text: string) => {
     for (const m of text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) {

@@ -119,7 +119,7 @@ export function filterOverrides(filters: string[]): Record<string, string> {
 }
 
 /** The environment git runs with: no system config, no prompts, no pager, no optional locks. */
-export function neutralGitEnv(env: Record<string, string>): Record<string, string> {
+function neutralGitEnv(env: Record<string, string>): Record<string, string> {
   const out = { ...env };
   for (const name of DROPPED_ENV) delete out[name];
   for (const name of Object.keys(out)) {

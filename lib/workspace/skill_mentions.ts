@@ -73,7 +73,7 @@ export function mentionedSkills(text: string, skills: readonly SkillInfo[]): Ski
 }
 
 /** One `<skill>` user message as Codex injects it: name, SKILL.md path, the whole file. */
-export function skillMessage(skill: SkillInfo, contents: string): Message {
+function skillMessage(skill: SkillInfo, contents: string): Message {
   const text = `<skill>\n<name>${skill.name}</name>\n<path>${skill.path}</path>\n` +
     `${contents.trimEnd()}\n</skill>`;
   return { role: "user", blocks: [{ type: "text", text }] };

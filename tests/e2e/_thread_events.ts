@@ -54,7 +54,7 @@ const webSearch = z.strictObject({
 });
 
 /** `ThreadItem`. */
-export const threadItemSchema = z.discriminatedUnion("type", [
+const threadItemSchema = z.discriminatedUnion("type", [
   z.strictObject({ id, type: z.literal("agent_message"), text: z.string() }),
   z.strictObject({ id, type: z.literal("reasoning"), text: z.string() }),
   commandExecution,
@@ -72,7 +72,7 @@ export const threadItemSchema = z.discriminatedUnion("type", [
 const count = z.number().int().min(0);
 
 /** `ThreadEvent`. */
-export const threadEventSchema = z.discriminatedUnion("type", [
+const threadEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("thread.started"), thread_id: z.uuid() }),
   z.strictObject({ type: z.literal("turn.started") }),
   z.strictObject({

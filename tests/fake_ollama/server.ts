@@ -193,7 +193,7 @@ function chat(
 }
 
 /** The NDJSON lines of a streamed reply: thinking, text, the tool calls, then `done`. */
-export function chatLines(plan: ReplyPlan): unknown[] {
+function chatLines(plan: ReplyPlan): unknown[] {
   const at = new Date(plan.created * 1000).toISOString();
   const line = (message: Record<string, unknown>) => ({
     model: plan.model,

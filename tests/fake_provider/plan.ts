@@ -75,7 +75,7 @@ const ID_PREFIX: Record<Wire, { reply: string; call: string }> = {
 };
 
 /** Returns the next id for `prefix`: `call_1`, `call_2`, ... */
-export function nextId(ids: IdCounters, prefix: string): string {
+function nextId(ids: IdCounters, prefix: string): string {
   const n = (ids.get(prefix) ?? 0) + 1;
   ids.set(prefix, n);
   return `${prefix}${n}`;

@@ -258,7 +258,7 @@ function asArray(value: unknown, where: string, view: RequestView): unknown[] {
 }
 
 /** The text of a content field: a string, or the `text` of each part in an array. */
-export function textOf(content: unknown): string {
+function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((part) => isObject(part) && typeof part.text === "string" ? part.text : "")

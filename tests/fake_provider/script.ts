@@ -56,7 +56,7 @@ const errorSchema = z.strictObject({
 });
 
 /** Schema of one script turn; exactly one of `reply` and `error`. */
-export const scriptTurnSchema = z
+const scriptTurnSchema = z
   .strictObject({
     expect: expectSchema.optional(),
     reply: replySchema.optional(),

@@ -3,7 +3,7 @@ import { fill, proseOf } from "./_text.ts";
 import type { ProtocolDefinition } from "./types.ts";
 
 /** First output lines that end the task; what follows is the final answer. */
-export const SUBMIT_SENTINELS: readonly string[] = Object.freeze([
+const SUBMIT_SENTINELS: readonly string[] = Object.freeze([
   "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
   "MINI_SWE_AGENT_FINAL_OUTPUT",
 ]);

@@ -71,7 +71,7 @@ export function typedValue(raw: string, type: unknown): unknown {
   }
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -44,12 +44,12 @@ import { mcpServerOverrides } from "./mcp_servers.ts";
 import { initialMode, isModeId, modeState } from "./options.ts";
 
 /** The protocol version this agent speaks. */
-export const PROTOCOL_VERSION = 1;
+const PROTOCOL_VERSION = 1;
 /** Sessions one `session/list` page holds. */
 const PAGE = 50;
 
 /** The `initialize` answer: what this agent really supports. */
-export function initializeResponse(): InitializeResponse {
+function initializeResponse(): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentCapabilities: {

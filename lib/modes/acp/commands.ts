@@ -175,7 +175,7 @@ function stopReasonOf(outcome: PromptOutcome): StopReason {
 }
 
 /** `/status` as Markdown. */
-export function statusText(session: Session, mode: string): string {
+function statusText(session: Session, mode: string): string {
   const s = session.status();
   const percent = s.contextWindow ? Math.round((s.contextUsed / s.contextWindow) * 100) : 0;
   const rows: Array<[string, string]> = [

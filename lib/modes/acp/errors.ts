@@ -9,7 +9,7 @@ import { AuthError, UsageError, UserError } from "../../errors.ts";
 import { SessionError } from "../../session/saved_sessions.ts";
 
 /** `error` as the RequestError the handler answers with. */
-export function requestErrorOf(error: unknown): RequestError {
+function requestErrorOf(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
   if (!(error instanceof UserError)) {
     const message = error instanceof Error ? error.message : String(error);

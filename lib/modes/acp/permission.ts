@@ -36,7 +36,7 @@ export function permissionContent(question: ApprovalQuestion, cwd: string): Tool
 }
 
 /** What the user is asked, as text; the subject left out when a diff shows it. */
-export function questionText(question: ApprovalQuestion, opts: { subject: boolean }): string {
+function questionText(question: ApprovalQuestion, opts: { subject: boolean }): string {
   const lines = opts.subject ? [question.subject, ""] : [];
   lines.push(`Why: ${question.reason}`);
   if (question.justification) lines.push(`The model says: ${question.justification}`);

@@ -20,7 +20,7 @@ export interface ToolCallHead {
 }
 
 /** Characters of tool output an update carries; the end is kept. */
-export const MAX_OUTPUT_CHARS = 20_000;
+const MAX_OUTPUT_CHARS = 20_000;
 /** Characters of a title. */
 const MAX_TITLE_CHARS = 120;
 
@@ -234,7 +234,7 @@ export function planEntries(items: PlanItem[]): PlanEntry[] {
 }
 
 /** The end of `output`, at most `MAX_OUTPUT_CHARS`, cut at a line start. */
-export function tailOf(output: string): string {
+function tailOf(output: string): string {
   if (output.length <= MAX_OUTPUT_CHARS) return output;
   const cut = output.slice(-MAX_OUTPUT_CHARS);
   const start = cut.indexOf("\n") + 1;

@@ -77,7 +77,7 @@ export async function runCommand(
 }
 
 /** Kills process group `pid` (on Windows the process), ignoring one already gone. */
-export function killGroup(pid: number, signal: Deno.Signal = "SIGKILL"): void {
+function killGroup(pid: number, signal: Deno.Signal = "SIGKILL"): void {
   try {
     Deno.kill(Deno.build.os === "windows" ? pid : -pid, signal);
   } catch {

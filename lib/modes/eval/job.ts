@@ -17,7 +17,7 @@ import { runTrial, type TrialContext } from "./trial.ts";
 import type { RunRecord } from "./types.ts";
 
 /** The file beside Harbor's `config.json` that holds eval's own plan. */
-export const PLAN_FILE = "eval.json";
+const PLAN_FILE = "eval.json";
 
 /** A job ready to run. */
 export interface PreparedJob {

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { EvalTask, RunRecord } from "./types.ts";
 
 /** The Harbor import path of our installed agent (integrations/harbor/interpreter_harbor.py). */
-export const HARBOR_IMPORT_PATH = "interpreter_harbor:Interpreter";
+const HARBOR_IMPORT_PATH = "interpreter_harbor:Interpreter";
 
 /** One planned run. */
 export interface TrialPlan {
@@ -43,7 +43,7 @@ export interface JobPlan {
 }
 
 /** The agent name a harness runs under in Harbor's stats (`<agent>__<model>__<dataset>`). */
-export function agentName(harness: string): string {
+function agentName(harness: string): string {
   return `interpreter-${harness}`;
 }
 

@@ -133,7 +133,7 @@ export function planTrials(
 }
 
 /** Tokens a run is assumed to use when estimating cost before any run has finished. */
-export const ASSUMED_RUN_TOKENS = { input: 200_000, output: 10_000 };
+const ASSUMED_RUN_TOKENS = { input: 200_000, output: 10_000 };
 
 /** An estimate of the cost of `trials` in USD; undefined when a model has no prices. */
 export function estimateCost(trials: TrialPlan[], models: PlannedModel[]): number | undefined {

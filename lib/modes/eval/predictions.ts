@@ -16,7 +16,7 @@ export interface PredictionRun {
 }
 
 /** `interpreter__<harness>__<model>`, with each `/` of the model as `__`. */
-export function predictionModelName(harness: string, model: string): string {
+function predictionModelName(harness: string, model: string): string {
   return `interpreter__${harness}__${model.replaceAll("/", "__")}`;
 }
 

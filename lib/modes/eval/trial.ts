@@ -48,7 +48,7 @@ export interface TrialContext {
 }
 
 /** A run that cannot work for any trial (a config error): the whole eval stops with it. */
-export class FatalRunError extends UserError {}
+class FatalRunError extends UserError {}
 
 const GRACE_MS = 5000;
 const DEFAULT_CHECK_TIMEOUT_SEC = 600;

@@ -297,7 +297,7 @@ export class ExecJsonStream {
 }
 
 /** The SDK's usage record; cache writes are not reported by our providers. */
-export function threadUsage(usage: Usage): ThreadUsage {
+function threadUsage(usage: Usage): ThreadUsage {
   return {
     input_tokens: usage.inputTokens,
     cached_input_tokens: usage.cachedInputTokens,

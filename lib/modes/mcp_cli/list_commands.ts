@@ -119,7 +119,7 @@ function startupTimeoutSec(entry: McpServerEntry): number | undefined {
 }
 
 /** `mcp list`: a table of the stdio servers and one of the HTTP servers. */
-export function serverListLines(servers: Record<string, McpServerEntry>): string[] {
+function serverListLines(servers: Record<string, McpServerEntry>): string[] {
   const names = Object.keys(servers).sort();
   if (names.length === 0) {
     return [

@@ -116,7 +116,7 @@ export const CODEX_REPLY_TOOL: ToolDeclaration = {
 };
 
 /** The arguments of a `codex` call. Unknown arguments are ignored, as Codex does. */
-export const codexArgsSchema = z.object({
+const codexArgsSchema = z.object({
   prompt: z.string(),
   model: z.string().nullish(),
   profile: z.string().nullish(),

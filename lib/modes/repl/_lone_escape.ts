@@ -6,7 +6,7 @@
 
 const ESC = "\x1b";
 /** How long an ESC at the end of the input waits for the rest of a sequence. */
-export const ESCAPE_WAIT_MS = 50;
+const ESCAPE_WAIT_MS = 50;
 
 /** Where the keys go: text (sequences included, in order), and each Esc press. */
 export interface EscapeSink {

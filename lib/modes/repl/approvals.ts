@@ -16,7 +16,7 @@ const PREVIEW_LINES = 40;
 const HEADING_COMMAND_CHARS = 100;
 
 /** The line the user answers on. */
-export const ANSWER_PROMPT = `${ANSWER_CHOICES} › `;
+const ANSWER_PROMPT = `${ANSWER_CHOICES} › `;
 
 /** What the REPL's approval prompt shows and reads through. */
 export interface ReplApprovalIO {
@@ -136,7 +136,7 @@ function subjectLines(question: ApprovalQuestion, style: Style): string[] {
 }
 
 /** How the transcript confirms the answer. */
-export function answerLine(parsed: ParsedAnswer, style: Style): string {
+function answerLine(parsed: ParsedAnswer, style: Style): string {
   switch (parsed.answer) {
     case "once":
       return style.green("approved once");

@@ -54,7 +54,7 @@ function questionLines(untrusted: UserQuestion, style: Style): string[] {
 }
 
 /** The labels the numbers name, or the typed text itself. */
-export function picked(question: UserQuestion, line: string): string[] {
+function picked(question: UserQuestion, line: string): string[] {
   const parts = line.split(",").map((p) => p.trim());
   const numbers = parts.map(Number);
   const valid = numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= question.options.length);

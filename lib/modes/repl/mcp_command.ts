@@ -50,7 +50,7 @@ function mcp(arg: string, ctx: McpContext): void {
 }
 
 /** `/mcp`: every server in a few lines, its tools with one-line descriptions. */
-export function mcpListLines(servers: McpServerView[], opts: McpListOptions): string[] {
+function mcpListLines(servers: McpServerView[], opts: McpListOptions): string[] {
   const { style } = opts;
   const lines = textProtocolNote(opts);
   if (servers.length === 0) return [...lines, ...noServerLines(opts)];
@@ -71,7 +71,7 @@ export function mcpListLines(servers: McpServerView[], opts: McpListOptions): st
 }
 
 /** `/mcp ID`: one server in full, or what to type instead when there is no such server. */
-export function mcpServerLines(
+function mcpServerLines(
   servers: McpServerView[],
   id: string,
   opts: McpListOptions,

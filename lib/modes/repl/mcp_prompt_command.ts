@@ -11,7 +11,7 @@ import { nearestName } from "../../nearest.ts";
 import type { Style } from "../term/style.ts";
 
 /** Command names of MCP prompts start with this. */
-export const PROMPT_COMMAND_PREFIX = "mcp__";
+const PROMPT_COMMAND_PREFIX = "mcp__";
 
 /** How long `/help` waits for the servers' prompt lists. */
 const HELP_LIST_MS = 5000;
@@ -26,7 +26,7 @@ export interface PromptCommandContext {
 }
 
 /** The command of prompt `p`, without the slash: `mcp__SERVER__PROMPT`, names made safe. */
-export function promptCommandName(p: Pick<McpPrompt, "server" | "name">): string {
+function promptCommandName(p: Pick<McpPrompt, "server" | "name">): string {
   return `${PROMPT_COMMAND_PREFIX}${commandSafe(p.server)}__${commandSafe(p.name)}`;
 }
 
@@ -43,7 +43,7 @@ export function splitWords(text: string): string[] {
 }
 
 /** `/mcp__docs__review <pr> [focus]`: required arguments in angle brackets. */
-export function promptUsage(p: McpPrompt): string {
+function promptUsage(p: McpPrompt): string {
   const args = p.arguments.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`);
   return [`/${promptCommandName(p)}`, ...args].join(" ");
 }

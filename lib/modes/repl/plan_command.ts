@@ -86,7 +86,7 @@ export async function reviewPlan(opts: PlanReview): Promise<string | undefined> 
 }
 
 /** The plan as a numbered list, its text made inert. */
-export function planLines(steps: readonly string[], style: Style): string[] {
+function planLines(steps: readonly string[], style: Style): string[] {
   const width = String(steps.length).length;
   return [
     style.bold("Plan:"),

@@ -9,7 +9,7 @@ import { describeCall } from "../term/loop_stop.ts";
 import type { Style } from "../term/style.ts";
 
 /** How many of the last prompts the recap shows. */
-export const RECAP_PROMPTS = 3;
+const RECAP_PROMPTS = 3;
 /** Lines of a prompt or an answer shown before `… N more lines`. */
 const MAX_LINES = 12;
 /** Characters of a tool call's one-line description. */

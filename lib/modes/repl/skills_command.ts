@@ -16,7 +16,7 @@ interface SkillsContext {
 }
 
 /** The lines `/skills` prints for `skills`, found in a session working in `cwd`. */
-export function skillsLines(skills: SkillListing[], cwd: string, style: Style): string[] {
+function skillsLines(skills: SkillListing[], cwd: string, style: Style): string[] {
   if (skills.length === 0) {
     return ["No skills found (a skill is a folder with SKILL.md under .agents/skills)"];
   }

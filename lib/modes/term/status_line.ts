@@ -31,7 +31,7 @@ export function sessionStatusLine(
 }
 
 /** The share of the context window in use, in whole percent. */
-export function contextPercent(s: Pick<SessionStatus, "contextUsed" | "contextWindow">): number {
+function contextPercent(s: Pick<SessionStatus, "contextUsed" | "contextWindow">): number {
   return s.contextWindow > 0 ? Math.round((s.contextUsed / s.contextWindow) * 100) : 0;
 }
 

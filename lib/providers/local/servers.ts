@@ -23,9 +23,9 @@ export interface LocalServer {
 }
 
 /** Sent to `llama-server`: `--jinja` applies the model's chat template, which tool calls need. */
-export const LLAMACPP_START = "llama-server -m MODEL.gguf --port 8080 --jinja -c 65536";
+const LLAMACPP_START = "llama-server -m MODEL.gguf --port 8080 --jinja -c 65536";
 /** Sent to vLLM: the tool-call flags, without which calls arrive as text. */
-export const VLLM_START =
+const VLLM_START =
   "vllm serve MODEL --enable-auto-tool-choice --tool-call-parser PARSER --max-model-len 65536";
 
 const listOf = (body: unknown, key: string) => {

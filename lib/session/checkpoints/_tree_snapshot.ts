@@ -22,9 +22,9 @@ export type FileState =
 export type PathState = FileState | null;
 
 /** Largest file a checkpoint keeps a copy of. */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Most new content one snapshot keeps; beyond it the snapshot is partial. */
-export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
 /** Files changed this recently (ms) are read again even when their stamp is unchanged. */
 const RACY_MS = 2000;
@@ -41,7 +41,7 @@ export interface Snapshot {
 }
 
 /** An empty snapshot that covers nothing, and why. */
-export function noSnapshot(why: string): Snapshot {
+function noSnapshot(why: string): Snapshot {
   return { takenAt: Date.now(), files: new Map(), stamps: new Map(), partial: why };
 }
 
@@ -131,7 +131,7 @@ export function sameState(a: PathState | undefined, b: PathState | undefined): b
  * The state of `path` in `snapshot`: its file's, null when a complete snapshot has none, and
  * undefined (unknown) when a partial snapshot has none.
  */
-export function stateIn(snapshot: Snapshot, path: string): PathState | undefined {
+function stateIn(snapshot: Snapshot, path: string): PathState | undefined {
   return snapshot.files.get(path) ?? (snapshot.partial ? undefined : null);
 }
 

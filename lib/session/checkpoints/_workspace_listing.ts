@@ -10,7 +10,7 @@ import type { GitResult } from "../../workspace/safe_git.ts";
 export type Listing = { paths: string[] } | { unavailable: string };
 
 /** Most files a snapshot covers: beyond it, only the edit tools' changes are checkpointed. */
-export const MAX_FILES = 20_000;
+const MAX_FILES = 20_000;
 
 /** Folders a plain folder's walk does not enter: a repository's data, installed packages. */
 const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
