@@ -1,12 +1,12 @@
-// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 /**
  * `interpreter acp`: the agent for editors that speak the Agent Client Protocol (Zed, JetBrains,
  * Neovim plugins), over stdin and stdout as newline-delimited JSON-RPC, through the official
- * SDK. Stdout carries the protocol and nothing else; logs go to stderr. It runs until the editor
- * closes stdin or a stop signal comes, then stops every turn and closes every session.
+ * SDK on the stdio runner (`session/stdio_protocol.ts`). It runs until the editor closes stdin or
+ * a stop signal comes, then stops every turn and closes every session.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionConfig } from "../../session/open.ts";
+import { serveStdio } from "../../session/stdio_protocol.ts";
 import { AcpAgent } from "./agent.ts";
 import { guarded } from "./errors.ts";
 
@@ -30,34 +30,17 @@ export function acpApp(agent: AcpAgent): acp.AgentApp {
     .onNotification(m.session.cancel, ({ params }) => agent.cancel(params));
 }
 
-/** Serves ACP on stdio until stdin ends or a stop signal comes; sessions start from `config`. */
-export async function runAcp(config: SessionConfig): Promise<number> {
-  keepStdoutForProtocol();
-  const log = (line: string) => console.error(`acp: ${line}`);
-  await using agent = new AcpAgent(config, { env: Deno.env.toObject(), log });
-  const connection = acpApp(agent).connect(
-    acp.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable),
-  );
-  const stop = () => connection.close();
-  const signals: Deno.Signal[] = Deno.build.os === "windows"
-    ? ["SIGINT"]
-    : ["SIGINT", "SIGTERM", "SIGHUP"];
-  for (const signal of signals) Deno.addSignalListener(signal, stop);
-  try {
-    await connection.closed;
-  } finally {
-    for (const signal of signals) Deno.removeSignalListener(signal, stop);
-  }
-  // `agent` stops the running turns and closes every session here.
-  return 0;
-}
-
 /**
- * Sends what anything would print to stdout to stderr instead: stdout carries the protocol, and
- * a stray line there would break the editor's reading of it.
+ * Serves ACP on stdio (`serveStdio`) until stdin ends or a stop signal comes; sessions start from
+ * `config`.
  */
-function keepStdoutForProtocol(): void {
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
+export function runAcp(config: SessionConfig): Promise<number> {
+  return serveStdio({
+    name: "acp",
+    open: (log) => new AcpAgent(config, { env: Deno.env.toObject(), log }),
+    connect(agent, messages) {
+      const connection = acpApp(agent).connect(messages);
+      return Promise.resolve({ closed: connection.closed, close: () => connection.close() });
+    },
+  });
 }
