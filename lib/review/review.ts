@@ -7,7 +7,14 @@ import type { TurnOutcome } from "../loop/events.ts";
 import { reviewerPrompt } from "./prompt.ts";
 import { parseReview, renderReview, type Review } from "./result.ts";
 import { buildReviewRequest, type ReviewRequest, type ReviewTarget } from "./target.ts";
-import { openSession, type Session, type SessionConfig, type SessionIO } from "../session/open.ts";
+import {
+  freshOpening,
+  type Opening,
+  openSession,
+  reconfigured,
+  type Session,
+  type SessionIO,
+} from "../session/open.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
 
 export type { ReviewTarget } from "./target.ts";
@@ -20,28 +27,30 @@ export interface ReviewResult {
   text?: string;
 }
 
-/** What a review's session is opened from: the front end's session config, I/O and environment. */
+/**
+ * What a review's session is opened from: the front end's own opening (`resolveOpening()`, with
+ * the settings in use), its I/O and environment. The trust check that opening passed is not run
+ * again.
+ */
 export interface ReviewBase {
-  config: SessionConfig;
+  opening: Opening;
   io: SessionIO;
   env?: Record<string, string>;
 }
 
 /**
- * The config of a review's own session, from a front end's: the same directory and settings, but
- * read-only with no approvals, a fresh history (never a resumed one) and the reviewer prompt in
- * place of the harness's.
+ * A review's own opening, from a front end's: the same directory and settings, but read-only with
+ * no approvals, a fresh history (never a resumed one) and the reviewer prompt in place of the
+ * harness's.
  */
-function reviewSessionConfig(base: SessionConfig): SessionConfig {
-  const { resume: _resume, labels, ...rest } = base;
-  const { sandbox: _sandbox, approval: _approval, ...otherLabels } = labels ?? {};
-  return {
-    ...rest,
+function reviewOpening(base: Opening): Opening {
+  const { sandbox: _sandbox, approval: _approval, ...otherLabels } = base.config.labels ?? {};
+  return reconfigured(freshOpening(base), {
     sandbox: "read-only",
     approval: "never",
-    ...(Object.keys(otherLabels).length > 0 ? { labels: otherLabels } : {}),
+    labels: Object.keys(otherLabels).length > 0 ? otherLabels : undefined,
     instructions: reviewerPrompt,
-  };
+  });
 }
 
 /**
@@ -54,7 +63,7 @@ export async function withReviewSession<T>(
   use: (session: Session, request: ReviewRequest) => Promise<T>,
 ): Promise<T> {
   const io = { onEvent: base.io.onEvent };
-  await using session = await openSession(reviewSessionConfig(base.config), io, { env: base.env });
+  await using session = await openSession(reviewOpening(base.opening), io, { env: base.env });
   return await use(session, await buildReviewRequest(target, session));
 }
 

@@ -4,7 +4,7 @@ import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { sessionWorkspace } from "../session/_test_session.ts";
 import { runReviewTurn, withReviewSession } from "./review.ts";
 import type { ReviewTarget } from "./target.ts";
-import type { SessionConfig } from "../session/open.ts";
+import { resolveOpening, type SessionConfig } from "../session/open.ts";
 
 const ANSWER = JSON.stringify({
   findings: [{
@@ -46,8 +46,9 @@ async function review(
   await git(ws.cwd, "checkout", "-qb", "main");
   await commitFile(ws.cwd, "stats.py", "def mean(xs):\n    return sum(xs)\n", "first");
   await prepare(ws.cwd);
+  const config = { cwd: ws.cwd, ...settings, ephemeral: true };
   const base = {
-    config: { cwd: ws.cwd, ...settings, ephemeral: true },
+    opening: await resolveOpening({ config, env: ws.env }),
     env: ws.env,
     io: { onEvent: () => {} },
   };
@@ -130,7 +131,8 @@ Deno.test("--commit sends that commit's change, with its title", async () => {
 Deno.test("custom instructions are the message; a plain-text answer is kept as it is", async () => {
   await using fake = startFakeProvider([{ reply: { text: "Looks fine to me." } }]);
   await using ws = await sessionWorkspace(fake.baseUrl);
-  const base = { config: { cwd: ws.cwd }, env: ws.env, io: { onEvent: () => {} } };
+  const opening = await resolveOpening({ config: { cwd: ws.cwd }, env: ws.env });
+  const base = { opening, env: ws.env, io: { onEvent: () => {} } };
   const target = { kind: "custom" as const, instructions: "Check the error handling only" };
   const result = await withReviewSession(
     base,
@@ -145,7 +147,8 @@ Deno.test("a target with nothing to review or an unknown name fails before any r
   await using fake = startFakeProvider([]);
   await using ws = await sessionWorkspace(fake.baseUrl);
   await commitFile(ws.cwd, "a.txt", "a\n", "first");
-  const base = { config: { cwd: ws.cwd }, env: ws.env, io: { onEvent: () => {} } };
+  const opening = await resolveOpening({ config: { cwd: ws.cwd }, env: ws.env });
+  const base = { opening, env: ws.env, io: { onEvent: () => {} } };
   const never = () => Promise.reject(new Error("no turn expected"));
   await assert.rejects(
     withReviewSession(base, { kind: "uncommitted" }, never),
@@ -160,4 +163,25 @@ Deno.test("a target with nothing to review or an unknown name fails before any r
     /"--output=x" is not a commit name/,
   );
   assert.equal(fake.requests.length, 0);
+});
+
+Deno.test("a review opens from the front end's opening and does not run its trust check again", async () => {
+  await using fake = startFakeProvider([{ reply: { text: "Fine." } }]);
+  await using ws = await sessionWorkspace(fake.baseUrl);
+  const opening = await resolveOpening({ config: { cwd: ws.cwd }, env: ws.env });
+  // Checked once, by the front end: a second check would now refuse the directory.
+  await Deno.remove(join(ws.cwd, ".git"), { recursive: true });
+  await assert.rejects(resolveOpening({ config: { cwd: ws.cwd }, env: ws.env }), /trusted/);
+  const base = { opening, env: ws.env, io: { onEvent: () => {} } };
+  const target = { kind: "custom" as const, instructions: "Look at it" };
+  const result = await withReviewSession(base, target, async (session, request) => {
+    const settings = session.settings;
+    const turn = await runReviewTurn(session, request, new AbortController().signal);
+    return { ...turn, settings };
+  });
+  assert.equal(result.text, "Fine.");
+  assert.deepEqual([result.settings.sandboxMode, result.settings.approvalPolicy], [
+    "read-only",
+    "never",
+  ]);
 });

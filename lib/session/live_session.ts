@@ -351,6 +351,11 @@ export class LiveSession implements Session {
     return this.#alone("a rewind", () => this.#checkpoints.rewind(turn, what, confirm, stop));
   }
 
+  /** `/fork`: the session as saved so far copied into a new one; this one goes on. */
+  fork(turn?: number) {
+    return this.#alone("a fork", () => this.#live.recorder.fork(this.home, turn));
+  }
+
   readonly git: RepoGit = (args) => this.#live.agent.workspace.repoGit(args);
 
   async skills(): Promise<SkillListing[]> {

@@ -6,8 +6,11 @@
 import type { ApprovalAnswer } from "../approval/hook.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { addUsage, type Message } from "../model/message.ts";
+import { UserError } from "../errors.ts";
 import {
   createSession,
+  type ForkedSession,
+  forkSession,
   reopenForAppend,
   type SavedSession,
   type SessionOrigin,
@@ -101,6 +104,16 @@ export class SessionRecorder {
   append(event: SessionRecordInput): void {
     if (!this.#writer || this.#failure) return;
     this.#writer.append(event).catch((error: Error) => this.#failure ??= error);
+  }
+
+  /**
+   * A copy of the session as written so far (up to the end of user turn `turn`) in a new session
+   * file under `home`; this one is only read.
+   */
+  async fork(home: string, turn?: number): Promise<ForkedSession> {
+    if (!this.file) throw new UserError("This session is not saved, so there is nothing to fork");
+    await this.flush();
+    return await forkSession(home, this.file, { turn });
   }
 
   /** Waits for every write; throws the first write failure, once. */

@@ -15,7 +15,7 @@ import type { Harness, PromptVars } from "../harness/types.ts";
 import type { WireApi } from "../model/request_settings.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import type { Block, Message, Usage } from "../model/message.ts";
-import type { SessionOrigin } from "../store/mod.ts";
+import type { ForkedSession, SessionOrigin } from "../store/mod.ts";
 import type { SkillScope, UserAnswers, UserQuestion } from "../tools/types.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
@@ -366,6 +366,8 @@ export interface Session extends AsyncDisposable {
     confirm: ConfirmOverwrite,
     stop?: StopRunning,
   ): Promise<RewindResult>;
+  /** Copies the session as saved so far (up to the end of user turn `turn`) into a new one. */
+  fork(turn?: number): Promise<ForkedSession>;
   /** Runs one git command of the agent's own at the repository root (safe git; `/review`). */
   git: RepoGit;
   /** The Agent Skills found for this session, sorted by name, with where each comes from. */

@@ -22,7 +22,6 @@ import {
   type PromptOutcome,
   reconfigured,
   type Session,
-  type SessionConfig,
   type SessionEvent,
 } from "../../session/open.ts";
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
@@ -56,7 +55,7 @@ export interface AcpSessionDeps {
 export class AcpSession implements AsyncDisposable {
   #session!: Session;
   /** What the session was opened with, its mode's settings aside. */
-  readonly #config: SessionConfig;
+  readonly #opening: Opening;
   #mode: ModeId;
   readonly #deps: AcpSessionDeps;
   readonly #updates = new SessionUpdates({ showReasoning: true });
@@ -66,8 +65,8 @@ export class AcpSession implements AsyncDisposable {
   #running: Promise<unknown> = Promise.resolve();
   #turn: AbortController | undefined;
 
-  private constructor(config: SessionConfig, mode: ModeId, deps: AcpSessionDeps) {
-    this.#config = config;
+  private constructor(opening: Opening, mode: ModeId, deps: AcpSessionDeps) {
+    this.#opening = opening;
     this.#mode = mode;
     this.#deps = deps;
   }
@@ -78,7 +77,7 @@ export class AcpSession implements AsyncDisposable {
     mode: ModeId,
     deps: AcpSessionDeps,
   ): Promise<AcpSession> {
-    const acp = new AcpSession(opening.config, mode, deps);
+    const acp = new AcpSession(opening, mode, deps);
     const inItsMode = reconfigured(opening, inMode(opening.config, mode));
     acp.#session = await openSession(inItsMode, acp.#io(), { env: deps.env });
     acp.#ready = true;
@@ -187,7 +186,7 @@ export class AcpSession implements AsyncDisposable {
         send: (update) => this.#send(update),
         signal,
         reviewBase: {
-          config: this.#currentConfig(),
+          opening: this.#currentOpening(),
           io: { onEvent: () => {} },
           env: this.#deps.env,
         },
@@ -249,18 +248,17 @@ export class AcpSession implements AsyncDisposable {
     this.#mode = mode;
   }
 
-  /** The config the session runs with now: its settings over what it was opened with. */
-  #currentConfig(): SessionConfig {
+  /** The opening with the settings the session runs with now over what it was opened with. */
+  #currentOpening(): Opening {
     const s = this.#session.settings;
-    return {
-      ...this.#config,
+    return reconfigured(this.#opening, {
       model: s.model,
       provider: s.provider,
       harness: s.harness,
       sandbox: s.sandboxMode,
       approval: s.approvalPolicy,
       ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
-    };
+    });
   }
 
   #shown(): { showReasoning: boolean } {
@@ -305,7 +303,7 @@ export class AcpSession implements AsyncDisposable {
     // The tool call the question is about reaches the editor first.
     await this.#sending;
     const toolCallId = this.#updates.toolCallId(request.callId);
-    const content = permissionContent(request.question, this.#config.cwd);
+    const content = permissionContent(request.question, this.#opening.config.cwd);
     const outcome = await this.#askPermission({
       sessionId: this.id,
       toolCall: { toolCallId, status: "pending", content },

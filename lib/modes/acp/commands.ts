@@ -15,6 +15,7 @@ import {
   withReviewSession,
 } from "../../review/review.ts";
 import { runInit } from "../../session/init_agents_md.ts";
+import { reconfigured } from "../../session/open.ts";
 import type { PromptOutcome, Session } from "../../session/types.ts";
 import { formatCost } from "../term/status_line.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
@@ -115,7 +116,7 @@ async function review(arg: string, ctx: CommandContext): Promise<StopReason> {
   });
   const base: ReviewBase = {
     ...ctx.reviewBase,
-    config: { ...ctx.reviewBase.config, ephemeral: true },
+    opening: reconfigured(ctx.reviewBase.opening, { ephemeral: true }),
     io: { onEvent: (event) => updates.map(event).forEach((u) => ctx.send(u)) },
   };
   const result = await withReviewSession(base, target, (session, request) => {

@@ -36,7 +36,7 @@ export async function runExec(
   const opening = await resolveOpening({ config, env, startCommand: "interpreter exec PROMPT" });
   if (options.review) {
     const { runExecReview } = await import("./review_exec.ts");
-    return await runExecReview(options.review, { config, env, options });
+    return await runExecReview(options.review, { opening, env, options });
   }
   // Files are read before the turn: the Codex SDK deletes the schema file after it.
   const schema = options.outputSchema ? await readOutputSchema(options.outputSchema) : undefined;

@@ -2,7 +2,7 @@
 /** `interpreter exec review`: progress on stderr, the rendered review on stdout. */
 import { terminalText } from "../../approval/visible.ts";
 import { UsageError } from "../../errors.ts";
-import type { SessionConfig } from "../../session/open.ts";
+import type { Opening } from "../../session/open.ts";
 import { outputPlaceFor } from "../../session/run_outputs.ts";
 import {
   execStatusLine,
@@ -57,9 +57,9 @@ export function reviewTargetOf(args: ReviewArgs): ReviewTarget | { kind: "prompt
 /** Runs the review `args` names in the session's directory; returns the exit code, as `exec` does. */
 export async function runExecReview(
   args: ReviewArgs,
-  ctx: { config: SessionConfig; env: Record<string, string>; options: ExecOptions },
+  ctx: { opening: Opening; env: Record<string, string>; options: ExecOptions },
 ): Promise<number> {
-  const { config, env, options } = ctx;
+  const { opening, env, options } = ctx;
   const named = reviewTargetOf(args);
   const target: ReviewTarget = named.kind !== "prompt" ? named : {
     kind: "custom",
@@ -67,7 +67,7 @@ export async function runExecReview(
   };
   const json = jsonStreamOf(options);
   const io = { onEvent: json ? jsonEvents(json) : progress(env) };
-  return await withReviewSession({ config, io, env }, target, async (session, request) => {
+  return await withReviewSession({ opening, io, env }, target, async (session, request) => {
     const style = makeStyle(colorWanted(env, Deno.stderr.isTerminal()));
     console.error(style.bold(`Reviewing ${terminalText(request.hint)}`));
     const { value, stoppedBy } = await withInterrupt((signal) => {

@@ -7,7 +7,12 @@ import { formatDuration } from "../term/duration.ts";
 import type { Style } from "../term/style.ts";
 import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
 import { pickReviewTarget } from "./review_picker.ts";
-import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
+import {
+  type PromptOutcome,
+  reconfigured,
+  type Session,
+  type SessionEvent,
+} from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { colorDiff } from "./render.ts";
 import { nearestName } from "../../nearest.ts";
@@ -211,7 +216,8 @@ async function review(arg: string, ctx: CommandContext): Promise<void> {
     }
     base.io.onEvent(event);
   };
-  const review = { ...base, config: { ...base.config, ephemeral: true }, io: { onEvent } };
+  const opening = reconfigured(base.opening, { ephemeral: true });
+  const review = { ...base, opening, io: { onEvent } };
   await withReviewSession(review, target, async (session, request) => {
     ctx.print([style.bold(`Reviewing ${terminalText(request.hint)}`)]);
     const result = await ctx.interruptible((signal) => runReviewTurn(session, request, signal));

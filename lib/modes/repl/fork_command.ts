@@ -7,7 +7,6 @@ import { terminalText } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
 import {
   type ForkedSession,
-  forkSession,
   readSessionNames,
   SessionError,
   setSessionName,
@@ -35,8 +34,8 @@ export const FORK_COMMANDS = [
 
 async function fork(arg: string, ctx: ForkContext): Promise<void> {
   const session = ctx.session();
-  const { sessionFile: file, sessionId } = session.status();
-  if (!file || !sessionId) {
+  const { sessionFile, sessionId } = session.status();
+  if (!sessionFile || !sessionId) {
     return ctx.print(["This session is not saved, so there is nothing to fork"]);
   }
   const turn = arg === "" ? undefined : Number(arg);
@@ -45,7 +44,7 @@ async function fork(arg: string, ctx: ForkContext): Promise<void> {
       hint: "Give the number of a turn (/fork 2), or nothing to copy the whole session",
     });
   }
-  const forked = await forkSession(session.home, file, { turn });
+  const forked = await session.fork(turn);
   await ctx.continueSession(forked.id);
   ctx.print(forkedLines(forked, turn, ctx.style));
 }

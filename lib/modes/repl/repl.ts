@@ -306,10 +306,10 @@ class Repl {
       ask: (prompt) => this.#p.input.next(prompt),
       // A review talks to the model in use (after /model too), not the start-up one.
       reviewBase: () => ({
-        config: {
-          ...this.#p.opts.config,
-          ...keptSettings(this.#session, this.#p.opts.config.labels),
-        },
+        opening: reconfigured(
+          this.#p.opening,
+          keptSettings(this.#session, this.#p.opts.config.labels),
+        ),
         io: this.#io(),
         env: this.#p.env,
       }),
