@@ -22,12 +22,11 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { signalGroup, spawnInGroup } from "../tools/process_group.ts";
 import type { StdioLaunch } from "./launch.ts";
 
 /** How long a server has to exit after its stdin closes, then after SIGTERM. */
 const GRACE_MS = 2000;
-/** Process groups exist on every platform but Windows. */
-const GROUPS = Deno.build.os !== "windows";
 
 /** A stdio server's process and its messages (see the module comment). */
 export class StdioTransport implements Transport {
@@ -56,16 +55,13 @@ export class StdioTransport implements Transport {
   start(): Promise<void> {
     if (this.#child) throw new Error("The MCP server's process was already started");
     const { command, args, env, cwd } = this.#target;
-    const child = new Deno.Command(command, {
+    const child = spawnInGroup({
+      cmd: command,
       args,
       cwd,
       env: { ...getDefaultEnvironment(), ...env },
-      clearEnv: true,
       stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      detached: GROUPS,
-    }).spawn();
+    });
     this.#child = child;
     this.#writer = child.stdin.getWriter();
     const stdout = child.stdout.getReader();
@@ -104,14 +100,7 @@ export class StdioTransport implements Transport {
 
   /** Signals the server's process group (on Windows, the server alone). */
   #killGroup(signal: Deno.Signal): void {
-    const pid = this.#child?.pid;
-    if (pid === undefined) return;
-    try {
-      if (GROUPS) Deno.kill(-pid, signal);
-      else if (signal === "SIGKILL" || signal === "SIGTERM") this.#child?.kill(signal);
-    } catch {
-      // The group is already empty (ESRCH).
-    }
+    if (this.#child) signalGroup(this.#child, signal);
   }
 
   async #readMessages(stdout: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
