@@ -35,7 +35,7 @@ import {
 } from "./_warm_runner.ts";
 import type { SpawnSpec } from "./types.ts";
 
-export { RUNNER_NAME, type WarmRequest } from "./_warm_runner.ts";
+export { RUNNER_NAME } from "./_warm_runner.ts";
 
 /** How long a prepared sandbox waits for a command before it is ended (and its placeholders). */
 const IDLE_MS = 30_000;

@@ -89,5 +89,3 @@ export const hooksFileSchema = z.strictObject({ hooks: hooksSchema }).partial();
 
 /** The `[hooks]` table. */
 export type HooksTable = z.infer<typeof hooksSchema>;
-/** One command of a matcher group. */
-export type HookCommandEntry = z.infer<typeof hookCommandSchema>;

@@ -33,8 +33,6 @@ export const LOCAL_PROVIDERS = ["ollama", "lmstudio", "llamacpp", "vllm"] as con
 export type SandboxMode = typeof SANDBOX_MODES[number];
 /** An `approval_policy` value. */
 export type ApprovalPolicy = typeof APPROVAL_POLICIES[number];
-/** A `model_reasoning_effort` value. */
-export type ReasoningEffort = typeof REASONING_EFFORTS[number];
 /** A `projects.<path>.trust_level` value. */
 export type TrustLevel = typeof TRUST_LEVELS[number];
 /** A local provider id. */

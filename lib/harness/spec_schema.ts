@@ -218,6 +218,3 @@ export const declarationSchema = z.strictObject({
     additionalProperties: z.union([z.boolean(), z.looseObject({})]).optional(),
   }),
 });
-
-/** A parsed tool declaration file. */
-export type DeclarationFile = z.infer<typeof declarationSchema>;

@@ -29,8 +29,6 @@ import {
   type ToolMap,
 } from "./dialects/mod.ts";
 
-export type { CallFormat } from "./dialects/mod.ts";
-
 /** A reply with its recovered calls as blocks, and the format of each call. */
 export interface RepairedReply {
   blocks: Block[];

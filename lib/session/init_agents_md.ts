@@ -6,8 +6,6 @@
 import { finishInit, type InitResult, planInit } from "../workspace/init_agents_md.ts";
 import type { PromptOutcome, Session } from "./types.ts";
 
-export type { InitResult };
-
 /** What `/init` asks of the front end. */
 export interface InitIO {
   /**

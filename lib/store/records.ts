@@ -175,9 +175,6 @@ export const sessionRecordSchema = z.discriminatedUnion("type", [
 /** One line after the header. */
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
-/** The kinds of session event. */
-export type SessionRecordType = SessionRecord["type"];
-
 type WithOptionalTs<E> = E extends { ts: string } ? Omit<E, "ts"> & { ts?: string } : never;
 
 /** An event as given to `SessionWriter.append()`: `ts` defaults to the time of the call. */

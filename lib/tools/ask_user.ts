@@ -36,7 +36,7 @@ const userAskInput = z.object({
   questions: z.array(questionSchema).min(1).describe("Questions to put to the user, in order"),
 });
 
-export type { AskUser, UserAnswer, UserAnswers, UserQuestion } from "./types.ts";
+export type { AskUser, UserQuestion } from "./types.ts";
 
 /** One answered question in the result of `user.ask`. */
 export interface AnsweredQuestion {

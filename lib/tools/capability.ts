@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ToolContext } from "./types.ts";
 
-export type { ToolContext, ToolProgress, TurnContext } from "./types.ts";
+export type { ToolContext } from "./types.ts";
 
 /**
  * A tool capability, written once and shared by every harness. `run` returns structured data;

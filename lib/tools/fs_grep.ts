@@ -6,8 +6,6 @@ import { type GrepHit, type GrepLine, type GrepQuery, jsSearch, rgSearch } from 
 import { displayPath } from "./_paths.ts";
 import { searchRoot } from "./fs_glob.ts";
 
-export { type GrepLine } from "./_grep_search.ts";
-
 /** Entries returned when the call gives no `head_limit`. */
 const DEFAULT_GREP_LIMIT = 1000;
 

@@ -25,13 +25,7 @@ import { repoGit } from "./repo_git.ts";
 import { type GitResult, type GitRunner, openGitRunner } from "./safe_git.ts";
 import { discoverSkills } from "./skills.ts";
 
-export type {
-  FoundInstructions,
-  InstructionFile,
-  InstructionKind,
-  InstructionOptions,
-} from "./instructions.ts";
-export type { SessionPromptValues } from "./prompt_vars.ts";
+export type { InstructionOptions } from "./instructions.ts";
 
 /** An open workspace. Dispose it to record what changed (held_back.ts) and stop the git runner. */
 export interface Workspace extends AsyncDisposable {

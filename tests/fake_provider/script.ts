@@ -69,10 +69,6 @@ const scriptTurnSchema = z
     message: 'A "refusal" reply cannot also have "text", "tool_calls" or "stop"',
   });
 
-/** A scripted tool call. */
-export type ScriptToolCall = z.infer<typeof toolCallSchema>;
-/** Token counts a reply reports instead of the derived defaults. */
-export type ScriptUsage = z.infer<typeof usageSchema>;
 /** What the model says in one turn. */
 export type ScriptReply = z.infer<typeof replySchema>;
 /** Conditions the request that consumes the turn must meet. */

@@ -22,7 +22,6 @@ import { sseResponse } from "./sse.ts";
 import { isObject } from "./tool_shapes.ts";
 
 export { loadScript, parseScript, type ScriptTurn } from "./script.ts";
-export type { FakeRoute } from "./routes.ts";
 
 /** Tuning for `startFakeProvider`. */
 export interface FakeProviderOptions {

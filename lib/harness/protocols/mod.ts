@@ -6,8 +6,6 @@ import { sweAgent } from "./swe_agent.ts";
 import { terminus2 } from "./terminus_2.ts";
 import type { ProtocolDefinition } from "./types.ts";
 
-export type { ProtocolDefinition } from "./types.ts";
-
 /** Every text protocol a harness can name in `[interaction] protocol`. */
 export const PROTOCOLS: Readonly<Record<string, ProtocolDefinition>> = Object.freeze({
   swe_agent: sweAgent,

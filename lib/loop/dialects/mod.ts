@@ -12,7 +12,7 @@ import { taggedCalls } from "./tagged.ts";
 import type { Reader } from "./types.ts";
 
 export { fencedCall } from "./fenced.ts";
-export type { CallFormat, Found, TextCall, ToolMap } from "./types.ts";
+export type { CallFormat, Found, ToolMap } from "./types.ts";
 
 interface Dialect {
   /** Tokens that open the markup anywhere in the text. */

@@ -6,7 +6,7 @@
 
 import type { RunCounts } from "../../trajectory/run_counts.ts";
 
-export type { FailedCalls, RunCounts } from "../../trajectory/run_counts.ts";
+export type { FailedCalls } from "../../trajectory/run_counts.ts";
 
 /** One task: what the agent is asked, and how the result is checked. */
 export interface EvalTask {

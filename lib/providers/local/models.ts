@@ -7,7 +7,7 @@
 import type { ProviderSettings } from "../types.ts";
 import type { LocalCheckOptions, LocalSetup } from "./check.ts";
 
-export type { LocalCheckOptions, LocalSetup } from "./check.ts";
+export type { LocalSetup } from "./check.ts";
 
 /** Where a config value came from, as `EffectiveConfig.origin()` says (only what is read here). */
 export interface ValueOrigins {
