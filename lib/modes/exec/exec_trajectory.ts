@@ -53,7 +53,7 @@ export async function writeExecTrajectory(
 }
 
 /** A line on how the run ended; undefined when the turn completed. */
-export function endingNote(ending: RunEnding): string | undefined {
+function endingNote(ending: RunEnding): string | undefined {
   const { outcome, stoppedBy, error } = ending;
   if (error !== undefined) {
     return `The run failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -68,7 +68,7 @@ export function endingNote(ending: RunEnding): string | undefined {
 }
 
 /** How the run ended, in one word (`completed`, `failed`, `step_limit`, `aborted`, `error`…). */
-export function statusOf(ending: RunEnding): string {
+function statusOf(ending: RunEnding): string {
   if (ending.error !== undefined) return "error";
   return ending.outcome?.status ?? "aborted";
 }

@@ -151,7 +151,7 @@ export function answerText(text: string, stdoutIsTerminal: boolean): string {
  * Prints the outcome the way exec does (the answer on stdout) and returns the exit code; the
  * status line, when given, goes last on stderr, else `tokens used: N` first.
  */
-export function report(
+function report(
   outcome: TurnOutcome,
   opts: { tokens: number; stoppedBy?: { name: Deno.Signal; code: number }; statusLine?: string },
 ): number {
@@ -222,7 +222,7 @@ export async function withInterrupt<T>(
  * `-o FILE`: the final answer, written only when the turn completed. An empty answer writes an
  * empty file and returns a warning.
  */
-export async function writeLastMessage(
+async function writeLastMessage(
   path: string,
   outcome: TurnOutcome,
   place: OutputPlace,
