@@ -1,9 +1,11 @@
 /**
  * The settings of a running session as one value (`Session.settings`), and what changes them
- * (`Session.configure()`). lib/session/types.ts re-exports these.
+ * (`Session.configure()`), and what `/model` offers to change to. lib/session/types.ts re-exports
+ * these.
  */
 import type { ApprovalPolicy, REASONING_EFFORTS, SandboxMode } from "../config/schema.ts";
 import type { WireApi } from "../model/request_settings.ts";
+import type { CatalogModel } from "../providers/catalog.ts";
 import type { StopRunning } from "./checkpoints/checkpoint_types.ts";
 
 /** A `model_reasoning_effort` value. */
@@ -57,4 +59,30 @@ export interface ConfigureOptions {
    * under the wider one; true stops them. Absent: they are stopped without asking.
    */
   stopRunning?: StopRunning;
+}
+
+/** One model `/model` offers. */
+export interface ModelChoice {
+  id: string;
+  name: string;
+  context?: number;
+  output?: number;
+  reasoning?: boolean;
+  cost?: CatalogModel["cost"];
+  current: boolean;
+}
+
+/** One provider `/model` offers, with the model to use and the models it has. */
+export interface ProviderChoice {
+  provider: string;
+  name: string;
+  model: string;
+  current: boolean;
+  /** Whether its key is set (or it needs none). */
+  key: boolean;
+  envKey?: string;
+  /** Its models: the server's live list when it has one, else the catalog's. */
+  models: ModelChoice[];
+  /** Set when the list is the server's own; `error` when it could not be read. */
+  live?: { error?: string };
 }

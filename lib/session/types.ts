@@ -23,11 +23,12 @@ import type { HookHub } from "../hooks/user_hooks.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import type { CatalogModel } from "../providers/catalog.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 import type { ReplayedHistory } from "./replay_history.ts";
 import type {
   ConfigureOptions,
+  ModelChoice,
+  ProviderChoice,
   ReasoningEffort,
   SessionSettings,
   SettingsUpdate,
@@ -43,6 +44,8 @@ import type {
 export type { ConfigOverride } from "../config/mod.ts";
 export type {
   ConfigureOptions,
+  ModelChoice,
+  ProviderChoice,
   ReasoningEffort,
   SessionSettings,
   SettingsUpdate,
@@ -123,32 +126,6 @@ export interface SessionConfig {
 
 /** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
 export type ApprovalRequest = ApprovalAsk;
-
-/** One model `/model` offers. */
-export interface ModelChoice {
-  id: string;
-  name: string;
-  context?: number;
-  output?: number;
-  reasoning?: boolean;
-  cost?: CatalogModel["cost"];
-  current: boolean;
-}
-
-/** One provider `/model` offers, with the model to use and the models it has. */
-export interface ProviderChoice {
-  provider: string;
-  name: string;
-  model: string;
-  current: boolean;
-  /** Whether its key is set (or it needs none). */
-  key: boolean;
-  envKey?: string;
-  /** Its models: the server's live list when it has one, else the catalog's. */
-  models: ModelChoice[];
-  /** Set when the list is the server's own; `error` when it could not be read. */
-  live?: { error?: string };
-}
 
 /** What the banner and `/status` show. */
 export interface SessionInfo {
