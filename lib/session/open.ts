@@ -77,7 +77,7 @@ export async function openSession(
   const opening = isOpening(from) ? from : await resolveOpening({ config: from, env });
   const config: SessionConfig = opening.config;
   const { saved, settings } = opening.resumed ?? {};
-  const relay = new SessionRelay(io);
+  const relay = new SessionRelay(io, config.cwd);
   const catalogRead = loadCatalog();
   const agent = await openAgentSession(settings ? withSettingsInUse(config, settings) : config, {
     env,
@@ -128,6 +128,7 @@ export async function openSession(
     const toolSources = [...(deps.toolSources ?? []), ...mcp.sources];
     const parts = { config, env, io, info, catalog, state, live, toolSources, hooks };
     const session = new LiveSession(parts);
+    relay.viewsIn(() => session.settings.cwd);
     await hooks.started(saved ? "resume" : "startup");
     return session;
   } catch (error) {

@@ -2,11 +2,13 @@
  * Carries what the agent asks the user to the front end (`SessionIO.approve` and `askUser`),
  * with the tool call's id and the turn's abort signal, and reports each approval as events and
  * in the session file; one withdrawn by the turn's cancel is reported too (`approval_withdrawn`).
+ * An approval question reaches the front end with its view (tool_views/approval_view.ts).
  */
 import { type ApprovalAsk, type ApprovalReply, replyOf } from "../approval/hook.ts";
 import type { AskUser } from "../tools/ask_user.ts";
 import type { StartupIO } from "./agent_session.ts";
 import { approvalEvent, type SessionRecorder } from "./recorder.ts";
+import { approvalView } from "./tool_views/approval_view.ts";
 import type { SessionIO } from "./types.ts";
 
 /** An answer to an approval question before the user is asked; undefined leaves it to the user. */
@@ -23,8 +25,17 @@ export class SessionRelay {
   /** Answers a question before the user is asked (PermissionRequest hooks); undefined: ask. */
   #first: FirstAnswer | undefined;
 
-  constructor(io: SessionIO) {
+  /** The session's working directory now, which an approval question's paths resolve against. */
+  #cwd: () => string;
+
+  constructor(io: SessionIO, cwd: string) {
     this.#io = io;
+    this.#cwd = () => cwd;
+  }
+
+  /** From now on approval views resolve paths against `cwd()`, the directory in use. */
+  viewsIn(cwd: () => string): void {
+    this.#cwd = cwd;
   }
 
   /** What start-up (the sandbox and its approval hook) reports and asks through. */
@@ -77,7 +88,7 @@ export class SessionRelay {
     const reply = await this.#whileAsked(
       callId,
       signal,
-      () => this.#io.approve!(req, signal),
+      () => this.#io.approve!({ ...req, view: approvalView(req, this.#cwd()) }, signal),
       () => this.#recorder?.append({ type: "approval", callId, decision: "aborted" }),
     );
     // A withdrawn question's late answer counts for nothing, so it is neither shown nor saved.

@@ -25,6 +25,7 @@ import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 import type { ReplayedHistory } from "./replay_history.ts";
+import type { ApprovalView } from "./tool_views/approval_view.ts";
 import type {
   ConfigureOptions,
   ModelChoice,
@@ -124,8 +125,11 @@ export interface SessionConfig {
   bypassDefinitionTrust?: boolean;
 }
 
-/** What `io.approve()` is asked: the tool call it is about (id, tool name), and the question. */
-export type ApprovalRequest = ApprovalAsk;
+/**
+ * What `io.approve()` is asked: the tool call it is about (id, tool name), the question, and the
+ * question as front ends show it (`view`, built once for all of them).
+ */
+export type ApprovalRequest = ApprovalAsk & { view: ApprovalView };
 
 /** What the banner and `/status` show. */
 export interface SessionInfo {

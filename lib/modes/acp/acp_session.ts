@@ -36,7 +36,7 @@ import {
   modeSettings,
   OPTION_IDS,
 } from "./options.ts";
-import { answerOf, PERMISSION_OPTIONS, permissionContent } from "./permission.ts";
+import { answerOf, permissionContent, permissionOptions } from "./permission.ts";
 import { promptBlocks, promptText } from "./prompt_blocks.ts";
 import { replayUpdates } from "./replay.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
@@ -303,11 +303,11 @@ export class AcpSession implements AsyncDisposable {
     // The tool call the question is about reaches the editor first.
     await this.#sending;
     const toolCallId = this.#updates.toolCallId(request.callId);
-    const content = permissionContent(request.question, this.#opening.config.cwd);
+    const content = permissionContent(request.view);
     const outcome = await this.#askPermission({
       sessionId: this.id,
       toolCall: { toolCallId, status: "pending", content },
-      options: PERMISSION_OPTIONS,
+      options: permissionOptions(request.view.options),
     }, signal);
     return answerOf(outcome);
   }

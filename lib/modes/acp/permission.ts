@@ -1,6 +1,7 @@
 /**
- * What an ACP permission request shows: for an edit, the change as `diff` content (the old and
- * the new text of each hunk) before the reason; for anything else, what would run and why.
+ * What an ACP permission request shows, from the view the session builds for every front end:
+ * for an edit, the change as `diff` content (the old and the new text of each hunk) before the
+ * reason; for anything else, what would run and why.
  */
 import type {
   PermissionOption,
@@ -8,30 +9,34 @@ import type {
   ToolCallContent,
 } from "@agentclientprotocol/sdk";
 import type { ApprovalAnswer, ApprovalQuestion } from "../../approval/hook.ts";
-import { proposedChanges } from "../../session/tool_views/proposed_changes.ts";
+import {
+  APPROVAL_OPTIONS,
+  type ApprovalOption,
+  type ApprovalView,
+} from "../../session/tool_views/approval_view.ts";
 import { changeContent } from "./tool_calls.ts";
 
-/** The choices of a permission request, with the OI fork's ids. */
-export const PERMISSION_OPTIONS: PermissionOption[] = [
-  { optionId: "accept", name: "Allow once", kind: "allow_once" },
-  { optionId: "acceptForSession", name: "Allow for this session", kind: "allow_always" },
-  { optionId: "decline", name: "Reject", kind: "reject_once" },
-];
-const ANSWERS: Record<string, ApprovalAnswer> = {
-  accept: "once",
-  acceptForSession: "session",
-  decline: "deny",
+const KINDS: Record<ApprovalAnswer, PermissionOption["kind"]> = {
+  once: "allow_once",
+  session: "allow_always",
+  deny: "reject_once",
 };
+
+/** The choices of a permission request (the OI fork's ids). */
+export function permissionOptions(options: readonly ApprovalOption[]): PermissionOption[] {
+  return options.map((o) => ({ optionId: o.id, name: o.label, kind: KINDS[o.answer] }));
+}
 
 /** The answer a client's outcome gives; no outcome (the client failed to answer) denies. */
 export function answerOf(outcome: RequestPermissionOutcome | undefined): ApprovalAnswer {
-  return outcome?.outcome === "selected" ? ANSWERS[outcome.optionId] ?? "deny" : "deny";
+  if (outcome?.outcome !== "selected") return "deny";
+  return APPROVAL_OPTIONS.find((o) => o.id === outcome.optionId)?.answer ?? "deny";
 }
 
-/** The content of the request's tool call for `question`; paths resolve against `cwd`. */
-export function permissionContent(question: ApprovalQuestion, cwd: string): ToolCallContent[] {
-  const diffs = proposedChanges(question, cwd).flatMap(changeContent);
-  const text = questionText(question, { subject: diffs.length === 0 });
+/** The content of the request's tool call for the question `view` shows. */
+export function permissionContent(view: ApprovalView): ToolCallContent[] {
+  const diffs = view.changes.flatMap(changeContent);
+  const text = questionText(view, { subject: diffs.length === 0 });
   return [...diffs, { type: "content", content: { type: "text", text } }];
 }
 

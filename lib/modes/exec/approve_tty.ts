@@ -4,9 +4,15 @@
  * follow) or anything else refuses. Cancelling the turn withdraws the question and closes the
  * terminal, which ends the pending read.
  */
-import type { ApprovalQuestion, Approver } from "../../approval/hook.ts";
-import { terminalSafe } from "../../approval/visible.ts";
+import type { ApprovalReply } from "../../approval/hook.ts";
+import { terminalText } from "../../approval/visible.ts";
+import type { ApprovalView } from "../../session/tool_views/approval_view.ts";
+import type { ApprovalRequest } from "../../session/types.ts";
 import { ANSWER_CHOICES, parseAnswer } from "../term/approval_answer.ts";
+import { head } from "../term/text_window.ts";
+
+/** The most lines of what would run or change the question shows. */
+const PREVIEW_LINES = 40;
 
 /** The part of a terminal the prompt uses; `Deno.FsFile` has it. */
 export interface Tty {
@@ -21,8 +27,10 @@ function openTty(): Promise<Tty> {
 }
 
 /** Exec's `approve`: asks on the terminal `open()` returns, one question at a time. */
-export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
-  return async ({ question, tool }, signal) => {
+export function ttyApprover(
+  open: () => Promise<Tty> = openTty,
+): (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply> {
+  return async ({ view }, signal) => {
     const withdrawn = () => new DOMException("The approval question was withdrawn", "AbortError");
     if (signal.aborted) throw withdrawn();
     const tty = await open();
@@ -42,7 +50,7 @@ export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
     };
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await tty.write(encoder.encode(questionText(question, tool)));
+      await tty.write(encoder.encode(questionText(view)));
       const buffer = new Uint8Array(1024);
       const n = await tty.read(buffer).catch((error) => {
         if (signal.aborted) return null;
@@ -57,16 +65,20 @@ export function ttyApprover(open: () => Promise<Tty> = openTty): Approver {
   };
 }
 
-/** The question as the terminal shows it, control characters in its texts made visible. */
-function questionText(untrusted: ApprovalQuestion, tool: string): string {
-  // The subject of a tool other than a command is JSON, which leaves C1 controls as they are.
-  const { subject, reason, justification } = terminalSafe(untrusted);
-  const shown = terminalSafe(tool || untrusted.capability);
+/**
+ * The question (the view the session builds for every front end) as the terminal shows it,
+ * control characters in its texts made visible: the heading, what would run or change, why.
+ */
+function questionText(view: ApprovalView): string {
+  const named = view.kind === "other" ? "" : ` (${terminalText(view.tool)})`;
+  // A one-line command is in the heading already.
+  const said = view.command !== undefined && !view.command.includes("\n");
+  const body = said ? [] : head(view.body.map(terminalText).join("\n"), PREVIEW_LINES);
   return [
-    `\nApprove ${shown}${untrusted.unsandboxed ? " outside the sandbox" : ""}?`,
-    `  ${subject}`,
-    `  why: ${reason}`,
-    ...(justification ? [`  model: ${justification}`] : []),
+    `\n${terminalText(view.heading)}${named}`,
+    ...body.map((line) => `  ${line}`),
+    `  why: ${terminalText(view.reason)}`,
+    ...(view.justification ? [`  model: ${terminalText(view.justification)}`] : []),
     `${ANSWER_CHOICES} > `,
   ].join("\n");
 }

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import type { ApprovalAsk } from "../../approval/hook.ts";
+import { approvalView } from "../../session/tool_views/approval_view.ts";
 import { promptly } from "../../approval/_test_wait.ts";
 import { until } from "../../../tests/e2e/_poll.ts";
 import { type Tty, ttyApprover } from "./approve_tty.ts";
 
-const REQ: ApprovalAsk = {
+const ASK = {
   callId: "call_1",
   tool: "Bash",
   question: {
@@ -14,6 +14,7 @@ const REQ: ApprovalAsk = {
     unsandboxed: false,
   },
 };
+const REQ = { ...ASK, view: approvalView(ASK, "/repo") };
 
 /**
  * A terminal where `typed` is what the user types; without it, a read waits until the terminal
@@ -49,7 +50,7 @@ Deno.test("ttyApprover() asks on the terminal and reads the answer and its note"
   assert.deepEqual(await ttyApprover(yes.open)(REQ, signal), { answer: "once" });
   assert.match(
     yes.state.written,
-    /^\nApprove Bash\?\n {2}npm test\n {2}why: approval_policy/,
+    /^\nRun npm test\? \(Bash\)\n {2}why: approval_policy/,
   );
   assert.match(yes.state.written, /\[y\] yes once {2}\[a\] yes for this session .* > $/);
   assert.equal(yes.state.closed, true);

@@ -3,7 +3,7 @@
  * carry the `codex_*` fields of an `exec-approval` or a `patch-approval`, and the client's
  * `decision` in its answer (Codex's own `{decision}`, or inside an MCP `{action, content}`).
  */
-import { resolve } from "node:path";
+import { approvalView } from "../../session/tool_views/approval_view.ts";
 import type { ApprovalRequest } from "../../session/types.ts";
 import type { ToolView } from "../../session/tool_views/tool_view.ts";
 import { changesOf, commandArgv, parsedCommand } from "./codex_events.ts";
@@ -27,7 +27,8 @@ export interface ApprovalContext {
   toolCallId: string;
   /** The id of the events of that call (`id` of its `codex/event` notifications). */
   eventId: string;
-  request: ApprovalRequest;
+  /** The question (its view is read again here with the call's `view`). */
+  request: Omit<ApprovalRequest, "view">;
   /** The view of the call waiting for the answer, when its start was seen. */
   view?: ToolView;
   /** The capability input it was started with. */
@@ -46,39 +47,36 @@ export function elicitationParams(ctx: ApprovalContext): Record<string, unknown>
     codex_event_id: ctx.eventId,
     codex_call_id: request.callId,
   };
-  const why = reasonLines(request);
-  if (view?.kind === "file_change") {
-    const paths = view.changes.map((c) => c.displayPath || c.path);
+  // The question's view, read again with the call's own view, which says where a command runs.
+  const asked = approvalView(request, ctx.cwd, view);
+  const { reason, justification } = asked;
+  const why = `\nReason: ${reason}${justification ? `\nThe model says: ${justification}` : ""}`;
+  const changes = view?.kind === "file_change" ? view.changes : asked.changes;
+  if (view?.kind === "file_change" || asked.kind === "file_change") {
+    const paths = changes.map((c) => c.displayPath || c.path);
     return {
       message: `Allow the agent to change ${paths.join(", ") || "files"}?${why}`,
       ...common,
       codex_elicitation: "patch-approval",
-      codex_reason: [request.question.reason, request.question.justification]
-        .filter(Boolean).join("\n") || null,
+      codex_reason: [reason, justification].filter(Boolean).join("\n") || null,
       codex_grant_root: null,
-      codex_changes: changesOf(view.changes, ctx.input),
+      codex_changes: changesOf(changes, ctx.input),
     };
   }
-  const command = view?.kind === "command" ? view.command : undefined;
-  const cwd = view?.kind === "command" && view.cwd ? resolve(ctx.cwd, view.cwd) : ctx.cwd;
+  const { command, cwd } = asked;
   const message = command !== undefined
     ? `Allow the agent to run \`${command}\` in \`${cwd}\`?`
-    : `Allow the agent to use ${request.tool}: ${request.question.subject}?`;
+    : `Allow the agent to use ${asked.tool}: ${asked.subject}?`;
   return {
     message: `${message}${why}`,
     ...common,
     codex_elicitation: "exec-approval",
     codex_command: command !== undefined
       ? commandArgv(ctx.input, command)
-      : [request.tool, request.question.subject],
+      : [asked.tool, asked.subject],
     codex_cwd: cwd,
-    codex_parsed_cmd: parsedCommand(command ?? request.question.subject),
+    codex_parsed_cmd: parsedCommand(command ?? asked.subject),
   };
-}
-
-function reasonLines(request: ApprovalRequest): string {
-  const { reason, justification } = request.question;
-  return `\nReason: ${reason}${justification ? `\nThe model says: ${justification}` : ""}`;
 }
 
 /**

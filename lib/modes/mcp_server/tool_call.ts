@@ -93,7 +93,7 @@ export class ToolCallRun {
    * the question. An error answer denies; `abort` denies and stops the turn.
    */
   async approve(
-    request: ApprovalRequest,
+    request: Omit<ApprovalRequest, "view">,
     events: CodexEvents,
     signal: AbortSignal,
   ): Promise<ApprovalReply> {

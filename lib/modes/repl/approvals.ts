@@ -1,10 +1,13 @@
 /**
- * Approval questions inline in the transcript: what would run (the command, or the change as a
- * diff), why it needs approval, and a one-letter answer: y once, a for the session, n no. When
- * the turn is cancelled while the user is asked, the question is withdrawn.
+ * Approval questions inline in the transcript, from the view the session builds for every front
+ * end: what would run (the command, or the change as a diff), why it needs approval, and a
+ * one-letter answer: y once, a for the session, n no. When the turn is cancelled while the user
+ * is asked, the question is withdrawn.
  */
-import type { ApprovalQuestion, Approver } from "../../approval/hook.ts";
-import { terminalSafe, terminalText } from "../../approval/visible.ts";
+import type { ApprovalReply } from "../../approval/hook.ts";
+import { terminalText } from "../../approval/visible.ts";
+import type { ApprovalRequest } from "../../session/types.ts";
+import type { ApprovalView } from "../../session/tool_views/approval_view.ts";
 import { ANSWER_CHOICES, parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
 import { colorDiffLine, type Style } from "../term/style.ts";
 import { head } from "../term/text_window.ts";
@@ -32,15 +35,16 @@ export interface ReplApprovalIO {
  * cancelled first, the reading stops, a "withdrawn" line says so, and the promise rejects with
  * an `AbortError`.
  */
-export function replApprover(io: ReplApprovalIO): Approver {
+export function replApprover(
+  io: ReplApprovalIO,
+): (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply> {
   const withdrawn = () => {
     io.print([io.style.dim("withdrawn: the turn was cancelled")]);
     return new DOMException("The approval question was withdrawn", "AbortError");
   };
   return async (req, signal) => {
-    const { question } = req;
     if (signal.aborted) throw withdrawn();
-    io.print(questionLines(question, io.style, req.tool));
+    io.print(questionLines(req.view, io.style));
     const text = await readUnlessWithdrawn(io.answer, ANSWER_PROMPT, signal);
     if (signal.aborted) throw withdrawn();
     const parsed = parseAnswer(text);
@@ -65,74 +69,33 @@ export function readUnlessWithdrawn(
 }
 
 /**
- * The lines that show an approval question, control characters in its texts made visible: a
- * heading that names the tool as the model called it (`tool`, default the capability) and, for
- * a short command, the command itself (`Run make test?`).
+ * The lines that show an approval question (its view, built by the session), control characters
+ * in its texts made visible: a heading that asks (`Run make test?`, naming the tool as the model
+ * called it), what would run or change unless the heading says it, and why.
  */
-export function questionLines(
-  question: ApprovalQuestion,
-  style: Style,
-  tool = question.capability,
-): string[] {
-  const { reason, justification } = terminalSafe(question);
-  const where = question.unsandboxed ? " outside the sandbox" : "";
-  const command = shortCommand(question);
-  const heading = command === undefined
-    ? `Allow ${terminalText(tool)}${where}?`
-    : `Run ${command}${where}?`;
-  const named = command === undefined ? "" : ` ${style.dim(`(${terminalText(tool)})`)}`;
+export function questionLines(view: ApprovalView, style: Style): string[] {
+  const where = view.unsandboxed ? " outside the sandbox" : "";
+  const tool = terminalText(view.tool);
+  const command = view.command === undefined ? undefined : terminalText(view.command);
+  const long = command !== undefined &&
+    (command.includes("\n") || command.length > HEADING_COMMAND_CHARS);
+  const heading = long ? `Allow ${tool}${where}?` : terminalText(view.heading);
+  const named = view.kind === "other" || long ? "" : ` ${style.dim(`(${tool})`)}`;
+  const body = command !== undefined && !long ? [] : bodyLines(view, style);
   return [
     `${style.bold(heading)}${named}`,
-    ...(command === undefined ? subjectLines(question, style).map((l) => `  ${l}`) : []),
-    `  ${style.dim("why:")} ${reason}`,
-    ...(justification ? [`  ${style.dim("model:")} ${justification}`] : []),
+    ...body.map((l) => `  ${l}`),
+    `  ${style.dim("why:")} ${terminalText(view.reason)}`,
+    ...(view.justification ? [`  ${style.dim("model:")} ${terminalText(view.justification)}`] : []),
   ];
 }
 
-/** A command that fits on the heading line, made visible; undefined for anything else. */
-function shortCommand(question: ApprovalQuestion): string | undefined {
-  if (!question.capability.startsWith("shell.")) return undefined;
-  const command = terminalText(question.subject);
-  return command.includes("\n") || command.length > HEADING_COMMAND_CHARS ? undefined : command;
-}
-
-/** A command as `$ …`; a patch or edit as a diff; anything else as its JSON input. */
-function subjectLines(question: ApprovalQuestion, style: Style): string[] {
-  const subject = terminalText(question.subject);
-  if (question.capability.startsWith("shell.")) return [`$ ${subject}`];
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(question.subject);
-  } catch {
-    return [subject];
-  }
-  // JSON escapes only C0 controls; the parsed strings are made visible before they are shown.
-  const input = terminalSafe(parsed);
-  if (typeof input.patch === "string") {
-    return head(input.patch, PREVIEW_LINES).map((l) => colorDiffLine(l, style));
-  }
-  const path = typeof input.path === "string" ? input.path : undefined;
-  if (Array.isArray(input.edits) || typeof input.old_string === "string") {
-    const edits = (Array.isArray(input.edits) ? input.edits : [input]) as Array<
-      { old_string?: unknown; new_string?: unknown }
-    >;
-    const body = edits.flatMap((e) => [
-      ...String(e.old_string ?? "").split("\n").map((l) => `-${l}`),
-      ...String(e.new_string ?? "").split("\n").map((l) => `+${l}`),
-    ]);
-    return [
-      style.bold(`edit ${path ?? ""}`),
-      ...head(body.join("\n"), PREVIEW_LINES).map((l) => colorDiffLine(l, style)),
-    ];
-  }
-  if (path !== undefined && typeof input.content === "string") {
-    const body = input.content.split("\n").map((l) => `+${l}`).join("\n");
-    return [
-      style.bold(`write ${path}`),
-      ...head(body, PREVIEW_LINES).map((l) => colorDiffLine(l, style)),
-    ];
-  }
-  return head(terminalText(JSON.stringify(parsed, null, 2)), PREVIEW_LINES);
+/** What would run or change, made visible: a change's diff in color, its file in bold. */
+function bodyLines(view: ApprovalView, style: Style): string[] {
+  const lines = head(view.body.map(terminalText).join("\n"), PREVIEW_LINES);
+  if (view.kind !== "file_change") return lines;
+  const files = new Set(view.changes.map((c) => terminalText(`${c.kind} ${c.displayPath}`)));
+  return lines.map((l) => files.has(l) ? style.bold(l) : colorDiffLine(l, style));
 }
 
 /** How the transcript confirms the answer. */

@@ -1,41 +1,48 @@
 import assert from "node:assert/strict";
 import { makeStyle } from "../term/style.ts";
-import type { ApprovalAsk } from "../../approval/hook.ts";
+import type { ApprovalQuestion } from "../../approval/hook.ts";
+import { approvalView } from "../../session/tool_views/approval_view.ts";
 import { promptly } from "../../approval/_test_wait.ts";
 import { until } from "../../../tests/e2e/_poll.ts";
 import { questionLines, replApprover } from "./approvals.ts";
 
 const plain = makeStyle(false);
 
+/** The view the session builds for a question about `tool`, in a session at /repo. */
+function viewOf(question: ApprovalQuestion, tool = "") {
+  return approvalView({ callId: "c", tool, question }, "/repo");
+}
+
 Deno.test("questionLines() shows a patch's escape sequences and C1 controls inert", () => {
   const patch = "*** Begin Patch\n*** Add File: a\x1b]0;t\x07.txt\n+ok\x9b2J\n*** End Patch\n";
   const lines = questionLines(
-    {
+    viewOf({
       capability: "fs.apply_patch",
       subject: JSON.stringify({ patch }),
       reason: "it writes\x1b[2J",
       unsandboxed: false,
-    },
+    }, "apply_patch"),
     plain,
-    "apply_patch",
   );
   assert.deepEqual(lines, [
-    "Allow apply_patch?",
-    "  *** Begin Patch",
-    "  *** Add File: a\\u{1b}]0;t\\u{7}.txt",
+    "Change a\\u{1b}]0;t\\u{7}.txt? (apply_patch)",
+    "  add a\\u{1b}]0;t\\u{7}.txt",
+    "  @@ -0,0 +1,1 @@",
     "  +ok\\u{9b}2J",
-    "  *** End Patch",
     "  why: it writes\\u{1b}[2J",
   ]);
 });
 
 Deno.test("questionLines() shows other input as JSON, escaping what JSON leaves raw", () => {
-  const lines = questionLines({
-    capability: "web.fetch",
-    subject: JSON.stringify({ url: "https://x.test/\x1b\u202e" }),
-    reason: "network",
-    unsandboxed: false,
-  }, plain);
+  const lines = questionLines(
+    viewOf({
+      capability: "web.fetch",
+      subject: JSON.stringify({ url: "https://x.test/\x1b\u202e" }),
+      reason: "network",
+      unsandboxed: false,
+    }),
+    plain,
+  );
   assert.deepEqual(lines.slice(1, -1), [
     "  {",
     '    "url": "https://x.test/\\u001b\\u{202e}"',
@@ -45,36 +52,37 @@ Deno.test("questionLines() shows other input as JSON, escaping what JSON leaves 
 
 Deno.test("questionLines() shows a command already made visible once, not twice", () => {
   const lines = questionLines(
-    {
+    viewOf({
       capability: "shell.run",
       subject: "echo \\u{1b}[2J hi",
       reason: "r",
       unsandboxed: false,
-    },
+    }, "Bash"),
     plain,
-    "Bash",
   );
   assert.equal(lines[0], "Run echo \\u{1b}[2J hi? (Bash)");
 });
 
 Deno.test("questionLines() names the tool as the model called it, never the capability id", () => {
   const ask = (capability: string, subject: string, unsandboxed = false) =>
-    questionLines({ capability, subject, reason: "r", unsandboxed }, plain, "Bash");
+    questionLines(viewOf({ capability, subject, reason: "r", unsandboxed }, "Bash"), plain);
   assert.deepEqual(ask("shell.run", "python3 -m pytest -q"), [
     "Run python3 -m pytest -q? (Bash)",
     "  why: r",
   ]);
   assert.equal(ask("shell.run", "make", true)[0], "Run make outside the sandbox? (Bash)");
   const long = "printf 'one\\n'\nprintf 'two\\n'";
-  assert.deepEqual(ask("shell.start", long).slice(0, 2), ["Allow Bash?", `  $ ${long}`]);
-  assert.equal(ask("fs.write", JSON.stringify({ path: "a", content: "x" }))[0], "Allow Bash?");
+  assert.deepEqual(ask("shell.start", long).slice(0, 2), ["Allow Bash?", "  $ printf 'one\\n'"]);
+  assert.deepEqual(ask("fs.write", JSON.stringify({ path: "a", content: "x" })).slice(0, 3), [
+    "Change a? (Bash)",
+    "  add a",
+    "  @@ -0,0 +1,1 @@",
+  ]);
+  assert.equal(ask("web.fetch", "https://x.test/")[0], "Allow Bash?");
 });
 
-const REQ: ApprovalAsk = {
-  callId: "call_1",
-  tool: "Bash",
-  question: { capability: "shell.run", subject: "make", reason: "r", unsandboxed: false },
-};
+const QUESTION = { capability: "shell.run", subject: "make", reason: "r", unsandboxed: false };
+const REQ = { callId: "call_1", tool: "Bash", question: QUESTION, view: viewOf(QUESTION, "Bash") };
 
 /**
  * The REPL's approval prompt over a fake input: `typed` answers at once; without it, a read

@@ -3,9 +3,10 @@
  * prompt and exec's prompt on the controlling terminal.
  */
 import type { ApprovalAnswer } from "../../approval/hook.ts";
+import { APPROVAL_OPTIONS } from "../../session/tool_views/approval_view.ts";
 
-/** The choices, as the answer line offers them. */
-export const ANSWER_CHOICES = "[y] yes once  [a] yes for this session  [n] no (a note may follow)";
+/** The choices, as the answer line offers them (the options of every approval question). */
+export const ANSWER_CHOICES = APPROVAL_OPTIONS.map((o) => `[${o.key}] ${o.keyLabel}`).join("  ");
 
 /** The user's answer, from what they typed: `y`, `a`, or `n` with an optional note. */
 export interface ParsedAnswer {
@@ -17,8 +18,8 @@ export interface ParsedAnswer {
 export function parseAnswer(text: string | null): ParsedAnswer {
   const trimmed = (text ?? "").trim();
   const letter = trimmed.charAt(0).toLowerCase();
-  if (letter === "y") return { answer: "once" };
-  if (letter === "a") return { answer: "session" };
+  const chosen = APPROVAL_OPTIONS.find((o) => o.key === letter)?.answer;
+  if (chosen === "once" || chosen === "session") return { answer: chosen };
   const note = trimmed.replace(/^(no?\b|n)\s*[:,-]?\s*/i, "").trim();
   return { answer: "deny", ...(note ? { note } : {}) };
 }

@@ -76,7 +76,7 @@ function patchChanges(patch: string, cwd: string): FileChangeView[] {
     const diff = f.kind === "delete" || body === ""
       ? ""
       : f.kind === "add"
-      ? `@@ -0,0 +1,${f.body.length} @@\n${body}\n`
+      ? `@@ -0,0 +1,${body.split("\n").length} @@\n${body}\n`
       : `${body.startsWith("@@") ? "" : "@@\n"}${body}\n`;
     const moved = f.moved ? { movedTo: isAbsolute(f.moved) ? f.moved : join(cwd, f.moved) } : {};
     const gone = f.kind === "delete" ? { summary: "the file is removed" } : {};
