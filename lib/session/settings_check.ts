@@ -7,6 +7,7 @@
  * An unlisted model is refused only when switched to by hand without "!"; a start-up value is
  * never refused for it, only noted.
  */
+import { LOCAL_PROVIDERS } from "../config/schema.ts";
 import { nearestNames } from "../nearest.ts";
 import type { Harness } from "../harness/types.ts";
 import type { WireApi } from "../model/request_settings.ts";
@@ -27,13 +28,15 @@ export function checkPresentation(harness: Harness, wire: WireApi, local?: Local
 
 /**
  * The note for a start-up model no list at hand has (the catalog's, at start-up), or undefined;
- * none when `guessNote` says so already (the window is guessed for a model the catalog lacks).
+ * none when `guessNote` says so already (the window is guessed for a model the catalog lacks),
+ * nor for a local server's model.
  */
 export function startupModelNote(
   on: { model: string; settings: AskedModel["settings"]; guessNote?: string },
   catalog: Catalog,
 ): string | undefined {
-  if (on.guessNote) return undefined;
+  // A local server's own list was asked at start-up: a model it lacks is refused there.
+  if (on.guessNote || (LOCAL_PROVIDERS as readonly string[]).includes(on.settings.id)) return;
   const asked = { model: on.model, spec: on.model, settings: on.settings };
   const unlisted = unlistedModel(asked, { catalog });
   if (!unlisted) return undefined;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Catalog } from "../providers/catalog.ts";
 import { UnlistedModelError } from "./errors.ts";
-import { servedLists, unlistedModel } from "./settings_check.ts";
+import { servedLists, startupModelNote, unlistedModel } from "./settings_check.ts";
 
 const model = (id: string) => ({ id, name: id, reasoning: false, tool_call: true });
 
@@ -68,4 +68,18 @@ Deno.test("unlistedModel() checks against a server's list fetched earlier, not t
   // A server that could not be asked has no list: any name is taken.
   const lmstudio = { id: "lmstudio", baseUrl: "http://127.0.0.1:1234/v1" };
   assert.equal(unlistedModel(asked("whatever", lmstudio), lists), undefined);
+});
+
+Deno.test("startupModelNote() notes a start-up model the catalog lacks, once and never for a local server", () => {
+  const note = startupModelNote({ model: "gpt-4.1-mnii", settings: openai }, CATALOG);
+  assert.match(note ?? "", /^The model "gpt-4\.1-mnii" is not in the model catalog for provider/);
+  assert.match(note ?? "", /\(nearest listed: gpt-4\.1-mini\b.*\); it is used as given$/);
+  assert.equal(startupModelNote({ model: "gpt-4.1", settings: openai }, CATALOG), undefined);
+  // The window's guess note says so already.
+  const guessed = { model: "gpt-4.1-mnii", settings: openai, guessNote: "note: ... a guess" };
+  assert.equal(startupModelNote(guessed, CATALOG), undefined);
+  // A local server was asked for the model at start-up; the catalog's list of it is no authority.
+  const catalog = { ...CATALOG, providers: [{ ...CATALOG.providers[0], id: "lmstudio" }] };
+  const lmstudio = { id: "lmstudio", baseUrl: "http://127.0.0.1:1234/v1" };
+  assert.equal(startupModelNote({ model: "qwen3-8b", settings: lmstudio }, catalog), undefined);
 });
