@@ -1,7 +1,10 @@
 /**
- * The layer rules of lib/ and sandbox/ (README "Layout"): imports flow down the layer list, no
- * front end imports another (but `term/`, the shared terminal styling), and there is no import
- * cycle. `importProblems()` takes the repository root, so a test can plant a cycle in a copy.
+ * The layer rules of lib/ and sandbox/ (README "Layout"): every file belongs to a layer, imports
+ * flow down the layer list, no front end imports another (but `term/`, the shared terminal
+ * styling), front ends reach what is below the session only through it (`BEHIND_SESSION`), no
+ * import names an absolute path, and there is no import cycle. Specifiers in double, single and
+ * back quotes count. `importProblems()` takes the repository root, so a test can plant problems in
+ * a copy.
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
@@ -29,6 +32,36 @@ const BELOW_LOOP = [
   "sandbox",
 ];
 const BELOW_SESSION = ["lib/workspace", "lib/hooks", "lib/mcp", "lib/loop", ...BELOW_LOOP];
+
+/**
+ * Front ends (lib/modes) reach these only through lib/session and lib/review. Type-only imports
+ * (`import type`, or braces of `type` names only) are allowed from any layer below: they are
+ * erased before the code runs and carry no behaviour.
+ */
+const BEHIND_SESSION = [
+  "lib/loop",
+  "lib/harness",
+  "lib/providers",
+  "lib/tools",
+  "lib/store",
+  "lib/hooks",
+  "lib/workspace",
+  "sandbox",
+];
+
+/**
+ * The leaves behind the session that front ends may import at runtime: the loop's event and
+ * outcome types. (The terminal sanitizer, lib/approval/visible.ts, and the message types of
+ * lib/model are outside `BEHIND_SESSION`.)
+ */
+const FRONT_END_LEAVES = ["lib/loop/events.ts"];
+
+/**
+ * Developer tools in lib/modes that are not front ends of a session: they inspect harness
+ * files, count a harness's tokens on each wire, and check or copy what an eval's sandbox needs
+ * (an eval trial runs `interpreter exec`, which opens its session as any front end does).
+ */
+const NOT_FRONT_ENDS = ["lib/modes/debug", "lib/modes/eval"];
 
 /** Which of our folders each layer may import from; imports flow one way, down this list. */
 const ALLOWED: Record<string, string[]> = {
@@ -103,35 +136,79 @@ async function* sourceFiles(root: string, dir: string): AsyncGenerator<string> {
   }
 }
 
-function relativeImports(source: string): string[] {
-  const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)];
-  return specifiers.map((m) => m[1]);
+/** One import or re-export of a file: where it points and whether it brings types only. */
+interface ImportLine {
+  spec: string;
+  typeOnly: boolean;
+}
+
+/**
+ * The imports of a source text: static `import`/`export … from`, side-effect `import "…"` and
+ * `import(…)`, with the specifier in double, single or back quotes (a back-quoted one with `${`
+ * in it is computed and cannot be checked here).
+ */
+export function importLines(source: string): ImportLine[] {
+  const fromClause =
+    /(?:^|[;\n}])\s*(?:import|export)(\s+type\b)?([^;"'`]*?)\bfrom\s*(["'`])([^"'`$]+)\3/g;
+  const bare = /\bimport\s*\(?\s*(["'`])([^"'`$]+)\1/g;
+  return [
+    ...[...source.matchAll(fromClause)].map((m) => ({
+      spec: m[4],
+      typeOnly: Boolean(m[1]) || allTypeNames(m[2]),
+    })),
+    ...[...source.matchAll(bare)].map((m) => ({ spec: m[2], typeOnly: false })),
+  ];
+}
+
+/** `{ type A, type B }`: an import whose every name is a type carries no code either. */
+function allTypeNames(clause: string): boolean {
+  const names = clause.match(/^\s*\{([^}]*)\}\s*$/)?.[1].split(",").map((n) => n.trim())
+    .filter(Boolean);
+  return Boolean(names?.length) && names!.every((name) => name.startsWith("type "));
+}
+
+/** An import resolved against the repository: the file it names, or the specifier as written. */
+interface Edge {
+  target: string;
+  typeOnly: boolean;
+  absolute: boolean;
 }
 
 /** Every non-test source file of main.ts, lib/ and sandbox/ with the files it imports. */
-async function importGraph(root: string): Promise<Map<string, string[]>> {
+async function importGraph(root: string): Promise<Map<string, Edge[]>> {
   const files = ["main.ts"];
   for (const dir of ["lib", "sandbox"]) for await (const f of sourceFiles(root, dir)) files.push(f);
-  const graph = new Map<string, string[]>();
+  const graph = new Map<string, Edge[]>();
   for (const file of files) {
-    const text = await Deno.readTextFile(join(root, file));
+    const lines = importLines(await Deno.readTextFile(join(root, file)));
     graph.set(
       file,
-      relativeImports(text).map((spec) => relative(root, resolve(dirname(join(root, file)), spec))),
+      lines.flatMap(({ spec, typeOnly }): Edge[] => {
+        if (/^(\/|file:)/.test(spec)) return [{ target: spec, typeOnly, absolute: true }];
+        if (!spec.startsWith(".")) return [];
+        const target = relative(root, resolve(dirname(join(root, file)), spec));
+        return [{ target, typeOnly, absolute: false }];
+      }),
     );
   }
   return graph;
 }
 
-function layerViolation(file: string, target: string): string | undefined {
-  const layer = layerOf(file);
-  if (!layer) return `${file} belongs to no layer`;
+function layerViolation(file: string, edge: Edge): string | undefined {
+  const { target } = edge;
+  if (edge.absolute) return `${file} imports ${target} by an absolute path`;
+  const layer = layerOf(file)!;
   const mayImport = (allowed: string) => target === allowed || target.startsWith(`${allowed}/`);
   const front = frontEndOf(file);
   if (front) {
     const targetFront = frontEndOf(target);
     if (targetFront === front || targetFront === "term") return undefined;
     if (targetFront) return `${file} imports front end ${target}`;
+    const tool = NOT_FRONT_ENDS.some((folder) => file.startsWith(`${folder}/`));
+    const leaf = edge.typeOnly || FRONT_END_LEAVES.includes(target);
+    if (!tool && !leaf && BEHIND_SESSION.some(mayImport)) {
+      return `${file} imports ${target} instead of asking lib/session`;
+    }
   }
   return ALLOWED[layer].some(mayImport) ? undefined : `${file} imports ${target}`;
 }
@@ -161,13 +238,18 @@ export function importCycles(graph: Map<string, string[]>): string[] {
 export async function importProblems(root: string): Promise<string[]> {
   const graph = await importGraph(root);
   const problems: string[] = [];
-  for (const [file, targets] of graph) {
-    for (const target of targets) {
-      const violation = layerViolation(file, target);
+  for (const [file, edges] of graph) {
+    if (!layerOf(file)) {
+      problems.push(`${file} belongs to no layer`);
+      continue;
+    }
+    for (const edge of edges) {
+      const violation = layerViolation(file, edge);
       if (violation && !problems.includes(violation)) problems.push(violation);
     }
   }
-  const cycles = new Set(importCycles(graph).map((cycle) => `import cycle: ${cycle}`));
+  const targets = new Map([...graph].map(([file, edges]) => [file, edges.map((e) => e.target)]));
+  const cycles = new Set(importCycles(targets).map((cycle) => `import cycle: ${cycle}`));
   return [...problems, ...cycles];
 }
 
@@ -175,7 +257,8 @@ Deno.test("imports in lib/, sandbox/ and main.ts only point down the layer order
   assert.deepEqual(await importProblems(REPO), []);
 });
 
-Deno.test("importProblems() reports a cycle planted in a copy of the tree, naming its files", async () => {
+/** Runs `plant` on a copy of main.ts, lib/ and sandbox/, then returns the copy's problems. */
+async function problemsOfCopy(plant: (copy: string) => Promise<void>): Promise<string[]> {
   const copy = await Deno.makeTempDir({ prefix: "import-layers-" });
   try {
     for (const part of ["main.ts", "lib", "sandbox"]) {
@@ -183,21 +266,95 @@ Deno.test("importProblems() reports a cycle planted in a copy of the tree, namin
         .output();
       assert.ok(success, `cp ${part}`);
     }
-    const planted = join(copy, "lib/model/message.ts");
-    await Deno.writeTextFile(planted, 'import "./mod.ts";\n', { append: true });
-    await Deno.writeTextFile(join(copy, "sandbox/planted.ts"), 'import "../lib/model/mod.ts";\n');
-    const problems = await importProblems(copy);
-    assert.ok(
-      problems.includes(
-        "import cycle: lib/model/message.ts -> lib/model/mod.ts -> lib/model/message.ts",
-      ),
-      problems.join("\n"),
-    );
-    assert.ok(
-      problems.includes("sandbox/planted.ts imports lib/model/mod.ts"),
-      problems.join("\n"),
-    );
+    await plant(copy);
+    return await importProblems(copy);
   } finally {
     await Deno.remove(copy, { recursive: true });
   }
+}
+
+async function plantFile(copy: string, file: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(join(copy, file)), { recursive: true });
+  await Deno.writeTextFile(join(copy, file), text);
+}
+
+Deno.test("importProblems() reports a cycle planted in a copy of the tree, naming its files", async () => {
+  const problems = await problemsOfCopy(async (copy) => {
+    const planted = join(copy, "lib/model/message.ts");
+    await Deno.writeTextFile(planted, 'import "./mod.ts";\n', { append: true });
+    await plantFile(copy, "sandbox/planted.ts", 'import "../lib/model/mod.ts";\n');
+  });
+  assert.ok(
+    problems.includes(
+      "import cycle: lib/model/message.ts -> lib/model/mod.ts -> lib/model/message.ts",
+    ),
+    problems.join("\n"),
+  );
+  assert.ok(problems.includes("sandbox/planted.ts imports lib/model/mod.ts"), problems.join("\n"));
+});
+
+Deno.test("importProblems() reports back-quoted, absolute and layerless files planted in a copy", async () => {
+  const problems = await problemsOfCopy(async (copy) => {
+    await plantFile(copy, "lib/model/tick.ts", "import { x } from `../loop/agent_loop.ts`;\n");
+    await plantFile(copy, "lib/model/dynamic.ts", "await import(`../store/mod.ts`);\n");
+    await plantFile(copy, "lib/model/absolute.ts", `import "${copy}/lib/model/mod.ts";\n`);
+    await plantFile(copy, "lib/newfolder/alone.ts", "export const alone = 1;\n");
+    await plantFile(
+      copy,
+      "lib/modes/exec/below.ts",
+      'import { runTurn } from "../../loop/agent_loop.ts";\n',
+    );
+    // Controls: type-only imports (either form) and the session itself are a front end's to use.
+    await plantFile(
+      copy,
+      "lib/modes/exec/allowed.ts",
+      [
+        'import type { RunTurnOptions } from "../../loop/agent_loop.ts";',
+        'import { type LoopEvent, type TurnOutcome } from "../../loop/events.ts";',
+        "import { openSession } from `../../session/open.ts`;",
+        "",
+      ].join("\n"),
+    );
+  });
+  const expected = [
+    "lib/model/tick.ts imports lib/loop/agent_loop.ts",
+    "lib/model/dynamic.ts imports lib/store/mod.ts",
+    "lib/newfolder/alone.ts belongs to no layer",
+    "lib/modes/exec/below.ts imports lib/loop/agent_loop.ts instead of asking lib/session",
+  ];
+  for (const problem of expected) {
+    assert.ok(problems.includes(problem), `missing "${problem}" in:\n${problems.join("\n")}`);
+  }
+  const absolute = problems.filter((p) => p.startsWith("lib/model/absolute.ts"));
+  assert.equal(absolute.length, 1, problems.join("\n"));
+  assert.match(absolute[0], /^lib\/model\/absolute\.ts imports \/.+ by an absolute path$/);
+  assert.deepEqual(problems.filter((p) => p.startsWith("lib/modes/exec/allowed.ts")), []);
+  assert.equal(problems.length, expected.length + 1, problems.join("\n"));
+});
+
+Deno.test("importLines() reads every quote style and tells type-only imports apart", () => {
+  const source = [
+    'import type { A } from "./a.ts";',
+    "import { type B, type C } from './b.ts';",
+    "import { type D, e } from `./d.ts`;",
+    'export * from "./f.ts";',
+    "import {",
+    "  g,",
+    '} from "./g.ts";',
+    'import "./side.ts";',
+    "const m = await import(`./lazy.ts`);",
+    "const n = await import(`./${name}.ts`);",
+  ].join("\n");
+  assert.deepEqual(
+    importLines(source).map((l) => `${l.spec}${l.typeOnly ? " (types)" : ""}`).sort(),
+    [
+      "./a.ts (types)",
+      "./b.ts (types)",
+      "./d.ts",
+      "./f.ts",
+      "./g.ts",
+      "./lazy.ts",
+      "./side.ts",
+    ],
+  );
 });

@@ -2,7 +2,7 @@
  * The saved sessions as front ends list them (ACP's `session/list`, the resume picker): newest
  * first, those one can resume, each with its name (`/rename`) when it has one.
  */
-import { readSessionNames, type SessionSummary } from "../store/mod.ts";
+import { readSessionNames, type SessionSummary, setSessionName } from "../store/mod.ts";
 import { resumableSessions } from "./resume.ts";
 
 export { isSessionId, SessionError } from "../store/mod.ts";
@@ -28,4 +28,18 @@ export async function listSavedSessions(
     return name === undefined ? s : { ...s, name };
   });
   return namesError ? { sessions: named, namesError } : { sessions: named };
+}
+
+/** The name `/rename` gave session `id`; undefined when it has none. */
+export async function savedSessionName(home: string, id: string): Promise<string | undefined> {
+  return (await readSessionNames(home)).get(id);
+}
+
+/** Names session `id` (`/rename`), or unnames it; returns the name as saved (checked, trimmed). */
+export function nameSavedSession(
+  home: string,
+  id: string,
+  name: string | undefined,
+): Promise<string | undefined> {
+  return setSessionName(home, id, name);
 }

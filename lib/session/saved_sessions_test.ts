@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { sessionNamesFile, setSessionName } from "../store/names.ts";
 import { createSession, type SessionHeaderInput } from "../store/store.ts";
 import { tempHome, testHeader, userEvent } from "../store/_testing.ts";
-import { listSavedSessions } from "./saved_sessions.ts";
+import { listSavedSessions, nameSavedSession, savedSessionName } from "./saved_sessions.ts";
 
 async function saved(home: string, header: Partial<SessionHeaderInput>, prompt?: string) {
   await using writer = await createSession(home, testHeader(header));
@@ -34,4 +34,14 @@ Deno.test("listSavedSessions() still lists the sessions when the names file is b
   const { sessions, namesError } = await listSavedSessions(home.path);
   assert.deepEqual(sessions.map((s) => [s.id, s.name]), [[id, undefined]]);
   assert.match(namesError?.message ?? "", /not JSON/);
+});
+
+Deno.test("nameSavedSession() names a session, savedSessionName() reads it back, undefined unnames", async () => {
+  await using home = await tempHome();
+  const id = await saved(home.path, {}, "task");
+  assert.equal(await savedSessionName(home.path, id), undefined);
+  assert.equal(await nameSavedSession(home.path, id, "  fix login  "), "fix login");
+  assert.equal(await savedSessionName(home.path, id), "fix login");
+  await nameSavedSession(home.path, id, undefined);
+  assert.equal(await savedSessionName(home.path, id), undefined);
 });

@@ -5,12 +5,8 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
-import {
-  type ForkedSession,
-  readSessionNames,
-  SessionError,
-  setSessionName,
-} from "../../store/mod.ts";
+import { nameSavedSession, savedSessionName, SessionError } from "../../session/saved_sessions.ts";
+import type { ForkedSession } from "../../store/mod.ts";
 import type { Style } from "../term/style.ts";
 
 /** What `/fork` and `/rename` use of the REPL's command context. */
@@ -69,12 +65,12 @@ async function rename(arg: string, ctx: ForkContext): Promise<void> {
   const id = session.status().sessionId;
   if (!id) return ctx.print(["This session is not saved, so it cannot be named"]);
   if (!arg) {
-    const name = (await readSessionNames(session.home)).get(id);
+    const name = await savedSessionName(session.home, id);
     return ctx.print([
       name ? `This session is named "${terminalText(name)}"` : "This session has no name",
       ctx.style.dim("/rename NAME names it; the name shows in /resume and interpreter resume"),
     ]);
   }
-  const saved = await setSessionName(session.home, id, arg);
+  const saved = await nameSavedSession(session.home, id, arg);
   ctx.print([`This session is now named "${terminalText(saved ?? "")}"`]);
 }
