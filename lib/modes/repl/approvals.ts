@@ -12,8 +12,6 @@ import { ANSWER_CHOICES, parseAnswer, type ParsedAnswer } from "../term/approval
 import { colorDiffLine, type Style } from "../term/style.ts";
 import { head } from "../term/text_window.ts";
 
-export { parseAnswer, type ParsedAnswer } from "../term/approval_answer.ts";
-
 const PREVIEW_LINES = 40;
 /** The longest command shown in the question's heading; a longer one gets its own lines. */
 const HEADING_COMMAND_CHARS = 100;
