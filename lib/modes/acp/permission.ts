@@ -8,7 +8,7 @@ import type {
   RequestPermissionOutcome,
   ToolCallContent,
 } from "@agentclientprotocol/sdk";
-import type { ApprovalAnswer, ApprovalQuestion } from "../../approval/hook.ts";
+import type { ApprovalAnswer } from "../../approval/hook.ts";
 import {
   APPROVAL_OPTIONS,
   type ApprovalOption,
@@ -41,10 +41,10 @@ export function permissionContent(view: ApprovalView): ToolCallContent[] {
 }
 
 /** What the user is asked, as text; the subject left out when a diff shows it. */
-function questionText(question: ApprovalQuestion, opts: { subject: boolean }): string {
-  const lines = opts.subject ? [question.subject, ""] : [];
-  lines.push(`Why: ${question.reason}`);
-  if (question.justification) lines.push(`The model says: ${question.justification}`);
-  if (question.unsandboxed) lines.push("It would run outside the sandbox.");
+function questionText(view: ApprovalView, opts: { subject: boolean }): string {
+  const lines = opts.subject ? [view.subject, ""] : [];
+  lines.push(`Why: ${view.reason}`);
+  if (view.justification) lines.push(`The model says: ${view.justification}`);
+  if (view.unsandboxed) lines.push("It would run outside the sandbox.");
   return lines.join("\n");
 }
