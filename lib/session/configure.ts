@@ -5,8 +5,9 @@
  * for a new harness, without reasoning a new model cannot read), the harness's context is
  * rendered again with the new values, the session file records the change and front ends hear
  * of it. Everything reads the settings in use: nothing keeps the start-up copy. The start-up
- * values pass the same checks (settings_check.ts) when the session opens, except that a model no
- * list has is only noted there, as it is here with "NAME!".
+ * values pass the same checks when the session opens (settings_check.ts for the harness, wire and
+ * model, sandbox_checks.ts for the sandbox mode and policy), except that a model no list has is
+ * only noted there, as it is here with "NAME!".
  */
 import { resolveProvider } from "../config/provider.ts";
 import type { SandboxMode } from "../config/schema.ts";

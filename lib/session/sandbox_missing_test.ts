@@ -71,6 +71,25 @@ Deno.test({
     }),
 });
 
+Deno.test({
+  name:
+    "a change of policy is checked as the start-up values are: never is refused without a sandbox",
+  ignore: linuxOnly,
+  fn: () =>
+    withRoot(async (root) => {
+      const ask = () => Promise.resolve("once" as const);
+      await using session = await open(root, "on-request", { requireSandbox: true, ask });
+      // Approval never would leave no one to approve the unsandboxed commands: refused as at start.
+      await assert.rejects(
+        session.check({ mode: "workspace-write", policy: "never" }),
+        /^UserError: Cannot run commands: the command sandbox is unavailable because bubblewrap/,
+      );
+      const other = await session.check({ mode: "read-only", policy: "untrusted" });
+      assert.equal(other.policy, "untrusted", "someone can still approve: taken");
+      await session.discard(other);
+    }),
+});
+
 Deno.test("a missing bubblewrap's hint is the install command when there is one", () => {
   const hint = classifyProbeFailure("", null, "sudo apk add bubblewrap").hint;
   assert.match(

@@ -5,7 +5,6 @@
 import { join, resolve } from "node:path";
 import type { ApprovalPolicy, ConfigValues } from "../config/schema.ts";
 import { makeHomeDir } from "../config/home.ts";
-import { UserError } from "../errors.ts";
 import {
   approvalHook,
   type ApprovalHookOptions,
@@ -28,6 +27,7 @@ import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
 import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
 import { journaledFileSystem } from "../../sandbox/write_journal.ts";
 import { type OpenRestoreWriter, restoreWriterOpener } from "./checkpoints/_restore_writer.ts";
+import { sandboxRefusal, sandboxWarnings } from "./sandbox_checks.ts";
 
 /**
  * Everything a mode needs to run commands under the sandbox and approvals in use. Its mode and
@@ -123,9 +123,10 @@ export async function openSessionSandbox(
   const first = await open(values.sandbox_mode, policy);
   const status = first.status;
   const canAsk = opts.ask !== undefined && policy !== "never";
-  if (opts.requireSandbox && !confined(status) && !canAsk) {
+  const refusal = sandboxRefusal(status, { mode: values.sandbox_mode, policy }, opts);
+  if (refusal) {
     await first.close();
-    throw unconfinedRefusal(status, policy);
+    throw refusal;
   }
   const scratch = new SessionScratch(scratchRoot);
   const env = commandEnvironment(values.shell_environment_policy, opts.env);
@@ -218,17 +219,12 @@ class SandboxAccess {
   }
 
   async check(next: { mode: SandboxMode; policy: ApprovalPolicy }): Promise<AccessChange> {
-    const now = this.#now.sandbox.status;
     const sandbox = await this.setup.open(next.mode, next.policy);
-    const status = sandbox.status;
-    // A mode the start-up sandbox could not enforce either is taken as at start-up.
-    if (!confined(status) && confined(now)) {
+    const from = this.#now.sandbox.status;
+    const refusal = sandboxRefusal(sandbox.status, next, { ...this.setup.opts, from });
+    if (refusal) {
       await sandbox.close();
-      throw new UserError(
-        `Cannot change to sandbox mode ${next.mode}: it is not available here because ` +
-          causeOf(status),
-        { hint: status.problem?.hint ?? "Choose another sandbox mode" },
-      );
+      throw refusal;
     }
     const networkAllowed = networkAllowedBy(this.setup.values, next.mode);
     return { ...next, networkAllowed, sandbox };
@@ -322,69 +318,4 @@ function fileToolHelper(
       { probeOk: status.kind === "bwrap" && status.enforced },
     )).fs
   );
-}
-
-/** Whether commands run confined, or need no confinement (danger-full-access). */
-function confined(status: SandboxStatus): boolean {
-  return status.mode === "danger-full-access" || status.enforced;
-}
-
-/** Why the sandbox cannot be enforced, for a sentence: `bubblewrap is not installed`. */
-function causeOf(status: SandboxStatus): string {
-  const message = status.problem?.message ?? "the command sandbox is unavailable";
-  return message.replace(/^Command sandbox unavailable: /, "");
-}
-
-/** The error of a session that could run no command: no sandbox, and no one to approve. */
-function unconfinedRefusal(status: SandboxStatus, policy: string): UserError {
-  const who = policy === "never" ? "approval_policy is never" : "no one is here to approve them";
-  const fix = status.problem?.hint ?? "Restart with --sandbox danger-full-access";
-  return new UserError(
-    `Cannot run commands: the command sandbox is unavailable because ${causeOf(status)}, and ` +
-      `${who}, so every command that is not known to be read-only would be refused`,
-    { hint: fix.replace(/; or approve each command to run it unsandboxed$/, ""), exitCode: 2 },
-  );
-}
-
-/** The `warning:` lines of a session: leftovers removed, and what the sandbox cannot enforce. */
-function sandboxWarnings(facts: {
-  status: SandboxStatus;
-  policy: string;
-  /** Someone can approve a command to run without the sandbox. */
-  canAsk: boolean;
-  leftovers: string[];
-  fullAccessLabel?: string;
-}): string[] {
-  const { status, leftovers, fullAccessLabel } = facts;
-  const warnings: string[] = [];
-  if (leftovers.length) {
-    warnings.push(
-      `Removed ${leftovers.length} temporary file(s) an interrupted session left: ` +
-        leftovers.map((p) => `"${p}"`).join(", "),
-    );
-  }
-  if (status.problem && !confined(status)) {
-    const then = facts.canAsk
-      ? "each command that is not known to be read-only asks for your approval, then runs " +
-        "unsandboxed"
-      : "commands that are not known to be read-only will not run";
-    warnings.push(
-      `The command sandbox is unavailable because ${causeOf(status)}, so ${then}.\n` +
-        `hint: ${status.problem.hint}`,
-    );
-  } else if (status.problem) {
-    warnings.push(`${status.problem.message}\nhint: ${status.problem.hint}`);
-  }
-  if (status.mode !== "danger-full-access" && !(status.kind === "bwrap" && status.enforced)) {
-    warnings.push("File tools run without an OS sandbox: symlink escapes are not blocked");
-  }
-  if (status.mode === "danger-full-access") {
-    const unasked = facts.policy === "never" ? " and without asking for approval" : "";
-    warnings.push(
-      fullAccessLabel
-        ? `${fullAccessLabel}: commands run without a sandbox${unasked}`
-        : "sandbox_mode is danger-full-access: commands run without a sandbox",
-    );
-  }
-  return warnings;
 }
