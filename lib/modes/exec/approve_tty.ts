@@ -70,10 +70,10 @@ export function ttyApprover(
  * control characters in its texts made visible: the heading, what would run or change, why.
  */
 function questionText(view: ApprovalView): string {
-  const named = view.kind === "other" ? "" : ` (${terminalText(view.tool)})`;
-  // A one-line command is in the heading already.
-  const said = view.command !== undefined && !view.command.includes("\n");
-  const body = said ? [] : head(view.body.map(terminalText).join("\n"), PREVIEW_LINES);
+  const named = view.headingNamesTool ? "" : ` (${terminalText(view.tool)})`;
+  const body = view.bodyInHeading
+    ? []
+    : head(view.body.map(terminalText).join("\n"), PREVIEW_LINES);
   return [
     `\n${terminalText(view.heading)}${named}`,
     ...body.map((line) => `  ${line}`),

@@ -79,3 +79,20 @@ Deno.test("ttyApprover() opens no terminal once the turn is cancelled", async ()
   await assert.rejects(ttyApprover(tty.open)(REQ, turn.signal), { name: "AbortError" });
   assert.equal(tty.state.opened, 0);
 });
+
+Deno.test("ttyApprover() shows an edit as its diff, control characters made visible", async () => {
+  const subject = JSON.stringify({ path: "a.py", old_string: "x = 1", new_string: "x = 2\x1b[2J" });
+  const ask = {
+    callId: "c2",
+    tool: "Edit",
+    question: { capability: "fs.edit", subject, reason: "untrusted", unsandboxed: false },
+  };
+  const tty = fakeTty("n\n");
+  const reply = await ttyApprover(tty.open)(
+    { ...ask, view: approvalView(ask, "/repo") },
+    new AbortController().signal,
+  );
+  assert.deepEqual(reply, { answer: "deny" });
+  assert.match(tty.state.written, /^\nChange a\.py\? \(Edit\)\n {2}update a\.py\n/);
+  assert.match(tty.state.written, /\n {2}-x = 1\n {2}\+x = 2\\u\{1b\}\[2J\n {2}why: untrusted\n/);
+});

@@ -13,8 +13,6 @@ import { colorDiffLine, type Style } from "../term/style.ts";
 import { head } from "../term/text_window.ts";
 
 const PREVIEW_LINES = 40;
-/** The longest command shown in the question's heading; a longer one gets its own lines. */
-const HEADING_COMMAND_CHARS = 100;
 
 /** The line the user answers on. */
 const ANSWER_PROMPT = `${ANSWER_CHOICES} › `;
@@ -72,16 +70,10 @@ export function readUnlessWithdrawn(
  * called it), what would run or change unless the heading says it, and why.
  */
 export function questionLines(view: ApprovalView, style: Style): string[] {
-  const where = view.unsandboxed ? " outside the sandbox" : "";
-  const tool = terminalText(view.tool);
-  const command = view.command === undefined ? undefined : terminalText(view.command);
-  const long = command !== undefined &&
-    (command.includes("\n") || command.length > HEADING_COMMAND_CHARS);
-  const heading = long ? `Allow ${tool}${where}?` : terminalText(view.heading);
-  const named = view.kind === "other" || long ? "" : ` ${style.dim(`(${tool})`)}`;
-  const body = command !== undefined && !long ? [] : bodyLines(view, style);
+  const named = view.headingNamesTool ? "" : ` ${style.dim(`(${terminalText(view.tool)})`)}`;
+  const body = view.bodyInHeading ? [] : bodyLines(view, style);
   return [
-    `${style.bold(heading)}${named}`,
+    `${style.bold(terminalText(view.heading))}${named}`,
     ...body.map((l) => `  ${l}`),
     `  ${style.dim("why:")} ${terminalText(view.reason)}`,
     ...(view.justification ? [`  ${style.dim("model:")} ${terminalText(view.justification)}`] : []),

@@ -21,6 +21,9 @@ export interface ApprovalOption {
   keyLabel: string;
 }
 
+/** The longest command a heading holds; a longer one is shown on lines of its own. */
+const HEADING_COMMAND_CHARS = 100;
+
 /** The answers, in the order they are offered. */
 export const APPROVAL_OPTIONS: readonly ApprovalOption[] = Object.freeze([
   { answer: "once", id: "accept", label: "Allow once", key: "y", keyLabel: "yes once" },
@@ -54,8 +57,15 @@ export interface ApprovalView {
    * then its diff, or the input as indented JSON.
    */
   body: string[];
-  /** One line that asks: `Run make test?`, `Change a.py?`, `Allow web_fetch?`. */
+  /**
+   * One line that asks: `Run make test?` (a command short enough for it), `Change a.py?`, or
+   * `Allow web_fetch?` (anything else, a long command too).
+   */
   heading: string;
+  /** The heading names the tool (`Allow …`); else a front end names it beside the heading. */
+  headingNamesTool: boolean;
+  /** The heading says all the body does (a short one-line command): the body can be left out. */
+  bodyInHeading: boolean;
   /** Why approval is needed. */
   reason: string;
   /** The model's justification, if it gave one. */
@@ -85,6 +95,7 @@ export function approvalView(ask: ApprovalAsk, cwd: string, call?: ToolView): Ap
   if (question.capability.startsWith("shell.")) {
     const workdir = call?.kind === "command" && call.cwd ? resolve(cwd, call.cwd) : cwd;
     const command = question.subject;
+    const short = !command.includes("\n") && command.length <= HEADING_COMMAND_CHARS;
     return {
       ...common,
       kind: "command",
@@ -92,7 +103,9 @@ export function approvalView(ask: ApprovalAsk, cwd: string, call?: ToolView): Ap
       cwd: workdir,
       changes: [],
       body: [`$ ${command}`],
-      heading: `Run ${command}${where}?`,
+      heading: short ? `Run ${command}${where}?` : `Allow ${tool}${where}?`,
+      headingNamesTool: !short,
+      bodyInHeading: short,
     };
   }
   const changes = proposedChanges(question, cwd);
@@ -105,6 +118,8 @@ export function approvalView(ask: ApprovalAsk, cwd: string, call?: ToolView): Ap
       changes,
       body: changes.flatMap(changeLines),
       heading: `Change ${paths}${where}?`,
+      headingNamesTool: false,
+      bodyInHeading: false,
     };
   }
   return {
@@ -114,6 +129,8 @@ export function approvalView(ask: ApprovalAsk, cwd: string, call?: ToolView): Ap
     changes: [],
     body: inputLines(question.subject),
     heading: `Allow ${tool}${where}?`,
+    headingNamesTool: true,
+    bodyInHeading: false,
   };
 }
 

@@ -25,6 +25,8 @@ Deno.test("approvalView() of a command: the command, where it runs, why, and the
       subject: "npm test",
       body: ["$ npm test"],
       heading: "Run npm test outside the sandbox?",
+      headingNamesTool: false,
+      bodyInHeading: true,
       reason: "approval_policy is untrusted",
       justification: "to check the fix",
       unsandboxed: true,
@@ -34,6 +36,13 @@ Deno.test("approvalView() of a command: the command, where it runs, why, and the
   const call = { kind: "command" as const, command: "npm test", cwd: "web", callId: "c1" };
   const inWeb = approvalView(ask(question), "/repo", { ...call, name: "Bash", status: "running" });
   assert.equal(inWeb.cwd, "/repo/web", "the call's working directory, resolved");
+  const long = approvalView(ask({ ...question, subject: "make\nmake test" }), "/repo");
+  assert.deepEqual([long.heading, long.headingNamesTool, long.bodyInHeading, long.body], [
+    "Allow Bash outside the sandbox?",
+    true,
+    false,
+    ["$ make\nmake test"],
+  ]);
 });
 
 Deno.test("approvalView() of an edit: each file with its diff, asked as a change", () => {
