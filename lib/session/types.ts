@@ -28,7 +28,6 @@ import type { ReplayedHistory } from "./replay_history.ts";
 import type { ApprovalView } from "./tool_views/approval_view.ts";
 import type {
   ConfigureOptions,
-  ModelChoice,
   ProviderChoice,
   ReasoningEffort,
   SessionSettings,
