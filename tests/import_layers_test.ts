@@ -56,13 +56,6 @@ const BEHIND_SESSION = [
  */
 const FRONT_END_LEAVES = ["lib/loop/events.ts"];
 
-/**
- * Developer tools in lib/modes that are not front ends of a session: they inspect harness
- * files, count a harness's tokens on each wire, and check or copy what an eval's sandbox needs
- * (an eval trial runs `interpreter exec`, which opens its session as any front end does).
- */
-const NOT_FRONT_ENDS = ["lib/modes/debug", "lib/modes/eval"];
-
 /** Which of our folders each layer may import from; imports flow one way, down this list. */
 const ALLOWED: Record<string, string[]> = {
   "main.ts": [
@@ -204,9 +197,8 @@ function layerViolation(file: string, edge: Edge): string | undefined {
     const targetFront = frontEndOf(target);
     if (targetFront === front || targetFront === "term") return undefined;
     if (targetFront) return `${file} imports front end ${target}`;
-    const tool = NOT_FRONT_ENDS.some((folder) => file.startsWith(`${folder}/`));
     const leaf = edge.typeOnly || FRONT_END_LEAVES.includes(target);
-    if (!tool && !leaf && BEHIND_SESSION.some(mayImport)) {
+    if (!leaf && BEHIND_SESSION.some(mayImport)) {
       return `${file} imports ${target} instead of asking lib/session`;
     }
   }

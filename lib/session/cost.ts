@@ -4,7 +4,7 @@
  * that switched models pays each model's part at its own prices.
  */
 import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
-import { type Catalog, findModel } from "../providers/catalog.ts";
+import { type Catalog, findModel, loadCatalog } from "../providers/catalog.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import { LOCAL_PROVIDERS } from "../config/schema.ts";
 
@@ -26,6 +26,18 @@ export function modelPrice(
   const cost = findModel(catalog, settings, model)?.cost;
   if (cost?.input === undefined || cost.output === undefined) return undefined;
   return { input: cost.input, output: cost.output, cacheRead: cost.cache_read ?? cost.input };
+}
+
+/** Prices a route (provider and model) from the bundled catalog, read once. */
+export type RoutePricer = (
+  settings: Pick<ProviderSettings, "id" | "baseUrl">,
+  model: string,
+) => ModelPrice | undefined;
+
+/** The catalog's pricer, as eval estimates a job's cost before any run. */
+export async function catalogPricer(): Promise<RoutePricer> {
+  const catalog = await loadCatalog();
+  return (settings, model) => modelPrice(catalog, settings, model);
 }
 
 /** What `usage` costs at `price`, in USD. `usage.inputTokens` counts the cached ones too. */

@@ -7,11 +7,13 @@
  * kept in `<home>/trust.json` (`lib/config/trust_store.ts`); a copy of a repository takes the
  * trust of its source when `OPENINTERPRETER_TRUST_SOURCE` names the source's root.
  */
+import { configHome, findProjectRoot } from "../config/load.ts";
 import type { EffectiveConfig } from "../config/mod.ts";
 import { projectMcpDefinitions, type RunnableDefinition } from "../config/project_definitions.ts";
 import { grantTrust, readProjectTrust, TRUST_SOURCE_ENV } from "../config/trust_store.ts";
 import { discoverHooks } from "../hooks/discovery.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
+import { releaseHeldBack } from "../workspace/held_back.ts";
 import { UntrustedDirectoryError } from "./errors.ts";
 import type { SessionConfig, SessionIO } from "./types.ts";
 
@@ -108,4 +110,24 @@ export async function settleDefinitionTrust(
     );
   }
   return new Set(servers);
+}
+
+/** What `allowHeldBackChanges()` let through: the project's root and the paths under it. */
+export interface AllowedChanges {
+  root: string;
+  files: string[];
+  /** Folders that were held back whole. */
+  folders: string[];
+}
+
+/**
+ * Lets the next session in `cwd`'s project load the project's config, skills and repository that
+ * were held back because they changed while an earlier session ran (`interpreter trust-changes`).
+ */
+export async function allowHeldBackChanges(
+  cwd: string,
+  env: Record<string, string>,
+): Promise<AllowedChanges> {
+  const root = await findProjectRoot(cwd);
+  return { root, ...await releaseHeldBack(configHome(env, cwd), root) };
 }

@@ -1,7 +1,8 @@
 /**
  * The one way the program runs a command for the model or the user: shell commands
  * (`shell_run.ts`), background jobs (`shell_jobs.ts`) and hooks (`hooks/run_hook.ts`); stdio MCP
- * servers (`mcp/stdio_transport.ts`) start and are signalled here too. The child
+ * servers (`mcp/stdio_transport.ts`) and eval's runs (`session/run_to_end.ts`) start and are
+ * signalled here too. The child
  * starts with exactly the given environment in a process group of its own (not on Windows), so
  * that killing the group ends whatever it started too; its stdout and stderr are read as chunks
  * arrive (`CappedOutput` keeps a long output's head and tail); it is killed at its timeout or

@@ -1,15 +1,10 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
-import { basename, join, relative, resolve } from "node:path";
 import { terminalText } from "../../approval/visible.ts";
-import { UsageError } from "../../errors.ts";
-import { listHarnessIds, loadHarness, loadHarnessDir, SPEC_FILE } from "../../harness/load.ts";
-import { placeholdersFor, sampleRender } from "../../harness/placeholders.ts";
-import { SHARED_TEXTS_DIR } from "../../harness/session_texts.ts";
 import type { Harness, HarnessTool } from "../../harness/types.ts";
-import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
-import { loadSessionConfig } from "../../session/setup.ts";
+import { harnessToInspect, textOrigin, toolResultSample } from "../../session/harness_inspect.ts";
 import type { SessionConfig } from "../../session/types.ts";
-import { formatHarnessTokens, harnessTokens, o200kCounter } from "./harness_tokens.ts";
+import { firstRequestTokens } from "../../session/first_request_tokens.ts";
+import { formatHarnessTokens, o200kCounter } from "./harness_tokens.ts";
 
 /**
  * `interpreter debug harness ID|PATH`: the harness's tools, request settings and sample results;
@@ -22,51 +17,12 @@ export async function runDebugHarness(
   options: SessionConfig,
   opts: { tokens?: boolean } = {},
 ): Promise<number> {
-  const harness = await isHarnessPath(id)
-    ? await loadHarnessFolder(id)
-    : await loadInstalled(id, options);
+  const harness = await harnessToInspect(id, options);
   const report = opts.tokens
-    ? formatHarnessTokens(harness, await harnessTokens(harness, await o200kCounter()))
+    ? formatHarnessTokens(harness, await firstRequestTokens(harness, await o200kCounter()))
     : formatHarnessDebug(harness);
   console.log(terminalText(report));
   return 0;
-}
-
-async function loadInstalled(id: string, options: SessionConfig): Promise<Harness> {
-  const config = await loadSessionConfig(options, { env: Deno.env.toObject() });
-  const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
-  const ids = await listHarnessIds(dirs);
-  if (!ids.includes(id)) {
-    throw new UsageError(`Unknown harness "${id}"`, {
-      hint: `Known harnesses: ${ids.join(", ")}; or give the path of a harness folder`,
-    });
-  }
-  return await loadHarness(id, dirs);
-}
-
-async function isHarnessPath(arg: string): Promise<boolean> {
-  return /[/\\]/.test(arg) || arg === "." || arg === ".." || await isFile(join(arg, SPEC_FILE));
-}
-
-/** The harness in folder `path`, checked exactly as an installed one. */
-async function loadHarnessFolder(path: string): Promise<Harness> {
-  const dir = resolve(path);
-  const stat = await Deno.stat(dir).catch(() => undefined);
-  if (!stat?.isDirectory) {
-    throw new UsageError(`Cannot load the harness folder "${path}": it is not a folder`, {
-      hint: "Give the path of a folder that holds a harness.toml, or a harness id",
-    });
-  }
-  if (!await isFile(join(dir, SPEC_FILE))) {
-    throw new UsageError(`Cannot load the harness folder "${path}": it has no ${SPEC_FILE}`, {
-      hint: `Write ${SPEC_FILE} there (harnesses/README.md walks through the smallest one)`,
-    });
-  }
-  return await loadHarnessDir(dir);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return (await Deno.stat(path).catch(() => undefined))?.isFile ?? false;
 }
 
 /** Each wire's request settings and model rules, one `key = value` line each. */
@@ -122,7 +78,7 @@ export function formatHarnessDebug(h: Harness): string {
       : []),
     "",
     "prompts (compaction, review, {{sandbox}}):",
-    ...Object.entries(h.texts.files).map(([key, file]) => `  ${key} = ${textSource(h, file)}`),
+    ...Object.entries(h.texts.files).map(([key, file]) => `  ${key} = ${textOrigin(h, file)}`),
     "",
     "tools:",
   ];
@@ -145,18 +101,12 @@ function toolLines(tool: HarnessTool, prefix: string): string[] {
     `    args: ${args.join(", ") || "(none)"}`,
   ];
   if (fixed.length) lines.push(`    fixed: ${fixed.join(", ")}`);
-  lines.push(`    placeholders: ${(placeholdersFor(tool.capability) ?? []).length} available`);
+  const { placeholders, sample } = toolResultSample(tool);
+  lines.push(`    placeholders: ${placeholders} available`);
   lines.push("    sample result:");
-  const render = sampleRender(tool) ?? "(no sample for this capability)";
+  const render = sample ?? "(no sample for this capability)";
   for (const line of render.split("\n")) lines.push(`      | ${line}`);
   return lines;
-}
-
-/** Where a text came from: the harness's own file, or the shared default. */
-function textSource(h: Harness, file: string): string {
-  return relative(SHARED_TEXTS_DIR, file) === basename(file)
-    ? `(shared) _shared/${basename(file)}`
-    : relative(h.dir, file);
 }
 
 function firstLine(text: string): string {

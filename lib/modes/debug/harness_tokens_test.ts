@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { commandOf, parseArgs } from "../../cli/cli.ts";
 import { loadHarness } from "../../harness/load.ts";
-import { formatHarnessTokens, harnessTokens, o200kCounter } from "./harness_tokens.ts";
+import { firstRequestTokens } from "../../session/first_request_tokens.ts";
+import { formatHarnessTokens, o200kCounter } from "./harness_tokens.ts";
 
 const BUILTIN = fileURLToPath(new URL("../../../harnesses", import.meta.url));
 
-Deno.test("harnessTokens() counts qwen-code's first request full and lean, the lean one far smaller", async () => {
+Deno.test("firstRequestTokens() counts qwen-code's first request full and lean, the lean one far smaller", async () => {
   const h = await loadHarness("qwen-code", { builtinDir: BUILTIN });
-  const sizes = await harnessTokens(h, await o200kCounter());
+  const sizes = await firstRequestTokens(h, await o200kCounter());
   assert.equal(sizes.full.tools, 11, "a session without MCP servers");
   assert.equal(sizes.lean?.tools, 4);
   const total = (s: { promptTokens: number; toolTokens: number }) => s.promptTokens + s.toolTokens;
@@ -20,10 +21,10 @@ Deno.test("harnessTokens() counts qwen-code's first request full and lean, the l
   assert.match(report, /^ {2}tools \(chat\) +[\d,]+ +[\d,]+$/m);
 });
 
-Deno.test("harnessTokens() counts no tools for a text protocol and the report marks a missing [lean]", async () => {
+Deno.test("firstRequestTokens() counts no tools for a text protocol and the report marks a missing [lean]", async () => {
   const h = await loadHarness("swe-agent", { builtinDir: BUILTIN });
   const count = (text: string) => text.length;
-  const sizes = await harnessTokens(h, count);
+  const sizes = await firstRequestTokens(h, count);
   assert.deepEqual([sizes.full.tools, sizes.full.toolTokens], [0, 0]);
   assert.ok(sizes.lean!.promptTokens < sizes.full.promptTokens);
   const withoutLean = formatHarnessTokens({ ...h, lean: undefined }, { full: sizes.full });

@@ -1,17 +1,13 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { terminalText } from "../../approval/visible.ts";
-import { configHome, findProjectRoot } from "../../config/load.ts";
-import { releaseHeldBack } from "../../workspace/held_back.ts";
+import { allowHeldBackChanges } from "../../session/trust.ts";
 
 /**
  * `interpreter trust-changes`: lets the next session load the project's config, skills and
  * repository that were held back because they changed while an earlier session ran.
  */
 export async function runTrustChanges(options: { cwd: string }): Promise<number> {
-  const env = Deno.env.toObject();
-  const { cwd } = options;
-  const root = await findProjectRoot(cwd);
-  const { files, folders } = await releaseHeldBack(configHome(env, cwd), root);
+  const { root, files, folders } = await allowHeldBackChanges(options.cwd, Deno.env.toObject());
   if (files.length + folders.length === 0) {
     console.log(terminalText(`Nothing is held back under ${root}`));
     return 0;

@@ -1,20 +1,14 @@
 /**
  * Where eval runs what a task names: its `setup`, its check and a Harbor task's `tests/test.sh`.
  * They run on files the agent wrote (a planted `conftest.py` runs with `pytest`), so always in the
- * project's command sandbox under bubblewrap, whatever `-s` says: the copy and its HOME writable
- * (the copy's `.git` read-only), the rest of the host read-only, the network off unless asked for,
- * the environment filtered as for the agent's own commands. A Harbor test also gets the trial's
- * `verifier/` folder writable at `/logs/verifier` and the task's tests read-only at `/tests`.
+ * project's command sandbox under bubblewrap, whatever `-s` says (`openCheckSandbox()`): the copy
+ * and its HOME writable (the copy's `.git` read-only), the rest of the host read-only, the network
+ * off unless asked for, the environment filtered as for the agent's own commands. A Harbor test
+ * also gets the trial's `verifier/` folder writable at `/logs/verifier` and the task's tests
+ * read-only at `/tests`.
  */
-import { UserError } from "../../errors.ts";
-import { loadConfig } from "../../config/load.ts";
-import {
-  type CommandSandbox,
-  openCommandSandbox,
-  type SandboxStatus,
-} from "../../../sandbox/command_sandbox.ts";
-import { commandEnvironment } from "../../../sandbox/env_policy.ts";
-import { type Finished, runCommand } from "./_run.ts";
+import { agentCommandEnvironment, openCheckSandbox } from "../../session/eval_sandboxes.ts";
+import { type Finished, runToEnd } from "../../session/run_to_end.ts";
 
 /** One command to run in the sandbox. */
 export interface SandboxedRun {
@@ -42,13 +36,13 @@ export interface HarborMounts {
 
 /** Runs `run` in a new sandbox; refuses (a `UserError`) where bubblewrap cannot confine it. */
 export async function runSandboxed(run: SandboxedRun): Promise<Finished> {
-  await using sandbox = await openSandbox(run.env, {
+  await using sandbox = await openCheckSandbox(run.env, {
     writable: run.writable,
     network: run.network,
   });
   const spec = await sandbox.wrap({ argv: run.argv, cwd: run.cwd, env: run.env });
   const args = run.harbor ? withHarborMounts(spec.args, run.harbor, rootEntries()) : spec.args;
-  return await runCommand(spec.cmd, args, {
+  return await runToEnd(spec.cmd, args, {
     cwd: run.cwd,
     env: spec.env,
     clearEnv: true,
@@ -59,7 +53,7 @@ export async function runSandboxed(run: SandboxedRun): Promise<Finished> {
 
 /** Throws the reason eval cannot start when bubblewrap cannot confine its commands here. */
 export async function requireBubblewrap(env: Record<string, string>): Promise<void> {
-  await using _ = await openSandbox(env, { writable: [], network: false });
+  await using _ = await openCheckSandbox(env, { writable: [], network: false });
 }
 
 /**
@@ -77,8 +71,7 @@ export async function checkEnvironment(
     if (flag === "-c") overrides.push(opts.execFlags[i + 1]);
     if (flag === "--profile") profile = opts.execFlags[i + 1];
   });
-  const config = await loadConfig({ cwd, env: opts.env, flags: {}, overrides, profile });
-  return commandEnvironment(config.values.shell_environment_policy, opts.env);
+  return await agentCommandEnvironment(cwd, { env: opts.env, overrides, profile });
 }
 
 /**
@@ -121,44 +114,5 @@ export function withHarborMounts(
 function rootEntries(): Array<{ name: string; link?: string }> {
   return [...Deno.readDirSync("/")].map((entry) =>
     entry.isSymlink ? { name: entry.name, link: Deno.readLinkSync(`/${entry.name}`) } : entry
-  );
-}
-
-/** A workspace-write bubblewrap sandbox, or the `UserError` that says why there is none. */
-async function openSandbox(
-  env: Record<string, string>,
-  opts: { writable: string[]; network: boolean },
-): Promise<CommandSandbox & AsyncDisposable> {
-  const sandbox = await openCommandSandbox({
-    // The bubblewrap program to use instead of the system's (a test makes it missing this way).
-    ...(env.OPENINTERPRETER_BWRAP ? { bwrap: env.OPENINTERPRETER_BWRAP } : {}),
-    mode: "workspace-write",
-    writableRoots: opts.writable,
-    networkAccess: opts.network,
-  });
-  if (sandbox.status.kind !== "bwrap" || !sandbox.status.enforced) {
-    await sandbox.close();
-    throw unconfined(sandbox.status);
-  }
-  return { ...sandbox, [Symbol.asyncDispose]: () => sandbox.close() };
-}
-
-function unconfined(status: SandboxStatus): UserError {
-  if (Deno.build.os !== "linux") {
-    return new UserError(
-      `Cannot run eval on ${Deno.build.os}: the setup and check commands of its tasks run ` +
-        "only in bubblewrap, which needs Linux",
-      { hint: "Run eval on Linux (or in WSL2 or a Linux container) with bubblewrap installed" },
-    );
-  }
-  const cause = (status.problem?.message ?? "the command sandbox is unavailable")
-    .replace(/^Command sandbox unavailable: /, "");
-  const hint = (status.problem?.hint ?? "Install bubblewrap")
-    .replace(/; or approve each command to run it unsandboxed$/, "")
-    .replace(/,? or restart with --sandbox danger-full-access[^;]*$/, "");
-  return new UserError(
-    `Cannot run eval: the setup and check commands of its tasks run only in bubblewrap, and ` +
-      `${cause}`,
-    { hint },
   );
 }

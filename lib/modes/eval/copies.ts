@@ -8,8 +8,7 @@
  */
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
-import { findGitRoot } from "../../workspace/git_root.ts";
-import type { EvalGit } from "./_git.ts";
+import type { EvalGit } from "../../session/eval_sandboxes.ts";
 
 /** What the copies are made from. */
 export interface CopySource {
@@ -54,9 +53,7 @@ export async function copySource(
   withChanges: boolean,
   git: EvalGit,
 ): Promise<CopySource> {
-  const top = await findGitRoot(cwd) === undefined
-    ? undefined
-    : await git.run(["rev-parse", "--show-toplevel"], cwd).catch(() => undefined);
+  const top = await git.repositoryTop(cwd);
   if (top === undefined) {
     if (withChanges) {
       throw new UserError(`"${cwd}" is not in a git repository: --with-changes has no meaning`, {

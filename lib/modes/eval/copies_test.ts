@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { openEvalGit } from "./_git.ts";
+import { openEvalGit } from "../../session/eval_sandboxes.ts";
 import { copySource, diffOf, makeCopy, removeCopy } from "./copies.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/" };

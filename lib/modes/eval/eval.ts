@@ -19,7 +19,7 @@ import { writeOutputs } from "./outputs.ts";
 import { renderReport } from "./report/terminal.ts";
 import { colorWanted } from "../term/style.ts";
 import { renderComparison } from "./report/compare.ts";
-import { selfCommand } from "./self_command.ts";
+import { interpreterCommand } from "../../session/self_command.ts";
 import type { EvalTask } from "./types.ts";
 
 /** Runs an `eval` command; answers the exit code. */
@@ -58,7 +58,7 @@ async function runEvalJob(
   if (!args.resume) await startJob(job.plan, job.jobDir);
   console.error(`Job folder: ${job.jobDir}`);
   const outcome = await runJob(job, {
-    self: selfCommand(),
+    self: interpreterCommand(),
     keep: Boolean(args.keep),
     env,
     progress: (total, before) =>

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { UsageError, UserError } from "../../errors.ts";
-import { openEvalGit } from "./_git.ts";
+import { openEvalGit } from "../../session/eval_sandboxes.ts";
 import { checkEnvironment, requireBubblewrap } from "./check_sandbox.ts";
 import { type CopySource, copySource, hasUncommittedChanges } from "./copies.ts";
 import { resolveVerifierEnv } from "./harbor_tasks.ts";

@@ -2,15 +2,12 @@
  * What an eval will run: the harnesses (a list, `all` or `fitting`), the models with their
  * providers and prices, and the trials of every task × harness × model × repetition.
  */
-import { join } from "node:path";
 import { configHome, loadConfig } from "../../config/load.ts";
 import { resolveProvider } from "../../config/provider.ts";
 import { UsageError } from "../../errors.ts";
-import { listHarnessIds, loadHarness } from "../../harness/load.ts";
-import { loadCatalog } from "../../providers/catalog.ts";
 import type { WireApi } from "../../providers/types.ts";
-import { BUILTIN_HARNESSES } from "../../session/agent_session.ts";
-import { type ModelPrice, modelPrice } from "../../session/cost.ts";
+import { catalogPricer, type ModelPrice } from "../../session/cost.ts";
+import { installedHarnesses } from "../../session/harness_inspect.ts";
 import { nearestNames } from "../../nearest.ts";
 import { trialName, type TrialPlan } from "./job_layout.ts";
 import type { EvalTask } from "./types.ts";
@@ -40,7 +37,7 @@ export async function planModels(
   specs: string[],
   config: PlanConfig,
 ): Promise<PlannedModel[]> {
-  const catalog = await loadCatalog();
+  const priceOf = await catalogPricer();
   const out: PlannedModel[] = [];
   for (const spec of specs.length ? specs : [undefined]) {
     const effective = await loadConfig({
@@ -59,7 +56,7 @@ export async function planModels(
       spec: spec ?? model,
       provider: settings.id,
       wireApi: settings.wireApi,
-      price: modelPrice(catalog, settings, model),
+      price: priceOf(settings, model),
     });
   }
   return out;
@@ -75,11 +72,8 @@ export async function planPairs(
   models: PlannedModel[],
   config: PlanConfig,
 ): Promise<Array<{ harness: string; model: PlannedModel }>> {
-  const dirs = {
-    builtinDir: BUILTIN_HARNESSES,
-    userDir: join(configHome(config.env, config.cwd), "harnesses"),
-  };
-  const known = await listHarnessIds(dirs);
+  const installed = await installedHarnesses(configHome(config.env, config.cwd));
+  const known = installed.ids;
   const wanted = !harnessArg || harnessArg === "all" || harnessArg === "fitting"
     ? known
     : splitList(harnessArg);
@@ -95,7 +89,7 @@ export async function planPairs(
   }
   const pairs = [];
   for (const id of wanted) {
-    const wires = (await loadHarness(id, dirs)).wireApis;
+    const wires = await installed.wireApisOf(id);
     for (const model of models) {
       if (wires.includes(model.wireApi)) pairs.push({ harness: id, model });
       else if (wanted !== known) {

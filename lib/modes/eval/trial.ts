@@ -8,8 +8,8 @@
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { emptyRunCounts, type RunCounts, runCountsOf } from "../../trajectory/run_counts.ts";
-import { runCommand } from "./_run.ts";
-import type { EvalGit } from "./_git.ts";
+import { runToEnd } from "../../session/run_to_end.ts";
+import type { EvalGit } from "../../session/eval_sandboxes.ts";
 import { runSandboxed } from "./check_sandbox.ts";
 import { type Copy, type CopySource, diffOf, makeCopy, removeCopy } from "./copies.ts";
 import { resolveVerifierEnv } from "./harbor_tasks.ts";
@@ -167,7 +167,7 @@ async function runAgent(trial: TrialPlan, copy: Copy, ctx: TrialContext): Promis
     "-",
   ];
   const timeoutSec = trial.task.timeoutSec ?? ctx.timeoutSec;
-  const out = await runCommand(program, args, {
+  const out = await runToEnd(program, args, {
     cwd: copy.workdir,
     // The copy is trusted as its source is: the user decided about that repository.
     env: { ...ctx.env, [TRUST_SOURCE_ENV]: ctx.source.root },

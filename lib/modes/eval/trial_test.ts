@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openEvalGit } from "./_git.ts";
+import { openEvalGit } from "../../session/eval_sandboxes.ts";
 import { copySource } from "./copies.ts";
 import type { JobPlan } from "./job_layout.ts";
 import { runTrial } from "./trial.ts";

@@ -1,6 +1,11 @@
-/** Small process helpers for eval: run a command to its end, with a time limit and a cancel. */
+/**
+ * Runs a program to its end with a time limit and a cancel, through the one process spawner
+ * (`lib/tools/process_group.ts`): eval's trials run `interpreter exec` and their sandboxed setup
+ * and check commands this way.
+ */
+import { readPipes, signalGroup, spawnInGroup } from "../tools/process_group.ts";
 
-/** A finished command. */
+/** A finished program. */
 export interface Finished {
   code: number;
   stdout: string;
@@ -8,8 +13,8 @@ export interface Finished {
   timedOut: boolean;
 }
 
-/** Options of `runCommand`. */
-export interface RunOptions {
+/** Options of `runToEnd()`. */
+export interface RunToEndOptions {
   cwd: string;
   env?: Record<string, string>;
   /** Start from `env` alone, not the parent's environment added to it. */
@@ -22,7 +27,7 @@ export interface RunOptions {
    * later. Default: killed at once.
    */
   graceMs?: number;
-  /** Stops the command (its whole process group) when aborted. */
+  /** Stops the program (its whole process group) when aborted. */
   signal?: AbortSignal;
 }
 
@@ -31,29 +36,29 @@ export interface RunOptions {
  * killed). Never throws for a non-zero exit; throws when the program cannot start, and with the
  * signal's reason when it was aborted before.
  */
-export async function runCommand(
+export async function runToEnd(
   program: string,
   args: string[],
-  opts: RunOptions,
+  opts: RunToEndOptions,
 ): Promise<Finished> {
   opts.signal?.throwIfAborted();
-  const child = new Deno.Command(program, {
+  const env = opts.clearEnv ? opts.env ?? {} : { ...Deno.env.toObject(), ...opts.env };
+  const child = spawnInGroup({
+    cmd: program,
     args,
     cwd: opts.cwd,
-    env: opts.env,
-    clearEnv: opts.clearEnv,
+    env,
     stdin: opts.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    detached: true,
-  }).spawn();
+  });
+  const output = { stdout: [] as Uint8Array[], stderr: [] as Uint8Array[] };
+  const reading = readPipes(child, (pipe, chunk) => output[pipe].push(chunk));
   let timedOut = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
   const kill = () => {
-    if (opts.graceMs === undefined) return killGroup(child.pid);
+    if (opts.graceMs === undefined) return signalGroup(child);
     if (grace !== undefined) return;
-    killGroup(child.pid, "SIGTERM");
-    grace = setTimeout(() => killGroup(child.pid), opts.graceMs);
+    signalGroup(child, "SIGTERM");
+    grace = setTimeout(() => signalGroup(child), opts.graceMs);
   };
   const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => {
     timedOut = true;
@@ -66,9 +71,13 @@ export async function runCommand(
       await writer.write(new TextEncoder().encode(opts.stdin)).catch(() => {});
       await writer.close().catch(() => {});
     }
-    const out = await child.output();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr), timedOut };
+    const [status] = await Promise.all([child.status, reading.done]);
+    return {
+      code: status.code,
+      stdout: decodeAll(output.stdout),
+      stderr: decodeAll(output.stderr),
+      timedOut,
+    };
   } finally {
     clearTimeout(timer);
     clearTimeout(grace);
@@ -76,11 +85,12 @@ export async function runCommand(
   }
 }
 
-/** Kills process group `pid` (on Windows the process), ignoring one already gone. */
-function killGroup(pid: number, signal: Deno.Signal = "SIGKILL"): void {
-  try {
-    Deno.kill(Deno.build.os === "windows" ? pid : -pid, signal);
-  } catch {
-    // Already gone.
+function decodeAll(chunks: Uint8Array[]): string {
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
   }
+  return new TextDecoder().decode(bytes);
 }
