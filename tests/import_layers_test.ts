@@ -296,6 +296,12 @@ Deno.test("importProblems() reports back-quoted, absolute and layerless files pl
       "lib/modes/exec/below.ts",
       'import { runTurn } from "../../loop/agent_loop.ts";\n',
     );
+    // Developer tools in lib/modes are front ends as any other.
+    await plantFile(
+      copy,
+      "lib/modes/eval/below.ts",
+      'import { openCommandSandbox } from "../../../sandbox/command_sandbox.ts";\n',
+    );
     // Controls: type-only imports (either form) and the session itself are a front end's to use.
     await plantFile(
       copy,
@@ -313,6 +319,7 @@ Deno.test("importProblems() reports back-quoted, absolute and layerless files pl
     "lib/model/dynamic.ts imports lib/store/mod.ts",
     "lib/newfolder/alone.ts belongs to no layer",
     "lib/modes/exec/below.ts imports lib/loop/agent_loop.ts instead of asking lib/session",
+    "lib/modes/eval/below.ts imports sandbox/command_sandbox.ts instead of asking lib/session",
   ];
   for (const problem of expected) {
     assert.ok(problems.includes(problem), `missing "${problem}" in:\n${problems.join("\n")}`);
