@@ -69,3 +69,20 @@ export function fakeProviderConfig(baseUrl: string, extra: string[] = []): strin
     "",
   ].join("\n");
 }
+
+/** True when `scripts/bench/all --quick` (BENCH_QUICK=1) or `--quick` asks for fewer rounds. */
+export function isQuick(args: string[] = Deno.args): boolean {
+  return Deno.env.get("BENCH_QUICK") === "1" || args.includes("--quick");
+}
+
+/**
+ * The line `scripts/bench/all` gathers: `bench: <figure> <value> (target <= <target>) ok|MISS`.
+ * `unit` is "x" for ratios; absolute limits give theirs (e.g. "MiB", shown with its sign).
+ */
+export function benchLine(figure: string, value: number, target: number, unit = "x"): string {
+  const shown = unit === "x" ? value.toFixed(2) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+  const limit = unit === "x" ? String(target) : `+${target}`;
+  return `bench: ${figure} ${shown}${unit} (target <= ${limit}${unit}) ${
+    value <= target ? "ok" : "MISS"
+  }`;
+}
