@@ -1,34 +1,53 @@
 // deno-lint-ignore-file no-console -- a command-line benchmark; its output is the point
 /**
- * Peak RSS of `scripts/interpreter exec` over sessions of 1, 50 and 200 steps against the fake
- * provider, each step running a command that prints about 5 KB. Reports the median of
- * `--runs` (default 3) interleaved rounds, side by side with each length's growth over the
- * 1-step run. Target: 200 steps at most 40 MiB above 1 step.
+ * Peak RSS of `scripts/interpreter exec` over sessions of 1, 200 and 2,000 steps against the fake
+ * provider, each step running a command that prints about 5 KB, with a compaction every
+ * 50 steps (the replies report usage past `model_auto_compact_token_limit`, and the next
+ * request, the summary, gets a text). Reports the median of `--runs` (default 2) interleaved
+ * rounds, side by side with each length's growth over the 1-step run. Targets: 2,000 steps at
+ * most +40 MiB over 1 step (an absolute limit, not a ratio), and a flat cost per step: the
+ * per-step time of the longest session at most 1.25x the middle one's (each less the 1-step
+ * run). Quick mode (BENCH_QUICK=1 or --quick): 1, 100 and 500 steps, one round.
  *
- *   deno run -A scripts/bench/long_session.ts [--runs N] [--assert]   (--assert: exit 1 when over)
+ *   deno run -A scripts/bench/long_session.ts [--quick] [--runs N] [--assert]
+ *   (--assert: exit 1 when a target is missed)
  *
  * The peak is the interpreter process's VmHWM from /proc (Linux only), polled until it exits;
  * scripts/interpreter execs deno, so the pid spawned is the one measured.
  */
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { fakeProviderConfig, median, REPO } from "./_measure.ts";
+import { benchLine, fakeProviderConfig, isQuick, median, REPO } from "./_measure.ts";
 
-const STEPS = [1, 50, 200];
+const STEPS = isQuick() ? [1, 100, 500] : [1, 200, 2000];
 const TARGET_MIB = 40;
+const TARGET_STEP_RATIO = 1.25;
+const COMPACT_EVERY = 50;
 const POLL_MS = 5;
 
-/** N tool-calling turns whose command prints ~5 KB (distinct each step), then an answer. */
+/**
+ * N tool-calling turns whose command prints ~5 KB (distinct each step), then an answer. Every
+ * COMPACT_EVERY-th reply reports usage over the compaction limit, so the next request is the
+ * summary, answered with a text.
+ */
 function script(steps: number) {
-  const turns = Array.from({ length: steps }, (_, i) => ({
-    reply: {
-      tool_calls: [{ name: "exec_command", args: { cmd: `seq ${10_000 + i} ${10_850 + i}` } }],
-    },
-  }));
+  const turns = [];
+  for (let i = 0; i < steps; i++) {
+    const full = (i + 1) % COMPACT_EVERY === 0;
+    turns.push({
+      reply: {
+        tool_calls: [{ name: "exec_command", args: { cmd: `seq ${10_000 + i} ${10_850 + i}` } }],
+        usage: { input_tokens: full ? 90_000 : 1_000 + (i % COMPACT_EVERY) * 1_000 },
+      },
+    });
+    if (full) {
+      turns.push({ reply: { text: `Summary ${i}: the steps so far ran seq.` } });
+    }
+  }
   return [...turns, { reply: { text: "done" } }];
 }
 
-/** The whole history stays: compaction would hide how memory grows with it. */
-const NO_COMPACTION = ["model_context_window = 100000000"];
+/** A huge window; compaction comes from the limit, which only the full replies pass. */
+const COMPACTION = ["model_context_window = 100000000", "model_auto_compact_token_limit = 80000"];
 
 /** VmHWM of a live process in KiB, or undefined once it has exited (or is a zombie). */
 async function peakKib(pid: number): Promise<number | undefined> {
@@ -51,7 +70,7 @@ async function measureOnce(steps: number, dirs: { home: string; work: string }):
   await using provider: FakeProvider = startFakeProvider(script(steps));
   await Deno.writeTextFile(
     `${dirs.home}/config.toml`,
-    fakeProviderConfig(provider.baseUrl, NO_COMPACTION),
+    fakeProviderConfig(provider.baseUrl, COMPACTION),
   );
   const started = performance.now();
   const child = new Deno.Command(`${REPO}/scripts/interpreter`, {
@@ -67,6 +86,8 @@ async function measureOnce(steps: number, dirs: { home: string; work: string }):
   let peak = 0;
   while (!exited) {
     peak = Math.max(peak, await peakKib(child.pid) ?? 0);
+    // The bench's own memory: bodies already checked are not needed.
+    for (const request of provider.requests.slice(0, -1)) request.body = undefined;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   const out = await output;
@@ -85,10 +106,11 @@ async function measureOnce(steps: number, dirs: { home: string; work: string }):
 }
 
 function parseArgs(args: string[]): { runs: number; assert: boolean } | string {
-  let runs = 3;
+  let runs = isQuick(args) ? 1 : 2;
   let assert = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--assert") assert = true;
+    else if (args[i] === "--quick") continue;
     else if (args[i] === "--runs" && /^[1-9]\d*$/.test(args[i + 1] ?? "")) runs = Number(args[++i]);
     else return args[i];
   }
@@ -99,7 +121,7 @@ async function main(args: string[]): Promise<number> {
   const opts = parseArgs(args);
   if (typeof opts === "string") {
     console.error(`error: Unknown argument "${opts}"`);
-    console.error("hint: the options are --runs N and --assert");
+    console.error("hint: the options are --quick, --runs N and --assert");
     return 2;
   }
   if (Deno.build.os !== "linux") {
@@ -129,8 +151,23 @@ async function main(args: string[]): Promise<number> {
       );
     }
     const growth = medians.at(-1)! - medians[0];
-    console.log(`target: ${STEPS.at(-1)} steps at most +${TARGET_MIB} MiB over 1 step`);
-    return opts.assert && growth > TARGET_MIB ? 1 : 0;
+    const seconds = samples.map((row) => median(row.map((s) => s.seconds)));
+    const perStep = (i: number) => (seconds[i] - seconds[0]) / (STEPS[i] - STEPS[0]);
+    const stepRatio = perStep(2) / perStep(1);
+    console.log(`load ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);
+    console.log(
+      `per step: ${(perStep(1) * 1000).toFixed(1)} ms at ${STEPS[1]} steps, ` +
+        `${(perStep(2) * 1000).toFixed(1)} ms at ${STEPS[2]}`,
+    );
+    console.log(benchLine(`long session ${STEPS[2]} steps RSS growth`, growth, TARGET_MIB, "MiB"));
+    console.log(
+      benchLine(
+        `long session per-step time ${STEPS[2]}/${STEPS[1]} steps`,
+        stepRatio,
+        TARGET_STEP_RATIO,
+      ),
+    );
+    return opts.assert && (growth > TARGET_MIB || stepRatio > TARGET_STEP_RATIO) ? 1 : 0;
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(work, { recursive: true });
