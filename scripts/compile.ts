@@ -32,6 +32,13 @@ const DIST = "dist";
 /** Uploaded with the binaries, so that `.../releases/latest/download/install.sh` works. */
 const INSTALLERS = ["install.sh", "install.ps1"];
 const BUILD_INFO = "lib/_build_info.json";
+/**
+ * Environment baked into each binary (`deno compile --env-file` embeds the file's variables):
+ * `DENO_NO_UPDATE_CHECK=1`, so that nothing but the model's provider is ever contacted.
+ */
+export const RELEASE_ENV = "scripts/release.env";
+/** The compile runs themselves make no update check either. */
+const COMPILE_ENV = { DENO_NO_UPDATE_CHECK: "1" };
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 
 /** The `deno` arguments that build one target, relative to the repository root. */
@@ -43,6 +50,7 @@ export function compileArgs(target: Target): string[] {
     target.triple,
     "--output",
     `${DIST}/${target.asset}`,
+    `--env-file=${RELEASE_ENV}`,
     ...Object.values(ENTRY_MODULES).flatMap((module) => ["--include", module]),
     "--include",
     "harnesses",
@@ -66,7 +74,8 @@ export function shellQuote(arg: string): string {
 }
 
 async function run(args: string[]): Promise<void> {
-  const status = await new Deno.Command(Deno.execPath(), { args, cwd: REPO }).spawn().status;
+  const status = await new Deno.Command(Deno.execPath(), { args, cwd: REPO, env: COMPILE_ENV })
+    .spawn().status;
   if (!status.success) {
     throw new Error(`Command failed with exit code ${status.code}: deno ${args.join(" ")}`);
   }
@@ -116,6 +125,7 @@ async function main(args: string[]): Promise<number> {
   }
   console.log(`# cd ${shellQuote(REPO)}`);
   console.log(`# write ${BUILD_INFO}: ${JSON.stringify({ commit })}`);
+  console.log(`# with ${Object.entries(COMPILE_ENV).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   for (const target of TARGETS) {
     console.log([Deno.execPath(), ...compileArgs(target)].map(shellQuote).join(" "));
   }

@@ -2,7 +2,7 @@ import { ENTRY_MODULES } from "../lib/cli/entry_modules.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { DENO_PERMISSION_FLAGS } from "../sandbox/deno_flags.ts";
-import { compileArgs, sha256sumLine, shellQuote, TARGETS } from "./compile.ts";
+import { compileArgs, RELEASE_ENV, sha256sumLine, shellQuote, TARGETS } from "./compile.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = [
@@ -72,6 +72,15 @@ Deno.test("deno task compile --dry-run prints one command per target with the sa
     }
   });
   assert.equal(await Deno.readTextFile(`${REPO}/lib/_build_info.json`), buildInfo);
+});
+
+Deno.test("every binary embeds DENO_NO_UPDATE_CHECK=1, so it never looks up dl.deno.land", async () => {
+  for (const target of TARGETS) {
+    assert.ok(compileArgs(target).includes(`--env-file=${RELEASE_ENV}`), target.triple);
+  }
+  const lines = (await Deno.readTextFile(`${REPO}/${RELEASE_ENV}`)).split("\n")
+    .filter((line) => line && !line.startsWith("#"));
+  assert.deepEqual(lines, ["DENO_NO_UPDATE_CHECK=1"]);
 });
 
 Deno.test("deno task compile rejects an unknown argument with exit code 2", async () => {

@@ -12,7 +12,8 @@ for (const name of ${
   JSON.stringify(PERMISSIONS)
 }) perms[name] = Deno.permissions.querySync({ name }).state;
 const ffiRequest = Deno.permissions.requestSync({ name: "ffi" }).state;
-console.log(JSON.stringify({ args: Deno.args, cwd: Deno.cwd(), perms, ffiRequest }));
+const updateCheck = Deno.env.get("DENO_NO_UPDATE_CHECK") ?? null;
+console.log(JSON.stringify({ args: Deno.args, cwd: Deno.cwd(), perms, ffiRequest, updateCheck }));
 `;
 
 interface Checkout extends AsyncDisposable {
@@ -90,6 +91,18 @@ Deno.test("scripts/interpreter runs main.ts with the sandbox flags through a sym
   } finally {
     await Deno.remove(elsewhere, { recursive: true });
   }
+});
+
+Deno.test("scripts/interpreter turns Deno's update check off, so a start contacts no one", async () => {
+  await using checkout = await fakeCheckout({ pinned: true });
+  const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+  const out = await run(checkout.launcher, [], { cwd: checkout.root, env });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(JSON.parse(out.stdout).updateCheck, "1");
+  // Control: the same probe run by deno itself, in the same environment, sees no such variable.
+  const direct = await run(Deno.execPath(), ["run", "-A", `${checkout.root}/main.ts`], { env });
+  assert.equal(direct.code, 0, direct.stderr);
+  assert.equal(JSON.parse(direct.stdout).updateCheck, null);
 });
 
 Deno.test({

@@ -23,22 +23,9 @@ import { mcpAuthProvider, needsLogin } from "./oauth_provider.ts";
 import type { HttpLaunch, McpLaunch } from "./launch.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { McpTool } from "./tool_result.ts";
+import { mcpErrorCode, StartError } from "./start_error.ts";
 
-/** The JSON-RPC code of an SDK error (`McpError.code`), if it has one. */
-export function mcpErrorCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && typeof code === "number" ? code : undefined;
-}
-
-/** Why a server did not start; `needsLogin` when it answered 401. */
-export class StartError extends Error {
-  readonly needsLogin: boolean;
-  constructor(message: string, opts: { needsLogin?: boolean; cause?: unknown } = {}) {
-    super(message, { cause: opts.cause });
-    this.name = "StartError";
-    this.needsLogin = opts.needsLogin === true;
-  }
-}
+export { mcpErrorCode, StartError };
 
 /** A started server. */
 export interface Connection {

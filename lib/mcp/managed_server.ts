@@ -7,12 +7,13 @@
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../errors.ts";
 import type { McpServerStatus, McpServerView } from "../tools/mcp_hub.ts";
 import type { SourceTool, SourceToolResult, ToolSource } from "../tools/tool_source.ts";
 import type { ToolContext } from "../tools/types.ts";
-import { connect, type Connection, mcpErrorCode, StartError } from "./connection.ts";
+import type { Connection } from "./connection.ts";
+import { MCP_ERROR_CODE, mcpErrorCode, StartError } from "./start_error.ts";
 import type { McpLaunch } from "./launch.ts";
 import { type McpTool, resultForModel, type ToolShape, toolShape } from "./tool_result.ts";
 
@@ -111,7 +112,7 @@ export class ManagedServer implements ToolSource {
       return resultForModel(result as CallToolResult, name, this.launch.outputCaps);
     } catch (error) {
       if (error instanceof ToolError || ctx.signal.aborted) throw asToolError(error);
-      if (mcpErrorCode(error) === ErrorCode.RequestTimeout) {
+      if (mcpErrorCode(error) === MCP_ERROR_CODE.RequestTimeout) {
         this.#ctx.warn(
           `MCP server "${this.id}" did not answer ${name} within ${seconds} s; the call was ` +
             `cancelled${this.#logNote()}`,
@@ -121,7 +122,7 @@ export class ManagedServer implements ToolSource {
           "Try again with less work, or carry on without it",
         );
       }
-      if (mcpErrorCode(error) === ErrorCode.ConnectionClosed) {
+      if (mcpErrorCode(error) === MCP_ERROR_CODE.ConnectionClosed) {
         throw new ToolError(
           `MCP server "${this.id}" exited while it ran ${name}`,
           this.#restarted
@@ -182,6 +183,8 @@ export class ManagedServer implements ToolSource {
     const again = this.#restarted;
     let conn: Connection | undefined;
     try {
+      // The SDK loads with the first server a session starts, not with every session.
+      const { connect } = await import("./connection.ts");
       conn = await connect(this.launch, {
         home: this.#ctx.home,
         logFile: this.#ctx.logFile,
