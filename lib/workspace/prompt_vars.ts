@@ -15,6 +15,8 @@ import {
   instructionsText,
 } from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
+import { startupStatus } from "./_git_index.ts";
+import { localTimeZone, longDate } from "./_dates.ts";
 
 /** What the prompt variables are read from: the workspace (`Workspace` has all of it). */
 export interface PromptSources {
@@ -93,7 +95,7 @@ export async function gatherPromptVars(
   const now = testTime(src.env) ?? new Date();
   if (used.has("dateLong")) vars.dateLong = longDate(now);
   if (used.has("datetime")) vars.datetime = now.toISOString();
-  if (used.has("timezone")) vars.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (used.has("timezone")) vars.timezone = localTimeZone(src.env);
   if (used.has("osVersion")) vars.osVersion = osVersion();
   const reads = COSTLY.filter(({ fills }) => fills.some((key) => used.has(key)))
     .map(({ read }) => read(src, { harness, used, session }));
@@ -164,7 +166,7 @@ async function gitStatus(src: PromptSources): Promise<string> {
   if (repoHeldBack(src, root)) {
     return "(git status not run: the repository changed while an earlier session ran)";
   }
-  const out = await src.git.run(["status", "--short", "--branch"], src.cwd);
+  const out = await startupStatus(src.git, root, src.cwd, ["status", "--short", "--branch"]);
   if (out.skipped) return `(git status not run: ${out.skipped})`;
   if (!out.ok) return out.error ? `(git status failed: ${out.error})` : "(not a git repository)";
   const lines = out.stdout.trim().split("\n");
@@ -178,16 +180,6 @@ function testTime(env: Record<string, string | undefined>): Date | undefined {
   if (!fixed) return undefined;
   const date = new Date(fixed.length <= 10 ? `${fixed}T00:00:00Z` : `${fixed.replace(" ", "T")}Z`);
   return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-function longDate(date: Date): string {
-  return date.toLocaleDateString("en-US", {
-    weekday: "long",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
 }
 
 function osVersion(): string {
@@ -241,7 +233,9 @@ async function gitSnapshot(src: PromptSources): Promise<Partial<PromptVars>> {
   const [branch, user, status, commits, originHead, hasMain] = await Promise.all([
     out(["branch", "--show-current"]),
     out(["config", "user.name"]),
-    out(["status", "--short"]),
+    startupStatus(src.git, root, src.cwd, ["status", "--short"]).then((r) =>
+      r.skipped ? `(git status not run: ${r.skipped})` : r.ok ? r.stdout.trim() : ""
+    ),
     out(["log", "--oneline", "-n", "5"]),
     out(["symbolic-ref", "--short", "refs/remotes/origin/HEAD"]),
     out(["rev-parse", "--verify", "--quiet", "refs/heads/main"]),
