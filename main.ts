@@ -6,9 +6,13 @@ import { UserError } from "./lib/errors.ts";
 import { ENTRY_MODULES } from "./lib/cli/entry_modules.ts";
 import { gitCommit, VERSION } from "./lib/version.ts";
 
-/** Loads a command's module when the command runs (see `lib/cli/entry_modules.ts`). */
+/**
+ * Loads a command's module when the command runs (see `lib/cli/entry_modules.ts`). Run from the
+ * bundle (scripts/bundle.ts), this file is main.js and each module is bundled beside it as .js.
+ */
 function load<T>(module: keyof typeof ENTRY_MODULES): Promise<T> {
-  return import(new URL(`./${ENTRY_MODULES[module]}`, import.meta.url).href);
+  const file = ENTRY_MODULES[module].replace(/\.ts$/, import.meta.url.slice(-3));
+  return import(new URL(`./${file}`, import.meta.url).href);
 }
 
 async function versionLine(): Promise<string> {

@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { isAbsolute, join, relative } from "node:path";
 import { bwrapArgs, protectedPathsUnder, type SandboxPolicy } from "./bwrap_args.ts";
+import { bundledProgram } from "./bundled_program.ts";
 import {
   FsRefusedError,
   inProcessFs,
@@ -68,6 +69,8 @@ export function isCompiledBinary(execPath: string): boolean {
 }
 
 function helperScript(): string {
+  const bundled = bundledProgram("sandbox/fs_helper_main.ts");
+  if (bundled !== undefined) return bundled;
   if (HELPER_URL.protocol !== "file:") {
     throw new Error(`Cannot start the file helper from "${HELPER_URL.href}": not a local file`);
   }

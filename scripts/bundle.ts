@@ -1,0 +1,207 @@
+// deno-lint-ignore-file no-console -- a command-line script; its output is the point
+/**
+ * Builds the bundle `scripts/interpreter` runs: `deno bundle --code-splitting` of `main.ts` and
+ * every module `main.ts` and the sandbox start as programs of their own (lib/cli/entry_modules.ts),
+ * so that a launch reads a few files of plain JavaScript instead of hundreds of TypeScript and
+ * CommonJS modules. Dynamic imports stay separate chunks, loaded only when used (a single-file
+ * bundle parses the 4.3 MB tokenizer tables at every start and was slower than the sources).
+ *
+ *   deno run --allow-read --allow-write --allow-run --allow-env scripts/bundle.ts [--cache DIR]
+ *
+ * The bundle is `DIR/bundle-<hash>/main.js` (DIR: `.cache/bundle`, gitignored), where the hash
+ * covers main.ts, deno.json, deno.lock, lib/, harnesses/, sandbox/, this file, the checkout's
+ * path and the Deno version. It is built in a temporary folder and renamed into place, so a
+ * launch never sees half a bundle; `DIR/current` then names it, with its modification time set to
+ * when hashing began (`scripts/interpreter` rebuilds when a source file is newer). It prints the
+ * path of main.js. A failed build records `failed-<hash>` in `DIR/current` and the log in
+ * `DIR/failed.log`, prints one note, and exits 1: the launcher runs the sources until a source
+ * changes.
+ *
+ * Bundled modules share the URL of their chunk, so before bundling, each `import.meta.url` in a
+ * copy of lib/ and sandbox/ is replaced by the original file's URL: files a module finds beside
+ * itself (harnesses, texts, the git commit) are still found in the checkout.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { ENTRY_MODULES } from "../lib/cli/entry_modules.ts";
+
+/** The checkout this script belongs to. */
+export const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
+/** Where `scripts/interpreter` keeps bundles unless INTERPRETER_BUNDLE_DIR says otherwise. */
+export const DEFAULT_CACHE = join(REPO, ".cache", "bundle");
+/** Files and folders whose content decides the bundle; `scripts/interpreter` lists the same. */
+export const HASHED = [
+  "main.ts",
+  "deno.json",
+  "deno.lock",
+  "lib",
+  "harnesses",
+  "sandbox",
+  "scripts/bundle.ts",
+];
+/** What the bundler reads: the hashed paths less harnesses/ (read at run time, not imported). */
+const STAGED = ["main.ts", "deno.json", "deno.lock", "lib", "sandbox"];
+/**
+ * Packages left to Deno at run time: marked-terminal's emoji table is `require("./emojis")` of a
+ * JSON file, which the bundler cannot resolve.
+ */
+const EXTERNAL = ["marked-terminal"];
+/** Bundles kept besides the current one: a long session may still load chunks of an older one. */
+const KEEP_OLD = 2;
+
+/** Every file under `paths` (relative to `root`), sorted, as relative paths with "/". */
+async function listFiles(root: string, paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    const info = await Deno.lstat(join(root, rel)).catch(() => undefined);
+    if (info?.isFile) files.push(rel);
+    if (!info?.isDirectory) return;
+    for await (const entry of Deno.readDir(join(root, rel))) await walk(`${rel}/${entry.name}`);
+  }
+  for (const path of paths) await walk(path);
+  return files.sort();
+}
+
+/** The hash naming the bundle of the checkout at `root`: file names and contents, path, Deno. */
+export async function sourceHash(root: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [encoder.encode(`${root}\0${Deno.version.deno}\0`)];
+  for (const file of await listFiles(root, HASHED)) {
+    parts.push(
+      encoder.encode(`${file}\0`),
+      await Deno.readFile(join(root, file)),
+      new Uint8Array(1),
+    );
+  }
+  const all = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+  return Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A module's text with each `import.meta.url` replaced by `url`, the module's real location. */
+export function pinModuleUrl(text: string, url: string): string {
+  return text.replaceAll("import.meta.url", JSON.stringify(url));
+}
+
+/** Copies what the bundler reads into `stage`, pinning module URLs in lib/ and sandbox/. */
+async function stageSources(root: string, stage: string): Promise<void> {
+  for (const file of await listFiles(root, STAGED)) {
+    await Deno.mkdir(dirname(join(stage, file)), { recursive: true });
+    if (file.endsWith(".ts") && file !== "main.ts") {
+      const text = await Deno.readTextFile(join(root, file));
+      const url = pathToFileURL(join(root, file)).href;
+      await Deno.writeTextFile(join(stage, file), pinModuleUrl(text, url));
+    } else {
+      await Deno.copyFile(join(root, file), join(stage, file));
+    }
+  }
+}
+
+/** The `deno bundle` arguments for the staged copy at `stage`, written to `out`. */
+export function bundleArgs(stage: string, out: string): string[] {
+  const entries = ["main.ts", ...Object.values(ENTRY_MODULES)].map((file) => join(stage, file));
+  return [
+    "bundle",
+    "--quiet",
+    "--frozen",
+    "--platform",
+    "deno",
+    "--code-splitting",
+    ...EXTERNAL.flatMap((name) => ["--external", name]),
+    "--config",
+    join(stage, "deno.json"),
+    "--outdir",
+    out,
+    ...entries,
+  ];
+}
+
+/** Points `cache/current` at `name`, atomically, dated `since`. */
+async function setCurrent(cache: string, name: string, since: Date): Promise<void> {
+  const temp = join(cache, `current.${crypto.randomUUID()}`);
+  await Deno.writeTextFile(temp, `${name}\n`);
+  await Deno.utime(temp, since, since);
+  await Deno.rename(temp, join(cache, "current"));
+}
+
+/** Removes all but the newest `KEEP_OLD` bundles other than `current`, and stale temp folders. */
+async function pruneOld(cache: string, current: string): Promise<void> {
+  const old: { name: string; time: number }[] = [];
+  for await (const entry of Deno.readDir(cache)) {
+    if (!entry.isDirectory || entry.name === current) continue;
+    const info = await Deno.stat(join(cache, entry.name)).catch(() => undefined);
+    const time = info?.mtime?.getTime() ?? 0;
+    const staleTemp = entry.name.startsWith("tmp-") && Date.now() - time > 3_600_000;
+    if (staleTemp) await Deno.remove(join(cache, entry.name), { recursive: true }).catch(() => {});
+    if (entry.name.startsWith("bundle-")) old.push({ name: entry.name, time });
+  }
+  old.sort((a, b) => b.time - a.time);
+  for (const { name } of old.slice(KEEP_OLD)) {
+    await Deno.remove(join(cache, name), { recursive: true }).catch(() => {});
+  }
+}
+
+/** Runs `deno bundle`; throws with its output when it fails. */
+async function runBundler(args: string[]): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
+    .output();
+  if (out.success) return;
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  throw new Error(`deno bundle exited with code ${out.code}`, {
+    cause: `deno ${args.join(" ")}\n${text}`,
+  });
+}
+
+/** Builds (or finds) the bundle of `root` in `cache`; returns the path of its main.js. */
+export async function buildBundle(root: string, cache: string): Promise<string> {
+  const since = new Date();
+  await Deno.mkdir(cache, { recursive: true });
+  const hash = await sourceHash(root);
+  const name = `bundle-${hash}`;
+  const main = join(cache, name, "main.js");
+  try {
+    if (!await Deno.stat(main).then(() => true, () => false)) {
+      const temp = await Deno.makeTempDir({ dir: cache, prefix: "tmp-" });
+      try {
+        await stageSources(root, join(temp, "src"));
+        await runBundler(bundleArgs(join(temp, "src"), join(temp, "out")));
+        // Another launch may have built the same bundle meanwhile: then its copy stays.
+        await Deno.rename(join(temp, "out"), join(cache, name)).catch(async (error) => {
+          if (!await Deno.stat(main).then(() => true, () => false)) throw error;
+        });
+      } finally {
+        await Deno.remove(temp, { recursive: true }).catch(() => {});
+      }
+    }
+  } catch (error) {
+    const detail = error instanceof Error ? `${error.stack}\n${error.cause ?? ""}` : String(error);
+    await Deno.writeTextFile(join(cache, "failed.log"), detail).catch(() => {});
+    await setCurrent(cache, `failed-${hash}`, since).catch(() => {});
+    throw error;
+  }
+  await setCurrent(cache, name, since);
+  await Deno.remove(join(cache, "failed.log")).catch(() => {});
+  await pruneOld(cache, name);
+  return main;
+}
+
+async function main(args: string[]): Promise<number> {
+  const at = args.indexOf("--cache");
+  const cache = at >= 0 && args[at + 1] ? args[at + 1] : DEFAULT_CACHE;
+  try {
+    console.log(await buildBundle(REPO, cache));
+    return 0;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const log = join(cache, "failed.log");
+    console.error(`note: running interpreter from its sources: no bundle (${reason}; see ${log})`);
+    return 1;
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,210 @@
+/**
+ * The bundle `scripts/interpreter` runs (scripts/bundle.ts): built once, reused while the sources
+ * are unchanged, rebuilt when their hash changes, and a failed build falls back to the sources with
+ * one note. Each case works on a copy of the checkout with its own cache folder.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundledProgram } from "../sandbox/bundled_program.ts";
+import { need } from "../sandbox/_test_requires.ts";
+import { startFakeProvider } from "../tests/fake_provider/server.ts";
+import { fakeProviderConfig } from "./bench/_measure.ts";
+import { HASHED, pinModuleUrl } from "./bundle.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
+const VERSION_LINE = /^interpreter \S+ \(commit \S+\)\n$/;
+const BWRAP = await need("bwrap");
+
+interface Copy extends AsyncDisposable {
+  root: string;
+  cache: string;
+}
+
+/** A copy of what the launcher and the bundle read, with the pinned deno linked in. */
+async function checkoutCopy(): Promise<Copy> {
+  const root = await Deno.makeTempDir({ prefix: "interpreter_bundle_" });
+  const copy = async (from: string, to: string): Promise<void> => {
+    const info = await Deno.lstat(from);
+    if (info.isFile) return await Deno.copyFile(from, to);
+    await Deno.mkdir(to, { recursive: true });
+    for await (const entry of Deno.readDir(from)) {
+      await copy(join(from, entry.name), join(to, entry.name));
+    }
+  };
+  await Deno.mkdir(join(root, "scripts/deno/node_modules/.bin"), { recursive: true });
+  for (const path of [...HASHED, "scripts/interpreter", "scripts/_deno.sh"]) {
+    await copy(join(REPO, path), join(root, path));
+  }
+  await Deno.symlink(Deno.execPath(), join(root, "scripts/deno/node_modules/.bin/deno"));
+  return {
+    root,
+    cache: join(root, "cache"),
+    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
+  };
+}
+
+interface Launch {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function launch(copy: Copy, args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(join(copy.root, "scripts/interpreter"), {
+    args,
+    env: { INTERPRETER_BUNDLE: "1", INTERPRETER_BUNDLE_DIR: copy.cache, ...env },
+    stdin: "null",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) } as Launch;
+}
+
+/** What `cache/current` names, and when it was written. */
+async function current(copy: Copy): Promise<{ name: string; mtime: number }> {
+  const file = join(copy.cache, "current");
+  const mtime = (await Deno.stat(file)).mtime?.getTime() ?? 0;
+  return { name: (await Deno.readTextFile(file)).trim(), mtime };
+}
+
+Deno.test("pinModuleUrl gives each import.meta.url the module's own location", () => {
+  const text = 'const a = new URL("../x", import.meta.url);\nconst b = import.meta.url;\n';
+  assert.equal(
+    pinModuleUrl(text, "file:///r/lib/a.ts"),
+    'const a = new URL("../x", "file:///r/lib/a.ts");\nconst b = "file:///r/lib/a.ts";\n',
+  );
+  assert.equal(pinModuleUrl("const c = 1;\n", "file:///r/lib/a.ts"), "const c = 1;\n");
+});
+
+Deno.test("bundledProgram finds programs beside a bundle's main.js, and only there", () => {
+  const main = "file:///c/bundle-0123456789abcdef01234567/main.js";
+  assert.equal(
+    bundledProgram("sandbox/fs_helper_main.ts", main),
+    "/c/bundle-0123456789abcdef01234567/sandbox/fs_helper_main.js",
+  );
+  assert.equal(bundledProgram("main.ts", main), "/c/bundle-0123456789abcdef01234567/main.js");
+  // Sources, tests and other main.js files run the sources' programs.
+  assert.equal(bundledProgram("main.ts", "file:///r/main.ts"), undefined);
+  assert.equal(bundledProgram("main.ts", "file:///r/x_test.ts"), undefined);
+  assert.equal(bundledProgram("main.ts", "file:///r/dist/main.js"), undefined);
+});
+
+Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt when they change", async () => {
+  await using copy = await checkoutCopy();
+  const first = await launch(copy, ["--version"]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, VERSION_LINE);
+  assert.equal(first.stderr, "");
+  const built = await current(copy);
+  assert.match(built.name, /^bundle-[0-9a-f]{24}$/);
+  await Deno.stat(join(copy.cache, built.name, "main.js"));
+  await Deno.stat(join(copy.cache, built.name, "sandbox/fs_helper_main.js"));
+
+  const again = await launch(copy, ["--version"]);
+  assert.equal(again.stdout, first.stdout);
+  assert.deepEqual(await current(copy), built, "an unchanged checkout reuses its bundle");
+
+  // A newer file with the same content is hashed again and the same bundle reused.
+  const version = join(copy.root, "lib/version.ts");
+  const source = await Deno.readTextFile(version);
+  await Deno.writeTextFile(version, source);
+  assert.equal((await launch(copy, ["--version"])).code, 0);
+  assert.equal((await current(copy)).name, built.name);
+
+  await Deno.writeTextFile(version, `${source}// changed\n`);
+  const changed = await launch(copy, ["--version"]);
+  assert.equal(changed.code, 0, changed.stderr);
+  assert.equal(changed.stdout, first.stdout);
+  const rebuilt = await current(copy);
+  assert.notEqual(rebuilt.name, built.name, "a changed source gives a new bundle");
+  await Deno.stat(join(copy.cache, rebuilt.name, "main.js"));
+});
+
+Deno.test("a failed build runs the sources with one note, until a source changes", async () => {
+  await using copy = await checkoutCopy();
+  // Only the bundler follows this import: --version from the sources never loads eval.
+  const evalModule = join(copy.root, "lib/modes/eval/eval.ts");
+  const source = await Deno.readTextFile(evalModule);
+  await Deno.writeTextFile(evalModule, `import "./no_such_module.ts";\n${source}`);
+
+  const failed = await launch(copy, ["--version"]);
+  assert.equal(failed.code, 0, failed.stderr);
+  assert.match(failed.stdout, VERSION_LINE);
+  assert.match(
+    failed.stderr,
+    /^note: running interpreter from its sources: [^\n]*failed\.log\)\n$/,
+  );
+  const marker = await current(copy);
+  assert.match(marker.name, /^failed-[0-9a-f]{24}$/);
+  assert.match(await Deno.readTextFile(join(copy.cache, "failed.log")), /no_such_module/);
+
+  const again = await launch(copy, ["--version"]);
+  assert.match(again.stdout, VERSION_LINE);
+  assert.match(again.stderr, /^note: running interpreter from its sources: [^\n]*\n$/);
+  assert.deepEqual(await current(copy), marker, "no new attempt while the sources are unchanged");
+
+  await Deno.writeTextFile(evalModule, source);
+  const fixed = await launch(copy, ["--version"]);
+  assert.equal(fixed.stderr, "");
+  assert.match((await current(copy)).name, /^bundle-/);
+  await assert.rejects(Deno.stat(join(copy.cache, "failed.log")));
+});
+
+Deno.test("INTERPRETER_BUNDLE=0 runs the sources and builds nothing", async () => {
+  await using copy = await checkoutCopy();
+  const out = await launch(copy, ["--version"], { INTERPRETER_BUNDLE: "0" });
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, VERSION_LINE);
+  await assert.rejects(Deno.stat(copy.cache));
+});
+
+/** Overwrites `file` in place, keeping its modification time, so the launcher sees no change. */
+async function replaceUnnoticed(file: string, text: string): Promise<void> {
+  const { atime, mtime } = await Deno.stat(file);
+  await Deno.writeTextFile(file, text);
+  await Deno.utime(file, atime ?? new Date(), mtime ?? new Date());
+}
+
+Deno.test({
+  name: `exec from the bundle runs the bundled file helper and sandboxed commands${BWRAP.note}`,
+  ignore: BWRAP.ignore,
+  async fn() {
+    await using copy = await checkoutCopy();
+    assert.equal((await launch(copy, ["--version"])).code, 0);
+    // The sources' helper and main.ts now fail: only the bundled ones can answer.
+    const broken = 'throw new Error("ran from the sources");\n';
+    await replaceUnnoticed(join(copy.root, "sandbox/fs_helper_main.ts"), broken);
+    await replaceUnnoticed(join(copy.root, "main.ts"), broken);
+    const home = join(copy.root, "home");
+    const work = join(copy.root, "work");
+    await Deno.mkdir(home);
+    await Deno.mkdir(work);
+    await Deno.writeTextFile(join(work, "a.txt"), "read-through-the-helper\n");
+    await using provider = startFakeProvider([
+      { reply: { tool_calls: [{ name: "Read", args: { file_path: join(work, "a.txt") } }] } },
+      { reply: { tool_calls: [{ name: "Bash", args: { command: "echo ran-in-bwrap > b.txt" } }] } },
+      { reply: { text: "done" } },
+    ]);
+    await Deno.writeTextFile(join(home, "config.toml"), fakeProviderConfig(provider.baseUrl));
+    const out = await new Deno.Command(join(copy.root, "scripts/interpreter"), {
+      args: ["exec", "--skip-git-repo-check", "-s", "workspace-write", "-a", "never"].concat(
+        ["--harness", "claude-code", "read a.txt"],
+      ),
+      cwd: work,
+      env: {
+        INTERPRETER_BUNDLE: "1",
+        INTERPRETER_BUNDLE_DIR: copy.cache,
+        OPENINTERPRETER_HOME: home,
+        FAKE_KEY: "fake-key",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(provider.requests.length, 3, stderr);
+    assert.match(JSON.stringify(provider.requests[1].body), /read-through-the-helper/);
+    assert.equal(await Deno.readTextFile(join(work, "b.txt")), "ran-in-bwrap\n");
+  },
+});
