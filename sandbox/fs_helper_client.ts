@@ -214,6 +214,7 @@ class HelperProcess {
       stat: async (path: string) => statFromWire(await call("stat", [path]) as WireStat),
       lstat: async (path: string) => statFromWire(await call("lstat", [path]) as WireStat),
       readDir: async (path: string) => await call("readDir", [path]) as never,
+      mtimes: async (paths: string[]) => await call("mtimes", [paths]) as (number | null)[],
       writeFileAtomic: (path: string, data: Uint8Array, opts?: WriteOptions) =>
         write("writeFileAtomic", [path, data.toBase64(), opts], [
           path,

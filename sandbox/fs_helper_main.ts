@@ -26,6 +26,7 @@ const OPS: Record<string, Op> = {
   stat: async ([path]) => statToWire(await fs.stat(str(path))),
   lstat: async ([path]) => statToWire(await fs.lstat(str(path))),
   readDir: ([path]) => fs.readDir(str(path)),
+  mtimes: ([paths]) => fs.mtimes(paths as string[]),
   writeFileAtomic: ([path, base64, opts]) =>
     fs.writeFileAtomic(str(path), Uint8Array.fromBase64(str(base64)), opt(opts)),
   mkdirp: ([path]) => fs.mkdirp(str(path)),

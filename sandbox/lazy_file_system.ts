@@ -19,6 +19,7 @@ export function lazyFileSystem(
     stat: forward("stat"),
     lstat: forward("lstat"),
     readDir: forward("readDir"),
+    mtimes: forward("mtimes"),
     writeFileAtomic: forward("writeFileAtomic"),
     mkdirp: forward("mkdirp"),
     remove: forward("remove"),

@@ -24,6 +24,7 @@ export function journaledFileSystem(
     stat: (path) => fs.stat(path),
     lstat: (path) => fs.lstat(path),
     readDir: (path) => fs.readDir(path),
+    mtimes: (paths) => fs.mtimes(paths),
     async writeFileAtomic(path, data, opts = {}) {
       const target = opts.noFollow ? path : await fs.realPath(path).catch((err) => {
         if (err instanceof Deno.errors.NotFound) return path;

@@ -169,6 +169,7 @@ class SandboxAccess {
       stat: forward("stat"),
       lstat: forward("lstat"),
       readDir: forward("readDir"),
+      mtimes: forward("mtimes"),
       writeFileAtomic: forward("writeFileAtomic"),
       mkdirp: forward("mkdirp"),
       remove: forward("remove"),

@@ -27,6 +27,7 @@ export function fsOf(ctx: ToolContext): FileSystem {
     stat: guard(fs.stat.bind(fs)),
     lstat: guard(fs.lstat.bind(fs)),
     readDir: guard(fs.readDir.bind(fs)),
+    mtimes: guard(fs.mtimes.bind(fs)),
     writeFileAtomic: guard(fs.writeFileAtomic.bind(fs)),
     mkdirp: guard(fs.mkdirp.bind(fs)),
     remove: guard(fs.remove.bind(fs)),

@@ -5,6 +5,7 @@ import { tempWorkspace } from "./_test_workspace.ts";
 import { treeWorkspace } from "./_test_tree.ts";
 import { fsGlob, globFiles } from "./fs_glob.ts";
 import { need } from "../../sandbox/_test_requires.ts";
+import { startFsHelper } from "../../sandbox/fs_helper_client.ts";
 
 const RG = await need("rg");
 
@@ -99,4 +100,25 @@ Deno.test("a long glob reports how many files it looked at and sorted as it goes
   await manyFiles(small.dir, 1999);
   await globFiles({ pattern: "*.txt" }, small.ctx, "js");
   assert.deepEqual(small.progress, []);
+});
+
+Deno.test("the file helper gives many files' times in one call; a file it cannot stat counts as oldest", async () => {
+  await using ws = await tempWorkspace({ "old.txt": "", "new.txt": "", "mid.txt": "" });
+  const at = (s: number) => new Date(Date.UTC(2020, 0, 1, 0, 0, s));
+  await Deno.utime(join(ws.dir, "old.txt"), at(1), at(1));
+  await Deno.utime(join(ws.dir, "mid.txt"), at(2), at(2));
+  await Deno.utime(join(ws.dir, "new.txt"), at(3), at(3));
+  await using fs = await startFsHelper({
+    policy: {
+      mode: "workspace-write",
+      writableRoots: [ws.dir],
+      protectedNames: [],
+      networkAccess: false,
+      privateTmp: false,
+    },
+  });
+  const paths = ["new.txt", "gone.txt", "old.txt"].map((f) => join(ws.dir, f));
+  assert.deepEqual(await fs.mtimes(paths), [at(3).getTime(), null, at(1).getTime()]);
+  const out = await globFiles({ pattern: "*.txt" }, { ...ws.ctx, fs }, "js");
+  assert.deepEqual(out.files, ["new.txt", "mid.txt", "old.txt"]);
 });
