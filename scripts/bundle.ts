@@ -46,8 +46,8 @@ const STAGED = ["main.ts", "deno.json", "deno.lock", "lib", "sandbox"];
  * JSON file, which the bundler cannot resolve.
  */
 const EXTERNAL = ["marked-terminal"];
-/** Bundles kept besides the current one: a long session may still load chunks of an older one. */
-const KEEP_OLD = 2;
+/** How long a bundle that is no longer current is kept. */
+const KEEP_UNUSED_MS = 24 * 3_600_000;
 
 /** Every file under `paths` (relative to `root`), sorted, as relative paths with "/". */
 async function listFiles(root: string, paths: string[]): Promise<string[]> {
@@ -86,6 +86,31 @@ export async function sourceHash(root: string): Promise<string> {
 /** A module's text with each `import.meta.url` replaced by `url`, the module's real location. */
 export function pinModuleUrl(text: string, url: string): string {
   return text.replaceAll("import.meta.url", JSON.stringify(url));
+}
+
+/** How `deno bundle` gives bundled CommonJS its `require`: eagerly, loading node:module. */
+const EAGER_REQUIRE =
+  'import { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+  "var __require = __deno_internal_createRequire(import.meta.url);\n";
+/** The same, looked up when first called: bundled packages only require Node's built-ins. */
+const LAZY_REQUIRE = "var __require = (id) => globalThis.process.getBuiltinModule(id);\n";
+
+/**
+ * A bundled file with `require` made lazy. The eager one loads Deno's Node compatibility layer in
+ * every program of the bundle, `--version` included, though only CommonJS packages use it.
+ */
+export function lazyRequire(text: string): string {
+  return text.replace(EAGER_REQUIRE, LAZY_REQUIRE);
+}
+
+/** Applies `lazyRequire` to every file of the bundle in `out`. */
+async function makeRequireLazy(out: string): Promise<void> {
+  for (const file of await listFiles(out, ["."])) {
+    if (!file.endsWith(".js")) continue;
+    const text = await Deno.readTextFile(join(out, file));
+    const lazy = lazyRequire(text);
+    if (lazy !== text) await Deno.writeTextFile(join(out, file), lazy);
+  }
 }
 
 /** Copies what the bundler reads into `stage`, pinning module URLs in lib/ and sandbox/. */
@@ -129,20 +154,17 @@ async function setCurrent(cache: string, name: string, since: Date): Promise<voi
   await Deno.rename(temp, join(cache, "current"));
 }
 
-/** Removes all but the newest `KEEP_OLD` bundles other than `current`, and stale temp folders. */
+/**
+ * Removes bundles other than `current` unused for a day (a long session may still load chunks of
+ * the bundle it started from; becoming current dates a bundle), and stale temporary folders.
+ */
 async function pruneOld(cache: string, current: string): Promise<void> {
-  const old: { name: string; time: number }[] = [];
   for await (const entry of Deno.readDir(cache)) {
     if (!entry.isDirectory || entry.name === current) continue;
+    if (!entry.name.startsWith("bundle-") && !entry.name.startsWith("tmp-")) continue;
     const info = await Deno.stat(join(cache, entry.name)).catch(() => undefined);
-    const time = info?.mtime?.getTime() ?? 0;
-    const staleTemp = entry.name.startsWith("tmp-") && Date.now() - time > 3_600_000;
-    if (staleTemp) await Deno.remove(join(cache, entry.name), { recursive: true }).catch(() => {});
-    if (entry.name.startsWith("bundle-")) old.push({ name: entry.name, time });
-  }
-  old.sort((a, b) => b.time - a.time);
-  for (const { name } of old.slice(KEEP_OLD)) {
-    await Deno.remove(join(cache, name), { recursive: true }).catch(() => {});
+    if (Date.now() - (info?.mtime?.getTime() ?? 0) < KEEP_UNUSED_MS) continue;
+    await Deno.remove(join(cache, entry.name), { recursive: true }).catch(() => {});
   }
 }
 
@@ -170,6 +192,7 @@ export async function buildBundle(root: string, cache: string): Promise<string> 
       try {
         await stageSources(root, join(temp, "src"));
         await runBundler(bundleArgs(join(temp, "src"), join(temp, "out")));
+        await makeRequireLazy(join(temp, "out"));
         // Another launch may have built the same bundle meanwhile: then its copy stays.
         await Deno.rename(join(temp, "out"), join(cache, name)).catch(async (error) => {
           if (!await Deno.stat(main).then(() => true, () => false)) throw error;
@@ -185,6 +208,7 @@ export async function buildBundle(root: string, cache: string): Promise<string> 
     throw error;
   }
   await setCurrent(cache, name, since);
+  await Deno.utime(join(cache, name), new Date(), new Date());
   await Deno.remove(join(cache, "failed.log")).catch(() => {});
   await pruneOld(cache, name);
   return main;

@@ -10,7 +10,7 @@ import { bundledProgram } from "../sandbox/bundled_program.ts";
 import { need } from "../sandbox/_test_requires.ts";
 import { startFakeProvider } from "../tests/fake_provider/server.ts";
 import { fakeProviderConfig } from "./bench/_measure.ts";
-import { HASHED, pinModuleUrl } from "./bundle.ts";
+import { HASHED, lazyRequire, pinModuleUrl } from "./bundle.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const VERSION_LINE = /^interpreter \S+ \(commit \S+\)\n$/;
@@ -76,6 +76,17 @@ Deno.test("pinModuleUrl gives each import.meta.url the module's own location", (
   assert.equal(pinModuleUrl("const c = 1;\n", "file:///r/lib/a.ts"), "const c = 1;\n");
 });
 
+Deno.test("lazyRequire defers deno bundle's require until a package calls it", () => {
+  const eager =
+    'var a = 1;\nimport { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+    "var __require = __deno_internal_createRequire(import.meta.url);\nvar b = 2;\n";
+  assert.equal(
+    lazyRequire(eager),
+    "var a = 1;\nvar __require = (id) => globalThis.process.getBuiltinModule(id);\nvar b = 2;\n",
+  );
+  assert.equal(lazyRequire("var a = 1;\n"), "var a = 1;\n");
+});
+
 Deno.test("bundledProgram finds programs beside a bundle's main.js, and only there", () => {
   const main = "file:///c/bundle-0123456789abcdef01234567/main.js";
   assert.equal(
@@ -99,6 +110,11 @@ Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt
   assert.match(built.name, /^bundle-[0-9a-f]{24}$/);
   await Deno.stat(join(copy.cache, built.name, "main.js"));
   await Deno.stat(join(copy.cache, built.name, "sandbox/fs_helper_main.js"));
+  for await (const entry of Deno.readDir(join(copy.cache, built.name))) {
+    if (!entry.name.endsWith(".js")) continue;
+    const text = await Deno.readTextFile(join(copy.cache, built.name, entry.name));
+    assert.doesNotMatch(text, /from "node:module"/, `${entry.name} loads node:module eagerly`);
+  }
 
   const again = await launch(copy, ["--version"]);
   assert.equal(again.stdout, first.stdout);
