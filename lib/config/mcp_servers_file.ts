@@ -5,7 +5,6 @@
  * server added or removed, and by the config schema; then the file is replaced atomically.
  */
 import { join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../errors.ts";
 import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../input_file.ts";
 import { formatTomlValue, isTable, joinKeyPath } from "./_keypath.ts";
@@ -129,9 +128,26 @@ function checkEdit(edit: Edit, change: (servers: Record<string, unknown>) => voi
   } catch {
     throw unsafeEdit(edit);
   }
-  if (!isDeepStrictEqual(withoutNoServers(actual), withoutNoServers(expected))) {
+  if (!sameToml(withoutNoServers(actual), withoutNoServers(expected))) {
     throw unsafeEdit(edit);
   }
+}
+
+/**
+ * Deep strict equality of parsed TOML (tables, arrays, dates, scalars), prototypes included, as
+ * `node:util`'s `isDeepStrictEqual` has it; written here since `node:util` loads much of the
+ * Node layer at start-up.
+ */
+export function sameToml(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (a instanceof Date && !Object.is(a.getTime(), (b as Date).getTime())) return false;
+  if (Array.isArray(a) && a.length !== (b as unknown[]).length) return false;
+  const keys = Object.keys(a);
+  const other = b as Record<string, unknown>;
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && sameToml((a as typeof other)[key], other[key]));
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   configLayerOf,
   mcpServerTable,
   readConfigText,
+  sameToml,
   withMcpServer,
   withoutMcpServer,
   writeConfigText,
@@ -120,4 +121,31 @@ Deno.test("withoutMcpServer() cuts a quoted header and keeps a URL's # and trail
     withoutMcpServer(text, FILE, "docs"),
     "# about web\n[mcp_servers.web]\nurl = 'https://w/#'\n",
   );
+});
+
+Deno.test("sameToml() agrees with node:util's isDeepStrictEqual on parsed TOML documents", async () => {
+  const { isDeepStrictEqual } = await import("node:util");
+  const { parse } = await import("smol-toml");
+  const texts = [
+    'a = 1\n[t]\nb = [1, 2, { c = "x" }]',
+    'a = 1\n[t]\nb = [1, 2, { c = "y" }]',
+    "a = 1\n[t]\nb = [1, 2]",
+    "a = 2\n[t]\nb = [1, 2]",
+    "a = -0.0\nb = nan",
+    "a = 0.0\nb = nan",
+    "d = 1979-05-27T07:32:00Z",
+    "d = 1979-05-27T07:32:01Z",
+    "d = 1979-05-27",
+    "[t]\n[u]",
+    "[t]\nx = {}",
+  ];
+  for (const [i, a] of texts.entries()) {
+    // Control: a fresh parse of the same text is equal by both.
+    assert.ok(sameToml(parse(a), parse(a)), a);
+    for (const b of texts.slice(i + 1)) {
+      const [x, y] = [parse(a), parse(b)];
+      assert.equal(sameToml(x, y), isDeepStrictEqual(x, y), `${a} vs ${b}`);
+      assert.ok(!sameToml(x, y), `${a} vs ${b}`);
+    }
+  }
 });

@@ -3,7 +3,6 @@
  * Names are resolved and every address checked; loopback, private, link-local and metadata
  * addresses are refused unless the host is listed in `web_fetch.allowed_hosts`.
  */
-import { lookup } from "node:dns/promises";
 import { ToolError } from "../errors.ts";
 import { blockedAddressReason, isIpLiteral, parseIpv4, unbracketed } from "./_net_address.ts";
 
@@ -115,6 +114,8 @@ async function resolve(host: string, url: URL, net: WebFetchNet): Promise<string
 
 /** A host name's addresses from the system resolver, as the connection would look them up. */
 async function systemLookup(host: string): Promise<string[]> {
+  // node:dns brings much of the Node layer: loaded with the first web fetch, not at start-up.
+  const { lookup } = await import("node:dns/promises");
   const found = await lookup(host, { all: true, verbatim: true });
   return found.map((entry) => entry.address);
 }

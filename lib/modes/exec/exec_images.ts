@@ -1,5 +1,4 @@
 /** `-i/--image FILE[,FILE]`: images read from disk and attached to the first user message. */
-import { Buffer } from "node:buffer";
 import { resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { readInputFile } from "../../input_file.ts";
@@ -43,6 +42,7 @@ export async function readImages(paths: readonly string[]): Promise<Block[]> {
         hint: IMAGE_HINT,
       });
     }
+    const { Buffer } = await import("node:buffer"); // the Node layer loads only with an image
     blocks.push({ type: "image", mime, base64: Buffer.from(bytes).toString("base64") });
   }
   return blocks;
