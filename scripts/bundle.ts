@@ -103,13 +103,30 @@ export function lazyRequire(text: string): string {
   return text.replace(EAGER_REQUIRE, LAZY_REQUIRE);
 }
 
-/** Applies `lazyRequire` to every file of the bundle in `out`. */
-async function makeRequireLazy(out: string): Promise<void> {
-  for (const file of await listFiles(out, ["."])) {
+/**
+ * A bundled file whose imports of other chunks (`import("./chunk.js")`, relative paths for which
+ * `isChunk` is true) are computed. Deno reads and parses every literal dynamic import of a module
+ * it loads, so the 3.4 MB tokenizer chunk would be parsed by each `exec` that never counts a
+ * token; a computed one is read when it runs.
+ */
+export function computedImports(text: string, isChunk: (path: string) => boolean): string {
+  return text.replace(
+    /\bimport\("(\.\.?\/[^"\n]+\.js)"\)/g,
+    (call, path: string) =>
+      isChunk(path) ? `import(new URL(${JSON.stringify(path)}, import.meta.url).href)` : call,
+  );
+}
+
+/** Applies `lazyRequire` and `computedImports` to every file of the bundle in `out`. */
+async function rewriteChunks(out: string): Promise<void> {
+  const files = (await listFiles(out, ["."])).map((file) => join(out, file));
+  const chunks = new Set(files);
+  for (const file of files) {
     if (!file.endsWith(".js")) continue;
-    const text = await Deno.readTextFile(join(out, file));
-    const lazy = lazyRequire(text);
-    if (lazy !== text) await Deno.writeTextFile(join(out, file), lazy);
+    const text = await Deno.readTextFile(file);
+    const isChunk = (path: string) => chunks.has(join(dirname(file), path));
+    const rewritten = computedImports(lazyRequire(text), isChunk);
+    if (rewritten !== text) await Deno.writeTextFile(file, rewritten);
   }
 }
 
@@ -192,7 +209,7 @@ export async function buildBundle(root: string, cache: string): Promise<string> 
       try {
         await stageSources(root, join(temp, "src"));
         await runBundler(bundleArgs(join(temp, "src"), join(temp, "out")));
-        await makeRequireLazy(join(temp, "out"));
+        await rewriteChunks(join(temp, "out"));
         // Another launch may have built the same bundle meanwhile: then its copy stays.
         await Deno.rename(join(temp, "out"), join(cache, name)).catch(async (error) => {
           if (!await Deno.stat(main).then(() => true, () => false)) throw error;

@@ -10,7 +10,7 @@ import { bundledProgram } from "../sandbox/bundled_program.ts";
 import { need } from "../sandbox/_test_requires.ts";
 import { startFakeProvider } from "../tests/fake_provider/server.ts";
 import { fakeProviderConfig } from "./bench/_measure.ts";
-import { HASHED, lazyRequire, pinModuleUrl } from "./bundle.ts";
+import { computedImports, HASHED, lazyRequire, pinModuleUrl } from "./bundle.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const VERSION_LINE = /^interpreter \S+ \(commit \S+\)\n$/;
@@ -87,6 +87,18 @@ Deno.test("lazyRequire defers deno bundle's require until a package calls it", (
   assert.equal(lazyRequire("var a = 1;\n"), "var a = 1;\n");
 });
 
+Deno.test("computedImports hides the bundle's own chunks from Deno's eager graph walk", () => {
+  const isChunk = (path: string) => path === "./chunk-A.js" || path === "../../chunk-B.js";
+  const text = 'await import("./chunk-A.js");\nawait import("../../chunk-B.js");\n' +
+    'await import("./other.js");\nawait import("node:crypto");\n';
+  assert.equal(
+    computedImports(text, isChunk),
+    'await import(new URL("./chunk-A.js", import.meta.url).href);\n' +
+      'await import(new URL("../../chunk-B.js", import.meta.url).href);\n' +
+      'await import("./other.js");\nawait import("node:crypto");\n',
+  );
+});
+
 Deno.test("bundledProgram finds programs beside a bundle's main.js, and only there", () => {
   const main = "file:///c/bundle-0123456789abcdef01234567/main.js";
   assert.equal(
@@ -114,6 +126,7 @@ Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt
     if (!entry.name.endsWith(".js")) continue;
     const text = await Deno.readTextFile(join(copy.cache, built.name, entry.name));
     assert.doesNotMatch(text, /from "node:module"/, `${entry.name} loads node:module eagerly`);
+    assert.doesNotMatch(text, /\bimport\("\.\/chunk-/, `${entry.name} imports a chunk literally`);
   }
 
   const again = await launch(copy, ["--version"]);
