@@ -6,6 +6,12 @@
  * Permission flags are baked into a compiled binary (reference/sandbox.md §1.6), so they come from
  * the same list `scripts/interpreter` uses, `sandbox/deno_flags.json`, `--no-prompt` included.
  * The commit is written to `lib/_build_info.json` for the build, then the file is restored.
+ *
+ * It compiles the sources, not `scripts/interpreter`'s bundle (scripts/bundle.ts): that bundle
+ * pins each module's `import.meta.url` to its file in this checkout, a path a binary on another
+ * machine does not have, while `deno compile` already stores every module transpiled in the
+ * binary and keeps V8's code cache on (no `--no-code-cache`). Release-binary start-up figures are
+ * measured on the release machine, where `deno compile` can fetch `denort`.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
