@@ -4,6 +4,10 @@
  * is removed on the host is unmounted in every sandbox, so whatever replaces it would be
  * writable there. Each entry (a symlink's target) stays open while held: its inode cannot be
  * reused by a new entry at the same path, so device and inode identify it for as long as needed.
+ *
+ * The look-ups (`lstat`, which opens nothing) are synchronous: one takes microseconds, where an
+ * asynchronous one costs tens of them, and they run several times for every sandboxed command.
+ * Opening stays asynchronous: a FIFO swapped in after the look-up would block the opener.
  */
 
 /** One path as it was when held. */
@@ -40,9 +44,11 @@ export class HeldPaths {
   }
 
   /** Whether every path still names the entry it named when held. */
-  async unchanged(): Promise<boolean> {
-    const now = await Promise.all(this.paths.map(look));
-    return now.every((entry, i) => entry !== undefined && same(this.entries[i], entry));
+  unchanged(): Promise<boolean> {
+    return Promise.resolve(this.paths.every((path, i) => {
+      const entry = look(path);
+      return entry !== undefined && same(this.entries[i], entry);
+    }));
   }
 
   release(): void {
@@ -73,32 +79,32 @@ function same(a: Entry, b: Entry): boolean {
 }
 
 /** The entry at `path` now (a symlink by its target); undefined when it cannot be told. */
-async function look(path: string): Promise<Entry | undefined> {
+function look(path: string): Entry | undefined {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(path);
+    info = Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
     return undefined;
   }
   if (!info.isSymlink) return identity(info);
   try {
-    const link = await Deno.realPath(path);
-    return { ...identity(await Deno.stat(link)), link };
+    const link = Deno.realPathSync(path);
+    return { ...identity(Deno.statSync(link)), link };
   } catch {
     return undefined;
   }
 }
 
 async function open(path: string, files: Deno.FsFile[]): Promise<Entry | undefined> {
-  const entry = await look(path);
+  const entry = look(path);
   if (entry?.kind !== "entry") return entry;
   if ((entry.mode & 0o170000) !== 0o040000 && (entry.mode & 0o170000) !== 0o100000) {
     return undefined;
   }
   const file = await Deno.open(entry.link ?? path, { read: true });
   files.push(file);
-  const opened = identity(await file.stat());
+  const opened = identity(file.statSync());
   return opened.dev === entry.dev && opened.ino === entry.ino ? entry : undefined;
 }
 

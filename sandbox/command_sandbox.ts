@@ -23,6 +23,13 @@ import { probeSignalReset, type SignalReset, withSignalReset } from "./_default_
 
 export type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";
 
+/**
+ * Sandboxes kept prepared ahead of the session's commands. Preparing one takes longer than a
+ * model round trip with a short command in it, so with one alone a quick session's every
+ * command would wait for its sandbox.
+ */
+const PREPARED_AHEAD = 3;
+
 /** What the session's sandbox is, for the banner, the prompt and the approval policy. */
 export interface SandboxStatus {
   mode: SandboxMode;
@@ -206,6 +213,7 @@ async function bwrapSandbox(
     watched: [...roots, ...roots.flatMap((r) => policy.protectedNames.map((n) => join(r, n)))],
     ended: () => guard.watch(),
     launcherPrefix,
+    depth: PREPARED_AHEAD,
   });
   return {
     status: bwrapStatus(policy, filterPath),

@@ -193,7 +193,8 @@ export class PlaceholderGuard implements AsyncDisposable {
    * folders with the placeholder mode, which another session may own, are looked at in full.
    */
   async #hold(path: string): Promise<string | "placeholder" | undefined> {
-    const now = await Deno.lstat(path).catch(notFound);
+    // Synchronous: it runs for every protected path before each command, and is quick.
+    const now = lstatNow(path);
     const held = this.#held.get(path);
     if (held) {
       if (now !== undefined && sameEntry(now, held.ino) && hasPlaceholderMode(now)) {
@@ -352,6 +353,14 @@ async function release(held: Held): Promise<void> {
 async function removeIfUnchanged(held: Held): Promise<boolean> {
   if (!(await isStill(held))) return false;
   return await Deno.remove(held.path).then(() => true, () => false);
+}
+
+function lstatNow(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    return notFound(error);
+  }
 }
 
 function notFound(error: unknown): undefined {

@@ -11,6 +11,10 @@
  * runner exits with its status, and the kernel ends every process left in the sandbox, as it
  * does for a sandbox made for the command.
  *
+ * With `depth` above 1, that many are kept prepared or in use, so that commands coming faster
+ * than one sandbox is prepared (a quick model's round trip is shorter than a preparation, and
+ * parallel calls come at once) find theirs ready; each still serves one command.
+ *
  * Each sandbox runs one command, never more: its private /tmp, processes, loopback sockets and
  * runner are gone before the next command starts in a fresh one, so one command cannot reach a
  * later one except through the writable roots, exactly as before. (A sandbox shared by all
@@ -69,6 +73,11 @@ export interface WarmOptions {
   idleMs?: number;
   /** Put before every spawned argv (tests run the sandboxes as another user). */
   launcherPrefix?: string[];
+  /**
+   * How many sandboxes to keep prepared ahead; default 1. More let commands that come faster
+   * than one sandbox is prepared (a quick model, parallel calls) find theirs ready.
+   */
+  depth?: number;
 }
 
 interface Prepared {
@@ -77,43 +86,51 @@ interface Prepared {
   held: HeldPaths;
 }
 
-/** The session's sandbox for its next command, prepared one at a time. */
+/** A sandbox being prepared, or prepared, for a command to come. */
+interface Slot {
+  promise: Promise<Prepared | undefined>;
+  /** Whether the sandbox has said it is ready. */
+  ready: boolean;
+}
+
+/** The session's sandboxes for its next commands, prepared `depth` at a time. */
 export class WarmSandboxes {
   readonly #opts: WarmOptions;
-  #next: Promise<Prepared | undefined> | undefined;
-  /** Settles when the last command taken has ended and the next sandbox is being prepared. */
+  readonly #depth: number;
+  /** Sandboxes prepared or being prepared, oldest first. */
+  #slots: Slot[] = [];
+  /** Settles when the last command taken has ended and the next sandboxes are being prepared. */
   #running: Promise<unknown> = Promise.resolve();
+  /** Commands running that found their sandbox ready (not in a burst). */
+  #calm = 0;
   #failures = 0;
   #disabled = false;
   #closed = false;
   #idle: ReturnType<typeof setTimeout> | undefined;
-  /** Whether `#next` has become ready. */
-  #readyNow = false;
-  /** The sandbox being prepared until it says it is ready. */
-  #starting: Deno.ChildProcess | undefined;
+  /** Sandboxes being prepared until they say they are ready. */
+  readonly #starting = new Set<Deno.ChildProcess>();
 
   constructor(opts: WarmOptions) {
     this.#opts = opts;
+    this.#depth = Math.max(1, opts.depth ?? 1);
   }
 
   /**
-   * Starts `req` in the prepared sandbox (waiting for it when it is still being prepared, or
-   * preparing one now) and returns its process: stdin closed, stdout and stderr piped, its own
+   * Starts `req` in the oldest prepared sandbox (waiting for it when it is still being prepared,
+   * or preparing one now) and returns its process: stdin closed, stdout and stderr piped, its own
    * process group. Undefined when there is none for it: the caller makes a sandbox itself.
    */
   async take(req: WarmRequest): Promise<PreparedProcess | undefined> {
     if (this.#closed || !warmable(req)) return undefined;
-    if (this.#next === undefined) this.#prepare();
+    if (this.#slots.length === 0) this.#fill(1);
+    const slot = this.#slots.shift()!;
     // Commands in a burst (one straight after another, or parallel calls) wait for their
-    // sandbox; then the next one is prepared while this command runs, not after it.
-    const burst = !this.#readyNow;
-    const next = this.#next;
-    this.#next = undefined;
-    this.#readyNow = false;
+    // sandbox; then the next ones are prepared while this command runs, not after it.
+    const burst = !slot.ready;
     clearTimeout(this.#idle);
-    const prepared = await next;
+    const prepared = await slot.promise;
     if (!prepared) {
-      this.#prepare();
+      this.#fill(1);
       return undefined;
     }
     const unchanged = await prepared.held.unchanged();
@@ -121,15 +138,19 @@ export class WarmSandboxes {
     const { child } = prepared;
     if (!unchanged || this.#closed || !(await this.#send(child, req))) {
       await this.#discard(child);
-      this.#prepare();
+      // The others were most likely prepared before the same change.
+      if (!unchanged) await this.retire();
+      this.#fill(1);
       return undefined;
     }
+    if (!burst) this.#calm++;
     this.#running = child.status.finally(() => {
-      // The next sandbox keeps the placeholders; once it ends, it says so.
-      this.#prepare();
-      if (!this.#next) this.#opts.ended();
+      if (!burst) this.#calm--;
+      // The next sandboxes keep the placeholders; once they end, they say so.
+      this.#fill();
+      if (this.#slots.length === 0) this.#opts.ended();
     });
-    if (burst) this.#prepare();
+    this.#fill();
     // A fresh stream: the runner's ready line was read from the first, which a body cannot use.
     const stdout = child.stdout.pipeThrough(new TransformStream<Uint8Array, Uint8Array>());
     const kill = (signal?: Deno.Signal) => child.kill(signal);
@@ -142,55 +163,65 @@ export class WarmSandboxes {
    */
   async ready(): Promise<boolean> {
     await this.#running;
-    return (await this.#next) !== undefined;
+    const first = this.#slots[0];
+    return first !== undefined && (await first.promise) !== undefined;
   }
 
-  /** Ends the prepared sandbox, if any, and waits until its process is gone. */
+  /** Ends the prepared sandboxes, if any, and waits until their processes are gone. */
   async retire(): Promise<void> {
     clearTimeout(this.#idle);
-    const next = this.#next;
-    this.#next = undefined;
-    this.#readyNow = false;
-    const prepared = await next;
-    if (prepared) {
-      prepared.held.release();
-      await this.#discard(prepared.child);
+    const slots = this.#slots;
+    this.#slots = [];
+    for (const slot of slots) {
+      const prepared = await slot.promise;
+      if (prepared) {
+        prepared.held.release();
+        await this.#discard(prepared.child);
+      }
     }
   }
 
-  /** Ends the prepared sandbox and prepares no more. */
+  /** Ends the prepared sandboxes and prepares no more. */
   async close(): Promise<void> {
     this.#closed = true;
-    // One still starting would be waited for: end it now.
-    if (this.#starting && !exited.has(this.#starting)) kill(this.#starting);
+    // Those still starting would be waited for: end them now.
+    for (const child of this.#starting) if (!exited.has(child)) kill(child);
     await this.retire();
   }
 
-  #prepare(): void {
-    if (this.#closed || this.#disabled || this.#next) return;
-    const next = this.#start().catch(() => undefined).then((prepared) => {
+  /**
+   * Prepares sandboxes until `depth` are prepared or under way, one fewer while a command that
+   * found its sandbox ready runs (its successor is prepared once it ends), and at least `min`.
+   */
+  #fill(min = 0): void {
+    const want = Math.max(min, this.#depth - (this.#calm > 0 ? 1 : 0));
+    while (!this.#closed && !this.#disabled && this.#slots.length < want) this.#prepareOne();
+  }
+
+  #prepareOne(): void {
+    const slot: Slot = { promise: Promise.resolve(undefined), ready: false };
+    slot.promise = this.#start().catch(() => undefined).then((prepared) => {
       this.#failures = prepared ? 0 : this.#failures + 1;
       if (this.#failures >= MAX_FAILURES) this.#disabled = true;
-      if (prepared && this.#next === next) {
-        this.#readyNow = true;
-        this.#waitIdle(next);
-        prepared.child.status.then(() => this.#died(next, prepared));
+      if (prepared && this.#slots.includes(slot)) {
+        slot.ready = true;
+        this.#waitIdle();
+        prepared.child.status.then(() => this.#died(slot, prepared));
       }
       return prepared;
     });
-    this.#next = next;
+    this.#slots.push(slot);
   }
 
   /** A prepared sandbox ended before a command came (killed from outside): prepare another. */
-  async #died(next: Promise<Prepared | undefined>, prepared: Prepared): Promise<void> {
-    if (this.#next !== next) return;
-    this.#next = undefined;
-    this.#readyNow = false;
-    clearTimeout(this.#idle);
+  async #died(slot: Slot, prepared: Prepared): Promise<void> {
+    const at = this.#slots.indexOf(slot);
+    if (at < 0) return;
+    this.#slots.splice(at, 1);
     prepared.held.release();
     await this.#discard(prepared.child);
     if (++this.#failures >= MAX_FAILURES) this.#disabled = true;
-    this.#prepare();
+    this.#fill(1);
   }
 
   async #start(): Promise<Prepared | undefined> {
@@ -217,10 +248,10 @@ export class WarmSandboxes {
       detached: true,
     }).spawn();
     child.status.then(() => exited.add(child));
-    this.#starting = child;
+    this.#starting.add(child);
     if (this.#closed) kill(child);
     const said = await withTimeout(readToken(child.stdout), READY_TIMEOUT_MS);
-    this.#starting = undefined;
+    this.#starting.delete(child);
     const held = said === READY ? await HeldPaths.hold(this.#opts.watched) : undefined;
     // Unchanged while bwrap made its binds, but for the placeholders made for it.
     if (!held || !sameBut(before, held, PLACEHOLDER_MODE) || this.#closed) {
@@ -234,10 +265,11 @@ export class WarmSandboxes {
     return { child, held };
   }
 
-  #waitIdle(next: Promise<Prepared | undefined>): void {
+  /** Ends the prepared sandboxes once none was taken for the idle time. */
+  #waitIdle(): void {
     clearTimeout(this.#idle);
     this.#idle = setTimeout(() => {
-      if (this.#next === next) this.retire().catch(() => {});
+      if (this.#slots.length > 0) this.retire().catch(() => {});
     }, this.#opts.idleMs ?? IDLE_MS);
     Deno.unrefTimer(this.#idle);
   }

@@ -69,6 +69,8 @@ export interface RecordedRequest {
   turn: number | null;
   /** Index of the route that served the request, with the `routes` option. */
   route?: number;
+  /** `performance.now()` when the request arrived, for benchmarks that time round trips. */
+  receivedAt?: number;
 }
 
 /** A request that broke an invariant, an `expect`, or ran past the end of the script. */
@@ -158,6 +160,7 @@ export function startFakeProvider(
 }
 
 async function handle(request: Request, state: State): Promise<Response> {
+  const receivedAt = performance.now();
   const path = new URL(request.url).pathname;
   const raw = await request.text();
   const parsed = parseJson(raw);
@@ -167,6 +170,7 @@ async function handle(request: Request, state: State): Promise<Response> {
     headers: Object.fromEntries(request.headers),
     body: parsed.ok ? parsed.value : raw,
     turn: null,
+    receivedAt,
   };
   state.requests.push(recorded);
   const wire = WIRES[path];
