@@ -4,7 +4,8 @@
  * (main.ts loads the last two by computed specifier). Each entry point's graph stays within its
  * module count and total bytes (our files and Deno-resolved modules; an npm package counts as the
  * specifiers we import from it) and names no npm package beyond its list. The budgets are the
- * graphs at issue 30's result plus 10%; raise one only with `scripts/bench/all` still on target.
+ * graphs at issue 30's result plus 10% (exec: 296 modules, 1,473,972 bytes); raise one only with
+ * `scripts/bench/all` still on target.
  * What a command needs later (MCP servers, hooks, checkpoints, Markdown, eval, review) is loaded
  * by `import()` where it is first used, which the static graph does not follow.
  */
@@ -23,29 +24,29 @@ interface Budget {
 }
 
 const BUDGETS: Record<string, Budget> = {
-  "--version": { modules: 7, bytes: 17714, npm: [] },
+  "--version": { modules: 8, bytes: 17715, npm: [] },
   exec: {
     module: "lib/modes/exec/exec.ts",
-    modules: 328,
-    bytes: 1620771,
+    modules: 326,
+    bytes: 1621370,
     npm: ["commander", "picomatch", "smol-toml", "zod"],
   },
   repl: {
     module: "lib/modes/repl/repl.ts",
-    modules: 363,
-    bytes: 1767792,
+    modules: 361,
+    bytes: 1768328,
     npm: ["commander", "picomatch", "smol-toml", "zod"],
   },
   acp: {
     module: "lib/modes/acp/acp.ts",
-    modules: 332,
-    bytes: 1645959,
+    modules: 330,
+    bytes: 1646495,
     npm: ["@agentclientprotocol/sdk", "commander", "picomatch", "smol-toml", "zod"],
   },
   "mcp-server": {
     module: "lib/modes/mcp_server/mcp_server.ts",
-    modules: 324,
-    bytes: 1595090,
+    modules: 323,
+    bytes: 1595625,
     npm: [
       "@agentclientprotocol/sdk",
       "@modelcontextprotocol/sdk",
