@@ -46,7 +46,9 @@ const STAGED = ["main.ts", "deno.json", "deno.lock", "lib", "sandbox"];
  * JSON file, which the bundler cannot resolve.
  */
 const EXTERNAL = ["marked-terminal"];
-/** How long a bundle that is no longer current is kept. */
+/** Bundles kept besides the current one, newest first, whether or not a process runs them. */
+const KEEP_RECENT = 2;
+/** Without /proc to tell which bundles run: how long one no longer current is kept. */
 const KEEP_UNUSED_MS = 24 * 3_600_000;
 
 /** Every file under `paths` (relative to `root`), sorted, as relative paths with "/". */
@@ -172,16 +174,44 @@ async function setCurrent(cache: string, name: string, since: Date): Promise<voi
 }
 
 /**
- * Removes bundles other than `current` unused for a day (a long session may still load chunks of
- * the bundle it started from; becoming current dates a bundle), and stale temporary folders.
+ * The bundles named on running processes' command lines (a session, its file helper), read from
+ * /proc; undefined where there is no /proc.
  */
-async function pruneOld(cache: string, current: string): Promise<void> {
+async function bundlesInUse(): Promise<Set<string> | undefined> {
+  const used = new Set<string>();
+  try {
+    for await (const entry of Deno.readDir("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+      for (const match of cmdline.matchAll(/\/(bundle-[0-9a-f]{24})\//g)) used.add(match[1]);
+    }
+  } catch {
+    return undefined;
+  }
+  return used;
+}
+
+/**
+ * Removes old bundles: not `current`, not among the `KEEP_RECENT` newest (a launch may have just
+ * read their name), and not run by a process (a long session loads chunks as it goes; without
+ * /proc, not used for `KEEP_UNUSED_MS`); and temporary folders of builds that died.
+ */
+export async function pruneOld(cache: string, current: string): Promise<void> {
+  const old: { name: string; time: number }[] = [];
   for await (const entry of Deno.readDir(cache)) {
     if (!entry.isDirectory || entry.name === current) continue;
-    if (!entry.name.startsWith("bundle-") && !entry.name.startsWith("tmp-")) continue;
     const info = await Deno.stat(join(cache, entry.name)).catch(() => undefined);
-    if (Date.now() - (info?.mtime?.getTime() ?? 0) < KEEP_UNUSED_MS) continue;
-    await Deno.remove(join(cache, entry.name), { recursive: true }).catch(() => {});
+    const time = info?.mtime?.getTime() ?? 0;
+    if (entry.name.startsWith("bundle-")) old.push({ name: entry.name, time });
+    if (entry.name.startsWith("tmp-") && Date.now() - time > KEEP_UNUSED_MS) {
+      await Deno.remove(join(cache, entry.name), { recursive: true }).catch(() => {});
+    }
+  }
+  const inUse = await bundlesInUse();
+  old.sort((a, b) => b.time - a.time);
+  for (const { name, time } of old.slice(KEEP_RECENT)) {
+    if (inUse ? inUse.has(name) : Date.now() - time < KEEP_UNUSED_MS) continue;
+    await Deno.remove(join(cache, name), { recursive: true }).catch(() => {});
   }
 }
 

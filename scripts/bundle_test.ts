@@ -10,7 +10,7 @@ import { bundledProgram } from "../sandbox/bundled_program.ts";
 import { need } from "../sandbox/_test_requires.ts";
 import { startFakeProvider } from "../tests/fake_provider/server.ts";
 import { fakeProviderConfig } from "./bench/_measure.ts";
-import { computedImports, HASHED, lazyRequire, pinModuleUrl } from "./bundle.ts";
+import { computedImports, HASHED, lazyRequire, pinModuleUrl, pruneOld } from "./bundle.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const VERSION_LINE = /^interpreter \S+ \(commit \S+\)\n$/;
@@ -235,5 +235,38 @@ Deno.test({
     assert.equal(provider.requests.length, 3, stderr);
     assert.match(JSON.stringify(provider.requests[1].body), /read-through-the-helper/);
     assert.equal(await Deno.readTextFile(join(work, "b.txt")), "ran-in-bwrap\n");
+  },
+});
+
+Deno.test({
+  name: "old bundles are removed unless current, among the two newest, or run by a process",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const cache = await Deno.makeTempDir({ prefix: "interpreter_bundle_prune_" });
+    const names = [0, 1, 2, 3, 4, 5].map((n) => `bundle-${String(n).repeat(24)}`);
+    for (const [age, name] of names.entries()) {
+      await Deno.mkdir(join(cache, name, "lib"), { recursive: true });
+      const when = new Date(Date.now() - age * 60_000);
+      await Deno.utime(join(cache, name), when, when);
+    }
+    // A session still running the oldest bundle, as its command line shows.
+    const session = new Deno.Command("bash", {
+      args: ["-c", "sleep 60; true", join(cache, names[5], "main.js")],
+    }).spawn();
+    try {
+      const deadline = Date.now() + 10_000;
+      const cmdline = () => Deno.readTextFile(`/proc/${session.pid}/cmdline`).catch(() => "");
+      while (!(await cmdline()).includes(names[5]) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await pruneOld(cache, names[3]);
+      const left = [];
+      for await (const entry of Deno.readDir(cache)) left.push(entry.name);
+      assert.deepEqual(left.sort(), [names[0], names[1], names[3], names[5]]);
+    } finally {
+      session.kill("SIGKILL");
+      await session.status;
+      await Deno.remove(cache, { recursive: true });
+    }
   },
 });
