@@ -1,5 +1,6 @@
 import type { ToolContext } from "./capability.ts";
-import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { preparedProcess, sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import { fileGlobMatcher } from "./glob_match.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 
@@ -69,34 +70,43 @@ export async function rgRecords(
   onRecord: (record: string) => boolean,
 ): Promise<void> {
   const argv = ["rg", ...(opts.filter === false ? [] : RG_FILTER_FLAGS), ...args];
-  const spec = await sandboxedSpawn(argv, { cwd: opts.cwd, env: ctx.env }, ctx);
-  const child = new Deno.Command(spec.cmd, {
-    args: spec.args,
-    cwd: opts.cwd,
-    env: spec.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: ctx.signal,
-  }).spawn();
+  const how = { cwd: opts.cwd, env: ctx.env };
+  // A sandbox prepared ahead saves making one (tens of ms, more than a small search takes).
+  const child = await preparedProcess(argv, how, ctx) ??
+    spawnRg(await sandboxedSpawn(argv, how, ctx), opts.cwd);
+  const kill = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* it had exited already */ }
+  };
+  ctx.signal.addEventListener("abort", kill, { once: true });
+  if (ctx.signal.aborted) kill();
   const stderr = new Response(child.stderr).arrayBuffer().catch(() => new ArrayBuffer(0));
   let finished = false;
   try {
     finished = await readRecords(child.stdout, opts.separator, onRecord);
   } finally {
-    if (!finished) {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* it had exited already */ }
-    }
+    if (!finished) kill();
     await child.status;
+    ctx.signal.removeEventListener("abort", kill);
   }
   const [status, err] = await Promise.all([child.status, stderr]);
   ctx.signal.throwIfAborted();
   if (finished && status.code > 1) {
     throw new Error(`rg failed: ${new TextDecoder().decode(err).trim()}`);
   }
+}
+
+function spawnRg(spec: SpawnSpec, cwd: string): Deno.ChildProcess {
+  return new Deno.Command(spec.cmd, {
+    args: spec.args,
+    cwd,
+    env: spec.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
 }
 
 /**
