@@ -1,14 +1,15 @@
 // deno-lint-ignore-file no-console -- the protocol front ends' log goes to stderr from here
 /**
  * The one stdio runner of the protocol front ends, `interpreter acp` and `interpreter mcp-server`:
- * JSON-RPC messages as newline-delimited JSON on stdin and stdout (the ACP SDK's codec, which
- * answers a line that is not JSON with a parse error). Stdout carries the protocol and nothing
+ * JSON-RPC messages as newline-delimited JSON on stdin and stdout (`_ndjson.ts`, which answers
+ * a line that is not JSON with a parse error). Stdout carries the protocol and nothing
  * else: whatever would be printed there goes to stderr, as do the log lines, each under the front
  * end's name. It serves until stdin ends, the protocol closes or a stop signal comes; then the
  * front end's owner of sessions is disposed (stopping its turns and closing its sessions while
  * the connection can still carry their last answers) and the connection is closed.
  */
-import { type AnyMessage, ndJsonStream } from "@agentclientprotocol/sdk";
+import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { ndJsonStream } from "./_ndjson.ts";
 
 /** One JSON-RPC message (request, response or notification) as read or written. */
 export type JsonRpcMessage = AnyMessage;
@@ -52,7 +53,7 @@ export async function serveStdio<T extends AsyncDisposable>(serve: StdioServe<T>
   const { stdin, stdout } = serve.stdio ??
     { stdin: Deno.stdin.readable, stdout: Deno.stdout.writable };
   const { promise: ended, resolve: end } = Promise.withResolvers<void>();
-  const codec = ndJsonStream(stdout, stdin);
+  const codec = ndJsonStream<JsonRpcMessage>(stdout, stdin);
   const messages = { readable: endingWith(codec.readable, end), writable: codec.writable };
   const owner = serve.open(log);
   let peer: StdioPeer | undefined;
