@@ -63,12 +63,14 @@ export async function rgSearch(q: GrepQuery, ctx: ToolContext): Promise<GrepHit[
   flags.push("--regexp", q.pattern, "--", ".");
   // A ripgrep --glob would override the ignore rules, so the glob filters its results here.
   const wanted = q.glob === undefined ? () => true : fileGlobMatcher(q.glob);
-  const hits: GrepHit[] = [];
+  // Every hit has a matching line, so the first limit + 1 hold what any mode can show.
+  const first = new FirstInPathOrder(q.limit + 1);
+  const take = (path: string) => first.wants(path) && wanted(path);
   const opts = { cwd: q.root, separator: 0 };
   if (q.mode === "files_with_matches") {
     await rgRecords(["--files-with-matches", ...flags], opts, ctx, (raw) => {
       const path = rgPath(raw);
-      if (wanted(path)) hits.push({ path, count: 0, lines: [] });
+      if (take(path)) first.add({ path, count: 0, lines: [] });
       return true;
     });
   } else {
@@ -76,19 +78,52 @@ export async function rgSearch(q: GrepQuery, ctx: ToolContext): Promise<GrepHit[
     // the previous file's count, a newline, then the next path.
     let path: string | undefined;
     await rgRecords(["--count", ...flags], opts, ctx, (raw) => {
-      if (path !== undefined) {
-        const nl = raw.indexOf("\n");
-        if (wanted(path)) hits.push({ path, count: Number(raw.slice(0, nl)), lines: [] });
-        raw = raw.slice(nl + 1);
+      const nl = path === undefined ? -1 : raw.indexOf("\n");
+      if (path !== undefined && take(path)) {
+        first.add({ path, count: Number(raw.slice(0, nl)), lines: [] });
       }
-      path = rgPath(raw);
+      path = rgPath(raw.slice(nl + 1));
       return true;
     });
     if (path) throw new Error(`rg failed: no count after "${path}"`);
   }
-  hits.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const hits = first.sorted();
   if (q.mode === "content") await rgLines(q, hits, ctx);
-  return hits.slice(0, Math.max(q.limit + 1, reach(q, hits)));
+  return hits;
+}
+
+const byPath = (a: GrepHit, b: GrepHit) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+
+/**
+ * The first `keep` hits in path order of hits given in any order (ripgrep prints files as its
+ * threads finish them). Once `keep` are held, a path that sorts after the last one held is
+ * turned away with one comparison, so a search of many files sorts only a few of them.
+ */
+class FirstInPathOrder {
+  readonly #keep: number;
+  #hits: GrepHit[] = [];
+  #bound: string | undefined;
+
+  constructor(keep: number) {
+    this.#keep = keep;
+  }
+
+  /** Whether a hit at `path` could be among the first; false means it needs no more work. */
+  wants(path: string): boolean {
+    return this.#bound === undefined || path < this.#bound;
+  }
+
+  add(hit: GrepHit): void {
+    this.#hits.push(hit);
+    if (this.#hits.length >= 2 * this.#keep) {
+      this.#hits = this.sorted();
+      this.#bound = this.#hits[this.#keep - 1].path;
+    }
+  }
+
+  sorted(): GrepHit[] {
+    return this.#hits.sort(byPath).slice(0, this.#keep);
+  }
 }
 
 /** How many hits, in path order, hold the first `limit + 1` lines (every match is a line). */
