@@ -184,7 +184,18 @@ Deno.test("INTERPRETER_BUNDLE=0 runs the sources and builds nothing", async () =
   const out = await launch(copy, ["--version"], { INTERPRETER_BUNDLE: "0" });
   assert.equal(out.code, 0, out.stderr);
   assert.match(out.stdout, VERSION_LINE);
+  assert.equal(out.stderr, "");
   await assert.rejects(Deno.stat(copy.cache));
+
+  // A cache folder that cannot be made: the sources run, and one note names the fix.
+  const blocked = join(copy.root, "deno.json", "cache");
+  const unwritable = await launch(copy, ["--version"], { INTERPRETER_BUNDLE_DIR: blocked });
+  assert.equal(unwritable.code, 0, unwritable.stderr);
+  assert.match(unwritable.stdout, VERSION_LINE);
+  assert.match(
+    unwritable.stderr,
+    /^note: [^\n]*cannot write [^\n]*INTERPRETER_BUNDLE_DIR[^\n]*\n$/,
+  );
 });
 
 /** Overwrites `file` in place, keeping its modification time, so the launcher sees no change. */
