@@ -10,8 +10,7 @@
 import type { EffectiveConfig } from "../config/mod.ts";
 import { type HookEvent, isNameList, matchesAll } from "../config/hooks_schema.ts";
 import { discoverHooks, type HookDefinition } from "./discovery.ts";
-import { type HookEffect, hookEffect } from "./hook_output.ts";
-import { runHookCommand } from "./run_hook.ts";
+import type { HookEffect } from "./hook_output.ts";
 import { grantTrust, readProjectTrust } from "../config/trust_store.ts";
 
 /** Claude Code's `permission_mode` values that ours map to. */
@@ -154,6 +153,11 @@ export class UserHooks implements HookHub {
     if (hooks.length === 0) return [];
     const input = this.#input(event, fields);
     const env = { ...this.#opts.env, CLAUDE_PROJECT_DIR: this.#projectRoot };
+    // The runner and the output reader load with the first hook that runs, not at start-up.
+    const [{ runHookCommand }, { hookEffect }] = await Promise.all([
+      import("./run_hook.ts"),
+      import("./hook_output.ts"),
+    ]);
     const effects = await Promise.all(hooks.map(async (hook) => {
       const result = await runHookCommand(hook.command, {
         cwd: this.#opts.cwd,

@@ -13,18 +13,7 @@ import type { TurnOutcome } from "../loop/events.ts";
 import type { Block } from "../model/message.ts";
 import { type HookSessionFacts, UserHooks } from "../hooks/user_hooks.ts";
 import { userHooksLink } from "../hooks/user_tool_link.ts";
-import {
-  compacted,
-  compactionVeto,
-  type CompactTrigger,
-  permissionAnswer,
-  promptContext,
-  sessionStartContext,
-  type SessionStartSource,
-  stopContinuation,
-  subagentStartContext,
-  subagentStopContinuation,
-} from "../hooks/session_events.ts";
+import type { CompactTrigger, SessionStartSource } from "../hooks/session_events.ts";
 import type { SubagentHooks } from "./subagent.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { SessionRelay } from "./relay.ts";
@@ -38,6 +27,20 @@ export interface SessionFacts {
   planMode: boolean;
   approvalPolicy: ApprovalPolicy;
 }
+
+/**
+ * The hooks' event handlers, loaded when a hook of theirs may run (`UserHooks.has()`): a session
+ * without hooks never loads them. Without such a hook each handler would answer "nothing".
+ */
+function events() {
+  return import("../hooks/session_events.ts");
+}
+
+/** PreCompact and PostCompact of a session with neither. */
+const NO_COMPACT_HOOKS = {
+  compactionVeto: (..._: unknown[]): Promise<string | undefined> => Promise.resolve(undefined),
+  compacted: (..._: unknown[]): Promise<void> => Promise.resolve(),
+};
 
 /** How many times in a row Stop hooks may keep one turn going before it ends anyway. */
 const MAX_STOP_CONTINUATIONS = 8;
@@ -79,8 +82,10 @@ export class SessionHooks {
       isHeldBack: agent.workspace.isHeldBack,
       warn,
     });
-    opts.relay.answerFirst((req, signal) =>
-      permissionAnswer(hub, req, { cwd: config.cwd, signal })
+    opts.relay.answerFirst(async (req, signal) =>
+      hub.has("PermissionRequest")
+        ? (await events()).permissionAnswer(hub, req, { cwd: config.cwd, signal })
+        : undefined
     );
     return new SessionHooks(hub, config.cwd, warn);
   }
@@ -103,7 +108,8 @@ export class SessionHooks {
 
   /** SessionStart: its context goes with the next prompt. */
   async started(source: SessionStartSource): Promise<void> {
-    this.#pending.push(...await sessionStartContext(this.hub, source));
+    if (!this.hub.has("SessionStart")) return;
+    this.#pending.push(...await (await events()).sessionStartContext(this.hub, source));
   }
 
   /**
@@ -119,6 +125,7 @@ export class SessionHooks {
     if (this.#pending.length === 0 && !this.hub.has("UserPromptSubmit")) return input;
     const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
     const text = blocks.flatMap((b) => b.type === "text" ? [b.text] : []).join("\n");
+    const { promptContext } = await events();
     const after = await promptContext(this.hub, text, signal).catch((error) => {
       if (signal.aborted) return undefined;
       throw error;
@@ -144,8 +151,9 @@ export class SessionHooks {
     const hub = this.hub;
     if (!hub.has("SubagentStart") && !hub.has("SubagentStop")) return undefined;
     return {
-      started: (agent, signal) => subagentStartContext(hub, agent, signal),
-      stopping: (agent, signal) => subagentStopContinuation(hub, agent, signal),
+      started: async (agent, signal) => (await events()).subagentStartContext(hub, agent, signal),
+      stopping: async (agent, signal) =>
+        (await events()).subagentStopContinuation(hub, agent, signal),
       warn: this.#warn,
     };
   }
@@ -161,6 +169,7 @@ export class SessionHooks {
   ): Promise<TurnOutcome> {
     let outcome = await run();
     if (!this.hub.has("Stop")) return outcome;
+    const { stopContinuation } = await events();
     for (let times = 0; outcome.status === "completed" && !signal.aborted; times++) {
       const reason = await stopContinuation(this.hub, {
         active: times > 0,
@@ -192,6 +201,8 @@ export class SessionHooks {
     signal: AbortSignal,
     compact: () => Promise<void>,
   ): Promise<void> {
+    const hooked = this.hub.has("PreCompact") || this.hub.has("PostCompact");
+    const { compactionVeto, compacted } = hooked ? await events() : NO_COMPACT_HOOKS;
     const veto = await compactionVeto(this.hub, trigger, signal);
     if (veto !== undefined) {
       this.#warn(`A PreCompact hook called the compaction off: ${veto}`);
