@@ -77,11 +77,18 @@ export function isQuick(args: string[] = Deno.args): boolean {
 
 /**
  * The line `scripts/bench/all` gathers: `bench: <figure> <value> (target <= <target>) ok|MISS`.
- * `unit` is "x" for ratios; absolute limits give theirs (e.g. "MiB", shown with its sign).
+ * `unit` is "x" for ratios; absolute limits give theirs (e.g. "MiB"); `signed` shows a "+" (growth).
  */
-export function benchLine(figure: string, value: number, target: number, unit = "x"): string {
-  const shown = unit === "x" ? value.toFixed(2) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
-  const limit = unit === "x" ? String(target) : `+${target}`;
+export function benchLine(
+  figure: string,
+  value: number,
+  target: number,
+  unit = "x",
+  signed = false,
+): string {
+  const sign = (n: number) => signed && n >= 0 ? "+" : "";
+  const shown = unit === "x" ? value.toFixed(2) : `${sign(value)}${value.toFixed(1)}`;
+  const limit = `${sign(target)}${target}`;
   return `bench: ${figure} ${shown}${unit} (target <= ${limit}${unit}) ${
     value <= target ? "ok" : "MISS"
   }`;

@@ -177,7 +177,9 @@ async function main(args: string[]): Promise<number> {
       `per step in the ${STEPS.at(-1)}-step session (request to request, medians): ` +
         `${early.toFixed(1)} ms in the first tenth, ${late.toFixed(1)} ms in the last`,
     );
-    console.log(benchLine(`long session ${STEPS[2]} steps RSS growth`, growth, TARGET_MIB, "MiB"));
+    console.log(
+      benchLine(`long session ${STEPS[2]} steps RSS growth`, growth, TARGET_MIB, "MiB", true),
+    );
     console.log(
       benchLine(
         `long session ${STEPS.at(-1)} steps per-step time last/first tenth`,
