@@ -2,19 +2,22 @@
 /**
  * Start time of the file-tool helper (spawn to first answer, median of 10) and the round trip
  * of a small read (mean of 2000 sequential calls), under bwrap, with Deno permissions only,
- * and in process for comparison.
+ * and in process for comparison. Target: a round trip under bwrap at most 1.3x one with Deno
+ * permissions only (the sandbox's share, as for commands). Quick mode (BENCH_QUICK=1 or
+ * --quick): 5 starts, 500 calls.
  *
- *   deno run -A scripts/bench/fs_helper.ts
+ *   deno run -A scripts/bench/fs_helper.ts [--quick]
  */
 import { join } from "node:path";
 import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "../../sandbox/bwrap_args.ts";
 import { type FileSystem, inProcessFs } from "../../sandbox/file_system.ts";
 import { startFsHelper } from "../../sandbox/fs_helper_client.ts";
 import { probeBubblewrap } from "../../sandbox/probe.ts";
-import { median, ms } from "./_measure.ts";
+import { benchLine, isQuick, median, ms } from "./_measure.ts";
 
-const STARTS = 10;
-const TRIPS = 2000;
+const STARTS = isQuick() ? 5 : 10;
+const TRIPS = isQuick() ? 500 : 2000;
+const TARGET_RATIO = 1.3;
 
 async function roundTripUs(fs: FileSystem, path: string): Promise<number> {
   for (let i = 0; i < 100; i++) await fs.readFile(path);
@@ -23,7 +26,12 @@ async function roundTripUs(fs: FileSystem, path: string): Promise<number> {
   return (performance.now() - start) * 1000 / TRIPS;
 }
 
-async function measure(label: string, policy: SandboxPolicy, file: string, bwrap?: string) {
+async function measure(
+  label: string,
+  policy: SandboxPolicy,
+  file: string,
+  bwrap?: string,
+): Promise<number> {
   const starts: number[] = [];
   for (let i = 0; i < STARTS; i++) {
     const t0 = performance.now();
@@ -33,6 +41,7 @@ async function measure(label: string, policy: SandboxPolicy, file: string, bwrap
   await using fs = await startFsHelper({ policy, bwrap });
   const us = await roundTripUs(fs, file);
   console.log(`${label.padEnd(24)} start ${ms(median(starts))}   round trip ${us.toFixed(0)} µs`);
+  return us;
 }
 
 async function main(): Promise<void> {
@@ -48,11 +57,23 @@ async function main(): Promise<void> {
       privateTmp: true,
     };
     const probe = await probeBubblewrap();
-    if (probe.ok) await measure("helper under bwrap", policy, file, probe.bwrap);
-    else console.log(`helper under bwrap     skipped: ${probe.failure.message}`);
-    await measure("helper, Deno flags only", policy, file);
+    const sandboxed = probe.ok
+      ? await measure("helper under bwrap", policy, file, probe.bwrap)
+      : undefined;
+    if (!probe.ok) console.log(`helper under bwrap     skipped: ${probe.failure.message}`);
+    const flagsOnly = await measure("helper, Deno flags only", policy, file);
     const us = await roundTripUs(inProcessFs, file);
     console.log(`${"in process".padEnd(24)} start ${ms(0)}   round trip ${us.toFixed(0)} µs`);
+    console.log(`load ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);
+    if (sandboxed !== undefined) {
+      console.log(
+        benchLine(
+          "file helper round trip, bwrap / Deno flags only",
+          sandboxed / flagsOnly,
+          TARGET_RATIO,
+        ),
+      );
+    }
   } finally {
     await Deno.remove(ws, { recursive: true });
   }
