@@ -33,8 +33,8 @@ const BUDGETS: Record<string, Budget> = {
   },
   repl: {
     module: "lib/modes/repl/repl.ts",
-    modules: 357,
-    bytes: 1753264,
+    modules: 341,
+    bytes: 1686961,
     npm: ["commander", "picomatch", "smol-toml", "zod"],
   },
   acp: {

@@ -5,8 +5,7 @@
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { formatDuration } from "../term/duration.ts";
 import type { Style } from "../term/style.ts";
-import { type ReviewBase, runReviewTurn, withReviewSession } from "../../review/review.ts";
-import { pickReviewTarget } from "./review_picker.ts";
+import type { ReviewBase } from "../../review/review.ts";
 import {
   type PromptOutcome,
   reconfigured,
@@ -18,16 +17,9 @@ import { colorDiff } from "./render.ts";
 import { nearestName } from "../../nearest.ts";
 import { formatCost } from "../term/status_line.ts";
 import type { RawTerminal } from "./list_picker.ts";
-import { HOOKS_COMMAND } from "./hooks_command.ts";
-import { INIT_COMMAND } from "./init_command.ts";
-import { MCP_COMMAND } from "./mcp_command.ts";
-import { MODEL_COMMAND } from "./model_command.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
-import { PERMISSIONS_COMMAND } from "./permissions_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
 import { isPromptCommand, promptHelpLines, runPromptCommand } from "./mcp_prompt_command.ts";
-import { REWIND_COMMANDS } from "./rewind_command.ts";
-import { SKILLS_COMMAND } from "./skills_command.ts";
 
 /** What a command can reach. */
 export interface CommandContext {
@@ -71,6 +63,17 @@ interface Command {
 
 const LATER: string[] = [];
 
+/**
+ * A command whose module loads when it first runs, so that the REPL's prompt does not wait for
+ * it; its name and summary (for /help) are the module's own (commands_test.ts compares them).
+ */
+function deferred(name: string, summary: string, load: () => Promise<Command>): Command {
+  return { name, summary, run: async (arg, ctx) => await (await load()).run(arg, ctx) };
+}
+
+const rewindCommand = (name: string) => () =>
+  import("./rewind_command.ts").then((m) => m.REWIND_COMMANDS.find((c) => c.name === name)!);
+
 const COMMANDS: Command[] = [
   {
     name: "help",
@@ -82,11 +85,28 @@ const COMMANDS: Command[] = [
     summary: "provider, model, harness, sandbox, session and context",
     run: status,
   },
-  MODEL_COMMAND,
+  deferred(
+    "model",
+    "pick a model, or switch: /model NAME or PROVIDER/NAME (NAME! if it is not listed)",
+    () => import("./model_command.ts").then((m) => m.MODEL_COMMAND),
+  ),
   { name: "harness", summary: "list the harnesses, or switch: /harness ID", run: harness },
-  PERMISSIONS_COMMAND,
+  deferred(
+    "permissions",
+    "the sandbox mode and approval policy; /permissions MODE or POLICY changes them",
+    () => import("./permissions_command.ts").then((m) => m.PERMISSIONS_COMMAND),
+  ),
   { name: "diff", summary: "the working tree against HEAD, untracked files included", run: diff },
-  ...REWIND_COMMANDS,
+  deferred(
+    "undo",
+    "undo the last turn: restore the files it changed, take it out of the conversation",
+    rewindCommand("undo"),
+  ),
+  deferred(
+    "rewind",
+    "go back to before a turn: its code, the conversation, or both",
+    rewindCommand("rewind"),
+  ),
   {
     name: "review",
     summary: "review changes in a fresh read-only session: pick what, or /review INSTRUCTIONS",
@@ -96,17 +116,38 @@ const COMMANDS: Command[] = [
   { name: "stop", summary: "stop a background job: /stop ID", run: stop },
   { name: "new", summary: "start a fresh session with the same settings", run: fresh },
   { name: "compact", summary: "summarize the history to free context", run: compact },
-  INIT_COMMAND,
+  deferred(
+    "init",
+    "study the repository and write a first AGENTS.md (asks before replacing one)",
+    () => import("./init_command.ts").then((m) => m.INIT_COMMAND),
+  ),
   PLAN_COMMAND,
   { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
   ...FORK_COMMANDS,
   { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
-  SKILLS_COMMAND,
-  MCP_COMMAND,
-  HOOKS_COMMAND,
+  deferred(
+    "skills",
+    "the skills found, with their descriptions and where each comes from",
+    () => import("./skills_command.ts").then((m) => m.SKILLS_COMMAND),
+  ),
+  deferred(
+    "mcp",
+    "MCP servers: state, transport and tools; /mcp ID shows one in full",
+    () => import("./mcp_command.ts").then((m) => m.MCP_COMMAND),
+  ),
+  deferred(
+    "hooks",
+    "hooks: event, matcher, command, source and trust; /hooks trust N|all",
+    () => import("./hooks_command.ts").then((m) => m.HOOKS_COMMAND),
+  ),
   { name: "exit", summary: "leave (also /quit, Ctrl-D)", run: () => "exit" },
   { name: "quit", summary: "leave", run: () => "exit" },
 ];
+
+/** Each command's name and summary, as /help lists them. */
+export function commandSummaries(): { name: string; summary: string }[] {
+  return COMMANDS.map(({ name, summary }) => ({ name, summary }));
+}
 
 /** True when `line` is a slash command rather than a message. */
 export function isCommand(line: string): boolean {
@@ -203,6 +244,10 @@ async function diff(_: string, ctx: CommandContext): Promise<void> {
 
 async function review(arg: string, ctx: CommandContext): Promise<void> {
   const { style } = ctx;
+  const [{ pickReviewTarget }, { runReviewTurn, withReviewSession }] = await Promise.all([
+    import("./review_picker.ts"),
+    import("../../review/review.ts"),
+  ]);
   const target = arg
     ? { kind: "custom" as const, instructions: arg }
     : await pickReviewTarget({ git: ctx.session().git, print: ctx.print, ask: ctx.ask, style });
