@@ -190,11 +190,14 @@ export class WarmSandboxes {
   }
 
   /**
-   * Prepares sandboxes until `depth` are prepared or under way, one fewer while a command that
-   * found its sandbox ready runs (its successor is prepared once it ends), and at least `min`.
+   * Prepares sandboxes until `depth` are prepared or under way, and at least `min`. With depth 1,
+   * none while a command that found its sandbox ready runs: its successor is prepared once it
+   * ends, beside the model's answer. With more, the refill starts as the command does, while the
+   * agent waits for it anyway: spawning forks the agent, which stalls it for a few milliseconds
+   * that would otherwise fall between the command's end and the next model request.
    */
   #fill(min = 0): void {
-    const want = Math.max(min, this.#depth - (this.#calm > 0 ? 1 : 0));
+    const want = Math.max(min, this.#depth - (this.#depth === 1 && this.#calm > 0 ? 1 : 0));
     while (!this.#closed && !this.#disabled && this.#slots.length < want) this.#prepareOne();
   }
 
