@@ -7,11 +7,8 @@
 import { terminalText } from "../../approval/visible.ts";
 import type { SessionConfig } from "../../session/open.ts";
 import { needsFirstRun } from "../../config/provider_setup.ts";
-import { runFirstRun } from "./first_run.ts";
 import type { ReplInput } from "./input.ts";
-import { askForMissingKey } from "./key_setup.ts";
 import type { Transcript } from "./render.ts";
-import { readSecret } from "./secret_input.ts";
 
 /** What the provider setup uses of the REPL. */
 export interface ProviderSetupParts {
@@ -45,6 +42,8 @@ export class ProviderSetup {
     const chosen = c.model || c.oss || c.profile || (c.overrides?.length ?? 0) > 0;
     if (resuming || !term.interactive || chosen) return;
     if (!(await needsFirstRun(home, env))) return;
+    // The setup's modules load only when it is offered.
+    const { runFirstRun } = await import("./first_run.ts");
     const picked = await runFirstRun(home, {
       // It lists the model names the local servers report.
       print: (text) => transcript.lines([terminalText(text)]),
@@ -54,10 +53,14 @@ export class ProviderSetup {
   }
 
   /** A provider key that is missing is asked for on a terminal, unless the setup was skipped. */
-  enterKey(error: unknown): Promise<boolean> {
+  async enterKey(error: unknown): Promise<boolean> {
     const { home, input, term, transcript, write } = this.#p;
-    if (!term.interactive || this.#skipped) return Promise.resolve(false);
-    return askForMissingKey(error, home, {
+    if (!term.interactive || this.#skipped) return false;
+    const [{ askForMissingKey }, { readSecret }] = await Promise.all([
+      import("./key_setup.ts"),
+      import("./secret_input.ts"),
+    ]);
+    return await askForMissingKey(error, home, {
       print: (text) => transcript.lines([terminalText(text)]),
       readSecret: (prompt) => readSecret(input, prompt, { write, lineEditing: !term.plain }),
     });
