@@ -90,7 +90,8 @@ function xmlText(text: string): string {
 export async function parseSkillFile(text: string): Promise<SkillFile | undefined> {
   const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) return undefined;
-  const data = await yamlData(m[1]) ?? await yamlData(quotePlainValues(m[1]));
+  const data = plainFrontMatter(m[1]) ?? await yamlData(m[1]) ??
+    await yamlData(quotePlainValues(m[1]));
   const meta: Record<string, string> = {};
   if (typeof data === "object" && data !== null && !Array.isArray(data)) {
     for (const [key, value] of Object.entries(data)) {
@@ -99,6 +100,26 @@ export async function parseSkillFile(text: string): Promise<SkillFile | undefine
   }
   const body = text.slice(m[0].length).replace(/^\s*\n/, "");
   return data === undefined ? { meta, body, invalidYaml: true } : { meta, body };
+}
+
+/** A plain scalar YAML reads as text, not as a number, boolean or null, nor as anything else. */
+const PLAIN_TEXT = /^(?![-+.\d]|(?:true|false|null|~)$)[^\s"'|>[\]{}&*!#%@`,?:][^#]*$/i;
+
+/**
+ * The front matter as `yamlData()` reads it when each line is `key: text` with a plain value
+ * that YAML takes as text (no quotes, lists, numbers, comments or `: `), which most SKILL.md
+ * files are; undefined for anything else. It spares loading the YAML parser at start-up.
+ */
+export function plainFrontMatter(text: string): Record<string, string> | undefined {
+  const data: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$/.exec(line);
+    if (!m || Object.hasOwn(data, m[1]) || !PLAIN_TEXT.test(m[2]) || m[2].includes(": ")) {
+      return undefined;
+    }
+    data[m[1]] = m[2];
+  }
+  return data;
 }
 
 /** The value of a YAML document; undefined when it has errors or too many aliases. */

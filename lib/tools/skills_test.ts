@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
-import { parseSkillFile, type SkillInfo, skillList, skillLoad, skillsListing } from "./skills.ts";
+import {
+  parseSkillFile,
+  plainFrontMatter,
+  type SkillInfo,
+  skillList,
+  skillLoad,
+  skillsListing,
+} from "./skills.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 
 const skill = (name: string, description: string, body = `# ${name}\n`) =>
@@ -120,4 +127,38 @@ Deno.test("control: a context that offers no skills has none, whatever lies on d
     () => skillLoad.run({ name: "pdf" }, ws.ctx),
     (err) => err instanceof ToolError && /No skills are installed/.test(err.hint ?? ""),
   );
+});
+
+Deno.test("plainFrontMatter() reads simple front matter as the YAML parser does, and leaves the rest to it", async () => {
+  const { parse } = await import("yaml");
+  const simple = [
+    "name: pdf\ndescription: Fill in PDF forms, and read them",
+    'name: a-b\ndescription: Uses [brackets] {braces}, commas and "quotes" inside\nlicense: MIT',
+    "name: x\ndescription: yes or no\ncompatibility: Claude Code, on or off  ",
+    "name: x\r\ndescription: ends with a colon:",
+  ];
+  for (const text of simple) {
+    const fast = plainFrontMatter(text);
+    assert.ok(fast, text);
+    const yaml = parse(text.replace(/ends with a colon:/, '"ends with a colon:"'));
+    assert.deepEqual(
+      fast,
+      Object.fromEntries(Object.entries(yaml).map(([k, v]) => [k, String(v)])),
+    );
+  }
+  // Control: what YAML would read as something else than the text as written.
+  const other = [
+    "name: x\nversion: 1.0",
+    "name: x\nenabled: true",
+    "name: x\nnothing: null",
+    "name: x\ndescription: text # a comment",
+    "name: x\ndescription: 'quoted'",
+    "name: x\ntags:\n  - a",
+    "name: x\ndescription: has: a colon",
+    "name: x\nname: y",
+    "name: x\n\ndescription: after a blank line",
+    "name: x\ndescription: >\n  folded",
+    "name: x\nempty:",
+  ];
+  for (const text of other) assert.equal(plainFrontMatter(text), undefined, text);
 });
