@@ -148,7 +148,9 @@ export function rgPath(raw: string): string {
 
 /**
  * Files under `root` (relative, `/`-separated) from `rg --files`, filtered by `glob` here: a
- * ripgrep `--glob` would override the ignore rules and list hidden and ignored files.
+ * ripgrep `--glob` would override the ignore rules and list hidden and ignored files. Where the
+ * glob's last segment is plain enough, ripgrep first narrows the listing to file names that
+ * segment matches (a file type, which applies after the ignore rules), so few paths come back.
  */
 export async function rgFiles(
   root: string,
@@ -156,11 +158,33 @@ export async function rgFiles(
   ctx: ToolContext,
 ): Promise<string[]> {
   const match = opts.glob === undefined ? () => true : fileGlobMatcher(opts.glob);
+  const name = opts.glob === undefined ? undefined : nameFilter(opts.glob);
+  // A file type lists hidden files whose names match; the ignore rules never list them.
+  const typed = name === undefined ? [] : ["--type-add", `glob:${name}`, "--type", "glob"];
+  const visible = (path: string) =>
+    name === undefined || !path.slice(path.lastIndexOf("/") + 1).startsWith(".");
   const out: string[] = [];
-  await rgRecords(["--files", "--null", "--", "."], { cwd: root, separator: 0 }, ctx, (raw) => {
+  const args = ["--files", ...typed, "--null", "--", "."];
+  await rgRecords(args, { cwd: root, separator: 0 }, ctx, (raw) => {
     const path = rgPath(raw);
-    if (match(path)) out.push(path);
+    if (match(path) && visible(path)) out.push(path);
     return true;
   });
   return out;
+}
+
+/**
+ * The last segment of a file glob when every file the glob matches has a name it matches in
+ * ripgrep's file-type syntax too: literal characters, `*`, `?` and one level of `{a,b}`. Else
+ * undefined (a negated or folder glob, classes, escapes, extglobs, nested or `/`-spanning braces).
+ */
+function nameFilter(glob: string): string | undefined {
+  if (glob.startsWith("!") || glob.endsWith("/")) return undefined;
+  const last = glob.slice(glob.lastIndexOf("/") + 1);
+  const plain = "[\\w.\\- *?]";
+  const segment = new RegExp(`^(?:${plain}|\\{${plain}+(?:,${plain}+)*\\})+$`);
+  const before = glob.slice(0, glob.length - last.length);
+  // Braces in the folders part might span the last `/`.
+  if (!segment.test(last) || /[{}]/.test(before) || last.includes("**")) return undefined;
+  return last;
 }
