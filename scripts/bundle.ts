@@ -19,7 +19,9 @@
  *
  * Bundled modules share the URL of their chunk, so before bundling, each `import.meta.url` in a
  * copy of lib/ and sandbox/ is replaced by the original file's URL: files a module finds beside
- * itself (harnesses, texts, the git commit) are still found in the checkout.
+ * itself (harnesses, texts, the git commit) are still found in the checkout. After bundling, the
+ * output is rewritten (`rewriteChunks`): Node's built-ins load only when a package requires one,
+ * imports of chunks are computed, and an import of a CommonJS package's chunk gets its names.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -106,28 +108,49 @@ export function lazyRequire(text: string): string {
 }
 
 /**
+ * A chunk that is a CommonJS package imported dynamically: the bundler gives it only
+ * `export default require_x();`, so the names Deno's own loader would export beside `default`
+ * (`parseDocument` of yaml, `Ajv` of ajv) are missing unless the importer adds them.
+ */
+export function isCommonJsChunk(text: string): boolean {
+  return /^export default require_\w+\(\);\s*$/m.test(text) &&
+    text.match(/^export\b/gm)?.length === 1;
+}
+
+/** What an import of a CommonJS chunk resolves to: its exports by name, and as `default`. */
+const COMMONJS_NAMESPACE = ".then((m) => ({ ...m.default, default: m.default }))";
+
+/**
  * A bundled file whose imports of other chunks (`import("./chunk.js")`, relative paths for which
  * `isChunk` is true) are computed. Deno reads and parses every literal dynamic import of a module
  * it loads, so the 3.4 MB tokenizer chunk would be parsed by each `exec` that never counts a
- * token; a computed one is read when it runs.
+ * token; a computed one is read when it runs. An import of a chunk for which `isCommonJs` is true
+ * also gets the package's named exports, as Deno gives them when it runs the sources.
  */
-export function computedImports(text: string, isChunk: (path: string) => boolean): string {
-  return text.replace(
-    /\bimport\("(\.\.?\/[^"\n]+\.js)"\)/g,
-    (call, path: string) =>
-      isChunk(path) ? `import(new URL(${JSON.stringify(path)}, import.meta.url).href)` : call,
-  );
+export function computedImports(
+  text: string,
+  isChunk: (path: string) => boolean,
+  isCommonJs: (path: string) => boolean = () => false,
+): string {
+  return text.replace(/\bimport\("(\.\.?\/[^"\n]+\.js)"\)/g, (call, path: string) => {
+    if (!isChunk(path)) return call;
+    const computed = `import(new URL(${JSON.stringify(path)}, import.meta.url).href)`;
+    return isCommonJs(path) ? computed + COMMONJS_NAMESPACE : computed;
+  });
 }
 
 /** Applies `lazyRequire` and `computedImports` to every file of the bundle in `out`. */
 async function rewriteChunks(out: string): Promise<void> {
   const files = (await listFiles(out, ["."])).map((file) => join(out, file));
-  const chunks = new Set(files);
+  const texts = new Map<string, string>();
   for (const file of files) {
-    if (!file.endsWith(".js")) continue;
-    const text = await Deno.readTextFile(file);
-    const isChunk = (path: string) => chunks.has(join(dirname(file), path));
-    const rewritten = computedImports(lazyRequire(text), isChunk);
+    if (file.endsWith(".js")) texts.set(file, await Deno.readTextFile(file));
+  }
+  const commonJs = new Set([...texts].filter(([, text]) => isCommonJsChunk(text)).map(([f]) => f));
+  for (const [file, text] of texts) {
+    const isChunk = (path: string) => texts.has(join(dirname(file), path));
+    const isCommonJs = (path: string) => commonJs.has(join(dirname(file), path));
+    const rewritten = computedImports(lazyRequire(text), isChunk, isCommonJs);
     if (rewritten !== text) await Deno.writeTextFile(file, rewritten);
   }
 }
@@ -146,9 +169,8 @@ async function stageSources(root: string, stage: string): Promise<void> {
   }
 }
 
-/** The `deno bundle` arguments for the staged copy at `stage`, written to `out`. */
-export function bundleArgs(stage: string, out: string): string[] {
-  const entries = ["main.ts", ...Object.values(ENTRY_MODULES)].map((file) => join(stage, file));
+/** The `deno bundle` arguments for `entries` (paths) under `config` (deno.json), into `out`. */
+function bundleArgs(entries: string[], config: string, out: string): string[] {
   return [
     "bundle",
     "--quiet",
@@ -158,7 +180,7 @@ export function bundleArgs(stage: string, out: string): string[] {
     "--code-splitting",
     ...EXTERNAL.flatMap((name) => ["--external", name]),
     "--config",
-    join(stage, "deno.json"),
+    config,
     "--outdir",
     out,
     ...entries,
@@ -215,6 +237,15 @@ export async function pruneOld(cache: string, current: string): Promise<void> {
   }
 }
 
+/**
+ * Bundles `entries` under `config` into `out` as `scripts/interpreter`'s bundle is: the bundler's
+ * output, then `rewriteChunks`. Throws with the bundler's output when it fails.
+ */
+export async function bundleInto(entries: string[], config: string, out: string): Promise<void> {
+  await runBundler(bundleArgs(entries, config, out));
+  await rewriteChunks(out);
+}
+
 /** Runs `deno bundle`; throws with its output when it fails. */
 async function runBundler(args: string[]): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
@@ -237,9 +268,10 @@ export async function buildBundle(root: string, cache: string): Promise<string> 
     if (!await Deno.stat(main).then(() => true, () => false)) {
       const temp = await Deno.makeTempDir({ dir: cache, prefix: "tmp-" });
       try {
-        await stageSources(root, join(temp, "src"));
-        await runBundler(bundleArgs(join(temp, "src"), join(temp, "out")));
-        await rewriteChunks(join(temp, "out"));
+        const stage = join(temp, "src");
+        await stageSources(root, stage);
+        const entries = ["main.ts", ...Object.values(ENTRY_MODULES)].map((f) => join(stage, f));
+        await bundleInto(entries, join(stage, "deno.json"), join(temp, "out"));
         // Another launch may have built the same bundle meanwhile: then its copy stays.
         await Deno.rename(join(temp, "out"), join(cache, name)).catch(async (error) => {
           if (!await Deno.stat(main).then(() => true, () => false)) throw error;

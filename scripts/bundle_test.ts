@@ -10,7 +10,15 @@ import { bundledProgram } from "../sandbox/bundled_program.ts";
 import { need } from "../sandbox/_test_requires.ts";
 import { startFakeProvider } from "../tests/fake_provider/server.ts";
 import { fakeProviderConfig } from "./bench/_measure.ts";
-import { computedImports, HASHED, lazyRequire, pinModuleUrl, pruneOld } from "./bundle.ts";
+import {
+  bundleInto,
+  computedImports,
+  HASHED,
+  isCommonJsChunk,
+  lazyRequire,
+  pinModuleUrl,
+  pruneOld,
+} from "./bundle.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 const VERSION_LINE = /^interpreter \S+ \(commit \S+\)\n$/;
@@ -97,6 +105,92 @@ Deno.test("computedImports hides the bundle's own chunks from Deno's eager graph
       'await import(new URL("../../chunk-B.js", import.meta.url).href);\n' +
       'await import("./other.js");\nawait import("node:crypto");\n',
   );
+});
+
+Deno.test("computedImports gives an import of a CommonJS chunk the package's names", async () => {
+  const chunk =
+    'import {\n  require_dist\n} from "./chunk-C.js";\nexport default require_dist();\n';
+  assert.ok(isCommonJsChunk(chunk));
+  assert.ok(!isCommonJsChunk("export default require_x();\nexport { y };\n"));
+  assert.ok(!isCommonJsChunk("export default f();\n"));
+  const text = computedImports(
+    'const { a } = await import("./dist-A.js");\n',
+    () => true,
+    () => true,
+  );
+  const load = text.replace(/import\(new URL\([^)]*\)\.href\)/, "Promise.resolve(ns)");
+  const ns = { default: { a: 1, b: 2 } };
+  const got = await new Function("ns", `return (async () => { ${load} return a; })()`)(ns);
+  assert.equal(got, 1);
+});
+
+/** The npm packages the code imports dynamically (`await import("yaml")`), read from its sources. */
+async function dynamicallyImportedPackages(): Promise<string[]> {
+  const specs = new Set<string>();
+  const files = ["main.ts"];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const entry of Deno.readDir(join(REPO, dir))) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(rel);
+      else if (rel.endsWith(".ts") && !rel.endsWith("_test.ts")) files.push(rel);
+    }
+  };
+  await walk("lib");
+  await walk("sandbox");
+  const { imports } = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
+  const isPackage = (spec: string) =>
+    Object.hasOwn(imports, spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/"));
+  for (const file of files) {
+    const text = await Deno.readTextFile(join(REPO, file));
+    for (const m of text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)) {
+      if (isPackage(m[1])) specs.add(m[1]);
+    }
+  }
+  return [...specs].sort();
+}
+
+Deno.test("each npm package imported dynamically has the same names in the bundle as in the sources", async () => {
+  const specs = await dynamicallyImportedPackages();
+  for (const expected of ["yaml", "ajv", "ignore", "turndown", "diff"]) {
+    assert.ok(specs.includes(expected), `${expected} is no longer imported dynamically: ${specs}`);
+  }
+  const dir = await Deno.makeTempDir({ prefix: "interpreter_bundle_cjs_" });
+  try {
+    const entry = join(dir, "entry.ts");
+    const lines = specs.map((spec) =>
+      `names[${JSON.stringify(spec)}] = Object.keys(await import(${JSON.stringify(spec)})).sort();`
+    );
+    await Deno.writeTextFile(
+      entry,
+      [
+        "const names: Record<string, string[]> = {};",
+        ...lines,
+        "console.log(JSON.stringify(names));",
+      ]
+        .join("\n"),
+    );
+    await bundleInto([entry], join(REPO, "deno.json"), join(dir, "out"));
+    const run = async (program: string) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", "-A", "--config", join(REPO, "deno.json"), program],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      return JSON.parse(new TextDecoder().decode(out.stdout)) as Record<string, string[]>;
+    };
+    const [sources, bundled] = await Promise.all([run(entry), run(join(dir, "out/entry.js"))]);
+    assert.deepEqual(Object.keys(sources).sort(), specs);
+    for (const spec of specs) {
+      // Deno's markers of a CommonJS module, which no caller reads, aside.
+      const missing = sources[spec].filter((name) =>
+        !bundled[spec].includes(name) && name !== "__esModule" && name !== "module.exports"
+      );
+      assert.deepEqual(missing, [], `${spec} from the bundle lacks these names`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("bundledProgram finds programs beside a bundle's main.js, and only there", () => {
@@ -206,7 +300,8 @@ async function replaceUnnoticed(file: string, text: string): Promise<void> {
 }
 
 Deno.test({
-  name: `exec from the bundle runs the bundled file helper and sandboxed commands${BWRAP.note}`,
+  name:
+    `exec from the bundle reads a YAML skill, runs the bundled file helper and sandboxed commands${BWRAP.note}`,
   ignore: BWRAP.ignore,
   async fn() {
     await using copy = await checkoutCopy();
@@ -220,7 +315,16 @@ Deno.test({
     await Deno.mkdir(home);
     await Deno.mkdir(work);
     await Deno.writeTextFile(join(work, "a.txt"), "read-through-the-helper\n");
+    // Front matter that only the YAML parser reads (a folded value, a list): loaded from a chunk.
+    const skill = join(work, ".agents/skills/yaml-skill");
+    await Deno.mkdir(skill, { recursive: true });
+    await Deno.writeTextFile(
+      join(skill, "SKILL.md"),
+      "---\nname: yaml-skill\ndescription: >-\n  Folded over\n  two lines\n" +
+        "allowed-tools: [Read, Bash]\n---\nThe skill's body: yaml-skill-loaded.\n",
+    );
     await using provider = startFakeProvider([
+      { reply: { tool_calls: [{ name: "Skill", args: { skill: "yaml-skill" } }] } },
       { reply: { tool_calls: [{ name: "Read", args: { file_path: join(work, "a.txt") } }] } },
       { reply: { tool_calls: [{ name: "Bash", args: { command: "echo ran-in-bwrap > b.txt" } }] } },
       { reply: { text: "done" } },
@@ -243,8 +347,10 @@ Deno.test({
     }).output();
     const stderr = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, stderr);
-    assert.equal(provider.requests.length, 3, stderr);
-    assert.match(JSON.stringify(provider.requests[1].body), /read-through-the-helper/);
+    assert.equal(provider.requests.length, 4, stderr);
+    assert.match(JSON.stringify(provider.requests[0].body), /yaml-skill: Folded over two lines/);
+    assert.match(JSON.stringify(provider.requests[1].body), /yaml-skill-loaded/);
+    assert.match(JSON.stringify(provider.requests[2].body), /read-through-the-helper/);
     assert.equal(await Deno.readTextFile(join(work, "b.txt")), "ran-in-bwrap\n");
   },
 });
