@@ -24,7 +24,15 @@ export interface Launch {
  */
 export async function timeToFirstRequest(launch: (p: FakeProvider) => Launch): Promise<number> {
   await using provider = startFakeProvider([{ reply: { text: "OK" } }]);
-  const { cmd, args, cwd, env } = launch(provider);
+  return await untilFirstRequest(provider, launch(provider));
+}
+
+/**
+ * Ms from spawning `launch` until `provider` received its first request; the child must then
+ * exit 0 (else this throws with the last lines of its stderr).
+ */
+export async function untilFirstRequest(provider: FakeProvider, launch: Launch): Promise<number> {
+  const { cmd, args, cwd, env } = launch;
   const start = performance.now();
   const child = new Deno.Command(cmd, {
     args,
@@ -42,9 +50,9 @@ export async function timeToFirstRequest(launch: (p: FakeProvider) => Launch): P
   const elapsed = performance.now() - start;
   const out = await output;
   if (provider.requests.length === 0 || !out.success) {
-    const stderr = new TextDecoder().decode(out.stderr).trim();
+    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-8).join("\n");
     throw new Error(
-      `"${cmd} ${args.join(" ")}" exited with code ${out.code} ` +
+      `"${cmd} ${args.join(" ")}" in ${cwd ?? Deno.cwd()} exited with code ${out.code} ` +
         `(requests: ${provider.requests.length}): ${stderr}`,
     );
   }

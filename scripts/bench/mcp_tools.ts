@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { benchLine, fakeProviderConfig, isQuick, median, ms, REPO, sample } from "./_measure.ts";
+import { untilFirstRequest } from "./_one_liner.ts";
 
 const RUNS = isQuick() ? 3 : 7;
 const TARGET_RATIO = 1.2;
@@ -65,26 +66,12 @@ async function firstRequest(
     join(dirs.home, "config.toml"),
     [...config, ...mcpConfig(dirs.server, tools), ""].join("\n"),
   );
-  const start = performance.now();
-  const child = new Deno.Command(`${REPO}/scripts/interpreter`, {
+  const elapsed = await untilFirstRequest(provider, {
+    cmd: `${REPO}/scripts/interpreter`,
     args: ["exec", "--skip-git-repo-check", "say OK"],
     cwd: dirs.work,
     env: { OPENINTERPRETER_HOME: dirs.home, FAKE_KEY: "fake-key", NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let exited = false;
-  const output = child.output().finally(() => exited = true);
-  while (provider.requests.length === 0 && !exited) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  const elapsed = performance.now() - start;
-  const out = await output;
-  if (provider.requests.length === 0 || !out.success) {
-    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-8).join("\n");
-    throw new Error(`"interpreter exec" with ${tools} MCP tools exited ${out.code}: ${stderr}`);
-  }
+  });
   const body = provider.requests[0].body as { tools?: unknown[] };
   return { ms: elapsed, sent: body.tools?.length ?? 0 };
 }

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { bigRepo, FULL_SIZE, historyBytes, smallRepo } from "./_scale_repo.ts";
 import { benchLine, fakeProviderConfig, isQuick, median, ms, REPO, sample } from "./_measure.ts";
+import { untilFirstRequest } from "./_one_liner.ts";
 
 const QUICK = isQuick();
 const RUNS = QUICK ? 3 : 7;
@@ -26,27 +27,12 @@ const HARNESSES = QUICK
 export async function firstRequestMs(cwd: string, home: string, args: string[]): Promise<number> {
   await using provider: FakeProvider = startFakeProvider([{ reply: { text: "OK" } }]);
   await Deno.writeTextFile(join(home, "config.toml"), fakeProviderConfig(provider.baseUrl));
-  const start = performance.now();
-  const child = new Deno.Command(`${REPO}/scripts/interpreter`, {
+  return await untilFirstRequest(provider, {
+    cmd: `${REPO}/scripts/interpreter`,
     args: ["exec", ...args, "say OK"],
     cwd,
     env: { OPENINTERPRETER_HOME: home, FAKE_KEY: "fake-key", NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let exited = false;
-  const output = child.output().finally(() => exited = true);
-  while (provider.requests.length === 0 && !exited) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  const elapsed = performance.now() - start;
-  const out = await output;
-  if (provider.requests.length === 0 || !out.success) {
-    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
-    throw new Error(`"interpreter exec" in ${cwd} exited with code ${out.code}: ${stderr}`);
-  }
-  return elapsed;
+  });
 }
 
 async function main(): Promise<void> {
