@@ -21,7 +21,8 @@ import {
 } from "./bundle.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
-const VERSION_LINE = /^interpreter \S+ \(commit \S+\)\n$/;
+// --help, not --version: scripts/interpreter runs --version from the sources without a bundle.
+const HELP_TEXT = /^Usage: interpreter /;
 const BWRAP = await need("bwrap");
 
 interface Copy extends AsyncDisposable {
@@ -208,9 +209,9 @@ Deno.test("bundledProgram finds programs beside a bundle's main.js, and only the
 
 Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt when they change", async () => {
   await using copy = await checkoutCopy();
-  const first = await launch(copy, ["--version"]);
+  const first = await launch(copy, ["--help"]);
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, VERSION_LINE);
+  assert.match(first.stdout, HELP_TEXT);
   assert.equal(first.stderr, "");
   const built = await current(copy);
   assert.match(built.name, /^bundle-[0-9a-f]{24}$/);
@@ -223,7 +224,7 @@ Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt
     assert.doesNotMatch(text, /\bimport\("\.\/chunk-/, `${entry.name} imports a chunk literally`);
   }
 
-  const again = await launch(copy, ["--version"]);
+  const again = await launch(copy, ["--help"]);
   assert.equal(again.stdout, first.stdout);
   assert.deepEqual(await current(copy), built, "an unchanged checkout reuses its bundle");
 
@@ -231,11 +232,11 @@ Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt
   const version = join(copy.root, "lib/version.ts");
   const source = await Deno.readTextFile(version);
   await Deno.writeTextFile(version, source);
-  assert.equal((await launch(copy, ["--version"])).code, 0);
+  assert.equal((await launch(copy, ["--help"])).code, 0);
   assert.equal((await current(copy)).name, built.name);
 
   await Deno.writeTextFile(version, `${source}// changed\n`);
-  const changed = await launch(copy, ["--version"]);
+  const changed = await launch(copy, ["--help"]);
   assert.equal(changed.code, 0, changed.stderr);
   assert.equal(changed.stdout, first.stdout);
   const rebuilt = await current(copy);
@@ -245,14 +246,14 @@ Deno.test("the bundle is built once, reused while sources are unchanged, rebuilt
 
 Deno.test("a failed build runs the sources with one note, until a source changes", async () => {
   await using copy = await checkoutCopy();
-  // Only the bundler follows this import: --version from the sources never loads eval.
+  // Only the bundler follows this import: --help from the sources never loads eval.
   const evalModule = join(copy.root, "lib/modes/eval/eval.ts");
   const source = await Deno.readTextFile(evalModule);
   await Deno.writeTextFile(evalModule, `import "./no_such_module.ts";\n${source}`);
 
-  const failed = await launch(copy, ["--version"]);
+  const failed = await launch(copy, ["--help"]);
   assert.equal(failed.code, 0, failed.stderr);
-  assert.match(failed.stdout, VERSION_LINE);
+  assert.match(failed.stdout, HELP_TEXT);
   assert.match(
     failed.stderr,
     /^note: running interpreter from its sources: [^\n]*failed\.log\)\n$/,
@@ -261,13 +262,13 @@ Deno.test("a failed build runs the sources with one note, until a source changes
   assert.match(marker.name, /^failed-[0-9a-f]{24}$/);
   assert.match(await Deno.readTextFile(join(copy.cache, "failed.log")), /no_such_module/);
 
-  const again = await launch(copy, ["--version"]);
-  assert.match(again.stdout, VERSION_LINE);
+  const again = await launch(copy, ["--help"]);
+  assert.match(again.stdout, HELP_TEXT);
   assert.match(again.stderr, /^note: running interpreter from its sources: [^\n]*\n$/);
   assert.deepEqual(await current(copy), marker, "no new attempt while the sources are unchanged");
 
   await Deno.writeTextFile(evalModule, source);
-  const fixed = await launch(copy, ["--version"]);
+  const fixed = await launch(copy, ["--help"]);
   assert.equal(fixed.stderr, "");
   assert.match((await current(copy)).name, /^bundle-/);
   await assert.rejects(Deno.stat(join(copy.cache, "failed.log")));
@@ -275,17 +276,17 @@ Deno.test("a failed build runs the sources with one note, until a source changes
 
 Deno.test("INTERPRETER_BUNDLE=0 runs the sources and builds nothing", async () => {
   await using copy = await checkoutCopy();
-  const out = await launch(copy, ["--version"], { INTERPRETER_BUNDLE: "0" });
+  const out = await launch(copy, ["--help"], { INTERPRETER_BUNDLE: "0" });
   assert.equal(out.code, 0, out.stderr);
-  assert.match(out.stdout, VERSION_LINE);
+  assert.match(out.stdout, HELP_TEXT);
   assert.equal(out.stderr, "");
   await assert.rejects(Deno.stat(copy.cache));
 
   // A cache folder that cannot be made: the sources run, and one note names the fix.
   const blocked = join(copy.root, "deno.json", "cache");
-  const unwritable = await launch(copy, ["--version"], { INTERPRETER_BUNDLE_DIR: blocked });
+  const unwritable = await launch(copy, ["--help"], { INTERPRETER_BUNDLE_DIR: blocked });
   assert.equal(unwritable.code, 0, unwritable.stderr);
-  assert.match(unwritable.stdout, VERSION_LINE);
+  assert.match(unwritable.stdout, HELP_TEXT);
   assert.match(
     unwritable.stderr,
     /^note: [^\n]*cannot write [^\n]*INTERPRETER_BUNDLE_DIR[^\n]*\n$/,
@@ -305,7 +306,7 @@ Deno.test({
   ignore: BWRAP.ignore,
   async fn() {
     await using copy = await checkoutCopy();
-    assert.equal((await launch(copy, ["--version"])).code, 0);
+    assert.equal((await launch(copy, ["--help"])).code, 0);
     // The sources' helper and main.ts now fail: only the bundled ones can answer.
     const broken = 'throw new Error("ran from the sources");\n';
     await replaceUnnoticed(join(copy.root, "sandbox/fs_helper_main.ts"), broken);
@@ -386,4 +387,16 @@ Deno.test({
       await Deno.remove(cache, { recursive: true });
     }
   },
+});
+
+Deno.test("--version runs the sources and neither checks nor builds the bundle", async () => {
+  await using copy = await checkoutCopy();
+  const out = await launch(copy, ["--version"]);
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /^interpreter \S+ \(commit \S+\)\n$/);
+  assert.equal(out.stderr, "");
+  await assert.rejects(Deno.stat(copy.cache), "--version made no bundle cache");
+  // Control: any other command builds it.
+  assert.equal((await launch(copy, ["--help"])).code, 0);
+  assert.match((await current(copy)).name, /^bundle-/);
 });
