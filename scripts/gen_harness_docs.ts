@@ -12,7 +12,7 @@
  */
 import { extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import * as z from "zod";
 import { ERROR_SAMPLES, HARNESS_TEXT_FIELDS } from "../lib/harness/error_placeholders.ts";
 import { resultPlaceholderNames } from "../lib/harness/placeholders.ts";
 import { PROMPT_VARIABLES } from "../lib/harness/prompt.ts";

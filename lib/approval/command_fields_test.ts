@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import type { z } from "zod";
+import type * as z from "zod";
 import { COMMAND_CAPABILITIES, COMMAND_FIELDS, commandOf, commandSubject } from "./policy.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { listHarnessIds, loadHarness } from "../harness/load.ts";

@@ -11,7 +11,7 @@ import { approvalHook } from "./hook.ts";
 import { resolveCall } from "../harness/call.ts";
 import { loadHarnessDir } from "../harness/load.ts";
 import { shellArgs, type shellRunInput } from "../tools/shell_run.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 
 const NATIVE = fileURLToPath(new URL("../../harnesses/native", import.meta.url));
 

@@ -1,6 +1,6 @@
 /** Parsing and validating one config layer, with messages that name the file, key and line. */
 import { parse, TomlError } from "smol-toml";
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigError, tomlSyntaxHint, UsageError } from "../errors.ts";
 import { isCodexOnlyKey } from "./_codex_keys.ts";
 import { formatTomlValue, isTable, joinKeyPath, splitKeyPath } from "./_keypath.ts";

@@ -4,7 +4,7 @@
  * all three. `[[hooks.PreToolUse]] matcher = "Bash"` then `[[hooks.PreToolUse.hooks]] type =
  * "command"`, `command`, `timeout` (seconds), `statusMessage`.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The events a hook can run on. */
 export const HOOK_EVENTS = [

@@ -2,7 +2,7 @@
  * The schema of `config.toml`. Every key is optional in a file; built-in defaults live in
  * `defaultValues()` so that each effective value can say which layer set it.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { hooksSchema } from "./hooks_schema.ts";
 
 /** Values of `model_reasoning_effort`. */

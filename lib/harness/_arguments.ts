@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { ToolError } from "../errors.ts";
 import type { WireNames } from "../tools/_coded_error.ts";
 import { declaredProperties } from "./_check_tool.ts";

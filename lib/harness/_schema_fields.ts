@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Capability } from "../tools/capability.ts";
 
 /** One top-level field of a capability's input schema. */

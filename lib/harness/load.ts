@@ -1,6 +1,6 @@
 import { basename, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { z } from "zod";
+import * as z from "zod";
 import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../input_file.ts";
 import type { ToolDeclaration } from "../model/message.ts";

@@ -8,7 +8,7 @@
  * loads, so instructions can never be sent twice or silently dropped.
  */
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { HarnessError } from "../errors.ts";
 import { checkPromptTemplate } from "./prompt.ts";
 import type { ContextEntry, ContextSlot, ProjectInstructions, PromptVars } from "./types.ts";

@@ -4,7 +4,7 @@
  * user's guide to both.
  */
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { HarnessError } from "../errors.ts";
 import type { RequestSpecs, WireRequestSpec } from "../model/request_settings.ts";
 import { globProblem, globRegExp } from "./_glob.ts";

@@ -7,7 +7,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseToml } from "smol-toml";
-import { z } from "zod";
+import * as z from "zod";
 import { HarnessError, tomlSyntaxHint } from "../errors.ts";
 import { fillTemplate } from "./_template.ts";
 import { checkPromptTemplate } from "./prompt.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { globProblem } from "./_glob.ts";
 import { LOOP_SHAPES } from "./loop_shape_names.ts";
 import { projectInstructionsSchema } from "./project_instructions.ts";

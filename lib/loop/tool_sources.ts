@@ -4,7 +4,7 @@
  * tool search, and from then on it is a tool of the turn like any harness tool. Nothing else
  * about it is the harness's business.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { resolveCall, type ResolvedCall } from "../harness/call.ts";
 import type { Harness, HarnessTool } from "../harness/types.ts";

@@ -1,5 +1,5 @@
 /** Reads a session file back: header, events, the history to continue from, and notes. */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Message } from "../model/message.ts";
 import { SessionError } from "./errors.ts";
 import {

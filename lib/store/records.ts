@@ -22,7 +22,7 @@
  * resume takes the last (`toolState` of `readSession`). Lines are only ever appended; a reader
  * skips an incomplete last line. A change to this format bumps `SESSION_FORMAT_VERSION`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Block, Message, Usage } from "../model/message.ts";
 
 /** The format version this build writes, and the newest it reads. */

@@ -1,5 +1,5 @@
 import { isAbsolute, normalize, relative, sep } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext } from "./capability.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { unifiedDiff } from "./_unified_diff.ts";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";

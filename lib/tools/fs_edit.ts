@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { CodedToolError, type WireNames } from "./_coded_error.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";

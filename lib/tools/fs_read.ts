@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { imageMime } from "../model/image_mime.ts";
 import { CodedToolError } from "./_coded_error.ts";

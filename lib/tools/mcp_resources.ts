@@ -5,7 +5,7 @@
  * (Claude Code's JSON array, Codex's JSON object, the plain text), for the harness to pick.
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { CodedToolError } from "./_coded_error.ts";
 import { scratchOf } from "./_fs.ts";

@@ -1,5 +1,5 @@
 import { extname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { atomicWrite } from "./_atomic_write.ts";

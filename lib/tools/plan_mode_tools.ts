@@ -4,7 +4,7 @@
  * read-only; exiting puts the plan before the user and ends the turn, and the user's answer (go,
  * edit or stop) comes as the next message.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import type { PlanModeControl } from "./types.ts";

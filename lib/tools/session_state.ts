@@ -8,7 +8,7 @@
  * `resources`) is left out. A change to a value's shape bumps `TOOL_STATE_VERSION` and adds a
  * migration to `restoreState`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   cappedEditHistory,
   EDIT_HISTORY_KEY,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { commandCwd, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { displayPath } from "./_paths.ts";

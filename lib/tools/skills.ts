@@ -3,7 +3,7 @@
  * `skill.load` capabilities. Which skills exist is the workspace's to say (discovery is
  * `lib/workspace/skills.ts`); the tools read them from `TurnContext.skills`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { decodeText, fsOf } from "./_fs.ts";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import type { ScratchSpace } from "../../sandbox/scratch_space.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineCapability, type ToolContext } from "./capability.ts";
 
 /** Key of the session's todo list (a `TodoItem[]`) in `ToolContext.state`. */

@@ -4,7 +4,7 @@
  * stray field fails. Two additions the Open Interpreter fork documents: the `declined` command
  * status and a web search's `action`.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const id = z.string().regex(/^item_\d+$/);
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { z } from "zod";
+import * as z from "zod";
 import { findSessionFile } from "../../lib/store/mod.ts";
 import { loadScript, startFakeProvider } from "../fake_provider/server.ts";
 import { HABITS_FINAL } from "./_habits.ts";

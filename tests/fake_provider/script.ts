@@ -4,7 +4,7 @@
  *
  * A JSONL script has one turn per line; blank lines and lines starting with `//` are skipped.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const toolCallSchema = z.strictObject({
   name: z.string().min(1),

@@ -22,7 +22,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 const [mode, dir] = Deno.args;
 

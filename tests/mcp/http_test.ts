@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { z } from "zod";
+import * as z from "zod";
 import { McpServers } from "../../lib/mcp/mcp_servers.ts";
 import type { ToolContext } from "../../lib/tools/types.ts";
 import { inProcessFs } from "../../sandbox/file_system.ts";

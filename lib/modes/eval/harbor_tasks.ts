@@ -7,7 +7,7 @@
  * omitted means public), and `[verifier] env` is added to its environment.
  */
 import { basename, join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { parseToml } from "../../config/_layer.ts";
 import { ConfigError, UserError } from "../../errors.ts";
 import { InputFileError, readInputText } from "../../input_file.ts";

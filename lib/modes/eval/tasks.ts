@@ -22,7 +22,7 @@
  * for fifty. A folder is read as Harbor tasks (`harbor_tasks.ts`).
  */
 import { dirname, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { isTable } from "../../config/_keypath.ts";
 import { parseToml } from "../../config/_layer.ts";
 import { nearestName } from "../../nearest.ts";

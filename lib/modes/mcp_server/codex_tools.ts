@@ -4,7 +4,7 @@
  * required lists, output schema) so that its clients work unchanged; the descriptions are ours.
  * Also the checks of their arguments.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { APPROVAL_POLICIES, SANDBOX_MODES } from "../../config/schema.ts";
 import { isSessionId } from "../../session/saved_sessions.ts";
 

@@ -12,7 +12,7 @@ import type {
   ServerNotification,
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { ApprovalReply } from "../../approval/hook.ts";
 import { formAnswers, questionForm } from "../../session/question_form.ts";
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";

@@ -10,7 +10,7 @@
  * stamp}` (too big to keep) or null (no file). A session file may be forged, so every record
  * is checked here and one that is malformed or names a path outside the workspace is dropped.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Block } from "../../model/message.ts";
 import { sha256Hex } from "../../tools/_edit_history.ts";
 import { badPath } from "./_restore_files.ts";
