@@ -58,7 +58,6 @@ Deno.test("no test or script reads the shared folder beside the repository", asy
   const readers: string[] = [];
   for (const dir of ["lib", "sandbox", "tests", "scripts"]) {
     for await (const file of tsFiles(join(REPO, dir))) {
-      if (file === fileURLToPath(import.meta.url)) continue; // its planted examples below
       const code = (await Deno.readTextFile(file)).split("\n")
         .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line));
       if (code.some((line) => OUTSIDE.some((re) => re.test(line)))) {
@@ -70,9 +69,12 @@ Deno.test("no test or script reads the shared folder beside the repository", asy
 });
 
 Deno.test("the shared-folder check finds a planted reader and passes a comment", () => {
-  const planted = 'const CAPTURES = new URL("../../shared/reference/captures/", import.meta.url);';
-  const joined = 'const CAPTURES = join(REPO, "..", "shared", "reference");';
-  const comment = "// as ../shared/reference/request-shapes.md says";
+  // Spelled in parts, so that this file itself names no folder outside the repository.
+  const [dots, name] = [".".repeat(2), "shared"];
+  const up = `${dots}/${name}`;
+  const planted = `const CAPTURES = new URL("../${up}/reference/captures/", import.meta.url);`;
+  const joined = `const CAPTURES = join(REPO, "${dots}", "${name}", "reference");`;
+  const comment = `// as ${up}/reference/request-shapes.md says`;
   assert.ok(OUTSIDE.some((re) => re.test(planted)));
   assert.ok(OUTSIDE.some((re) => re.test(joined)));
   assert.ok(!OUTSIDE.some((re) => re.test(comment)));
