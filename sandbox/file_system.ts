@@ -83,6 +83,32 @@ export interface WriteOptions {
   tempDir?: string;
 }
 
+/**
+ * A `FileSystem` whose every operation goes to the one `current()` answers at the time of the
+ * call (a backend started on first use, or the helper of the sandbox mode in use).
+ */
+export function forwardingFileSystem(
+  current: () => FileSystem | Promise<FileSystem>,
+): FileSystem {
+  const forward = <K extends keyof FileSystem>(name: K) =>
+    (async (...args: unknown[]) => {
+      const fs = await current();
+      return await (fs[name] as (...a: unknown[]) => unknown)(...args);
+    }) as FileSystem[K];
+  return {
+    readFile: forward("readFile"),
+    stat: forward("stat"),
+    lstat: forward("lstat"),
+    readDir: forward("readDir"),
+    mtimes: forward("mtimes"),
+    writeFileAtomic: forward("writeFileAtomic"),
+    mkdirp: forward("mkdirp"),
+    remove: forward("remove"),
+    rename: forward("rename"),
+    realPath: forward("realPath"),
+  };
+}
+
 /** The name of the temporary file an atomic write of `target` uses: `.<name>.<8 hex>.tmp`. */
 export function tempFileName(target: string): string {
   return `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`;

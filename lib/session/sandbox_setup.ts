@@ -21,7 +21,7 @@ import {
 } from "../../sandbox/command_sandbox.ts";
 import { commandEnvironment } from "../../sandbox/env_policy.ts";
 import { DEFAULT_PROTECTED_NAMES } from "../../sandbox/bwrap_args.ts";
-import type { FileSystem } from "../../sandbox/file_system.ts";
+import { type FileSystem, forwardingFileSystem } from "../../sandbox/file_system.ts";
 import { fileSystemFor } from "../../sandbox/fs_helper_client.ts";
 import { lazyFileSystem } from "../../sandbox/lazy_file_system.ts";
 import { cleanStaleSessions, SessionScratch } from "../../sandbox/scratch_space.ts";
@@ -161,21 +161,7 @@ class SandboxAccess {
     },
   ) {
     // The file tools keep this one object; each call goes to the helper of the mode in use.
-    const forward = <K extends keyof FileSystem>(name: K) =>
-      ((...args: unknown[]) =>
-        (this.#helper[name] as (...a: unknown[]) => unknown)(...args)) as FileSystem[K];
-    const helper: FileSystem = {
-      readFile: forward("readFile"),
-      stat: forward("stat"),
-      lstat: forward("lstat"),
-      readDir: forward("readDir"),
-      mtimes: forward("mtimes"),
-      writeFileAtomic: forward("writeFileAtomic"),
-      mkdirp: forward("mkdirp"),
-      remove: forward("remove"),
-      rename: forward("rename"),
-      realPath: forward("realPath"),
-    };
+    const helper = forwardingFileSystem(() => this.#helper);
     this.#fs = journaledFileSystem(helper, () => setup.scratch.journalDir());
   }
 
