@@ -16,6 +16,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceFiles } from "./_source_files.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const MAX_LINES = 400;
@@ -33,22 +34,6 @@ function exempt(path: string): boolean {
   return path.endsWith("_test.ts") || SKIPPED.some((d) => path === d || path.startsWith(`${d}/`));
 }
 
-async function* sourceFiles(root: string, dir: string): AsyncGenerator<string> {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = await Array.fromAsync(Deno.readDir(join(root, dir)));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
-  }
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = `${dir}/${entry.name}`;
-    if (exempt(path)) continue;
-    if (entry.isDirectory) yield* sourceFiles(root, path);
-    else if (entry.isFile && path.endsWith(".ts")) yield path;
-  }
-}
-
 /** Lines as `wc -l` counts them, plus a last line without its newline. */
 export function lineCount(text: string): number {
   const newlines = text.split("\n").length - 1;
@@ -58,7 +43,7 @@ export function lineCount(text: string): number {
 /** The files over the limit under `root`, longest first. */
 export async function longFiles(root: string): Promise<LongFile[]> {
   const files: string[] = [];
-  for (const dir of DIRS) for await (const f of sourceFiles(root, dir)) files.push(f);
+  for (const dir of DIRS) for await (const f of sourceFiles(root, dir, exempt)) files.push(f);
   try {
     await Deno.lstat(join(root, "main.ts"));
     files.unshift("main.ts");

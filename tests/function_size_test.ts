@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceFiles } from "./_source_files.ts";
 import ts from "typescript";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -22,21 +23,6 @@ export interface LongFunction {
 
 function describe(f: LongFunction): string {
   return `${f.file}:${f.line} ${f.name} (${f.lines} lines)`;
-}
-
-async function* sourceFiles(root: string, dir: string): AsyncGenerator<string> {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = await Array.fromAsync(Deno.readDir(join(root, dir)));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
-  }
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) yield* sourceFiles(root, path);
-    else if (path.endsWith(".ts") && !path.endsWith("_test.ts")) yield path;
-  }
 }
 
 function propertyName(name: ts.PropertyName | ts.BindingName): string {
@@ -93,7 +79,11 @@ export function longFunctionsIn(file: string, text: string): LongFunction[] {
 /** The long functions of main.ts, lib/ and sandbox/ under `root` (test files excluded). */
 export async function longFunctions(root: string): Promise<LongFunction[]> {
   const files: string[] = [];
-  for (const dir of ["lib", "sandbox"]) for await (const f of sourceFiles(root, dir)) files.push(f);
+  for (const dir of ["lib", "sandbox"]) {
+    for await (
+      const f of sourceFiles(root, dir, (path) => path.endsWith("_test.ts"))
+    ) files.push(f);
+  }
   try {
     await Deno.lstat(join(root, "main.ts"));
     files.unshift("main.ts");
