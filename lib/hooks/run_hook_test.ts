@@ -3,23 +3,12 @@ import { runHookCommand } from "./run_hook.ts";
 import { pidNamespaceWorks } from "./_hook_namespace.ts";
 import { need } from "../../sandbox/_test_requires.ts";
 import { until } from "../../tests/e2e/_poll.ts";
+import { processesWith } from "../../sandbox/_test_processes.ts";
 
 const linux = Deno.build.os === "linux";
 const BWRAP = await need("bwrap");
 /** What run_hook.ts itself checks before it puts a hook in a PID namespace. */
 const bwrapWorks = linux && await pidNamespaceWorks("bwrap");
-
-/** Host pids whose command line is exactly `argv`. */
-async function pidsRunning(argv: string[]): Promise<number[]> {
-  const wanted = argv.join("\0") + "\0";
-  const pids: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
-    if (cmdline === wanted) pids.push(Number(entry.name));
-  }
-  return pids;
-}
 
 /** A hook that starts a `setsid` child sleeping for a unique time, then outstays its timeout. */
 async function setsidHook(opts: { bwrap?: string } = {}) {
@@ -46,7 +35,10 @@ Deno.test({
   ignore: BWRAP.ignore,
   async fn() {
     const { child } = await setsidHook();
-    await until("the setsid child to be gone", async () => (await pidsRunning(child)).length === 0);
+    await until(
+      "the setsid child to be gone",
+      async () => (await processesWith(child)).length === 0,
+    );
   },
 });
 
@@ -59,7 +51,7 @@ Deno.test({
     const { child } = await setsidHook({ bwrap: "/no/such/bwrap" });
     // Outside a PID namespace the setsid child escapes the process group: what the namespace is
     // for, and proof that the test above sees such a child.
-    const left = await pidsRunning(child);
+    const left = await processesWith(child);
     for (const pid of left) Deno.kill(pid, "SIGKILL");
     assert.equal(left.length, 1, "the setsid child outlived its group");
   },

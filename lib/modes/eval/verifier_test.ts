@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { until } from "../../../tests/e2e/_poll.ts";
 import { runCheck } from "./verifier.ts";
 import { need } from "../../../sandbox/_test_requires.ts";
+import { processesWith } from "../../../sandbox/_test_processes.ts";
 
 const HELLO_TASK = fileURLToPath(
   new URL("../../../tests/fixtures/harbor_tasks/hello", import.meta.url),
@@ -37,18 +38,6 @@ async function checkDirs() {
     read: (name: string) => Deno.readTextFile(join(verifierDir, name)),
     [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
   };
-}
-
-/** The pids of processes whose argv is exactly `argv`. */
-async function processesWith(argv: string[]): Promise<number[]> {
-  const wanted = argv.join("\0") + "\0";
-  const pids: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
-    if (cmdline === wanted) pids.push(Number(entry.name));
-  }
-  return pids;
 }
 
 Deno.test({
