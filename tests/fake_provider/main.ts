@@ -35,11 +35,12 @@ async function main(): Promise<number> {
     chunkDelayMs: optionalInt(values["delay-ms"], "--delay-ms"),
     allowForeignIds: values["allow-foreign-ids"],
   });
-  await write(Deno.stdout, `${fake.baseUrl}\n`);
+  // Listen before printing the URL: a caller may signal as soon as it reads it.
   const stopped = Promise.withResolvers<void>();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => stopped.resolve());
   }
+  await write(Deno.stdout, `${fake.baseUrl}\n`);
   await stopped.promise;
   await fake.close();
   for (const failure of fake.failures) {
