@@ -32,6 +32,8 @@ export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze
   datetime: "datetime",
   timezone: "timezone",
   folder_tree: "folderTree",
+  date_short: "dateShort",
+  workspace_root: "workspaceRoot",
 });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;

@@ -274,6 +274,10 @@ export interface PromptVars {
   timezone?: string;
   /** The working directory's entries, folders first, as a small tree (20 entries at most). */
   folderTree?: string;
+  /** The date as "Tue Dec 01 2026" (JavaScript's `toDateString()`). */
+  dateShort?: string;
+  /** The git repository's top folder, or the working directory outside a repository. */
+  workspaceRoot?: string;
 }
 
 /** What a text-protocol harness made of one model reply. */

@@ -16,7 +16,7 @@ import {
 } from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
 import { startupStatus } from "./_git_index.ts";
-import { localTimeZone, longDate } from "./_dates.ts";
+import { fixedClock, localTimeZone, longDate, shortDate } from "./_dates.ts";
 
 /** What the prompt variables are read from: the workspace (`Workspace` has all of it). */
 export interface PromptSources {
@@ -69,6 +69,10 @@ const COSTLY: readonly CostlyVariable[] = [
     },
   },
   { fills: ["folderTree"], read: async (src) => ({ folderTree: await folderTree(src.cwd) }) },
+  {
+    fills: ["workspaceRoot"],
+    read: async (src) => ({ workspaceRoot: (await src.gitRoot()) ?? src.cwd }),
+  },
 ];
 
 /**
@@ -81,10 +85,12 @@ export async function gatherPromptVars(
   session: SessionPromptValues,
 ): Promise<PromptVars> {
   const used = usedVariables(harness);
+  // One instant for every date and time variable: the fixed test clock, or now.
+  const now = fixedClock(src.env) ?? new Date();
   const vars: PromptVars = {
     ...(session.guidance === false ? { guidance: "" } : {}),
     cwd: src.cwd,
-    date: currentDate(src.env),
+    date: now.toISOString().slice(0, 10),
     platform: `${Deno.build.os} ${Deno.build.arch}`,
     shell: src.env.SHELL ?? "/bin/bash",
     model: session.model,
@@ -92,8 +98,8 @@ export async function gatherPromptVars(
     agentsMd: "",
     sandbox: "",
   };
-  const now = testTime(src.env) ?? new Date();
   if (used.has("dateLong")) vars.dateLong = longDate(now);
+  if (used.has("dateShort")) vars.dateShort = shortDate(now);
   if (used.has("datetime")) vars.datetime = now.toISOString();
   if (used.has("timezone")) vars.timezone = localTimeZone(src.env);
   if (used.has("osVersion")) vars.osVersion = osVersion();
@@ -150,12 +156,6 @@ function repoHeldBack(src: PromptSources, root: string): boolean {
   return src.isHeldBack(join(root, ".git")) || src.isHeldBack(join(root, ".git", "config"));
 }
 
-/** Today's date, or the fixed `OPENINTERPRETER_TEST_TIME` used by tests. */
-function currentDate(env: Record<string, string | undefined>): string {
-  const fixed = env.OPENINTERPRETER_TEST_TIME;
-  return fixed ? fixed.slice(0, 10) : new Date().toISOString().slice(0, 10);
-}
-
 /**
  * `git status --short --branch`, run so that repository config cannot execute anything, and not
  * at all in a repository that was created, or whose config changed, while a session ran.
@@ -173,13 +173,6 @@ async function gitStatus(src: PromptSources): Promise<string> {
   return lines.length > 40
     ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n")
     : lines.join("\n");
-}
-
-function testTime(env: Record<string, string | undefined>): Date | undefined {
-  const fixed = env.OPENINTERPRETER_TEST_TIME;
-  if (!fixed) return undefined;
-  const date = new Date(fixed.length <= 10 ? `${fixed}T00:00:00Z` : `${fixed.replace(" ", "T")}Z`);
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 function osVersion(): string {
