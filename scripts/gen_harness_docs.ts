@@ -103,7 +103,8 @@ function harnessWideSection(): string[] {
     "",
     "### Placeholders of the harness-level texts",
     "",
-    "- `error_template`: `{message}` `{hint}`",
+    "- `error_template`: `{message}` `{hint}`; `{if_hint}` / `{unless_hint}` keep their line " +
+    "only with / without a hint",
     ...fields,
     "- `[prompts] compaction_summary`: `{summary}`",
     `- \`[prompts] sandbox\`: \`template\`: ${

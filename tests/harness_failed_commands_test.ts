@@ -41,8 +41,10 @@ const CASES: Record<string, { false: string; exit3: string; flagged: boolean }> 
   "claude-code-bare": { false: "Exit code 1", exit3: "Exit code 3\noops\n", flagged: true },
   zcode: { false: "Exit code 1", exit3: "Exit code 3\noops\n", flagged: true },
   "qwen-code": {
-    false: "Command: false\nDirectory: .\nOutput: (empty)\nExit Code: 1",
-    exit3: `Command: ${EXIT3}\nDirectory: .\nOutput: oops\n\nExit Code: 3`,
+    false: "Command: false\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1\n" +
+      "Signal: (none)\nProcess Group PGID: (none)",
+    exit3: `Command: ${EXIT3}\nDirectory: (root)\nOutput: oops\n\nError: (none)\nExit Code: 3\n` +
+      "Signal: (none)\nProcess Group PGID: (none)",
     flagged: true,
   },
   "kimi-cli": {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { renderToolError } from "../lib/harness/call.ts";
 import { loadHarness } from "../lib/harness/load.ts";
+import { ToolError } from "../lib/errors.ts";
 import { sourceToolName } from "../lib/loop/tool_sources.ts";
 import { layoutRequests, stringsOf } from "./_layout_session.ts";
 
@@ -56,4 +58,80 @@ Deno.test("opencode names MCP tools <server>_<tool>; the others keep mcp__<serve
   assert.equal(sourceToolName(opencode, "files", "read_text"), "files_read_text");
   const claude = await loadHarness("claude-code", { builtinDir: HARNESSES });
   assert.equal(sourceToolName(claude, "files", "read_text"), "mcp__files__read_text");
+});
+
+type Msg = { role: string; content?: unknown; tool_calls?: unknown[]; reasoning_content?: string };
+
+Deno.test("kimi-code replays a reply's text and its tool calls as two assistant messages", async () => {
+  const { bodies } = await layoutRequests({
+    harness: "kimi-code",
+    wire: "chat",
+    model: "kimi-k2-thinking",
+    replies: [
+      {
+        thinking: "Check first.",
+        text: "Let me look.",
+        tool_calls: [{ id: "call_1", name: "Bash", args: { command: "true" } }],
+      },
+      { text: "Done." },
+    ],
+  });
+  const messages = (bodies[1].messages as Msg[]).filter((m) => m.role !== "system");
+  const at = messages.findIndex((m) => m.role === "assistant");
+  const [text, calls, result] = messages.slice(at, at + 3);
+  assert.equal(text.role, "assistant");
+  assert.equal(text.content, "Let me look.");
+  assert.equal(text.tool_calls, undefined);
+  assert.equal(text.reasoning_content, "Check first.");
+  assert.equal(calls.role, "assistant");
+  assert.equal(calls.content, null);
+  assert.equal(calls.tool_calls?.length, 1);
+  assert.equal(result.role, "tool");
+});
+
+Deno.test("qwen-code sends a tool result as a list of one text part, with Qwen Code's shell lines", async () => {
+  const { bodies } = await layoutRequests({
+    harness: "qwen-code",
+    wire: "chat",
+    model: "qwen3-coder-plus",
+    replies: [
+      { tool_calls: [{ id: "call_1", name: "run_shell_command", args: { command: "echo hi" } }] },
+      { text: "Done." },
+    ],
+  });
+  const tool = (bodies[1].messages as Msg[]).find((m) => m.role === "tool");
+  assert.deepEqual(tool?.content, [{
+    type: "text",
+    text: "Command: echo hi\nDirectory: (root)\nOutput: hi\n\nError: (none)\nExit Code: 0\n" +
+      "Signal: (none)\nProcess Group PGID: (none)",
+  }]);
+});
+
+Deno.test("kimi-code keeps an error's hint inside <system>ERROR: …</system>", async () => {
+  const h = await loadHarness("kimi-code", { builtinDir: HARNESSES });
+  assert.equal(
+    renderToolError(h, new ToolError("no such file: a.txt", "Check the path")),
+    "<system>ERROR: no such file: a.txt\nCheck the path</system>",
+  );
+  assert.equal(
+    renderToolError(h, new ToolError("no such file: a.txt")),
+    "<system>ERROR: no such file: a.txt</system>",
+  );
+});
+
+Deno.test("native sends the sandbox text once, and Codex's <filesystem> roots in <environment_context>", async () => {
+  const { bodies, cwd } = await layoutRequests({
+    harness: "native",
+    wire: "responses",
+    model: "gpt-5-codex",
+    replies: [{ text: "OK" }],
+  });
+  const texts = stringsOf(bodies[0].input);
+  const count = (needle: string) => texts.join("\n").split(needle).length - 1;
+  assert.equal(count("No approval can be asked"), 1);
+  const env = texts.find((t) => t.startsWith("<environment_context>")) ?? "";
+  assert.doesNotMatch(env, /<sandbox>/);
+  assert.ok(
+    env.includes(`<filesystem><workspace_roots><root>${cwd}</root></workspace_roots></filesystem>`),
+  );
 });

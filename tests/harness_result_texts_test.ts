@@ -46,7 +46,7 @@ Deno.test("kimi-code reads blank command output as an empty tool output (§7)", 
   });
 });
 
-Deno.test("mini-swe-agent shows long output as escaped JSON head and tail (§11, tool-call form)", async () => {
+Deno.test("mini-swe-agent shows long output as its head and tail, unescaped (§11, text form)", async () => {
   await using s = await harnessSession("mini-swe-agent", {});
   const command = `${LONG}; echo '<&>'`;
   const result = await s.dispatch("bash", { command });
@@ -54,15 +54,12 @@ Deno.test("mini-swe-agent shows long output as escaped JSON head and tail (§11,
     [{ name: "bash", args: { command }, ...result }],
     new Map(),
   ) as string;
-  assert.ok(observation.includes('"output_tail": "'), observation.slice(0, 80));
-  assert.ok(observation.includes("\\u003c\\u0026\\u003e"), "< & > are escaped");
-  const body = JSON.parse(observation);
-  assert.equal(body.returncode, 0);
-  assert.equal(body.output_head.length, 5000);
-  assert.equal(body.output_tail, `${"x\n".repeat(2498)}<&>\n`);
-  assert.equal(body.elided_chars, 12004 - 10000);
-  assert.equal(body.warning, "Output too long.");
-  assert.equal(body.output, undefined);
+  assert.match(observation, /^<returncode>0<\/returncode>\n<warning>\n/);
+  const head = observation.match(/<output_head>\n([\s\S]*)\n<\/output_head>/)?.[1];
+  assert.equal(head?.length, 5000);
+  assert.ok(observation.includes(`<elided_chars>\n${12004 - 10000} characters elided\n`));
+  assert.ok(observation.endsWith(`<output_tail>\n${"x\n".repeat(2498)}<&>\n\n</output_tail>`));
+  assert.ok(!observation.includes("<output>"));
 });
 
 const TEXT_FORM = `

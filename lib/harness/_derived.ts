@@ -29,6 +29,11 @@ export const DERIVED: Record<string, Derived> = {
     isShellRun(o)
       ? { value: Math.ceil(new TextEncoder().encode(String(o.output)).length / 4) }
       : undefined,
+  /** The command's folder as given, relative to the workspace; `(root)` for the workspace. */
+  cwd_or_root: (o) =>
+    isShellRun(o) && typeof o.cwd === "string"
+      ? { value: o.cwd === "." ? "(root)" : o.cwd }
+      : undefined,
   /** Seconds, from `timeoutMs`, only when `timedOut` is true (the line is dropped otherwise). */
   timeout_s: (o) =>
     typeof o.timedOut === "boolean"

@@ -121,13 +121,17 @@ export function resultIsError(tool: HarnessTool, output: unknown): boolean {
 
 /**
  * The model-facing text of a failed call: a vendor text as it stands (RenderedToolError), else
- * our message and hint in the harness's error template.
+ * our message and hint in the harness's error template, whose `{if_hint}` and `{unless_hint}`
+ * keep a line only with a hint or only without one.
  */
 export function renderToolError(h: Harness, err: ToolError): string {
   if (err instanceof RenderedToolError) return err.message;
+  const hint = err.hint || undefined;
   return fillTemplate(h.errorTemplate, (name) => {
     if (name === "message") return { value: err.message };
-    if (name === "hint") return { value: err.hint || undefined };
+    if (name === "hint") return { value: hint };
+    if (name === "if_hint") return { value: hint === undefined ? undefined : "" };
+    if (name === "unless_hint") return { value: hint === undefined ? "" : undefined };
     return undefined;
   });
 }

@@ -118,7 +118,11 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
       hint: `Set id = "${basename(dir)}" or rename the folder to "${spec.id}"`,
     });
   }
-  checkPlaceholders(spec.error_template, ["message", "hint"], at("error_template"));
+  checkPlaceholders(
+    spec.error_template,
+    ["message", "hint", "if_hint", "unless_hint"],
+    at("error_template"),
+  );
   const invalidArguments = invalidArgumentsTexts(spec.invalid_arguments);
   checkHarnessTexts({ unknownTool: spec.unknown_tool_template, invalidArguments }, at);
   const promptFile = resolve(dir, spec.system_prompt);

@@ -23,6 +23,7 @@ const wireSettingsShape = {
   max_output_tokens: z.int().positive().optional(),
   max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
   text_parts: z.boolean().optional(),
+  split_assistant: z.boolean().optional(),
   thinking: z.enum(["adaptive", "budget", "off"]).optional(),
   thinking_display: z.enum(["omitted", "summarized"]).optional(),
   thinking_budget: z.enum(["by_effort", "max"]).optional(),

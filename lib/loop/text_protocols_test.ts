@@ -102,7 +102,7 @@ Deno.test("runTurn() with mini-swe-agent corrects a malformed reply and ends on 
   ], { "a.txt": "1\n2\n" });
   assert.deepEqual(outcome, { status: "completed", finalText: "Counted 2 lines." });
   assert.match(users[0], /^Your reply could not be run: your reply has 2 bash code blocks/);
-  assert.equal(users[1], '{\n  "returncode": 0,\n  "output": "2\\n"\n}');
+  assert.equal(users[1], "<returncode>0</returncode>\n<output>\n2\n</output>");
   assert.equal(users.length, 2, "the submit ends the turn without another request");
   assert.equal(counts.failed_tool_calls.format, 1);
   assert.equal(counts.tool_calls, 2);

@@ -17,8 +17,13 @@ export type ThinkingMode = "adaptive" | "budget" | "off";
 export interface WireRequestSpec {
   /** The output limit (Messages `max_tokens`, Chat `max_tokens`, Responses `max_output_tokens`). */
   maxOutputTokens?: number;
-  /** Chat: a user message's text blocks go as separate parts instead of one joined string. */
+  /**
+   * Chat: a user message's text blocks go as separate parts instead of one joined string, and a
+   * tool result's text as a list of one text part.
+   */
   textParts?: boolean;
+  /** Chat: an assistant reply's text and its tool calls go as two assistant messages. */
+  splitAssistant?: boolean;
   /** Chat: the key the output limit goes under. */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** Messages: how thinking is requested when it is on. */

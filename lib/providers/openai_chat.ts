@@ -63,10 +63,10 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
       const role = message.systemRole && compat.systemMessages ? "system" : "user";
       messages.push({ role, content: userContent(message.blocks, plan.spec.textParts) });
     } else if (message.role === "assistant") {
-      const wire = assistantMessage(message.blocks, compat);
-      if (wire) messages.push(wire);
+      messages.push(...assistantMessages(message.blocks, compat, plan.spec.splitAssistant));
     } else {
-      const content = textOf(message.blocks);
+      const text = textOf(message.blocks);
+      const content = plan.spec.textParts ? [{ type: "text", text }] : text;
       messages.push({ role: "tool", tool_call_id: message.callId, content });
       toolImages.push(...imageParts(message.blocks));
     }
@@ -104,7 +104,8 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
 
 /**
  * User content: one string when it is all text (blocks joined by blank lines), else text and
- * image parts; `textParts` sends several text blocks as parts too (Qwen Code's form).
+ * image parts; `textParts` sends several text blocks as parts too (Qwen Code's form, which also
+ * sends each tool result as a list of one text part).
  */
 function userContent(blocks: Block[], textParts = false): string | Json[] {
   const parts = blocks.filter((b) => b.type !== "text" || b.text !== "");
@@ -124,6 +125,18 @@ function imageParts(blocks: Block[]): Json[] {
       ? [{ type: "image_url", image_url: { url: `data:${b.mime};base64,${b.base64}` } }]
       : []
   );
+}
+
+/**
+ * The assistant messages of one reply: one message, or with `split` (Kimi Code's form) its text
+ * and thinking in one message and its tool calls in the next.
+ */
+function assistantMessages(blocks: Block[], compat: Compat, split = false): Json[] {
+  const isCall = (b: Block) => b.type === "tool_call";
+  const parts = split && textOf(blocks) !== "" && blocks.some(isCall)
+    ? [blocks.filter((b) => !isCall(b)), blocks.filter(isCall)]
+    : [blocks];
+  return parts.map((p) => assistantMessage(p, compat)).filter((m): m is Json => m !== undefined);
 }
 
 /**

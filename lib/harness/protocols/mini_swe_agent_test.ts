@@ -33,9 +33,30 @@ Deno.test("parse() takes exactly one bash block and explains the format otherwis
   assert.match((two as { message: string }).message, /has 2 bash code blocks/);
 });
 
-Deno.test("observation() is escaped pretty JSON with returncode and output", () => {
+Deno.test("observation() is mini-swe-agent's <returncode> and <output>, or head and tail", () => {
   assert.equal(
     protocol.observation([shell("a <b> & 'c'\n", { exitCode: 1 })], new Map()),
+    "<returncode>1</returncode>\n<output>\na <b> & 'c'\n</output>",
+  );
+  const text = "h".repeat(5000) + "m".repeat(2000) + "t".repeat(5000);
+  const longText = protocol.observation([shell(text)], new Map()) as string;
+  assert.match(longText, /^<returncode>0<\/returncode>\n<warning>\n[^<]+<\/warning>\n/);
+  assert.ok(longText.includes(`<output_head>\n${"h".repeat(5000)}\n</output_head>`));
+  assert.ok(longText.includes("<elided_chars>\n2000 characters elided\n</elided_chars>"));
+  assert.ok(longText.endsWith(`<output_tail>\n${"t".repeat(5000)}\n</output_tail>`));
+  const stopped = protocol.observation(
+    [shell("partial\n", { exitCode: null, timedOut: true, command: "sleep 99" })],
+    new Map(),
+  );
+  assert.match(
+    stopped as string,
+    /^The command <command>sleep 99<\/command> [^\n]+\n<output>\npartial\n/,
+  );
+});
+
+Deno.test("observationJson() is the tool-call form: escaped pretty JSON", () => {
+  assert.equal(
+    observationJson(shell("a <b> & 'c'\n", { exitCode: 1 })),
     '{\n  "returncode": 1,\n  "output": "a \\u003cb\\u003e \\u0026 \\u0027c\\u0027\\n"\n}',
   );
   const long = JSON.parse(observationJson(shell("x".repeat(12_000))));
