@@ -29,7 +29,8 @@ function textOf(content: unknown): string {
 /** Reads `body` as `route` shapes it; see the module comment. */
 export function toolRoundTrip(route: Route, body: unknown): RoundTrip {
   const b = obj(body);
-  assert.equal(b.stream, true, "streamed");
+  // Gemini streams by its endpoint (`:streamGenerateContent`), not by a body key.
+  if (route !== "gemini") assert.equal(b.stream, true, "streamed");
   switch (route) {
     case "chat":
     case "ollama":
@@ -38,6 +39,8 @@ export function toolRoundTrip(route: Route, body: unknown): RoundTrip {
       return responses(b);
     case "messages":
       return messages(b);
+    case "gemini":
+      return gemini(b);
   }
 }
 
@@ -92,6 +95,23 @@ function messages(b: Json): RoundTrip {
     results: blocks("user", "tool_result").map((c) => ({
       id: String(c.tool_use_id),
       text: textOf(c.content),
+    })),
+  };
+}
+
+/** Gemini: `functionCall` parts in model turns, `functionResponse` parts in user turns. */
+function gemini(b: Json): RoundTrip {
+  assert.ok(Array.isArray(b.contents), "contents[]");
+  const parts = (role: string, key: string) =>
+    list(b.contents).filter((c) => c.role === role).flatMap((c) =>
+      list(c.parts).map((p) => obj(p[key])).filter((p) => Object.keys(p).length > 0)
+    );
+  return {
+    tools: list(b.tools).flatMap((t) => list(t.functionDeclarations)).map((d) => String(d.name)),
+    calls: parts("model", "functionCall").map((c) => ({ id: String(c.id), name: String(c.name) })),
+    results: parts("user", "functionResponse").map((r) => ({
+      id: String(r.id),
+      text: String(obj(r.response).output ?? obj(r.response).error ?? ""),
     })),
   };
 }

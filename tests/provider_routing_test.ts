@@ -19,7 +19,7 @@ import { type ProxiedRequest, startRoutingProxy } from "./_routing_proxy.ts";
 import { runTestTurn } from "./_run_turn.ts";
 import { type Route, toolRoundTrip } from "./_wire_shapes.ts";
 
-type Auth = "bearer" | "x-api-key" | "none";
+type Auth = "bearer" | "x-api-key" | "x-goog-api-key" | "none";
 
 /** One wire of one provider: the full path it must reach, how it authenticates, the harness. */
 interface WireCase {
@@ -53,6 +53,13 @@ const CASES: Record<string, RoutingCase> = {
     wires: {
       messages: { path: "/v1/messages", auth: "x-api-key", harness: "claude-code" },
       chat: chat("/v1", "bearer"),
+    },
+  },
+  gemini: {
+    envKey: "GEMINI_API_KEY",
+    // The model (MODEL, "qwen3:8b") goes in the path, its colon escaped.
+    wires: {
+      gemini: { path: "/v1beta/models/qwen3%3A8b:streamGenerateContent", auth: "x-goog-api-key" },
     },
   },
   deepseek: { envKey: "DEEPSEEK_API_KEY", wires: { chat: chat("/v1", "bearer") } },
@@ -231,7 +238,9 @@ function checkRequests(
   for (const request of model) {
     assert.equal(request.method, "POST");
     checkAuth(request.headers, c.wire.auth, c.key);
-    assert.equal((request.body as { model?: string }).model, MODEL);
+    // Gemini names the model in the path only.
+    const model = c.route === "gemini" ? undefined : MODEL;
+    assert.equal((request.body as { model?: string }).model, model);
   }
   const first = toolRoundTrip(c.route, model[0].body);
   assert.ok(first.tools.includes(c.call.name), `tools sent: ${first.tools}`);
@@ -259,6 +268,10 @@ function checkAuth(headers: Record<string, string>, auth: Auth, key: string | un
   const apiKey = headers["x-api-key"];
   if (auth === "bearer") {
     assert.equal(bearer, `Bearer ${key}`);
+    assert.equal(apiKey, undefined);
+  } else if (auth === "x-goog-api-key") {
+    assert.equal(headers["x-goog-api-key"], key);
+    assert.equal(bearer, undefined);
     assert.equal(apiKey, undefined);
   } else if (auth === "x-api-key") {
     assert.equal(apiKey, key);

@@ -48,7 +48,7 @@ export function resolveProvider(
   const entry: ProviderEntry | undefined = config.values.model_providers[id];
   if (!builtin && !entry) throw unknownProvider(config, id, builtins);
   const wireApi = entry?.wire_api ?? builtin?.wireApi ?? "responses";
-  const openAi = wireApi === "messages" ? {} : openAiOverrides(config, env);
+  const openAi = wireApi === "messages" || wireApi === "gemini" ? {} : openAiOverrides(config, env);
   const baseUrl = openAi.baseUrl ??
     providerBaseUrl(id, { builtin, entryBaseUrl: entry?.base_url, env });
   if (!baseUrl) {

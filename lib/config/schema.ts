@@ -14,7 +14,7 @@ export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-acces
 /** Values of `approval_policy`. */
 export const APPROVAL_POLICIES = ["untrusted", "on-failure", "on-request", "never"] as const;
 /** Values of `model_providers.<id>.wire_api`. */
-const WIRE_APIS = ["chat", "responses", "messages"] as const;
+const WIRE_APIS = ["chat", "responses", "messages", "gemini"] as const;
 /** Values of `shell_environment_policy.inherit`. */
 const ENV_INHERIT = ["all", "core", "none"] as const;
 /** Values of `mcp_servers.<id>.default_tools_approval_mode` and `tools.<tool>.approval_mode`. */

@@ -44,6 +44,11 @@ const wireSettingsShape = {
   user_agent: z.string().min(1).optional(),
   body: json.optional(),
   thinking_body: json.optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.int().positive().optional(),
+  thinking_level: z.string().min(1).optional(),
+  include_thoughts: z.boolean().optional(),
 };
 
 const wireSettingsSchema = z.strictObject({
@@ -58,6 +63,7 @@ export const requestSchema = z.strictObject({
   messages: wireSettingsSchema,
   chat: wireSettingsSchema,
   responses: wireSettingsSchema,
+  gemini: wireSettingsSchema,
 }).partial().prefault({});
 
 const PROMPT_SLOT_ALL = /\{\{\s*prompt\s*\}\}/g;
@@ -96,7 +102,7 @@ type WireSettingsInput = z.infer<typeof wireSettingsSchema>;
 /** The parsed `[request]` table as the adapters take it: camelCase keys, compiled globs. */
 export function toRequestSpecs(parsed: z.infer<typeof requestSchema>): RequestSpecs {
   const out: RequestSpecs = {};
-  for (const wire of ["messages", "chat", "responses"] as const) {
+  for (const wire of ["messages", "chat", "responses", "gemini"] as const) {
     const table = parsed[wire];
     if (!table) continue;
     const { models, ...base } = table;

@@ -20,7 +20,7 @@ export const matchSchema = z.strictObject({
   providers: z.array(glob).default([]),
   base_urls: z.array(glob).default([]),
   /** Wire APIs of the provider that claim the harness (`messages` → claude-code). */
-  wire_apis: z.array(z.enum(["responses", "chat", "messages"])).default([]),
+  wire_apis: z.array(z.enum(["responses", "chat", "messages", "gemini"])).default([]),
   priority: z.int().default(0),
 });
 
@@ -76,7 +76,7 @@ export const harnessSpecSchema = z.strictObject({
   request: requestSchema,
   /** Reliability guidance (Markdown) put where the prompt has `{{guidance}}` (`harness_guidance`). */
   guidance: z.string().min(1).optional(),
-  wire_apis: z.array(z.enum(["responses", "chat", "messages"])).min(1),
+  wire_apis: z.array(z.enum(["responses", "chat", "messages", "gemini"])).min(1),
   reasoning_replay: z.enum(["all", "latest", "none"]),
   /**
    * Reminders the harness injects, in its vendor's style: `todo_stale` text is added to a tool

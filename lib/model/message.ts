@@ -8,10 +8,21 @@ export type Block =
    * `context`: text the harness added (a reminder, the environment), not typed by the user.
    * `cache`: a cache breakpoint goes on this block where the wire has them (Messages).
    */
-  | { type: "text"; text: string; context?: boolean; cache?: boolean }
+  | { type: "text"; text: string; context?: boolean; cache?: boolean; signature?: string }
   /** Model reasoning. `signature` (Messages) or `encrypted` (Responses) is replayed verbatim. */
   | { type: "thinking"; text: string; signature?: string; encrypted?: string; id?: string }
-  | { type: "tool_call"; id: string; name: string; args: unknown; rawArgs?: string }
+  /**
+   * A model's tool call. `signature` (on it and on text): the Gemini wire's `thoughtSignature`
+   * of the part, replayed on the same part; it stays when the harness drops thinking.
+   */
+  | {
+    type: "tool_call";
+    id: string;
+    name: string;
+    args: unknown;
+    rawArgs?: string;
+    signature?: string;
+  }
   | { type: "image"; mime: string; base64: string };
 
 /** Why the model stopped producing output; `refusal`: it declined (its text says why). */

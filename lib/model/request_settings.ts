@@ -4,8 +4,8 @@
  * specs hold these as data (`[request.<wire>]` in `harness.toml`); provider adapters apply them.
  */
 
-/** The three wire APIs we speak. */
-export type WireApi = "chat" | "responses" | "messages";
+/** The wire APIs we speak. */
+export type WireApi = "chat" | "responses" | "messages" | "gemini";
 
 /** A reasoning effort a user can ask for. */
 export type Effort = "minimal" | "low" | "medium" | "high" | "xhigh";
@@ -68,6 +68,16 @@ export interface WireRequestSpec {
   body?: Record<string, unknown>;
   /** Extra top-level body keys sent only while thinking (or reasoning) is on. */
   thinkingBody?: Record<string, unknown>;
+  /** Gemini: `generationConfig.temperature`. */
+  temperature?: number;
+  /** Gemini: `generationConfig.topP`. */
+  topP?: number;
+  /** Gemini: `generationConfig.topK`. */
+  topK?: number;
+  /** Gemini: `thinkingConfig.thinkingLevel` when the user sets no effort ("HIGH", "LOW"). */
+  thinkingLevel?: string;
+  /** Gemini: `thinkingConfig.includeThoughts`: thought summaries come back as thought parts. */
+  includeThoughts?: boolean;
 }
 
 /** A rule that changes some settings for the models it matches (case-insensitive globs). */

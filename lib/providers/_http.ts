@@ -25,6 +25,11 @@ const TRANSIENT_ERROR_KINDS = new Set([
   "rate_limit_error",
   "server_error",
   "rate_limit_exceeded",
+  // Gemini's `error.status` values for overload, rate limits and server faults.
+  "RESOURCE_EXHAUSTED",
+  "UNAVAILABLE",
+  "INTERNAL",
+  "DEADLINE_EXCEEDED",
 ]);
 
 /** One streaming request, ready to send. */
@@ -190,7 +195,9 @@ export function describeError(
   }
   if (typeof e.status === "number") {
     const fallback = clean(String(e.message).replace(/^\d{3}\s*/, ""));
-    let failure = statusFailure(e.status, bodyDetail(e.error) ?? fallback, ctx);
+    const keyRefused = e.status === 400 &&
+      JSON.stringify(e.error ?? "").includes("API_KEY_INVALID");
+    let failure = statusFailure(e.status, bodyDetail(e.error) ?? fallback, { ...ctx, keyRefused });
     if (isHtml(headers?.get("content-type"), e.error)) {
       const url = str(e.url) ?? ctx.settings.baseUrl;
       const page = htmlFailure(String(e.error ?? ""), ctx, { url, status: e.status });
@@ -198,7 +205,7 @@ export function describeError(
     }
     const override = headers?.get("x-should-retry");
     if (override === "true" || override === "false") failure.retryable = override === "true";
-    return { failure, retryAfterMs: retryAfterMs(headers) };
+    return { failure, retryAfterMs: retryAfterMs(headers) ?? retryInfoMs(e.error) };
   }
   if (err instanceof SyntaxError) {
     const message = `Malformed stream from ${name}: ${clean(err.message)}`;
@@ -208,7 +215,7 @@ export function describeError(
   if (e.error !== undefined) {
     const body = rec(e.error);
     const inner = rec(body.error);
-    const kinds = [inner.type, inner.code, body.type, body.code];
+    const kinds = [inner.type, inner.code, inner.status, body.type, body.code];
     const retryable = kinds.some(isTransientKind);
     const message = `${name} reported an error: ${bodyDetail(e.error) ?? clean(String(e.message))}`;
     return { failure: { message, retryable } };
@@ -262,12 +269,13 @@ function htmlTitle(html: string): string | undefined {
 function statusFailure(
   status: number,
   detail: string,
-  ctx: { settings: ProviderSettings; model: string },
+  ctx: { settings: ProviderSettings; model: string; keyRefused?: boolean },
 ): ProviderFailure {
   const { settings } = ctx;
   const what = `${settings.name} returned HTTP ${status}`;
   const base = { status, message: detail === "" ? what : `${what}: ${detail}` };
-  if (status === 401 || status === 403) {
+  // Gemini refuses a bad key with 400 and the reason API_KEY_INVALID (`keyRefused`).
+  if (status === 401 || status === 403 || ctx.keyRefused) {
     const where = settings.envKey
       ? `$${settings.envKey}`
       : `the configuration of provider "${settings.id}"`;
@@ -323,6 +331,19 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   }
   if (delay === undefined || !Number.isFinite(delay)) return undefined;
   return Math.min(Math.max(0, delay), MAX_SERVER_DELAY_MS);
+}
+
+/**
+ * The delay in a Gemini error body's `RetryInfo` detail (`"retryDelay": "30s"`), capped like
+ * Retry-After; undefined when absent.
+ */
+function retryInfoMs(body: unknown): number | undefined {
+  const details = rec(rec(body).error).details;
+  if (!Array.isArray(details)) return undefined;
+  const delay = details.map((d) => str(rec(d).retryDelay)).find((d) => d !== undefined);
+  const seconds = Number.parseFloat(delay ?? "");
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(Math.max(0, seconds * 1000), MAX_SERVER_DELAY_MS);
 }
 
 /** The wait before retry number `attempt` (1-based): the server's delay, else jittered backoff. */

@@ -140,7 +140,13 @@ function ollamaCase(): WireCase {
   };
 }
 
-const CASES = [sseCase("chat"), sseCase("responses"), sseCase("messages"), ollamaCase()];
+const CASES = [
+  sseCase("chat"),
+  sseCase("responses"),
+  sseCase("messages"),
+  sseCase("gemini"),
+  ollamaCase(),
+];
 
 for (const c of CASES) {
   const run = async (chat: Reply, overrides: Partial<ProviderSettings> = {}) => {

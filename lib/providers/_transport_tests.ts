@@ -195,7 +195,7 @@ function foreignReplyTests(t: TransportCase): void {
     assert.ok(last.type === "error");
     assert.match(
       last.error.message,
-      /^Test answered with an HTML page \("Sign in to the network"\) instead of an API stream: http:\/\/127\.0\.0\.1:\d+\/v1\/(chat\/completions|responses|messages)$/,
+      /^Test answered with an HTML page \("Sign in to the network"\) instead of an API stream: http:\/\/127\.0\.0\.1:\d+\/v1\/(chat\/completions|responses|messages|models\/test-model:streamGenerateContent\?alt=sse)$/,
     );
     assert.doesNotMatch(last.error.message, /finish_reason|stop_reason|response\.completed/);
     assert.match(last.error.hint ?? "", /^Check base_url "http:\/\/127\.0\.0\.1:\d+\/v1".*proxy/);

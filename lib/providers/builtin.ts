@@ -1,6 +1,7 @@
 /**
  * The built-in providers, as data. `baseUrl` is Codex-style: it includes the API version path
- * (`/v1`), and the adapter appends `/chat/completions`, `/responses` or `/messages`. For the
+ * (`/v1`, Gemini's `/v1beta`), and the adapter appends `/chat/completions`, `/responses`,
+ * `/messages` or `/models/<model>:streamGenerateContent`. For the
  * Messages wire only, a base_url that does not end in `/v1` is taken in the unversioned form
  * Anthropic-compatible vendors document (`https://host/anthropic`) and gets `/v1/messages`.
  */
@@ -52,6 +53,17 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     envKey: "ANTHROPIC_API_KEY",
     compat: { systemMessages: true },
     defaultModel: "claude-sonnet-5-5",
+  },
+  {
+    id: "gemini",
+    name: "Google Gemini",
+    // The Gemini API's own wire: `${base}/models/<model>:streamGenerateContent?alt=sse`.
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    wireApi: "gemini",
+    wireApis: ["gemini"],
+    envKey: "GEMINI_API_KEY",
+    compat: {},
+    defaultModel: "gemini-2.5-pro",
   },
   {
     id: "deepseek",

@@ -51,12 +51,16 @@ export async function loadCatalog(): Promise<Catalog> {
   return data.default as Catalog;
 }
 
+/** Built-in providers the catalog (models.dev) lists under another id. */
+const CATALOG_IDS: Record<string, string> = { gemini: "google" };
+
 /** Where a session's provider is in the catalog: the same id, else the same API host. */
 export function catalogProvider(
   catalog: Catalog,
   settings: Pick<ProviderSettings, "id" | "baseUrl">,
 ): CatalogProvider | undefined {
-  const byId = catalog.providers.find((p) => p.id === settings.id);
+  const id = CATALOG_IDS[settings.id] ?? settings.id;
+  const byId = catalog.providers.find((p) => p.id === id);
   if (byId) return byId;
   const host = hostOf(settings.baseUrl);
   return host ? catalog.providers.find((p) => p.api && hostOf(p.api) === host) : undefined;

@@ -6,7 +6,7 @@ import { collect, simpleRequest, testSettings } from "./_testing.ts";
 import { openProvider } from "./mod.ts";
 import type { ProviderSettings, WireApi } from "./types.ts";
 
-const WIRES: WireApi[] = ["chat", "responses", "messages"];
+const WIRES: WireApi[] = ["chat", "responses", "messages", "gemini"];
 const FIRST = "The first reply, which the connection reset cuts short";
 const SECOND = "The whole second reply.";
 

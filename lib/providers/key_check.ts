@@ -1,7 +1,8 @@
 /**
  * One cheap request that tells whether a provider takes an API key: the provider's models list
  * (`GET <base_url>/models`; on the Messages wire the `/v1/models` beside `/v1/messages`), with
- * the key sent as the provider's wire sends it. Nothing is generated and nothing is billed.
+ * the key sent as the provider's wire sends it (Gemini: `x-goog-api-key`). Nothing is generated
+ * and nothing is billed.
  */
 import { endpointUrl, trimBaseUrl } from "./_http.ts";
 import type { ProviderSettings } from "./types.ts";
@@ -33,6 +34,8 @@ function keyCheckRequest(
   const path = messages && !versioned ? "/v1/models" : "/models";
   const auth: Record<string, string> = messages
     ? { "x-api-key": key, "anthropic-version": "2023-06-01" }
+    : target.wireApi === "gemini"
+    ? { "x-goog-api-key": key }
     : { authorization: `Bearer ${key}` };
   const headers = new Headers({ accept: "application/json", ...auth });
   // Configured headers win, as on every model request (a gateway's own auth header).

@@ -15,9 +15,9 @@ export { DEFAULT_STREAM_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_REPLY_BYTES } from ".
 
 /**
  * Opens a provider for `settings`, importing only the adapter its wire API needs: Ollama's native
- * `/api/chat` when `nativeApi` says so, else `/chat/completions`, `/responses` or `/messages`
- * under the base URL (for the `ollama` provider, its Messages adapter). Images reach only models
- * that take them (`gateImages()`).
+ * `/api/chat` when `nativeApi` says so, else `/chat/completions`, `/responses`, `/messages` or
+ * Gemini's `/models/<model>:streamGenerateContent` under the base URL (for the `ollama`
+ * provider, its Messages adapter). Images reach only models that take them (`gateImages()`).
  */
 export async function openProvider(settings: ProviderSettings): Promise<Provider> {
   return gateImages(await openAdapter(settings), await loadCatalog());
@@ -38,11 +38,13 @@ async function openAdapter(settings: ProviderSettings): Promise<Provider> {
         return (await import("./ollama_messages.ts")).createOllamaMessagesProvider(settings);
       }
       return (await import("./anthropic_messages.ts")).createMessagesProvider(settings);
+    case "gemini":
+      return (await import("./gemini.ts")).createGeminiProvider(settings);
     default:
       throw new ConfigError(
         `Unknown wire_api "${settings.wireApi}" for provider "${settings.id}"`,
         {
-          hint: 'Use "responses", "chat" or "messages"',
+          hint: 'Use "responses", "chat", "messages" or "gemini"',
         },
       );
   }

@@ -11,8 +11,8 @@ import type { ProviderSettings } from "./types.ts";
 
 /**
  * The ids `settings`' server lists, for a provider of the config's own (not a built-in one) on
- * the Chat or Responses wire; undefined for any other. Rejects when the server cannot be asked
- * or its answer is not a models list.
+ * the Chat, Responses or Gemini wire; undefined for any other. Rejects when the server cannot be
+ * asked or its answer is not a models list.
  */
 export async function servedModels(
   settings: ProviderSettings,
@@ -20,12 +20,26 @@ export async function servedModels(
 ): Promise<Array<{ id: string }> | undefined> {
   if (builtinProvider(settings.id) || settings.wireApi === "messages") return undefined;
   const url = endpointUrl(settings.baseUrl, { path: "/models", query: settings.queryParams });
+  const gemini = settings.wireApi === "gemini";
+  const auth: Record<string, string> = !settings.apiKey
+    ? {}
+    : gemini
+    ? { "x-goog-api-key": settings.apiKey }
+    : { authorization: `Bearer ${settings.apiKey}` };
   const headers: Record<string, string> = {
     accept: "application/json",
-    ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+    ...auth,
     ...settings.headers,
   };
-  const data = rec(await localJson(url, { headers, signal })).data;
+  const answer = rec(await localJson(url, { headers, signal }));
+  if (gemini && Array.isArray(answer.models)) {
+    // Gemini lists `{models: [{name: "models/<id>"}]}`.
+    return answer.models.map(rec).flatMap((m) => {
+      const name = str(m.name)?.replace(/^models\//, "");
+      return name ? [{ id: name }] : [];
+    });
+  }
+  const data = answer.data;
   if (!Array.isArray(data)) throw new Error(`${url}: the answer has no "data" list of models`);
   return data.map(rec).flatMap((m) => str(m.id) ? [{ id: str(m.id)! }] : []);
 }

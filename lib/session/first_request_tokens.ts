@@ -79,6 +79,8 @@ async function wireTools(wire: WireApi, tools: ToolDeclaration[]): Promise<unkno
     ? (await import("../providers/anthropic_messages.ts")).toWire(request, settings)
     : wire === "responses"
     ? (await import("../providers/openai_responses.ts")).toWire(request, settings)
+    : wire === "gemini"
+    ? (await import("../providers/gemini_request.ts")).toWire(request, settings)
     : (await import("../providers/openai_chat.ts")).toWire(request, settings);
   return body.tools ?? [];
 }

@@ -34,6 +34,7 @@ const blockSchema = z.discriminatedUnion("type", [
     text: z.string(),
     context: z.boolean().optional(),
     cache: z.boolean().optional(),
+    signature: z.string().optional(),
   }),
   z.object({
     type: z.literal("thinking"),
@@ -48,6 +49,7 @@ const blockSchema = z.discriminatedUnion("type", [
     name: z.string(),
     args: z.unknown(),
     rawArgs: z.string().optional(),
+    signature: z.string().optional(),
   }),
   z.object({ type: z.literal("image"), mime: z.string(), base64: z.string() }),
 ]);

@@ -7,6 +7,7 @@
  */
 import { planReply, type Wire } from "./plan.ts";
 import { chatStreamFrames } from "./render_chat.ts";
+import { geminiStreamFrames } from "./render_gemini.ts";
 import { messagesStreamFrames } from "./render_messages.ts";
 import { responsesStreamFrames } from "./render_responses.ts";
 
@@ -154,5 +155,6 @@ export function textFrames(wire: Wire, text: string, opts: { chunkSize?: number 
   if (wire === "chat") {
     return chatStreamFrames(plan, { includeUsage: true, reasoningField: "reasoning_content" });
   }
+  if (wire === "gemini") return geminiStreamFrames(plan);
   return wire === "responses" ? responsesStreamFrames(plan) : messagesStreamFrames(plan);
 }

@@ -5,15 +5,18 @@
  */
 import type { ScriptReply } from "./script.ts";
 
-/** The three wire formats the fake provider speaks. */
-export type Wire = "chat" | "responses" | "messages";
+/** The wire formats the fake provider speaks. */
+export type Wire = "chat" | "responses" | "messages" | "gemini";
 
 /** Per-prefix counters behind generated ids (`call_1`, `toolu_1`, `fc_1`). */
 export type IdCounters = Map<string, number>;
 
 /** A tool call as it will be sent. */
 export interface PlannedCall {
-  /** The call id: chat `tool_calls[].id`, responses `call_id`, messages `tool_use.id`. */
+  /**
+   * The call id: chat `tool_calls[].id`, responses `call_id`, messages `tool_use.id`, gemini
+   * `functionCall.id`.
+   */
   id: string;
   /** The responses output item id (`fc_N`); equal to `id` on the other wires. */
   itemId: string;
@@ -25,7 +28,7 @@ export interface PlannedCall {
 /** Reasoning as it will be sent, with the opaque token the client must replay verbatim. */
 export interface PlannedThinking {
   text: string;
-  /** Messages `signature` or responses `encrypted_content`. */
+  /** Messages `signature`, responses `encrypted_content` or gemini `thoughtSignature`. */
   sealed: string;
   /** The responses reasoning item id (`rs_N`). */
   itemId: string;
@@ -72,6 +75,8 @@ const ID_PREFIX: Record<Wire, { reply: string; call: string }> = {
   chat: { reply: "chatcmpl-", call: "call_" },
   responses: { reply: "resp_", call: "call_" },
   messages: { reply: "msg_", call: "toolu_" },
+  // Gemini's API sends no call ids; the fake does, so the ledger can check them coming back.
+  gemini: { reply: "gemini-resp-", call: "call_" },
 };
 
 /** Returns the next id for `prefix`: `call_1`, `call_2`, ... */

@@ -4,6 +4,7 @@
  * become problems rather than exceptions, so every defect in a request is reported at once.
  */
 import type { Wire } from "./plan.ts";
+import { viewGemini } from "./request_view_gemini.ts";
 import { checkTools, isObject } from "./tool_shapes.ts";
 
 /** A tool call found in the history. */
@@ -54,10 +55,23 @@ export function emptyView(body: unknown): RequestView {
   return view;
 }
 
-/** Builds the view of `body`, a parsed request of `wire`, sent with `headers`. */
-export function viewRequest(wire: Wire, body: unknown, headers: Headers): RequestView {
+/**
+ * Builds the view of `body`, a parsed request of `wire`, sent with `headers`; `model` is the
+ * model a Gemini request names in its path.
+ */
+export function viewRequest(
+  wire: Wire,
+  body: unknown,
+  headers: Headers,
+  model?: string,
+): RequestView {
   const view = emptyView(body);
   if (!isObject(body)) return view;
+  if (wire === "gemini") {
+    view.model = model;
+    viewGemini(body, headers, view);
+    return view;
+  }
   const tools = checkTools(wire, body.tools);
   view.toolNames = tools.names;
   view.problems.push(...tools.problems);
@@ -217,7 +231,7 @@ function messagesUser(blocks: unknown[], where: string, view: RequestView): void
 }
 
 /** Calls `fn` on each object in `list`, reporting entries that are not objects. */
-function eachObject(
+export function eachObject(
   list: unknown[],
   prefix: string,
   view: RequestView,
@@ -229,7 +243,7 @@ function eachObject(
   }
 }
 
-function namedCall(id: string, name: unknown, args: unknown): ViewCall {
+export function namedCall(id: string, name: unknown, args: unknown): ViewCall {
   return { id, name: typeof name === "string" ? name : String(name), args };
 }
 
@@ -246,11 +260,11 @@ function parseArgs(raw: unknown, where: string, view: RequestView): unknown {
   }
 }
 
-function stringOr(value: unknown): string | undefined {
+export function stringOr(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-function asArray(value: unknown, where: string, view: RequestView): unknown[] {
+export function asArray(value: unknown, where: string, view: RequestView): unknown[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value;
   view.problems.push(`${where} must be an array`);
@@ -258,7 +272,7 @@ function asArray(value: unknown, where: string, view: RequestView): unknown[] {
 }
 
 /** The text of a content field: a string, or the `text` of each part in an array. */
-function textOf(content: unknown): string {
+export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((part) => isObject(part) && typeof part.text === "string" ? part.text : "")

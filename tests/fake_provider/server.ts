@@ -1,7 +1,8 @@
 /**
  * A scripted model provider on 127.0.0.1 for tests. It speaks OpenAI Chat Completions
- * (`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`) and Anthropic Messages
- * (`POST /v1/messages`), streamed or not. Each request consumes one script turn, rendered into
+ * (`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`), Anthropic Messages
+ * (`POST /v1/messages`) and Gemini (`POST /v1beta/models/<model>:streamGenerateContent`, or
+ * `:generateContent`; `/v1/models/...` too), streamed or not. Each request consumes one script turn, rendered into
  * the wire format the request's path asks for. With the `routes` option, requests are instead
  * served statelessly by model and tools, for conversations in parallel (see `routes.ts`).
  *
@@ -13,6 +14,7 @@
 import { checkExpect, checkRequest, type Ledger, newLedger, recordIssued } from "./invariants.ts";
 import { type IdCounters, planReply, type ReplyPlan, type Wire } from "./plan.ts";
 import { chatJson, chatStreamFrames } from "./render_chat.ts";
+import { geminiJson, geminiStreamFrames } from "./render_gemini.ts";
 import { messagesJson, messagesStreamFrames } from "./render_messages.ts";
 import { responsesJson, responsesStreamFrames } from "./render_responses.ts";
 import { viewRequest } from "./request_view.ts";
@@ -101,6 +103,21 @@ const WIRES: Record<string, Wire> = {
   "/v1/messages": "messages",
 };
 
+/** Gemini's paths: the model, and `streamGenerateContent` or `generateContent`. */
+const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
+
+/** The `error.status` Gemini sends with each HTTP status. */
+const GEMINI_STATUS: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+};
+
 interface State {
   source: TurnSource;
   ids: IdCounters;
@@ -173,7 +190,8 @@ async function handle(request: Request, state: State): Promise<Response> {
     receivedAt,
   };
   state.requests.push(recorded);
-  const wire = WIRES[path];
+  const gemini = GEMINI_PATH.exec(path);
+  const wire: Wire | undefined = gemini ? "gemini" : WIRES[path];
   const fail = (status: number, problems: string[]) => {
     const index = state.requests.indexOf(recorded);
     state.failures.push({ request: index, path, problems, body: recorded.body });
@@ -185,6 +203,10 @@ async function handle(request: Request, state: State): Promise<Response> {
       "x-should-retry": "false",
     });
   }
+  if (request.method === "GET" && path === "/v1beta/models") {
+    const models = state.opts.models.map((id) => ({ name: `models/${id}`, displayName: id }));
+    return Response.json({ models });
+  }
   if (request.method === "GET" && path === "/v1/models") {
     const data = state.opts.models.map((id) => ({ id, object: "model", owned_by: "fake" }));
     return Response.json({ object: "list", data });
@@ -193,7 +215,8 @@ async function handle(request: Request, state: State): Promise<Response> {
     return fail(404, [`No route for ${request.method} ${path}`]);
   }
   if (!parsed.ok) return fail(400, [`The request body is not JSON: ${parsed.error}`]);
-  const view = viewRequest(wire, parsed.value, request.headers);
+  const geminiModel = gemini ? decodeURIComponent(gemini[1]) : undefined;
+  const view = viewRequest(wire, parsed.value, request.headers, geminiModel);
   const problems = checkRequest(view, state.ledger, state.opts);
   const picked = state.source.pick(view, state.requests.length);
   if ("problem" in picked) return fail(picked.status, [...problems, picked.problem]);
@@ -215,12 +238,18 @@ async function handle(request: Request, state: State): Promise<Response> {
   });
   picked.commit(wire === "responses" ? plan.id : undefined);
   recordIssued(state.ledger, plan);
+  if (gemini) {
+    return gemini[2] === "generateContent"
+      ? Response.json(geminiJson(plan))
+      : sseResponse(geminiStreamFrames(plan), state.opts.chunkDelayMs);
+  }
   return render(plan, parsed.value as Record<string, unknown>, state);
 }
 
 function keyTaken(headers: Headers, key: string | undefined): boolean {
   if (key === undefined) return true;
-  return headers.get("authorization") === `Bearer ${key}` || headers.get("x-api-key") === key;
+  return headers.get("authorization") === `Bearer ${key}` || headers.get("x-api-key") === key ||
+    headers.get("x-goog-api-key") === key;
 }
 
 /** A bug in the fake itself still fails the test that met it. */
@@ -290,6 +319,8 @@ function errorResponse(
     : "invalid_request_error";
   const body = wire === "messages"
     ? { type: "error", error: { type, message } }
+    : wire === "gemini"
+    ? { error: { code: status, message, status: GEMINI_STATUS[status] ?? "UNKNOWN" } }
     : { error: { message, type, param: null, code: null } };
   return Response.json(body, { status, headers });
 }

@@ -13,6 +13,7 @@ const ANTHROPIC_BUILT_IN = /^[a-z_]+_\d{8}$/;
 
 /** Reads `tools` for `wire`; an absent `tools` field is fine, anything but an array is not. */
 export function checkTools(wire: Wire, tools: unknown): ToolsSeen {
+  if (wire === "gemini") return checkGeminiTools(tools);
   const seen: ToolsSeen = { names: [], problems: [] };
   if (tools === undefined) return seen;
   if (!Array.isArray(tools)) {
@@ -32,7 +33,7 @@ export function checkTools(wire: Wire, tools: unknown): ToolsSeen {
   return seen;
 }
 
-const CHECKS: Record<Wire, (tool: Record<string, unknown>) => string[]> = {
+const CHECKS: Record<Exclude<Wire, "gemini">, (tool: Record<string, unknown>) => string[]> = {
   chat(tool) {
     if (tool.type !== "function") return [`must have type "function", got ${show(tool.type)}`];
     const fn = tool.function;
@@ -72,6 +73,39 @@ const CHECKS: Record<Wire, (tool: Record<string, unknown>) => string[]> = {
     );
   },
 };
+
+/**
+ * Gemini's `tools`: objects each holding a `functionDeclarations` list of {name, description,
+ * parametersJsonSchema} (the OpenAPI-subset `parameters` is accepted too).
+ */
+export function checkGeminiTools(tools: unknown): ToolsSeen {
+  const seen: ToolsSeen = { names: [], problems: [] };
+  if (tools === undefined) return seen;
+  if (!Array.isArray(tools)) {
+    seen.problems.push(`"tools" must be an array, got ${JSON.stringify(tools)}`);
+    return seen;
+  }
+  tools.forEach((tool, i) => {
+    const list = isObject(tool) ? tool.functionDeclarations : undefined;
+    if (!Array.isArray(list)) {
+      seen.problems.push(`tools[${i}] must have a "functionDeclarations" array`);
+      return;
+    }
+    list.forEach((decl, j) => {
+      const where = `tools[${i}].functionDeclarations[${j}]`;
+      if (!isObject(decl)) return seen.problems.push(`${where} must be an object`);
+      const problems = [...nameProblems(decl.name), ...descriptionProblems(decl.description)];
+      const field = "parametersJsonSchema" in decl ? "parametersJsonSchema" : "parameters";
+      problems.push(...schemaProblems(field, decl[field]));
+      if (typeof decl.name === "string") {
+        if (seen.names.includes(decl.name)) problems.push(`repeats the tool name "${decl.name}"`);
+        seen.names.push(decl.name);
+      }
+      for (const problem of problems) seen.problems.push(`${where} ${problem}`);
+    });
+  });
+  return seen;
+}
 
 function toolName(wire: Wire, tool: Record<string, unknown>): string | undefined {
   const name = wire === "chat" && isObject(tool.function) ? tool.function.name : tool.name;
