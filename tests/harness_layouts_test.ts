@@ -135,3 +135,32 @@ Deno.test("native sends the sandbox text once, and Codex's <filesystem> roots in
     env.includes(`<filesystem><workspace_roots><root>${cwd}</root></workspace_roots></filesystem>`),
   );
 });
+
+Deno.test("pi sends one system block: instructions, # Project Context, skills, then date and folder", async () => {
+  const { bodies, cwd } = await layoutRequests({
+    harness: "pi",
+    wire: "messages",
+    model: "claude-sonnet-4-5",
+    replies: [{ text: "OK" }],
+    files: {
+      ".agents/skills/lint/SKILL.md": "---\nname: lint\ndescription: Lint the code\n---\nRun it.\n",
+    },
+  });
+  const system = bodies[0].system as Array<{ text: string }>;
+  assert.equal(system.length, 1);
+  const text = system[0].text;
+  const at = (needle: string) => {
+    const i = text.indexOf(needle);
+    assert.ok(i >= 0, `${needle} is in the system text`);
+    return i;
+  };
+  const order = [
+    at("\n\n# Project Context\n\n"),
+    at(`\n\n## ${cwd}/AGENTS.md\n\nRun \`make test\`.`),
+    at("<available_skills>"),
+    at(`\nCurrent date: 2026-12-01\nCurrent working directory: ${cwd}`),
+  ];
+  assert.deepEqual(order, [...order].sort((a, b) => a - b));
+  assert.ok(text.endsWith(`Current working directory: ${cwd}`));
+  assert.doesNotMatch(text, /<project_instructions/);
+});

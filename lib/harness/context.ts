@@ -37,6 +37,12 @@ export function renderContext(h: Harness, vars: PromptVars): SessionContext {
     switch (entry.slot) {
       case "system":
       case "developer":
+        // A system entry with `samePart` ends the system text before it (pi's one system block).
+        if (entry.slot === "system" && entry.samePart && out.system.at(-1)?.slot === "system") {
+          const last = out.system[out.system.length - 1];
+          out.system[out.system.length - 1] = { ...last, text: `${last.text}\n\n${text}` };
+          break;
+        }
         out.system.push({
           text,
           slot: entry.slot,

@@ -40,6 +40,8 @@ export const projectInstructionsSchema = z.strictObject({
   file: z.string().min(1).optional(),
   /** The block inline, instead of `file`. */
   text: z.string().min(1).optional(),
+  /** For a slot: join the block to the entry before it, as `same_part` does for `[[context]]`. */
+  same_part: z.boolean().default(false),
   /** Each project file inside `{{agents_md}}`: `{path}`, `{relative_path}`, `{text}`. */
   file_template: frameTemplate.default("{text}"),
   /** The user's own file (`~/.openinterpreter/AGENTS.md`); default `file_template`. */
@@ -138,7 +140,7 @@ async function blockEntry(
       hint: "Put {{agents_md}} where the instruction files' text goes",
     });
   }
-  return { slot: opts.slot, text, cache: false, samePart: false, when };
+  return { slot: opts.slot, text, cache: false, samePart: spec.same_part, when };
 }
 
 /** `context` with `entry` before the first `[[context]]` entry of its slot, else at the end. */
