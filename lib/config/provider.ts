@@ -19,7 +19,7 @@ import { joinKeyPath } from "./_keypath.ts";
 import { MissingKeyError, storedKey } from "./auth.ts";
 import type { EffectiveConfig } from "./effective.ts";
 import { describeOrigin } from "./origin.ts";
-import { LOCAL_PROVIDERS, type ProviderEntry } from "./schema.ts";
+import { isHeaderValue, LOCAL_PROVIDERS, type ProviderEntry } from "./schema.ts";
 
 /** The provider to call and the model to ask for. */
 export interface ResolvedProvider {
@@ -147,6 +147,11 @@ function envHeaders(
   const out: Record<string, string> = {};
   for (const [header, variable] of Object.entries(headers)) {
     const value = env[variable];
+    if (value && !isHeaderValue(value)) {
+      throw new ConfigError(`$${variable} holds a line break or control character`, {
+        hint: `Set ${variable} to a one-line value: it is sent as the ${header} header`,
+      });
+    }
     if (value) out[header] = value;
   }
   return out;

@@ -39,6 +39,19 @@ export type TrustLevel = typeof TRUST_LEVELS[number];
 export type LocalProvider = typeof LOCAL_PROVIDERS[number];
 
 const stringMap = z.record(z.string(), z.string());
+/** A header value holds no line break or other control character but tab. */
+export function isHeaderValue(value: string): boolean {
+  return ![...value].some((c) => c.charCodeAt(0) < 32 ? c !== "\t" : c.charCodeAt(0) === 127);
+}
+/** Request headers: token names, values without line breaks or control characters. */
+const headerMap = z.record(
+  z.string().refine((name) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name), {
+    message: "not a header name: use letters, digits and dashes, like X-Title",
+  }),
+  z.string().refine(isHeaderValue, {
+    message: "a header value cannot hold line breaks or control characters: write it on one line",
+  }),
+);
 const stringList = z.array(z.string());
 const nonEmpty = z.string().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -54,7 +67,7 @@ const providerEntrySchema = z.strictObject({
   base_url: httpUrl,
   env_key: nonEmpty,
   wire_api: z.enum(WIRE_APIS),
-  http_headers: stringMap,
+  http_headers: headerMap,
   env_http_headers: stringMap,
   query_params: stringMap,
   /** Retries of a request that failed before its stream started: 429, 5xx (default 4). */
@@ -176,6 +189,8 @@ const settingsShape = {
   model_verbosity: z.enum(["low", "medium", "high"]),
   /** The output limit of each model request, over the harness's. */
   model_max_output_tokens: z.int().positive(),
+  /** Send the harness's vendor client identifiers (x-app, originator, vendor user agents). */
+  vendor_client_headers: z.boolean(),
   model_context_window: z.int().positive(),
   /** Tokens of history after which a session compacts; unset means 85% of the window. */
   model_auto_compact_token_limit: z.int().positive(),

@@ -6,7 +6,12 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { HarnessError } from "../errors.ts";
-import type { RequestSpecs, WireRequestSpec } from "../model/request_settings.ts";
+import {
+  isHeaderValue,
+  REQUEST_PLACEHOLDERS,
+  type RequestSpecs,
+  type WireRequestSpec,
+} from "../model/request_settings.ts";
 import { globProblem, globRegExp } from "./_glob.ts";
 import { checkPromptTemplate, PROMPT_VARIABLES } from "./prompt.ts";
 import type { ContextEntry, ContextSlot } from "./types.ts";
@@ -17,6 +22,17 @@ const glob = z.string().superRefine((pattern, ctx) => {
 });
 const effort = z.enum(["minimal", "low", "medium", "high", "xhigh"]);
 const json = z.record(z.string(), z.unknown());
+/** A header value: printable text, no line breaks (they would end the header), known placeholders. */
+const headerValue = z.string().refine(isHeaderValue, {
+  message: "a header value cannot hold line breaks or control characters",
+}).superRefine((value, ctx) => {
+  for (const [, name] of value.matchAll(/\{([a-z_]+)\}/g)) {
+    if (Object.hasOwn(REQUEST_PLACEHOLDERS, name)) continue;
+    const known = Object.keys(REQUEST_PLACEHOLDERS).map((k) => `{${k}}`).join(", ");
+    ctx.addIssue({ code: "custom", message: `unknown placeholder {${name}}: use ${known}` });
+  }
+});
+const headerMap = z.record(z.string().regex(/^[A-Za-z0-9-]+$/, "use a header name"), headerValue);
 
 /** Every key is optional: an unset key is not sent. */
 const wireSettingsShape = {
@@ -39,9 +55,8 @@ const wireSettingsShape = {
   cache: z.array(z.enum(["last_tool", "last_message"])).optional(),
   tool_fields: json.optional(),
   betas: z.array(z.string().min(1)).optional(),
-  headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, "use a header name"), z.string())
-    .optional(),
-  user_agent: z.string().min(1).optional(),
+  headers: headerMap.optional(),
+  user_agent: headerValue.min(1).optional(),
   body: json.optional(),
   thinking_body: json.optional(),
   temperature: z.number().min(0).max(2).optional(),
@@ -49,6 +64,10 @@ const wireSettingsShape = {
   top_k: z.int().positive().optional(),
   thinking_level: z.string().min(1).optional(),
   include_thoughts: z.boolean().optional(),
+  client_version: z.string().regex(/^[A-Za-z0-9._+-]+$/, "use a version like 1.2.3").optional(),
+  vendor_headers: headerMap.optional(),
+  vendor_user_agent: headerValue.min(1).optional(),
+  vendor_body: json.optional(),
 };
 
 const wireSettingsSchema = z.strictObject({

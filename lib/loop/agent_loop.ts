@@ -30,7 +30,15 @@ export interface LoopState {
 /** What a user can set over a harness's request settings, and the session id they may use. */
 export type RequestOptions = Pick<
   ModelRequest,
-  "thinking" | "reasoningSummary" | "verbosity" | "maxOutputTokens" | "maxOutputCap" | "sessionId"
+  | "thinking"
+  | "reasoningSummary"
+  | "verbosity"
+  | "maxOutputTokens"
+  | "maxOutputCap"
+  | "sessionId"
+  | "sessionHash"
+  | "vendorClientHeaders"
+  | "appVersion"
 >;
 
 /** What the loop needs from the outside world. */

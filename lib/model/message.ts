@@ -119,6 +119,12 @@ export interface ModelRequest {
   verbosity?: "low" | "medium" | "high";
   /** Fills `{session_id}` in settings (prompt cache key, metadata, headers). */
   sessionId?: string;
+  /** `{session_hash}`: the SHA-256 of the session id, in hex. */
+  sessionHash?: string;
+  /** Send the harness's vendor client identifiers too (`vendor_client_headers`). */
+  vendorClientHeaders?: boolean;
+  /** Our own version: `{version}` where the harness names no client version. */
+  appVersion?: string;
 }
 
 /** A JSON Schema the final answer must match; sent as each wire's structured-output setting. */

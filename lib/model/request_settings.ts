@@ -56,16 +56,31 @@ export interface WireRequestSpec {
    * `function`), such as pi's `eager_input_streaming` or `strict`.
    */
   toolFields?: Record<string, unknown>;
-  /** Messages: cache breakpoints besides the system parts' own: the last tool, the last block. */
+  /**
+   * Cache breakpoints besides the system parts' own: the last tool (Messages), the last block
+   * (Messages, and Chat where the provider takes cache markers).
+   */
   cache?: Array<"last_tool" | "last_message">;
   /** Messages: the `anthropic-beta` header's list. */
   betas?: string[];
-  /** Extra request headers; `{session_id}` is filled in. */
+  /**
+   * Extra request headers, sent always: session and cache-affinity ids. Placeholders are filled
+   * in here and in every string below (`REQUEST_PLACEHOLDERS`).
+   */
   headers?: Record<string, string>;
   /** The `User-Agent` header. */
   userAgent?: string;
-  /** Extra top-level body keys, sent as they are (strings get `{session_id}` filled in). */
+  /** Extra top-level body keys, sent as they are. */
   body?: Record<string, unknown>;
+  /** The vendor client's version, `{version}` (default: ours). */
+  clientVersion?: string;
+  /**
+   * The vendor's client identifiers, sent only when the user sets `vendor_client_headers`:
+   * headers over `headers`, a user agent over `userAgent`, top-level body keys over `body`.
+   */
+  vendorHeaders?: Record<string, string>;
+  vendorUserAgent?: string;
+  vendorBody?: Record<string, unknown>;
   /** Extra top-level body keys sent only while thinking (or reasoning) is on. */
   thinkingBody?: Record<string, unknown>;
   /** Gemini: `generationConfig.temperature`. */
@@ -78,6 +93,20 @@ export interface WireRequestSpec {
   thinkingLevel?: string;
   /** Gemini: `thinkingConfig.includeThoughts`: thought summaries come back as thought parts. */
   includeThoughts?: boolean;
+}
+
+/** The placeholders request settings' strings may hold, and what each becomes. */
+export const REQUEST_PLACEHOLDERS = {
+  session_id: "the session id",
+  session_hash: "64 hex digits: the SHA-256 of the session id",
+  version: "client_version, else interpreter's own version",
+  os: 'the platform as Node names it ("linux", "darwin", "win32")',
+  arch: 'the CPU as Node names it ("x64", "arm64")',
+} as const;
+
+/** A header value holds no line break or other control character but tab. */
+export function isHeaderValue(value: string): boolean {
+  return ![...value].some((c) => c.charCodeAt(0) < 32 ? c !== "\t" : c.charCodeAt(0) === 127);
 }
 
 /** A rule that changes some settings for the models it matches (case-insensitive globs). */
@@ -107,7 +136,13 @@ export function settingsForModel(
   if (!spec) return {};
   let out = { ...spec.base };
   for (const rule of spec.rules) {
-    if (rule.models.some((m) => m.test(model))) out = { ...out, ...rule.set };
+    if (!rule.models.some((m) => m.test(model))) continue;
+    // A rule's headers join the headers before it; every other key replaces.
+    const headers = { ...out.headers, ...rule.set.headers };
+    const vendorHeaders = { ...out.vendorHeaders, ...rule.set.vendorHeaders };
+    out = { ...out, ...rule.set };
+    if (Object.keys(headers).length) out.headers = headers;
+    if (Object.keys(vendorHeaders).length) out.vendorHeaders = vendorHeaders;
   }
   return out;
 }

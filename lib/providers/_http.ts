@@ -116,7 +116,11 @@ export function requestHeaders(
     ...harness,
     ...auth,
   });
-  for (const [name, value] of Object.entries(settings.headers)) headers.set(name, value);
+  // A configured header wins over the harness's; an empty one takes the harness's away.
+  for (const [name, value] of Object.entries(settings.headers)) {
+    if (value === "") headers.delete(name);
+    else headers.set(name, value);
+  }
   return headers;
 }
 

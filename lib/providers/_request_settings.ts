@@ -31,8 +31,28 @@ export interface RequestPlan {
   maxOutputTokens?: number;
   /** Responses: the user's summary setting, else the harness's. */
   reasoningSummary?: WireRequestSpec["reasoningSummary"];
-  /** Harness headers, with `{session_id}` filled in. */
+  /** Harness headers, placeholders filled in; vendor identifiers only with `vendor`. */
   headers: Record<string, string>;
+  /** Fills the placeholders of `REQUEST_PLACEHOLDERS` in a text. */
+  fill: (text: string) => string;
+  /** The user asked for the vendor's client identifiers (`vendor_client_headers`). */
+  vendor: boolean;
+}
+
+const NODE_OS: Record<string, string> = { windows: "win32" };
+const NODE_ARCH: Record<string, string> = { x86_64: "x64", aarch64: "arm64" };
+
+/** Fills `{session_id}`, `{session_hash}`, `{version}`, `{os}` and `{arch}` in a text. */
+function placeholderFiller(request: ModelRequest, spec: WireRequestSpec) {
+  const values: Record<string, string> = {
+    session_id: request.sessionId ?? "",
+    session_hash: request.sessionHash ?? "",
+    version: spec.clientVersion ?? request.appVersion ?? "",
+    os: NODE_OS[Deno.build.os] ?? Deno.build.os,
+    arch: NODE_ARCH[Deno.build.arch] ?? Deno.build.arch,
+  };
+  return (text: string) =>
+    text.replace(/\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
 /** Plans `request` for `wire`; see the module comment for who wins. */
@@ -46,12 +66,17 @@ export function planRequest(request: ModelRequest, wire: WireApi, compat: Compat
   let thinking: ThinkingMode = request.thinking ?? harnessMode ?? fallback;
   if (asked === "none") thinking = "off";
   if (compat.thinking && thinking !== "off") thinking = compat.thinking;
-  const fill = (text: string) => text.replaceAll("{session_id}", request.sessionId ?? "");
+  const fill = placeholderFiller(request, spec);
+  const vendor = request.vendorClientHeaders === true;
   const headers: Record<string, string> = {};
   if (spec.betas?.length) headers["anthropic-beta"] = spec.betas.join(",");
-  for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = fill(value);
-  if (spec.userAgent) headers["user-agent"] = fill(spec.userAgent);
+  const named = { ...spec.headers, ...(vendor ? spec.vendorHeaders : {}) };
+  for (const [name, value] of Object.entries(named)) headers[name.toLowerCase()] = fill(value);
+  const userAgent = (vendor ? spec.vendorUserAgent : undefined) ?? spec.userAgent;
+  if (userAgent) headers["user-agent"] = fill(userAgent);
   return {
+    fill,
+    vendor,
     spec,
     effort,
     wireEffort: effort ? spec.effortMap?.[effort] ?? effort : undefined,
@@ -83,25 +108,23 @@ export function finishBody(
     body.parallel_tool_calls = spec.parallelToolCalls;
   }
   if (spec.store !== undefined) body.store = spec.store;
-  if (spec.promptCacheKey && opts.sessionId) {
-    body.prompt_cache_key = spec.promptCacheKey.replaceAll("{session_id}", opts.sessionId);
-  }
-  const extra = { ...spec.body, ...(opts.thinkingOn ? spec.thinkingBody : {}) };
-  for (const [key, value] of Object.entries(extra)) {
-    body[key] = fillStrings(value, opts.sessionId ?? "");
-  }
+  if (spec.promptCacheKey && opts.sessionId) body.prompt_cache_key = plan.fill(spec.promptCacheKey);
+  const extra = {
+    ...spec.body,
+    ...(plan.vendor ? spec.vendorBody : {}),
+    ...(opts.thinkingOn ? spec.thinkingBody : {}),
+  };
+  for (const [key, value] of Object.entries(extra)) body[key] = fillStrings(value, plan.fill);
   for (const key of opts.compat.dropKeys ?? []) delete body[key];
   return body;
 }
 
-/** `value` with `{session_id}` filled in every string it holds. */
-function fillStrings(value: unknown, sessionId: string): unknown {
-  if (typeof value === "string") return value.replaceAll("{session_id}", sessionId);
-  if (Array.isArray(value)) return value.map((v) => fillStrings(v, sessionId));
+/** `value` with the placeholders filled in every string it holds. */
+function fillStrings(value: unknown, fill: (text: string) => string): unknown {
+  if (typeof value === "string") return fill(value);
+  if (Array.isArray(value)) return value.map((v) => fillStrings(v, fill));
   if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, fillStrings(v, sessionId)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillStrings(v, fill)]));
   }
   return value;
 }

@@ -120,7 +120,7 @@ export async function openSession(
       throw error;
     });
     state.loop.requestOptions = {
-      ...requestOptions(agent.config.values, recorder.id),
+      ...await requestOptions(agent.config.values, recorder.id),
       maxOutputCap: limits.maxOutput,
     };
     const resources = new Resources();

@@ -11,6 +11,7 @@ import type { EffectiveConfig } from "../config/mod.ts";
 import { type ConfigValues, LOCAL_PROVIDERS, type LocalProvider } from "../config/schema.ts";
 import type { RequestOptions } from "../loop/agent_loop.ts";
 import type { ProviderSettings } from "../providers/types.ts";
+import { VERSION } from "../version.ts";
 import type { SessionConfig } from "./types.ts";
 import { WireMismatchError } from "./errors.ts";
 
@@ -107,8 +108,15 @@ export function wireMismatch(harness: string, wire: string, supported: string[])
 }
 
 /** The user's request settings over the harness's (config keys), and the session id. */
-export function requestOptions(values: ConfigValues, sessionId: string): RequestOptions {
-  const out: RequestOptions = { sessionId };
+export async function requestOptions(
+  values: ConfigValues,
+  sessionId: string,
+): Promise<RequestOptions> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sessionId));
+  const sessionHash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0"))
+    .join("");
+  const out: RequestOptions = { sessionId, sessionHash, appVersion: VERSION };
+  if (values.vendor_client_headers) out.vendorClientHeaders = true;
   if (values.model_thinking) out.thinking = values.model_thinking;
   if (values.model_reasoning_summary) out.reasoningSummary = values.model_reasoning_summary;
   if (values.model_verbosity) out.verbosity = values.model_verbosity;
