@@ -90,7 +90,10 @@ export async function firstRequestBody(
 export interface ModelTexts {
   /** Top-level tool descriptions, system/developer texts and context parts; the measured part. */
   counted: string[];
-  /** Everything the keywords may be found in: `counted` plus tool names and schemas. */
+  /**
+   * Everything the keywords may be found in: `counted` plus tool names and schemas, in lower case
+   * with white space squeezed.
+   */
   haystack: string;
 }
 
@@ -125,7 +128,12 @@ export function modelTexts(body: Json): ModelTexts {
     counted.push(...toolDescriptions(body.tools));
     toolsJson.push(JSON.stringify(body.tools));
   }
-  return { counted, haystack: [...counted, ...toolsJson].join("\n").toLowerCase() };
+  return { counted, haystack: squeeze([...counted, ...toolsJson].join("\n")) };
+}
+
+/** Lower case with every run of white space one space, so a keyword may span a line break. */
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, " ").toLowerCase();
 }
 
 function withoutPrompt(text: string): string {
@@ -244,7 +252,7 @@ function parseTopic(t: Json, fail: (what: string) => never): Topic {
 export function missingTopics(topics: Topic[], haystack: string): string[] {
   const out: string[] = [];
   for (const t of topics) {
-    const missing = t.keywords.filter((k) => !haystack.includes(k.toLowerCase()));
+    const missing = t.keywords.filter((k) => !haystack.includes(squeeze(k)));
     if (missing.length) {
       out.push(`"${t.name}" (${t.where}): ${missing.map((k) => `"${k}"`).join(", ")}`);
     }

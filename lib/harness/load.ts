@@ -11,7 +11,7 @@ import { checkFailedResult, checkShift } from "./_check_result.ts";
 import { checkResultPlaceholders } from "./placeholders.ts";
 import { loadProjectInstructions } from "./project_instructions.ts";
 import { loadContext, toRequestSpecs } from "./request_schema.ts";
-import { checkPromptTemplate } from "./prompt.ts";
+import { checkPromptTemplate, modelFactsOf } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import { loadLean } from "./lean.ts";
 import { loadReminders } from "./reminder_texts.ts";
@@ -148,6 +148,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     dir,
     systemPrompt,
     ...(guidance ? { guidance } : {}),
+    ...modelFactsOf(spec.model_facts),
     tools,
     wireApis: spec.wire_apis,
     reasoningReplay: spec.reasoning_replay,

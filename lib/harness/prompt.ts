@@ -1,7 +1,8 @@
 import { HarnessError } from "../errors.ts";
+import { globRegExp } from "./_glob.ts";
 import { deferredToolNames } from "./deferred.ts";
 import { sandboxParagraph } from "./sandbox_text.ts";
-import type { Harness, PromptVars } from "./types.ts";
+import type { Harness, ModelFacts, PromptVars } from "./types.ts";
 
 /** A `PromptVars` field that holds text. */
 type TextVar = Exclude<keyof PromptVars, "sandboxFacts">;
@@ -34,6 +35,8 @@ export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze
   folder_tree: "folderTree",
   date_short: "dateShort",
   workspace_root: "workspaceRoot",
+  model_name: "modelName",
+  knowledge_cutoff: "knowledgeCutoff",
 });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
@@ -64,9 +67,39 @@ export function promptValues(h: Harness, vars: PromptVars): PromptVars {
     skills: vars.skills ?? "",
     availableSkills: vars.availableSkills ?? "",
     guidance: vars.guidance ?? h.guidance ?? "",
+    ...modelFactValues(h, vars),
     sandbox: vars.sandboxFacts
       ? sandboxParagraph(h.texts.sandbox, vars.sandboxFacts)
       : vars.sandbox,
+  };
+}
+
+/** A spec's `[[model_facts]]` as the harness keeps them (nothing when there are none). */
+export function modelFactsOf(
+  entries: { match: string[]; name: string; knowledge_cutoff: string }[],
+): { modelFacts?: ModelFacts[] } {
+  if (entries.length === 0) return {};
+  return {
+    modelFacts: entries.map((f) => ({
+      match: f.match,
+      name: f.name,
+      knowledgeCutoff: f.knowledge_cutoff,
+    })),
+  };
+}
+
+/**
+ * `{{model_name}}` and `{{knowledge_cutoff}}` from the harness's first `[[model_facts]]` entry
+ * matching the model: the display name (else the model id) and the cutoff (else empty).
+ */
+function modelFactValues(
+  h: Harness,
+  vars: PromptVars,
+): Pick<PromptVars, "modelName" | "knowledgeCutoff"> {
+  const facts = h.modelFacts?.find((f) => f.match.some((g) => globRegExp(g).test(vars.model)));
+  return {
+    modelName: vars.modelName ?? facts?.name ?? vars.model,
+    knowledgeCutoff: vars.knowledgeCutoff ?? facts?.knowledgeCutoff ?? "",
   };
 }
 

@@ -57,7 +57,7 @@ Deno.test("renderSystemPrompt() replaces every variable", () => {
       "agents_md=be nice;sandbox=workspace-write;deferred_tools=;skills=- pdf: Read PDFs;" +
       "available_skills=;guidance=;claude_md=;is_git=;git_branch=main;git_main_branch=;git_user=;" +
       "git_status_short=;git_recent_commits=;os_version=;date_long=;datetime=;timezone=;" +
-      "folder_tree=",
+      "folder_tree=;date_short=;workspace_root=;model_name=m1;knowledge_cutoff=",
   );
   assert.equal(renderSystemPrompt(harness("{{ cwd }} {{cwd}}"), VARS), "/w /w");
 });
@@ -91,4 +91,26 @@ Deno.test("{{sandbox}} is worded by the harness's sandbox texts when the facts a
   );
   // Without the facts, the given text stays.
   assert.equal(renderSystemPrompt(h, VARS), "[workspace-write]");
+});
+
+Deno.test("{{model_name}} and {{knowledge_cutoff}} come from the first matching [[model_facts]]", () => {
+  const h: Harness = {
+    ...harness("{{model_name}} ({{model}}), cutoff [{{knowledge_cutoff}}]"),
+    modelFacts: [
+      { match: ["*opus-4-5*", "*opus-4.5*"], name: "Opus 4.5", knowledgeCutoff: "May 2025" },
+      { match: ["*opus-4*"], name: "Opus 4", knowledgeCutoff: "January 2025" },
+    ],
+  };
+  const render = (model: string) => renderSystemPrompt(h, { ...VARS, model });
+  assert.equal(
+    render("claude-opus-4-5-20251101"),
+    "Opus 4.5 (claude-opus-4-5-20251101), cutoff [May 2025]",
+  );
+  assert.equal(
+    render("anthropic/Claude-Opus-4.5"),
+    "Opus 4.5 (anthropic/Claude-Opus-4.5), cutoff [May 2025]",
+  );
+  assert.equal(render("claude-opus-4-1"), "Opus 4 (claude-opus-4-1), cutoff [January 2025]");
+  // An unknown model is named by its id and has no cutoff.
+  assert.equal(render("glm-4.6"), "glm-4.6 (glm-4.6), cutoff []");
 });

@@ -76,6 +76,15 @@ export const harnessSpecSchema = z.strictObject({
   request: requestSchema,
   /** Reliability guidance (Markdown) put where the prompt has `{{guidance}}` (`harness_guidance`). */
   guidance: z.string().min(1).optional(),
+  /**
+   * Facts per model family for `{{model_name}}` and `{{knowledge_cutoff}}`: the first entry whose
+   * `match` glob matches the model id gives its display name and training cutoff.
+   */
+  model_facts: z.array(z.strictObject({
+    match: z.array(glob).min(1),
+    name: z.string().min(1),
+    knowledge_cutoff: z.string().min(1),
+  })).default([]),
   wire_apis: z.array(z.enum(["responses", "chat", "messages", "gemini"])).min(1),
   reasoning_replay: z.enum(["all", "latest", "none"]),
   /**

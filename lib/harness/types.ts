@@ -63,6 +63,16 @@ export type Reminder =
   | { when: "todo_stale"; afterCalls: number; text: string }
   | { when: "loop"; shape: LoopShape; text: string };
 
+/** What a harness tells a model about itself when the model id matches one of `match`. */
+export interface ModelFacts {
+  /** `*` globs over the model id, case-insensitive. */
+  match: string[];
+  /** The model's display name, e.g. "Opus 5.5". */
+  name: string;
+  /** When its training data ends, e.g. "June 2026". */
+  knowledgeCutoff: string;
+}
+
 /** A harness: everything the one loop needs to present a vendor's surface to a model. */
 export interface Harness {
   id: string;
@@ -73,6 +83,8 @@ export interface Harness {
   systemPrompt: string;
   /** Reliability guidance for `{{guidance}}`, from the spec's `guidance` file. */
   guidance?: string;
+  /** Per model family, the `{{model_name}}` and `{{knowledge_cutoff}}` values (first match wins). */
+  modelFacts?: ModelFacts[];
   tools: HarnessTool[];
   /** Wire APIs this harness can be used with. */
   wireApis: WireApi[];
@@ -278,6 +290,10 @@ export interface PromptVars {
   dateShort?: string;
   /** The git repository's top folder, or the working directory outside a repository. */
   workspaceRoot?: string;
+  /** The model's display name from the harness's `[[model_facts]]`; the model id otherwise. */
+  modelName?: string;
+  /** The model's training cutoff from the harness's `[[model_facts]]`; empty when unknown. */
+  knowledgeCutoff?: string;
 }
 
 /** What a text-protocol harness made of one model reply. */
