@@ -4,12 +4,14 @@ import type { ModelRequest, ToolDeclaration } from "../lib/model/message.ts";
 import { toWire as toMessages } from "../lib/providers/anthropic_messages.ts";
 import { toWire as toChat } from "../lib/providers/openai_chat.ts";
 import { toWire as toResponses } from "../lib/providers/openai_responses.ts";
+import { toWire as toGemini } from "../lib/providers/gemini_request.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 
 const TO_WIRE: Record<WireApi, (r: ModelRequest) => Record<string, unknown>> = {
   chat: (r) => toChat(r, { compat: {} }),
   responses: (r) => toResponses(r, { compat: {} }),
   messages: (r) => toMessages(r, { compat: {} }),
+  gemini: (r) => toGemini(r, { compat: {} }),
 };
 
 /** `body.tools` of the adapter's request for `tools`; [] when the adapter sends none. */
