@@ -43,7 +43,10 @@ function keyCheckRequest(
   return { url: endpointUrl(target.baseUrl, { path, query: target.queryParams }), headers };
 }
 
-/** Sends the models-list request with `key`: 2xx accepts it, 401 and 403 refuse it. */
+/**
+ * Sends the models-list request with `key`: 2xx accepts it, 401 and 403 (and Gemini's 400
+ * API_KEY_INVALID) refuse it.
+ */
 export async function checkKey(
   target: KeyCheckTarget,
   key: string,
@@ -63,7 +66,11 @@ export async function checkKey(
   const text = await response.text().catch(() => "");
   if (response.ok) return { status: "accepted" };
   const detail = `HTTP ${response.status}${errorMessage(text)}`;
-  if (response.status === 401 || response.status === 403) return { status: "refused", detail };
+  // Gemini refuses a bad key with 400 and the reason API_KEY_INVALID.
+  const geminiRefused = response.status === 400 && text.includes("API_KEY_INVALID");
+  if (response.status === 401 || response.status === 403 || geminiRefused) {
+    return { status: "refused", detail };
+  }
   return { status: "unknown", detail: `GET ${new URL(url).pathname} answered ${detail}` };
 }
 
