@@ -5,6 +5,8 @@
  * harness's `[request.gemini]` settings over the wire's own (Gemini CLI's).
  */
 import assert from "node:assert/strict";
+import { loadConfig } from "../lib/config/load.ts";
+import { resolveProvider } from "../lib/config/provider.ts";
 import { BASE_SPEC, loadTestHarness } from "../lib/harness/_test_harness.ts";
 import { freshState } from "../lib/loop/_test_loop.ts";
 import { testSettings } from "../lib/providers/_testing.ts";
@@ -60,4 +62,25 @@ Deno.test("a harness on the gemini wire runs a tool call round trip with the sig
   const response = contents[2].parts[0].functionResponse as Json;
   assert.equal(response.id, "call_1");
   assert.match(JSON.stringify(response.response), /gemini-ok/);
+});
+
+Deno.test("the gemini provider without GEMINI_API_KEY names the variable and how to set it", async () => {
+  const home = await Deno.makeTempDir({ prefix: "oi_gemini_home_" });
+  try {
+    const env = { OPENINTERPRETER_HOME: home };
+    const flags = { model_provider: "gemini" };
+    const config = await loadConfig({ cwd: home, env, flags, overrides: [] });
+    assert.throws(() => resolveProvider(config, env), (error: Error & { hint?: string }) => {
+      assert.match(error.message, /provider "gemini": environment variable "GEMINI_API_KEY"/);
+      assert.match(error.hint ?? "", /export GEMINI_API_KEY=/);
+      return true;
+    });
+    const { settings, model } = resolveProvider(config, { ...env, GEMINI_API_KEY: "g" });
+    assert.equal(settings.baseUrl, "https://generativelanguage.googleapis.com/v1beta");
+    assert.equal(settings.wireApi, "gemini");
+    assert.equal(settings.apiKey, "g");
+    assert.equal(model, "gemini-2.5-pro");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
