@@ -49,7 +49,8 @@ export function replayArgs(call: ToolCallBlock): Record<string, unknown> {
 
 /** Keeps blocks worth storing: drops empty text and empty unsigned thinking. */
 function keep(block: Block): boolean {
-  if (block.type === "text") return block.text !== "";
+  // An empty text part can carry a Gemini thought signature, which must go back.
+  if (block.type === "text") return block.text !== "" || block.signature !== undefined;
   if (block.type === "thinking") {
     return block.text !== "" || block.signature !== undefined || block.encrypted !== undefined;
   }

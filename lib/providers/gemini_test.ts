@@ -203,6 +203,23 @@ Deno.test("gemini fromWire() reads thoughts, text, calls, signatures and usage",
   });
 });
 
+Deno.test("gemini fromWire(): a signature on an empty last text part is kept and replayed", () => {
+  const state = initGeminiState(5);
+  fromWire(candidate([{ functionCall: { id: "c", name: "ls", args: {} } }]), state);
+  fromWire(candidate([{ text: "", thoughtSignature: "LATE" }], "STOP"), state);
+  const done = finishGemini(state, "complete");
+  assert.ok(done.type === "done");
+  assert.deepEqual(done.blocks.at(-1), { type: "text", text: "", signature: "LATE" });
+  const body = toWire(
+    simpleRequest({
+      messages: [{ role: "assistant", blocks: done.blocks, stop: done.stop, usage: done.usage }],
+    }),
+    { compat: {} },
+  );
+  const [model] = body.contents as { parts: unknown[] }[];
+  assert.deepEqual(model.parts.at(-1), { text: "", thoughtSignature: "LATE" });
+});
+
 Deno.test("gemini finish reasons: MAX_TOKENS, SAFETY, a malformed call, none at all", () => {
   const end = (reason?: string) => {
     const state = initGeminiState();
