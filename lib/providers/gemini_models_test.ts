@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { testSettings } from "./_testing.ts";
+import { catalogProvider, loadCatalog } from "./catalog.ts";
 import { checkKey } from "./key_check.ts";
 import { servedModels } from "./served_models.ts";
 
@@ -47,4 +48,12 @@ Deno.test("checkKey() sends x-goog-api-key on the gemini wire and reads API_KEY_
   const bad = await checkKey(target, "bad");
   assert.equal(bad.status, "refused");
   assert.match((bad as { detail: string }).detail, /HTTP 400: API key not valid/);
+});
+
+Deno.test("the built-in gemini provider finds its models in the catalog under Google's id", async () => {
+  const catalog = await loadCatalog();
+  const settings = { id: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta" };
+  const ids = catalogProvider(catalog, settings)?.models.map((m) => m.id) ?? [];
+  assert.ok(ids.includes("gemini-2.5-pro"), JSON.stringify(ids));
+  assert.ok(ids.every((id) => id.startsWith("gemini-")), JSON.stringify(ids));
 });
