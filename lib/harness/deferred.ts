@@ -4,7 +4,7 @@ import { withGrant } from "../tools/capability.ts";
 import type { CatalogEntry, ToolCatalog, ToolContext } from "../tools/types.ts";
 import { LOADED_TOOLS_KEY } from "../tools/session_state.ts";
 import { renderResult, resolveCall, type ResolvedCall } from "./call.ts";
-import { unknownToolError } from "./_error_texts.ts";
+import { RenderedToolError, unknownToolError } from "./_error_texts.ts";
 import type { Harness } from "./types.ts";
 
 /**
@@ -31,15 +31,49 @@ export type CallGuard = (
 /** Finds a call's tool and maps its arguments (`resolveCall`, or the loop's source-aware one). */
 export type CallResolver = (call: { name: string; args: unknown }) => ResolvedCall;
 
-/** The declarations to send: every tool not deferred, then the deferred ones loaded so far. */
-export function advertisedTools(h: Harness, state: Map<string, unknown>): ToolDeclaration[] {
+/** The capability that leaves plan mode: a deferred tool of it is sent while plan mode is on. */
+const PLAN_EXIT = "plan.exit";
+
+/**
+ * The declarations to send: every tool not deferred (and, while plan mode is on, the tool that
+ * leaves it, as Claude Code sends ExitPlanMode), then the deferred ones loaded so far.
+ */
+export function advertisedTools(
+  h: Harness,
+  state: Map<string, unknown>,
+  planMode = false,
+): ToolDeclaration[] {
   const loaded = loadedNames(state);
-  const always = h.tools.filter((t) => !t.deferred).map((t) => t.declaration);
+  const sent = (t: Harness["tools"][number]) =>
+    !t.deferred ||
+    (planMode && t.capability === PLAN_EXIT && !loaded.includes(t.declaration.name));
+  const always = h.tools.filter(sent).map((t) => t.declaration);
   const extra = loaded.flatMap((name) => {
     const tool = h.tools.find((t) => t.deferred && t.declaration.name === name);
     return tool ? [tool.declaration] : [];
   });
   return [...always, ...extra];
+}
+
+/**
+ * Refuses a call to a deferred tool that is not loaded yet (nor sent while plan mode is on) in
+ * the harness's `unloaded_tool_template`, as Claude Code answers one; without the template such
+ * a call runs.
+ */
+export function checkLoaded(
+  h: Harness,
+  state: Map<string, unknown>,
+  name: string,
+  planMode = false,
+): void {
+  if (h.unloadedToolTemplate === undefined) return;
+  const tool = h.tools.find((t) => t.declaration.name === name);
+  if (!tool?.deferred || loadedNames(state).includes(name)) return;
+  if (planMode && tool.capability === PLAN_EXIT) return;
+  const search = h.tools.find((t) => t.capability === "tools.search")?.declaration.name ?? "";
+  throw new RenderedToolError(
+    h.unloadedToolTemplate.replaceAll("{name}", name).replaceAll("{search_tool}", search),
+  );
 }
 
 /** Names of the deferred tools not loaded yet, in harness order. */

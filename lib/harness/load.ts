@@ -125,6 +125,13 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
   );
   const invalidArguments = invalidArgumentsTexts(spec.invalid_arguments);
   checkHarnessTexts({ unknownTool: spec.unknown_tool_template, invalidArguments }, at);
+  if (spec.unloaded_tool_template) {
+    checkPlaceholders(
+      spec.unloaded_tool_template,
+      ["name", "search_tool"],
+      at("unloaded_tool_template"),
+    );
+  }
   const promptFile = resolve(dir, spec.system_prompt);
   const systemPrompt = await readText(promptFile, at("system_prompt"));
   checkPromptTemplate(systemPrompt, promptFile);
@@ -157,6 +164,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     sourceToolName: spec.source_tool_name,
     errorTemplate: spec.error_template,
     unknownToolTemplate: spec.unknown_tool_template,
+    ...(spec.unloaded_tool_template ? { unloadedToolTemplate: spec.unloaded_tool_template } : {}),
     interruptedText: spec.interrupted_text ?? DEFAULT_INTERRUPTED_TEXT,
     ...(invalidArguments ? { invalidArguments } : {}),
     match: toMatch(spec.match),

@@ -7,15 +7,26 @@
  */
 import type { Harness } from "./types.ts";
 
+/** The capabilities of plan mode's tools, which need someone to approve the plan. */
+const PLAN_CAPABILITIES = ["plan.enter", "plan.exit"];
+
 /** What the session has, for the tools' `when`. */
 export interface SessionFacts {
   /** One or more MCP servers are configured and enabled. */
   mcpServers: boolean;
+  /**
+   * Someone can answer the session's questions (a terminal or a client); when false, the plan
+   * tools are left out, as no one could approve a plan (Claude Code run headless sends none).
+   */
+  canAsk?: boolean;
 }
 
 /** `h` without the tools whose `when` the session does not meet (`h` itself when none). */
 export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
-  const kept = h.tools.filter((t) => t.when === undefined || meets(t.when, facts));
+  const kept = h.tools.filter((t) =>
+    (t.when === undefined || meets(t.when, facts)) &&
+    !(facts.canAsk === false && PLAN_CAPABILITIES.includes(t.capability))
+  );
   return kept.length === h.tools.length ? h : { ...h, tools: kept };
 }
 

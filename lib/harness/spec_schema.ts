@@ -111,6 +111,12 @@ export const harnessSpecSchema = z.strictObject({
    */
   unknown_tool_template: z.string().min(1),
   /**
+   * Whole text for a call to a deferred tool that is not loaded yet (Claude Code's input-validation
+   * error); `{name}` and `{search_tool}` (the harness's tools.search tool) are filled in. Unset:
+   * such a call runs.
+   */
+  unloaded_tool_template: z.string().min(1).optional(),
+  /**
    * Whole text of the result of a tool call the user interrupted (Ctrl-C or Esc), while it ran or
    * before it could run, in the vendor's words (Claude Code: `[Request interrupted by user for
    * tool use]`). Default: a neutral sentence.

@@ -100,6 +100,8 @@ export interface Harness {
   errorTemplate: string;
   /** Whole text for a call to a tool the harness lacks; `{name}` and `{available}` filled in. */
   unknownToolTemplate: string;
+  /** Whole text for a call to a deferred tool not loaded yet (`unloaded_tool_template`). */
+  unloadedToolTemplate?: string;
   /** Whole text of the result of a call the user interrupted (`interrupted_text`). */
   interruptedText: string;
   /** Whole texts for arguments a call cannot run with; our wording when absent. */

@@ -1,4 +1,4 @@
-import { advertisedTools, toolCatalog } from "../harness/deferred.ts";
+import { advertisedTools, checkLoaded, toolCatalog } from "../harness/deferred.ts";
 import type { Harness, ProtocolResult } from "../harness/types.ts";
 import type { Block, Message, ModelRequest, SystemPart, Usage } from "../model/message.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
@@ -190,7 +190,11 @@ async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn
   return {
     ...deps,
     harness: tools.harness,
-    resolve: tools.resolve,
+    // A direct call to a deferred tool not loaded yet is refused where the harness says so.
+    resolve: (call) => {
+      checkLoaded(tools.harness, state, call.name, deps.ctx.planMode?.on === true);
+      return tools.resolve(call);
+    },
     ctx: { ...deps.ctx, toolCatalog: catalog },
     hooks,
   };
@@ -261,7 +265,9 @@ type Reply =
   | { failure: ProviderFailure };
 
 async function streamReply(state: LoopState, deps: Turn): Promise<Reply> {
-  const tools = deps.harness.protocol ? [] : advertisedTools(deps.harness, deps.ctx.state);
+  const tools = deps.harness.protocol
+    ? []
+    : advertisedTools(deps.harness, deps.ctx.state, deps.ctx.planMode?.on === true);
   const request: ModelRequest = {
     model: state.model,
     system: state.system,

@@ -303,7 +303,12 @@ async function pickHarness(
     candidates: configured ? [] : await loadHarnessCandidates(dirs),
   });
   const lean = leanReason(config.values, { catalog, settings, model, local });
-  const harness = sessionHarness(await loadHarness(id, dirs), config.values, lean);
+  const harness = sessionHarness(
+    await loadHarness(id, dirs),
+    config.values,
+    lean,
+    opts.io.ask !== undefined,
+  );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   return harness;
 }
@@ -335,7 +340,12 @@ export function leanReason(
  * `h` with the tools this session's config calls for (a tool's `when` in harness.toml), in its
  * lean surface when `lean` (why the session asked for it) is given.
  */
-export function sessionHarness(h: Harness, values: ConfigValues, lean?: string): Harness {
+export function sessionHarness(
+  h: Harness,
+  values: ConfigValues,
+  lean?: string,
+  canAsk = true,
+): Harness {
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
-  return toolsForSession(lean === undefined ? h : leanView(h, lean), { mcpServers });
+  return toolsForSession(lean === undefined ? h : leanView(h, lean), { mcpServers, canAsk });
 }
