@@ -128,7 +128,7 @@ Deno.test("native sends the sandbox text once, and Codex's <filesystem> roots in
   });
   const texts = stringsOf(bodies[0].input);
   const count = (needle: string) => texts.join("\n").split(needle).length - 1;
-  assert.equal(count("No approval can be asked"), 1);
+  assert.equal(count("nobody can approve anything"), 1);
   const env = texts.find((t) => t.startsWith("<environment_context>")) ?? "";
   assert.doesNotMatch(env, /<sandbox>/);
   assert.ok(

@@ -34,7 +34,7 @@ async function loadError(prompts: string, files: Record<string, string>): Promis
 }
 
 Deno.test("a harness without [prompts] takes the shared texts, worded as before", async () => {
-  const h = await loadHarness("native", { builtinDir: BUILTIN });
+  const h = await loadHarness("minimal", { builtinDir: BUILTIN });
   for (const [key, file] of Object.entries(SHARED_TEXT_FILES)) {
     assert.equal(
       h.texts.files[key as keyof typeof SHARED_TEXT_FILES],

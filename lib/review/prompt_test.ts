@@ -19,7 +19,7 @@ const VARS: PromptVars = {
 };
 
 Deno.test("reviewerPrompt() fills the shared reviewer text, or the harness's own", async () => {
-  const shared = reviewerPrompt(await loadHarness("native", { builtinDir: BUILTIN }), VARS);
+  const shared = reviewerPrompt(await loadHarness("minimal", { builtinDir: BUILTIN }), VARS);
   assert.match(shared, /^You are reviewing a code change/);
   assert.match(shared, /- Workspace: \/w\n[^]*- Sandbox: Commands run under this sandbox: ro\./);
   assert.match(shared, /AGENTS-TEXT\n$/);

@@ -82,21 +82,18 @@ Deno.test("AGENTS.md files reach native, claude-code and qwen-code requests in t
   );
   assert.match(first, /<\/system-reminder>[^]*\nhi\n/, "the prompt comes after it");
 
-  // Qwen Code: at the end of the system prompt, each file between Context from lines.
+  // Qwen Code: at the end of the system prompt (only its git snapshot follows), each file
+  // between Context from lines.
   const ctx = (path: string, text: string) =>
     `--- Context from: ${path} ---\n${text}\n--- End of Context from: ${path} ---`;
   assert.equal(qwen[0][0], "system");
-  assert.ok(
-    qwen[0][1].endsWith(
-      [
-        ctx("../../../home/AGENTS.md", "global rules"),
-        ctx("../../AGENTS.override.md", "root override rules"),
-        ctx("../AGENTS.md", "pkg rules"),
-        ctx("TEAM.md", cutText),
-      ].join("\n\n"),
-    ),
-    qwen[0][1],
-  );
+  const contextFiles = [
+    ctx("../../../home/AGENTS.md", "global rules"),
+    ctx("../../AGENTS.override.md", "root override rules"),
+    ctx("../AGENTS.md", "pkg rules"),
+    ctx("TEAM.md", cutText),
+  ].join("\n\n");
+  assert.ok(qwen[0][1].replace(/\n+Git snapshot[^]*$/, "").endsWith(contextFiles), qwen[0][1]);
 
   for (const text of [...native, ...claude, ...qwen].map(([, t]) => t)) {
     assert.doesNotMatch(text, /SHADOWED/);
