@@ -216,6 +216,8 @@ const settingsShape = {
   harness_guidance: z.boolean(),
   /** The harness's lean surface: true always, false never; unset: by the model's window and size. */
   lean: z.boolean(),
+  /** Codex's code mode for the models its harness runs in it (`[code_mode]`); false: never. */
+  code_mode: z.boolean(),
   /** Most bytes of AGENTS.md text from the project's folders (root to cwd); 0 leaves them out. */
   project_doc_max_bytes: z.int().min(0),
   /** File names tried in each folder after `AGENTS.override.md` and `AGENTS.md`, in order. */

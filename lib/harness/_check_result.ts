@@ -28,3 +28,19 @@ export function checkFailedResult(tool: HarnessTool, where: (key: string) => str
   const asTemplate = { ...tool, result: { template: failed } };
   checkResultPlaceholders(asTemplate, (key) => where(key.replace("template", "failed_template")));
 }
+
+/** A `result` table of harness.toml as a `ResultFormat`. */
+export function resultFormat(r: {
+  template: string;
+  empty_output?: string;
+  error_if?: string[];
+  failed_template?: string;
+  parts?: string;
+  last_part?: string;
+}): HarnessTool["result"] {
+  const format: HarnessTool["result"] = { template: r.template, emptyOutput: r.empty_output };
+  if (r.error_if) format.errorIf = r.error_if;
+  if (r.failed_template !== undefined) format.failedTemplate = r.failed_template;
+  if (r.parts) format.parts = { field: r.parts, last: r.last_part };
+  return format;
+}

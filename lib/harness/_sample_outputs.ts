@@ -35,6 +35,7 @@ import type { ToolSearchOutput } from "../tools/tool_search.ts";
 import type { PlanEnterOutput, PlanExitOutput } from "../tools/plan_mode_tools.ts";
 import type { UpdatePlanOutput } from "../tools/update_plan.ts";
 import type { WebFetchOutput } from "../tools/web_fetch.ts";
+import type { CellOutput, ClockSleepOutput } from "../tools/code_mode_tools.ts";
 
 const JOB: JobInfo = {
   id: "bash_1",
@@ -47,6 +48,26 @@ const JOB: JobInfo = {
   exitCode: null,
   signal: null,
   startedAt: 1767225600000,
+};
+
+const CELL_DONE: CellOutput = {
+  completed: false,
+  failed: true,
+  terminated: false,
+  runningCellId: null,
+  wallTimeS: "0.2",
+  items: ["3 files"],
+  error: "Error: boom",
+};
+
+const CELL_RUNNING: CellOutput = {
+  completed: false,
+  failed: false,
+  terminated: false,
+  runningCellId: "1",
+  wallTimeS: "10.0",
+  items: ["building…"],
+  error: null,
 };
 
 const TODOS: TodoListOutput["todos"] = [
@@ -62,6 +83,9 @@ const TODOS: TodoListOutput["todos"] = [
  * Optional fields are spelled out, so that each output's whole shape is here.
  */
 export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
+  "code.exec": [CELL_DONE, CELL_RUNNING],
+  "code.wait": [CELL_DONE, CELL_RUNNING],
+  "clock.sleep": [{ wallTimeS: "0.5012" } satisfies ClockSleepOutput],
   "shell.run": [
     {
       command: "npm test",

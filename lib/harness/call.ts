@@ -111,6 +111,26 @@ export function renderResult(tool: HarnessTool, output: unknown): string {
 }
 
 /**
+ * The result as its text parts: the rendered template, then (with `result.parts`) each string of
+ * that output field, then the `last` template when it renders to something.
+ */
+export function renderResultParts(tool: HarnessTool, output: unknown): string[] {
+  const first = renderResult(tool, output);
+  const parts = tool.result.parts;
+  if (!parts || !isObject(output)) return [first];
+  const items = output[parts.field] ?? output[camel(parts.field)];
+  const texts = Array.isArray(items) ? items.map(String) : [];
+  const last = parts.last
+    ? renderResult({ ...tool, result: { template: parts.last } }, output)
+    : "";
+  return [first, ...texts, ...(last ? [last] : [])];
+}
+
+function camel(name: string): string {
+  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
  * Whether a capability result is a failure the wire should flag: any of the tool's `errorIf`
  * fields is present (truthy, not an empty string or list), as `{if_<field>}` tests it.
  */

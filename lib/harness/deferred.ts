@@ -45,8 +45,8 @@ export function advertisedTools(
 ): ToolDeclaration[] {
   const loaded = loadedNames(state);
   const sent = (t: Harness["tools"][number]) =>
-    !t.deferred ||
-    (planMode && t.capability === PLAN_EXIT && !loaded.includes(t.declaration.name));
+    !t.nested && (!t.deferred ||
+      (planMode && t.capability === PLAN_EXIT && !loaded.includes(t.declaration.name)));
   const always = h.tools.filter(sent).map((t) => t.declaration);
   const extra = loaded.flatMap((name) => {
     const tool = h.tools.find((t) => t.deferred && t.declaration.name === name);

@@ -7,7 +7,8 @@ import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
 import { checkHarnessTexts, checkToolErrors } from "./error_placeholders.ts";
-import { checkFailedResult, checkShift } from "./_check_result.ts";
+import { checkFailedResult, checkShift, resultFormat } from "./_check_result.ts";
+import { loadCodeMode } from "./code_mode.ts";
 import { checkResultPlaceholders } from "./placeholders.ts";
 import { loadProjectInstructions } from "./project_instructions.ts";
 import { loadContext, toRequestSpecs } from "./request_schema.ts";
@@ -156,7 +157,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     systemPrompt,
     ...(guidance ? { guidance } : {}),
     ...modelFactsOf(spec.model_facts),
-    tools,
+    tools: tools.filter((t) => !t.codeMode),
     wireApis: spec.wire_apis,
     reasoningReplay: spec.reasoning_replay,
     reminders: loadReminders(spec.reminders, at),
@@ -174,6 +175,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     ...await loadProjectInstructions(spec.project_instructions, { dir, context, at, readText }),
     texts: await loadHarnessTexts(spec.prompts, { dir, at, readText }),
     ...await loadLean(spec, { dir, specFile: file, tools, at, readText }),
+    ...await loadCodeMode(spec, { dir, specFile: file, tools, at, readText }),
   };
 }
 
@@ -196,6 +198,7 @@ async function loadTools(
       shift: { ...entry.shift },
       result: resultFormat(entry.result),
       deferred: entry.deferred,
+      ...(entry.code_mode ? { codeMode: true } : {}),
       ...(entry.when ? { when: entry.when } : {}),
       ...(Object.keys(entry.errors).length ? { errors: { ...entry.errors } } : {}),
     };
@@ -333,8 +336,7 @@ async function loadDeclaration(
       { hint: 'A declaration is {"name", "description", "parameters": {"type": "object", ...}}' },
     );
   }
-  const raw = json as ToolDeclaration;
-  return { name: raw.name, description: raw.description, parameters: raw.parameters };
+  return json as ToolDeclaration; // as written: the strict schema let no other key through
 }
 
 async function readText(path: string, where: string): Promise<string> {
@@ -378,29 +380,15 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `key "${key || "(root)"}": ${issue.message}`;
 }
 
-function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
-}
+const firstLine = (err: unknown) =>
+  (err instanceof Error ? err.message : String(err)).split("\n")[0];
 
 function plain(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value));
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
-function resultFormat(
-  r: { template: string; empty_output?: string; error_if?: string[]; failed_template?: string },
-): HarnessTool["result"] {
-  const format: HarnessTool["result"] = { template: r.template, emptyOutput: r.empty_output };
-  if (r.error_if) format.errorIf = r.error_if;
-  if (r.failed_template !== undefined) format.failedTemplate = r.failed_template;
-  return format;
+function isFile(path: string): Promise<boolean> {
+  return Deno.stat(path).then((s) => s.isFile, () => false);
 }
 
 function invalidArgumentsTexts(

@@ -35,7 +35,7 @@ const headerValue = z.string().refine(isHeaderValue, {
 const headerMap = z.record(z.string().regex(/^[A-Za-z0-9-]+$/, "use a header name"), headerValue);
 
 /** Every key is optional: an unset key is not sent. */
-const wireSettingsShape = {
+export const wireSettingsShape = {
   max_output_tokens: z.int().positive().optional(),
   max_tokens_field: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
   text_parts: z.boolean().optional(),
@@ -59,6 +59,11 @@ const wireSettingsShape = {
   user_agent: headerValue.min(1).optional(),
   body: json.optional(),
   thinking_body: json.optional(),
+  tools_item: z.literal("additional_tools").optional(),
+  tool_namespaces: z.array(z.strictObject({ name: z.string().min(1), description: z.string() }))
+    .optional(),
+  reasoning_context: z.string().min(1).optional(),
+  verbosity: z.enum(["low", "medium", "high"]).optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.int().positive().optional(),
@@ -137,7 +142,7 @@ export function toRequestSpecs(parsed: z.infer<typeof requestSchema>): RequestSp
   return out;
 }
 
-function camelSpec(table: Omit<WireSettingsInput, "models">): WireRequestSpec {
+export function camelSpec(table: Omit<WireSettingsInput, "models">): WireRequestSpec {
   const spec: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(table)) {
     if (value !== undefined) {

@@ -3,6 +3,7 @@ import { globProblem } from "./_glob.ts";
 import { LOOP_SHAPES } from "./loop_shape_names.ts";
 import { projectInstructionsSchema } from "./project_instructions.ts";
 import { contextSchema, contextSlotSchema, requestSchema } from "./request_schema.ts";
+import { codeModeSchema } from "./code_mode_schema.ts";
 
 const glob = z.string().superRefine((pattern, ctx) => {
   const problem = globProblem(pattern);
@@ -39,6 +40,10 @@ const resultSchema = z.strictObject({
   error_if: z.array(z.string().regex(/^[a-z][a-z0-9_]*$/)).optional(),
   /** Template for an error result (see `error_if`); `empty_output` does not apply to it. */
   failed_template: z.string().optional(),
+  /** An output field of strings, each sent as a text part after the template's (code mode). */
+  parts: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(),
+  /** With `parts`: a template for a last part, left out when it renders empty. */
+  last_part: z.string().optional(),
 });
 
 /**
@@ -152,6 +157,8 @@ export const harnessSpecSchema = z.strictObject({
     system_prompt: z.string().min(1),
     context: contextSchema,
   }).optional(),
+  /** Codex's code mode for the models it matches (lib/harness/code_mode.ts). */
+  code_mode: codeModeSchema.optional(),
   /**
    * Texts the session sends besides the system prompt, each a file relative to the spec's
    * folder; a key left out takes the shared default in `harnesses/_shared/`.
@@ -192,6 +199,8 @@ export const harnessSpecSchema = z.strictObject({
     shift: z.record(z.string(), z.number()).default({}),
     /** Left out of requests until a tool search loads it; its name is listed in the prompt. */
     deferred: z.boolean().default(false),
+    /** Sent only in code mode (`[code_mode]`); the other tools are then reached from its source. */
+    code_mode: z.boolean().default(false),
     /**
      * Offered only in sessions that have this: `mcp_servers` (one or more enabled
      * `[mcp_servers.ID]`), as vendors send their MCP resource tools. Always offered when unset.
@@ -226,6 +235,14 @@ export type HarnessSpec = z.infer<typeof harnessSpecSchema>;
 export const declarationSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "use 1-64 letters, digits, '_', '.' or '-'"),
   description: z.string().min(1),
+  /** Code mode: the namespace the tool is sent in (one of `[code_mode].namespaces`). */
+  namespace: z.string().regex(/^[a-z][a-z0-9_]*$/).optional(),
+  /** A freeform tool: the grammar of the raw text it takes (its one parameter is `input`). */
+  format: z.strictObject({
+    type: z.literal("grammar"),
+    syntax: z.enum(["lark", "regex"]),
+    definition: z.string().min(1),
+  }).optional(),
   parameters: z.looseObject({
     type: z.literal("object"),
     properties: z.record(z.string(), z.looseObject({})).default({}),

@@ -1,5 +1,5 @@
 import type { ToolDeclaration } from "../model/message.ts";
-import type { RequestSpecs } from "../model/request_settings.ts";
+import type { RequestSpecs, WireRequestSpec } from "../model/request_settings.ts";
 import type { WireApi } from "../providers/types.ts";
 import type { LoopShape } from "./loop_shape_names.ts";
 
@@ -13,6 +13,11 @@ export interface ResultFormat {
   errorIf?: string[];
   /** Template for an error result, in place of `template`; `emptyOutput` does not apply. */
   failedTemplate?: string;
+  /**
+   * The result in several text parts (Codex code mode): the template's text first, then each
+   * string of output field `field`, then `last` rendered (left out when empty).
+   */
+  parts?: { field: string; last?: string };
 }
 
 /** One tool as a harness advertises it and maps it onto a capability. */
@@ -41,6 +46,10 @@ export interface HarnessTool {
   when?: "mcp_servers";
   /** Another capability for calls that set a given wire argument. */
   route?: ToolRoute;
+  /** Sent only in code mode (`code_mode = true`); such tools are in `Harness.codeMode`. */
+  codeMode?: boolean;
+  /** Not sent: reached only from code-mode source (`exec`'s nested tools). */
+  nested?: boolean;
 }
 
 /**
@@ -125,6 +134,10 @@ export interface Harness {
    * parameter count). With `lean` the harness presents it; without, the full surface stays.
    */
   leanReason?: string;
+  /** Codex's code mode for some models (`[code_mode]`, lib/harness/code_mode.ts). */
+  codeMode?: CodeModeSurface;
+  /** Set when the session runs the harness in code mode: why (the model's rule). */
+  codeModeReason?: string;
 }
 
 /** What a harness presents in lean mode (`[lean]` in the spec): core tools, a short prompt. */
@@ -338,4 +351,20 @@ export interface HarnessMatch {
   wireApis: WireApi[];
   /** Among matching harnesses the highest wins; on a tie a user harness beats a built-in one. */
   priority: number;
+}
+
+/** A loaded `[code_mode]`. */
+export interface CodeModeSurface {
+  models: RegExp[];
+  /** The globs as written, for `/status`. */
+  patterns: string[];
+  wireApis: WireApi[];
+  /** The tools sent in code mode, in harness order. */
+  tools: HarnessTool[];
+  /** Context entries added after the harness's own. */
+  context: ContextEntry[];
+  /** Responses settings over the harness's, with the tools item and its namespaces. */
+  request: WireRequestSpec;
+  /** Per nested tool: key of the object the source gets → result placeholder. */
+  nestedResults: Record<string, Record<string, string>>;
 }

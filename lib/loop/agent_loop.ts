@@ -7,6 +7,7 @@ import type { Provider } from "../providers/types.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { TurnContext } from "../tools/types.ts";
 import { type DispatchDeps, dispatchToolCall, InternalToolError } from "./dispatch.ts";
+import { laterParts, withNestedTools } from "./nested_tools.ts";
 import type { LoopEvent, ToolCallInfo, TurnOutcome } from "./events.ts";
 import { CallMarkupHoldback } from "./_call_markup_holdback.ts";
 import { type CutReply, WatchedReply } from "./_watched_reply.ts";
@@ -187,7 +188,7 @@ async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn
     guard: (call, resolved) =>
       hooks.before({ ...call, ...resolved, mutates: resolved.mutates ?? true }, deps.signal),
   });
-  return {
+  return withNestedTools({
     ...deps,
     harness: tools.harness,
     // A direct call to a deferred tool not loaded yet is refused where the harness says so.
@@ -197,7 +198,7 @@ async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn
     },
     ctx: { ...deps.ctx, toolCatalog: catalog },
     hooks,
-  };
+  });
 }
 
 /**
@@ -225,9 +226,9 @@ async function runToolCalls(
     } else {
       try {
         const result = await dispatchToolCall(call, turn);
-        text = [result.text, ...result.notes].join("\n\n");
+        text = [result.parts?.[0] ?? result.text, ...result.notes].join("\n\n");
         isError = result.isError;
-        images = (result.images ?? []).map((i) => ({ type: "image", ...i }));
+        images = laterParts(result);
         stop = result.stop;
       } catch (error) {
         bug = internalFailure(error);

@@ -1,6 +1,7 @@
 import { ToolError } from "../errors.ts";
 import {
   renderResult,
+  renderResultParts,
   renderToolError,
   resolveCall,
   type ResolvedCall,
@@ -24,6 +25,8 @@ export interface DispatchResult {
   output?: unknown;
   /** Images sent after the text (a source tool's), unless a hook replaced the result. */
   images?: ImageData[];
+  /** The text in parts, where the tool's result has them (`result.parts`); `text` joins them. */
+  parts?: string[];
 }
 
 /** A call's result after the hook chain: notes to add after it, and a stop if a link asked. */
@@ -113,7 +116,7 @@ async function runCall(
       call,
       deps,
     });
-    const text = renderResult(resolved.tool, output);
+    const { text, ...withParts } = rendered(resolved.tool, output);
     const isError = resultIsError(resolved.tool, output);
     // The call ran, so front ends show its output; the wire still flags a failed result (a
     // non-zero exit, where the harness says so) as its vendor does.
@@ -132,7 +135,7 @@ async function runCall(
       ...(failure ? { failure } : {}),
     });
     const images = sourceImages(capabilityId, output);
-    return { text, isError, output, ...(images.length ? { images } : {}) };
+    return { text, isError, output, ...withParts, ...(images.length ? { images } : {}) };
   } catch (error) {
     if (deps.ctx.signal.aborted && isModelFacing(error)) {
       // Whatever the call was doing when the user stopped the turn, the model reads the
@@ -160,6 +163,13 @@ async function runCall(
     emit({ type: "tool_end", call, capability: capabilityId, text, isError: true, failure });
     return { text, isError: true };
   }
+}
+
+/** The rendered result, with its parts where the tool's result has them. */
+function rendered(tool: ResolvedCall["tool"], output: unknown): { text: string; parts?: string[] } {
+  if (!tool.result.parts) return { text: renderResult(tool, output) };
+  const parts = renderResultParts(tool, output);
+  return { text: parts.join(""), parts };
 }
 
 /** A call that failed before its tool was found failed on its name or its arguments. */

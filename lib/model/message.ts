@@ -22,6 +22,10 @@ export type Block =
     args: unknown;
     rawArgs?: string;
     signature?: string;
+    /** Responses code mode: the namespace the call named (`clock`), replayed with it. */
+    namespace?: string;
+    /** A freeform (custom) tool's call: `args` is `{ input }`, the raw text the model wrote. */
+    freeform?: boolean;
   }
   | { type: "image"; mime: string; base64: string };
 
@@ -71,6 +75,13 @@ export interface ToolDeclaration {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** Responses code mode: the namespace the tool is sent in (`functions`, `clock`). */
+  namespace?: string;
+  /**
+   * A freeform tool (Responses `custom`): the model writes raw text in this grammar, which the
+   * loop passes as the argument `input`; `parameters` then declares just `input`.
+   */
+  format?: { type: "grammar"; syntax: "lark" | "regex"; definition: string };
 }
 
 /**

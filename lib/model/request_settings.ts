@@ -83,6 +83,17 @@ export interface WireRequestSpec {
   vendorBody?: Record<string, unknown>;
   /** Extra top-level body keys sent only while thinking (or reasoning) is on. */
   thinkingBody?: Record<string, unknown>;
+  /**
+   * Responses: the tools go in an `input[]` item of this type (Codex code mode's
+   * `additional_tools`, grouped by namespace in `toolNamespaces` order), not in `tools`.
+   */
+  toolsItem?: "additional_tools";
+  /** Responses: the namespaces of `toolsItem`, in order, each with its description. */
+  toolNamespaces?: Array<{ name: string; description: string }>;
+  /** Responses: `reasoning.context` ("all_turns"). */
+  reasoningContext?: string;
+  /** Responses: `text.verbosity` when the user sets none. */
+  verbosity?: "low" | "medium" | "high";
   /** Gemini: `generationConfig.temperature`. */
   temperature?: number;
   /** Gemini: `generationConfig.topP`. */

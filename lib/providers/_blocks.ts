@@ -63,7 +63,7 @@ function keep(block: Block): boolean {
  */
 export function doneEvent(blocks: Block[], stop: StopReason, usage: Usage): StreamEvent {
   const kept = blocks.filter((b) => keep(b) && (stop !== "refusal" || b.type !== "tool_call"));
-  for (const block of kept) if (block.type === "tool_call") settleArgs(block);
+  for (const block of kept) if (block.type === "tool_call" && !block.freeform) settleArgs(block);
   const hasCalls = kept.some((b) => b.type === "tool_call");
   let finalStop = stop;
   if (hasCalls && stop === "end_turn") finalStop = "tool_calls";

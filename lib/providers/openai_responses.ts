@@ -1,6 +1,6 @@
 /** OpenAI Responses API: request body, stream reducer and provider. */
 import type { Block, ModelRequest, SystemPart, Usage } from "../model/message.ts";
-import { emptyUsage, joinedSystem, textOf } from "../model/message.ts";
+import { emptyUsage, joinedSystem } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import {
   abortedEvent,
@@ -19,6 +19,17 @@ import { isTransientKind } from "./_http.ts";
 import { openaiRequest } from "./_openai_request.ts";
 import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
 import { openEventStream } from "./_sse.ts";
+import {
+  additionalToolsItem,
+  appendInput,
+  callItem,
+  callNamespace,
+  customCallBlock,
+  outputType,
+  resultOutput,
+  settleInput,
+  wireTool,
+} from "./_responses_code_mode.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
@@ -34,31 +45,27 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const plan = planRequest(request, "responses", compat);
   const { spec } = plan;
   const input: Json[] = developerItems(request.system);
+  const freeform = new Set<string>();
   for (const message of request.messages) {
     if (message.role === "user") {
       const role = message.systemRole ? "developer" : "user";
       input.push({ type: "message", role, content: inputParts(message.blocks) });
     } else if (message.role === "assistant") {
+      for (const b of message.blocks) if (b.type === "tool_call" && b.freeform) freeform.add(b.id);
       input.push(...assistantItems(message.blocks));
     } else {
-      const hasImage = message.blocks.some((b) => b.type === "image");
-      const output = hasImage ? inputParts(message.blocks) : textOf(message.blocks);
-      input.push({ type: "function_call_output", call_id: message.callId, output });
+      const output = resultOutput(message.blocks, inputParts);
+      const type = outputType(freeform.has(message.callId));
+      input.push({ type, call_id: message.callId, output });
     }
   }
   const body: Json = { model: request.model, input, stream: true, store: false };
   const instructions = joinedSystem(request.system.filter((p) => p.slot === "system"));
   if (instructions) body.instructions = instructions;
   const hasTools = request.tools.length > 0;
+  if (hasTools && spec.toolsItem) input.unshift(additionalToolsItem(request.tools, spec));
+  else if (hasTools) body.tools = request.tools.map((t) => wireTool(t, spec.toolFields));
   if (hasTools) {
-    body.tools = request.tools.map((t) => ({
-      type: "function",
-      name: t.name,
-      description: t.description,
-      parameters: t.parameters,
-      strict: false,
-      ...spec.toolFields,
-    }));
     body.tool_choice = "auto";
     body.parallel_tool_calls = true;
   }
@@ -68,7 +75,8 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     .filter((entry) => spec.reasoning !== false || !entry.startsWith("reasoning."));
   if (include.length > 0) body.include = include;
   if (plan.maxOutputTokens) body.max_output_tokens = plan.maxOutputTokens;
-  if (request.verbosity) body.text = { verbosity: request.verbosity };
+  const verbosity = request.verbosity ?? spec.verbosity;
+  if (verbosity) body.text = { verbosity };
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
     body.text = { ...rec(body.text), format: { type: "json_schema", name, strict, schema } };
@@ -85,6 +93,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
 function reasoningParams(plan: RequestPlan): Json | undefined {
   const out: Json = {};
   if (plan.wireEffort) out.effort = plan.wireEffort;
+  if (plan.wireEffort && plan.spec.reasoningContext) out.context = plan.spec.reasoningContext;
   // With an effort and no summary setting, a summary is asked for, so the user sees one.
   const summary = plan.reasoningSummary ?? (plan.wireEffort ? "auto" : undefined);
   if (summary && summary !== "none") out.summary = summary;
@@ -134,8 +143,7 @@ function assistantItems(blocks: Block[]): Json[] {
       const summary = block.text === "" ? [] : [{ type: "summary_text", text: block.text }];
       items.push({ type: "reasoning", id: block.id, summary, encrypted_content: block.encrypted });
     } else if (block.type === "tool_call") {
-      const args = JSON.stringify(replayArgs(block));
-      items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: args });
+      items.push(callItem(block, replayArgs(block)));
     }
   }
   return items;
@@ -204,6 +212,9 @@ export function fromWire(chunk: unknown, state: ResponsesState): StreamEvent[] {
       block.text += text;
       return text ? [deltaEvent("thinking", text)] : [];
     }
+    case "response.custom_tool_call_input.delta":
+      appendInput(state.items.get(key), delta);
+      return [];
     case "response.function_call_arguments.delta": {
       const call = state.items.get(key);
       if (call?.type !== "tool_call" || !delta) return [];
@@ -227,9 +238,16 @@ export function fromWire(chunk: unknown, state: ResponsesState): StreamEvent[] {
 /** Handles `output_item.added` and `.done`; `.done` fills in what deltas did not carry. */
 function outputItem(item: Json, key: string, state: ResponsesState): StreamEvent[] {
   const seen = state.items.has(key);
+  if (item.type === "custom_tool_call") {
+    const call = blockFor<ToolCallBlock>(state, key, () => customCallBlock(item, key));
+    settleInput(call, item);
+    return seen ? [] : [{ type: "tool_call_start", id: call.id, name: call.name }];
+  }
   if (item.type === "function_call") {
     const id = str(item.call_id) ?? str(item.id) ?? key;
     const call = blockFor<ToolCallBlock>(state, key, () => newToolCall(id, str(item.name) ?? ""));
+    const namespace = callNamespace(item);
+    if (namespace) call.namespace = namespace;
     const events: StreamEvent[] = seen ? [] : [{ type: "tool_call_start", id, name: call.name }];
     const args = str(item.arguments);
     const sofar = call.rawArgs ?? "";

@@ -16,8 +16,9 @@ import { toolsForSession } from "../harness/session_tools.ts";
 import { type Catalog, loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
 import { chooseHarness, chooseLean } from "../harness/select.ts";
 import { leanView } from "../harness/lean.ts";
+import { codeModeReason, codeModeView } from "../harness/code_mode.ts";
 import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
-import type { Provider, ProviderSettings } from "../providers/types.ts";
+import type { Provider, ProviderSettings, WireApi } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { Approver } from "../approval/hook.ts";
 import {
@@ -303,11 +304,13 @@ async function pickHarness(
     candidates: configured ? [] : await loadHarnessCandidates(dirs),
   });
   const lean = leanReason(config.values, { catalog, settings, model, local });
+  const route = { model, wire: settings.wireApi };
   const harness = sessionHarness(
     await loadHarness(id, dirs),
     config.values,
     lean,
     opts.io.ask !== undefined,
+    route,
   );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   return harness;
@@ -345,7 +348,13 @@ export function sessionHarness(
   values: ConfigValues,
   lean?: string,
   canAsk = true,
+  route?: { model: string; wire: WireApi },
 ): Harness {
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
-  return toolsForSession(lean === undefined ? h : leanView(h, lean), { mcpServers, canAsk });
+  // Code mode is the full surface of the models that run in it; a lean session stays classic.
+  const code = lean === undefined && route && values.code_mode !== false
+    ? codeModeReason(h, route.model, route.wire)
+    : undefined;
+  const view = toolsForSession(lean === undefined ? h : leanView(h, lean), { mcpServers, canAsk });
+  return code ? codeModeView(view, code) : view;
 }

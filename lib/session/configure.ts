@@ -19,7 +19,8 @@ import { translateHistory, withoutSealedReasoning } from "../harness/translate.t
 import { builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
 import { checkLocalProvider, type LocalSetup } from "../providers/local/models.ts";
-import type { ProviderSettings } from "../providers/types.ts";
+import type { ProviderSettings, WireApi } from "../providers/types.ts";
+import { codeModeReason } from "../harness/code_mode.ts";
 import { leanReason, sessionHarness } from "./agent_session.ts";
 import { harnessDirs, isProvider, type RouteInUse } from "./choices.ts";
 import type { PlanMode } from "./plan_mode.ts";
@@ -97,8 +98,11 @@ export async function configureSession(
   // A new model on a local server may call for the lean surface, or no longer.
   const lean = route ? routeLean(t, route) : state.harness.leanReason;
   const harnessId = update.harness ??
-    (lean !== state.harness.leanReason ? state.harness.id : undefined);
-  const harness = harnessId !== undefined ? await nextHarness(t, harnessId, lean) : undefined;
+    (lean !== state.harness.leanReason || codeModeChanges(state.harness, route)
+      ? state.harness.id
+      : undefined);
+  const next = route ? { model: route.model, wire: route.settings.wireApi } : undefined;
+  const harness = harnessId !== undefined ? await nextHarness(t, harnessId, lean, next) : undefined;
   // The same checks as the start-up values pass (openAgentSession()).
   checkPresentation(
     harness ?? state.harness,
@@ -212,12 +216,25 @@ function routeLean(t: ConfigureTarget, route: NextRoute): string | undefined {
   return leanReason(live.agent.config.values, { catalog, ...route });
 }
 
+/** A new model that enters or leaves the harness's code mode (`[code_mode]`). */
+function codeModeChanges(h: Harness, route?: NextRoute): boolean {
+  if (!route) return false;
+  return codeModeReason(h, route.model, route.settings.wireApi) !== h.codeModeReason;
+}
+
 /** Harness `id` as this session presents it: its tools, lean when `lean` says why. */
-async function nextHarness(t: ConfigureTarget, id: string, lean?: string): Promise<Harness> {
+async function nextHarness(
+  t: ConfigureTarget,
+  id: string,
+  lean?: string,
+  next?: { model: string; wire: WireApi },
+): Promise<Harness> {
   const { agent } = t.parts.live;
   const loaded = await loadHarness(id, harnessDirs(agent));
-  // A session in lean mode stays lean with any harness.
-  return sessionHarness(loaded, agent.config.values, lean);
+  // A session in lean mode stays lean with any harness; code mode follows the model.
+  const { state } = t.parts;
+  const route = next ?? { model: state.loop.model, wire: state.route.wireApi };
+  return sessionHarness(loaded, agent.config.values, lean, undefined, route);
 }
 
 /** The sandbox change `update` asks for, checked; undefined when it asks for none. */

@@ -50,6 +50,8 @@ const blockSchema = z.discriminatedUnion("type", [
     args: z.unknown(),
     rawArgs: z.string().optional(),
     signature: z.string().optional(),
+    namespace: z.string().optional(),
+    freeform: z.boolean().optional(),
   }),
   z.object({ type: z.literal("image"), mime: z.string(), base64: z.string() }),
 ]);

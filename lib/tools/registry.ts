@@ -20,6 +20,7 @@ import { userAsk } from "./ask_user.ts";
 import { fsNotebookEdit } from "./notebook_edit.ts";
 import { planEnter, planExit } from "./plan_mode_tools.ts";
 import { mcpListResources, mcpReadResource } from "./mcp_resources.ts";
+import { clockSleep, codeExec, codeWait } from "./code_mode_tools.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -52,6 +53,9 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   planExit as Capability,
   mcpListResources as Capability,
   mcpReadResource as Capability,
+  codeExec as Capability,
+  codeWait as Capability,
+  clockSleep as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

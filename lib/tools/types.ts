@@ -84,6 +84,11 @@ export interface TurnContext {
       progress?: (chunk: ToolProgress) => void;
     },
   ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
+  /**
+   * Code mode: runs one of the harness's nested tools for `exec` source, through the same hooks
+   * and approvals as a direct call (lib/loop/nested_tools.ts); absent outside code mode.
+   */
+  nestedTools?: NestedTools;
   /** Wraps spawned commands in the session's OS sandbox; absent means spawn directly. */
   sandbox?: CommandSandbox;
   /**
@@ -104,6 +109,17 @@ export interface TurnContext {
    * (exec), so that the model carries on without one.
    */
   planMode?: PlanModeControl;
+}
+
+/** The tools code-mode source may call, by wire name (`TurnContext.nestedTools`). */
+export interface NestedTools {
+  names(): string[];
+  /** Runs one call; `value` is what the source gets (an object or text), or the error text. */
+  call(
+    name: string,
+    args: unknown,
+    meta: { callId: string; signal: AbortSignal },
+  ): Promise<{ value: unknown; isError: boolean }>;
 }
 
 /** What plan-mode tools can do to the session's plan mode. */

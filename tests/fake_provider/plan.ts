@@ -23,6 +23,10 @@ export interface PlannedCall {
   name: string;
   args: Record<string, unknown>;
   argsJson: string;
+  /** Responses: a freeform call's raw input (a `custom_tool_call`). */
+  input?: string;
+  /** Responses: the namespace the function call names. */
+  namespace?: string;
 }
 
 /** Reasoning as it will be sent, with the opaque token the client must replay verbatim. */
@@ -92,7 +96,14 @@ export function planReply(reply: ScriptReply, ctx: PlanContext): ReplyPlan {
   const calls = (reply.tool_calls ?? []).map((call): PlannedCall => {
     const id = call.id ?? nextId(ids, ID_PREFIX[wire].call);
     const itemId = wire === "responses" ? nextId(ids, "fc_") : id;
-    return { id, itemId, name: call.name, args: call.args, argsJson: JSON.stringify(call.args) };
+    const { name, args, input, namespace } = call;
+    const extra = {
+      ...(input !== undefined ? { input } : {}),
+      ...(namespace ? { namespace } : {}),
+    };
+    // A freeform call's arguments, as the client replays them, are its input.
+    const sent = input !== undefined ? { input } : args;
+    return { id, itemId, name, args: sent, argsJson: JSON.stringify(sent), ...extra };
   });
   const thinking = reply.thinking === undefined || reply.thinking === "" ? undefined : {
     text: reply.thinking,

@@ -37,8 +37,9 @@ export function responsesStreamFrames(plan: ReplyPlan): string[] {
     );
   }
   for (const call of plan.calls) {
+    const pending = call.input === undefined ? { arguments: "" } : { input: "" };
     stream(
-      { ...callItem(call), arguments: "", status: "in_progress" },
+      { ...callItem(call), ...pending, status: "in_progress" },
       callItem(call),
       (i) => emitArguments(emit, plan, call, i),
     );
@@ -107,6 +108,13 @@ function emitText(emit: Emit, plan: ReplyPlan, output_index: number): void {
 
 function emitArguments(emit: Emit, plan: ReplyPlan, call: PlannedCall, output_index: number) {
   const where = { item_id: call.itemId, output_index };
+  if (call.input !== undefined) {
+    for (const delta of chunks(call.input, plan.chunkSize)) {
+      emit("response.custom_tool_call_input.delta", { ...where, delta });
+    }
+    emit("response.custom_tool_call_input.done", { ...where, input: call.input });
+    return;
+  }
   for (const delta of chunks(call.argsJson, plan.chunkSize)) {
     emit("response.function_call_arguments.delta", { ...where, delta });
   }
@@ -162,7 +170,12 @@ function refusalPart(refusal: string): Item {
 }
 
 function callItem(call: PlannedCall): Item {
+  if (call.input !== undefined) {
+    const { itemId: id, id: call_id, name, input } = call;
+    return { id, type: "custom_tool_call", call_id, name, input, status: "completed" };
+  }
   return {
+    ...(call.namespace ? { namespace: call.namespace } : {}),
     id: call.itemId,
     type: "function_call",
     call_id: call.id,

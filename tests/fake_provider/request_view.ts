@@ -134,19 +134,47 @@ function viewResponses(body: Record<string, unknown>, view: RequestView): void {
     else if (type === "reasoning") {
       const thinking = { itemId: stringOr(item.id), sealed: stringOr(item.encrypted_content) };
       assistantEntry(view).thinking.push(thinking);
-    } else if (type !== "function_call" && type !== "function_call_output") {
+    } else if (type === "additional_tools") {
+      additionalTools(item, where, view);
+    } else if (!RESPONSES_CALL_ITEMS.includes(String(type))) {
       view.problems.push(`${where} has item type ${JSON.stringify(type)}, unsupported here`);
     } else if (typeof item.call_id !== "string") {
       view.problems.push(`${where} is a ${type} without a string "call_id"`);
-    } else if (type === "function_call_output") {
+    } else if (String(type).endsWith("_output")) {
       view.history.push({ kind: "tool_result", callId: item.call_id, text: textOf(item.output) });
     } else {
-      const args = parseArgs(item.arguments, `${where}.arguments`, view);
+      const args = type === "custom_tool_call"
+        ? { input: item.input }
+        : parseArgs(item.arguments, `${where}.arguments`, view);
       const call = namedCall(item.call_id, item.name, args);
       if (typeof item.id === "string") call.itemId = item.id;
       assistantEntry(view).calls.push(call);
     }
   });
+}
+
+/** Responses input items that carry calls and their results. */
+const RESPONSES_CALL_ITEMS = [
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+];
+
+/** Codex code mode's `additional_tools` item: its namespaces' tools count as the request's. */
+function additionalTools(item: Record<string, unknown>, where: string, view: RequestView): void {
+  if (item.role !== "developer" || !Array.isArray(item.tools)) {
+    view.problems.push(`${where} (additional_tools) needs role "developer" and a "tools" list`);
+    return;
+  }
+  for (const ns of item.tools as Record<string, unknown>[]) {
+    const seen = checkTools("responses", ns?.tools);
+    if (ns?.type !== "namespace" || typeof ns.name !== "string") {
+      view.problems.push(`${where} holds a tool group that is not a named namespace`);
+    }
+    view.toolNames.push(...seen.names);
+    view.problems.push(...seen.problems.map((p) => `${where} ${ns?.name}: ${p}`));
+  }
 }
 
 function responsesMessage(item: Record<string, unknown>, where: string, view: RequestView): void {

@@ -11,6 +11,10 @@ const toolCallSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()),
   /** Sent as the call id on every wire; generated (`call_1`, `toolu_1`) when absent. */
   id: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
+  /** Responses: a freeform (custom) tool call with this raw input; `args` is then ignored. */
+  input: z.string().optional(),
+  /** Responses: the namespace a function call names (`clock`). */
+  namespace: z.string().optional(),
 });
 
 const usageSchema = z.strictObject({
