@@ -103,3 +103,22 @@ Deno.test("the fake provider's Gemini errors and model list read as the SDK expe
   );
   assert.equal(fake.remaining(), 1);
 });
+
+Deno.test("the fake provider refuses a Gemini function call replayed without its thoughtSignature", async () => {
+  await using fake = startFakeProvider(await loadScript(LIST_FILES), { apiKey: "test-key" });
+  const ai = client(fake.origin);
+  const contents: Content[] = [{ role: "user", parts: [{ text: "Please list the files." }] }];
+  const config = { systemInstruction: "Be terse.", tools: TOOLS };
+  const first = await ai.models.generateContent({ model: "gemini-test", contents, config });
+  const call = first.candidates?.[0]?.content?.parts?.find((p) => p.functionCall);
+  assert.equal(typeof call?.thoughtSignature, "string");
+  contents.push({ role: "model", parts: [{ functionCall: call!.functionCall }] }, {
+    role: "user",
+    parts: [{ functionResponse: { id: "call_1", name: "Bash", response: { output: "a.txt" } } }],
+  });
+  await assert.rejects(
+    ai.models.generateContent({ model: "gemini-test", contents, config }),
+    (error: Error & { status?: number }) => error.status === 400,
+  );
+  assert.match(fake.failures[0].problems.join("\n"), /without the thoughtSignature/);
+});

@@ -14,6 +14,8 @@ export interface IssuedCall {
   name: string;
   args: Record<string, unknown>;
   itemId: string;
+  /** Gemini: the `thoughtSignature` sent on this call's part, which must come back on it. */
+  sealed?: string;
 }
 
 /** Everything the server issued so far, which later requests must echo unchanged. */
@@ -45,12 +47,16 @@ export function newLedger(): Ledger {
 
 /** Records the ids a reply is about to issue. */
 export function recordIssued(ledger: Ledger, plan: ReplyPlan): void {
-  for (const call of plan.calls) {
+  for (const [i, call] of plan.calls.entries()) {
     ledger.calls.set(call.id, {
       wire: plan.wire,
       name: call.name,
       args: call.args,
       itemId: call.itemId,
+      // Gemini's signature rides on the first call of a reply (render_gemini.ts).
+      ...(plan.wire === "gemini" && i === 0 && plan.thinking
+        ? { sealed: plan.thinking.sealed }
+        : {}),
     });
   }
   if (plan.thinking) {
@@ -139,6 +145,12 @@ function checkIssuedCall(call: ViewCall, ledger: Ledger, opts: CheckOptions): st
     problems.push(
       `Tool call "${call.id}" came back with arguments ${JSON.stringify(call.args)}, ` +
         `issued with ${JSON.stringify(issued.args)}`,
+    );
+  }
+  if (issued.sealed !== undefined && call.sealed !== issued.sealed) {
+    problems.push(
+      `Tool call "${call.id}" came back without the thoughtSignature it was issued with; ` +
+        "Gemini refuses a function call whose signature is missing or changed",
     );
   }
   if (call.itemId !== undefined && call.itemId !== issued.itemId) {

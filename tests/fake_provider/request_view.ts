@@ -15,6 +15,8 @@ export interface ViewCall {
   args: unknown;
   /** Responses `function_call.id`, when the client sent one. */
   itemId?: string;
+  /** Gemini: the `thoughtSignature` on the call's part, when the client sent one. */
+  sealed?: string;
 }
 
 /** Replayed reasoning: Messages thinking block or Responses reasoning item. */

@@ -56,7 +56,11 @@ function modelTurn(parts: unknown[], where: string, view: RequestView): void {
     const call = part.functionCall;
     if (!isObject(call) || typeof call.id !== "string" || !isObject(call.args ?? {})) {
       view.problems.push(`${at}.functionCall must be {id, name, args} with a string id`);
-    } else entry.calls.push(namedCall(call.id, call.name, call.args ?? {}));
+    } else {
+      const viewed = namedCall(call.id, call.name, call.args ?? {});
+      if (sealed !== undefined) viewed.sealed = sealed;
+      entry.calls.push(viewed);
+    }
   });
   view.history.push(entry);
 }
