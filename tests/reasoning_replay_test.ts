@@ -70,19 +70,35 @@ const PROVIDERS: [string, Compat][] = [
   ["a custom provider without compat", {}],
 ];
 
+/** The replayed reasoning: `reasoning_content`, or the text of OpenRouter's `reasoning_details`. */
+function replayed(message: Record<string, unknown>): unknown {
+  const details = message.reasoning_details as Array<{ text: string }> | undefined;
+  return details ? details.map((d) => d.text).join("") : message.reasoning_content;
+}
+
 for (const [label, compat] of PROVIDERS) {
   for (const id of ["qwen-code", "kimi-code", "deepseek-tui"]) {
-    Deno.test(`${id} over ${label} replays reasoning_content in the second chat request`, async () => {
+    Deno.test(`${id} over ${label} replays its reasoning in the second chat request`, async () => {
       const body = await secondBody(id, "chat", { compat, thinking: "look first" });
-      assert.equal(chatAssistant(body).reasoning_content, "look first");
+      assert.equal(replayed(chatAssistant(body)), "look first");
     });
   }
 
   Deno.test(`deepseek-tui over ${label} replays its placeholder on a call without reasoning`, async () => {
     const body = await secondBody("deepseek-tui", "chat", { compat });
-    assert.equal(chatAssistant(body).reasoning_content, "(reasoning omitted)");
+    assert.equal(replayed(chatAssistant(body)), "(reasoning omitted)");
   });
 }
+
+Deno.test("over built-in openrouter reasoning goes back as reasoning_details, never reasoning_content", async () => {
+  const compat = builtinProvider("openrouter")!.compat;
+  const body = await secondBody("qwen-code", "chat", { compat, thinking: "look first" });
+  const message = chatAssistant(body);
+  assert.equal("reasoning_content" in message, false);
+  assert.deepEqual(message.reasoning_details, [
+    { type: "reasoning.text", text: "look first", index: 0 },
+  ]);
+});
 
 Deno.test("kimi-code over built-in moonshot replays reasoning_content", async () => {
   const compat = builtinProvider("moonshot")!.compat;

@@ -166,6 +166,8 @@ function compatOf(compat: ProviderEntry["compat"]): Compat {
   if (compat?.thinking !== undefined) out.thinking = compat.thinking;
   if (compat?.drop_keys !== undefined) out.dropKeys = compat.drop_keys;
   if (compat?.system_messages !== undefined) out.systemMessages = compat.system_messages;
+  if (compat?.reasoning_request !== undefined) out.reasoningRequest = compat.reasoning_request;
+  if (compat?.cache_markers !== undefined) out.cacheMarkers = compat.cache_markers;
   return out;
 }
 

@@ -92,8 +92,12 @@ const providerEntrySchema = z.strictObject({
     thinking: z.enum(THINKING_MODES),
     /** Top-level request body keys the endpoint rejects; they are never sent. */
     drop_keys: stringList,
-    /** Messages: the endpoint takes `role: "system"` messages (Anthropic's API does). */
+    /** The endpoint takes system-role messages mid-conversation (Anthropic's Messages API does). */
     system_messages: z.boolean(),
+    /** Chat: reasoning asked for as `reasoning_effort`, or OpenRouter's `reasoning` object. */
+    reasoning_request: z.enum(["reasoning_effort", "reasoning"]),
+    /** Chat: the endpoint takes `cache_control` markers on content parts (OpenRouter). */
+    cache_markers: z.boolean(),
   }).partial(),
 }).partial();
 

@@ -13,6 +13,7 @@ import {
   str,
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
+import { foldSystemMessages } from "./_fold_system.ts";
 import {
   endpointUrl,
   isTransientKind,
@@ -85,7 +86,7 @@ function wireMessages(request: ModelRequest, compat: Compat): WireMessage[] {
     if (last?.role === role) last.content.push(...content);
     else messages.push({ role, content });
   };
-  for (const message of request.messages) {
+  for (const message of foldSystemMessages(request.messages, compat.systemMessages === true)) {
     if (message.role === "user") {
       const role = message.systemRole && compat.systemMessages ? "system" : "user";
       push(role, contentBlocks(message.blocks));

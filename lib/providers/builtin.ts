@@ -26,9 +26,14 @@ export interface BuiltinProvider {
   nativeApi?: "ollama";
 }
 
-const CHAT_USAGE: Compat = { streamUsage: true };
+/**
+ * How a row takes reasoning and cache markers, said on every row: Chat reasoning as
+ * `reasoning_effort` and no `cache_control` parts (Messages rows have their own breakpoints).
+ */
+const PLAIN: Compat = { reasoningRequest: "reasoning_effort", cacheMarkers: false };
+const CHAT_USAGE: Compat = { ...PLAIN, streamUsage: true };
 /** DeepSeek wants `reasoning_content` on every tool-calling assistant message, empty or not. */
-const REASONING_REPLAY: Compat = { streamUsage: true, reasoningReplay: "tool_calls" };
+const REASONING_REPLAY: Compat = { ...CHAT_USAGE, reasoningReplay: "tool_calls" };
 /** Kimi wants `reasoning_content` on every assistant message, empty when there was none. */
 const REASONING_REPLAY_ALWAYS: Compat = { ...REASONING_REPLAY, reasoningReplay: "always" };
 
@@ -41,7 +46,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     wireApi: "responses",
     wireApis: ["responses", "chat"],
     envKey: "OPENAI_API_KEY",
-    compat: {},
+    compat: PLAIN,
     defaultModel: "gpt-6.2-sol",
   },
   {
@@ -51,7 +56,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     wireApi: "messages",
     wireApis: ["messages", "chat"],
     envKey: "ANTHROPIC_API_KEY",
-    compat: { systemMessages: true },
+    compat: { ...PLAIN, systemMessages: true },
     defaultModel: "claude-sonnet-5-5",
   },
   {
@@ -62,7 +67,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     wireApi: "gemini",
     wireApis: ["gemini"],
     envKey: "GEMINI_API_KEY",
-    compat: {},
+    compat: PLAIN,
     defaultModel: "gemini-2.5-pro",
   },
   {
@@ -113,7 +118,16 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     wireApi: "chat",
     wireApis: ["chat", "responses"],
     envKey: "OPENROUTER_API_KEY",
-    compat: CHAT_USAGE,
+    // OpenRouter's own forms: `reasoning: {effort}`, reasoning replayed as `reasoning_details`
+    // (signatures kept), `cache_control` on content parts, and no system message mid-conversation
+    // (the harness's goes as <system-reminder> parts), on Chat and Responses alike.
+    compat: {
+      streamUsage: true,
+      systemMessages: false,
+      reasoningRequest: "reasoning",
+      reasoningField: "reasoning_details",
+      cacheMarkers: true,
+    },
     defaultModel: "anthropic/claude-sonnet-4.5",
   },
   {

@@ -1,6 +1,6 @@
 /** OpenAI Chat Completions: request body, stream reducer and provider. */
 import type { Block, ModelRequest, StopReason, Usage } from "../model/message.ts";
-import { emptyUsage, joinedSystem, textOf } from "../model/message.ts";
+import { emptyUsage, textOf } from "../model/message.ts";
 import type { StreamEvent } from "../model/stream.ts";
 import {
   abortedEvent,
@@ -17,6 +17,14 @@ import {
 import { driveStream } from "./_drive.ts";
 import { openaiRequest } from "./_openai_request.ts";
 import { foldSystemMessages } from "./_fold_system.ts";
+import {
+  cachedText,
+  markLastMessage,
+  readReasoningDetails,
+  REASONING_DETAILS,
+  reasoningDetails,
+  systemMessage,
+} from "./_chat_markers.ts";
 import { finishBody, planRequest } from "./_request_settings.ts";
 import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
@@ -51,8 +59,9 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const { compat } = settings;
   const plan = planRequest(request, "chat", compat);
   const messages: Json[] = [];
-  const system = joinedSystem(request.system);
-  if (system) messages.push({ role: "system", content: system });
+  const markers = compat.cacheMarkers === true;
+  const system = systemMessage(request.system, markers);
+  if (system) messages.push(system);
   let toolImages: Json[] = [];
   for (const message of foldSystemMessages(request.messages, compat.systemMessages === true)) {
     if (message.role !== "tool_result" && toolImages.length > 0) {
@@ -61,7 +70,8 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     }
     if (message.role === "user") {
       const role = message.systemRole && compat.systemMessages ? "system" : "user";
-      messages.push({ role, content: userContent(message.blocks, plan.spec.textParts) });
+      const content = userContent(message.blocks, { textParts: plan.spec.textParts, markers });
+      messages.push({ role, content });
     } else if (message.role === "assistant") {
       messages.push(...assistantMessages(message.blocks, compat, plan.spec.splitAssistant));
     } else {
@@ -72,6 +82,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     }
   }
   if (toolImages.length > 0) messages.push({ role: "user", content: toolImages });
+  if (markers && plan.spec.cache?.includes("last_message")) markLastMessage(messages);
   const body: Json = { model: request.model, messages, stream: true };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({
@@ -89,7 +100,9 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
     body[compat.maxTokensField ?? plan.spec.maxTokensField ?? "max_tokens"] = plan.maxOutputTokens;
   }
   const reasoning = plan.spec.reasoning !== false && plan.wireEffort !== undefined;
-  if (reasoning) body.reasoning_effort = plan.wireEffort;
+  if (reasoning && compat.reasoningRequest === "reasoning") {
+    body.reasoning = { effort: plan.wireEffort };
+  } else if (reasoning) body.reasoning_effort = plan.wireEffort;
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
     body.response_format = { type: "json_schema", json_schema: { name, strict, schema } };
@@ -105,17 +118,22 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
 /**
  * User content: one string when it is all text (blocks joined by blank lines), else text and
  * image parts; `textParts` sends several text blocks as parts too (Qwen Code's form, which also
- * sends each tool result as a list of one text part).
+ * sends each tool result as a list of one text part), and `markers` parts with a cache
+ * breakpoint on each block the harness caches.
  */
-function userContent(blocks: Block[], textParts = false): string | Json[] {
+function userContent(
+  blocks: Block[],
+  opts: { textParts?: boolean; markers: boolean },
+): string | Json[] {
   const parts = blocks.filter((b) => b.type !== "text" || b.text !== "");
+  const cached = opts.markers && parts.some((b) => b.type === "text" && b.cache);
   const allText = parts.every((b) => b.type === "text");
-  if (allText && (!textParts || parts.length <= 1)) {
+  if (allText && !cached && (!opts.textParts || parts.length <= 1)) {
     return parts.map((b) => (b as { text: string }).text).join("\n\n");
   }
   return parts.flatMap((b): Json[] => {
-    if (b.type === "text") return [{ type: "text", text: b.text }];
-    return imageParts([b]);
+    if (b.type !== "text") return imageParts([b]);
+    return [cached && b.cache ? cachedText(b.text) : { type: "text", text: b.text }];
   });
 }
 
@@ -152,7 +170,10 @@ function assistantMessage(blocks: Block[], compat: Compat): Json | undefined {
   if (text === "" && calls.length === 0) return undefined;
   const wire: Json = { role: "assistant", content: text === "" ? null : text };
   const thinking = blocks.map((b) => b.type === "thinking" ? b.text : "").join("");
-  if (sendsReasoning(compat, thinking, calls.length > 0)) {
+  if (compat.reasoningField === REASONING_DETAILS) {
+    const details = compat.reasoningReplay === "none" ? [] : reasoningDetails(blocks);
+    if (details.length > 0) wire.reasoning_details = details;
+  } else if (sendsReasoning(compat, thinking, calls.length > 0)) {
     wire[compat.reasoningField ?? DEFAULT_REASONING_FIELD] = thinking;
   }
   if (calls.length > 0) {
@@ -200,11 +221,13 @@ export function fromWire(chunk: unknown, state: ChatState): StreamEvent[] {
   if (usage !== null && typeof usage === "object") state.usage = chatUsage(rec(usage));
   const delta = rec(choice.delta);
   const events: StreamEvent[] = [];
-  const reasoning = state.reasoningFields.map((f) => str(delta[f])).find((r) => r);
-  if (reasoning) {
-    appendText(state.blocks, "thinking", reasoning);
-    events.push(deltaEvent("thinking", reasoning));
-  }
+  // Structured details carry the same text as `reasoning`, and the signatures besides.
+  const details = delta.reasoning_details;
+  const reasoning = Array.isArray(details)
+    ? readReasoningDetails(details, state.blocks)
+    : state.reasoningFields.map((f) => str(delta[f])).find((r) => r);
+  if (reasoning && !Array.isArray(details)) appendText(state.blocks, "thinking", reasoning);
+  if (reasoning) events.push(deltaEvent("thinking", reasoning));
   const refusal = str(delta.refusal);
   if (refusal) state.refused = true;
   const content = (str(delta.content) ?? "") + (refusal ?? "");

@@ -15,6 +15,7 @@ import {
   type ToolCallBlock,
 } from "./_blocks.ts";
 import { driveStream } from "./_drive.ts";
+import { foldSystemMessages } from "./_fold_system.ts";
 import { isTransientKind } from "./_http.ts";
 import { openaiRequest } from "./_openai_request.ts";
 import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
@@ -46,7 +47,8 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const { spec } = plan;
   const input: Json[] = developerItems(request.system);
   const freeform = new Set<string>();
-  for (const message of request.messages) {
+  // Developer messages mid-conversation, unless the endpoint says it takes none (OpenRouter).
+  for (const message of foldSystemMessages(request.messages, compat.systemMessages !== false)) {
     if (message.role === "user") {
       const role = message.systemRole ? "developer" : "user";
       input.push({ type: "message", role, content: inputParts(message.blocks) });

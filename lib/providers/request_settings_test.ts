@@ -95,10 +95,14 @@ Deno.test("Messages: system parts are blocks with their breakpoints; system mess
   assert.deepEqual(folded.messages, [{
     role: "user",
     content: [
+      {
+        type: "text",
+        text: "<system-reminder>\nenv\n</system-reminder>",
+        cache_control: { type: "ephemeral" },
+      },
       { type: "text", text: "hi" },
-      { type: "text", text: "env", cache_control: { type: "ephemeral" } },
     ],
-  }]);
+  }], "a reminder before the user's text, which ends the message");
 });
 
 Deno.test("Responses: developer parts, user items and reasoning settings by model", () => {

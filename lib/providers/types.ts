@@ -9,7 +9,9 @@ export type { WireApi };
 export interface Compat {
   /**
    * Chat: the assistant-message field that carries reasoning, sent and read
-   * (default "reasoning_content").
+   * (default "reasoning_content"). "reasoning_details" is OpenRouter's structured form: each
+   * thinking block goes back as a `reasoning.text` entry with its signature (or
+   * `reasoning.encrypted`), and streamed entries are read with theirs.
    */
   reasoningField?: string;
   /**
@@ -32,10 +34,23 @@ export interface Compat {
   /** Top-level body keys the endpoint rejects; they are removed from every request. */
   dropKeys?: string[];
   /**
-   * Messages: the endpoint takes `role: "system"` messages inside `messages` (Anthropic's, with
-   * the beta the harness sends). Otherwise harness context meant for one goes as user text.
+   * The endpoint takes system-role messages after the conversation's start: Messages
+   * `role: "system"` (Anthropic's, with the beta the harness sends), Chat `role: "system"`,
+   * Responses developer messages (taken unless this is false, as OpenRouter's is). Otherwise
+   * harness context meant for one goes as `<system-reminder>` parts before the user's text.
    */
   systemMessages?: boolean;
+  /**
+   * Chat: how reasoning is asked for: `reasoning_effort` (the default), or "reasoning" for
+   * OpenRouter's own `reasoning: {effort}` object.
+   */
+  reasoningRequest?: "reasoning_effort" | "reasoning";
+  /**
+   * Chat: the endpoint takes Anthropic's `cache_control` markers on content parts (OpenRouter):
+   * they go where the harness puts cache breakpoints (cached system parts and context, its
+   * `cache = ["last_message"]`).
+   */
+  cacheMarkers?: boolean;
 }
 
 /** A fully resolved provider: where to send requests and how. */

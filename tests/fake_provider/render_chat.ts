@@ -18,6 +18,17 @@ const FINISH_REASON = {
   refusal: "stop",
 } as const;
 
+const DETAIL = { type: "reasoning.text", format: "anthropic-claude-v1", index: 0 };
+
+/**
+ * A reasoning delta in `field`; "reasoning_details" sends OpenRouter's form, the text both as
+ * `reasoning` and as a `reasoning.text` entry.
+ */
+function reasoningDelta(piece: string, field: string): Record<string, unknown> {
+  if (field !== "reasoning_details") return { [field]: piece };
+  return { reasoning: piece, reasoning_details: [{ ...DETAIL, text: piece }] };
+}
+
 /** The SSE frames of a streamed chat completion, ending with `data: [DONE]`. */
 export function chatStreamFrames(plan: ReplyPlan, opts: ChatRenderOptions): string[] {
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
@@ -30,7 +41,11 @@ export function chatStreamFrames(plan: ReplyPlan, opts: ChatRenderOptions): stri
     });
   const frames = [chunk({ role: "assistant", content: "" })];
   for (const piece of chunks(plan.thinking?.text ?? "", plan.chunkSize)) {
-    frames.push(chunk({ [opts.reasoningField]: piece }));
+    frames.push(chunk(reasoningDelta(piece, opts.reasoningField)));
+  }
+  // OpenRouter's form ends the reasoning with the entry's signature.
+  if (plan.thinking && opts.reasoningField === "reasoning_details") {
+    frames.push(chunk({ reasoning_details: [{ ...DETAIL, signature: plan.thinking.sealed }] }));
   }
   for (const piece of chunks(plan.text ?? "", plan.chunkSize)) {
     frames.push(chunk({ content: piece }));
