@@ -7,13 +7,39 @@
 
 type Json = Record<string, unknown>;
 
-/** Which capture each harness emulates. qwen-code is held to the full (`--yolo`) tool set. */
-export const CAPTURE_TABLE: ReadonlyArray<{ capture: string; harness: string }> = [
+/** One row of the comparison: a capture, the harness that emulates it, and how. */
+export interface CaptureRow {
+  capture: string;
+  harness: string;
+  /**
+   * The session the capture's tool set is compared in: `changes_allowed: false` is a headless
+   * run where nobody could approve a change (the harness's `when = "changes_allowed"` tools are
+   * left out, as Gemini CLI leaves out its tools that need approval). Default: every tool.
+   */
+  changesAllowed?: boolean;
+  /** Differences explained in the harness.toml, as `tool.path: what` lines of `schemaDiff`. */
+  allowed?: string[];
+}
+
+/**
+ * Which capture each harness emulates. qwen-code is held to the full (`--yolo`) tool set;
+ * gemini-cli to both of Gemini CLI's: `--yolo` (15) and headless with approvals on (8).
+ */
+export const CAPTURE_TABLE: ReadonlyArray<CaptureRow> = [
   { capture: "claude.tools.json", harness: "claude-code" },
   { capture: "qwen.yolo.tools.json", harness: "qwen-code" },
   { capture: "opencode.tools.json", harness: "opencode" },
   { capture: "pi.openai.tools.json", harness: "pi" },
   { capture: "codex.gpt5codex.tools.json", harness: "native" },
+  {
+    capture: "gemini.yolo.tools.json",
+    harness: "gemini-cli",
+    // The enum lists Gemini CLI's own built-in skills; ours are the session's (harness.toml).
+    allowed: [
+      'activate_skill.name: enum is (none), capture has ["skill-creator","antigravity-support"]',
+    ],
+  },
+  { capture: "gemini.tools.json", harness: "gemini-cli", changesAllowed: false },
 ];
 
 /** One tool as a capture holds it. */
@@ -23,6 +49,8 @@ export interface CapturedTool {
   input_schema?: Json;
   /** OpenAI captures. */
   parameters?: Json;
+  /** Gemini captures. */
+  parametersJsonSchema?: Json;
 }
 
 /** The parts of a capture file the comparison reads. */
@@ -33,7 +61,7 @@ export interface CaptureFile {
 
 /** The input schema of a captured tool; `{}` when the capture sent none. */
 export function capturedSchema(tool: CapturedTool): Json {
-  return tool.input_schema ?? tool.parameters ?? {};
+  return tool.input_schema ?? tool.parameters ?? tool.parametersJsonSchema ?? {};
 }
 
 /** Every difference between `ours` and `theirs`, one `path: what` line each; [] when equal. */

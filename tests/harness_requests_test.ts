@@ -49,6 +49,10 @@ const SOURCES: Record<string, { source: string; model: string }> = {
   "mini-swe-agent": { source: "request-shapes.md §11; harnesses.md §11", model: "test-model" },
   "terminus-2": { source: "request-shapes.md §12; harnesses.md §13", model: "test-model" },
   minimal: { source: "harnesses.md §14", model: "test-model" },
+  "gemini-cli": {
+    source: "capture: gemini-cli 0.61.0 (harnesses/gemini-cli/topics.toml)",
+    model: "gemini-3.8-flash",
+  },
 };
 
 const GIT_ENV = {
@@ -161,6 +165,10 @@ const SCHEMA_KEYS = ["type", "name", "description", "parameters", "input_schema"
 function toolNames(body: Json): Json {
   if (!Array.isArray(body.tools)) return body;
   const tools = body.tools.map((t: Json) => {
+    // Gemini: one entry holding every declaration.
+    if (Array.isArray(t.functionDeclarations)) {
+      return { functionDeclarations: t.functionDeclarations.map((d: Json) => d.name) };
+    }
     const fn = (t.function ?? {}) as Json;
     const extra = Object.fromEntries(
       [...Object.entries(t), ...Object.entries(fn)].filter(([k]) => !SCHEMA_KEYS.includes(k)),

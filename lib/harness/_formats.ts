@@ -4,6 +4,8 @@
  * the fields it reads, so a placeholder only resolves for the capability it was written for.
  */
 
+import { GEMINI_DERIVED } from "./_gemini_formats.ts";
+
 type Output = Record<string, unknown>;
 type Derived = (o: Output) => { value: unknown } | undefined;
 
@@ -72,6 +74,8 @@ export const FORMAT_DERIVED: Record<string, Derived> = {
   task_lines: (o) => Array.isArray(o.jobs) ? { value: taskLines(o.jobs) } : undefined,
   /** A stopped background job as Kimi Code's `TaskStop` JSON object. */
   task_stop_json: (o) => o.stopped === true ? { value: taskStopJson(o) } : undefined,
+  /** Gemini CLI's listing and grep layouts: see `_gemini_formats.ts`. */
+  ...GEMINI_DERIVED,
 };
 
 interface Job {

@@ -274,6 +274,7 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
   "shell.output": [
     {
       id: JOB.id,
+      pid: JOB.pid,
       command: JOB.command,
       description: JOB.description,
       status: "completed",

@@ -54,7 +54,7 @@ export function renderContext(h: Harness, vars: PromptVars): SessionContext {
         out.before.push({ role: "user", blocks: [block] });
         break;
       case "first_user":
-        out.firstUser.push(block);
+        joinOrPush(out.firstUser, block, entry.samePart);
         break;
       case "system_message":
         out.after.push({ role: "user", blocks: [block], systemRole: true });
@@ -78,6 +78,19 @@ export function renderContext(h: Harness, vars: PromptVars): SessionContext {
 
 function contextBlock(text: string, entry: ContextEntry): Block {
   return { type: "text", text, context: true, ...(entry.cache ? { cache: true } : {}) };
+}
+
+/**
+ * Adds `block` to the first user message's parts; with `samePart` its text ends the part before
+ * it instead, on a new line (Gemini CLI's one `<session_context>` part built from several entries).
+ */
+function joinOrPush(blocks: Block[], block: Block, samePart: boolean): void {
+  const last = blocks.at(-1);
+  if (samePart && last?.type === "text" && block.type === "text") {
+    blocks[blocks.length - 1] = { ...last, text: `${last.text}\n${block.text}` };
+  } else {
+    blocks.push(block);
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import { loadReminders } from "./reminder_texts.ts";
 import { loadHarnessTexts } from "./session_texts.ts";
 import type { HarnessCandidate } from "./select.ts";
 import {
+  candidateSchema,
   declarationSchema,
   type HarnessSpec,
   harnessSpecSchema,
@@ -86,8 +87,8 @@ export async function loadHarnessCandidates(opts: HarnessDirs): Promise<HarnessC
     const user = opts.userDir !== undefined && await isFile(join(opts.userDir, id, SPEC_FILE));
     const file = join(user ? opts.userDir! : opts.builtinDir, id, SPEC_FILE);
     try {
-      const spec = parseSpec(await readText(file, "Cannot load harness"), file, matchOnlySchema);
-      out.push({ id, user, match: toMatch(spec.match) });
+      const spec = parseSpec(await readText(file, "Cannot load harness"), file, candidateSchema);
+      out.push({ id, user, match: toMatch(spec.match), wireApis: spec.wire_apis });
     } catch (err) {
       // A broken user harness is skipped here and named by userHarnessWarnings.
       if (!user || !(err instanceof HarnessError)) throw err;
@@ -95,8 +96,6 @@ export async function loadHarnessCandidates(opts: HarnessDirs): Promise<HarnessC
   }
   return out;
 }
-
-const matchOnlySchema = z.looseObject({ match: matchSchema.prefault({}) });
 
 function toMatch(m: z.infer<typeof matchSchema>): HarnessMatch {
   return {

@@ -50,12 +50,13 @@ export const projectInstructionsSchema = z.strictObject({
   global_separator: z.string().min(1).default("\n\n"),
 });
 
-const INSTRUCTION_VARIABLE = /\{\{\s*(agents_md|claude_md)\s*\}\}/g;
+const INSTRUCTION_VARIABLE = /\{\{\s*(agents_md|claude_md|gemini_md)\s*\}\}/g;
 
 /** The instruction variables `text` uses, as prompt variable fields. */
 function instructionVariables(text: string): Array<keyof PromptVars> {
   const names = new Set([...text.matchAll(INSTRUCTION_VARIABLE)].map((m) => m[1]));
-  return [...names].map((n) => n === "agents_md" ? "agentsMd" : "claudeMd");
+  const fields = { agents_md: "agentsMd", claude_md: "claudeMd", gemini_md: "geminiMd" } as const;
+  return [...names].map((n) => fields[n as keyof typeof fields]);
 }
 
 /**

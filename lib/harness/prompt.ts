@@ -37,6 +37,8 @@ export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze
   workspace_root: "workspaceRoot",
   model_name: "modelName",
   knowledge_cutoff: "knowledgeCutoff",
+  gemini_md: "geminiMd",
+  project_tree: "projectTree",
 });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;

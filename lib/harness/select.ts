@@ -8,6 +8,8 @@ export interface HarnessCandidate {
   match: HarnessMatch;
   /** From the user's harness folder; a user harness wins a priority tie. */
   user: boolean;
+  /** The wire APIs the harness speaks (its `wire_apis`); it is never chosen on another one. */
+  wireApis?: readonly string[];
 }
 
 /** What automatic harness choice looks at. */
@@ -39,8 +41,9 @@ export const FALLBACK_HARNESS = "native";
 
 /**
  * The harness id for a session: the configured one when set, else the matching candidate with
- * the highest priority (a user harness before a built-in one, then by id), else the same for
- * each family the server reports in place of the model's name, else FALLBACK_HARNESS.
+ * the highest priority (a user harness before a built-in one, then by id) among those that speak
+ * the session's wire, else the same for each family the server reports in place of the model's
+ * name, else FALLBACK_HARNESS.
  */
 export function chooseHarness(input: HarnessChoiceInput): string {
   if (input.configured) return input.configured;
@@ -52,7 +55,9 @@ export function chooseHarness(input: HarnessChoiceInput): string {
 }
 
 function bestMatch(input: HarnessChoiceInput): string | undefined {
-  const matching = input.candidates.filter((c) => matches(c.match, input));
+  const matching = input.candidates.filter((c) =>
+    (c.wireApis === undefined || c.wireApis.includes(input.wireApi)) && matches(c.match, input)
+  );
   matching.sort((a, b) =>
     b.match.priority - a.match.priority || Number(b.user) - Number(a.user) ||
     a.id.localeCompare(b.id)

@@ -214,11 +214,48 @@ Deno.test("chooseHarness() goes by the family the server reports when the name m
   assert.equal(choose({ model: "tiny-coder", modelFamilies: ["qwen2"] }), "qwen-code");
   assert.equal(choose({ model: "mystery:7b", modelFamilies: ["deepseek2"] }), "claude-code-bare");
   assert.equal(choose({ model: "tiny-coder", modelFamilies: ["llama", "qwen2"] }), "qwen-code");
-  assert.equal(choose({ model: "tiny-coder", modelFamilies: ["llama", "gemma3"] }), "native");
+  assert.equal(choose({ model: "tiny-coder", modelFamilies: ["llama", "gemma3"] }), "gemini-cli");
+  assert.equal(choose({ model: "tiny-coder", modelFamilies: ["llama", "mistral"] }), "native");
   assert.equal(choose({ model: "tiny-coder" }), "native");
   // The name decides when it matches, whatever the family.
   assert.equal(choose({ model: "kimi-dev:72b", modelFamilies: ["qwen2"] }), "kimi-code");
   assert.equal(choose({ configured: "pi", model: "x", modelFamilies: ["qwen2"] }), "pi");
+});
+
+Deno.test("chooseHarness() picks gemini-cli for Gemini and Gemma on the gemini and Chat wires only", () => {
+  for (const wireApi of ["gemini", "chat"] as const) {
+    for (
+      const over of [
+        { model: "gemini-3.8-flash" },
+        { model: "google/gemini-3.1-pro-preview" },
+        { model: "gemma3:27b" },
+        { model: "google/gemma-3-12b-it" },
+        { model: "tiny-coder", modelFamilies: ["gemma3"] },
+        { providerId: "gemini" },
+      ]
+    ) {
+      assert.equal(
+        choose({ ...over, wireApi }),
+        "gemini-cli",
+        JSON.stringify({ ...over, wireApi }),
+      );
+    }
+  }
+  // Never on Messages (claude-code's wire match) nor on Responses, which it does not speak.
+  assert.equal(choose({ model: "gemini-3.8-flash", wireApi: "messages" }), "claude-code");
+  assert.equal(choose({ model: "google/gemini-3.8-flash", wireApi: "responses" }), "native");
+  assert.equal(choose({ model: "gemma3", wireApi: "messages" }), "claude-code");
+});
+
+Deno.test("chooseHarness() passes over a matching harness that does not speak the session's wire", () => {
+  const only = (wireApis: string[]): HarnessCandidate => ({
+    id: "mine",
+    user: true,
+    match: { models: ["x*"], providers: [], baseUrls: [], wireApis: [], priority: 99 },
+    wireApis,
+  });
+  assert.equal(choose({ model: "x1", candidates: [only(["chat"])] }), "mine");
+  assert.equal(choose({ model: "x1", candidates: [only(["responses"])] }), "native");
 });
 
 Deno.test("chooseLean() follows lean = true or false, else a small window or parameter count", () => {

@@ -1,11 +1,12 @@
 /**
  * Tools a harness offers only in some sessions: a `[[tools]]` entry with `when` is kept only
  * when the session has what it names. Claude Code and Codex send their MCP resource tools only
- * when MCP servers are configured (`when = "mcp_servers"`). The session applies this to every
- * harness it runs with, so the tools sent, the deferred names in the prompt and the tool
- * search all agree.
+ * when MCP servers are configured (`when = "mcp_servers"`); Gemini CLI run headless leaves out
+ * the tools that change things when nobody could approve them (`when = "changes_allowed"`). The
+ * session applies this to every harness it runs with, so the tools sent, the deferred names in
+ * the prompt and the tool search all agree.
  */
-import type { Harness } from "./types.ts";
+import type { Harness, HarnessTool } from "./types.ts";
 
 /** The capabilities of plan mode's tools, which need someone to approve the plan. */
 const PLAN_CAPABILITIES = ["plan.enter", "plan.exit"];
@@ -19,6 +20,11 @@ export interface SessionFacts {
    * tools are left out, as no one could approve a plan (Claude Code run headless sends none).
    */
   canAsk?: boolean;
+  /**
+   * A change to files can run, or be approved by someone, under the policy in force (see
+   * `changesAllowed()`); taken as true when absent.
+   */
+  changesAllowed?: boolean;
 }
 
 /** `h` without the tools whose `when` the session does not meet (`h` itself when none). */
@@ -30,9 +36,24 @@ export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
   return kept.length === h.tools.length ? h : { ...h, tools: kept };
 }
 
-function meets(condition: "mcp_servers", facts: SessionFacts): boolean {
+/**
+ * Whether a change to files can happen under `sandbox_mode` and `approval_policy`: a read-only
+ * sandbox refuses every change, and `untrusted` asks before each one, which needs someone to
+ * ask (`canAsk`: a terminal or a client that answers approval questions).
+ */
+export function changesAllowed(
+  mode: "read-only" | "workspace-write" | "danger-full-access",
+  policy: "untrusted" | "on-failure" | "on-request" | "never",
+  canAsk: boolean,
+): boolean {
+  return mode !== "read-only" && (policy !== "untrusted" || canAsk);
+}
+
+function meets(condition: NonNullable<HarnessTool["when"]>, facts: SessionFacts): boolean {
   switch (condition) {
     case "mcp_servers":
       return facts.mcpServers;
+    case "changes_allowed":
+      return facts.changesAllowed !== false;
   }
 }

@@ -25,8 +25,14 @@ export const matchSchema = z.strictObject({
   priority: z.int().default(0),
 });
 
+/** What automatic choice reads of a spec: `[match]` and the wire APIs the harness speaks. */
+export const candidateSchema = z.looseObject({
+  match: matchSchema.prefault({}),
+  wire_apis: z.array(z.string()).optional(),
+});
+
 /** What a session may have that a tool's `when` asks for (see `session_tools.ts`). */
-const SESSION_CONDITIONS = ["mcp_servers"] as const;
+const SESSION_CONDITIONS = ["mcp_servers", "changes_allowed"] as const;
 
 /** How a tool's result is rendered: a template with `{field}` placeholders. */
 const resultSchema = z.strictObject({
@@ -203,7 +209,9 @@ export const harnessSpecSchema = z.strictObject({
     code_mode: z.boolean().default(false),
     /**
      * Offered only in sessions that have this: `mcp_servers` (one or more enabled
-     * `[mcp_servers.ID]`), as vendors send their MCP resource tools. Always offered when unset.
+     * `[mcp_servers.ID]`), as vendors send their MCP resource tools; `changes_allowed` (a change
+     * to files can run, or someone can approve it, under the policy in force), as headless
+     * vendors leave out the tools nobody could approve. Always offered when unset.
      */
     when: z.enum(SESSION_CONDITIONS).optional(),
     result: resultSchema,

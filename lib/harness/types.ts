@@ -43,7 +43,7 @@ export interface HarnessTool {
   /** Sent only after a tool search loads it (see `lib/harness/deferred.ts`). */
   deferred?: boolean;
   /** Offered only in sessions that have this (see `lib/harness/session_tools.ts`). */
-  when?: "mcp_servers";
+  when?: "mcp_servers" | "changes_allowed";
   /** Another capability for calls that set a given wire argument. */
   route?: ToolRoute;
   /** Sent only in code mode (`code_mode = true`); such tools are in `Harness.codeMode`. */
@@ -279,6 +279,10 @@ export interface PromptVars {
   guidance?: string;
   /** CLAUDE.md files (user, then project from the root down), framed by `projectInstructions`. */
   claudeMd?: string;
+  /** GEMINI.md files (`~/.gemini/GEMINI.md`, then the project's from the root down), framed alike. */
+  geminiMd?: string;
+  /** The working directory's files and folders, breadth-first, 200 entries at most, as a tree. */
+  projectTree?: string;
   /** "Yes" in a git repository, else "No". */
   isGit?: string;
   /** The checked-out branch; "" outside a repository. */

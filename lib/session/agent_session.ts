@@ -12,7 +12,7 @@ import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
-import { toolsForSession } from "../harness/session_tools.ts";
+import { changesAllowed, toolsForSession } from "../harness/session_tools.ts";
 import { type Catalog, loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
 import { chooseHarness, chooseLean } from "../harness/select.ts";
 import { leanView } from "../harness/lean.ts";
@@ -56,6 +56,8 @@ export interface AgentSession extends AsyncDisposable {
   promptVarsFor(h: Harness, now: PromptSettings): Promise<PromptVars>;
   /** The context window a local server works with (Ollama's num_ctx, LM Studio's loaded length). */
   contextWindow?: number;
+  /** Someone answers approval questions (`StartupIO.ask`); see `sessionHarness()`. */
+  canAsk: boolean;
 }
 
 /** The settings in use a harness's templates are rendered with. */
@@ -175,6 +177,7 @@ async function openOn(
       sandboxFacts: sandboxFacts(now.access, sandbox),
     }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
+    canAsk: io.ask !== undefined,
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();
@@ -355,6 +358,12 @@ export function sessionHarness(
   const code = lean === undefined && route && values.code_mode !== false
     ? codeModeReason(h, route.model, route.wire)
     : undefined;
-  const view = toolsForSession(lean === undefined ? h : leanView(h, lean), { mcpServers, canAsk });
+  // Tools that change things stay out where nobody could approve a change (Gemini CLI headless).
+  const changes = changesAllowed(values.sandbox_mode, values.approval_policy, canAsk);
+  const view = toolsForSession(lean === undefined ? h : leanView(h, lean), {
+    mcpServers,
+    canAsk,
+    changesAllowed: changes,
+  });
   return code ? codeModeView(view, code) : view;
 }

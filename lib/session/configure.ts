@@ -234,7 +234,7 @@ async function nextHarness(
   // A session in lean mode stays lean with any harness; code mode follows the model.
   const { state } = t.parts;
   const route = next ?? { model: state.loop.model, wire: state.route.wireApi };
-  return sessionHarness(loaded, agent.config.values, lean, undefined, route);
+  return sessionHarness(loaded, agent.config.values, lean, agent.canAsk, route);
 }
 
 /** The sandbox change `update` asks for, checked; undefined when it asks for none. */

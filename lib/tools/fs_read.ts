@@ -24,6 +24,8 @@ const fsReadInput = z.object({
   offset: z.number().int().optional()
     .describe("First line, counting from 1 (0 is read as 1); -N starts N lines before the end"),
   limit: z.number().int().min(1).optional().describe("Number of lines to return"),
+  end_line: z.number().int().min(1).optional()
+    .describe("Last line to return, counting from 1, in place of `limit`"),
   skip_unchanged: z.boolean().optional()
     .describe(
       "A whole-file re-read of a file unchanged since its last whole read returns no lines",
@@ -65,21 +67,22 @@ export const fsRead = defineCapability({
     const abs = resolvePath(ctx.cwd, input.path);
     const fs = fsOf(ctx);
     const stat = await statFile(fs, abs, input.path, ctx.cwd);
-    if (stat.size > MAX_READ_BYTES && input.offset === undefined && input.limit === undefined) {
+    const ranged = input.limit !== undefined || input.end_line !== undefined;
+    if (stat.size > MAX_READ_BYTES && input.offset === undefined && !ranged) {
       throw new ToolError(
         `Cannot read "${input.path}": the file is ${stat.size} bytes, more than ${MAX_READ_BYTES}`,
         "Read a part of it with offset and limit, or search it with a shell command",
       );
     }
-    const whole = input.offset === undefined && input.limit === undefined;
+    const whole = input.offset === undefined && !ranged;
     const before = readRecordOf(ctx, abs);
     if (input.skip_unchanged && whole && before?.whole && unchangedSince(before, stat)) {
       return { ...emptyWindow(ctx.cwd, abs), unchanged: true, offset: null, limit: null };
     }
-    const limit = input.limit ?? DEFAULT_READ_LIMIT;
     const startLine = (input.offset ?? 1) < 0
       ? await tailStart(fs, abs, input.offset!, input.path)
       : Math.max(input.offset ?? 1, 1);
+    const limit = input.limit ?? linesUpTo(input.end_line, startLine, input.path);
     const window = await readWindow(fs, abs, { startLine, limit, given: input.path });
     if (startLine > 1 && startLine > window.totalLines) {
       const fields = { path: input.path, absolutePath: abs, offset: input.offset, startLine };
@@ -170,6 +173,18 @@ async function statFile(
     );
   }
   return stat;
+}
+
+/** Lines from `startLine` to `endLine` (inclusive); the default limit without an end line. */
+function linesUpTo(endLine: number | undefined, startLine: number, given: string): number {
+  if (endLine === undefined) return DEFAULT_READ_LIMIT;
+  if (endLine < startLine) {
+    throw new ToolError(
+      `Cannot read "${given}" from line ${startLine} to line ${endLine}: the end is before the start`,
+      "Give an end line at or after the start line",
+    );
+  }
+  return endLine - startLine + 1;
 }
 
 /** The first line of a read that starts `-offset` lines before the end (kimi `line_offset`). */

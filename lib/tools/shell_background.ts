@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { ToolError } from "../errors.ts";
 import { commandCwd, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { displayPath } from "./_paths.ts";
@@ -75,7 +76,11 @@ export const shellStart = defineCapability({
  * `timeout_s` (kimi `TaskOutput.timeout`, qwen `monitor.timeout`).
  */
 const shellOutputInput = z.object({
-  id: z.string().min(1).describe("Job id from shell.start"),
+  id: z.string().min(1).optional().describe("Job id from shell.start; this or `pid` is required"),
+  pid: z.number().int().optional()
+    .describe(
+      "Process id from shell.start (Gemini CLI's read_background_output), in place of `id`",
+    ),
   block: z.boolean().optional().describe("Wait for the job to complete; default false"),
   timeout_ms: z.number().nonnegative().max(MAX_WAIT_MS).optional()
     .describe("Longest wait when blocking, in milliseconds; default 30000"),
@@ -86,6 +91,7 @@ const shellOutputInput = z.object({
 /** Result of `shell.output`. */
 export interface ShellOutputOutput {
   id: string;
+  pid: number;
   command: string;
   description: string;
   status: "running" | "completed";
@@ -109,10 +115,12 @@ export const shellOutput = defineCapability({
     const jobs = jobRegistryOf(ctx);
     const waitMs = input.timeout_ms ??
       (input.timeout_s === undefined ? DEFAULT_WAIT_MS : input.timeout_s * 1000);
-    const job = input.block ? await waitReporting(input.id, waitMs, ctx) : jobs.get(input.id);
-    const out = await jobs.output(input.id);
+    const id = jobIdOf(input, jobs.list());
+    const job = input.block ? await waitReporting(id, waitMs, ctx) : jobs.get(id);
+    const out = await jobs.output(id);
     return {
       id: job.id,
+      pid: job.pid,
       command: job.command,
       description: job.description,
       status: job.status,
@@ -125,6 +133,21 @@ export const shellOutput = defineCapability({
     };
   },
 });
+
+/** The job `input` names by `id`, or by `pid` among `jobs`. */
+function jobIdOf(input: { id?: string; pid?: number }, jobs: JobInfo[]): string {
+  if (input.id !== undefined) return input.id;
+  if (input.pid === undefined) {
+    throw new ToolError("Give the background job's id or process id", "Set id (or pid)");
+  }
+  const job = jobs.find((j) => j.pid === input.pid);
+  if (job) return job.id;
+  const known = jobs.map((j) => j.pid).join(", ");
+  throw new ToolError(
+    `No background process with PID ${input.pid} was started in this session`,
+    known ? `Known PIDs: ${known}` : "No background processes were started",
+  );
+}
 
 /** Waits for a job like `JobRegistry.wait`, reporting its output meanwhile as progress. */
 async function waitReporting(id: string, waitMs: number, ctx: ToolContext): Promise<JobInfo> {

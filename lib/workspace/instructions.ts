@@ -21,7 +21,7 @@ import { readInputFile } from "../input_file.ts";
 import { checkInstructionFile, type RealRoot, realRoot } from "./_file_checks.ts";
 
 /** The kinds of instruction file: AGENTS.md for every harness, CLAUDE.md for Claude's. */
-export type InstructionKind = "AGENTS.md" | "CLAUDE.md";
+export type InstructionKind = "AGENTS.md" | "CLAUDE.md" | "GEMINI.md";
 
 /** One instruction file that holds text: its path and its text, trimmed and maybe cut. */
 export interface InstructionFile {
@@ -89,6 +89,8 @@ export async function findInstructions(
   for (const dir of foldersDown(roots.cwd, root)) {
     const names = kind === "CLAUDE.md"
       ? { all: ["CLAUDE.md", join(".claude", "CLAUDE.md")] }
+      : kind === "GEMINI.md"
+      ? { all: ["GEMINI.md"] }
       : { first: ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackNames ?? []] };
     found.push(...await projectFilesIn(dir, names, { inside, roots, skip }));
   }
@@ -129,7 +131,7 @@ async function readGlobal(
   const candidates = kind === "AGENTS.md"
     ? [join(roots.home, "AGENTS.override.md"), join(roots.home, "AGENTS.md")]
     : roots.userHome
-    ? [join(roots.userHome, ".claude", "CLAUDE.md")]
+    ? [join(roots.userHome, kind === "GEMINI.md" ? ".gemini" : ".claude", kind)]
     : [];
   for (const path of candidates) {
     const check = await checkInstructionFile(path);

@@ -16,6 +16,7 @@ import {
 } from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
 import { startupStatus } from "./_git_index.ts";
+import { projectTree } from "./_project_tree.ts";
 import { fixedClock, localTimeZone, longDate, shortDate } from "./_dates.ts";
 
 /** What the prompt variables are read from: the workspace (`Workspace` has all of it). */
@@ -60,7 +61,7 @@ const COSTLY: readonly CostlyVariable[] = [
     fills: ["isGit", "gitBranch", "gitMainBranch", "gitUser", "gitStatusShort", "gitRecentCommits"],
     read: gitSnapshot,
   },
-  { fills: ["agentsMd", "claudeMd"], read: instructionVars },
+  { fills: ["agentsMd", "claudeMd", "geminiMd"], read: instructionVars },
   {
     fills: ["skills", "availableSkills"],
     read: async (src) => {
@@ -69,6 +70,7 @@ const COSTLY: readonly CostlyVariable[] = [
     },
   },
   { fills: ["folderTree"], read: async (src) => ({ folderTree: await folderTree(src.cwd) }) },
+  { fills: ["projectTree"], read: async (src) => ({ projectTree: await projectTree(src.cwd) }) },
   {
     fills: ["workspaceRoot"],
     read: async (src) => ({ workspaceRoot: (await src.gitRoot()) ?? src.cwd }),
@@ -130,24 +132,28 @@ function usedVariables(h: Harness): Set<keyof PromptVars> {
 }
 
 /**
- * `{{agents_md}}` and `{{claude_md}}`, framed as the harness's `[project_instructions]` says. An
- * AGENTS.md holding the same text as a CLAUDE.md (one a link to the other) is given once.
+ * `{{agents_md}}`, `{{claude_md}}` and `{{gemini_md}}`, framed as the harness's
+ * `[project_instructions]` says. An AGENTS.md holding the same text as a CLAUDE.md or GEMINI.md
+ * (one a link to the other) is given once.
  */
 async function instructionVars(src: PromptSources, ctx: ReadContext): Promise<Partial<PromptVars>> {
   const read = (kind: InstructionKind, field: keyof PromptVars): Promise<FoundInstructions> =>
     ctx.used.has(field)
       ? src.instructions(kind, ctx.session.instructions)
       : Promise.resolve({ files: [], warnings: [] });
-  const [claude, agents] = await Promise.all([
+  const [claude, agents, gemini] = await Promise.all([
     read("CLAUDE.md", "claudeMd"),
     read("AGENTS.md", "agentsMd"),
+    read("GEMINI.md", "geminiMd"),
   ]);
-  for (const warning of [...claude.warnings, ...agents.warnings]) ctx.session.warn?.(warning);
-  const seen = new Set(claude.files.map((f) => f.text));
+  const found = [claude, agents, gemini];
+  for (const warning of found.flatMap((f) => f.warnings)) ctx.session.warn?.(warning);
+  const seen = new Set([...claude.files, ...gemini.files].map((f) => f.text));
   const opts = { cwd: src.cwd, framing: ctx.harness.projectInstructions };
   return {
     agentsMd: instructionsText(agents.files.filter((f) => !seen.has(f.text)), opts),
     claudeMd: instructionsText(claude.files, opts),
+    geminiMd: instructionsText(gemini.files, opts),
   };
 }
 
