@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderToolError } from "../lib/harness/call.ts";
 import { loadHarness } from "../lib/harness/load.ts";
 import { ToolError } from "../lib/errors.ts";
+import { freshTerminalScreen } from "../lib/tools/_terminal_prompt.ts";
+import { TERMINAL_RESOURCE, terminalKeys } from "../lib/tools/terminal_keys.ts";
+import { tempWorkspace } from "../lib/tools/_test_workspace.ts";
+import { need } from "../sandbox/_test_requires.ts";
 import { sourceToolName } from "../lib/loop/tool_sources.ts";
 import { layoutRequests, stringsOf } from "./_layout_session.ts";
 
@@ -163,4 +168,37 @@ Deno.test("pi sends one system block: instructions, # Project Context, skills, t
   assert.deepEqual(order, [...order].sort((a, b) => a - b));
   assert.ok(text.endsWith(`Current working directory: ${cwd}`));
   assert.doesNotMatch(text, /<project_instructions/);
+});
+
+Deno.test("terminus-2 opens with the instructions, the task and the terminal's screen", async () => {
+  const { bodies, cwd } = await layoutRequests({
+    harness: "terminus-2",
+    wire: "chat",
+    replies: [{ text: "not json" }, { text: "still not json" }, { text: "no" }, { text: "no" }],
+    prompt: "fix the test",
+  });
+  const first = (bodies[0].messages as Msg[])[0];
+  assert.equal(first.role, "user");
+  const text = String(first.content);
+  assert.ok(text.indexOf("# Reply format") < text.indexOf("Task Description:"));
+  assert.match(text, /Task Description:\n+fix the test\n\nCurrent terminal state:\n(\S+)$/);
+  const screen = text.match(/Current terminal state:\n(\S+)$/)![1];
+  assert.equal(screen, freshTerminalScreen(cwd, { HOME: dirname(cwd) }));
+  assert.match(screen, /^\S+@\S+:\S+#$/);
+});
+
+const TMUX = await need("tmux");
+
+Deno.test({
+  name: "the screen terminus-2 shows first is what a fresh terminal shows" + TMUX.note,
+  ignore: TMUX.ignore,
+  async fn() {
+    await using ws = await tempWorkspace({});
+    try {
+      const fresh = await terminalKeys.run({ keystrokes: "", duration_s: 0 }, ws.ctx);
+      assert.equal(fresh.screen, freshTerminalScreen(ws.ctx.cwd, ws.ctx.env));
+    } finally {
+      await ws.ctx.resources.get(TERMINAL_RESOURCE)?.[Symbol.asyncDispose]();
+    }
+  },
 });

@@ -6,6 +6,7 @@ import { listHarnessIds, loadHarness } from "../lib/harness/load.ts";
 import { openSession } from "../lib/session/open.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
+import { freshTerminalScreen } from "../lib/tools/_terminal_prompt.ts";
 
 /**
  * Golden request bodies: the first and second request each harness sends on each of its wires,
@@ -136,6 +137,8 @@ async function requests(harness: string, wire: WireApi, model: string, textProto
     let out = text.replaceAll(ws.root, "<root>");
     if (sessionId) out = out.replaceAll(sessionId, "<session>");
     out = out.replaceAll(osRelease(), "<os-release>");
+    // Terminus 2's first screen names this machine's user and host.
+    out = out.replaceAll(freshTerminalScreen(ws.cwd, ws.env), "<terminal-screen>");
     out = out.replaceAll(Intl.DateTimeFormat().resolvedOptions().timeZone, "<timezone>");
     return out;
   };

@@ -35,6 +35,7 @@ export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze
   folder_tree: "folderTree",
   date_short: "dateShort",
   workspace_root: "workspaceRoot",
+  terminal_screen: "terminalScreen",
   model_name: "modelName",
   knowledge_cutoff: "knowledgeCutoff",
   gemini_md: "geminiMd",

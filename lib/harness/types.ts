@@ -309,6 +309,8 @@ export interface PromptVars {
   dateShort?: string;
   /** The git repository's top folder, or the working directory outside a repository. */
   workspaceRoot?: string;
+  /** A fresh terminal's screen (its first prompt line), as `terminal.keys` would show it. */
+  terminalScreen?: string;
   /** The model's display name from the harness's `[[model_facts]]`; the model id otherwise. */
   modelName?: string;
   /** The model's training cutoff from the harness's `[[model_facts]]`; empty when unknown. */

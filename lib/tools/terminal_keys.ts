@@ -7,6 +7,7 @@ import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { scratchOf } from "./_fs.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
+import { PS1 } from "./_terminal_prompt.ts";
 
 /** Longest wait one call may ask for, in seconds. */
 const MAX_WAIT_S = 60;
@@ -20,8 +21,7 @@ const ROWS = 40;
 const SESSION = "main";
 /** Where the session's terminal lives in `ctx.resources`. */
 export const TERMINAL_RESOURCE = resourceKey<TmuxTerminal>("terminal.keys.session");
-/** The prompt the terminal's shell shows; `PROMPT_END` recognises it at the end of a line. */
-const PS1 = "\\u@\\h:\\w# ";
+/** `PROMPT_END` recognises the terminal's prompt (`PS1`) at the end of a line. */
 const PROMPT_END = /^\S+@[^\s:]+:.*#$/;
 /** Whole keystrokes strings sent as one tmux key rather than as text. */
 const KEY_NAME = /^(?:C-[a-z\\\]\[@^_]|M-[a-z]|Enter|Escape|Tab|BSpace|Up|Down|Left|Right)$/i;

@@ -16,6 +16,7 @@ import {
 } from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
 import { startupStatus } from "./_git_index.ts";
+import { freshTerminalScreen } from "../tools/_terminal_prompt.ts";
 import { projectTree } from "./_project_tree.ts";
 import { fixedClock, localTimeZone, longDate, shortDate } from "./_dates.ts";
 
@@ -105,6 +106,7 @@ export async function gatherPromptVars(
   if (used.has("datetime")) vars.datetime = now.toISOString();
   if (used.has("timezone")) vars.timezone = localTimeZone(src.env);
   if (used.has("osVersion")) vars.osVersion = osVersion();
+  if (used.has("terminalScreen")) vars.terminalScreen = freshTerminalScreen(src.cwd, src.env);
   const reads = COSTLY.filter(({ fills }) => fills.some((key) => used.has(key)))
     .map(({ read }) => read(src, { harness, used, session }));
   for (const got of await Promise.all(reads)) Object.assign(vars, got);
