@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadHarness } from "../lib/harness/load.ts";
 import { openSession } from "../lib/session/open.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 import { type RecordedRequest, startFakeProvider } from "./fake_provider/server.ts";
@@ -135,3 +137,44 @@ Deno.test("a header value with a line break in config is refused, naming the key
   assert.match(String(error), /http_headers/);
   assert.match(String(error), /line breaks/);
 });
+
+Deno.test("gemini-cli sends Gemini CLI's user agent, with the model, only on request", async () => {
+  const plain = await firstRequest("gemini-cli", "gemini", "gemini-3.8-flash");
+  assert.equal(plain.request.headers["user-agent"], "interpreter");
+  assert.equal(plain.request.headers["x-goog-api-client"], undefined);
+  const vendor = await firstRequest("gemini-cli", "gemini", "gemini-3.8-flash", VENDOR);
+  const v = vendor.request.headers;
+  assert.match(
+    v["user-agent"],
+    /^GeminiCLI-tui\/0\.61\.0\/gemini-3\.8-flash \(\w+; \w+; terminal\)$/,
+  );
+  assert.match(v["x-goog-api-client"], /^google-genai-sdk\//);
+});
+
+Deno.test("a harness header with an unknown placeholder is refused when the harness loads", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "oi_harness_headers_" });
+  try {
+    const source = fileURLToPath(new URL("../harnesses/minimal/", import.meta.url));
+    await copyDir(source, join(dir, "minimal"));
+    const spec = join(dir, "minimal", "harness.toml");
+    await Deno.writeTextFile(
+      spec,
+      `${await Deno.readTextFile(spec)}\n[request.responses]\nheaders = { "x-a" = "{nope}" }\n`,
+    );
+    await assert.rejects(
+      () => loadHarness("minimal", { builtinDir: dir }),
+      /unknown placeholder \{nope\}: use \{session_id\}/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const [a, b] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory) await copyDir(a, b);
+    else await Deno.copyFile(a, b);
+  }
+}

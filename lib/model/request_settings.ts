@@ -110,6 +110,7 @@ export interface WireRequestSpec {
 export const REQUEST_PLACEHOLDERS = {
   session_id: "the session id",
   session_hash: "64 hex digits: the SHA-256 of the session id",
+  model: "the model asked for",
   version: "client_version, else interpreter's own version",
   os: 'the platform as Node names it ("linux", "darwin", "win32")',
   arch: 'the CPU as Node names it ("x64", "arm64")',

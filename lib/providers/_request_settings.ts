@@ -42,11 +42,12 @@ export interface RequestPlan {
 const NODE_OS: Record<string, string> = { windows: "win32" };
 const NODE_ARCH: Record<string, string> = { x86_64: "x64", aarch64: "arm64" };
 
-/** Fills `{session_id}`, `{session_hash}`, `{version}`, `{os}` and `{arch}` in a text. */
+/** Fills the placeholders of `REQUEST_PLACEHOLDERS` in a text. */
 function placeholderFiller(request: ModelRequest, spec: WireRequestSpec) {
   const values: Record<string, string> = {
     session_id: request.sessionId ?? "",
     session_hash: request.sessionHash ?? "",
+    model: request.model,
     version: spec.clientVersion ?? request.appVersion ?? "",
     os: NODE_OS[Deno.build.os] ?? Deno.build.os,
     arch: NODE_ARCH[Deno.build.arch] ?? Deno.build.arch,
