@@ -39,12 +39,26 @@ function printError(error: unknown, verbose: boolean): number {
  */
 const FS_HELPER_ARG = "__fs_helper";
 
-async function main(argv: string[]): Promise<number> {
+/** The argument that makes a compiled binary serve one code-mode cell (`CODE_CELL_ARG`). */
+const CODE_CELL_ARG = "__code_cell";
+
+/** Serves as the file helper or a code-mode cell when `argv` asks for one; else undefined. */
+async function serveHelper(argv: string[]): Promise<number | undefined> {
   if (argv.length === 1 && argv[0] === FS_HELPER_ARG) {
     const { serve } = await load<typeof import("./sandbox/fs_helper_main.ts")>("fsHelper");
     await serve();
     return 0;
   }
+  if (argv.length === 1 && argv[0] === CODE_CELL_ARG) {
+    const { serveCell } = await load<typeof import("./sandbox/code_cell_main.ts")>("codeCell");
+    return await serveCell();
+  }
+  return undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const helper = await serveHelper(argv);
+  if (helper !== undefined) return helper;
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     console.log(await versionLine());
     return 0;

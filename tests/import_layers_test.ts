@@ -65,6 +65,7 @@ const ALLOWED: Record<string, string[]> = {
     "lib/errors.ts",
     "lib/version.ts",
     "sandbox/fs_helper_main.ts",
+    "sandbox/code_cell_main.ts",
   ],
   "lib/cli": ["lib/cli", "lib/modes", "lib/review", "lib/session", ...BELOW_SESSION],
   "lib/modes": ["lib/review", "lib/session", ...BELOW_SESSION],

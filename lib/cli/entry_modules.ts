@@ -19,4 +19,5 @@ export const ENTRY_MODULES = {
   acp: "lib/modes/acp/acp.ts",
   eval: "lib/modes/eval/eval.ts",
   fsHelper: "sandbox/fs_helper_main.ts",
+  codeCell: "sandbox/code_cell_main.ts",
 } as const;

@@ -1,5 +1,5 @@
 /**
- * One code-mode cell: a `cell_main.ts` process, its output since the last yield, and the nested
+ * One code-mode cell: a `sandbox/code_cell_main.ts` process, its output since the last yield, and the nested
  * tool calls it asks for. A call runs only while an `exec` or `wait` call is attached to the
  * cell (so it goes through that call's approvals); calls made while it is detached wait for the
  * next `wait`. The cell lives until its source settles, it is terminated, or its time runs out.

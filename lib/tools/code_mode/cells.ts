@@ -200,8 +200,9 @@ async function cellCommand(): Promise<string[]> {
 let program: Promise<string> | undefined;
 
 function cellProgram(): Promise<string> {
-  const bundled = bundledProgram("lib/tools/code_mode/cell_main.ts");
-  const path = bundled ?? fileURLToPath(new URL("./cell_main.ts", import.meta.url));
+  const bundled = bundledProgram("sandbox/code_cell_main.ts");
+  const path = bundled ??
+    fileURLToPath(new URL("../../../sandbox/code_cell_main.ts", import.meta.url));
   const type = bundled ? "javascript" : "typescript";
   return program ??= Deno.readFile(path).then((bytes) =>
     `data:application/${type};base64,${encodeBase64(bytes)}`

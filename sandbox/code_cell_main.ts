@@ -31,10 +31,15 @@ export async function serveCell(): Promise<never> {
   (async () => {
     for await (const line of lines) answer(JSON.parse(line) as Json, pending);
   })();
+  // A compiled binary runs with the permissions baked into it: give them all up first.
+  for (const name of ["read", "write", "net", "env", "run", "ffi", "sys", "import"] as const) {
+    await Deno.permissions.revoke({ name }).catch(() => {});
+  }
   const stored = { ...start.stored };
   installGlobals(start, send, pending, stored);
-  // The source must not reach the pipe or the runtime: it talks only through the globals.
-  Reflect.deleteProperty(globalThis, "Deno");
+  // The runtime stays reachable (Node's modules need it), but the process holds no permission:
+  // every file, network, environment and process API refuses, and a line the source writes to
+  // stdout itself can at most ask for a nested call, which is checked like any other.
   let error: string | undefined;
   try {
     const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
@@ -48,11 +53,8 @@ export async function serveCell(): Promise<never> {
 }
 
 function exitNow(): never {
-  // `Deno` is gone from globalThis; the runtime's own exit is kept for this.
-  return EXIT_PROCESS(0);
+  return Deno.exit(0);
 }
-
-const EXIT_PROCESS = Deno.exit.bind(Deno);
 
 function answer(
   message: Json,
@@ -104,7 +106,8 @@ function installGlobals(
     throw new Error("image() is not available in this session's exec");
   };
   const log = (...values: unknown[]) => text(values.map(stringify).join(" "));
-  g.console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
+  // The console writes to stdout, the pipe: its methods emit parts instead.
+  Object.assign(console, { log, info: log, warn: log, error: log, debug: log });
 }
 
 function stringify(value: unknown): string {
