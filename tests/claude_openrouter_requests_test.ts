@@ -11,7 +11,8 @@ import { type RecordedRequest, startFakeProvider } from "./fake_provider/server.
  * the scripted provider, which answers in OpenRouter's `reasoning_details` form), golden in
  * `tests/golden/claude-code/chat.openrouter.requests.json` (`UPDATE_GOLDEN=1` rewrites it).
  * Tools are listed by name, long strings shortened to their start and a digest, paths and ids
- * replaced by placeholders, as in tests/harness_requests_test.ts.
+ * replaced by placeholders, as in tests/harness_requests_test.ts. Also zcode's skills list on a
+ * Messages endpoint without system messages.
  */
 
 const GOLDEN = fileURLToPath(
@@ -128,3 +129,40 @@ Deno.test("claude-code on OpenRouter sends the requests in chat.openrouter.reque
 function timeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
+
+Deno.test("zcode on a Messages endpoint without system messages folds its skills list before the prompt", async () => {
+  await using fake = startFakeProvider([{ reply: { text: "OK" } }]);
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_zcode_fold_" }));
+  try {
+    const [cwd, home] = [join(root, "ws"), join(root, "home")];
+    await Deno.mkdir(join(cwd, ".agents", "skills", "deploy"), { recursive: true });
+    await Deno.mkdir(home);
+    await git(cwd, "init", "-q", "-b", "main");
+    await Deno.writeTextFile(
+      join(cwd, ".agents", "skills", "deploy", "SKILL.md"),
+      "---\nname: deploy\ndescription: Ship the app\n---\nRun make deploy.\n",
+    );
+    await Deno.writeTextFile(
+      join(home, "config.toml"),
+      `model = "glm-4.6"\nmodel_provider = "fake"\nharness = "zcode"\n[model_providers.fake]\n` +
+        `name = "Fake"\nbase_url = "${fake.origin}"\nwire_api = "messages"\nenv_key = "FAKE_KEY"\n`,
+    );
+    const env = { PATH: Deno.env.get("PATH") ?? "", HOME: root, OPENINTERPRETER_HOME: home };
+    await using session = await openSession(
+      { cwd, sandbox: "read-only", approval: "never" },
+      { onEvent: () => {} },
+      { env: { ...env, FAKE_KEY: "k", ...GIT_ENV } },
+    );
+    await session.prompt("say OK", new AbortController().signal);
+    const messages =
+      (fake.requests[0].body as { messages: Array<{ role: string; content: Json[] }> })
+        .messages;
+    assert.deepEqual(messages.map((m) => m.role), ["user"]);
+    const texts = messages[0].content.map((p) => String(p.text));
+    assert.equal(texts.at(-1), "say OK", "the user's words end the message");
+    const skills = texts.find((t) => t.includes("deploy: Ship the app"));
+    assert.match(skills ?? "", /^<system-reminder>\n[\s\S]*\n<\/system-reminder>$/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
