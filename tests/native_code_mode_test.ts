@@ -176,3 +176,15 @@ async function checkGolden(value: unknown): Promise<void> {
   );
   assert.equal(text, golden, "the code-mode golden requests changed: check, then UPDATE_GOLDEN=1");
 }
+
+Deno.test("native code mode: a direct call to a nested tool is an unknown tool", async () => {
+  const { outcome, requests, ws } = await turn([
+    { reply: { tool_calls: [{ id: "call_1", name: "exec_command", args: { cmd: "ls" } }] } },
+    { reply: { text: "OK" } },
+  ], { sandbox: "danger-full-access", approval: "never" });
+  await using _ws = ws;
+  assert.equal(outcome.status, "completed");
+  const output = ((requests[1].body as Json).input as Json[]).at(-1)!;
+  assert.equal(output.type, "function_call_output");
+  assert.equal(output.output, "unsupported call: exec_command");
+});

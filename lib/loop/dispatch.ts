@@ -8,6 +8,7 @@ import {
   resultIsError,
   UnknownToolError,
 } from "../harness/call.ts";
+import { unknownToolError } from "../harness/_error_texts.ts";
 import type { Harness } from "../harness/types.ts";
 import { withGrant } from "../tools/capability.ts";
 import type { ToolContext, TurnContext } from "../tools/types.ts";
@@ -42,6 +43,8 @@ export interface DispatchDeps {
   emit: (event: LoopEvent) => void;
   /** The links every call passes; none allows every call inside the sandbox. */
   hooks?: ToolHookChain;
+  /** The call comes from code-mode source, which alone may reach the nested tools. */
+  nested?: boolean;
   /** Finds a call's tool; default the harness's own (`resolveCall`). */
   resolve?: (call: { name: string; args: unknown; rawArgs?: string }) => ResolvedCall;
 }
@@ -95,6 +98,7 @@ async function runCall(
   let capabilityId: string | undefined;
   try {
     const resolved = (deps.resolve ?? ((c) => resolveCall(harness, c)))(call);
+    checkReachable(resolved, call.name, deps);
     const capability = resolved.capability;
     capabilityId = capability.id;
     Object.assign(hookCall, {
@@ -163,6 +167,13 @@ async function runCall(
     emit({ type: "tool_end", call, capability: capabilityId, text, isError: true, failure });
     return { text, isError: true };
   }
+}
+
+/** A nested tool (code mode) is no tool of the model's own: called directly, it is unknown. */
+function checkReachable(resolved: ResolvedCall, name: string, deps: DispatchDeps): void {
+  if (!resolved.tool.nested || deps.nested) return;
+  const sent = deps.harness.tools.filter((t) => !t.nested).map((t) => t.declaration.name);
+  throw unknownToolError(deps.harness, name, sent, `Available tools: ${sent.join(", ")}`);
 }
 
 /** The rendered result, with its parts where the tool's result has them. */

@@ -21,7 +21,7 @@ export function withNestedTools<T extends DispatchDeps>(turn: T): T {
         return { value: `tool \`${name}\` is not enabled in exec`, isError: true };
       }
       const call = { id: `${meta.callId}:${++count}`, name, args };
-      const deps = { ...turn, ctx: { ...turn.ctx, signal: meta.signal } };
+      const deps = { ...turn, ctx: { ...turn.ctx, signal: meta.signal }, nested: true };
       const result = await dispatchToolCall(call, deps);
       const value = result.isError ? result.text : nestedValue(turn.harness, name, result);
       return { value, isError: result.isError };
