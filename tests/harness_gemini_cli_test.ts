@@ -132,3 +132,45 @@ Deno.test("gemini-cli words listings, grep matches and shell output in Gemini CL
   });
   assert.equal(shell, "<untrusted_context>\nOutput: (empty)\nExit Code: 1\n</untrusted_context>");
 });
+
+Deno.test("gemini-cli sends Gemini CLI's generationConfig on the gemini wire, without thinking for Gemma", async () => {
+  const config = async (model: string) => {
+    const { bodies } = await layoutRequests({
+      harness: "gemini-cli",
+      wire: "gemini",
+      model,
+      replies: [{ text: "OK" }],
+    });
+    return bodies[0].generationConfig;
+  };
+  assert.deepEqual(await config("gemini-3.8-flash"), {
+    temperature: 1,
+    topP: 0.95,
+    topK: 64,
+    thinkingConfig: { includeThoughts: true, thinkingLevel: "HIGH" },
+  });
+  assert.deepEqual(await config("gemma-3-27b-it"), { temperature: 1, topP: 0.95, topK: 64 });
+});
+
+Deno.test("gemini-cli asks Gemini for high reasoning effort over Chat, and Gemma for none", async () => {
+  const effort = async (model: string) => {
+    const { bodies } = await layoutRequests({
+      harness: "gemini-cli",
+      wire: "chat",
+      model,
+      replies: [{ text: "OK" }],
+    });
+    const { temperature, top_p, reasoning_effort } = bodies[0];
+    return { temperature, top_p, reasoning_effort };
+  };
+  assert.deepEqual(await effort("google/gemini-3.8-flash"), {
+    temperature: 1,
+    top_p: 0.95,
+    reasoning_effort: "high",
+  });
+  assert.deepEqual(await effort("gemma3:27b"), {
+    temperature: 1,
+    top_p: 0.95,
+    reasoning_effort: undefined,
+  });
+});
