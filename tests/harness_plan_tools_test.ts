@@ -76,11 +76,15 @@ Deno.test("plan tools are left out of a session where nobody can approve a plan"
     const h = await loadHarness(id, { builtinDir: HARNESSES });
     const plan = (v: typeof h) =>
       v.tools.filter((t) => t.capability.startsWith("plan.e")).map((t) => t.declaration.name);
-    assert.deepEqual(plan(toolsForSession(h, { mcpServers: false, canAsk: true })), [
+    assert.deepEqual(plan(toolsForSession(h, { mcpServers: false, answersQuestions: true })), [
       "EnterPlanMode",
       "ExitPlanMode",
     ]);
-    assert.deepEqual(plan(toolsForSession(h, { mcpServers: false, canAsk: false })), [], id);
+    assert.deepEqual(
+      plan(toolsForSession(h, { mcpServers: false, answersQuestions: false })),
+      [],
+      id,
+    );
   }
   // A session with no one to ask (this test's) names neither tool anywhere in its request.
   const { bodies } = await layoutRequests({

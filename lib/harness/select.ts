@@ -47,16 +47,21 @@ export const FALLBACK_HARNESS = "native";
  */
 export function chooseHarness(input: HarnessChoiceInput): string {
   if (input.configured) return input.configured;
-  for (const model of [input.model, ...input.modelFamilies ?? []]) {
-    const chosen = bestMatch({ ...input, model });
-    if (chosen) return chosen;
+  // A match by name, provider, base URL or family comes before a match by the wire alone, so
+  // GLM on the Messages wire gets zcode and DeepSeek claude-code-bare, not claude-code.
+  for (const byWire of [false, true]) {
+    for (const model of [input.model, ...input.modelFamilies ?? []]) {
+      const chosen = bestMatch({ ...input, model }, byWire);
+      if (chosen) return chosen;
+    }
   }
   return FALLBACK_HARNESS;
 }
 
-function bestMatch(input: HarnessChoiceInput): string | undefined {
+function bestMatch(input: HarnessChoiceInput, byWire: boolean): string | undefined {
   const matching = input.candidates.filter((c) =>
-    (c.wireApis === undefined || c.wireApis.includes(input.wireApi)) && matches(c.match, input)
+    (c.wireApis === undefined || c.wireApis.includes(input.wireApi)) &&
+    matches(c.match, input, byWire)
   );
   matching.sort((a, b) =>
     b.match.priority - a.match.priority || Number(b.user) - Number(a.user) ||
@@ -65,13 +70,14 @@ function bestMatch(input: HarnessChoiceInput): string | undefined {
   return matching[0]?.id;
 }
 
-function matches(match: HarnessMatch, input: HarnessChoiceInput): boolean {
+function matches(match: HarnessMatch, input: HarnessChoiceInput, byWire: boolean): boolean {
   const any = (patterns: string[], ...texts: string[]) =>
     patterns.some((p) => {
       const re = globRegExp(p);
       return texts.some((t) => re.test(t));
     });
-  return match.wireApis.includes(input.wireApi) || any(match.models, input.model) ||
+  if (byWire) return match.wireApis.includes(input.wireApi);
+  return any(match.models, input.model) ||
     any(match.providers, input.providerId, input.providerName, ...input.modelVendors ?? []) ||
     any(match.baseUrls, input.baseUrl);
 }

@@ -97,7 +97,8 @@ Deno.test("chooseHarness() applies rules in order: the first match wins", () => 
   assert.equal(choose({ model: "claude-kimi-qwen-deepseek" }), "claude-code");
   assert.equal(choose({ model: "kimi-qwen" }), "kimi-code");
   assert.equal(choose({ model: "qwen-deepseek-distill" }), "qwen-code");
-  assert.equal(choose({ model: "deepseek-r1", wireApi: "messages" }), "claude-code");
+  // On Messages a match by name beats claude-code's match by the wire alone.
+  assert.equal(choose({ model: "deepseek-r1", wireApi: "messages" }), "claude-code-bare");
 });
 
 Deno.test("chooseHarness() uses native when the matching harness does not exist", () => {

@@ -16,10 +16,11 @@ export interface SessionFacts {
   /** One or more MCP servers are configured and enabled. */
   mcpServers: boolean;
   /**
-   * Someone can answer the session's questions (a terminal or a client); when false, the plan
-   * tools are left out, as no one could approve a plan (Claude Code run headless sends none).
+   * Someone answers the model's questions and its plans (a terminal or a client); when false,
+   * the plan tools are left out, as no one could approve a plan (Claude Code run headless sends
+   * none).
    */
-  canAsk?: boolean;
+  answersQuestions?: boolean;
   /**
    * A change to files can run, or be approved by someone, under the policy in force (see
    * `changesAllowed()`); taken as true when absent.
@@ -31,7 +32,7 @@ export interface SessionFacts {
 export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
   const kept = h.tools.filter((t) =>
     (t.when === undefined || meets(t.when, facts)) &&
-    !(facts.canAsk === false && PLAN_CAPABILITIES.includes(t.capability))
+    !(facts.answersQuestions === false && PLAN_CAPABILITIES.includes(t.capability))
   );
   return kept.length === h.tools.length ? h : { ...h, tools: kept };
 }

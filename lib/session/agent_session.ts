@@ -58,6 +58,8 @@ export interface AgentSession extends AsyncDisposable {
   contextWindow?: number;
   /** Someone answers approval questions (`StartupIO.ask`); see `sessionHarness()`. */
   canAsk: boolean;
+  /** Someone answers the model's questions and plans (`StartupIO.answersQuestions`). */
+  answersQuestions: boolean;
 }
 
 /** The settings in use a harness's templates are rendered with. */
@@ -71,6 +73,8 @@ export interface StartupIO {
   warn(message: string): void;
   /** Asks the user about a tool call; absent when no one can answer. */
   ask?: Approver;
+  /** Someone answers the model's questions and plans (`SessionIO.askUser` is set). */
+  answersQuestions?: boolean;
   /** Where no one can answer: what answers instead (PermissionRequest hooks), if anything. */
   answerUnasked?: SessionSandboxOptions["answerUnasked"];
   /** Told about every refused tool call. */
@@ -178,6 +182,7 @@ async function openOn(
     }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
     canAsk: io.ask !== undefined,
+    answersQuestions: io.answersQuestions === true,
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();
@@ -314,6 +319,7 @@ async function pickHarness(
     lean,
     opts.io.ask !== undefined,
     route,
+    opts.io.answersQuestions === true,
   );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   return harness;
@@ -352,6 +358,7 @@ export function sessionHarness(
   lean?: string,
   canAsk = true,
   route?: { model: string; wire: WireApi },
+  answersQuestions = true,
 ): Harness {
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
   // Code mode is the full surface of the models that run in it; a lean session stays classic.
@@ -362,7 +369,7 @@ export function sessionHarness(
   const changes = changesAllowed(values.sandbox_mode, values.approval_policy, canAsk);
   const view = toolsForSession(lean === undefined ? h : leanView(h, lean), {
     mcpServers,
-    canAsk,
+    answersQuestions,
     changesAllowed: changes,
   });
   return code ? codeModeView(view, code) : view;

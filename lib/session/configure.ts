@@ -234,7 +234,14 @@ async function nextHarness(
   // A session in lean mode stays lean with any harness; code mode follows the model.
   const { state } = t.parts;
   const route = next ?? { model: state.loop.model, wire: state.route.wireApi };
-  return sessionHarness(loaded, agent.config.values, lean, agent.canAsk, route);
+  return sessionHarness(
+    loaded,
+    agent.config.values,
+    lean,
+    agent.canAsk,
+    route,
+    agent.answersQuestions,
+  );
 }
 
 /** The sandbox change `update` asks for, checked; undefined when it asks for none. */

@@ -44,6 +44,7 @@ export class SessionRelay {
     return {
       warn: (message) => io.onEvent({ type: "warning", message }),
       ask: io.approve ? (req, signal) => this.#approve(req, signal) : undefined,
+      answersQuestions: io.askUser !== undefined,
       answerUnasked: io.approve ? undefined : (req, signal) => this.#answerUnasked(req, signal),
       onDenied: (reason, callId) => io.onEvent({ type: "tool_denied", callId, reason }),
     };
