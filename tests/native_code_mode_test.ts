@@ -188,3 +188,26 @@ Deno.test("native code mode: a direct call to a nested tool is an unknown tool",
   assert.equal(output.type, "function_call_output");
   assert.equal(output.output, "unsupported call: exec_command");
 });
+
+Deno.test("native code mode: /model to a gpt-6 model switches to code mode, and back", async () => {
+  await using fake = startFakeProvider([{ reply: { text: "A" } }, { reply: { text: "B" } }, {
+    reply: { text: "C" },
+  }]);
+  await using ws = await workspace(fake.baseUrl, "gpt-5-codex");
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never" },
+    { onEvent: () => {} },
+    { env: ws.env },
+  );
+  const signal = new AbortController().signal;
+  await session.prompt("one", signal);
+  await session.configure({ model: "gpt-6.2-sol" });
+  await session.prompt("two", signal);
+  await session.configure({ model: "gpt-5-codex" });
+  await session.prompt("three", signal);
+  const shapes = fake.requests.map((r) => {
+    const body = r.body as Json;
+    return Array.isArray(body.tools) ? "classic" : (body.input as Json[])[0].type;
+  });
+  assert.deepEqual(shapes, ["classic", "additional_tools", "classic"]);
+});
