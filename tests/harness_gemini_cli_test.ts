@@ -12,7 +12,14 @@ const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 const gemini = await loadHarness("gemini-cli", { builtinDir: HARNESSES });
 const names = (h: typeof gemini) => h.tools.map((t) => t.declaration.name);
 
-const HEADLESS = ["list_directory", "read_file", "grep_search", "glob", "enter_plan_mode"];
+const HEADLESS = [
+  "update_topic",
+  "list_directory",
+  "read_file",
+  "grep_search",
+  "glob",
+  "enter_plan_mode",
+];
 
 Deno.test("gemini-cli leaves out its tools that change things where nobody could approve them", () => {
   assert.equal(changesAllowed("workspace-write", "on-request", false), true);
@@ -20,7 +27,7 @@ Deno.test("gemini-cli leaves out its tools that change things where nobody could
   assert.equal(changesAllowed("workspace-write", "untrusted", false), false);
   assert.equal(changesAllowed("read-only", "never", true), false);
   const full = names(toolsForSession(gemini, { mcpServers: false, changesAllowed: true }));
-  assert.equal(full.length, 13);
+  assert.equal(full.length, 14);
   const headless = names(toolsForSession(gemini, { mcpServers: false, changesAllowed: false }));
   assert.deepEqual(headless, [...HEADLESS, "invoke_agent"]);
 });
@@ -35,7 +42,14 @@ Deno.test("a headless gemini-cli session under untrusted approval sends the head
     replies: [{ text: "OK" }],
   });
   const tools = (bodies[0].tools as { function: { name: string } }[]).map((t) => t.function.name);
-  assert.deepEqual(tools, ["list_directory", "read_file", "grep_search", "glob", "invoke_agent"]);
+  assert.deepEqual(tools, [
+    "update_topic",
+    "list_directory",
+    "read_file",
+    "grep_search",
+    "glob",
+    "invoke_agent",
+  ]);
 });
 
 type Part = { type: string; text: string };

@@ -36,6 +36,7 @@ import type { PlanEnterOutput, PlanExitOutput } from "../tools/plan_mode_tools.t
 import type { UpdatePlanOutput } from "../tools/update_plan.ts";
 import type { WebFetchOutput } from "../tools/web_fetch.ts";
 import type { CellOutput, ClockSleepOutput } from "../tools/code_mode_tools.ts";
+import type { TopicUpdateOutput } from "../tools/topic_update.ts";
 
 const JOB: JobInfo = {
   id: "bash_1",
@@ -86,6 +87,14 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
   "code.exec": [CELL_DONE, CELL_RUNNING],
   "code.wait": [CELL_DONE, CELL_RUNNING],
   "clock.sleep": [{ wallTimeS: "0.5012" } satisfies ClockSleepOutput],
+  "topic.update": [
+    {
+      title: "Fixing the streak bug",
+      summary: "The cause is found: day numbers are compared, not dates.",
+      strategicIntent: "Compare whole dates, then run the tests.",
+      newTopic: true,
+    } satisfies TopicUpdateOutput,
+  ],
   "shell.run": [
     {
       command: "npm test",

@@ -21,6 +21,7 @@ import { fsNotebookEdit } from "./notebook_edit.ts";
 import { planEnter, planExit } from "./plan_mode_tools.ts";
 import { mcpListResources, mcpReadResource } from "./mcp_resources.ts";
 import { clockSleep, codeExec, codeWait } from "./code_mode_tools.ts";
+import { topicUpdate } from "./topic_update.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -56,6 +57,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   codeExec as Capability,
   codeWait as Capability,
   clockSleep as Capability,
+  topicUpdate as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

@@ -12,6 +12,9 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
   for (const id of ids) assert.match(id, /^[a-z]+\.[a-z_]+$/);
   assert.deepEqual([...ids].sort(), [
     "agent.run",
+    "clock.sleep",
+    "code.exec",
+    "code.wait",
     "fs.apply_patch",
     "fs.edit",
     "fs.glob",
@@ -38,6 +41,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "todo.write",
     "tools.call",
     "tools.search",
+    "topic.update",
     "user.ask",
     "web.fetch",
   ]);

@@ -33,6 +33,7 @@ const KIND_OF_CAPABILITY: Record<string, ToolKind> = {
   "mcp.read_resource": "read",
   "plan.enter": "switch_mode",
   "plan.exit": "switch_mode",
+  "topic.update": "think",
 };
 
 /** Kind, title and locations of a call, from its view. */
