@@ -104,11 +104,13 @@ const CASES: Record<string, Case> = {
     read: ["Read", { path: "a.txt" }],
     readText: "1\talpha\n2\tbeta\n3\talpha\n<system>3 line(s) read from file starting from line " +
       "1. Total lines in file: 3. End of file reached.</system>",
-    notFound: '<system>ERROR: Cannot edit "a.txt": old_string not found in the file</system>\n' +
-      "Copy the text exactly from the file, whitespace and indentation included, or read it again",
+    // Kimi Code keeps the hint inside the <system>ERROR block.
+    notFound: '<system>ERROR: Cannot edit "a.txt": old_string not found in the file\n' +
+      "Copy the text exactly from the file, whitespace and indentation included, or read it " +
+      "again</system>",
     twice: '<system>ERROR: Cannot edit "a.txt": old_string occurs 2 times; it must occur exactly ' +
-      "once</system>\nAdd surrounding lines to make it unique, or set replace_all to replace " +
-      "every occurrence",
+      "once\nAdd surrounding lines to make it unique, or set replace_all to replace " +
+      "every occurrence</system>",
     edited: "Replaced 1 occurrence(s) in a.txt",
   },
   // §4 (reference A.2); Qwen Code's edit errors are unknown: ours.

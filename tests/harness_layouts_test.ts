@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { renderToolError } from "../lib/harness/call.ts";
 import { loadHarness } from "../lib/harness/load.ts";
 import { ToolError } from "../lib/errors.ts";
-import { freshTerminalScreen } from "../lib/tools/_terminal_prompt.ts";
+import { freshTerminalScreen } from "../lib/workspace/terminal_screen.ts";
 import { TERMINAL_RESOURCE, terminalKeys } from "../lib/tools/terminal_keys.ts";
 import { tempWorkspace } from "../lib/tools/_test_workspace.ts";
 import { need } from "../sandbox/_test_requires.ts";

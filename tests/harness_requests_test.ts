@@ -6,7 +6,7 @@ import { listHarnessIds, loadHarness } from "../lib/harness/load.ts";
 import { openSession } from "../lib/session/open.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
-import { freshTerminalScreen } from "../lib/tools/_terminal_prompt.ts";
+import { freshTerminalScreen } from "../lib/workspace/terminal_screen.ts";
 
 /**
  * Golden request bodies: the first and second request each harness sends on each of its wires,

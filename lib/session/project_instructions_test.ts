@@ -80,7 +80,11 @@ Deno.test("AGENTS.md files reach native, claude-code and qwen-code requests in t
     ),
     first,
   );
-  assert.match(first, /<\/system-reminder>[^]*\nhi\n/, "the prompt comes after it");
+  assert.match(
+    first,
+    /<\/system-reminder>\n\nhi$/,
+    "the prompt ends the message, after the reminders",
+  );
 
   // Qwen Code: at the end of the system prompt (only its git snapshot follows), each file
   // between Context from lines.

@@ -16,7 +16,7 @@ import {
 } from "./instructions.ts";
 import type { GitRunner } from "./safe_git.ts";
 import { startupStatus } from "./_git_index.ts";
-import { freshTerminalScreen } from "../tools/_terminal_prompt.ts";
+import { freshTerminalScreen } from "./terminal_screen.ts";
 import { projectTree } from "./_project_tree.ts";
 import { fixedClock, localTimeZone, longDate, shortDate } from "./_dates.ts";
 
