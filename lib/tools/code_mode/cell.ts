@@ -8,6 +8,9 @@ import { type GroupSpawn, signalGroup, spawnInGroup } from "../process_group.ts"
 
 type Json = Record<string, unknown>;
 
+/** The longest message line a cell's process may write (its output items are capped apart). */
+const MAX_MESSAGE_CHARS = 8 * 1024 * 1024;
+
 /** What a cell runs and within which limits. */
 export interface CellSpec {
   id: string;
@@ -146,10 +149,20 @@ export class Cell {
           this.#onMessage(buffer.slice(0, newline));
           buffer = buffer.slice(newline + 1);
         }
+        // The source can write to its stdout itself: a line without end must not fill our memory.
+        if (buffer.length > MAX_MESSAGE_CHARS) return this.#overlong();
       }
     } catch {
       // The process ended; its status settles the cell.
     }
+  }
+
+  #overlong(): void {
+    this.#finish({
+      error: `the cell wrote a line of over ${MAX_MESSAGE_CHARS} characters to its own stdout, ` +
+        "which carries only the cell's messages; print with text() instead",
+    });
+    signalGroup(this.#child);
   }
 
   #onMessage(line: string): void {

@@ -143,3 +143,26 @@ Deno.test("output is cut to max tokens; tool names become identifiers; secrets n
   const env = cellEnv({ PATH: "/bin", OPENAI_API_KEY: "k", GH_TOKEN: "t", MY_SECRET: "s" });
   assert.deepEqual(Object.keys(env).sort(), ["DENO_NO_UPDATE_CHECK", "NO_COLOR", "PATH"]);
 });
+
+Deno.test("a cell that writes an endless line to its own stdout fails instead of filling memory", async () => {
+  await using w = await workspace();
+  const out = await execSource(
+    'const line = new TextEncoder().encode("x".repeat(1 << 20));\n' +
+      "for (let i = 0; i < 64; i++) await Deno.stdout.write(line);\n" +
+      'text("unreached");',
+    w.ctx,
+  );
+  assert.equal(out.failed, true);
+  assert.match(String(out.error), /a line of over 8388608 characters/);
+  assert.deepEqual(out.items, []);
+});
+
+Deno.test("a cell's own short stdout lines that are not messages are ignored", async () => {
+  await using w = await workspace();
+  const out = await execSource(
+    'await Deno.stdout.write(new TextEncoder().encode("not json\\n"));\ntext("ok");',
+    w.ctx,
+  );
+  assert.equal(out.completed, true);
+  assert.deepEqual(out.items, ["ok"]);
+});
