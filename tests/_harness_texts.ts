@@ -4,65 +4,18 @@
  * `harnesses/<id>/topics.toml`.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { openSession } from "../lib/session/open.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
+import { requestWorkspace } from "./_request_workspace.ts";
 
 type Json = Record<string, unknown>;
 
 /** The user's prompt of the first request; it is not counted as guidance. */
 export const PROMPT = "say OK";
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "Ada",
-  GIT_AUTHOR_EMAIL: "ada@example.com",
-  GIT_AUTHOR_DATE: "2026-11-30T12:00:00Z",
-  GIT_COMMITTER_NAME: "Ada",
-  GIT_COMMITTER_EMAIL: "ada@example.com",
-  GIT_COMMITTER_DATE: "2026-11-30T12:00:00Z",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-};
-
-async function git(cwd: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", { args, cwd, env: GIT_ENV, stderr: "piped" }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-}
-
-/**
- * A git repository with one commit and no project instructions or skills (as the vendor captures
- * ran), and a config home naming the fake provider.
- */
-async function workspace(baseUrl: string, harness: string, wire: WireApi, model: string) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_topics_" }));
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  await Deno.mkdir(cwd, { recursive: true });
-  await Deno.mkdir(home);
-  await Deno.writeTextFile(join(cwd, "README.md"), "# habits\n");
-  await git(cwd, "init", "-q", "-b", "main");
-  await git(cwd, "add", ".");
-  await git(cwd, "commit", "-q", "-m", "Start the habit tracker");
-  await Deno.writeTextFile(
-    join(home, "config.toml"),
-    `model = "${model}"\nmodel_provider = "fake"\nharness = "${harness}"\n` +
-      `[model_providers.fake]\nname = "Fake"\nbase_url = "${baseUrl}"\nwire_api = "${wire}"\n` +
-      `env_key = "FAKE_API_KEY"\n`,
-  );
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: root,
-    SHELL: "/bin/bash",
-    OPENINTERPRETER_HOME: home,
-    OPENINTERPRETER_TEST_TIME: "2026-12-01 09:30:00",
-    FAKE_API_KEY: "k",
-    NO_COLOR: "1",
-    ...GIT_ENV,
-  };
-  return { cwd, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
-}
+const README = { "README.md": "# habits\n" };
 
 /** The body of the first request `harness` sends on `wire` for `model`, from a real session. */
 export async function firstRequestBody(
@@ -73,7 +26,16 @@ export async function firstRequestBody(
   await using fake = startFakeProvider([{ reply: { text: "OK" } }]);
   // Anthropic clients append /v1/messages to the origin; the others take the /v1 base URL.
   const base = wire === "messages" ? fake.origin : fake.baseUrl;
-  await using ws = await workspace(base, harness, wire, model);
+  // A git repository with one commit and no project instructions or skills (as the vendor
+  // captures ran).
+  await using ws = await requestWorkspace({
+    prefix: "oi_topics_",
+    files: README,
+    model,
+    harness,
+    wire,
+    baseUrl: base,
+  });
   {
     await using session = await openSession(
       { cwd: ws.cwd, sandbox: "danger-full-access", approval: "never" },

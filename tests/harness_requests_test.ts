@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listHarnessIds, loadHarness } from "../lib/harness/load.ts";
@@ -7,6 +6,7 @@ import { openSession } from "../lib/session/open.ts";
 import type { WireApi } from "../lib/providers/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
 import { freshTerminalScreen } from "../lib/workspace/terminal_screen.ts";
+import { GIT_ENV, normalize, omit, requestWorkspace } from "./_request_workspace.ts";
 
 /**
  * Golden request bodies: the first and second request each harness sends on each of its wires,
@@ -56,52 +56,19 @@ const SOURCES: Record<string, { source: string; model: string }> = {
   },
 };
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "Ada",
-  GIT_AUTHOR_EMAIL: "ada@example.com",
-  GIT_AUTHOR_DATE: "2026-11-30T12:00:00Z",
-  GIT_COMMITTER_NAME: "Ada",
-  GIT_COMMITTER_EMAIL: "ada@example.com",
-  GIT_COMMITTER_DATE: "2026-11-30T12:00:00Z",
-};
-
-async function git(cwd: string, ...args: string[]): Promise<void> {
-  const env = { ...GIT_ENV, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
-  const out = await new Deno.Command("git", { args, cwd, env, stderr: "piped" }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-}
-
 /** A repository with one commit and one change, and a config home naming the fake provider. */
-async function workspace(baseUrl: string, harness: string, wire: WireApi, model: string) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_requests_" }));
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  await Deno.mkdir(join(cwd, "src"), { recursive: true });
-  await Deno.mkdir(home);
-  await Deno.writeTextFile(join(cwd, "README.md"), "# habits\n");
-  await Deno.writeTextFile(join(cwd, "src", "main.py"), "print('hi')\n");
-  await git(cwd, "init", "-q", "-b", "main");
-  await git(cwd, "config", "user.name", "Ada");
-  await git(cwd, "add", ".");
-  await git(cwd, "commit", "-q", "-m", "Start the habit tracker");
-  await Deno.writeTextFile(join(cwd, "AGENTS.md"), "Run the tests with `make test`.\n");
-  await Deno.writeTextFile(
-    join(home, "config.toml"),
-    `model = "${model}"\nmodel_provider = "fake"\nharness = "${harness}"\n` +
-      `[model_providers.fake]\nname = "Fake"\nbase_url = "${baseUrl}"\nwire_api = "${wire}"\n` +
-      `env_key = "FAKE_API_KEY"\n`,
-  );
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: root,
-    SHELL: "/bin/bash",
-    OPENINTERPRETER_HOME: home,
-    OPENINTERPRETER_TEST_TIME: "2026-12-01 09:30:00",
-    FAKE_API_KEY: "k",
-    NO_COLOR: "1",
-    ...GIT_ENV,
-  };
-  return { root, cwd, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
+function workspace(baseUrl: string, harness: string, wire: WireApi, model: string) {
+  return requestWorkspace({
+    prefix: "oi_requests_",
+    files: { "README.md": "# habits\n", "src/main.py": "print('hi')\n" },
+    gitConfig: { "user.name": "Ada" },
+    agents: "Run the tests with `make test`.\n",
+    model,
+    harness,
+    wire,
+    baseUrl,
+    gitEnv: omit(GIT_ENV, "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"),
+  });
 }
 
 /** The first and second request bodies, with their harness headers, of one short turn. */
@@ -180,22 +147,6 @@ function toolNames(body: Json): Json {
     return Object.keys(extra).length ? { name, ...extra } : name;
   });
   return { ...body, tools };
-}
-
-const LONG = 1500;
-
-function normalize(value: unknown, replace: (text: string) => string): unknown {
-  if (typeof value === "string") {
-    const text = replace(value);
-    if (text.length <= LONG) return text;
-    const digest = createHash("sha256").update(text).digest("hex").slice(0, 12);
-    return `${text.slice(0, 300)}… [${text.length} chars, sha256 ${digest}]`;
-  }
-  if (Array.isArray(value)) return value.map((v) => normalize(v, replace));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, replace)]));
-  }
-  return value;
 }
 
 async function checkGolden(file: string, value: unknown): Promise<void> {

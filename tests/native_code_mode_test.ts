@@ -11,6 +11,7 @@ import type { SessionIO } from "../lib/session/types.ts";
 import type { ApprovalPolicy, SandboxMode } from "../lib/config/schema.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
 import type { ScriptTurn } from "./fake_provider/script.ts";
+import { requestWorkspace } from "./_request_workspace.ts";
 
 const GOLDEN = fileURLToPath(
   new URL("./golden/native/responses.code_mode.requests.json", import.meta.url),
@@ -18,32 +19,18 @@ const GOLDEN = fileURLToPath(
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
 type Json = Record<string, unknown>;
 
-async function workspace(baseUrl: string, model: string) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_code_mode_" }));
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  await Deno.mkdir(cwd, { recursive: true });
-  await Deno.mkdir(home);
-  await Deno.writeTextFile(join(cwd, "main.py"), "print('hi')\n");
-  // A git repository, so the workspace counts as trusted.
-  const git = await new Deno.Command("git", { args: ["init", "-q"], cwd, stderr: "null" }).output();
-  assert.ok(git.success, "git init");
-  await Deno.writeTextFile(
-    join(home, "config.toml"),
-    `model = "${model}"\nmodel_provider = "fake"\n` +
-      `[model_providers.fake]\nname = "Fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n` +
-      `env_key = "FAKE_API_KEY"\n`,
-  );
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: root,
-    SHELL: "/bin/bash",
-    OPENINTERPRETER_HOME: home,
-    OPENINTERPRETER_TEST_TIME: "2026-12-01 09:30:00",
-    FAKE_API_KEY: "k",
-    NO_COLOR: "1",
-  };
-  return { root, cwd, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
+/** A git repository (so the workspace counts as trusted) with main.py, on the responses wire. */
+function workspace(baseUrl: string, model: string) {
+  return requestWorkspace({
+    prefix: "oi_code_mode_",
+    files: { "main.py": "print('hi')\n" },
+    branch: "",
+    commit: false,
+    model,
+    wire: "responses",
+    baseUrl,
+    gitEnv: {},
+  });
 }
 
 async function turn(
