@@ -73,3 +73,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a warning that arrives while the prompt waits is printed above it, and the prompt comes " +
+    "back with what was typed" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using fake = startFakeProvider([]);
+    const repo = await fixtureRepo("habits");
+    const go = join(repo, "fail-now");
+    // A server that fails to start only once the test says so: its warning comes after the prompt.
+    const servers = serversToml({
+      late: { command: "sh", args: ["-c", `while [ ! -e '${go}' ]; do sleep 0.05; done; exit 3`] },
+    });
+    const home = await fakeHome(fake.baseUrl, "chat", "");
+    await Deno.writeTextFile(join(home, "config.toml"), `\n${servers}\n`, { append: true });
+    try {
+      await using pane = await Pane.open(["--harness", "native"], { repo, home });
+      await pane.waitFor(PROMPT_LINE);
+      await pane.type("half typed", false);
+      await pane.waitFor(/^› half typed$/m);
+      await Deno.writeTextFile(go, "");
+      const screen = await pane.waitFor(/MCP server "late" did not start[^]*\n› half typed$/m);
+      assert.doesNotMatch(screen, /› (half typed)?warning:/);
+      await pane.type("\u0015/quit");
+      await pane.waitFor(/EXIT:0/);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});

@@ -23,6 +23,12 @@ export interface ReplInput {
   line(prompt: string, signal?: AbortSignal): Promise<string | null>;
   /** Offers earlier messages (newest first) to line editing. */
   addHistory?(entries: string[]): void;
+  /**
+   * Runs `print` so that what it writes lands above the prompt: while a prompt is shown (an MCP
+   * server's warning arrives between turns), the prompt line is cleared first and drawn again
+   * after, with what was typed so far.
+   */
+  printAbove?(print: () => void): void;
   /** Hands the terminal to another program (the pager) while `run` runs. */
   suspend<T>(run: () => Promise<T>): Promise<T>;
   close(): void;
@@ -253,6 +259,13 @@ class TerminalInput implements ReplInput {
         }
       };
     });
+  }
+
+  printAbove(print: () => void): void {
+    if (this.#mode !== "prompt") return print();
+    this.#opts.write("\r\x1b[K");
+    print();
+    this.#rl.prompt(true);
   }
 
   async suspend<T>(run: () => Promise<T>): Promise<T> {

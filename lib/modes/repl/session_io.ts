@@ -100,8 +100,12 @@ export function replSessionIO(parts: ReplIOParts): SessionIO {
   if (!term.interactive) return { onEvent: (event) => transcript.handle(notes.deduped(event)) };
   return {
     onEvent: (event) => {
-      transcript.handle(notes.deduped(event));
-      if (!STREAMED.has(event.type)) transcript.setStatusLine(parts.statusLine());
+      const show = () => {
+        transcript.handle(notes.deduped(event));
+        if (!STREAMED.has(event.type)) transcript.setStatusLine(parts.statusLine());
+      };
+      if (input.printAbove) input.printAbove(show);
+      else show();
     },
     approve: replApprover({
       print,
