@@ -43,7 +43,11 @@ export type ApprovalDecision =
   | { decision: "deny"; reason: string; hint?: string };
 
 /** Capabilities that run a command line, which the OS sandbox confines (foreground or background). */
-export const COMMAND_CAPABILITIES: ReadonlySet<string> = new Set(["shell.run", "shell.start"]);
+export const COMMAND_CAPABILITIES: ReadonlySet<string> = new Set([
+  "shell.run",
+  "shell.start",
+  "shell.monitor",
+]);
 
 /**
  * Capabilities that reach the network from the agent's own process, outside the command sandbox:
@@ -68,6 +72,10 @@ export const COMMAND_FIELDS: Readonly<Record<string, "runs" | "escalates" | "ine
   timeout_ms: "inert",
   min_timeout_ms: "inert",
   description: "inert",
+  // shell.monitor: which running job to watch and what to wait for.
+  id: "inert",
+  pid: "inert",
+  pattern: "inert",
 };
 
 /** Decides whether a call runs, needs approval, or is refused. */

@@ -37,6 +37,7 @@ const SPECS: Record<string, ViewSpec> = {
   "shell.run": { name: "Bash", renames: { timeout_ms: "timeout" } },
   "shell.start": { name: "Bash", extra: { run_in_background: true } },
   "shell.output": { name: "BashOutput" },
+  "shell.monitor": { name: "Monitor" },
   "shell.stop": { name: "KillShell" },
   "fs.apply_patch": { name: "apply_patch", renames: { patch: "command" }, edit: true },
   "fs.write": { name: "Write", renames: FILE, edit: true },

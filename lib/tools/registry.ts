@@ -22,6 +22,7 @@ import { planEnter, planExit } from "./plan_mode_tools.ts";
 import { mcpListResources, mcpReadResource } from "./mcp_resources.ts";
 import { clockSleep, codeExec, codeWait } from "./code_mode_tools.ts";
 import { topicUpdate } from "./topic_update.ts";
+import { shellMonitor } from "./shell_monitor.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -58,6 +59,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   codeWait as Capability,
   clockSleep as Capability,
   topicUpdate as Capability,
+  shellMonitor as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

@@ -30,6 +30,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "plan.exit",
     "plan.update",
     "shell.list",
+    "shell.monitor",
     "shell.output",
     "shell.run",
     "shell.start",

@@ -86,6 +86,10 @@ const shellOutputInput = z.object({
     .describe("Longest wait when blocking, in milliseconds; default 30000"),
   timeout_s: z.number().nonnegative().max(MAX_WAIT_MS / 1000).optional()
     .describe("Longest wait when blocking, in seconds; `timeout_ms` wins when both are given"),
+  tail_lines: z.number().int().min(1).optional()
+    .describe("Return only this many lines from the end of the output (Gemini CLI's `lines`)"),
+  delay_ms: z.number().int().nonnegative().max(MAX_WAIT_MS).optional()
+    .describe("Wait this long (less if the job ends sooner) before reading, for output to arrive"),
 });
 
 /** Result of `shell.output`. */
@@ -116,8 +120,9 @@ export const shellOutput = defineCapability({
     const waitMs = input.timeout_ms ??
       (input.timeout_s === undefined ? DEFAULT_WAIT_MS : input.timeout_s * 1000);
     const id = jobIdOf(input, jobs.list());
+    if (input.delay_ms) await jobs.wait(id, input.delay_ms, ctx.signal);
     const job = input.block ? await waitReporting(id, waitMs, ctx) : jobs.get(id);
-    const out = await jobs.output(id);
+    const out = lastLines(await jobs.output(id), input.tail_lines);
     return {
       id: job.id,
       pid: job.pid,
@@ -133,6 +138,20 @@ export const shellOutput = defineCapability({
     };
   },
 });
+
+/** The last `count` lines of `out` (all of it without a count); cutting lines truncates. */
+function lastLines(
+  out: { text: string; truncated: boolean },
+  count: number | undefined,
+): { text: string; truncated: boolean } {
+  if (count === undefined) return out;
+  const lines = out.text.split("\n");
+  const ends = lines.at(-1) === "";
+  const body = ends ? lines.slice(0, -1) : lines;
+  if (body.length <= count) return out;
+  const text = body.slice(-count).join("\n") + (ends ? "\n" : "");
+  return { text, truncated: true };
+}
 
 /** The job `input` names by `id`, or by `pid` among `jobs`. */
 function jobIdOf(input: { id?: string; pid?: number }, jobs: JobInfo[]): string {
