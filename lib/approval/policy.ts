@@ -76,6 +76,11 @@ export const COMMAND_FIELDS: Readonly<Record<string, "runs" | "escalates" | "ine
   id: "inert",
   pid: "inert",
   pattern: "inert",
+  // Interactive sessions (exec_session.ts): how long to wait and how the output comes back.
+  session: "inert",
+  yield_ms: "inert",
+  tty: "inert",
+  max_output_tokens: "inert",
 };
 
 /** Decides whether a call runs, needs approval, or is refused. */

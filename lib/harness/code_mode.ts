@@ -8,6 +8,7 @@
 import { HarnessError } from "../errors.ts";
 import type { WireRequestSpec } from "../model/request_settings.ts";
 import type { WireApi } from "../providers/types.ts";
+import { outputLookup } from "./_derived.ts";
 import { globRegExp } from "./_glob.ts";
 import { renderResult } from "./call.ts";
 import { nestedToolReference } from "./_code_mode_reference.ts";
@@ -110,7 +111,7 @@ export function codeModeReason(h: Harness, model: string, wire: WireApi): string
 
 /**
  * `h` as a code-mode session presents it: the code-mode tools sent, the others kept as nested
- * tools (never sent), the code-mode context after the harness's, and its Responses settings
+ * tools (never sent) unless a code-mode tool has their name, the code-mode context after the harness's, and its Responses settings
  * over the harness's as a last model rule that every model matches.
  */
 export function codeModeView(h: Harness, reason: string): Harness {
@@ -118,10 +119,13 @@ export function codeModeView(h: Harness, reason: string): Harness {
   if (!cm) return h;
   const responses = h.request.responses ?? { base: {}, rules: [] };
   const rule = { models: [/^/], patterns: ["*"], set: cm.request };
-  const nested = h.tools.map((t) => ({ ...t, nested: true, deferred: false }));
+  // A code-mode tool replaces the classic tool of the same name (request_user_input).
+  const sent = new Set(cm.tools.map((t) => t.declaration.name));
+  const reached = h.tools.filter((t) => !sent.has(t.declaration.name));
+  const nested = reached.map((t) => ({ ...t, nested: true, deferred: false }));
   return {
     ...h,
-    tools: [...cm.tools.map((t) => withReference(t, h.tools, cm)), ...nested],
+    tools: [...cm.tools.map((t) => withReference(t, reached, cm)), ...nested],
     context: [...h.context, ...cm.context],
     request: { ...h.request, responses: { ...responses, rules: [...responses.rules, rule] } },
     codeModeReason: reason,
@@ -138,7 +142,7 @@ function withReference(t: HarnessTool, nested: HarnessTool[], cm: CodeModeSurfac
 
 /**
  * What a nested call returns to the source: the object `[code_mode].nested_results` builds for
- * the tool (numbers as numbers), else the tool's rendered text.
+ * the tool (numbers as numbers, null fields left out), else the tool's rendered text.
  */
 export function nestedValue(
   h: Harness,
@@ -150,7 +154,12 @@ export function nestedValue(
   const probe = h.tools.find((t) => t.declaration.name === tool);
   if (!probe) return result.text;
   const out: Record<string, unknown> = {};
+  const lookup = typeof result.output === "object" && result.output !== null
+    ? outputLookup(result.output as Record<string, unknown>)
+    : () => undefined;
   for (const [key, placeholder] of Object.entries(shape)) {
+    // A field null for this output is left out (exit_code while a session runs on).
+    if (lookup(placeholder)?.value === null) continue;
     const text = renderField(probe, result.output, placeholder);
     out[key] = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
   }

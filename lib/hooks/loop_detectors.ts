@@ -41,7 +41,7 @@ export interface SeenCall {
 }
 
 /** Capabilities that wait on a running job: the same answer again means it is still running. */
-const POLLING_CAPABILITIES = new Set(["shell.output"]);
+const POLLING_CAPABILITIES = new Set(["shell.output", "shell.write_stdin"]);
 /** Output fields that differ between two runs of the same call. */
 const VOLATILE_FIELDS = new Set(["durationMs"]);
 

@@ -1,3 +1,6 @@
+/** Bytes of output kept from the start and, separately, from the end of a long output. */
+export const OUTPUT_KEEP_BYTES = 128 * 1024;
+
 /** Size of the head buffer at first; it doubles as output arrives, up to `headBytes`. */
 const FIRST_HEAD_BYTES = 4096;
 

@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import type { ToolContext } from "./capability.ts";
-import { CappedOutput } from "./_capped_output.ts";
-import { OUTPUT_KEEP_BYTES } from "./shell_run.ts";
+import { CappedOutput, OUTPUT_KEEP_BYTES } from "./_capped_output.ts";
 import { scratchOf } from "./_fs.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
@@ -57,6 +56,8 @@ interface Job {
   finished: Promise<void>;
   /** The process and its output copy; dropped once both pipes closed, releasing their buffers. */
   live?: { child: Deno.ChildProcess; copy: Copy };
+  /** The job's stdin, when it was started with one (`start({stdin: true})`). */
+  stdin?: WritableStreamDefaultWriter<Uint8Array>;
 }
 
 /**
@@ -83,12 +84,18 @@ export class JobRegistry implements AsyncDisposable {
 
   /**
    * Starts a job in the background: spawns `spawn` (the shell, already wrapped by the sandbox
-   * when there is one) in `cwd`; `command` is the command line it runs, for listings. Throws
-   * ToolError when the process cannot start.
+   * when there is one) in `cwd`; `command` is the command line it runs, for listings. With
+   * `stdin` the job keeps a pipe for `write`; `onOutput` hears every chunk from the first.
+   * Throws ToolError when the process cannot start.
    */
-  async start(
-    spec: { spawn: SpawnSpec; command: string; cwd: string; description?: string },
-  ): Promise<JobInfo> {
+  async start(spec: {
+    spawn: SpawnSpec;
+    command: string;
+    cwd: string;
+    description?: string;
+    stdin?: boolean;
+    onOutput?: OutputListener;
+  }): Promise<JobInfo> {
     if (this.#disposed) throw new TypeError("JobRegistry is disposed");
     this.#dir ??= this.#scratch.makeDir("jobs-", { visibleToCommands: true });
     const id = this.#newId();
@@ -96,7 +103,7 @@ export class JobRegistry implements AsyncDisposable {
     const file = await this.#scratch.create(outputPath);
     let child: Deno.ChildProcess;
     try {
-      child = spawnInGroup({ ...spec.spawn, cwd: spec.cwd });
+      child = spawnInGroup({ ...spec.spawn, cwd: spec.cwd, stdin: spec.stdin ? "piped" : "null" });
     } catch (err) {
       file.close();
       await this.#scratch.remove(outputPath).catch(() => {});
@@ -117,7 +124,7 @@ export class JobRegistry implements AsyncDisposable {
       signal: null,
       startedAt: Date.now(),
     };
-    const listeners = new Set<OutputListener>();
+    const listeners = new Set<OutputListener>(spec.onOutput ? [spec.onOutput] : []);
     const copy = copyOutput(child, file, listeners);
     const finished = child.status.then(async (s) => {
       await settleWithin(copy.done, DRAIN_GRACE_MS);
@@ -128,8 +135,12 @@ export class JobRegistry implements AsyncDisposable {
       });
     });
     const job: Job = { info, listeners, finished, live: { child, copy } };
+    if (spec.stdin) job.stdin = child.stdin.getWriter();
     this.#jobs.set(id, job);
-    Promise.allSettled([copy.done, child.status]).then(() => job.live = undefined);
+    Promise.allSettled([copy.done, child.status]).then(() => {
+      job.live = undefined;
+      job.stdin?.close().catch(() => {});
+    });
     return { ...info };
   }
 
@@ -171,6 +182,20 @@ export class JobRegistry implements AsyncDisposable {
     const { listeners } = this.#job(id);
     listeners.add(listener);
     return () => listeners.delete(listener);
+  }
+
+  /**
+   * Writes `bytes` to the job's stdin. A ToolError when the job has no stdin or it is closed
+   * (the job ended).
+   */
+  async write(id: string, bytes: Uint8Array): Promise<void> {
+    const job = this.#job(id);
+    if (!job.stdin) throw new ToolError(`Job ${id} was started without stdin`);
+    try {
+      await job.stdin.write(bytes);
+    } catch (err) {
+      throw new ToolError(`Cannot write to job ${id}: ${(err as Error).message}`);
+    }
   }
 
   /** The job's output so far, head and tail kept when longer than the shell.run cap. */

@@ -2,15 +2,14 @@ import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { commandCwd, preparedProcess, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
-import { CappedOutput } from "./_capped_output.ts";
+import { CappedOutput, OUTPUT_KEEP_BYTES } from "./_capped_output.ts";
 import { displayPath } from "./_paths.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import { MAX_TIMER_MS, spawnInGroup, superviseChild } from "./process_group.ts";
 
 /** Timeout used when the call gives none. */
 const DEFAULT_TIMEOUT_MS = 120_000;
-/** Bytes of output kept from the start and, separately, from the end of a long output. */
-export const OUTPUT_KEEP_BYTES = 128 * 1024;
+export { OUTPUT_KEEP_BYTES };
 /** How long to keep reading after the shell exits, for output from children still running. */
 const DRAIN_GRACE_MS = 250;
 
@@ -29,6 +28,14 @@ export const shellRunInput = z.object({
     .describe('"require_escalated" is the same as `escalated: true`'),
   justification: z.string().optional().describe("Why the command needs to leave the sandbox"),
   description: z.string().optional().describe("What the command does, shown as its title"),
+  session: z.boolean().optional().describe(
+    "Run as an interactive session: return after `yield_ms` with a session id while it runs on",
+  ),
+  yield_ms: z.number().nonnegative().optional()
+    .describe("With `session`: how long to wait before returning; default 10000"),
+  tty: z.boolean().optional().describe("With `session`: run in a pseudo-terminal, stdin open"),
+  max_output_tokens: z.number().positive().optional()
+    .describe("Cap on the output returned, in tokens (4 bytes each)"),
 });
 
 /** True when the call asks to run outside the sandbox, by either spelling. */
@@ -54,6 +61,10 @@ export interface ShellRunOutput {
   /** The timeout that applied. */
   timeoutMs: number;
   truncated: boolean;
+  /** A session still running after its yield: the id `shell.write_stdin` takes; else null. */
+  sessionId?: number | null;
+  /** The output's size in tokens before `max_output_tokens` cut it. */
+  originalTokenCount?: number;
 }
 
 /** Runs a command line in a shell, with a timeout and capped combined output. */
@@ -70,30 +81,39 @@ export const shellRun = defineCapability({
     const argv = [shell, ...shellArgs(shell, input.login ?? false), input.command];
     const started = performance.now();
     const escalated = wantsEscalation(input);
-    let result = await runOnce(argv, { cwd, timeoutMs, escalated, shell: input.shell }, ctx);
+    const attempt = (escalated: boolean) =>
+      input.session
+        ? sessionAttempt(argv, { cwd, escalated, input }, ctx)
+        : runOnce(argv, { cwd, timeoutMs, escalated, shell: input.shell }, ctx);
+    let result = await attempt(escalated);
     const sandbox = ctx.sandbox;
     let rerun: boolean | string = false;
     if (
-      sandbox?.retryUnsandboxed && sandbox.status.enforced && !escalated &&
+      sandbox?.retryUnsandboxed && sandbox.status.enforced && !escalated && !result.sessionId &&
       result.code !== 0 && result.reason === null && SANDBOX_DENIAL.test(result.out.text())
     ) {
       const call = { callId: ctx.callId, tool: ctx.toolName, signal: ctx.signal };
       rerun = await sandbox.retryUnsandboxed(input.command, result.out.text(), call);
     }
     if (rerun === true) {
-      result = await runOnce(argv, { cwd, timeoutMs, escalated: true, shell: input.shell }, ctx);
+      result = await attempt(true);
     }
-    const { out, reason: killed, code } = result;
+    const { out, reason: killed, code, sessionId } = result;
     const note = typeof rerun === "string" ? `\n${rerun}\n` : "";
+    const capped = input.max_output_tokens === undefined && !input.session
+      ? undefined
+      : (await import("./exec_session.ts")).capTokens(out.text(), input.max_output_tokens);
     return {
       command: input.command,
       cwd: displayPath(ctx.cwd, cwd),
-      exitCode: killed === "timeout" ? null : code,
-      output: out.text() + note,
+      exitCode: killed === "timeout" || sessionId ? null : code,
+      output: (capped?.text ?? out.text()) + note,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       timedOut: killed === "timeout",
       timeoutMs,
       truncated: out.truncated,
+      ...(input.session ? { sessionId: sessionId ?? null } : {}),
+      ...(capped ? { originalTokenCount: capped.originalTokens } : {}),
     };
   },
 });
@@ -102,6 +122,26 @@ interface RunOnce {
   out: CappedOutput;
   code: number;
   reason: "timeout" | null;
+  /** Set when the command runs on as a session after its yield. */
+  sessionId?: number | null;
+}
+
+/** Starts the command as an interactive session (`exec_session.ts`, loaded when first used). */
+async function sessionAttempt(
+  argv: string[],
+  opts: { cwd: string; escalated: boolean; input: z.infer<typeof shellRunInput> },
+  ctx: ToolContext,
+): Promise<RunOnce> {
+  const { startSession } = await import("./exec_session.ts");
+  const { input } = opts;
+  const chunk = await startSession(argv, {
+    cwd: opts.cwd,
+    escalated: opts.escalated,
+    tty: input.tty ?? false,
+    yieldMs: input.yield_ms,
+    command: input.command,
+  }, ctx);
+  return { out: chunk.output, code: chunk.exitCode ?? 0, reason: null, sessionId: chunk.sessionId };
 }
 
 /**

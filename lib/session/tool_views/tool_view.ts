@@ -80,6 +80,20 @@ const BUILDERS: Record<string, Build> = {
         timedOut: o.timedOut === true,
       }
       : {}),
+    // An interactive session still running after its yield (exec_session.ts).
+    ...(typeof o?.sessionId === "number"
+      ? { job: { id: String(o.sessionId), action: "start" as const, running: true } }
+      : {}),
+  }),
+  "shell.write_stdin": (i, o) => ({
+    kind: "command",
+    command: str(o?.command) ?? "",
+    ...(o ? { exitCode: o.exitCode as number | null, output: str(o.output) } : {}),
+    job: {
+      id: String(num(o?.sessionId) ?? num(i.session_id) ?? ""),
+      action: "output",
+      running: o && typeof o.sessionId === "number",
+    },
   }),
   "shell.start": (i, o) => ({
     kind: "command",
@@ -125,6 +139,11 @@ const BUILDERS: Record<string, Build> = {
     kind: "fetch",
     url: str(o?.url) ?? str(i.url) ?? "",
     ...(o ? { finalUrl: str(o.finalUrl), httpStatus: num(o.status), bytes: num(o.bytes) } : {}),
+  }),
+  "web.search": (i, o) => ({
+    kind: "fetch",
+    url: "",
+    query: str(o?.query) ?? str(i.query) ?? "",
   }),
   "agent.run": (i, o) => ({
     kind: "subagent",
