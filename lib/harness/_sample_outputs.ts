@@ -12,6 +12,7 @@ import type { FsGlobOutput } from "../tools/fs_glob.ts";
 import type { FsGrepOutput } from "../tools/fs_grep.ts";
 import type { FsListOutput } from "../tools/fs_list.ts";
 import type { FsReadOutput } from "../tools/fs_read.ts";
+import { IMAGE_SAMPLE_OUTPUTS } from "./_sample_outputs_images.ts";
 import type { FsWriteOutput } from "../tools/fs_write.ts";
 import type { FsNotebookEditOutput } from "../tools/notebook_edit.ts";
 import {
@@ -85,6 +86,7 @@ const TODOS: TodoListOutput["todos"] = [
  * Optional fields are spelled out, so that each output's whole shape is here.
  */
 export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
+  ...IMAGE_SAMPLE_OUTPUTS,
   "code.exec": [CELL_DONE, CELL_RUNNING],
   "code.wait": [CELL_DONE, CELL_RUNNING],
   "clock.sleep": [{ wallTimeS: "0.5012" } satisfies ClockSleepOutput],

@@ -26,13 +26,16 @@ export interface SessionFacts {
    * `changesAllowed()`); taken as true when absent.
    */
   changesAllowed?: boolean;
+  /** The model takes images; when false the image tools (`image.*`) are left out. */
+  takesImages?: boolean;
 }
 
 /** `h` without the tools whose `when` the session does not meet (`h` itself when none). */
 export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
   const kept = h.tools.filter((t) =>
     (t.when === undefined || meets(t.when, facts)) &&
-    !(facts.answersQuestions === false && PLAN_CAPABILITIES.includes(t.capability))
+    !(facts.answersQuestions === false && PLAN_CAPABILITIES.includes(t.capability)) &&
+    !(facts.takesImages === false && t.capability.startsWith("image."))
   );
   return kept.length === h.tools.length ? h : { ...h, tools: kept };
 }

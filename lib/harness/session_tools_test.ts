@@ -14,6 +14,7 @@ Deno.test("toolsForSession() keeps `when = mcp_servers` tools only when the sess
     "exec_command",
     "apply_patch",
     "update_plan",
+    "view_image",
   ]);
   const withServers = toolsForSession(native, { mcpServers: true });
   assert.equal(withServers, native, "nothing to drop: the same harness");
@@ -33,4 +34,15 @@ Deno.test("Qwen Code's read_mcp_resource is deferred in every session, as in the
   const qwen = await loadHarness("qwen-code", { builtinDir: BUILTIN });
   const deferred = deferredToolNames(toolsForSession(qwen, { mcpServers: false }), new Map());
   assert.ok(deferred.includes("read_mcp_resource"));
+});
+
+Deno.test("toolsForSession() leaves the image tools out for a model that takes no images", async () => {
+  for (const id of ["native", "kimi-cli"]) {
+    const h = await loadHarness(id, { builtinDir: BUILTIN });
+    const imageTools = (view: typeof h) =>
+      view.tools.filter((t) => t.capability === "image.view").length;
+    assert.equal(imageTools(toolsForSession(h, { mcpServers: false })), 1, id);
+    assert.equal(imageTools(toolsForSession(h, { mcpServers: false, takesImages: true })), 1, id);
+    assert.equal(imageTools(toolsForSession(h, { mcpServers: false, takesImages: false })), 0, id);
+  }
 });

@@ -16,6 +16,7 @@ import type { LoopEvent, ToolCallInfo, ToolFailure } from "./events.ts";
 import type { ImageData } from "../tools/tool_source.ts";
 import { ProgressThrottle } from "./_progress.ts";
 import { sourceImages } from "./tool_sources.ts";
+import { imageResultParts } from "../tools/image_view.ts";
 import { type AfterDecision, type HookCall, ToolHookChain } from "./tool_hooks.ts";
 
 /** A tool call's outcome as text for the model. */
@@ -138,7 +139,7 @@ async function runCall(
       isError: false,
       ...(failure ? { failure } : {}),
     });
-    const images = sourceImages(capabilityId, output);
+    const images = imageResultParts(output)?.images ?? sourceImages(capabilityId, output);
     return { text, isError, output, ...withParts, ...(images.length ? { images } : {}) };
   } catch (error) {
     if (deps.ctx.signal.aborted && isModelFacing(error)) {
@@ -178,6 +179,9 @@ function checkReachable(resolved: ResolvedCall, name: string, deps: DispatchDeps
 
 /** The rendered result, with its parts where the tool's result has them. */
 function rendered(tool: ResolvedCall["tool"], output: unknown): { text: string; parts?: string[] } {
+  // An image (view_image, a Read of a picture) is its one-line note, whatever the template.
+  const image = imageResultParts(output);
+  if (image) return { text: image.text };
   if (!tool.result.parts) return { text: renderResult(tool, output) };
   const parts = renderResultParts(tool, output);
   return { text: parts.join(""), parts };

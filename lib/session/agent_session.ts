@@ -14,6 +14,7 @@ import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
 import { changesAllowed, toolsForSession } from "../harness/session_tools.ts";
 import { type Catalog, loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
+import { takesImages } from "../providers/image_gate.ts";
 import { chooseHarness, chooseLean } from "../harness/select.ts";
 import { leanView } from "../harness/lean.ts";
 import { codeModeReason, codeModeView } from "../harness/code_mode.ts";
@@ -312,7 +313,7 @@ async function pickHarness(
     candidates: configured ? [] : await loadHarnessCandidates(dirs),
   });
   const lean = leanReason(config.values, { catalog, settings, model, local });
-  const route = { model, wire: settings.wireApi };
+  const route = { model, wire: settings.wireApi, takesImages: takesImages(catalog, settings, model) };
   const harness = sessionHarness(
     await loadHarness(id, dirs),
     config.values,
@@ -357,7 +358,7 @@ export function sessionHarness(
   values: ConfigValues,
   lean?: string,
   canAsk = true,
-  route?: { model: string; wire: WireApi },
+  route?: { model: string; wire: WireApi; takesImages?: boolean },
   answersQuestions = true,
 ): Harness {
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
@@ -371,6 +372,7 @@ export function sessionHarness(
     mcpServers,
     answersQuestions,
     changesAllowed: changes,
+    takesImages: route?.takesImages,
   });
   return code ? codeModeView(view, code) : view;
 }

@@ -18,6 +18,7 @@ import type { Harness } from "../harness/types.ts";
 import { translateHistory, withoutSealedReasoning } from "../harness/translate.ts";
 import { builtinProvider } from "../providers/builtin.ts";
 import { openProvider } from "../providers/mod.ts";
+import { takesImages } from "../providers/image_gate.ts";
 import { checkLocalProvider, type LocalSetup } from "../providers/local/models.ts";
 import type { ProviderSettings, WireApi } from "../providers/types.ts";
 import { codeModeReason } from "../harness/code_mode.ts";
@@ -98,10 +99,17 @@ export async function configureSession(
   // A new model on a local server may call for the lean surface, or no longer.
   const lean = route ? routeLean(t, route) : state.harness.leanReason;
   const harnessId = update.harness ??
-    (lean !== state.harness.leanReason || codeModeChanges(state.harness, route)
+    (lean !== state.harness.leanReason || codeModeChanges(state.harness, route) ||
+        imagesChange(t, route)
       ? state.harness.id
       : undefined);
-  const next = route ? { model: route.model, wire: route.settings.wireApi } : undefined;
+  const next = route
+    ? {
+      model: route.model,
+      wire: route.settings.wireApi,
+      takesImages: takesImages(t.parts.catalog, route.settings, route.model),
+    }
+    : undefined;
   const harness = harnessId !== undefined ? await nextHarness(t, harnessId, lean, next) : undefined;
   // The same checks as the start-up values pass (openAgentSession()).
   checkPresentation(
@@ -222,18 +230,30 @@ function codeModeChanges(h: Harness, route?: NextRoute): boolean {
   return codeModeReason(h, route.model, route.settings.wireApi) !== h.codeModeReason;
 }
 
+/** A new model that takes images where the current one does not, or the other way round. */
+function imagesChange(t: ConfigureTarget, route?: NextRoute): boolean {
+  if (!route) return false;
+  const { catalog, state, live } = t.parts;
+  return takesImages(catalog, route.settings, route.model) !==
+    takesImages(catalog, live.provider.settings, state.loop.model);
+}
+
 /** Harness `id` as this session presents it: its tools, lean when `lean` says why. */
 async function nextHarness(
   t: ConfigureTarget,
   id: string,
   lean?: string,
-  next?: { model: string; wire: WireApi },
+  next?: { model: string; wire: WireApi; takesImages: boolean },
 ): Promise<Harness> {
   const { agent } = t.parts.live;
   const loaded = await loadHarness(id, harnessDirs(agent));
   // A session in lean mode stays lean with any harness; code mode follows the model.
   const { state } = t.parts;
-  const route = next ?? { model: state.loop.model, wire: state.route.wireApi };
+  const route = next ?? {
+    model: state.loop.model,
+    wire: state.route.wireApi,
+    takesImages: takesImages(t.parts.catalog, t.parts.live.provider.settings, state.loop.model),
+  };
   return sessionHarness(
     loaded,
     agent.config.values,

@@ -7,6 +7,7 @@ import { DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
 import { loopGuardLimits } from "../hooks/loop_guard.ts";
 import { sessionToolHooks } from "../hooks/session_chain.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
+import { takesImages } from "../providers/image_gate.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { TurnContext } from "../tools/types.ts";
 import type { PlanMode } from "./plan_mode.ts";
@@ -59,6 +60,7 @@ export function turnContextOf(
     fs: sandbox.fs,
     scratch: sandbox.scratch,
     networkAllowed: sandbox.networkAllowed,
+    takesImages: takesImages(p.catalog, p.live.provider.settings, p.state.loop.model),
     webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
     home: config.home,
     mcp: p.live.mcp,

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { ToolError } from "../errors.ts";
 import { imageMime } from "../model/image_mime.ts";
+import type { ImageResult } from "./image_types.ts";
+import type { ToolContext } from "./types.ts";
 import { CodedToolError } from "./_coded_error.ts";
 import { defineCapability } from "./capability.ts";
 import { displayPath, resolvePath } from "./_paths.ts";
@@ -34,8 +36,11 @@ const fsReadInput = z.object({
     .describe("Refuse a window estimated above this many tokens (characters / 3, CJK twice)"),
 });
 
-/** Result of `fs.read`: a window of the file's lines, without line terminators. */
-export interface FsReadOutput {
+/**
+ * Result of `fs.read`: a window of the file's lines, without line terminators; for a picture no
+ * lines and the image fields (`ImageResult`), which the loop sends as an image.
+ */
+export interface FsReadOutput extends Partial<Omit<ImageResult, "path" | "absolutePath">> {
   /** Relative to the workspace when inside it. */
   path: string;
   absolutePath: string;
@@ -56,68 +61,97 @@ export interface FsReadOutput {
 
 /**
  * Reads a window of a UTF-8 text file's lines and records the read (see READ_RECORDS_KEY), so
- * `fs.edit` can require a read first. Binary, non-UTF-8 and image files are ToolErrors: tool
- * results are text only for now, so images are refused rather than returned as data.
+ * `fs.edit` can require a read first. An image file comes back as an image result
+ * (`image_view.ts`); binary and non-UTF-8 files are ToolErrors.
  */
 export const fsRead = defineCapability({
   id: "fs.read",
   input: fsReadInput,
   mutates: false,
   async run(input, ctx): Promise<FsReadOutput> {
-    const abs = resolvePath(ctx.cwd, input.path);
-    const fs = fsOf(ctx);
-    const stat = await statFile(fs, abs, input.path, ctx.cwd);
-    const ranged = input.limit !== undefined || input.end_line !== undefined;
-    if (stat.size > MAX_READ_BYTES && input.offset === undefined && !ranged) {
-      throw new ToolError(
-        `Cannot read "${input.path}": the file is ${stat.size} bytes, more than ${MAX_READ_BYTES}`,
-        "Read a part of it with offset and limit, or search it with a shell command",
-      );
+    try {
+      return await readText(input, ctx);
+    } catch (err) {
+      if (err instanceof ImageFileFound) return await imageRead(ctx, err.abs, input.path);
+      throw err;
     }
-    const whole = input.offset === undefined && !ranged;
-    const before = readRecordOf(ctx, abs);
-    if (input.skip_unchanged && whole && before?.whole && unchangedSince(before, stat)) {
-      return { ...emptyWindow(ctx.cwd, abs), unchanged: true, offset: null, limit: null };
-    }
-    const startLine = (input.offset ?? 1) < 0
-      ? await tailStart(fs, abs, input.offset!, input.path)
-      : Math.max(input.offset ?? 1, 1);
-    const limit = input.limit ?? linesUpTo(input.end_line, startLine, input.path);
-    const window = await readWindow(fs, abs, { startLine, limit, given: input.path });
-    if (startLine > 1 && startLine > window.totalLines) {
-      const fields = { path: input.path, absolutePath: abs, offset: input.offset, startLine };
-      throw new CodedToolError(
-        "offset_beyond_end",
-        { ...fields, totalLines: window.totalLines },
-        () => ({
-          message:
-            `Cannot read "${input.path}" from line ${startLine}: the file has ${window.totalLines} lines`,
-          hint: `Use an offset from 1 to ${Math.max(window.totalLines, 1)}`,
-        }),
-      );
-    }
-    if (input.max_tokens !== undefined) checkTokenBudget(window.lines, input.max_tokens);
-    recordRead(ctx, abs, stat, { whole: whole && window.lines.length >= window.totalLines });
-    let truncated = false;
-    const lines = window.lines.map((line) => {
-      if (line.length <= MAX_LINE_CHARS) return line;
-      truncated = true;
-      return `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`;
-    });
-    return {
-      path: displayPath(ctx.cwd, abs),
-      absolutePath: abs,
-      lines,
-      startLine,
-      totalLines: window.totalLines,
-      endOfFile: startLine + lines.length - 1 >= window.totalLines,
-      truncated,
-      unchanged: false,
-      offset: input.offset ?? null,
-      limit: input.limit ?? null,
-    };
   },
 });
+
+/** A picture as a read's result: no lines, the image (see `image_file.ts`). */
+async function imageRead(ctx: ToolContext, abs: string, given: string): Promise<FsReadOutput> {
+  // Loaded when needed: most sessions never read a picture.
+  const { readImageFile } = await import("./image_file.ts");
+  const image = await readImageFile(ctx, abs, given);
+  return { ...emptyWindow(ctx.cwd, abs), unchanged: false, offset: null, limit: null, ...image };
+}
+
+/** A file read as text turned out to be a picture: read it as an image instead. */
+class ImageFileFound extends Error {
+  constructor(readonly abs: string) {
+    super(`${abs} is an image`);
+  }
+}
+
+async function readText(
+  input: z.infer<typeof fsReadInput>,
+  ctx: ToolContext,
+): Promise<FsReadOutput> {
+  const abs = resolvePath(ctx.cwd, input.path);
+  const fs = fsOf(ctx);
+  const stat = await statFile(fs, abs, input.path, ctx.cwd);
+  // A picture, by its name or (in readWindow) its first bytes, comes back as an image.
+  if (imageMime(input.path, new Uint8Array())) return await imageRead(ctx, abs, input.path);
+  const ranged = input.limit !== undefined || input.end_line !== undefined;
+  if (stat.size > MAX_READ_BYTES && input.offset === undefined && !ranged) {
+    throw new ToolError(
+      `Cannot read "${input.path}": the file is ${stat.size} bytes, more than ${MAX_READ_BYTES}`,
+      "Read a part of it with offset and limit, or search it with a shell command",
+    );
+  }
+  const whole = input.offset === undefined && !ranged;
+  const before = readRecordOf(ctx, abs);
+  if (input.skip_unchanged && whole && before?.whole && unchangedSince(before, stat)) {
+    return { ...emptyWindow(ctx.cwd, abs), unchanged: true, offset: null, limit: null };
+  }
+  const startLine = (input.offset ?? 1) < 0
+    ? await tailStart(fs, abs, input.offset!, input.path)
+    : Math.max(input.offset ?? 1, 1);
+  const limit = input.limit ?? linesUpTo(input.end_line, startLine, input.path);
+  const window = await readWindow(fs, abs, { startLine, limit, given: input.path });
+  if (startLine > 1 && startLine > window.totalLines) {
+    const fields = { path: input.path, absolutePath: abs, offset: input.offset, startLine };
+    throw new CodedToolError(
+      "offset_beyond_end",
+      { ...fields, totalLines: window.totalLines },
+      () => ({
+        message:
+          `Cannot read "${input.path}" from line ${startLine}: the file has ${window.totalLines} lines`,
+        hint: `Use an offset from 1 to ${Math.max(window.totalLines, 1)}`,
+      }),
+    );
+  }
+  if (input.max_tokens !== undefined) checkTokenBudget(window.lines, input.max_tokens);
+  recordRead(ctx, abs, stat, { whole: whole && window.lines.length >= window.totalLines });
+  let truncated = false;
+  const lines = window.lines.map((line) => {
+    if (line.length <= MAX_LINE_CHARS) return line;
+    truncated = true;
+    return `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`;
+  });
+  return {
+    path: displayPath(ctx.cwd, abs),
+    absolutePath: abs,
+    lines,
+    startLine,
+    totalLines: window.totalLines,
+    endOfFile: startLine + lines.length - 1 >= window.totalLines,
+    truncated,
+    unchanged: false,
+    offset: input.offset ?? null,
+    limit: input.limit ?? null,
+  };
+}
 
 function emptyWindow(
   cwd: string,
@@ -208,7 +242,7 @@ async function readWindow(
   for (let offset = 0;; offset += CHUNK_BYTES) {
     const chunk = await fs.readFile(abs, { offset, length: CHUNK_BYTES });
     if (chunk.length === 0) break;
-    if (first) checkText(opts.given, chunk);
+    if (first) checkText(abs, chunk);
     first = false;
     if (chunk.includes(0)) throw new ToolError(`Cannot read "${opts.given}": file is binary`);
     const parts = (partial + decode(decoder, chunk, true, opts.given)).split("\n");
@@ -227,14 +261,8 @@ async function readWindow(
   return { lines, totalLines: lineNo - 1 };
 }
 
-function checkText(given: string, head: Uint8Array): void {
-  const mime = imageMime(given, head);
-  if (mime) {
-    throw new ToolError(
-      `Cannot read "${given}": it is an image (${mime}) and image results are not supported yet`,
-      "Inspect it with a shell command such as `file`",
-    );
-  }
+function checkText(abs: string, head: Uint8Array): void {
+  if (imageMime(abs, head)) throw new ImageFileFound(abs);
 }
 
 function decode(decoder: TextDecoder, bytes: Uint8Array, stream: boolean, given: string): string {

@@ -4,6 +4,7 @@ import { fsEdit } from "./fs_edit.ts";
 import { fsGlob } from "./fs_glob.ts";
 import { fsGrep } from "./fs_grep.ts";
 import { fsRead } from "./fs_read.ts";
+import { imageView } from "./image_view.ts";
 import { fsWrite } from "./fs_write.ts";
 import { shellRun } from "./shell_run.ts";
 import { strReplaceEditor } from "./str_replace_editor.ts";
@@ -32,6 +33,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   toolSearch as Capability,
   toolCall as Capability,
   fsRead as Capability,
+  imageView as Capability,
   fsWrite as Capability,
   fsEdit as Capability,
   fsGlob as Capability,

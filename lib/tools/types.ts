@@ -54,6 +54,8 @@ export interface TurnContext {
   resources?: Resources;
   /** The deferred tools, for `tools.search` and `tools.call`; the loop sets it for each turn. */
   toolCatalog?: ToolCatalog;
+  /** False when the session's model takes no images: image files read as a one-line note. */
+  takesImages?: boolean;
   /** Whether the sandbox policy allows network access; absent means it does not. */
   networkAllowed?: boolean;
   /** Hosts web fetch may reach on this machine or private networks (`web_fetch.allowed_hosts`). */
