@@ -27,7 +27,7 @@ import type {
   ShellStopOutput,
 } from "../tools/shell_background.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
-import type { ShellMonitorOutput } from "../tools/shell_monitor.ts";
+import { WORKTREE_MONITOR_SAMPLES } from "./_sample_outputs_worktree.ts";
 import type { ShellRunOutput } from "../tools/shell_run.ts";
 import type { SkillListOutput, SkillLoadOutput } from "../tools/skills.ts";
 import type { StrReplaceEditorOutput } from "../tools/str_replace_editor.ts";
@@ -309,40 +309,7 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
     } satisfies ShellStopOutput,
   ],
   "shell.list": [{ jobs: [JOB], count: 1 } satisfies ShellListOutput],
-  "shell.monitor": [
-    {
-      id: JOB.id,
-      pid: JOB.pid,
-      command: JOB.command,
-      description: JOB.description,
-      matched: true,
-      line: "ready on :3000",
-      reason: "matched",
-      ended: false,
-      timedOut: false,
-      lines: "building",
-      status: "running",
-      exitCode: null,
-      timeoutMs: 300000,
-      outputPath: JOB.outputPath,
-    } satisfies ShellMonitorOutput,
-    {
-      id: JOB.id,
-      pid: JOB.pid,
-      command: JOB.command,
-      description: JOB.description,
-      matched: false,
-      line: "",
-      reason: "timeout",
-      ended: false,
-      timedOut: true,
-      lines: "",
-      status: "running",
-      exitCode: null,
-      timeoutMs: 1000,
-      outputPath: JOB.outputPath,
-    } satisfies ShellMonitorOutput,
-  ],
+  ...WORKTREE_MONITOR_SAMPLES,
   "user.ask": [
     {
       answered: true,

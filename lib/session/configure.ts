@@ -9,6 +9,7 @@
  * model, sandbox_checks.ts for the sandbox mode and policy), except that a model no list has is
  * only noted there, as it is here with "NAME!".
  */
+import { isAbsolute, resolve } from "node:path";
 import { resolveProvider } from "../config/provider.ts";
 import type { SandboxMode } from "../config/schema.ts";
 import { UserError } from "../errors.ts";
@@ -117,7 +118,7 @@ export async function configureSession(
     route?.settings.wireApi ?? state.route.wireApi,
     route?.local,
   );
-  const access = await accessChange(t, update);
+  const access = await accessChange(t, update, await nextCwd(update));
   try {
     const provider = route ? await openProvider(route.settings) : undefined;
     const narrower = access ? narrows(live.agent.sandbox, access) : false;
@@ -131,6 +132,7 @@ export async function configureSession(
       t.parts.info.sandbox = live.agent.sandbox.banner;
     }
     if (route && provider) applyRoute(t, route, provider);
+    if (update.cwd !== undefined) t.parts.config.cwd = resolve(update.cwd);
   } catch (error) {
     if (access) await live.agent.sandbox.discard(access);
     throw error;
@@ -268,12 +270,30 @@ async function nextHarness(
 async function accessChange(
   t: ConfigureTarget,
   update: SettingsUpdate,
+  cwd?: string,
 ): Promise<AccessChange | undefined> {
-  const { sandbox } = t.parts.live.agent;
+  const { sandbox, config } = t.parts.live.agent;
   const mode = update.sandboxMode ?? sandbox.mode;
   const policy = update.approvalPolicy ?? sandbox.policy;
-  if (mode === sandbox.mode && policy === sandbox.policy) return undefined;
-  return await sandbox.check({ mode, policy });
+  const extra = config.values.sandbox_workspace_write.writable_roots;
+  const roots = update.writableRoots?.map((root) => resolve(root)) ??
+    (cwd !== undefined ? [cwd, ...extra.map((root) => resolve(cwd, root))] : undefined);
+  if (mode === sandbox.mode && policy === sandbox.policy && !roots) return undefined;
+  return await sandbox.check({ mode, policy, ...(roots ? { writableRoots: roots } : {}) });
+}
+
+/** The working directory `update` asks for, checked: an existing folder, given absolute. */
+async function nextCwd(update: SettingsUpdate): Promise<string | undefined> {
+  if (update.cwd === undefined) return undefined;
+  const hint = "Give the absolute path of an existing folder";
+  if (!isAbsolute(update.cwd)) {
+    throw new UserError(`The working directory ${update.cwd} is not absolute`, { hint });
+  }
+  const info = await Deno.stat(update.cwd).catch(() => undefined);
+  if (!info?.isDirectory) {
+    throw new UserError(`The working directory ${update.cwd} is not a folder`, { hint });
+  }
+  return resolve(update.cwd);
 }
 
 /** Requests go to `route` from the next one on; reasoning it cannot read leaves the history. */

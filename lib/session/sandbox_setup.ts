@@ -59,12 +59,22 @@ export interface SessionSandbox extends AsyncDisposable {
   banner: string;
   /** Lines to print as `warning:` before the run. */
   warnings: string[];
-  /** Opens the sandbox of `next`, refusing a mode that cannot be enforced here. */
-  check(next: { mode: SandboxMode; policy: ApprovalPolicy }): Promise<AccessChange>;
+  /**
+   * Opens the sandbox of `next`, refusing a mode that cannot be enforced here; `writableRoots`
+   * replaces the roots (the working directory first) when given.
+   */
+  check(next: AccessWanted): Promise<AccessChange>;
   /** Changes to what `check()` opened; `dropGrants` forgets the approvals given for the session. */
   apply(change: AccessChange, opts: { dropGrants: boolean }): Promise<void>;
   /** Closes what `check()` opened, when the change is not made. */
   discard(change: AccessChange): Promise<void>;
+}
+
+/** What `SessionSandbox.check()` is asked to open. */
+export interface AccessWanted {
+  mode: SandboxMode;
+  policy: ApprovalPolicy;
+  writableRoots?: string[];
 }
 
 /** A checked change of sandbox mode or approval policy, its sandbox open (`SessionSandbox.check`). */
@@ -73,6 +83,8 @@ export interface AccessChange {
   policy: ApprovalPolicy;
   networkAllowed: boolean;
   sandbox: CommandSandbox;
+  /** The writable roots it was opened with, when they change. */
+  writableRoots?: string[];
 }
 
 /** Options of `openSessionSandbox()`. */
@@ -104,12 +116,12 @@ export async function openSessionSandbox(
   const roots = writableRootsOf(values, opts.cwd);
   const scratchRoot = join(opts.home, "run");
   const leftovers = await prepareScratchRoot(scratchRoot);
-  const open = (mode: SandboxMode, policy: ApprovalPolicy) =>
+  const open = (mode: SandboxMode, policy: ApprovalPolicy, writableRoots = roots) =>
     openCommandSandbox({
       // The bubblewrap program to use instead of the system's (a test makes it missing this way).
       ...(opts.env.OPENINTERPRETER_BWRAP ? { bwrap: opts.env.OPENINTERPRETER_BWRAP } : {}),
       mode,
-      writableRoots: roots,
+      writableRoots,
       networkAccess: networkAllowedBy(values, mode),
       readablePaths: [scratchRoot],
       retryUnsandboxed: policy === "on-failure"
@@ -157,7 +169,11 @@ class SandboxAccess {
       scratch: SessionScratch;
       env: Record<string, string>;
       opts: SessionSandboxOptions;
-      open: (mode: SandboxMode, policy: ApprovalPolicy) => Promise<CommandSandbox>;
+      open: (
+        mode: SandboxMode,
+        policy: ApprovalPolicy,
+        writableRoots?: string[],
+      ) => Promise<CommandSandbox>;
     },
   ) {
     // The file tools keep this one object; each call goes to the helper of the mode in use.
@@ -205,8 +221,9 @@ class SandboxAccess {
     });
   }
 
-  async check(next: { mode: SandboxMode; policy: ApprovalPolicy }): Promise<AccessChange> {
-    const sandbox = await this.setup.open(next.mode, next.policy);
+  async check(next: AccessWanted): Promise<AccessChange> {
+    const roots = next.writableRoots;
+    const sandbox = await this.setup.open(next.mode, next.policy, roots ?? this.setup.roots);
     const from = this.#now.sandbox.status;
     const refusal = sandboxRefusal(sandbox.status, next, { ...this.setup.opts, from });
     if (refusal) {
@@ -214,12 +231,13 @@ class SandboxAccess {
       throw refusal;
     }
     const networkAllowed = networkAllowedBy(this.setup.values, next.mode);
-    return { ...next, networkAllowed, sandbox };
+    return { mode: next.mode, policy: next.policy, networkAllowed, sandbox, writableRoots: roots };
   }
 
   async apply(change: AccessChange, opts: { dropGrants: boolean }): Promise<void> {
     const helper = this.#helper;
     this.#retired.push(this.#now.sandbox);
+    if (change.writableRoots) this.setup.roots = change.writableRoots;
     this.use(change, opts.dropGrants);
     await helper[Symbol.asyncDispose]();
   }
@@ -238,7 +256,9 @@ class SandboxAccess {
       get policy() {
         return self.#now.policy;
       },
-      writableRoots: this.setup.roots,
+      get writableRoots() {
+        return self.setup.roots;
+      },
       fs: this.#fs,
       scratch: this.setup.scratch,
       restoreWriter: (root) => self.#restoreWriter(root),

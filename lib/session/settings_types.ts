@@ -50,6 +50,14 @@ export interface SettingsUpdate {
   sandboxMode?: SandboxMode;
   approvalPolicy?: ApprovalPolicy;
   planMode?: boolean;
+  /**
+   * The working directory, absolute and existing (the worktree tools switch it). With it alone
+   * the writable roots become it and `sandbox_workspace_write.writable_roots`; a change of these
+   * two applies at once, even while a turn runs (a tool of that turn asks for it).
+   */
+  cwd?: string;
+  /** Where commands may write under workspace-write, the working directory first. */
+  writableRoots?: string[];
 }
 
 /** What `Session.configure()` may be told besides the update. */

@@ -9,7 +9,9 @@ import { sessionToolHooks } from "../hooks/session_chain.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import { takesImages } from "../providers/image_gate.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
-import type { TurnContext } from "../tools/types.ts";
+import type { TurnContext, WorktreeControl } from "../tools/types.ts";
+import { configureSession } from "./configure.ts";
+import { worktreeControl } from "./worktree_control.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import type { SessionParts } from "./session_parts.ts";
 import { makeSubagentRunner } from "./subagent.ts";
@@ -40,6 +42,20 @@ export function sourcePlacementOf(t: TurnSetup): SourcePlacement {
   return { deferAboveTokens: values.mcp_defer_tokens ?? DEFAULT_MCP_DEFER_TOKENS };
 }
 
+/**
+ * The session's worktree control (worktree_control.ts). Its switch goes through
+ * `configureSession()` itself: `Session.configure()` waits for the turn, and this runs in one.
+ */
+function sessionWorktrees(t: TurnSetup): WorktreeControl {
+  const { agent, resources } = t.parts.live;
+  return worktreeControl({
+    resources,
+    settings: () => ({ cwd: t.parts.config.cwd, writableRoots: agent.sandbox.writableRoots }),
+    configure: (update) => configureSession({ parts: t.parts, plan: t.plan }, update),
+    git: { env: agent.sandbox.env, home: agent.config.home },
+  });
+}
+
 /** What the tools of one turn work with. */
 export function turnContextOf(
   t: TurnSetup,
@@ -51,12 +67,17 @@ export function turnContextOf(
   const { sandbox, config } = agent;
   const { harness, toolState } = p.state;
   const ctx: TurnContext = {
-    cwd: p.config.cwd,
+    // Read at each call: a worktree tool may move the session during the turn.
+    get cwd() {
+      return p.config.cwd;
+    },
     env: sandbox.env,
     state: toolState,
     resources,
     signal,
-    sandbox: t.plan.sandbox(sandbox.sandbox),
+    get sandbox() {
+      return t.plan.sandbox(sandbox.sandbox);
+    },
     fs: sandbox.fs,
     scratch: sandbox.scratch,
     networkAllowed: sandbox.networkAllowed,
@@ -69,6 +90,7 @@ export function turnContextOf(
     askUser: relay.askUser(),
     // A plan needs someone to approve it.
     planMode: p.io.askUser ? t.plan.control() : undefined,
+    worktrees: sessionWorktrees(t),
   };
   ctx.runSubagent = makeSubagentRunner(ctx, {
     provider: p.live.provider,

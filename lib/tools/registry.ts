@@ -24,6 +24,7 @@ import { mcpListResources, mcpReadResource } from "./mcp_resources.ts";
 import { clockSleep, codeExec, codeWait } from "./code_mode_tools.ts";
 import { topicUpdate } from "./topic_update.ts";
 import { shellMonitor } from "./shell_monitor.ts";
+import { worktreeEnter, worktreeExit } from "./worktree_tools.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -62,6 +63,8 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   clockSleep as Capability,
   topicUpdate as Capability,
   shellMonitor as Capability,
+  worktreeEnter as Capability,
+  worktreeExit as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

@@ -45,5 +45,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "topic.update",
     "user.ask",
     "web.fetch",
+    "worktree.enter",
+    "worktree.exit",
   ]);
 });

@@ -111,6 +111,8 @@ export interface TurnContext {
    * (exec), so that the model carries on without one.
    */
   planMode?: PlanModeControl;
+  /** The session's git worktree (`worktree.enter`, `worktree.exit`); absent where none can be. */
+  worktrees?: WorktreeControl;
 }
 
 /** The tools code-mode source may call, by wire name (`TurnContext.nestedTools`). */
@@ -122,6 +124,29 @@ export interface NestedTools {
     args: unknown,
     meta: { callId: string; signal: AbortSignal },
   ): Promise<{ value: unknown; isError: boolean }>;
+}
+
+/** A worktree the session works in (`WorktreeControl`). */
+export interface WorktreeInfo {
+  name: string;
+  path: string;
+  branch: string;
+}
+
+/**
+ * Moves the session into a git worktree and back (lib/session/worktree_control.ts): its working
+ * directory and writable roots follow through `configure()`.
+ */
+export interface WorktreeControl {
+  /** Creates worktree `name` (or a named one), or enters the existing one at `path`. */
+  enter(req: { name?: string; path?: string }): Promise<WorktreeInfo & { created: boolean }>;
+  /**
+   * Goes back to the first working directory; `remove` deletes the worktree and its branch,
+   * refused while it has changes unless `discardChanges`.
+   */
+  exit(req: { name?: string; action: "keep" | "remove"; discardChanges?: boolean }): Promise<
+    WorktreeInfo & { originalCwd: string; discardedFiles: number; discardedCommits: number }
+  >;
 }
 
 /** What plan-mode tools can do to the session's plan mode. */
