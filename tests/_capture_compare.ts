@@ -19,6 +19,11 @@ export interface CaptureRow {
   changesAllowed?: boolean;
   /** Differences explained in the harness.toml, as `tool.path: what` lines of `schemaDiff`. */
   allowed?: string[];
+  /**
+   * Compared in Codex's code mode: the tools sent in the `additional_tools` item, named
+   * `namespace.name` as the capture names them (nested tools are not sent).
+   */
+  codeMode?: boolean;
 }
 
 /**
@@ -27,10 +32,20 @@ export interface CaptureRow {
  */
 export const CAPTURE_TABLE: ReadonlyArray<CaptureRow> = [
   { capture: "claude.tools.json", harness: "claude-code" },
-  { capture: "qwen.yolo.tools.json", harness: "qwen-code" },
+  {
+    capture: "qwen.yolo.tools.json",
+    harness: "qwen-code",
+    // Qwen Code sends get_goal and list_agents with no schema at all; a declaration here always
+    // has one (harness.toml).
+    allowed: [
+      'get_goal.(root): type is "object", capture has (none)',
+      'list_agents.(root): type is "object", capture has (none)',
+    ],
+  },
   { capture: "opencode.tools.json", harness: "opencode" },
   { capture: "pi.openai.tools.json", harness: "pi" },
   { capture: "codex.gpt5codex.tools.json", harness: "native" },
+  { capture: "codex.tools.json", harness: "native", codeMode: true },
   {
     capture: "gemini.yolo.tools.json",
     harness: "gemini-cli",

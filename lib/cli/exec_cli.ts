@@ -25,6 +25,7 @@ export function addExecFlags(cmd: Command): Command {
     .option("-o, --output-last-message <file>", "also write the final answer to FILE")
     .option("--trajectory <file>", "write the run as an ATIF trajectory (Harbor) to FILE")
     .option("--ephemeral", "save no session file")
+    .option("--wait-wakeups", "wait for the wake-ups the model schedules and run their prompts")
     .addOption(new Option("--thread-source <source>", "accepted for the Codex SDK").hideHelp())
     .addOption(
       new Option("--cyber-access-program <program>", "accepted for the Codex SDK").hideHelp(),

@@ -54,6 +54,8 @@ export interface ExecFlags extends SharedFlags {
   outputLastMessage?: string;
   /** `--trajectory FILE`: the run as an ATIF trajectory. */
   trajectory?: string;
+  /** `--wait-wakeups`: run the wake-ups the model schedules before exec ends. */
+  waitWakeups?: boolean;
   /** Sent by newer Codex SDKs; accepted and ignored. */
   threadSource?: string;
   /** Sent by newer Codex SDKs; accepted and ignored. */

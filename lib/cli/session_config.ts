@@ -162,5 +162,6 @@ function execOptionsOf(flags: ExecFlags): ExecOptions {
       : {}),
     ...(flags.trajectory !== undefined ? { trajectory: flags.trajectory } : {}),
     ...(flags.review ? { review: flags.review } : {}),
+    ...(flags.waitWakeups ? { waitWakeups: true } : {}),
   };
 }

@@ -5,6 +5,7 @@
  */
 
 import type { AgentRunOutput } from "../tools/agent_task.ts";
+import type { AgentPoolOutput } from "../tools/agent_pool_tools.ts";
 import type { ApplyPatchOutput } from "../tools/apply_patch.ts";
 import type { UserAskOutput } from "../tools/ask_user.ts";
 import type { FsEditOutput } from "../tools/fs_edit.ts";
@@ -28,6 +29,7 @@ import type {
 } from "../tools/shell_background.ts";
 import type { JobInfo } from "../tools/shell_jobs.ts";
 import { WORKTREE_MONITOR_SAMPLES } from "./_sample_outputs_worktree.ts";
+import { SESSION_RUN_SAMPLES, SESSION_SAMPLE_OUTPUTS } from "./_sample_outputs_sessions.ts";
 import type { ShellRunOutput } from "../tools/shell_run.ts";
 import type { SkillListOutput, SkillLoadOutput } from "../tools/skills.ts";
 import type { StrReplaceEditorOutput } from "../tools/str_replace_editor.ts";
@@ -36,9 +38,10 @@ import type { TodoListOutput } from "../tools/todo_write.ts";
 import type { ToolSearchOutput } from "../tools/tool_search.ts";
 import type { PlanEnterOutput, PlanExitOutput } from "../tools/plan_mode_tools.ts";
 import type { UpdatePlanOutput } from "../tools/update_plan.ts";
-import type { WebFetchOutput } from "../tools/web_fetch.ts";
+import { SEARCH_SAMPLES } from "./_sample_outputs_search.ts";
 import type { CellOutput, ClockSleepOutput } from "../tools/code_mode_tools.ts";
 import type { TopicUpdateOutput } from "../tools/topic_update.ts";
+import { GOAL_SAMPLE_OUTPUTS } from "./_sample_outputs_goals.ts";
 
 const JOB: JobInfo = {
   id: "bash_1",
@@ -86,6 +89,7 @@ const TODOS: TodoListOutput["todos"] = [
  * Optional fields are spelled out, so that each output's whole shape is here.
  */
 export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
+  ...GOAL_SAMPLE_OUTPUTS,
   ...IMAGE_SAMPLE_OUTPUTS,
   "code.exec": [CELL_DONE, CELL_RUNNING],
   "code.wait": [CELL_DONE, CELL_RUNNING],
@@ -109,7 +113,9 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       timeoutMs: 120000,
       truncated: false,
     } satisfies ShellRunOutput,
+    ...SESSION_RUN_SAMPLES,
   ],
+  ...SESSION_SAMPLE_OUTPUTS,
   "fs.apply_patch": [
     {
       changes: [
@@ -218,19 +224,7 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
   ],
   "todo.write": [todoSample()],
   "todo.read": [todoSample()],
-  "web.fetch": [
-    {
-      url: "https://example.com/",
-      finalUrl: "https://example.com/",
-      status: 200,
-      contentType: "text/html",
-      format: "markdown",
-      content: "# Example Domain",
-      bytes: 1256,
-      truncated: false,
-      prompt: "What is this page?",
-    } satisfies WebFetchOutput,
-  ],
+  ...SEARCH_SAMPLES,
   "skill.list": [
     {
       skills: [{
@@ -260,8 +254,18 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       subagentType: "general-purpose",
       toolCalls: 3,
       status: "completed",
+      agentId: "",
+    } satisfies AgentRunOutput,
+    {
+      finalText: "",
+      description: "find the bug",
+      subagentType: "general-purpose",
+      toolCalls: 0,
+      status: "running",
+      agentId: "agent-1a2b3c4d",
     } satisfies AgentRunOutput,
   ],
+  ...agentPoolSamples(),
   "fs.list": [
     {
       root: "/work/app",
@@ -363,4 +367,19 @@ function todoSample(): TodoListOutput {
     json: JSON.stringify(TODOS),
     checklist: "[x] Fix the failing test\n[~] Run the suite",
   };
+}
+
+/** The same sample answer for every persistent sub-agent capability. */
+function agentPoolSamples(): Record<string, AgentPoolOutput[]> {
+  const sample: AgentPoolOutput = {
+    agentId: "agent-1a2b3c4d",
+    name: "find-bug",
+    status: "completed",
+    finalText: "The bug is in src/a.ts line 2.",
+    timedOut: false,
+    text: "agent_id: agent-1a2b3c4d\nname: find-bug\ntype: general-purpose\nstatus: completed",
+    json: '{"agent_id":"agent-1a2b3c4d"}',
+  };
+  const ids = ["spawn", "send", "interrupt", "wait", "close", "resume", "list"];
+  return Object.fromEntries(ids.map((id) => [`agent.${id}`, [sample]]));
 }

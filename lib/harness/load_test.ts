@@ -16,10 +16,16 @@ Deno.test("loadHarness() loads the native harness with its tools, MCP ones only 
     h.tools.map((t) => [t.declaration.name, t.capability, t.when]),
     [
       ["exec_command", "shell.run", undefined],
+      ["write_stdin", "shell.write_stdin", undefined],
       ["apply_patch", "fs.apply_patch", undefined],
       ["update_plan", "plan.update", undefined],
+      ["request_user_input", "user.ask", undefined],
+      ["view_image", "image.view", undefined],
       ["list_mcp_resources", "mcp.list_resources", "mcp_servers"],
       ["read_mcp_resource", "mcp.read_resource", "mcp_servers"],
+      ["create_goal", "goal.create", undefined],
+      ["get_goal", "goal.get", undefined],
+      ["update_goal", "goal.update", undefined],
     ],
   );
   assert.match(h.systemPrompt, /exec_command/);
@@ -30,7 +36,7 @@ Deno.test("loadHarness() loads the native harness with its tools, MCP ones only 
     "user_item",
     "user_item",
   ]);
-  assert.equal(h.tools[1].args.input, "patch");
+  assert.equal(h.tools.find((t) => t.capability === "fs.apply_patch")?.args.input, "patch");
 });
 
 Deno.test("loadHarness() prefers the user folder and lists ids of both", async () => {

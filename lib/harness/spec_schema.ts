@@ -103,10 +103,12 @@ export const harnessSpecSchema = z.strictObject({
    * result once `after_calls` tool calls have passed without a todo update while items are open;
    * `loop` text once the model has made the same failing call `loop_guard.repeats` times in a
    * row (`{tool}` and `{repeats}` are filled in), or, with `shape`, once it loops another way
-   * (see `LOOP_SHAPES`). (Context at the start of a session is a `[[context]]` entry.)
+   * (see `LOOP_SHAPES`); `goal_budget` text when the goal has used 80% of its budget and again
+   * when it is spent (`{objective}`, `{used}`, `{budget}`, `{remaining}` are filled in). (Context
+   * at the start of a session is a `[[context]]` entry.)
    */
   reminders: z.array(z.strictObject({
-    when: z.enum(["todo_stale", "loop"]),
+    when: z.enum(["todo_stale", "loop", "goal_budget"]),
     /** `loop` only: the kind of loop the text answers; default `failing_call`. */
     shape: z.enum(LOOP_SHAPES).optional(),
     after_calls: z.int().min(1).optional(),

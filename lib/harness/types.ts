@@ -70,7 +70,8 @@ export interface ToolRoute {
  */
 export type Reminder =
   | { when: "todo_stale"; afterCalls: number; text: string }
-  | { when: "loop"; shape: LoopShape; text: string };
+  | { when: "loop"; shape: LoopShape; text: string }
+  | { when: "goal_budget"; text: string };
 
 /** What a harness tells a model about itself when the model id matches one of `match`. */
 export interface ModelFacts {

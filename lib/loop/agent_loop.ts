@@ -182,7 +182,8 @@ async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn
     warn: deps.warn,
   });
   const { state } = deps.ctx;
-  const hooks = new ToolHookChain(deps.toolHooks({ harness: tools.harness, state }));
+  const { tokensUsed } = deps.ctx;
+  const hooks = new ToolHookChain(deps.toolHooks({ harness: tools.harness, state, tokensUsed }));
   const catalog = toolCatalog(tools.harness, state, {
     resolve: tools.resolve,
     guard: (call, resolved) =>

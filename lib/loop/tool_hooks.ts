@@ -134,6 +134,8 @@ export interface ToolHook {
 export interface HookTurn {
   harness: Harness;
   state: Map<string, unknown>;
+  /** The session's tokens so far, for a goal's budget (`TurnContext.tokensUsed`). */
+  tokensUsed?: () => number;
 }
 
 /** Makes the links of one turn (a sub-agent's turn gets its own), in the order they run. */

@@ -5,6 +5,8 @@
 import { surfaceNote } from "../harness/lean.ts";
 import type { Harness } from "../harness/types.ts";
 import { contextTokens } from "./compaction.ts";
+import { currentGoal, goalOutput } from "../tools/goals.ts";
+import { sessionTimers, type Timer, timerLine } from "../tools/schedule.ts";
 import { type CostMeter, modelPrice } from "./cost.ts";
 import type { SessionParts } from "./session_parts.ts";
 import type { SessionInfo, SessionStatus } from "./types.ts";
@@ -45,7 +47,24 @@ export function sessionStatusOf(parts: SessionParts, cost: CostMeter): SessionSt
     cost: cost.usd,
     reasoningEffort: loop.reasoningEffort,
     textProtocol: parts.state.harness.protocol !== undefined,
+    ...goalAndTimers(parts.state.toolState),
   };
+}
+
+function goalAndTimers(state: Map<string, unknown>): Pick<SessionStatus, "goal" | "timers"> {
+  const g = currentGoal(state);
+  const out = g && goalOutput(g, "");
+  const goal = out &&
+    { objective: out.objective, status: out.status, used: out.used, budget: out.budget };
+  const timers = sessionTimers(state).map((t) => timerLine(t));
+  return { ...(goal ? { goal } : {}), ...(timers.length ? { timers } : {}) };
+}
+
+/** The session's timers; with "due", those due now, taken out (`takeDueTimers`). */
+export async function sessionTimersOf(parts: SessionParts, take?: "due"): Promise<Timer[]> {
+  const state = parts.state.toolState;
+  if (take !== "due" || sessionTimers(state).length === 0) return sessionTimers(state);
+  return (await import("../tools/schedule_run.ts")).takeDueTimers(state);
 }
 
 /** `{ surface }` for a harness presented lean (or full although lean was asked); else `{}`. */

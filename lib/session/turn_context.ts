@@ -12,9 +12,19 @@ import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { TurnContext, WorktreeControl } from "../tools/types.ts";
 import { configureSession } from "./configure.ts";
 import { worktreeControl } from "./worktree_control.ts";
+import { webSearchBackendOf } from "../tools/_search_backends.ts";
+import { artifactStore } from "./artifact_store.ts";
 import type { PlanMode } from "./plan_mode.ts";
+import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionParts } from "./session_parts.ts";
-import { makeSubagentRunner } from "./subagent.ts";
+import type { Resources } from "../tools/resources.ts";
+import { AGENT_POOL, AgentPool, type AgentPoolDriver } from "./agent_pool.ts";
+import {
+  makeSubagentRunner,
+  makeSubagentStep,
+  type SubagentOptions,
+  subagentState,
+} from "./subagent.ts";
 
 /** The parts of a session a turn's tools are set up from. */
 export interface TurnSetup {
@@ -82,7 +92,10 @@ export function turnContextOf(
     scratch: sandbox.scratch,
     networkAllowed: sandbox.networkAllowed,
     takesImages: takesImages(p.catalog, p.live.provider.settings, p.state.loop.model),
+    tokensUsed: () => p.state.loop.usage.inputTokens + p.state.loop.usage.outputTokens,
     webFetch: { allowedHosts: config.values.web_fetch?.allowed_hosts ?? [] },
+    webSearch: webSearchBackendOf(config.values.web_search_backend, p.env),
+    artifacts: artifactStore(config.home, p.live.recorder.id),
     home: config.home,
     mcp: p.live.mcp,
     isHeldBack: agent.workspace.isHeldBack,
@@ -92,7 +105,7 @@ export function turnContextOf(
     planMode: p.io.askUser ? t.plan.control() : undefined,
     worktrees: sessionWorktrees(t),
   };
-  ctx.runSubagent = makeSubagentRunner(ctx, {
+  const subagents: SubagentOptions = {
     provider: p.live.provider,
     harness,
     parent: p.state.loop,
@@ -102,6 +115,31 @@ export function turnContextOf(
     emit: (event, label, callId) =>
       p.io.onEvent({ type: "subagent", parentCallId: callId ?? t.currentCall(), label, event }),
     hooks: p.hooks.subagentHooks(),
+  };
+  ctx.runSubagent = makeSubagentRunner(ctx, subagents);
+  ctx.agents = agentPoolOf(resources, p.hooks, {
+    step: makeSubagentStep(ctx, subagents),
+    open: async (agent, prompt) => {
+      const context = await subagents.hooks?.started(agent, signal) ?? [];
+      return subagentState(subagents.parent, context, prompt);
+    },
   });
   return ctx;
+}
+
+/** The session's pool of persistent sub-agents, made on first use; each turn drives it anew. */
+function agentPoolOf(
+  resources: Resources,
+  hooks: SessionHooks,
+  driver: AgentPoolDriver,
+): AgentPool {
+  const existing = resources.get(AGENT_POOL);
+  if (existing) {
+    existing.drive(driver);
+    return existing;
+  }
+  const pool = new AgentPool(driver);
+  resources.set(AGENT_POOL, pool);
+  hooks.agentNotices = (signal) => pool.settle(signal);
+  return pool;
 }

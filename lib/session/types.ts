@@ -2,6 +2,7 @@
  * The session's public types: what a front end gives `openSession()`, what it gets back, and
  * the events it is told. (lib/session/open.ts opens sessions and re-exports these.)
  */
+import type { Timer } from "../tools/schedule.ts";
 import type {
   ApprovalAnswer,
   ApprovalAsk,
@@ -202,6 +203,10 @@ export interface SessionStatus extends SessionInfo {
    */
   cost?: number;
   reasoningEffort?: string;
+  /** The session's goal (used and budget as "1200 tokens", budget "" without one); absent without. */
+  goal?: { objective: string; status: string; used: string; budget: string };
+  /** One line per pending wake-up or cron job. */
+  timers?: string[];
 }
 
 /** What the front end supplies. */
@@ -325,6 +330,11 @@ export interface Session extends AsyncDisposable {
   harnesses(): Promise<Array<{ id: string; label: string; automatic: boolean; current: boolean }>>;
   /** Background jobs of this session. */
   jobs(): JobInfo[];
+  /**
+   * The session's timers (wake-ups, cron jobs), soonest first; with "due", those due now are
+   * taken out (one-shot ones removed, recurring ones moved to their next time) and returned.
+   */
+  timers?(take?: "due"): Promise<Timer[]>;
   stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }>;
   /** The working tree against HEAD, untracked files included, as a plain unified diff. */
   diff(): Promise<string>;

@@ -5,6 +5,7 @@ import { fsGlob } from "./fs_glob.ts";
 import { fsGrep } from "./fs_grep.ts";
 import { fsRead } from "./fs_read.ts";
 import { imageView } from "./image_view.ts";
+import { imageZoom } from "./image_zoom.ts";
 import { fsWrite } from "./fs_write.ts";
 import { shellRun } from "./shell_run.ts";
 import { strReplaceEditor } from "./str_replace_editor.ts";
@@ -13,8 +14,20 @@ import { toolCall, toolSearch } from "./tool_search.ts";
 import { updatePlan } from "./update_plan.ts";
 import { todoRead, todoWrite } from "./todo_write.ts";
 import { webFetch } from "./web_fetch.ts";
+import { webSearch } from "./web_search.ts";
+import { reportFindings } from "./report_findings.ts";
+import { recordArtifact } from "./record_artifact.ts";
 import { skillList, skillLoad } from "./skills.ts";
 import { agentRun } from "./agent_task.ts";
+import {
+  agentClose,
+  agentInterrupt,
+  agentList,
+  agentResume,
+  agentSend,
+  agentSpawn,
+  agentWait,
+} from "./agent_pool_tools.ts";
 import { fsList } from "./fs_list.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
 import { userAsk } from "./ask_user.ts";
@@ -25,6 +38,14 @@ import { clockSleep, codeExec, codeWait } from "./code_mode_tools.ts";
 import { topicUpdate } from "./topic_update.ts";
 import { shellMonitor } from "./shell_monitor.ts";
 import { worktreeEnter, worktreeExit } from "./worktree_tools.ts";
+import { goalCreate, goalGet, goalSetBudget, goalUpdate } from "./goals.ts";
+import {
+  scheduleCronCreate,
+  scheduleCronDelete,
+  scheduleCronList,
+  scheduleWakeup,
+} from "./schedule.ts";
+import { shellWriteStdin } from "./write_stdin.ts";
 
 /** Every capability a harness can map tools onto. */
 export const CAPABILITIES: readonly Capability[] = Object.freeze([
@@ -35,6 +56,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   toolCall as Capability,
   fsRead as Capability,
   imageView as Capability,
+  imageZoom as Capability,
   fsWrite as Capability,
   fsEdit as Capability,
   fsGlob as Capability,
@@ -44,9 +66,19 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   todoWrite as Capability,
   todoRead as Capability,
   webFetch as Capability,
+  webSearch as Capability,
+  reportFindings as Capability,
+  recordArtifact as Capability,
   skillList as Capability,
   skillLoad as Capability,
   agentRun as Capability,
+  agentSpawn as Capability,
+  agentSend as Capability,
+  agentInterrupt as Capability,
+  agentWait as Capability,
+  agentClose as Capability,
+  agentResume as Capability,
+  agentList as Capability,
   fsList as Capability,
   shellStart as Capability,
   shellOutput as Capability,
@@ -62,9 +94,18 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   codeWait as Capability,
   clockSleep as Capability,
   topicUpdate as Capability,
-  shellMonitor as Capability,
   worktreeEnter as Capability,
   worktreeExit as Capability,
+  goalCreate as Capability,
+  goalGet as Capability,
+  goalUpdate as Capability,
+  goalSetBudget as Capability,
+  scheduleWakeup as Capability,
+  scheduleCronCreate as Capability,
+  scheduleCronDelete as Capability,
+  scheduleCronList as Capability,
+  shellMonitor as Capability,
+  shellWriteStdin as Capability,
 ]);
 
 /** The capability with this id, or undefined. */

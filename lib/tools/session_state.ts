@@ -19,6 +19,8 @@ import {
 import { READ_RECORDS_KEY, readRecordSchema } from "./_read_records.ts";
 import { TODO_STATE_KEY, todoItemSchema } from "./todo_write.ts";
 import { PLAN_STATE_KEY, planStep } from "./update_plan.ts";
+import { GOAL_STATE_KEY, goalSchema } from "./goals.ts";
+import { TIMERS_STATE_KEY, timerSchema } from "./schedule.ts";
 
 /** The snapshot version this build writes, and the newest it restores. */
 export const TOOL_STATE_VERSION = 1;
@@ -57,6 +59,8 @@ const STATE_KEYS: Record<string, StateKey> = {
   [TODO_STATE_KEY]: { schema: z.array(todoItemSchema) },
   [PLAN_STATE_KEY]: { schema: z.array(planStep) },
   [LOADED_TOOLS_KEY]: { schema: z.array(z.string()) },
+  [GOAL_STATE_KEY]: { schema: goalSchema },
+  [TIMERS_STATE_KEY]: { schema: z.array(timerSchema) },
   [TODO_WATCH_KEY]: {
     schema: z.object({ callsSince: z.number().int().min(0), lastList: z.string() }),
   },

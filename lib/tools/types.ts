@@ -3,12 +3,14 @@
  * A leaf of lib/tools (it imports only types, and nothing here imports it back), so that the
  * capabilities, the context and the loop can share them without an import cycle.
  */
+import type { ImageResult } from "./image_types.ts";
 import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 import type { FileSystem } from "../../sandbox/file_system.ts";
 import type { ScratchSpace } from "../../sandbox/scratch_space.ts";
 import type { McpHub } from "./mcp_hub.ts";
 import type { Resources } from "./resources.ts";
 import type { WebFetchNet } from "./_fetch_guard.ts";
+import type { WebSearchBackend } from "./_search_backends.ts";
 
 /** Output a running call reports before it ends (`ToolContext.progress`). */
 export interface ToolProgress {
@@ -54,12 +56,18 @@ export interface TurnContext {
   resources?: Resources;
   /** The deferred tools, for `tools.search` and `tools.call`; the loop sets it for each turn. */
   toolCatalog?: ToolCatalog;
+  /** The session's tokens so far (input and output), for a goal's budget; absent in some tests. */
+  tokensUsed?: () => number;
   /** False when the session's model takes no images: image files read as a one-line note. */
   takesImages?: boolean;
   /** Whether the sandbox policy allows network access; absent means it does not. */
   networkAllowed?: boolean;
   /** Hosts web fetch may reach on this machine or private networks (`web_fetch.allowed_hosts`). */
   webFetch?: WebFetchNet;
+  /** Where web search sends queries (`[web_search_backend]`); absent when none is configured. */
+  webSearch?: WebSearchBackend;
+  /** The session's artifact folder (`artifact.record`); absent where there is none. */
+  artifacts?: ArtifactStore;
   /** The interpreter home (`OPENINTERPRETER_HOME`, default `~/.openinterpreter`). */
   home?: string;
   /** The session's MCP servers, for the resource tools; absent means none. */
@@ -86,6 +94,11 @@ export interface TurnContext {
       progress?: (chunk: ToolProgress) => void;
     },
   ) => Promise<{ finalText: string; toolCalls: number; status: string }>;
+  /**
+   * The session's persistent sub-agents (spawn, send, wait, close, resume, list); absent where
+   * sub-agents are unavailable, including inside a sub-agent.
+   */
+  agents?: AgentPool;
   /**
    * Code mode: runs one of the harness's nested tools for `exec` source, through the same hooks
    * and approvals as a direct call (lib/loop/nested_tools.ts); absent outside code mode.
@@ -191,8 +204,8 @@ export interface ToolCatalog {
   list(): CatalogEntry[];
   /** Sends the named tools with every later request; returns the names the harness has. */
   load(names: string[]): string[];
-  /** Runs tool `name` with wire arguments `args` and returns its result text. */
-  call(name: string, args: unknown, ctx: ToolContext): Promise<string>;
+  /** Runs tool `name` with wire arguments `args`: its result text, or its picture as it is. */
+  call(name: string, args: unknown, ctx: ToolContext): Promise<string | ImageResult>;
 }
 
 /** A question as the UI receives it, spellings normalised. */
@@ -224,3 +237,78 @@ export type AskUser = (
   meta: { callId: string },
   signal: AbortSignal,
 ) => Promise<UserAnswers>;
+
+/** What the model sees of one persistent sub-agent. */
+export interface AgentInfo {
+  id: string;
+  /** The name or description it was given (the id when none). */
+  name: string;
+  agentType: string;
+  /** `running`, `completed` (idle, waiting for input), `failed`, `interrupted` or `closed`. */
+  status: string;
+  /** Its last final answer, or why it failed; empty while it has none. */
+  lastText: string;
+  /** Messages waiting for its current step to end. */
+  pending: number;
+}
+
+/** The session's persistent sub-agents (`lib/session/agent_pool.ts`). */
+export interface AgentPool {
+  /** Starts a sub-agent on `prompt` in the background; `callId` tags its events. */
+  spawn(req: {
+    prompt: string;
+    name?: string;
+    agentType?: string;
+    callId?: string;
+  }): Promise<AgentInfo>;
+  /** Queues a message; `interrupt` ends its current step first. Refuses a closed agent. */
+  send(target: string, message: string, opts?: { interrupt?: boolean }): AgentInfo;
+  /** Ends its current step without closing it. */
+  interrupt(target: string): AgentInfo;
+  /**
+   * Waits until one of `targets` (every open agent when empty) is not running, or `timeoutMs`
+   * passes; returns those agents and whether the wait timed out.
+   */
+  wait(
+    targets: string[],
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<{ timedOut: boolean; agents: AgentInfo[] }>;
+  /** Ends its step and closes it; returns what it was before. */
+  close(target: string): Promise<AgentInfo>;
+  /** Opens a closed agent again, its conversation kept. */
+  resume(target: string): AgentInfo;
+  list(): AgentInfo[];
+}
+
+/** One recorded artifact, as the store keeps it (`<folder>/artifacts.jsonl`). */
+export interface ArtifactEntry {
+  title: string;
+  kind: string;
+  description?: string;
+  /** The saved copy, absolute, for a file. */
+  path?: string;
+  /** The workspace file it was copied from. */
+  source?: string;
+  url?: string;
+  mimeType?: string;
+  bytes?: number;
+  metadata?: Record<string, string | number | boolean | null>;
+  recordedAt: string;
+}
+
+/**
+ * The session's artifact folder (`ToolContext.artifacts`, lib/session/artifact_store.ts): files
+ * and links the model recorded for the user, listed at the end of `exec`.
+ */
+export interface ArtifactStore {
+  /** Absolute path of the folder. */
+  readonly folder: string;
+  /** Copies `file` into the folder under a free name; returns the entry as recorded. */
+  saveFile(
+    entry: Omit<ArtifactEntry, "path" | "source">,
+    file: { source: string; bytes: Uint8Array },
+  ): Promise<ArtifactEntry>;
+  /** Records a link. */
+  saveLink(entry: ArtifactEntry): Promise<ArtifactEntry>;
+}

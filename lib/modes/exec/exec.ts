@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import type { ExecOptions } from "./exec_options.ts";
 import { imagePaths, readImages } from "./exec_images.ts";
 import { outputPlaceFor } from "../../session/run_outputs.ts";
@@ -12,7 +13,9 @@ import {
   withInterrupt,
 } from "./exec_turn.ts";
 import { ttyApprover } from "./approve_tty.ts";
+import { terminalText } from "../../approval/visible.ts";
 import { writeExecTrajectory } from "./exec_trajectory.ts";
+import { recordedArtifactLines } from "../../session/artifact_store.ts";
 import { countEvent, emptyRunCounts } from "../../trajectory/run_counts.ts";
 import {
   openSession,
@@ -62,11 +65,14 @@ export async function runExec(
     },
     { env },
   );
-  const { value: outcome, stoppedBy } = await withInterrupt((signal) => {
+  const { value: outcome, stoppedBy } = await withInterrupt(async (signal) => {
     json?.threadStarted(session.id);
     json?.turnStarted();
     const input = [...images, { type: "text" as const, text: prompt }];
-    return session.prompt(input, signal, { outputSchema: schema });
+    const first = await session.prompt(input, signal, { outputSchema: schema });
+    if (!options.waitWakeups) return first;
+    const { runWakeups } = await import("./exec_wakeups.ts");
+    return await runWakeups(session, first, signal, json);
   }).catch(async (error) => {
     if (options.trajectory) {
       await writeExecTrajectory(options.trajectory, session, { error, counts }, env);
@@ -76,6 +82,13 @@ export async function runExec(
   if (options.trajectory) {
     await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy, counts }, env);
   }
+  if (session.status().timers?.length) {
+    const { pendingTimerLines } = await import("./exec_wakeups.ts");
+    for (const line of pendingTimerLines(session, options.waitWakeups === true)) {
+      console.error(terminalText(line));
+    }
+  }
+  for (const line of await recordedArtifactLines(session)) console.error(terminalText(line));
   const { outputLastMessage } = options;
   return await finishExec(outcome, {
     json,

@@ -12,6 +12,11 @@ export interface ExecOptions {
   outputLastMessage?: string;
   /** Write the run as an ATIF trajectory (Harbor's format) to this file at its end. */
   trajectory?: string;
+  /**
+   * `--wait-wakeups`: wait for the one-shot wake-ups the model schedules and run their prompts
+   * before ending; without it the pending timers are listed at the end.
+   */
+  waitWakeups?: boolean;
   /** `exec review`: what to review, as given. */
   review?: ReviewArgs;
 }

@@ -11,6 +11,7 @@ import {
   reconfigured,
   type Session,
   type SessionEvent,
+  type SessionStatus,
 } from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import { colorDiff } from "./render.ts";
@@ -214,6 +215,7 @@ function status(_: string, ctx: CommandContext): void {
     ],
     ["tokens", `${s.tokens.input} in (${s.tokens.cached} cached), ${s.tokens.output} out`],
     ["cost", s.cost === undefined ? "unknown: no prices in the model catalog" : formatCost(s.cost)],
+    ...goalRows(s),
   ];
   ctx.print(rows.map(([k, v]) => `${ctx.style.dim(`${k}:`.padEnd(11))} ${v}`));
 }
@@ -302,4 +304,15 @@ async function compact(_: string, ctx: CommandContext): Promise<void> {
 
 function debugConfig(_: string, ctx: CommandContext): void {
   ctx.print(terminalText(ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
+}
+
+/** The `/status` rows of the session's goal and timers (made terminal-safe by the caller). */
+function goalRows(s: SessionStatus): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  if (s.goal) {
+    const budget = s.goal.budget ? ` of ${s.goal.budget}` : "";
+    rows.push(["goal", `${s.goal.status}, ${s.goal.used}${budget}: ${s.goal.objective}`]);
+  }
+  for (const line of s.timers ?? []) rows.push(["timer", line]);
+  return rows;
 }

@@ -10,8 +10,11 @@ import { LoneEscape } from "./_lone_escape.ts";
 
 /** What the REPL reads from. */
 export interface ReplInput {
-  /** The next message, continued lines joined; null at end of input or when the user leaves. */
-  next(prompt: string): Promise<string | null>;
+  /**
+   * The next message, continued lines joined; null at end of input or when the user leaves, and
+   * once `signal` fires (a wake-up is due): what was typed then comes back at the next prompt.
+   */
+  next(prompt: string, signal?: AbortSignal): Promise<string | null>;
   /** A turn is running: Ctrl-C or Esc calls `onInterrupt`; other keys wait for the next prompt. */
   busy(onInterrupt: () => void): void;
   /**
@@ -99,7 +102,7 @@ export function plainInput(opts: { write(text: string): void; showPrompt: boolea
     });
   };
   return {
-    next: (prompt) => continued(read, prompt),
+    next: (prompt, signal) => continued((p) => read(p, signal), prompt),
     busy() {},
     answer: read,
     line: read,
@@ -159,8 +162,8 @@ class TerminalInput implements ReplInput {
     opts.write("\x1b[?2004h");
   }
 
-  next(prompt: string): Promise<string | null> {
-    return continued((p) => this.#readLine(p), prompt).then((text) =>
+  next(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    return continued((p) => this.#readLine(p, signal), prompt).then((text) =>
       text === null ? null : text.replaceAll(PASTED_NEWLINE, "\n")
     );
   }
@@ -295,10 +298,11 @@ class TerminalInput implements ReplInput {
     this.#rl.close();
   }
 
-  #readLine(prompt: string): Promise<string | null> {
-    if (this.#closed) return Promise.resolve(null);
+  #readLine(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    if (this.#closed || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       this.#onLine = resolve;
+      signal?.addEventListener("abort", () => this.#withdrawLine(resolve), { once: true });
       this.#mode = "prompt";
       this.#rl.setPrompt(prompt);
       this.#rl.prompt(true);
@@ -306,6 +310,19 @@ class TerminalInput implements ReplInput {
       this.#typeAhead = [];
       if (ahead) this.#feed.write(ahead);
     });
+  }
+
+  /** Gives up the prompt (a wake-up is due): what was typed waits for the next prompt. */
+  #withdrawLine(resolve: (line: string | null) => void): void {
+    if (this.#onLine !== resolve) return;
+    const rl = this.#rl as unknown as { line: string; cursor: number };
+    if (rl.line) this.#typeAhead.unshift(rl.line);
+    rl.line = "";
+    rl.cursor = 0;
+    this.#opts.write("\r\x1b[K");
+    this.#onLine = undefined;
+    this.#mode = "idle";
+    resolve(null);
   }
 
   #resolveLine(line: string | null): void {

@@ -9,6 +9,9 @@ import { UsageError } from "../../errors.ts";
 import { repeatedCallFailure } from "../term/loop_stop.ts";
 import { makeStyle, type Style } from "../term/style.ts";
 import { sessionStatusLine } from "../term/status_line.ts";
+import type { Timer } from "../../tools/schedule.ts";
+import { dueTimers } from "./wakeups.ts";
+import { wakeupLine } from "../term/wakeup_line.ts";
 import {
   freshOpening,
   type Opening,
@@ -171,8 +174,19 @@ class Repl {
       while (true) {
         const fromArgs = first !== undefined;
         const prompt = this.#session?.planMode ? PLAN_PROMPT : PROMPT;
-        const line = first ?? await Promise.race([this.#p.input.next(prompt), this.#quit.promise]);
+        const idle = new AbortController();
+        const got = first ?? await Promise.race([
+          this.#p.input.next(prompt, idle.signal),
+          this.#quit.promise,
+          dueTimers(this.#session!, idle.signal),
+        ]);
+        idle.abort();
         first = undefined;
+        if (typeof got === "object" && got !== null) {
+          await this.#wake(got.due);
+          continue;
+        }
+        const line = got;
         if (line === null) {
           if (term.interactive) writeOut("\n");
           break;
@@ -200,6 +214,15 @@ class Repl {
       Deno.removeSignalListener("SIGINT", onSignal);
       this.#p.transcript.stopSpinner();
       await this.#session?.[Symbol.asyncDispose]();
+    }
+  }
+
+  /** Runs the prompts of timers that came due while the prompt waited, soonest first. */
+  async #wake(due: Timer[]): Promise<void> {
+    for (const timer of due) {
+      this.#p.transcript.lines([this.#p.style.dim(terminalText(wakeupLine(timer)))]);
+      this.#echo(timer.prompt);
+      await this.#runTurn(timer.prompt);
     }
   }
 

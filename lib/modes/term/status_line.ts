@@ -8,7 +8,7 @@ import type { SessionStatus } from "../../session/open.ts";
 /** What the line is made of: a session's status. */
 export type StatusLineFacts = Pick<
   SessionStatus,
-  "model" | "harness" | "contextUsed" | "contextWindow" | "tokens" | "cost"
+  "model" | "harness" | "contextUsed" | "contextWindow" | "tokens" | "cost" | "goal"
 >;
 
 /** The status line of a session; the cost only when the catalog has the model's prices. */
@@ -20,6 +20,11 @@ export function statusLine(s: StatusLineFacts): string {
     `${formatTokens(s.tokens.input)} in / ${formatTokens(s.tokens.output)} out`,
   ];
   if (s.cost !== undefined) parts.push(formatCost(s.cost));
+  if (s.goal) {
+    parts.push(
+      `goal ${s.goal.status} ${s.goal.used}${s.goal.budget ? ` of ${s.goal.budget}` : ""}`,
+    );
+  }
   return parts.join(" · ");
 }
 

@@ -1,0 +1,130 @@
+/**
+ * The session's timers: wake-ups (Claude `ScheduleWakeup`, Qwen `loop_wakeup`) and cron jobs
+ * (Claude `CronCreate/Delete/List`, Qwen `cron_*`, Kimi `Cron*`). Each timer holds a prompt that
+ * the session sends as a new turn once it is due: the REPL when it is idle, `exec` only with
+ * `--wait-wakeups`. Timers are kept in `ToolContext.state`, so a resumed session has them again.
+ * This module holds what every session loads; the tools' work and the cron arithmetic are in
+ * `schedule_run.ts`, loaded once a timer is used.
+ */
+import * as z from "zod";
+import { defineCapability, type ToolContext } from "./capability.ts";
+
+/** Key of the session's timers in `ToolContext.state` (saved; `session_state.ts`). */
+export const TIMERS_STATE_KEY = "schedule.timers";
+
+/** Longest wake-up delay, as the vendors clamp it. */
+export const MAX_WAKEUP_SECONDS = 3600;
+/** Most timers a session holds at once. */
+export const MAX_TIMERS = 50;
+/** Longest prompt a timer keeps. */
+const MAX_PROMPT_CHARS = 10_000;
+
+/** A stored timer. */
+export const timerSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["wakeup", "cron"]),
+  prompt: z.string(),
+  reason: z.string().optional(),
+  cron: z.string().optional(),
+  recurring: z.boolean(),
+  /** Epoch milliseconds. */
+  dueAt: z.number(),
+});
+export type Timer = z.infer<typeof timerSchema>;
+
+/** Result of every schedule capability. */
+export interface ScheduleOutput {
+  /** The timer created or deleted; "" for a list. */
+  id: string;
+  /** When it fires next, local time ISO-like; "" for a list. */
+  dueAt: string;
+  delaySeconds: number;
+  /** The cron expression, or "" for a wake-up. */
+  cron: string;
+  recurring: boolean;
+  /** Every timer, one record each, records separated by `---` lines ("" when none). */
+  list: string;
+  count: number;
+  /** One sentence on what the call did, in our words. */
+  message: string;
+}
+
+/** The session's timers, soonest first. */
+export function sessionTimers(state: ToolContext["state"]): Timer[] {
+  const timers = state.get(TIMERS_STATE_KEY);
+  return Array.isArray(timers) ? [...timers as Timer[]].sort((a, b) => a.dueAt - b.dueAt) : [];
+}
+
+/** One line per timer for `/status`, the REPL and the end of `exec`. */
+export function timerLine(t: Timer, now = Date.now()): string {
+  const when = t.kind === "cron" ? `cron "${t.cron}"${t.recurring ? "" : " once"}, next` : "at";
+  const inS = Math.max(0, Math.round((t.dueAt - now) / 1000));
+  return `${t.id} ${t.kind} ${when} ${localTime(t.dueAt)} (in ${inS}s): ${firstLine(t.prompt)}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0];
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+export function localTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
+    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+const promptField = z.string().trim().min(1).max(MAX_PROMPT_CHARS);
+
+const runs = () => import("./schedule_run.ts");
+
+const wakeupInput = z.object({
+  delay_seconds: z.number().min(0).optional().describe("Seconds from now; at most 3600"),
+  prompt: promptField.optional().describe("The prompt sent when the wake-up fires"),
+  reason: z.string().optional().describe("One sentence on why this delay, shown to the user"),
+  stop: z.boolean().optional().describe("Cancel the pending wake-ups instead"),
+  noop: z.boolean().optional().describe("Accepted; nothing changed since the last wake-up"),
+});
+
+/** Schedules one prompt after a delay (or, with `stop`, cancels the pending wake-ups). */
+export const scheduleWakeup = defineCapability({
+  id: "schedule.wakeup",
+  input: wakeupInput,
+  mutates: false,
+  run: async (input, ctx): Promise<ScheduleOutput> => (await runs()).wakeup(input, ctx),
+});
+
+const cronInput = z.object({
+  cron: z.string().describe('Five fields in local time: "M H DoM Mon DoW"'),
+  prompt: promptField.describe("The prompt sent at each firing"),
+  recurring: z.boolean().optional().describe("Fire at every match (default) or once"),
+  durable: z.boolean().optional().describe("Accepted; jobs live as long as the session"),
+  session_mode: z.string().optional().describe("Accepted; jobs belong to this session"),
+});
+
+/** Schedules a prompt by a cron expression. */
+export const scheduleCronCreate = defineCapability({
+  id: "schedule.cron_create",
+  input: cronInput,
+  mutates: false,
+  run: async (input, ctx): Promise<ScheduleOutput> => (await runs()).cronCreate(input, ctx),
+});
+
+/** Deletes a timer by id. */
+export const scheduleCronDelete = defineCapability({
+  id: "schedule.cron_delete",
+  input: z.object({ id: z.string().min(1).describe("The id the job was created with") }),
+  mutates: false,
+  run: async (input, ctx): Promise<ScheduleOutput> => (await runs()).cronDelete(input.id, ctx),
+});
+
+/** Lists the session's timers. */
+export const scheduleCronList = defineCapability({
+  id: "schedule.cron_list",
+  input: z.object({}),
+  mutates: false,
+  run: async (_input, ctx): Promise<ScheduleOutput> => (await runs()).cronList(ctx),
+});
+
+export type WakeupInput = z.infer<typeof wakeupInput>;
+export type CronInput = z.infer<typeof cronInput>;
