@@ -77,7 +77,7 @@ const DATA_URL = `data:image/png;base64,${PIXEL}`;
 const text = (body: unknown) => JSON.stringify(body);
 
 Deno.test("a viewed or read picture comes back as image content on every wire", async () => {
-  const [messages, responses, chat, gemini, kimi] = await runCases([
+  const [messages, responses, chat, gemini, kimi, qwen] = await runCases([
     {
       harness: "claude-code",
       wire: "messages",
@@ -108,6 +108,18 @@ Deno.test("a viewed or read picture comes back as image content on every wire", 
       model: "gpt-4o",
       call: { name: "ReadMediaFile", args: { path: "shot.png" } },
     },
+    {
+      harness: "qwen-code",
+      wire: "chat",
+      model: "gpt-4o",
+      call: {
+        name: "tool_call",
+        args: {
+          name: "zoom_image",
+          arguments: { file_path: "shot.png", x1: 0, y1: 0, x2: 1000, y2: 1000 },
+        },
+      },
+    },
   ]);
   // Messages: an image block inside the tool_result, after the note.
   const lastUser = (messages[1].messages as Json[]).at(-1) as { content: Json[] };
@@ -133,6 +145,14 @@ Deno.test("a viewed or read picture comes back as image content on every wire", 
       content: [{ type: "image_url", image_url: { url: DATA_URL } }],
     });
   }
+  // Qwen Code's deferred zoom_image through tool_call: a magnified PNG after the tool message.
+  const [zoomNote, zoomed] = (qwen[1].messages as Json[]).slice(-2);
+  assert.match(
+    text(zoomNote.content),
+    /zoomed region \(0,0\)-\(1000,1000\) of shot\.png: image 1x1/,
+  );
+  assert.match(text(zoomed.content), /"url":"data:image\/png;base64,iVBORw0KGgo/);
+  assert.ok(!text(zoomed.content).includes(PIXEL), "the view, not the original");
   // Gemini: inlineData after the functionResponse, in the same user turn.
   const turn = (gemini[1].contents as { role: string; parts: Json[] }[]).at(-1)!;
   assert.equal(turn.role, "user");

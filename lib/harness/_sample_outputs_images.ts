@@ -12,4 +12,15 @@ export const IMAGE_SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> =
       image: { mime: "image/png", base64: "iVBORw0KGgo=" },
     } satisfies ImageResult,
   ],
+  "image.zoom": [
+    {
+      path: "shot.png",
+      absolutePath: "/work/app/shot.png",
+      mime: "image/png",
+      bytes: 4096,
+      imageNote: "[zoomed region (0,0)-(500,500) of shot.png: image 200x100, region 100x50, " +
+        "view 1024x512]",
+      image: { mime: "image/png", base64: "iVBORw0KGgo=" },
+    } satisfies ImageResult,
+  ],
 };

@@ -1,4 +1,5 @@
 import { ToolError } from "../errors.ts";
+import { type ImageResult, isImageResult } from "../tools/image_view.ts";
 import type { ToolDeclaration } from "../model/message.ts";
 import { withGrant } from "../tools/capability.ts";
 import type { CatalogEntry, ToolCatalog, ToolContext } from "../tools/types.ts";
@@ -113,7 +114,7 @@ export function toolCatalog(
 async function callTool(
   h: Harness,
   req: { name: string; args: unknown; ctx: ToolContext; guard: CallGuard; resolve?: CallResolver },
-): Promise<string> {
+): Promise<string | ImageResult> {
   const tool = h.tools.find((t) => t.declaration.name === req.name);
   if (!tool || tool.capability === "tools.call") {
     const deferred = h.tools.filter((t) => t.deferred).map((t) => t.declaration.name);
@@ -136,7 +137,7 @@ async function callTool(
     withGrant(input, verdict.unsandboxed === true),
     req.ctx,
   );
-  return renderResult(resolved.tool, output);
+  return isImageResult(output) ? output : renderResult(resolved.tool, output);
 }
 
 /** The input the guard allowed: the call's own, or a rewrite, checked like the model's. */

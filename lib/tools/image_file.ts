@@ -22,19 +22,25 @@ export const MAX_IMAGE_BYTES = 3_750_000;
 /** Bytes read at once; large, so the sandboxed file helper takes few round trips. */
 const CHUNK_BYTES = 1024 * 1024;
 
+/** An image file's checked facts: its display path, format by its bytes and size. */
+export interface ImageFileInfo {
+  path: string;
+  mime: string;
+  size: number;
+}
+
 /**
- * Reads the image file at `abs` (`given` as the model wrote it) for a tool result. Throws
- * ToolError for a missing file, a folder or device, an empty or too large file and a format the
- * wires do not take.
+ * Checks the image file at `abs` (`given` as the model wrote it): a regular, non-empty file of
+ * at most `maxBytes` whose first bytes are a PNG, JPEG, GIF or WebP. Throws ToolError otherwise.
  */
-export async function readImageFile(
+export async function checkImageFile(
   ctx: ToolContext,
   abs: string,
   given: string,
-): Promise<ImageResult> {
-  const fs = fsOf(ctx);
-  const size = await imageFileSize(ctx, abs, given);
-  const head = await fs.readFile(abs, { offset: 0, length: 16 });
+  maxBytes = MAX_IMAGE_BYTES,
+): Promise<ImageFileInfo> {
+  const size = await imageFileSize(ctx, abs, given, maxBytes);
+  const head = await fsOf(ctx).readFile(abs, { offset: 0, length: 16 });
   // By its bytes, whatever its name says: a wire refuses an image whose type is wrong.
   const mime = imageMime("", head);
   if (!mime) {
@@ -43,32 +49,48 @@ export async function readImageFile(
       "Convert it to PNG or JPEG with a shell command, then view the copy",
     );
   }
-  const path = displayPath(ctx.cwd, abs);
+  return { path: displayPath(ctx.cwd, abs), mime, size };
+}
+
+/**
+ * Reads the image file at `abs` (`given` as the model wrote it) for a tool result; only its note
+ * for a model that takes no images. Throws ToolError as `checkImageFile` does.
+ */
+export async function readImageFile(
+  ctx: ToolContext,
+  abs: string,
+  given: string,
+): Promise<ImageResult> {
+  const { path, mime, size } = await checkImageFile(ctx, abs, given);
   const described = `${path} (${mime}, ${formatFileSize(size)})`;
+  const fields = { path, absolutePath: abs, mime, bytes: size };
   if (ctx.takesImages === false) {
     return {
-      path,
-      absolutePath: abs,
-      mime,
-      bytes: size,
+      ...fields,
       imageNote:
         `[${described} is an image; the current model does not take images, so it is not shown]`,
     };
   }
-  const bytes = await readAll(ctx, abs, size);
-  const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  const bytes = await readImageBytes(ctx, abs, size);
   return {
-    path,
-    absolutePath: abs,
-    mime,
-    bytes: size,
+    ...fields,
     imageNote: `[image: ${described}]`,
-    image: { mime, base64 },
+    image: { mime, base64: base64Of(bytes) },
   };
 }
 
-/** The size of a regular, non-empty image file of at most MAX_IMAGE_BYTES. */
-async function imageFileSize(ctx: ToolContext, abs: string, given: string): Promise<number> {
+/** `bytes` as base64. */
+export function base64Of(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+/** The size of a regular, non-empty image file of at most `maxBytes`. */
+async function imageFileSize(
+  ctx: ToolContext,
+  abs: string,
+  given: string,
+  maxBytes: number,
+): Promise<number> {
   let stat;
   try {
     stat = await fsOf(ctx).stat(abs);
@@ -89,10 +111,10 @@ async function imageFileSize(ctx: ToolContext, abs: string, given: string): Prom
     );
   }
   if (stat.size === 0) throw new ToolError(`Cannot read image "${given}": the file is empty`);
-  if (stat.size > MAX_IMAGE_BYTES) {
+  if (stat.size > maxBytes) {
     throw new ToolError(
       `Cannot read image "${given}": the image is ${formatFileSize(stat.size)}, more than the ` +
-        `${formatFileSize(MAX_IMAGE_BYTES)} an image may be`,
+        `${formatFileSize(maxBytes)} an image may be`,
       "Make a smaller copy (fewer pixels, or JPEG) with a shell command and view that",
     );
   }
@@ -100,7 +122,11 @@ async function imageFileSize(ctx: ToolContext, abs: string, given: string): Prom
 }
 
 /** The whole file, read in chunks through the file helper (it may have grown: capped again). */
-async function readAll(ctx: ToolContext, abs: string, size: number): Promise<Uint8Array> {
+export async function readImageBytes(
+  ctx: ToolContext,
+  abs: string,
+  size: number,
+): Promise<Uint8Array> {
   const fs = fsOf(ctx);
   const out = new Uint8Array(size);
   let filled = 0;

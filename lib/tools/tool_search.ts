@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { ImageResult } from "./image_types.ts";
 import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import type { CatalogEntry } from "./types.ts";
@@ -131,9 +132,11 @@ export const toolCall = defineCapability({
   id: "tools.call",
   input: toolCallInput,
   mutates: true,
-  async run(input, ctx): Promise<{ output: string }> {
+  async run(input, ctx): Promise<{ output: string } | ImageResult> {
     if (!ctx.toolCatalog) throw noCatalog();
-    return { output: await ctx.toolCatalog.call(input.name, input.arguments ?? {}, ctx) };
+    const result = await ctx.toolCatalog.call(input.name, input.arguments ?? {}, ctx);
+    // A picture (zoom_image) stays one, so the loop sends it as an image.
+    return typeof result === "string" ? { output: result } : result;
   },
 });
 
