@@ -54,7 +54,12 @@ Deno.test("qwen-code: tool_search lists deferred tools without loading them", as
   assert.deepEqual(call.input, { query: "select:web_fetch", load: false });
   assert.deepEqual(h.tools.filter((t) => t.deferred).map((t) => t.declaration.name), [
     "web_fetch",
+    "record_artifact",
+    "report_findings",
+    "web_search",
     "monitor",
+    "enter_worktree",
+    "exit_worktree",
     "read_mcp_resource",
     "task_stop",
   ]);

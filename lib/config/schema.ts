@@ -162,6 +162,32 @@ const webFetchSchema = z.strictObject({
   }),
 }).partial();
 
+/** An environment variable's name, as `api_key_env` takes it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `[web_search_backend]`: where the web-search tools send queries. `searxng` is a SearXNG
+ * instance's JSON API at `url`; `brave` is the Brave Search API (`url` overrides its endpoint),
+ * with the key in the environment variable `api_key_env` (default `BRAVE_SEARCH_API_KEY`).
+ */
+const webSearchBackendSchema = z.strictObject({
+  kind: z.enum(["searxng", "brave"]),
+  url: z.url({ protocol: /^https?$/, error: "use an http:// or https:// URL" }).optional(),
+  api_key_env: z.string().refine((name) => ENV_NAME.test(name), {
+    message: "use the name of an environment variable, as in BRAVE_SEARCH_API_KEY",
+  }).optional(),
+  /** Results a search returns unless the call asks for a number. */
+  max_results: z.int().min(1).max(20).optional(),
+}).superRefine((table, ctx) => {
+  if (table.kind === "searxng" && table.url === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: 'kind = "searxng" needs url, the instance\'s address, as in ' +
+        '"http://127.0.0.1:8888"',
+    });
+  }
+});
+
 /** A loop-guard threshold: 0 turns its check off, else at least `min`. */
 const guardCount = (min: number, what: string) =>
   z.int().refine((n) => n === 0 || n >= min, {
@@ -233,6 +259,7 @@ const settingsShape = {
   sandbox_workspace_write: sandboxWorkspaceWriteSchema,
   shell_environment_policy: shellEnvironmentPolicySchema,
   web_fetch: webFetchSchema,
+  web_search_backend: webSearchBackendSchema,
   model_providers: z.record(z.string(), providerEntrySchema),
   mcp_servers: z.record(z.string(), mcpServerSchema),
   oss_provider: z.enum(LOCAL_PROVIDERS),
@@ -257,6 +284,8 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 export type LoopGuardTable = z.infer<typeof loopGuardSchema>;
 /** One `[model_providers.<id>]` entry. */
 export type ProviderEntry = z.infer<typeof providerEntrySchema>;
+/** The `[web_search_backend]` table. */
+export type WebSearchBackendTable = z.infer<typeof webSearchBackendSchema>;
 /** One `[mcp_servers.<id>]` entry. */
 export type McpServerEntry = z.infer<typeof mcpServerSchema>;
 /** The `[sandbox_workspace_write]` table. */

@@ -26,6 +26,11 @@ export interface SessionFacts {
    * `changesAllowed()`); taken as true when absent.
    */
   changesAllowed?: boolean;
+  /**
+   * A web search can run: the sandbox allows network access and `[web_search_backend]` names a
+   * backend. When false, the `web.search` tools are left out; taken as true when absent.
+   */
+  webSearch?: boolean;
   /** The model takes images; when false the image tools (`image.*`) are left out. */
   takesImages?: boolean;
 }
@@ -34,6 +39,7 @@ export interface SessionFacts {
 export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
   const kept = h.tools.filter((t) =>
     (t.when === undefined || meets(t.when, facts)) &&
+    !(facts.webSearch === false && t.capability === "web.search") &&
     !(facts.answersQuestions === false && PLAN_CAPABILITIES.includes(t.capability)) &&
     !(facts.takesImages === false && t.capability.startsWith("image."))
   );
@@ -51,6 +57,20 @@ export function changesAllowed(
   canAsk: boolean,
 ): boolean {
   return mode !== "read-only" && (policy !== "untrusted" || canAsk);
+}
+
+/**
+ * Whether web search can run under `values`: the sandbox mode reaches the network and a backend
+ * is configured in `[web_search_backend]`.
+ */
+export function webSearchAvailable(values: {
+  sandbox_mode: string;
+  sandbox_workspace_write: { network_access: boolean };
+  web_search_backend?: unknown;
+}): boolean {
+  const network = values.sandbox_mode === "danger-full-access" ||
+    (values.sandbox_mode === "workspace-write" && values.sandbox_workspace_write.network_access);
+  return network && values.web_search_backend !== undefined;
 }
 
 function meets(condition: NonNullable<HarnessTool["when"]>, facts: SessionFacts): boolean {

@@ -104,7 +104,7 @@ export function renderReview(review: Review, places: RenderPlaces): string {
   if (review.explanation.trim()) parts.push(review.explanation.trim());
   for (const f of review.findings) {
     const head = [
-      ...(f.location ? [`${shownPath(f.location.path, places)}:${lineRange(f.location)}`] : []),
+      ...(f.location ? [`${shownPath(f.location.path, places)}${lineRange(f.location)}`] : []),
       ...(f.priority !== undefined ? [`[P${f.priority}]`] : []),
       f.title,
     ].join("  ");
@@ -123,8 +123,10 @@ function shownPath(path: string, places: RenderPlaces): string {
   return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : absolute;
 }
 
+/** `:start-end`, or nothing for a finding about a whole file (line 0). */
 function lineRange(place: { start: number; end: number }): string {
-  return `${place.start}-${Math.max(place.start, place.end)}`;
+  if (place.start <= 0) return "";
+  return `:${place.start}-${Math.max(place.start, place.end)}`;
 }
 
 function confidence(review: Review): string {

@@ -6,6 +6,7 @@
 import type { TurnOutcome } from "../loop/events.ts";
 import { reviewerPrompt } from "./prompt.ts";
 import { parseReview, renderReview, type Review } from "./result.ts";
+import { findingsFromCalls, withReported } from "./reported.ts";
 import { buildReviewRequest, type ReviewRequest, type ReviewTarget } from "./target.ts";
 import {
   freshOpening,
@@ -75,7 +76,10 @@ export async function runReviewTurn(
 ): Promise<ReviewResult> {
   const outcome = await session.prompt(request.message, signal);
   if (outcome.status !== "completed") return { outcome };
-  const review = parseReview(outcome.finalText);
+  const review = withReported(
+    parseReview(outcome.finalText),
+    findingsFromCalls(session.replayHistory()),
+  );
   const cwd = session.info.cwd;
   return { outcome, review, text: renderReview(review, { cwd, root: await findGitRoot(cwd) }) };
 }

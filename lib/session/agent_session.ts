@@ -12,7 +12,7 @@ import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
-import { changesAllowed, toolsForSession } from "../harness/session_tools.ts";
+import { changesAllowed, toolsForSession, webSearchAvailable } from "../harness/session_tools.ts";
 import { type Catalog, loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
 import { takesImages } from "../providers/image_gate.ts";
 import { chooseHarness, chooseLean } from "../harness/select.ts";
@@ -372,6 +372,7 @@ export function sessionHarness(
     mcpServers,
     answersQuestions,
     changesAllowed: changes,
+    webSearch: webSearchAvailable(values),
     takesImages: route?.takesImages,
   });
   return code ? codeModeView(view, code) : view;

@@ -13,6 +13,8 @@ export interface ReplayedCall {
   capability?: string;
   /** The input the capability takes (the harness's arguments mapped), when it is known. */
   input?: unknown;
+  /** For a `tools.call` call: the deferred tool it ran, read the same way. */
+  inner?: { capability: string; input: unknown };
 }
 
 /** The conversation and how each of its tool calls (by call id) reads. */
@@ -39,10 +41,22 @@ export function replayedHistory(messages: Message[], harness: Harness): Replayed
 function readCall(call: ToolCallBlock, harness: Harness): ReplayedCall {
   try {
     const { tool, input } = resolveCall(harness, call);
-    return { capability: tool.capability, input };
+    return { capability: tool.capability, input, ...innerCall(tool.capability, input, harness) };
   } catch {
     // Not one of the harness's tools (an MCP tool, or arguments it refused).
   }
   const source = call.name.match(/^mcp__(.+?)__(.+)$/);
   return source ? { capability: `${SOURCE_CAPABILITY_PREFIX}${source[1]}/${source[2]}` } : {};
+}
+
+/** The deferred tool a `tools.call` call ran, as `{ inner }`; {} for any other call. */
+function innerCall(capability: string, input: unknown, harness: Harness) {
+  const { name, arguments: args } = (input ?? {}) as { name?: unknown; arguments?: unknown };
+  if (capability !== "tools.call" || typeof name !== "string") return {};
+  try {
+    const inner = resolveCall(harness, { name, args: args ?? {} });
+    return { inner: { capability: inner.tool.capability, input: inner.input } };
+  } catch {
+    return {};
+  }
 }

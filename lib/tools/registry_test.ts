@@ -12,9 +12,11 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
   for (const id of ids) assert.match(id, /^[a-z]+\.[a-z_]+$/);
   assert.deepEqual([...ids].sort(), [
     "agent.run",
+    "artifact.record",
     "clock.sleep",
     "code.exec",
     "code.wait",
+    "findings.report",
     "fs.apply_patch",
     "fs.edit",
     "fs.glob",
@@ -24,6 +26,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "fs.read",
     "fs.str_replace_editor",
     "fs.write",
+    "image.view",
     "mcp.list_resources",
     "mcp.read_resource",
     "plan.enter",
@@ -45,6 +48,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "topic.update",
     "user.ask",
     "web.fetch",
+    "web.search",
     "worktree.enter",
     "worktree.exit",
   ]);

@@ -131,7 +131,9 @@ const toolCallInput = z.object({
 export const toolCall = defineCapability({
   id: "tools.call",
   input: toolCallInput,
-  mutates: true,
+  // The tool it runs passes the approval chain itself, by its own capability (deferred.ts), so
+  // a read-only session refuses only calls to tools that change files.
+  mutates: false,
   async run(input, ctx): Promise<{ output: string } | ImageResult> {
     if (!ctx.toolCatalog) throw noCatalog();
     const result = await ctx.toolCatalog.call(input.name, input.arguments ?? {}, ctx);

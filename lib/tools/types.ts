@@ -312,3 +312,35 @@ export interface ArtifactStore {
   /** Records a link. */
   saveLink(entry: ArtifactEntry): Promise<ArtifactEntry>;
 }
+
+/** One recorded artifact, as the store keeps it (`<folder>/artifacts.jsonl`). */
+export interface ArtifactEntry {
+  title: string;
+  kind: string;
+  description?: string;
+  /** The saved copy, absolute, for a file. */
+  path?: string;
+  /** The workspace file it was copied from. */
+  source?: string;
+  url?: string;
+  mimeType?: string;
+  bytes?: number;
+  metadata?: Record<string, string | number | boolean | null>;
+  recordedAt: string;
+}
+
+/**
+ * The session's artifact folder (`ToolContext.artifacts`, lib/session/artifact_store.ts): files
+ * and links the model recorded for the user, listed at the end of `exec`.
+ */
+export interface ArtifactStore {
+  /** Absolute path of the folder. */
+  readonly folder: string;
+  /** Copies `file` into the folder under a free name; returns the entry as recorded. */
+  saveFile(
+    entry: Omit<ArtifactEntry, "path" | "source">,
+    file: { source: string; bytes: Uint8Array },
+  ): Promise<ArtifactEntry>;
+  /** Records a link. */
+  saveLink(entry: ArtifactEntry): Promise<ArtifactEntry>;
+}

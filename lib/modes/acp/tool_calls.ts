@@ -81,7 +81,7 @@ function titleText(view: ToolView): string {
       return `${view.search === "grep" ? "Search for" : "Find files"} "${view.pattern}"` +
         (view.path ? ` in ${view.path}` : "");
     case "fetch":
-      return `Fetch ${view.url}`;
+      return view.query !== undefined ? `Search the web for "${view.query}"` : `Fetch ${view.url}`;
     case "plan":
       return view.capability?.startsWith("todo.") ? "Update the to-do list" : "Update the plan";
     case "subagent":

@@ -184,8 +184,10 @@ export class ExecJsonStream {
       const item: WebSearchItem = {
         id: this.#id(),
         type: "web_search",
-        query: view.url,
-        action: { type: "open_page", url: view.url },
+        query: view.query ?? view.url,
+        action: view.query !== undefined
+          ? { type: "search", query: view.query }
+          : { type: "open_page", url: view.url },
       };
       this.#open.set(view.callId, item);
       this.#emit("item.started", item);

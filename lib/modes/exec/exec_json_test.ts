@@ -121,6 +121,22 @@ Deno.test("ExecJsonStream reports file changes with absolute paths, and web fetc
   ]);
 });
 
+Deno.test("ExecJsonStream reports a web search as a web_search item with a search action", () => {
+  const { json, events } = stream();
+  json.onEvent(start("s", "web.search", { query: "deno 2.9" }));
+  json.onEvent(end("s", "web.search", { query: "deno 2.9", backend: "searxng", results: [] }));
+  const item = {
+    id: "item_0",
+    type: "web_search",
+    query: "deno 2.9",
+    action: { type: "search", query: "deno 2.9" },
+  };
+  assert.deepEqual(events, [
+    { type: "item.started", item },
+    { type: "item.completed", item },
+  ]);
+});
+
 Deno.test("ExecJsonStream keeps one todo list, updated in place and completed with the turn", () => {
   const { json, events } = stream();
   json.onEvent(end("t1", "todo.write", { todos: [{ content: "A", status: "pending" }] }));

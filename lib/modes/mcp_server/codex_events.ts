@@ -137,7 +137,7 @@ export class CodexEvents {
         return [{
           type: event.type === "tool_start" ? "web_search_begin" : "web_search_end",
           call_id,
-          query: view.url,
+          query: view.query ?? view.url,
         }];
       default:
         return [];

@@ -288,7 +288,7 @@ function subjectOf(view: ToolView): string | undefined {
     case "search":
       return view.pattern;
     case "fetch":
-      return view.url;
+      return view.query ?? view.url;
     case "subagent":
       return view.description;
     case "generic":

@@ -94,10 +94,11 @@ export interface PlanView {
   explanation?: string;
 }
 
-/** A web page fetched. */
+/** A web page fetched, or a web search (`query` set, `url` empty). */
 export interface FetchView {
   kind: "fetch";
   url: string;
+  query?: string;
   finalUrl?: string;
   /** The HTTP status of the response. */
   httpStatus?: number;
