@@ -39,8 +39,10 @@ Deno.test("resolveCall() maps wire arguments onto capability fields", () => {
   assert.deepEqual(r.input, {
     command: "ls",
     cwd: "src",
-    min_timeout_ms: 5000,
+    yield_ms: 5000,
+    tty: true,
     justification: "why",
+    session: true,
   });
 });
 
@@ -57,12 +59,12 @@ Deno.test("resolveCall() parses rawArgs and treats empty rawArgs as no arguments
 
 Deno.test("resolveCall() drops null optional arguments", () => {
   const r = resolveCall(native, { name: "exec_command", args: { cmd: "ls", workdir: null } });
-  assert.deepEqual(r.input, { command: "ls" });
+  assert.deepEqual(r.input, { command: "ls", session: true });
 });
 
 Deno.test("resolveCall() uses the unknown tool template for a missing tool", () => {
   const err = rejects({ name: "Bash", args: {} }, /^unsupported call: Bash$/);
-  assert.match(err.hint ?? "", /exec_command, apply_patch, update_plan/);
+  assert.match(err.hint ?? "", /exec_command, write_stdin, apply_patch, update_plan/);
 });
 
 Deno.test("resolveCall() says arguments are not valid JSON and quotes a prefix", () => {
@@ -116,7 +118,7 @@ Deno.test("resolveCall() checks declared type and enum of arguments it ignores",
     name: "exec_command",
     args: { cmd: "ls", tty: false, prefix_rule: ["git"] },
   });
-  assert.deepEqual(r.input, { command: "ls" });
+  assert.deepEqual(r.input, { command: "ls", tty: false, session: true });
 });
 
 Deno.test("resolveCall() reports missing required arguments by wire name", () => {
@@ -150,7 +152,14 @@ Deno.test("resolveCall() applies fixed arguments over wire arguments", () => {
 
 Deno.test("renderResult() renders exec_command like Codex", () => {
   const tool = toolNamed(native, "exec_command");
-  const base = { command: "x", cwd: ".", durationMs: 1234.5, timeoutMs: 120000, truncated: false };
+  const base = {
+    command: "x",
+    cwd: ".",
+    durationMs: 1234.5,
+    timeoutMs: 120000,
+    truncated: false,
+    sessionId: null,
+  };
   assert.equal(
     renderResult(tool, { ...base, exitCode: 2, output: "boom\n", timedOut: false })
       .replace(/^Chunk ID: [0-9a-f]{6}\n/, "Chunk ID: C\n"),
@@ -162,6 +171,12 @@ Deno.test("renderResult() renders exec_command like Codex", () => {
       .replace(/^Chunk ID: [0-9a-f]{6}\n/, "Chunk ID: C\n"),
     "Chunk ID: C\nWall time: 1.2345 seconds\nProcess timed out after 5 seconds and was killed\n" +
       "Original token count: 0\nOutput:\n",
+  );
+  const running = { ...base, exitCode: null, output: ">>> ", timedOut: false, sessionId: 1000 };
+  assert.equal(
+    renderResult(tool, running).replace(/^Chunk ID: [0-9a-f]{6}\n/, "Chunk ID: C\n"),
+    "Chunk ID: C\nWall time: 1.2345 seconds\nProcess running with session ID 1000\n" +
+      "Original token count: 1\nOutput:\n>>> ",
   );
 });
 
