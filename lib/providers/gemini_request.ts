@@ -70,7 +70,9 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const { compat } = settings;
   const plan = planRequest(request, "gemini", compat);
   const spec = geminiSpec(plan, request.model);
-  const body: Json = { contents: wireContents(request.messages) };
+  // Gemini 3 takes a result's images inside its functionResponse, as Gemini CLI sends them there.
+  const nestImages = request.model.replace(/^models\//, "").startsWith("gemini-3-");
+  const body: Json = { contents: wireContents(request.messages, { nestImages }) };
   const system = joinedSystem(request.system);
   if (system) body.systemInstruction = { role: "user", parts: [{ text: system }] };
   if (request.tools.length > 0) {
@@ -131,8 +133,10 @@ function thinkingConfig(plan: RequestPlan, spec: WireRequestSpec): Json {
 /**
  * The history as `contents`. Turns of one role in a row are merged into one content (a run of
  * tool results is one user turn of `functionResponse` parts, as Gemini wants for parallel calls).
+ * A result's images follow its `functionResponse` as `inlineData` parts, or with `nestImages`
+ * (Gemini 3) go inside it as its `parts`.
  */
-export function wireContents(messages: Message[]): Content[] {
+export function wireContents(messages: Message[], opts: { nestImages?: boolean } = {}): Content[] {
   const contents: Content[] = [];
   const push = (role: Content["role"], parts: Json[]) => {
     if (parts.length === 0) return;
@@ -147,7 +151,10 @@ export function wireContents(messages: Message[]): Content[] {
       const text = textOf(message.blocks);
       const response = message.isError ? { error: text } : { output: text };
       const call = { id: message.callId, name: message.name, response };
-      push("user", [{ functionResponse: call }, ...imageParts(message.blocks)]);
+      const images = imageParts(message.blocks);
+      if (opts.nestImages && images.length > 0) {
+        push("user", [{ functionResponse: { ...call, parts: images } }]);
+      } else push("user", [{ functionResponse: call }, ...images]);
     }
   }
   return contents;
