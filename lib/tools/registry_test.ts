@@ -38,6 +38,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "shell.run",
     "shell.start",
     "shell.stop",
+    "shell.write_stdin",
     "skill.list",
     "skill.load",
     "terminal.keys",
