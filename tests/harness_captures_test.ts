@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { codeModeView } from "../lib/harness/code_mode.ts";
 import { loadHarness, SPEC_FILE } from "../lib/harness/load.ts";
 import { toolsForSession } from "../lib/harness/session_tools.ts";
+import type { Harness, HarnessTool } from "../lib/harness/types.ts";
 import {
   CAPTURE_TABLE,
   capturedSchema,
+  type CapturedTool,
   type CaptureFile,
   type CaptureRow,
   mentionsTool,
@@ -40,7 +43,13 @@ async function compareWithCapture(row: CaptureRow): Promise<void> {
   const { harness: id, capture: captureFile } = row;
   if (!await exists(join(HARNESSES, id, SPEC_FILE))) assert.fail(`harness ${id} is missing`);
   const loaded = await loadHarness(id, { builtinDir: HARNESSES });
-  const h = toolsForSession(loaded, { mcpServers: false, changesAllowed: row.changesAllowed });
+  const session = toolsForSession(loaded, {
+    mcpServers: false,
+    changesAllowed: row.changesAllowed,
+  });
+  const h = row.codeMode
+    ? sentInCodeMode(session)
+    : { ...session, tools: session.tools.map(named) };
   const cap: CaptureFile = JSON.parse(await Deno.readTextFile(join(CAPTURES, captureFile)));
   const comments = tomlComments(await Deno.readTextFile(join(HARNESSES, id, SPEC_FILE)));
   const namedOnly = cap.annotations?.deferred_tools_named_in_context ?? [];
@@ -50,7 +59,9 @@ async function compareWithCapture(row: CaptureRow): Promise<void> {
     const name = tool.declaration.name;
     const theirs = cap.tools.find((t) => t.name === name);
     if (theirs) {
-      const diff = schemaDiff(tool.declaration.parameters, capturedSchema(theirs));
+      const diff = isFreeform(theirs, tool)
+        ? []
+        : schemaDiff(tool.declaration.parameters, capturedSchema(theirs));
       const explained = row.allowed ?? [];
       problems.push(...diff.map((d) => `${name}.${d}`).filter((d) => !explained.includes(d)));
     } else if (!namedOnly.includes(name) && !mentionsTool(comments, name)) {
@@ -71,6 +82,27 @@ async function compareWithCapture(row: CaptureRow): Promise<void> {
       `for (${sent} sent with the captured schema, ${captured.length - sent} left out with a ` +
       "harness.toml comment)",
   );
+}
+
+/**
+ * A freeform tool on both sides (Codex's `exec`: a custom tool with a grammar): the capture has no
+ * parameters to compare, and ours are only the name the loop gives the raw input.
+ */
+function isFreeform(theirs: CapturedTool, ours: HarnessTool): boolean {
+  return (theirs as { type?: string }).type === "custom" && ours.declaration.format !== undefined;
+}
+
+/** The tools code mode sends (not the nested ones), each named `namespace.name`. */
+function sentInCodeMode(h: Harness): Harness {
+  const sent = codeModeView(h, "gpt-6*").tools.filter((t) => !t.nested);
+  return { ...h, tools: sent.map(named) };
+}
+
+/** A tool named as the captures name it: `namespace.name` when it has a namespace. */
+function named(t: HarnessTool): HarnessTool {
+  if (!t.declaration.namespace) return t;
+  const name = `${t.declaration.namespace}.${t.declaration.name}`;
+  return { ...t, declaration: { ...t.declaration, name } };
 }
 
 Deno.test("schemaDiff() reports type, required, enum, nested and missing-property changes", () => {

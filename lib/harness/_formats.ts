@@ -74,9 +74,20 @@ export const FORMAT_DERIVED: Record<string, Derived> = {
   task_lines: (o) => Array.isArray(o.jobs) ? { value: taskLines(o.jobs) } : undefined,
   /** A stopped background job as Kimi Code's `TaskStop` JSON object. */
   task_stop_json: (o) => o.stopped === true ? { value: taskStopJson(o) } : undefined,
+  /** The user's answers as Codex's `request_user_input` returns them (`{answers: {id: {answers}}}`). */
+  answers_json: (o) =>
+    typeof o.answered === "boolean" && Array.isArray(o.answers)
+      ? { value: answersJson(o.answers as Array<{ id: string; answers: string[] }>) }
+      : undefined,
   /** Gemini CLI's listing and grep layouts: see `_gemini_formats.ts`. */
   ...GEMINI_DERIVED,
 };
+
+function answersJson(answered: Array<{ id: string; answers: string[] }>): string {
+  return JSON.stringify({
+    answers: Object.fromEntries(answered.map((a) => [a.id, { answers: a.answers }])),
+  });
+}
 
 interface Job {
   id: string;

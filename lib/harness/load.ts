@@ -207,10 +207,11 @@ async function loadTools(
     checkFailedResult(tool, atTool);
     checkShift(tool, atTool);
     if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
-    if (tools.some((t) => t.declaration.name === declaration.name)) {
+    const twin = tools.find((t) => t.declaration.name === declaration.name);
+    if (twin && twin.codeMode === tool.codeMode) {
       throw new HarnessError(
         `${atTool("declaration")}: tool "${declaration.name}" is declared twice`,
-        { hint: "Give each tool a different name" },
+        { hint: "Give each tool a different name (a code-mode tool may reuse a classic one's)" },
       );
     }
     tools.push(tool);

@@ -8,8 +8,11 @@
  */
 import type { Harness, HarnessTool } from "./types.ts";
 
-/** The capabilities of plan mode's tools, which need someone to approve the plan. */
-const PLAN_CAPABILITIES = ["plan.enter", "plan.exit"];
+/**
+ * The capabilities that need someone to answer: plan mode's tools (someone approves the plan)
+ * and the questions to the user.
+ */
+const ASKING_CAPABILITIES = ["plan.enter", "plan.exit", "user.ask"];
 
 /** What the session has, for the tools' `when`. */
 export interface SessionFacts {
@@ -17,8 +20,8 @@ export interface SessionFacts {
   mcpServers: boolean;
   /**
    * Someone answers the model's questions and its plans (a terminal or a client); when false,
-   * the plan tools are left out, as no one could approve a plan (Claude Code run headless sends
-   * none).
+   * the plan and question tools are left out, as no one could answer them (Claude Code run
+   * headless sends no plan tools).
    */
   answersQuestions?: boolean;
   /**
@@ -37,13 +40,16 @@ export interface SessionFacts {
 
 /** `h` without the tools whose `when` the session does not meet (`h` itself when none). */
 export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
-  const kept = h.tools.filter((t) =>
+  const keep = (t: HarnessTool) =>
     (t.when === undefined || meets(t.when, facts)) &&
+    !(facts.answersQuestions === false && ASKING_CAPABILITIES.includes(t.capability)) &&
     !(facts.webSearch === false && t.capability === "web.search") &&
-    !(facts.answersQuestions === false && PLAN_CAPABILITIES.includes(t.capability)) &&
-    !(facts.takesImages === false && t.capability.startsWith("image."))
-  );
-  return kept.length === h.tools.length ? h : { ...h, tools: kept };
+    !(facts.takesImages === false && t.capability.startsWith("image."));
+  const kept = h.tools.filter(keep);
+  const cm = h.codeMode;
+  const codeTools = cm?.tools.filter(keep);
+  if (kept.length === h.tools.length && codeTools?.length === cm?.tools.length) return h;
+  return { ...h, tools: kept, ...(cm ? { codeMode: { ...cm, tools: codeTools! } } : {}) };
 }
 
 /**

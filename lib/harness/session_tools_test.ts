@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { advertisedTools, deferredToolNames } from "./deferred.ts";
+import { codeModeView } from "./code_mode.ts";
 import { loadHarness } from "./load.ts";
 import { toolsForSession } from "./session_tools.ts";
 
@@ -14,6 +15,7 @@ Deno.test("toolsForSession() keeps `when = mcp_servers` tools only when the sess
     "exec_command",
     "apply_patch",
     "update_plan",
+    "request_user_input",
     "view_image",
   ]);
   const withServers = toolsForSession(native, { mcpServers: true });
@@ -34,6 +36,27 @@ Deno.test("Qwen Code's read_mcp_resource is deferred in every session, as in the
   const qwen = await loadHarness("qwen-code", { builtinDir: BUILTIN });
   const deferred = deferredToolNames(toolsForSession(qwen, { mcpServers: false }), new Map());
   assert.ok(deferred.includes("read_mcp_resource"));
+});
+
+Deno.test("toolsForSession() leaves the questions to the user out where nobody answers, code mode too", async () => {
+  const native = await loadHarness("native", { builtinDir: BUILTIN });
+  const asks = (h: typeof native) =>
+    h.tools.filter((t) => t.capability === "user.ask").map((t) => t.declaration.name);
+  const answered = toolsForSession(native, { mcpServers: false, answersQuestions: true });
+  assert.deepEqual(asks(answered), ["request_user_input"]);
+  assert.deepEqual(asks(codeModeView(answered, "gpt-6*")), [
+    "request_user_input",
+    "request_user_input_async",
+  ]);
+  assert.deepEqual(
+    codeModeView(answered, "gpt-6*").tools.filter((t) => t.capability === "user.ask")
+      .map((t) => [t.declaration.namespace, t.nested === true]),
+    [["functions", false], ["functions", false]],
+    "sent in the functions namespace; the classic one is not nested beside them",
+  );
+  const unanswered = toolsForSession(native, { mcpServers: false, answersQuestions: false });
+  assert.deepEqual(asks(unanswered), []);
+  assert.deepEqual(asks(codeModeView(unanswered, "gpt-6*")), []);
 });
 
 Deno.test("toolsForSession() leaves the image tools out for a model that takes no images", async () => {

@@ -17,19 +17,32 @@ const optionSchema = z.object({
   preview: z.string().optional().describe("Optional preview shown beside the option"),
 });
 
+/** An option as a bare label: Codex's `request_user_input_async` lists its options as strings. */
+const labelOnlySchema = z.string().min(1).transform((label) => ({
+  label,
+  description: undefined,
+  preview: undefined,
+}));
+
 const questionSchema = z.object({
-  question: z.string().min(1).describe("The full question"),
+  question: z.string().min(1).optional().describe("The full question"),
+  title: z.string().min(1).optional().describe("Same as question (Codex's async form)"),
   id: z.string().min(1).optional().describe("Stable id for the answer (Codex); default q1, q2, …"),
   header: z.string().optional().describe("Very short label for the question"),
-  options: z.array(optionSchema).optional().describe("Choices; the user may also type an answer"),
+  options: z.array(z.union([optionSchema, labelOnlySchema])).optional().describe(
+    "Choices; the user may also type an answer",
+  ),
   multiSelect: z.boolean().optional().describe("Allow picking several options (Claude spelling)"),
   multi_select: z.boolean().optional().describe("Same as multiSelect (Kimi spelling)"),
+}).refine((q) => q.question !== undefined || q.title !== undefined, {
+  message: "every question needs its text in `question` (or `title`)",
 });
 
 /**
  * Input of `user.ask`. One schema takes Claude/ZCode/Qwen `AskUserQuestion` and
  * `ask_user_question` (`multiSelect`), Kimi `AskUserQuestion` (`multi_select`) and Codex or
- * DeepSeek `request_user_input` (`id` per question): map `questions` → `questions` and the
+ * DeepSeek `request_user_input` (`id` per question), and Codex `request_user_input_async` (`title`
+ * and options as bare labels): map `questions` → `questions` and the
  * other top-level wire arguments (`answers`, `annotations`, `metadata`, `background`) to "".
  */
 const userAskInput = z.object({
@@ -100,7 +113,7 @@ export function normalizeQuestions(
 ): UserQuestion[] {
   const out = questions.map((q, i): UserQuestion => ({
     id: q.id ?? `q${i + 1}`,
-    question: q.question,
+    question: (q.question ?? q.title)!,
     header: q.header ?? "",
     options: (q.options ?? []).map((o) => ({
       label: o.label,

@@ -119,6 +119,26 @@ Deno.test("normalizeQuestions() merges Kimi and Codex spellings", () => {
   assert.equal(normalizeQuestions(codex.questions)[0].multiSelect, false);
 });
 
+Deno.test("normalizeQuestions() takes Codex's async form: a title and options as bare labels", () => {
+  const async = userAsk.input.parse({
+    questions: [{ title: "Which branch?", options: ["main", "dev"] }, { title: "Why?" }],
+  });
+  assert.deepEqual(normalizeQuestions(async.questions), [
+    {
+      id: "q1",
+      question: "Which branch?",
+      header: "",
+      options: [{ label: "main", description: "" }, { label: "dev", description: "" }],
+      multiSelect: false,
+    },
+    { id: "q2", question: "Why?", header: "", options: [], multiSelect: false },
+  ]);
+  assert.equal(
+    userAsk.input.safeParse({ questions: [{ title: "T", options: [""] }] }).success,
+    false,
+  );
+});
+
 Deno.test("normalizeQuestions() throws ToolError for a repeated id", () => {
   const input = userAsk.input.parse({
     questions: [{ id: "x", question: "One?" }, { id: "x", question: "Two?" }],

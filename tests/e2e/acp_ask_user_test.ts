@@ -2,7 +2,8 @@
  * The model's questions (Kimi Code's `AskUserQuestion`) through `interpreter acp`, driven by the
  * official ACP SDK's client: a client without elicitation gets a permission request per question
  * whose options are the question's (a pick reaches the model; "Skip" dismisses); a client that
- * declares form elicitation gets one `elicitation/create` form whose answers reach the model.
+ * declares form elicitation gets one `elicitation/create` form whose answers reach the model,
+ * for Codex's `request_user_input` too (native harness, Codex's JSON of answers by id).
  */
 import assert from "node:assert/strict";
 import * as acp from "@agentclientprotocol/sdk";
@@ -122,17 +123,40 @@ Deno.test("acp asks the model's questions as permission requests with their opti
   assert.deepEqual(model.failures, []);
 });
 
+const CODEX_ASK = {
+  questions: [{
+    id: "cache",
+    header: "Cache",
+    question: "Which cache?",
+    options: [{ label: "redis", description: "a server" }, { label: "none", description: "" }],
+  }],
+};
+
 Deno.test("acp asks the model's questions as one elicitation form when the client has forms", async () => {
   await using dirs = tempDirs();
   const repo = await dirs.add(fixtureRepo("habits"));
   await using model = startFakeProvider([
     { reply: { tool_calls: [{ name: "AskUserQuestion", args: ASK }] } },
     { expect: { last_tool_result_contains: "postgres" }, reply: { text: "Using postgres." } },
+    {
+      expect: { tools_include: ["request_user_input"] },
+      reply: { tool_calls: [{ name: "request_user_input", args: CODEX_ASK }] },
+    },
+    {
+      expect: { last_tool_result_contains: '{"answers":{"cache":{"answers":["redis"]}}}' },
+      reply: { text: "Using redis." },
+    },
   ], { allowTranslatedCalls: true });
   const home = await dirs.add(fakeHome(model.baseUrl, "chat"));
   await using a = startAgent({ cwd: repo, home }, {
     permission: () => "skip",
-    form: () => ({ action: "accept", content: { q1: "postgres" } }),
+    form: (req) => ({
+      action: "accept",
+      content: "q1" in (req as { requestedSchema: { properties: object } }).requestedSchema
+          .properties
+        ? { q1: "postgres" }
+        : { cache: "redis" },
+    }),
   });
   const sessionId = await openSession(a, repo, true);
 
@@ -148,6 +172,16 @@ Deno.test("acp asks the model's questions as one elicitation form when the clien
   assert.equal(form.sessionId, sessionId);
   assert.equal(form.message, "Which database?");
   assert.deepEqual(form.requestedSchema.properties.q1.enum, ["postgres", "sqlite"]);
+
+  // Codex's request_user_input, under the native harness in the same session.
+  await a.agent.request(acp.methods.agent.session.setConfigOption, {
+    sessionId,
+    configId: "harness",
+    value: "native",
+  });
+  assert.equal((await prompt(a, sessionId, "and a cache")).stopReason, "end_turn");
+  assert.equal(a.forms.length, 2);
+  assert.equal(a.forms[1].message, "Which cache?");
   assert.deepEqual(model.failures, []);
 });
 

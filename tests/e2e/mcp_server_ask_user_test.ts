@@ -1,8 +1,8 @@
 /**
- * The model's questions (Kimi Code's `AskUserQuestion`) through `interpreter mcp-server`, driven
- * by the official MCP SDK client: a client that declares elicitation gets one
- * `elicitation/create` form whose answer reaches the model; a client without it is never asked,
- * and the model reads that no one can answer.
+ * The model's questions (Kimi Code's `AskUserQuestion`, then Codex's `request_user_input` under
+ * the native harness) through `interpreter mcp-server`, driven by the official MCP SDK client: a
+ * client that declares elicitation gets one `elicitation/create` form whose answer reaches the
+ * model; for a client without it nobody can answer, so no question tool is sent.
  */
 import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -36,11 +36,35 @@ const ASK = {
   ],
 };
 
-/** An SDK client of a fresh `interpreter mcp-server`, declaring elicitation or not. */
+/** Every option of a multi-select field, the last option of a single pick. */
+function lastPicks(schema: unknown): Params {
+  const fields = (schema as { properties: Record<string, { enum?: string[]; items?: Params }> })
+    .properties;
+  return Object.fromEntries(
+    Object.entries(fields).map(([id, f]) => [id, f.items ? f.items.enum : f.enum?.at(-1)]),
+  );
+}
+
+const CODEX_ASK = {
+  questions: [{
+    id: "database",
+    header: "DB",
+    question: "Which database?",
+    options: [{ label: "postgres", description: "a server" }, {
+      label: "sqlite",
+      description: "a file",
+    }],
+  }],
+};
+
+/**
+ * An SDK client of a fresh `interpreter mcp-server`, declaring elicitation or not; each call names
+ * its harness (Kimi Code unless told).
+ */
 async function connect(env: { cwd: string; home: string }, elicitation: boolean) {
   const transport = new StdioClientTransport({
     command: LAUNCHER,
-    args: ["mcp-server", "--harness", "kimi-code"],
+    args: ["mcp-server"],
     cwd: env.cwd,
     env: { OPENINTERPRETER_HOME: env.home, FAKE_API_KEY: "test-key", NO_COLOR: "1" },
     stderr: "ignore",
@@ -52,14 +76,14 @@ async function connect(env: { cwd: string; home: string }, elicitation: boolean)
   if (elicitation) {
     client.setRequestHandler(elicitSchema, (request) => {
       asked.push(request.params);
-      return { action: "accept", content: { q1: "sqlite", q2: ["auth", "logs"] } };
+      return { action: "accept", content: lastPicks(request.params.requestedSchema) };
     });
   }
   await client.connect(transport);
   return {
     asked,
-    call: async (prompt: string) =>
-      await client.callTool({ name: "codex", arguments: { prompt } }) as ToolResult,
+    call: async (prompt: string, config: Params = { harness: "kimi-code" }) =>
+      await client.callTool({ name: "codex", arguments: { prompt, config } }) as ToolResult,
     async [Symbol.asyncDispose]() {
       await client.close();
     },
@@ -72,6 +96,14 @@ Deno.test("mcp-server asks the model's questions by elicitation when the client 
   await using model = startFakeProvider([
     { reply: { tool_calls: [{ name: "AskUserQuestion", args: ASK }] } },
     { expect: { last_tool_result_contains: "sqlite" }, reply: { text: "Using sqlite." } },
+    {
+      expect: { tools_include: ["request_user_input"] },
+      reply: { tool_calls: [{ name: "request_user_input", args: CODEX_ASK }] },
+    },
+    {
+      expect: { last_tool_result_contains: '{"answers":{"database":{"answers":["sqlite"]}}}' },
+      reply: { text: "Codex: sqlite." },
+    },
   ], { allowTranslatedCalls: true });
   const home = await dirs.add(fakeHome(model.baseUrl, "chat"));
   await using client = await connect({ cwd: repo, home }, true);
@@ -85,23 +117,30 @@ Deno.test("mcp-server asks the model's questions by elicitation when the client 
   assert.deepEqual(schema.properties.q2.items, { type: "string", enum: ["auth", "logs"] });
   const answer = JSON.stringify(model.requests.at(-1)!.body);
   assert.match(answer, /auth.*logs/);
+
+  const codex = await client.call("and in Codex terms", { harness: "native" });
+  assert.equal(codex.content[0].text, "Codex: sqlite.", codex.content[0]?.text);
+  assert.equal(client.asked.length, 2);
   assert.deepEqual(model.failures, []);
 });
 
-Deno.test("mcp-server tells the model no one can answer when the client has no elicitation", async () => {
+Deno.test("mcp-server sends no question tool when the client has no elicitation", async () => {
   await using dirs = tempDirs();
   const repo = await dirs.add(fixtureRepo("habits"));
   await using model = startFakeProvider([
-    { reply: { tool_calls: [{ name: "AskUserQuestion", args: ASK }] } },
-    {
-      expect: { last_tool_result_contains: "No one is available" },
-      reply: { text: "I will assume sqlite." },
-    },
-  ], { allowTranslatedCalls: true });
+    { reply: { text: "I will assume sqlite." } },
+    { reply: { text: "Still sqlite." } },
+  ]);
   const home = await dirs.add(fakeHome(model.baseUrl, "chat"));
   await using client = await connect({ cwd: repo, home }, false);
 
-  const result = await client.call("set up storage");
-  assert.equal(result.content[0].text, "I will assume sqlite.");
+  assert.equal((await client.call("set up storage")).content[0].text, "I will assume sqlite.");
+  const native = await client.call("set up storage", { harness: "native" });
+  assert.equal(native.content[0].text, "Still sqlite.");
+  const sent = model.requests.map((r) =>
+    (r.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name)
+  );
+  assert.ok(sent[0].includes("Bash") && sent[1].includes("exec_command"), JSON.stringify(sent));
+  assert.deepEqual(sent.flat().filter((n) => /AskUserQuestion|request_user_input/.test(n)), []);
   assert.deepEqual(model.failures, []);
 });

@@ -211,7 +211,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "the REPL puts the model's question to the user and sends the picked option back" + SKIP,
+  name: "the REPL puts the model's questions (Kimi's, then Codex's request_user_input) to the " +
+    "user and sends the picked option back" + SKIP,
   ignore: !HAS_TMUX,
   async fn() {
     const ask = {
@@ -221,14 +222,42 @@ Deno.test({
         options: [{ label: "postgres" }, { label: "sqlite" }],
       }],
     };
+    // Then Codex's request_user_input (native), answered in the same process.
+    const codex = {
+      questions: [{
+        id: "database",
+        header: "Store",
+        question: "Which store?",
+        options: [{ label: "redis", description: "in memory" }, {
+          label: "files",
+          description: "on disk",
+        }],
+      }],
+    };
     await using env = await setup([
       { reply: { tool_calls: [{ name: "AskUserQuestion", args: ask }] } },
       { expect: { last_tool_result_contains: "sqlite" }, reply: { text: "Using sqlite." } },
+      {
+        expect: { tools_include: ["request_user_input"] },
+        reply: { tool_calls: [{ name: "request_user_input", args: codex }] },
+      },
+      {
+        expect: { last_tool_result_contains: '{"answers":{"database":{"answers":["files"]}}}' },
+        reply: { text: "Using files." },
+      },
     ]);
     await using pane = await Pane.open(["--harness", "kimi-code", "set up storage"], env);
     await pane.waitFor(/DB: Which database\?[\s\S]*2\) sqlite[\s\S]*answer › $/m);
     await pane.type("2");
     await pane.waitFor(/Using sqlite\./);
+    let from = await pane.mark();
+    await pane.type("/harness native");
+    await pane.settled(from);
+    from = await pane.mark();
+    await pane.type("and a store");
+    await pane.waitFor(/Store: Which store\?[\s\S]*2\) files[\s\S]*answer › $/m, from);
+    await pane.type("2");
+    await pane.waitFor(/Using files\./, from);
     assert.deepEqual(env.fake.failures, []);
   },
 });
