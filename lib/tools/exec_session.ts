@@ -103,6 +103,12 @@ export async function startSession(
       const text = session.decoder.decode(chunk, { stream: true });
       if (text) session.progress?.(text);
     },
+  }).catch((err) => {
+    if (!opts.tty || !(err instanceof ToolError)) throw err;
+    throw new ToolError(
+      `Cannot start a pseudo-terminal: ${err.message}`,
+      "tty sessions need the `script` program (util-linux); install it, or run without tty",
+    );
   });
   session.jobId = job.id;
   const id = sessionsOf(ctx).add(session);
