@@ -115,3 +115,28 @@ Deno.test("wake-ups: exec's wait runs a due one as a further turn; recurring one
   assert.match(after[1], /cron "0 9 \* \* \*", next .*: daily report/);
   assert.deepEqual(fake.failures, []);
 });
+
+Deno.test("/goal's setGoal() starts a goal in place of any, and clears it", async () => {
+  await using fake = await startFakeProvider(script([
+    { expect: { user_contains: "go" }, ...call("g1", "get_goal", {}, 10) },
+    { expect: { last_tool_result_contains: '"objective": "ship v2"' }, reply: { text: "ok" } },
+  ]));
+  await using ws = await sessionWorkspace(fake.baseUrl);
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "danger-full-access" },
+    { onEvent: () => {} },
+    { env: ws.env },
+  );
+  await session.setGoal!("ship v1");
+  await session.setGoal!("ship v2");
+  assert.deepEqual(session.status().goal, {
+    objective: "ship v2",
+    status: "active",
+    used: "0 tokens",
+    budget: "",
+  });
+  await session.prompt("go", never);
+  await session.setGoal!(undefined);
+  assert.equal(session.status().goal, undefined);
+  assert.deepEqual(fake.failures, []);
+});

@@ -19,7 +19,7 @@ import { fittingHarnesses, harnessChoices, providerChoices } from "./choices.ts"
 import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
 import { CostMeter } from "./cost.ts";
 import { type ReplayedHistory, replayedHistory } from "./replay_history.ts";
-import { chargeCost, sessionStatusOf, sessionTimersOf } from "./status.ts";
+import { chargeCost, sessionStatusOf, sessionTimersOf, setSessionGoal } from "./status.ts";
 import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
@@ -358,6 +358,7 @@ export class LiveSession implements Session {
 
   readonly git: RepoGit = (args) => this.#live.agent.workspace.repoGit(args);
   readonly timers = (take?: "due") => sessionTimersOf(this.#p, take);
+  readonly setGoal = (o?: string) => setSessionGoal(this.#p, o).then(() => this.#saveToolState());
 
   async skills(): Promise<SkillListing[]> {
     const { agent } = this.#live;

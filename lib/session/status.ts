@@ -60,6 +60,13 @@ function goalAndTimers(state: Map<string, unknown>): Pick<SessionStatus, "goal" 
   return { ...(goal ? { goal } : {}), ...(timers.length ? { timers } : {}) };
 }
 
+/** Sets the session's goal as the user gives it (`/goal`); none clears it. */
+export async function setSessionGoal(parts: SessionParts, objective?: string): Promise<void> {
+  const { loop, toolState } = parts.state;
+  const { setUserGoal } = await import("../tools/goals_run.ts");
+  setUserGoal(toolState, objective, loop.usage.inputTokens + loop.usage.outputTokens);
+}
+
 /** The session's timers; with "due", those due now, taken out (`takeDueTimers`). */
 export async function sessionTimersOf(parts: SessionParts, take?: "due"): Promise<Timer[]> {
   const state = parts.state.toolState;

@@ -335,6 +335,8 @@ export interface Session extends AsyncDisposable {
    * taken out (one-shot ones removed, recurring ones moved to their next time) and returned.
    */
   timers?(take?: "due"): Promise<Timer[]>;
+  /** Sets the session's goal as the user gives it (`/goal`), in place of any; none clears it. */
+  setGoal?(objective: string | undefined): Promise<void>;
   stopJob(id: string): Promise<JobInfo & { wasRunning: boolean }>;
   /** The working tree against HEAD, untracked files included, as a plain unified diff. */
   diff(): Promise<string>;

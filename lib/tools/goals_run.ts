@@ -132,3 +132,23 @@ export function goalReminderAfterCall(
     .replaceAll("{used}", out.used).replaceAll("{budget}", out.budget)
     .replaceAll("{remaining}", out.remaining);
 }
+
+/** The goal the user sets (`/goal`): a new active one in place of any, or none. */
+export function setUserGoal(
+  state: ToolContext["state"],
+  objective: string | undefined,
+  tokens: number,
+): void {
+  if (!objective) return void state.delete(GOAL_STATE_KEY);
+  const goal: Goal = {
+    objective,
+    status: "active",
+    tokensUsed: 0,
+    turnsUsed: 0,
+    createdAt: Date.now(),
+    reminded: [],
+  };
+  state.set(GOAL_STATE_KEY, goal);
+  state.delete(GOAL_SEEN_KEY);
+  accountGoal(state, tokens);
+}

@@ -123,6 +123,11 @@ const COMMANDS: Command[] = [
     () => import("./init_command.ts").then((m) => m.INIT_COMMAND),
   ),
   PLAN_COMMAND,
+  deferred(
+    "goal",
+    "the session's goal: /goal OBJECTIVE sets it, /goal clear drops it",
+    () => import("./goal_command.ts").then((m) => m.GOAL_COMMAND),
+  ),
   { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
   ...FORK_COMMANDS,
   { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { commandSummaries } from "./commands.ts";
+import { GOAL_COMMAND } from "./goal_command.ts";
 import { HOOKS_COMMAND } from "./hooks_command.ts";
 import { INIT_COMMAND } from "./init_command.ts";
 import { MCP_COMMAND } from "./mcp_command.ts";
@@ -18,6 +19,7 @@ Deno.test("the commands loaded on first use are listed with their modules' own n
     SKILLS_COMMAND,
     MCP_COMMAND,
     HOOKS_COMMAND,
+    GOAL_COMMAND,
   ];
   for (const command of modules) {
     assert.equal(listed.get(command.name), command.summary, `/${command.name}`);

@@ -21,6 +21,18 @@ Deno.test("statusLine() leaves the cost out when the model has no prices", () =>
   );
 });
 
+Deno.test("statusLine() ends with the session's goal and its use of the budget", () => {
+  const goal = { objective: "ship", status: "active", used: "1200 tokens", budget: "5000 tokens" };
+  assert.equal(
+    statusLine({ ...facts, goal }),
+    "gpt-4.1 · native · 75% context · 7.0k in / 500 out · $0.0150 · goal active 1200 tokens of 5000 tokens",
+  );
+  assert.match(
+    statusLine({ ...facts, goal: { ...goal, budget: "" } }),
+    / · goal active 1200 tokens$/,
+  );
+});
+
 Deno.test("statusLine() makes control characters in a model name visible", () => {
   assert.ok(!statusLine({ ...facts, model: "evil\x1b[2J" }).includes("\x1b"));
 });
