@@ -77,7 +77,7 @@ const DATA_URL = `data:image/png;base64,${PIXEL}`;
 const text = (body: unknown) => JSON.stringify(body);
 
 Deno.test("a viewed or read picture comes back as image content on every wire", async () => {
-  const [messages, responses, chat, gemini, kimi, qwen] = await runCases([
+  const [messages, responses, chat, gemini, kimi, qwen, kimiCode] = await runCases([
     {
       harness: "claude-code",
       wire: "messages",
@@ -107,6 +107,15 @@ Deno.test("a viewed or read picture comes back as image content on every wire", 
       wire: "chat",
       model: "gpt-4o",
       call: { name: "ReadMediaFile", args: { path: "shot.png" } },
+    },
+    {
+      harness: "kimi-code",
+      wire: "chat",
+      model: "gpt-4o",
+      call: {
+        name: "ReadMediaFile",
+        args: { path: "shot.png", region: { x: 0, y: 0, width: 1, height: 1 } },
+      },
     },
     {
       harness: "qwen-code",
@@ -145,6 +154,10 @@ Deno.test("a viewed or read picture comes back as image content on every wire", 
       content: [{ type: "image_url", image_url: { url: DATA_URL } }],
     });
   }
+  // Kimi Code's ReadMediaFile with a region: the crop, a PNG, after the tool message.
+  const [regionNote, region] = (kimiCode[1].messages as Json[]).slice(-2);
+  assert.match(text(regionNote.content), /region x=0 y=0 1x1 of shot\.png \(1x1\)/);
+  assert.match(text(region.content), /"url":"data:image\/png;base64,iVBORw0KGgo/);
   // Qwen Code's deferred zoom_image through tool_call: a magnified PNG after the tool message.
   const [zoomNote, zoomed] = (qwen[1].messages as Json[]).slice(-2);
   assert.match(

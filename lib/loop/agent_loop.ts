@@ -14,6 +14,7 @@ import { type CutReply, WatchedReply } from "./_watched_reply.ts";
 import { repairToolCalls } from "./tool_call_repair.ts";
 import { type ReplyCut, ToolHookChain, type ToolHooks } from "./tool_hooks.ts";
 import { type SourcePlacement, turnTools } from "./tool_sources.ts";
+import { contextWith } from "./live_context.ts";
 
 /** The conversation the loop extends. Callers own it; the loop appends to `messages`. */
 export interface LoopState {
@@ -197,7 +198,7 @@ async function startTurn(deps: LoopDeps & { signal: AbortSignal }): Promise<Turn
       checkLoaded(tools.harness, state, call.name, deps.ctx.planMode?.on === true);
       return tools.resolve(call);
     },
-    ctx: { ...deps.ctx, toolCatalog: catalog },
+    ctx: contextWith(deps.ctx, { toolCatalog: catalog }),
     hooks,
   });
 }

@@ -8,6 +8,7 @@ import { nestedValue } from "../harness/code_mode.ts";
 import type { Block } from "../model/message.ts";
 import type { NestedTools } from "../tools/types.ts";
 import { type DispatchDeps, type DispatchOutcome, dispatchToolCall } from "./dispatch.ts";
+import { contextWith } from "./live_context.ts";
 
 /** `turn` with `ctx.nestedTools` set when its harness has nested tools (code mode). */
 export function withNestedTools<T extends DispatchDeps>(turn: T): T {
@@ -21,13 +22,13 @@ export function withNestedTools<T extends DispatchDeps>(turn: T): T {
         return { value: `tool \`${name}\` is not enabled in exec`, isError: true };
       }
       const call = { id: `${meta.callId}:${++count}`, name, args };
-      const deps = { ...turn, ctx: { ...turn.ctx, signal: meta.signal }, nested: true };
+      const deps = { ...turn, ctx: contextWith(turn.ctx, { signal: meta.signal }), nested: true };
       const result = await dispatchToolCall(call, deps);
       const value = result.isError ? result.text : nestedValue(turn.harness, name, result);
       return { value, isError: result.isError };
     },
   };
-  return { ...turn, ctx: { ...turn.ctx, nestedTools } };
+  return { ...turn, ctx: contextWith(turn.ctx, { nestedTools }) };
 }
 
 /** The blocks of a result after its first text: its further parts, then its images. */

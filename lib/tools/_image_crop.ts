@@ -48,19 +48,43 @@ export interface ZoomedView {
 
 /** The `region` of the image in `bytes` (`mime`), magnified, as a PNG. */
 export function cropAndZoom(bytes: Uint8Array, mime: string, region: NormalizedRegion): ZoomedView {
+  return cropImage(bytes, mime, (width, height) => {
+    const left = Math.floor((region.x1 / 1000) * width);
+    const top = Math.floor((region.y1 / 1000) * height);
+    const right = Math.max(Math.ceil((region.x2 / 1000) * width), left + 1);
+    const bottom = Math.max(Math.ceil((region.y2 / 1000) * height), top + 1);
+    return { left, top, width: right - left, height: bottom - top };
+  }, MAX_ZOOM);
+}
+
+/** A rectangle of pixels. */
+export interface PixelRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The rectangle `rectOf(width, height)` of the image in `bytes` as a PNG, scaled up towards
+ * ZOOM_SIDE by at most `maxScale` (1: as it is).
+ */
+export function cropImage(
+  bytes: Uint8Array,
+  mime: string,
+  rectOf: (width: number, height: number) => PixelRect,
+  maxScale: number,
+): ZoomedView {
   const source = decode(bytes, mime);
-  const left = Math.floor((region.x1 / 1000) * source.width);
-  const top = Math.floor((region.y1 / 1000) * source.height);
-  const right = Math.max(Math.ceil((region.x2 / 1000) * source.width), left + 1);
-  const bottom = Math.max(Math.ceil((region.y2 / 1000) * source.height), top + 1);
-  const crop = { width: right - left, height: bottom - top };
-  const scale = Math.max(1, Math.min(MAX_ZOOM, ZOOM_SIDE / Math.max(crop.width, crop.height)));
+  const rect = rectOf(source.width, source.height);
+  const crop = { width: rect.width, height: rect.height };
+  const scale = Math.max(1, Math.min(maxScale, ZOOM_SIDE / Math.max(crop.width, crop.height)));
   const view = {
     width: Math.max(1, Math.round(crop.width * scale)),
     height: Math.max(1, Math.round(crop.height * scale)),
   };
   const out = new PNG({ width: view.width, height: view.height });
-  resample(source, { left, top, ...crop }, { ...view, data: out.data });
+  resample(source, rect, { ...view, data: out.data });
   return {
     png: new Uint8Array(PNG.sync.write(out)),
     source: { width: source.width, height: source.height },

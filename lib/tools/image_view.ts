@@ -8,6 +8,7 @@ import { defineCapability } from "./capability.ts";
 import { resolvePath } from "./_paths.ts";
 import type { ImageData } from "./tool_source.ts";
 import type { ImageResult } from "./image_types.ts";
+import { regionView } from "./image_zoom.ts";
 
 export type { ImageResult };
 
@@ -25,6 +26,14 @@ export function imageResultParts(output: unknown): { text: string; images: Image
 /** Input of `image.view`. */
 const imageViewInput = z.object({
   path: z.string().min(1).describe("Image file path, absolute or relative to the workspace"),
+  region: z.object({
+    x: z.number().int().min(0),
+    y: z.number().int().min(0),
+    width: z.number().int().min(1),
+    height: z.number().int().min(1),
+  }).optional().describe("Only these pixels (PNG or JPEG), at their own size"),
+  /** Accepted: the image is always sent at its own resolution. */
+  full_resolution: z.boolean().optional(),
 });
 
 /**
@@ -37,7 +46,9 @@ export const imageView = defineCapability({
   input: imageViewInput,
   mutates: false,
   async run(input, ctx): Promise<ImageResult> {
+    const abs = resolvePath(ctx.cwd, input.path);
+    if (input.region) return await regionView(ctx, abs, input.path, input.region);
     const { readImageFile } = await import("./image_file.ts");
-    return await readImageFile(ctx, resolvePath(ctx.cwd, input.path), input.path);
+    return await readImageFile(ctx, abs, input.path);
   },
 });

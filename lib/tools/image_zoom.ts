@@ -3,6 +3,7 @@ import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { resolvePath } from "./_paths.ts";
 import type { ImageResult } from "./image_types.ts";
+import type { ToolContext } from "./types.ts";
 
 /** The largest picture zoomed into: only the crop is sent, so it may be larger than a view. */
 const MAX_ZOOM_SOURCE_BYTES = 40 * 1024 * 1024;
@@ -59,3 +60,56 @@ export const imageZoom = defineCapability({
     };
   },
 });
+
+/** A rectangle of an image in pixels, from its top-left corner. */
+export interface PixelRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The pixels `region` of the PNG or JPEG image at `abs`, at their own size, as a PNG after a
+ * one-line note (Kimi Code's ReadMediaFile `region`). A region outside the image is refused.
+ */
+export async function regionView(
+  ctx: ToolContext,
+  abs: string,
+  given: string,
+  region: PixelRegion,
+): Promise<ImageResult> {
+  if (ctx.takesImages === false) {
+    return (await import("./image_file.ts")).readImageFile(ctx, abs, given);
+  }
+  const files = await import("./image_file.ts");
+  const { cropImage } = await import("./_image_crop.ts");
+  const info = await files.checkImageFile(ctx, abs, given, MAX_ZOOM_SOURCE_BYTES);
+  const bytes = await files.readImageBytes(ctx, abs, info.size);
+  const view = cropImage(bytes, info.mime, (width, height) => {
+    if (region.x + region.width > width || region.y + region.height > height) {
+      throw new ToolError(
+        `Cannot read region x=${region.x} y=${region.y} ${region.width}x${region.height} of ` +
+          `"${given}": it reaches outside the ${width}x${height} image`,
+        `Keep x + width within ${width} and y + height within ${height}`,
+      );
+    }
+    return { left: region.x, top: region.y, width: region.width, height: region.height };
+  }, 1);
+  if (view.png.length > files.MAX_IMAGE_BYTES) {
+    throw new ToolError(
+      `Cannot read region of "${given}": as a PNG it is ${view.png.length} bytes, more than ` +
+        `the ${files.MAX_IMAGE_BYTES} an image may be`,
+      "Read a smaller region",
+    );
+  }
+  return {
+    path: info.path,
+    absolutePath: abs,
+    mime: "image/png",
+    bytes: view.png.length,
+    imageNote: `[image: region x=${region.x} y=${region.y} ${region.width}x${region.height} of ` +
+      `${info.path} (${view.source.width}x${view.source.height})]`,
+    image: { mime: "image/png", base64: files.base64Of(view.png) },
+  };
+}

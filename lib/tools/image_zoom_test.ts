@@ -5,6 +5,7 @@ import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import { ToolError } from "../errors.ts";
 import { imageZoom } from "./image_zoom.ts";
+import { imageView } from "./image_view.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 
 interface Bitmap {
@@ -92,4 +93,21 @@ Deno.test("image.zoom refuses an empty region, other formats and a model without
   await refused({ path: "anim.gif" }, /Cannot zoom image\/gif images: zooming reads PNG and JPEG/);
   await refused({ path: "notes.txt" }, /not a PNG, JPEG, GIF or WebP image/);
   await refused({ path: "flag.png" }, /does not take images/, { ...ws.ctx, takesImages: false });
+});
+
+Deno.test("image.view with a region returns those pixels at their own size, and refuses one outside", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.writeFile(join(ws.dir, "flag.png"), redBlue(100, 50));
+  const region = { x: 60, y: 10, width: 20, height: 30 };
+  const result = await imageView.run({ path: "flag.png", region }, ws.ctx);
+  assert.equal(result.imageNote, "[image: region x=60 y=10 20x30 of flag.png (100x50)]");
+  const view = viewOf(result);
+  assert.deepEqual([view.width, view.height], [20, 30]);
+  assert.deepEqual(pixel(view, 0, 0), [0, 0, 255, 255]);
+  await assert.rejects(
+    imageView.run({ path: "flag.png", region: { ...region, y: 30 } }, ws.ctx),
+    (err) =>
+      err instanceof ToolError && /reaches outside the 100x50 image/.test(err.message) &&
+      /y \+ height within 50/.test(err.hint ?? ""),
+  );
 });

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startFakeProvider } from "../../tests/fake_provider/server.ts";
+import { need } from "../../sandbox/_test_requires.ts";
+import { openSession, type SessionEvent } from "./open.ts";
+
+await need("bwrap");
+
+const GIT = "git -c user.name=t -c user.email=t@example.com";
+
+/**
+ * A repository with one commit and a config home whose provider is the fake server. It lives
+ * outside /tmp, which sandboxed commands see as a private, empty folder.
+ */
+async function repoWorkspace(baseUrl: string) {
+  const root = await Deno.realPath(await Deno.makeTempDir({ dir: "/var/tmp", prefix: "oi_wts_" }));
+  const cwd = join(root, "ws");
+  const home = join(root, "home");
+  await Deno.mkdir(cwd);
+  await Deno.mkdir(home);
+  const git = (...args: string[]) => new Deno.Command("git", { args, cwd }).output();
+  await git("init", "-q");
+  await Deno.writeTextFile(join(cwd, "a.txt"), "a\n");
+  await git("add", "a.txt");
+  await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "one");
+  await Deno.writeTextFile(
+    join(home, "config.toml"),
+    `model = "fake-model"\nmodel_provider = "fake"\n[model_providers.fake]\n` +
+      `name = "Fake"\nbase_url = "${baseUrl}/v1"\nwire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
+  );
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: root,
+    OPENINTERPRETER_HOME: home,
+    FAKE_API_KEY: "k",
+    NO_COLOR: "1",
+  };
+  return { cwd, home, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
+}
+
+const bash = (command: string) => ({ name: "Bash", args: { command } });
+
+Deno.test("EnterWorktree moves the session and its sandbox into a worktree; ExitWorktree brings it back", async () => {
+  await using fake = await startFakeProvider([
+    {
+      reply: {
+        tool_calls: [{ name: "ToolSearch", args: { query: "select:EnterWorktree,ExitWorktree" } }],
+      },
+    },
+    { reply: { tool_calls: [{ name: "EnterWorktree", args: { name: "fix-1" } }] } },
+    {
+      expect: { last_tool_result_contains: "Created worktree fix-1" },
+      reply: {
+        tool_calls: [
+          bash(`pwd && echo new > new.txt && ${GIT} add new.txt && ${GIT} commit -q -m new`),
+          bash('echo pwned >> "$(git rev-parse --git-common-dir)/config"'),
+          bash('echo pwned > "$(git rev-parse --git-common-dir)/hooks/pre-commit"'),
+          bash("echo pwned >> \"$(git rev-parse --git-common-dir)/../a.txt\""),
+        ],
+      },
+    },
+    {
+      reply: { tool_calls: [{ name: "ExitWorktree", args: { action: "remove" } }] },
+    },
+    {
+      expect: { last_tool_result_contains: "commit(s) of its own" },
+      reply: {
+        tool_calls: [{ name: "ExitWorktree", args: { action: "remove", discard_changes: true } }],
+      },
+    },
+    {
+      expect: { last_tool_result_contains: "removed it with branch worktree-fix-1" },
+      reply: { tool_calls: [bash("pwd && echo back > back.txt")] },
+    },
+    { reply: { text: "Done." } },
+  ]);
+  await using ws = await repoWorkspace(fake.origin);
+  const events: SessionEvent[] = [];
+  await using session = await openSession(
+    { cwd: ws.cwd, harness: "claude-code", sandbox: "workspace-write", approval: "never" },
+    { onEvent: (e) => events.push(e) },
+    { env: ws.env },
+  );
+  const outcome = await session.prompt("work in a worktree", new AbortController().signal);
+  const results = events.flatMap((e) => e.type === "tool_end" ? [e.text] : []);
+  assert.equal(outcome.status, "completed", results.join("\n---\n"));
+  assert.deepEqual(fake.failures, []);
+  const worktree = join(ws.home, "worktrees");
+  assert.match(results[1], /^Created worktree fix-1 at .*\/fix-1 on branch worktree-fix-1/);
+  assert.ok(results[2].includes(worktree), `the command ran in the worktree: ${results[2]}`);
+  for (const refused of results.slice(3, 6)) {
+    assert.match(refused, /Read-only file system|Permission denied/, refused);
+  }
+  assert.doesNotMatch(await Deno.readTextFile(join(ws.cwd, ".git", "config")), /pwned/);
+  assert.equal(await Deno.readTextFile(join(ws.cwd, "a.txt")), "a\n");
+  assert.match(results[7], /Left worktree .* and removed it with branch worktree-fix-1/);
+  assert.ok(results[8].startsWith(ws.cwd), `back in the checkout: ${results[8]}`);
+  assert.equal(await Deno.readTextFile(join(ws.cwd, "back.txt")), "back\n");
+  assert.deepEqual(
+    [...Deno.readDirSync(worktree)].flatMap((d) => [...Deno.readDirSync(join(worktree, d.name))]),
+    [],
+  );
+  assert.equal(session.settings.cwd, ws.cwd);
+  assert.deepEqual(session.settings.writableRoots, [ws.cwd]);
+});
