@@ -55,7 +55,7 @@ Deno.test("EnterWorktree moves the session and its sandbox into a worktree; Exit
           bash(`pwd && echo new > new.txt && ${GIT} add new.txt && ${GIT} commit -q -m new`),
           bash('echo pwned >> "$(git rev-parse --git-common-dir)/config"'),
           bash('echo pwned > "$(git rev-parse --git-common-dir)/hooks/pre-commit"'),
-          bash("echo pwned >> \"$(git rev-parse --git-common-dir)/../a.txt\""),
+          bash('echo pwned >> "$(git rev-parse --git-common-dir)/../a.txt"'),
         ],
       },
     },
