@@ -103,3 +103,37 @@ Deno.test("EnterWorktree moves the session and its sandbox into a worktree; Exit
   assert.equal(session.settings.cwd, ws.cwd);
   assert.deepEqual(session.settings.writableRoots, [ws.cwd]);
 });
+
+Deno.test("Qwen Code's enter_worktree and exit_worktree, through tool_call, keep the worktree on leaving", async () => {
+  const call = (name: string, args: Record<string, unknown>) => ({
+    name: "tool_call",
+    args: { name, arguments: args },
+  });
+  await using fake = await startFakeProvider([
+    { reply: { tool_calls: [call("enter_worktree", { name: "q1" })] } },
+    {
+      expect: { last_tool_result_contains: "Worktree q1 created" },
+      reply: { tool_calls: [call("exit_worktree", { name: "other", action: "keep" })] },
+    },
+    {
+      expect: { last_tool_result_contains: "not other" },
+      reply: { tool_calls: [call("exit_worktree", { name: "q1", action: "keep" })] },
+    },
+    { reply: { text: "Done." } },
+  ]);
+  await using ws = await repoWorkspace(fake.origin);
+  const events: SessionEvent[] = [];
+  await using session = await openSession(
+    { cwd: ws.cwd, harness: "qwen-code", sandbox: "workspace-write", approval: "never" },
+    { onEvent: (e) => events.push(e) },
+    { env: ws.env },
+  );
+  const outcome = await session.prompt("use a worktree", new AbortController().signal);
+  const results = events.flatMap((e) => e.type === "tool_end" ? [e.text] : []);
+  assert.equal(outcome.status, "completed", results.join("\n---\n"));
+  assert.deepEqual(fake.failures, []);
+  const kept = /it stays at (\S+) on branch worktree-q1/.exec(results[2])?.[1];
+  assert.ok(kept, results[2]);
+  assert.equal(await Deno.readTextFile(`${kept.replace(/\.$/, "")}/a.txt`), "a\n");
+  assert.equal(session.settings.cwd, ws.cwd);
+});
