@@ -70,8 +70,10 @@ export async function setSessionGoal(parts: SessionParts, objective?: string): P
 /** The session's timers; with "due", those due now, taken out (`takeDueTimers`). */
 export async function sessionTimersOf(parts: SessionParts, take?: "due"): Promise<Timer[]> {
   const state = parts.state.toolState;
-  if (take !== "due" || sessionTimers(state).length === 0) return sessionTimers(state);
-  return (await import("../tools/schedule_run.ts")).takeDueTimers(state);
+  if (sessionTimers(state).length === 0) return [];
+  // Loaded while timers are pending, so that taking the due ones later waits for no module.
+  const run = await import("../tools/schedule_run.ts");
+  return take === "due" ? run.takeDueTimers(state) : sessionTimers(state);
 }
 
 /** `{ surface }` for a harness presented lean (or full although lean was asked); else `{}`. */

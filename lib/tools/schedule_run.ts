@@ -27,11 +27,20 @@ export function takeDueTimers(state: ToolContext["state"], now = Date.now()): Ti
   if (due.length === 0) return [];
   const kept: Timer[] = timers.filter((t) => t.dueAt > now);
   for (const t of due) {
-    const next = t.recurring && t.cron ? nextCronTime(parseCron(t.cron), now) : undefined;
+    const next = t.recurring && t.cron ? nextTime(t.cron, now) : undefined;
     if (next !== undefined) kept.push({ ...t, dueAt: next });
   }
   state.set(TIMERS_STATE_KEY, kept);
   return due;
+}
+
+/** The next time of a saved job's expression; none for one that no longer parses (a forged file). */
+function nextTime(cron: string, now: number): number | undefined {
+  try {
+    return nextCronTime(parseCron(cron), now);
+  } catch {
+    return undefined;
+  }
 }
 
 function newId(taken: readonly Timer[]): string {

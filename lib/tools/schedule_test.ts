@@ -81,3 +81,11 @@ Deno.test("timers are saved with the session state and come back on resume", asy
   const restored = restoreState(JSON.parse(JSON.stringify(snapshotState(ctx.state))));
   assert.deepEqual(restored.get(TIMERS_STATE_KEY), ctx.state.get(TIMERS_STATE_KEY));
 });
+
+Deno.test("a saved recurring job whose expression no longer parses fires once and is dropped", () => {
+  const ctx = context();
+  const forged = { id: "0badc0de", kind: "cron", prompt: "x", cron: "99 * * * *", recurring: true };
+  ctx.state.set(TIMERS_STATE_KEY, [{ ...forged, dueAt: 1 }]);
+  assert.deepEqual(takeDueTimers(ctx.state, 2).map((t) => t.id), ["0badc0de"]);
+  assert.deepEqual(sessionTimers(ctx.state), []);
+});

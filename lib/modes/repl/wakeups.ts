@@ -26,9 +26,11 @@ export function dueTimers(
       }
       const next = pending[0];
       const wait = next ? Math.min(Math.max(next.dueAt - Date.now(), 10), POLL_MS) : POLL_MS;
-      handle = setTimeout(() => void check(), wait);
+      handle = setTimeout(tick, wait);
     };
+    // A failed look (the session closing under it) is tried again at the next poll.
+    const tick = () => void check().catch(() => handle = setTimeout(tick, POLL_MS));
     signal.addEventListener("abort", () => clearTimeout(handle), { once: true });
-    void check();
+    tick();
   });
 }
