@@ -13,6 +13,7 @@ Deno.test("toolsForSession() keeps `when = mcp_servers` tools only when the sess
   const without = toolsForSession(native, { mcpServers: false });
   assert.deepEqual(names(advertisedTools(without, new Map())), [
     "exec_command",
+    "write_stdin",
     "apply_patch",
     "update_plan",
     "request_user_input",

@@ -78,7 +78,11 @@ function mapCall(
   let capability: string;
   try {
     const resolved = resolveCall(from, block);
-    input = (resolved.input ?? {}) as Record<string, unknown>;
+    // The source harness's fixed arguments are its own setting, not the model's: left behind.
+    input = Object.fromEntries(
+      Object.entries((resolved.input ?? {}) as Record<string, unknown>)
+        .filter(([field]) => !(field in resolved.tool.fixedArgs)),
+    );
     capability = resolved.capability.id;
   } catch {
     return undefined;

@@ -75,14 +75,18 @@ export const shellRun = defineCapability({
   async run(input, ctx): Promise<ShellRunOutput> {
     const cwd = await commandCwd(ctx, input.cwd);
     ctx.signal.throwIfAborted();
-    const wanted = Math.max(input.timeout_ms ?? DEFAULT_TIMEOUT_MS, input.min_timeout_ms ?? 0);
+    // Sessions live in the session's job registry, which needs its scratch space; a context
+    // without one (an embedded loop) runs the command to completion, the yield raising its timeout.
+    const asSession = input.session === true && ctx.scratch !== undefined;
+    const minTimeout = Math.max(input.min_timeout_ms ?? 0, asSession ? 0 : input.yield_ms ?? 0);
+    const wanted = Math.max(input.timeout_ms ?? DEFAULT_TIMEOUT_MS, minTimeout);
     const timeoutMs = Math.min(wanted, MAX_TIMER_MS);
     const shell = input.shell ?? "bash";
     const argv = [shell, ...shellArgs(shell, input.login ?? false), input.command];
     const started = performance.now();
     const escalated = wantsEscalation(input);
     const attempt = (escalated: boolean) =>
-      input.session
+      asSession
         ? sessionAttempt(argv, { cwd, escalated, input }, ctx)
         : runOnce(argv, { cwd, timeoutMs, escalated, shell: input.shell }, ctx);
     let result = await attempt(escalated);
@@ -100,7 +104,7 @@ export const shellRun = defineCapability({
     }
     const { out, reason: killed, code, sessionId } = result;
     const note = typeof rerun === "string" ? `\n${rerun}\n` : "";
-    const capped = input.max_output_tokens === undefined && !input.session
+    const capped = input.max_output_tokens === undefined && !asSession
       ? undefined
       : (await import("./exec_session.ts")).capTokens(out.text(), input.max_output_tokens);
     return {
