@@ -139,6 +139,10 @@ function toolNames(body: Json): Json {
     if (Array.isArray(t.functionDeclarations)) {
       return { functionDeclarations: t.functionDeclarations.map((d: Json) => d.name) };
     }
+    // Responses: a namespace of functions (Codex's multi_agent_v1).
+    if (t.type === "namespace" && Array.isArray(t.tools)) {
+      return { namespace: t.name, tools: t.tools.map((d: Json) => d.name) };
+    }
     const fn = (t.function ?? {}) as Json;
     const extra = Object.fromEntries(
       [...Object.entries(t), ...Object.entries(fn)].filter(([k]) => !SCHEMA_KEYS.includes(k)),

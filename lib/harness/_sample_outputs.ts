@@ -4,8 +4,7 @@
  * that `debug harness` and the generated harness docs render.
  */
 
-import type { AgentRunOutput } from "../tools/agent_task.ts";
-import type { AgentPoolOutput } from "../tools/agent_pool_tools.ts";
+import type { AgentPoolOutput, AgentRunOutput } from "../tools/agent_task.ts";
 import type { ApplyPatchOutput } from "../tools/apply_patch.ts";
 import type { UserAskOutput } from "../tools/ask_user.ts";
 import type { FsEditOutput } from "../tools/fs_edit.ts";

@@ -25,6 +25,36 @@ export function wireTool(t: ToolDeclaration, toolFields: Json | undefined): Json
 }
 
 /**
+ * The classic `tools` list: each tool as `wireTool` has it, except that tools with a namespace
+ * go in one `namespace` entry per namespace (Codex's multi_agent_v1), placed where its first
+ * tool is, with its description from `toolNamespaces`.
+ */
+export function classicTools(tools: ToolDeclaration[], spec: WireRequestSpec): Json[] {
+  const out: Json[] = [];
+  const groups = new Map<string, Json[]>();
+  for (const t of tools) {
+    if (!t.namespace) {
+      out.push(wireTool(t, spec.toolFields));
+      continue;
+    }
+    let group = groups.get(t.namespace);
+    if (!group) {
+      group = [];
+      groups.set(t.namespace, group);
+      const named = spec.toolNamespaces?.find((n) => n.name === t.namespace);
+      out.push({
+        type: "namespace",
+        name: t.namespace,
+        description: named?.description ?? "",
+        tools: group,
+      });
+    }
+    group.push(wireTool(t, spec.toolFields));
+  }
+  return out;
+}
+
+/**
  * The `additional_tools` item: one namespace per entry of `toolNamespaces` that has tools, in
  * that order; a tool without a namespace goes in the first.
  */

@@ -25,11 +25,11 @@ import {
   appendInput,
   callItem,
   callNamespace,
+  classicTools,
   customCallBlock,
   outputType,
   resultOutput,
   settleInput,
-  wireTool,
 } from "./_responses_code_mode.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
@@ -66,7 +66,7 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   if (instructions) body.instructions = instructions;
   const hasTools = request.tools.length > 0;
   if (hasTools && spec.toolsItem) input.unshift(additionalToolsItem(request.tools, spec));
-  else if (hasTools) body.tools = request.tools.map((t) => wireTool(t, spec.toolFields));
+  else if (hasTools) body.tools = classicTools(request.tools, spec);
   if (hasTools) {
     body.tool_choice = "auto";
     body.parallel_tool_calls = true;

@@ -53,6 +53,11 @@ export class SessionHooks {
   readonly #warn: (message: string) => void;
   /** SessionStart context waiting for the next prompt. */
   #pending: string[] = [];
+  /**
+   * Results of background sub-agents the model has not read, once none runs (the session's
+   * agent pool sets it when made): a turn that ends goes on with them.
+   */
+  agentNotices?: (signal: AbortSignal) => Promise<string | undefined>;
   #turnId: string | undefined;
 
   private constructor(hub: UserHooks, cwd: string, warn: (message: string) => void) {
@@ -167,7 +172,7 @@ export class SessionHooks {
     signal: AbortSignal,
     run: () => Promise<TurnOutcome>,
   ): Promise<TurnOutcome> {
-    let outcome = await run();
+    let outcome = await this.#withAgentNotices(loop, signal, run);
     if (!this.hub.has("Stop")) return outcome;
     const { stopContinuation } = await events();
     for (let times = 0; outcome.status === "completed" && !signal.aborted; times++) {
@@ -187,6 +192,22 @@ export class SessionHooks {
         break;
       }
       loop.messages.push({ role: "user", blocks: [{ type: "text", text: reason }] });
+      outcome = await this.#withAgentNotices(loop, signal, run);
+    }
+    return outcome;
+  }
+
+  /** Runs the turn, then on with each notice of background sub-agents' results. */
+  async #withAgentNotices(
+    loop: LoopState,
+    signal: AbortSignal,
+    run: () => Promise<TurnOutcome>,
+  ): Promise<TurnOutcome> {
+    let outcome = await run();
+    while (this.agentNotices && outcome.status === "completed" && !signal.aborted) {
+      const notice = await this.agentNotices(signal);
+      if (notice === undefined || signal.aborted) break;
+      loop.messages.push({ role: "user", blocks: [{ type: "text", text: notice }] });
       outcome = await run();
     }
     return outcome;

@@ -4,7 +4,7 @@ import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
-import { addUsage, emptyUsage } from "../model/message.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 import { Resources } from "../tools/resources.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
@@ -56,58 +56,114 @@ const MAX_STOP_CONTINUATIONS = 8;
 /** Longest part of a call's first argument in a sub-agent's progress line. */
 const STEP_SUBJECT_CHARS = 100;
 
+/** One step of a sub-agent: its conversation runs until the model stops (or hooks end it). */
+export type SubagentStep = (
+  state: LoopState,
+  step: {
+    agent: SubagentFacts;
+    label: string;
+    callId: string | undefined;
+    signal: AbortSignal;
+    progress?: (chunk: ToolProgress) => void;
+  },
+) => Promise<{ finalText: string; toolCalls: number; status: TurnOutcome["status"] }>;
+
 /**
- * Makes the runner for `ctx.runSubagent`: each call runs one nested turn of the same loop with a
- * fresh conversation and session state, in a copy of `ctx` without `runSubagent` (so nesting
- * stops at one level), reports a line per tool call it makes to `req.progress`, and returns the
- * final text, the number of tool calls and the outcome.
+ * Makes a sub-agent's step: one nested turn of the same loop over `state` (a conversation of the
+ * sub-agent's own, with session state of its own), in a copy of `ctx` without `runSubagent` or
+ * `agents` (so nesting stops at one level) and with the step's signal. Its token usage is added
+ * to the parent's; each tool call is reported to `progress` and every event to `opts.emit`.
  */
-export function makeSubagentRunner(ctx: TurnContext, opts: SubagentOptions): SubagentRunner {
+export function makeSubagentStep(ctx: TurnContext, opts: SubagentOptions): SubagentStep {
   const harness: Harness = {
     ...opts.harness,
-    tools: opts.harness.tools.filter((t) => t.capability !== "agent.run"),
+    tools: opts.harness.tools.filter((t) => !t.capability.startsWith("agent.")),
   };
-  return async (req) => {
-    const { runSubagent: _omit, ...rest } = ctx;
-    const agent: SubagentFacts = {
-      agentId: `agent-${crypto.randomUUID().slice(0, 8)}`,
-      agentType: req.agentType ?? "general-purpose",
-    };
-    const context = await opts.hooks?.started(agent, ctx.signal) ?? [];
-    const state: LoopState = {
-      model: opts.parent.model,
-      system: opts.parent.system,
-      messages: [{
-        role: "user",
-        blocks: [...context, req.prompt].map((text) => ({ type: "text", text })),
-      }],
-      usage: emptyUsage(),
-      reasoningEffort: opts.parent.reasoningEffort,
-    };
-    const label = req.description ?? req.agentType ?? "sub-agent";
+  const { runSubagent: _omit, agents: _pool, ...rest } = ctx;
+  return async (state, step) => {
     let toolCalls = 0;
     const subState = new Map<string, unknown>();
     const subResources = new Resources();
+    const usageBefore = { ...state.usage };
     const run = () =>
       runTurn(state, {
         provider: opts.provider,
         harness,
-        ctx: { ...rest, state: subState, resources: subResources },
+        ctx: { ...rest, signal: step.signal, state: subState, resources: subResources },
         emit: (event) => {
           if (event.type === "tool_end") toolCalls++;
-          if (event.type === "tool_start") req.progress?.(stepLine(event.call));
-          opts.emit(event, label, req.callId);
+          if (event.type === "tool_start") step.progress?.(stepLine(event.call));
+          opts.emit(event, step.label, step.callId);
         },
         toolHooks: opts.toolHooks,
         toolSources: opts.toolSources,
         sourcePlacement: opts.sourcePlacement,
         maxSteps: opts.maxSteps,
-        signal: ctx.signal,
+        signal: step.signal,
       });
-    const outcome = await untilStopped(state, { agent, hooks: opts.hooks, signal: ctx.signal }, run)
+    const hookOpts = { agent: step.agent, hooks: opts.hooks, signal: step.signal };
+    const outcome = await untilStopped(state, hookOpts, run)
       .finally(() => disposeState(subState, subResources));
-    addUsage(opts.parent.usage, state.usage);
+    addUsage(opts.parent.usage, usageSince(state.usage, usageBefore));
     return { finalText: finalTextOf(outcome), toolCalls, status: outcome.status };
+  };
+}
+
+/** The usage `now` adds to `before` (a sub-agent's conversation keeps its running total). */
+function usageSince(now: Usage, before: Usage): Usage {
+  return {
+    inputTokens: now.inputTokens - before.inputTokens,
+    outputTokens: now.outputTokens - before.outputTokens,
+    cachedInputTokens: now.cachedInputTokens - before.cachedInputTokens,
+    reasoningTokens: now.reasoningTokens - before.reasoningTokens,
+  };
+}
+
+/** A fresh conversation for a sub-agent: its start-hook context, then its prompt. */
+export function subagentState(
+  parent: SubagentOptions["parent"],
+  context: string[],
+  prompt: string,
+): LoopState {
+  return {
+    model: parent.model,
+    system: parent.system,
+    messages: [{
+      role: "user",
+      blocks: [...context, prompt].map((text) => ({ type: "text", text })),
+    }],
+    usage: emptyUsage(),
+    reasoningEffort: parent.reasoningEffort,
+  };
+}
+
+/** A sub-agent's facts: a fresh id and its type (`general-purpose` by default). */
+export function subagentFacts(agentType: string | undefined): SubagentFacts {
+  return {
+    agentId: `agent-${crypto.randomUUID().slice(0, 8)}`,
+    agentType: agentType ?? "general-purpose",
+  };
+}
+
+/**
+ * Makes the runner for `ctx.runSubagent`: each call runs one sub-agent step (see
+ * `makeSubagentStep`) in a fresh conversation and returns the final text, the number of tool
+ * calls and the outcome.
+ */
+export function makeSubagentRunner(ctx: TurnContext, opts: SubagentOptions): SubagentRunner {
+  const step = makeSubagentStep(ctx, opts);
+  return async (req) => {
+    const agent = subagentFacts(req.agentType);
+    const context = await opts.hooks?.started(agent, ctx.signal) ?? [];
+    const state = subagentState(opts.parent, context, req.prompt);
+    const label = req.description ?? req.agentType ?? "sub-agent";
+    return await step(state, {
+      agent,
+      label,
+      callId: req.callId,
+      signal: ctx.signal,
+      progress: req.progress,
+    });
   };
 }
 

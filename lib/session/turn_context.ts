@@ -9,7 +9,7 @@ import { sessionToolHooks } from "../hooks/session_chain.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import { takesImages } from "../providers/image_gate.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
-import type { TurnContext, WorktreeControl } from "../tools/types.ts";
+import type { AgentPool as AgentPoolSeam, TurnContext, WorktreeControl } from "../tools/types.ts";
 import { configureSession } from "./configure.ts";
 import { worktreeControl } from "./worktree_control.ts";
 import { webSearchBackendOf } from "../tools/_search_backends.ts";
@@ -17,8 +17,8 @@ import { artifactStore } from "./artifact_store.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionParts } from "./session_parts.ts";
-import type { Resources } from "../tools/resources.ts";
-import { AGENT_POOL, AgentPool, type AgentPoolDriver } from "./agent_pool.ts";
+import { resourceKey, type Resources } from "../tools/resources.ts";
+import type { AgentPool, AgentPoolDriver } from "./agent_pool.ts";
 import {
   makeSubagentRunner,
   makeSubagentStep,
@@ -117,7 +117,7 @@ export function turnContextOf(
     hooks: p.hooks.subagentHooks(),
   };
   ctx.runSubagent = makeSubagentRunner(ctx, subagents);
-  ctx.agents = agentPoolOf(resources, p.hooks, {
+  ctx.agents = lazyAgentPool(resources, p.hooks, {
     step: makeSubagentStep(ctx, subagents),
     open: async (agent, prompt) => {
       const context = await subagents.hooks?.started(agent, signal) ?? [];
@@ -127,19 +127,37 @@ export function turnContextOf(
   return ctx;
 }
 
-/** The session's pool of persistent sub-agents, made on first use; each turn drives it anew. */
-function agentPoolOf(
+/** Where a session keeps its pool of persistent sub-agents (in its `Resources`). */
+const AGENT_POOL = resourceKey<AgentPool>("session.agent_pool");
+
+/**
+ * The session's pool of persistent sub-agents as the tools reach it: loaded and made on the
+ * first call (most sessions never start one), then driven by the latest turn that uses it.
+ */
+function lazyAgentPool(
   resources: Resources,
   hooks: SessionHooks,
   driver: AgentPoolDriver,
-): AgentPool {
-  const existing = resources.get(AGENT_POOL);
-  if (existing) {
-    existing.drive(driver);
-    return existing;
-  }
-  const pool = new AgentPool(driver);
-  resources.set(AGENT_POOL, pool);
-  hooks.agentNotices = (signal) => pool.settle(signal);
-  return pool;
+): AgentPoolSeam {
+  const pool = async (): Promise<AgentPool> => {
+    const existing = resources.get(AGENT_POOL);
+    if (existing) {
+      existing.drive(driver);
+      return existing;
+    }
+    const { AgentPool } = await import("./agent_pool.ts");
+    const made = resources.get(AGENT_POOL) ?? new AgentPool(driver);
+    resources.set(AGENT_POOL, made);
+    hooks.agentNotices = (signal) => made.settle(signal);
+    return made;
+  };
+  return {
+    spawn: async (req) => (await pool()).spawn(req),
+    send: async (target, message, opts) => (await pool()).send(target, message, opts),
+    interrupt: async (target) => (await pool()).interrupt(target),
+    wait: async (targets, ms, signal) => (await pool()).wait(targets, ms, signal),
+    close: async (target) => (await pool()).close(target),
+    resume: async (target) => (await pool()).resume(target),
+    list: async () => (await pool()).list(),
+  };
 }

@@ -1,6 +1,9 @@
 import * as z from "zod";
 import { ToolError } from "../errors.ts";
-import { defineCapability } from "./capability.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
+import type { AgentPoolOutput } from "./agent_pool_run.ts";
+
+export type { AgentPoolOutput } from "./agent_pool_run.ts";
 
 /**
  * Input of `agent.run`. Harness mapping: Claude `Agent` and Qwen `agent` {description, prompt,
@@ -14,6 +17,9 @@ const agentRunInput = z.object({
   subagent_type: z.string().optional().describe("Vendor sub-agent type; reported back"),
   model: z.string().optional()
     .describe("Accepted for vendor schemas; the sub-agent always uses the session's model"),
+  background: z.boolean().optional()
+    .describe("Start it in the background and return its id at once (see agent.wait)"),
+  name: z.string().optional().describe("A name to address a background agent by"),
 });
 
 /** Result of `agent.run`. */
@@ -25,6 +31,8 @@ export interface AgentRunOutput {
   /** Tool calls the sub-agent made. */
   toolCalls: number;
   status: string;
+  /** A background agent's id, for agent.send and agent.wait; empty in the foreground. */
+  agentId: string;
 }
 
 /**
@@ -37,6 +45,7 @@ export const agentRun = defineCapability({
   // The call itself changes nothing; each of the sub-agent's own calls passes the approval hook.
   mutates: false,
   async run(input, ctx): Promise<AgentRunOutput> {
+    if (input.background) return await inBackground(input, ctx);
     if (!ctx.runSubagent) {
       throw new ToolError(
         "Sub-agents are not available in this mode",
@@ -67,6 +76,129 @@ export const agentRun = defineCapability({
       subagentType: input.subagent_type,
       toolCalls: result.toolCalls,
       status: result.status,
+      agentId: "",
     };
   },
+});
+
+/** Starts the sub-agent in the session's pool of persistent agents. */
+async function inBackground(
+  input: z.infer<typeof agentRunInput>,
+  ctx: ToolContext,
+): Promise<AgentRunOutput> {
+  if (!ctx.agents) {
+    throw new ToolError(
+      "Background sub-agents are not available here",
+      "Run the sub-agent in the foreground, or do the task yourself",
+    );
+  }
+  const agent = await ctx.agents.spawn({
+    prompt: input.prompt,
+    name: input.name,
+    agentType: input.subagent_type,
+    callId: ctx.callId,
+  });
+  return {
+    finalText: "",
+    description: input.description,
+    subagentType: agent.agentType,
+    toolCalls: 0,
+    status: "running",
+    agentId: agent.id,
+  };
+}
+
+// The persistent sub-agents (lib/session/agent_pool.ts): spawn, send (with interrupt),
+// interrupt, wait (with a timeout), close, resume and list. Harness mapping: Codex
+// `multi_agent_v1.*` and code mode's `collaboration.*`, Claude `SendMessage` and `ListAgents`,
+// Qwen `send_message` and `list_agents`. Their work is in `agent_pool_run.ts`, loaded on the
+// first call.
+
+const work = () => import("./agent_pool_run.ts");
+
+const target = z.string().min(1).describe("The agent: the id spawn returned, or its name");
+
+/** Codex's input items: text, or a path or image the agent is told about. */
+const items = z.array(z.object({
+  type: z.string().optional(),
+  text: z.string().optional(),
+  path: z.string().optional(),
+  image_url: z.string().optional(),
+  audio_url: z.string().optional(),
+  name: z.string().optional(),
+})).optional().describe("Input items: text, or a path or image URL named to the agent");
+
+/** `agent.spawn`: starts a sub-agent in the background and returns its id at once. */
+export const agentSpawn = defineCapability({
+  id: "agent.spawn",
+  input: z.object({
+    prompt: z.string().optional()
+      .describe("The task for the sub-agent, complete and self-contained"),
+    items,
+    name: z.string().optional().describe("A name to address it by (unique in the session)"),
+    subagent_type: z.string().optional().describe("Vendor sub-agent type; reported back"),
+    model: z.string().optional()
+      .describe("Accepted for vendor schemas; the sub-agent always uses the session's model"),
+  }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).spawn(input, ctx),
+});
+
+/** `agent.send`: a message for a sub-agent, taken after its current step or at once. */
+export const agentSend = defineCapability({
+  id: "agent.send",
+  input: z.object({
+    target: target.optional(),
+    to: z.string().optional().describe("Another spelling of target (give one of the two)"),
+    message: z.string().optional().describe("The message"),
+    items,
+    interrupt: z.boolean().optional().describe("End what it is doing now and take this at once"),
+  }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).send(input, ctx),
+});
+
+/** `agent.interrupt`: ends a sub-agent's current step; it stays open for more messages. */
+export const agentInterrupt = defineCapability({
+  id: "agent.interrupt",
+  input: z.object({ target }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).interrupt(input, ctx),
+});
+
+/** `agent.wait`: until one of the agents is done, or the timeout. */
+export const agentWait = defineCapability({
+  id: "agent.wait",
+  input: z.object({
+    targets: z.array(z.string()).optional().describe("Agents to wait for; every open one if none"),
+    timeout_ms: z.number().optional().describe("Most milliseconds to wait (default 30000)"),
+  }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).wait(input, ctx),
+});
+
+/** `agent.close`: ends a sub-agent; its conversation is kept for `agent.resume`. */
+export const agentClose = defineCapability({
+  id: "agent.close",
+  input: z.object({ target }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).close(input, ctx),
+});
+
+/** `agent.resume`: opens a closed sub-agent again. */
+export const agentResume = defineCapability({
+  id: "agent.resume",
+  input: z.object({ target }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).resume(input, ctx),
+});
+
+/** `agent.list`: the session's sub-agents, those whose name starts with `prefix` when given. */
+export const agentList = defineCapability({
+  id: "agent.list",
+  input: z.object({
+    prefix: z.string().optional().describe("Only agents whose name or id starts with this"),
+  }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).list(input, ctx),
 });

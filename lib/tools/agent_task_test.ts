@@ -32,6 +32,7 @@ Deno.test("agentRun() passes the task to the runner and returns its final text",
     subagentType: "Explore",
     toolCalls: 2,
     status: "completed",
+    agentId: "",
   });
 });
 

@@ -18,16 +18,16 @@ import { webSearch } from "./web_search.ts";
 import { reportFindings } from "./report_findings.ts";
 import { recordArtifact } from "./record_artifact.ts";
 import { skillList, skillLoad } from "./skills.ts";
-import { agentRun } from "./agent_task.ts";
 import {
   agentClose,
   agentInterrupt,
   agentList,
   agentResume,
+  agentRun,
   agentSend,
   agentSpawn,
   agentWait,
-} from "./agent_pool_tools.ts";
+} from "./agent_task.ts";
 import { fsList } from "./fs_list.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
 import { userAsk } from "./ask_user.ts";

@@ -205,6 +205,13 @@ export const shellStop = defineCapability({
   input: shellStopInput,
   mutates: true,
   async run(input, ctx): Promise<ShellStopOutput> {
+    // A background sub-agent is a task too (Claude's and Qwen's task_stop end one).
+    if (/^agent-\d+$/.test(input.id) && ctx.agents) {
+      const before = await ctx.agents.close(input.id);
+      const wasRunning = before.status === "running";
+      const command = `agent ${before.name}`;
+      return { id: before.id, command, stopped: true, wasRunning, exitCode: null, signal: null };
+    }
     const job = await jobRegistryOf(ctx).stop(input.id);
     return {
       id: job.id,

@@ -262,9 +262,9 @@ export interface AgentPool {
     callId?: string;
   }): Promise<AgentInfo>;
   /** Queues a message; `interrupt` ends its current step first. Refuses a closed agent. */
-  send(target: string, message: string, opts?: { interrupt?: boolean }): AgentInfo;
+  send(target: string, message: string, opts?: { interrupt?: boolean }): Promise<AgentInfo>;
   /** Ends its current step without closing it. */
-  interrupt(target: string): AgentInfo;
+  interrupt(target: string): Promise<AgentInfo>;
   /**
    * Waits until one of `targets` (every open agent when empty) is not running, or `timeoutMs`
    * passes; returns those agents and whether the wait timed out.
@@ -277,40 +277,8 @@ export interface AgentPool {
   /** Ends its step and closes it; returns what it was before. */
   close(target: string): Promise<AgentInfo>;
   /** Opens a closed agent again, its conversation kept. */
-  resume(target: string): AgentInfo;
-  list(): AgentInfo[];
-}
-
-/** One recorded artifact, as the store keeps it (`<folder>/artifacts.jsonl`). */
-export interface ArtifactEntry {
-  title: string;
-  kind: string;
-  description?: string;
-  /** The saved copy, absolute, for a file. */
-  path?: string;
-  /** The workspace file it was copied from. */
-  source?: string;
-  url?: string;
-  mimeType?: string;
-  bytes?: number;
-  metadata?: Record<string, string | number | boolean | null>;
-  recordedAt: string;
-}
-
-/**
- * The session's artifact folder (`ToolContext.artifacts`, lib/session/artifact_store.ts): files
- * and links the model recorded for the user, listed at the end of `exec`.
- */
-export interface ArtifactStore {
-  /** Absolute path of the folder. */
-  readonly folder: string;
-  /** Copies `file` into the folder under a free name; returns the entry as recorded. */
-  saveFile(
-    entry: Omit<ArtifactEntry, "path" | "source">,
-    file: { source: string; bytes: Uint8Array },
-  ): Promise<ArtifactEntry>;
-  /** Records a link. */
-  saveLink(entry: ArtifactEntry): Promise<ArtifactEntry>;
+  resume(target: string): Promise<AgentInfo>;
+  list(): Promise<AgentInfo[]>;
 }
 
 /** One recorded artifact, as the store keeps it (`<folder>/artifacts.jsonl`). */

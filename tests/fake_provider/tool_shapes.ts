@@ -22,6 +22,9 @@ export function checkTools(wire: Wire, tools: unknown): ToolsSeen {
   }
   tools.forEach((tool, i) => {
     const where = `tools[${i}]`;
+    if (wire === "responses" && isObject(tool) && tool.type === "namespace") {
+      return checkNamespace(tool, where, seen);
+    }
     const problems = isObject(tool) ? CHECKS[wire](tool) : ["must be an object"];
     const name = isObject(tool) ? toolName(wire, tool) : undefined;
     if (name !== undefined) {
@@ -31,6 +34,30 @@ export function checkTools(wire: Wire, tools: unknown): ToolsSeen {
     for (const problem of problems) seen.problems.push(`${where} ${problem}`);
   });
   return seen;
+}
+
+/**
+ * A Responses `namespace` entry (Codex's multi_agent_v1): a name, a description and its own
+ * `tools` of functions, each checked as a top-level one and named by its own name.
+ */
+function checkNamespace(tool: Record<string, unknown>, where: string, seen: ToolsSeen): void {
+  seen.problems.push(...nameProblems(tool.name).map((p) => `${where} ${p}`));
+  if (typeof tool.description !== "string") {
+    seen.problems.push(`${where} must have a string "description"`);
+  }
+  if (!Array.isArray(tool.tools) || tool.tools.length === 0) {
+    seen.problems.push(`${where} must have a non-empty "tools" array`);
+    return;
+  }
+  tool.tools.forEach((inner, j) => {
+    const at = `${where}.tools[${j}]`;
+    const problems = isObject(inner) ? CHECKS.responses(inner) : ["must be an object"];
+    if (isObject(inner) && typeof inner.name === "string") {
+      if (seen.names.includes(inner.name)) problems.push(`repeats the tool name "${inner.name}"`);
+      seen.names.push(inner.name);
+    }
+    for (const problem of problems) seen.problems.push(`${at} ${problem}`);
+  });
 }
 
 const CHECKS: Record<Exclude<Wire, "gemini">, (tool: Record<string, unknown>) => string[]> = {

@@ -1,0 +1,159 @@
+/**
+ * The work of the persistent sub-agent capabilities (`agent_pool_tools.ts`), loaded on their
+ * first call: the session's pool (`ctx.agents`) does the work, this module words the answers.
+ */
+import { ToolError } from "../errors.ts";
+import type { AgentInfo, AgentPool, ToolContext } from "./types.ts";
+
+/** What every agent capability returns: the agent(s) as text and as JSON, and the main facts. */
+export interface AgentPoolOutput {
+  /** The agent the call was about (the first one for wait and list); empty for none. */
+  agentId: string;
+  name: string;
+  status: string;
+  /** The agent's last final answer. */
+  finalText: string;
+  timedOut: boolean;
+  /** Every agent of the answer, one block each, in our words. */
+  text: string;
+  /** The answer as a JSON object (Codex's tools return JSON). */
+  json: string;
+}
+
+/** One of Codex's input items: text, or a path or image the agent is told about. */
+export interface InputItem {
+  type?: string;
+  text?: string;
+  path?: string;
+  image_url?: string;
+  audio_url?: string;
+  name?: string;
+}
+
+/** Longest wait a model may ask for (an hour). */
+const MAX_WAIT_MS = 3_600_000;
+/** A wait without a timeout. */
+const DEFAULT_WAIT_MS = 30_000;
+
+function poolOf(ctx: ToolContext): AgentPool {
+  if (ctx.agents) return ctx.agents;
+  throw new ToolError(
+    "Sub-agents are not available here (a sub-agent cannot start or reach other agents)",
+    "Do the task yourself with the other tools",
+  );
+}
+
+/** The message and the items as one text; an item the agent cannot take is refused. */
+function messageOf(message: string | undefined, items: InputItem[] | undefined): string {
+  const parts = message?.trim() ? [message] : [];
+  for (const item of items ?? []) {
+    if (item.audio_url) {
+      throw new ToolError("Audio items are not supported", "Describe the audio in text instead");
+    }
+    if (item.text) parts.push(item.text);
+    const label = item.name ? ` (${item.name})` : "";
+    if (item.path) parts.push(`Look at the file ${item.path}${label} with your tools.`);
+    if (item.image_url) parts.push(`Image${label}: ${item.image_url}`);
+  }
+  const text = parts.join("\n\n");
+  if (!text) throw new ToolError("The message is empty", "Give the agent a message or text items");
+  return text;
+}
+
+/** One agent as a block of lines. */
+function agentText(a: AgentInfo): string {
+  const lines = [`agent_id: ${a.id}`, `name: ${a.name}`, `type: ${a.agentType}`];
+  lines.push(`status: ${a.status}`);
+  if (a.pending) lines.push(`queued_messages: ${a.pending}`);
+  return lines.join("\n") + (a.lastText ? `\n\n${a.lastText}` : "");
+}
+
+function outputOf(agents: AgentInfo[], json: unknown, timedOut = false): AgentPoolOutput {
+  const first = agents[0];
+  return {
+    agentId: first?.id ?? "",
+    name: first?.name ?? "",
+    status: first?.status ?? "",
+    finalText: first?.lastText ?? "",
+    timedOut,
+    text: agents.length ? agents.map(agentText).join("\n\n") : "No agents.",
+    json: JSON.stringify(json),
+  };
+}
+
+/** An agent's status as JSON: its final text under its status once it has one. */
+function statusJson(a: AgentInfo): unknown {
+  if (a.status === "completed") return { completed: a.lastText };
+  if (a.status === "failed") return { errored: a.lastText };
+  return a.status;
+}
+
+export async function spawn(
+  input: { prompt?: string; items?: InputItem[]; name?: string; subagent_type?: string },
+  ctx: ToolContext,
+): Promise<AgentPoolOutput> {
+  const agent = await poolOf(ctx).spawn({
+    prompt: messageOf(input.prompt, input.items),
+    name: input.name,
+    agentType: input.subagent_type,
+    callId: ctx.callId,
+  });
+  return outputOf([agent], { agent_id: agent.id, nickname: agent.name });
+}
+
+export async function send(
+  input: {
+    target?: string;
+    to?: string;
+    message?: string;
+    items?: InputItem[];
+    interrupt?: boolean;
+  },
+  ctx: ToolContext,
+): Promise<AgentPoolOutput> {
+  const to = input.target ?? input.to;
+  if (!to) throw new ToolError("No agent named", "Give the agent's id as the recipient");
+  const message = messageOf(input.message, input.items);
+  const agent = await poolOf(ctx).send(to, message, { interrupt: input.interrupt });
+  return outputOf([agent], { agent_id: agent.id, status: agent.status });
+}
+
+export async function interrupt(input: { target: string }, ctx: ToolContext) {
+  const agent = await poolOf(ctx).interrupt(input.target);
+  return outputOf([agent], { agent_id: agent.id, interrupted: true });
+}
+
+export async function wait(
+  input: { targets?: string[]; timeout_ms?: number },
+  ctx: ToolContext,
+): Promise<AgentPoolOutput> {
+  const ms = Math.min(Math.max(0, input.timeout_ms ?? DEFAULT_WAIT_MS), MAX_WAIT_MS);
+  const { timedOut, agents } = await poolOf(ctx).wait(input.targets ?? [], ms, ctx.signal);
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  const status = Object.fromEntries(agents.map((a) => [a.id, statusJson(a)]));
+  return outputOf(agents, { status, timed_out: timedOut }, timedOut);
+}
+
+export async function close(input: { target: string }, ctx: ToolContext) {
+  const before = await poolOf(ctx).close(input.target);
+  return outputOf([{ ...before, status: "closed" }], { previous_status: statusJson(before) });
+}
+
+export async function resume(input: { target: string }, ctx: ToolContext) {
+  const agent = await poolOf(ctx).resume(input.target);
+  return outputOf([agent], { status: statusJson(agent) });
+}
+
+export async function list(input: { prefix?: string }, ctx: ToolContext) {
+  const prefix = (input.prefix ?? "").replace(/^\/root\/?/, "");
+  const agents = (await poolOf(ctx).list())
+    .filter((a) => a.name.startsWith(prefix) || a.id.startsWith(prefix));
+  const json = {
+    agents: agents.map((a) => ({
+      agent_name: a.name,
+      agent_id: a.id,
+      agent_status: statusJson(a),
+    })),
+  };
+  return outputOf(agents, json);
+}

@@ -1,0 +1,184 @@
+/**
+ * Persistent sub-agents through each harness that has them, against one fake-provider process:
+ * the scripted parent spawns a background agent, messages it, waits for it (by its wait tool, or
+ * by the notice a turn gets when it would end), lists it and closes it. The sub-agent's own
+ * requests are told apart from the parent's by their tools (a sub-agent gets no agent tools).
+ * Each run checks the sub-agent's two answers reached the parent, its tokens are in the
+ * parent's usage, the sub-agent could not write outside the workspace of a workspace-write session, and no process is left.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openSession } from "../lib/session/open.ts";
+import type { SessionEvent } from "../lib/session/types.ts";
+import { startFakeProvider } from "./fake_provider/server.ts";
+import type { FakeRoute } from "./fake_provider/routes.ts";
+import type { ScriptTurn } from "./fake_provider/script.ts";
+import { requestWorkspace } from "./_request_workspace.ts";
+import type { WireApi } from "../lib/providers/types.ts";
+
+/** Tokens each reply reports: the sub-agent's are far larger, so the sum shows them. */
+const PARENT_USAGE = { input_tokens: 10, output_tokens: 1 };
+const SUB_USAGE = { input_tokens: 1000, output_tokens: 100 };
+
+function parentTurn(reply: ScriptTurn["reply"], expect?: ScriptTurn["expect"]): ScriptTurn {
+  return { ...(expect ? { expect } : {}), reply: { ...reply, usage: PARENT_USAGE } };
+}
+
+function call(name: string, args: Record<string, unknown>, namespace?: string): ScriptTurn {
+  return parentTurn({ tool_calls: [{ name, args, ...(namespace ? { namespace } : {}) }] });
+}
+
+/** The sub-agent: writes outside the workspace (refused, as its parent would be), answers twice. */
+function subRoute(model: string): FakeRoute {
+  const sub = (reply: ScriptTurn["reply"]): ScriptTurn => ({
+    reply: { ...reply, usage: SUB_USAGE },
+  });
+  return {
+    model,
+    script: [
+      sub({ tool_calls: [{ name: SHELL[model], args: SHELL_ARGS[model] }] }),
+      sub({ text: "sub answer one" }),
+      sub({ text: "sub answer two" }),
+    ],
+  };
+}
+
+const SHELL: Record<string, string> = {
+  "claude-sub": "Bash",
+  "qwen-sub": "run_shell_command",
+  "native-sub": "exec_command",
+};
+const SHELL_ARGS: Record<string, Record<string, unknown>> = {
+  "claude-sub": { command: "touch ../sub_was_here" },
+  "qwen-sub": { command: "touch ../sub_was_here" },
+  "native-sub": { cmd: "touch ../sub_was_here" },
+};
+
+const NOTICE = { user_contains: "sub answer two" };
+
+/** Each harness's parent script; the sub-agent is agent-1 in every session. */
+const PARENTS: Record<
+  string,
+  { harness: string; tool: string; wire: WireApi; script: ScriptTurn[] }
+> = {
+  "claude-sub": {
+    harness: "claude-code",
+    tool: "Agent",
+    wire: "messages",
+    script: [
+      call("Agent", { description: "look", prompt: "Look around", run_in_background: true }),
+      call("ToolSearch", { query: "select:SendMessage,TaskStop" }),
+      call("SendMessage", { to: "agent-1", message: "Tell me more" }),
+      parentTurn({ text: "Waiting for the agent." }),
+      { ...call("ListAgents", {}), expect: NOTICE },
+      call("TaskStop", { task_id: "agent-1" }),
+      parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
+    ],
+  },
+  "native-sub": {
+    harness: "native",
+    tool: "spawn_agent",
+    wire: "responses",
+    script: [
+      call("spawn_agent", { message: "Look around" }, "multi_agent_v1"),
+      call("wait_agent", { targets: ["agent-1"], timeout_ms: 60_000 }, "multi_agent_v1"),
+      parentTurn(
+        {
+          tool_calls: [{
+            name: "send_input",
+            namespace: "multi_agent_v1",
+            args: { target: "agent-1", message: "Tell me more" },
+          }],
+        },
+        { last_tool_result_contains: "sub answer one" },
+      ),
+      call("wait_agent", { targets: ["agent-1"], timeout_ms: 60_000 }, "multi_agent_v1"),
+      parentTurn(
+        {
+          tool_calls: [{
+            name: "close_agent",
+            namespace: "multi_agent_v1",
+            args: { target: "agent-1" },
+          }],
+        },
+        { last_tool_result_contains: "sub answer two" },
+      ),
+      call("resume_agent", { id: "agent-1" }, "multi_agent_v1"),
+      parentTurn({ text: "Done." }, { last_tool_result_contains: "completed" }),
+    ],
+  },
+  "qwen-sub": {
+    harness: "qwen-code",
+    tool: "agent",
+    wire: "chat",
+    script: [
+      call("agent", { description: "look", prompt: "Look around", run_in_background: true }),
+      call("tool_call", {
+        name: "send_message",
+        arguments: { task_id: "agent-1", message: "Tell me more" },
+      }),
+      parentTurn({ text: "Waiting for the agent." }),
+      { ...call("list_agents", {}), expect: NOTICE },
+      call("tool_call", { name: "task_stop", arguments: { task_id: "agent-1" } }),
+      parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
+    ],
+  },
+};
+
+async function childProcesses(): Promise<string[]> {
+  const out = await new Deno.Command("ps", {
+    args: ["-o", "pid=,comm=", "--ppid", String(Deno.pid)],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").map((l) => l.trim())
+    .filter((l) => l && !/\bps$/.test(l));
+}
+
+/** Runs one harness's parent script (workspace-write, never asking); its events and usage. */
+async function runParent(baseUrl: string, origin: string, model: string) {
+  const { harness, wire } = PARENTS[model];
+  await using ws = await requestWorkspace({
+    prefix: "oi_subagents_",
+    files: { "README.md": "# sub-agents\n" },
+    model,
+    harness,
+    wire,
+    baseUrl: wire === "messages" ? origin : baseUrl,
+  });
+  const events: SessionEvent[] = [];
+  let tokens = { input: 0, output: 0 };
+  {
+    await using session = await openSession(
+      { cwd: ws.cwd, sandbox: "workspace-write", approval: "never" },
+      { onEvent: (e) => events.push(e) },
+      { env: ws.env },
+    );
+    const outcome = await session.prompt("Use a helper", new AbortController().signal);
+    assert.equal(outcome.status, "completed", JSON.stringify(outcome));
+    tokens = session.status().tokens;
+  }
+  const written = await Deno.stat(join(ws.root, "sub_was_here")).then(() => true, () => false);
+  return { events, tokens, written };
+}
+
+Deno.test("a background sub-agent is spawned, messaged, waited for and closed in each harness", async () => {
+  const routes: FakeRoute[] = Object.entries(PARENTS).flatMap(([model, p]) => [
+    { model, tools_include: [p.tool], script: p.script },
+    subRoute(model),
+  ]);
+  await using fake = startFakeProvider([], { routes });
+  for (const model of Object.keys(PARENTS)) {
+    const { events, tokens, written } = await runParent(fake.baseUrl, fake.origin, model);
+    assert.deepEqual(fake.failures, [], `${model}: ${JSON.stringify(fake.failures, null, 1)}`);
+    const parentTurns = PARENTS[model].script.length;
+    assert.equal(tokens.input, parentTurns * 10 + 3 * 1000, `${model}: sub-agent usage counted`);
+    assert.equal(tokens.output, parentTurns * 1 + 3 * 100);
+    assert.equal(written, false, `${model}: the sub-agent wrote outside the workspace`);
+    const sub = events.filter((e) => e.type === "subagent");
+    assert.ok(sub.length > 0, `${model}: sub-agent events`);
+    const spawnCall = events.find((e) => e.type === "tool_start")?.call.id;
+    assert.ok(sub.every((e) => e.parentCallId === spawnCall), `${model}: events tagged`);
+    assert.deepEqual(await childProcesses(), [], `${model}: processes left`);
+  }
+  assert.equal(fake.remaining(), 0);
+});
