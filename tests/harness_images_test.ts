@@ -24,8 +24,8 @@ interface Case {
   harness: string;
   wire: WireApi;
   model: string;
-  /** The tool call that shows the model shot.png (in the workspace). */
-  call: { name: string; args: Json };
+  /** The tool call that shows the model shot.png (in the workspace); `input` for a freeform one. */
+  call: { name: string; args: Json; input?: string };
 }
 
 /**
@@ -77,7 +77,7 @@ const DATA_URL = `data:image/png;base64,${PIXEL}`;
 const text = (body: unknown) => JSON.stringify(body);
 
 Deno.test("a viewed or read picture comes back as image content on every wire", async () => {
-  const [messages, responses, chat, gemini, kimi, qwen, kimiCode] = await runCases([
+  const [messages, responses, chat, gemini, kimi, codeMode, kimiCode, qwen] = await runCases([
     {
       harness: "claude-code",
       wire: "messages",
@@ -107,6 +107,16 @@ Deno.test("a viewed or read picture comes back as image content on every wire", 
       wire: "chat",
       model: "gpt-4o",
       call: { name: "ReadMediaFile", args: { path: "shot.png" } },
+    },
+    {
+      harness: "native",
+      wire: "responses",
+      model: "gpt-6.2-sol",
+      call: {
+        name: "exec",
+        args: {},
+        input: 'const r = await tools.view_image({path: "shot.png"});\ntext(r);',
+      },
     },
     {
       harness: "kimi-code",
@@ -154,6 +164,13 @@ Deno.test("a viewed or read picture comes back as image content on every wire", 
       content: [{ type: "image_url", image_url: { url: DATA_URL } }],
     });
   }
+  // Code mode: a nested view_image's picture goes with exec's output.
+  const cell = (codeMode[1].input as Json[]).at(-1)!;
+  assert.equal(cell.type, "custom_tool_call_output");
+  assert.ok(
+    (cell.output as Json[]).some((p) => p.type === "input_image" && p.image_url === DATA_URL),
+    text(cell),
+  );
   // Kimi Code's ReadMediaFile with a region: the crop, a PNG, after the tool message.
   const [regionNote, region] = (kimiCode[1].messages as Json[]).slice(-2);
   assert.match(text(regionNote.content), /region x=0 y=0 1x1 of shot\.png \(1x1\)/);

@@ -46,6 +46,11 @@ export interface DispatchDeps {
   hooks?: ToolHookChain;
   /** The call comes from code-mode source, which alone may reach the nested tools. */
   nested?: boolean;
+  /**
+   * Pictures of code-mode nested calls not yet sent: a top-level call's result takes them along
+   * (set by `withNestedTools`).
+   */
+  pendingImages?: ImageData[];
   /** Finds a call's tool; default the harness's own (`resolveCall`). */
   resolve?: (call: { name: string; args: unknown; rawArgs?: string }) => ResolvedCall;
 }
@@ -139,7 +144,7 @@ async function runCall(
       isError: false,
       ...(failure ? { failure } : {}),
     });
-    const images = imageResultParts(output)?.images ?? sourceImages(capabilityId, output);
+    const images = resultImages(capabilityId, output, deps);
     return { text, isError, output, ...withParts, ...(images.length ? { images } : {}) };
   } catch (error) {
     if (deps.ctx.signal.aborted && isModelFacing(error)) {
@@ -185,6 +190,17 @@ function rendered(tool: ResolvedCall["tool"], output: unknown): { text: string; 
   if (!tool.result.parts) return { text: renderResult(tool, output) };
   const parts = renderResultParts(tool, output);
   return { text: parts.join(""), parts };
+}
+
+/**
+ * The pictures a result sends: its own (an image result's, a source tool's), then, for a call
+ * the model made, those of code-mode nested calls since the last result.
+ */
+function resultImages(capability: string, output: unknown, deps: DispatchDeps): ImageData[] {
+  return [
+    ...(imageResultParts(output)?.images ?? sourceImages(capability, output)),
+    ...(deps.nested ? [] : deps.pendingImages?.splice(0) ?? []),
+  ];
 }
 
 /** A call that failed before its tool was found failed on its name or its arguments. */

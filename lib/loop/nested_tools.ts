@@ -7,6 +7,7 @@
 import { nestedValue } from "../harness/code_mode.ts";
 import type { Block } from "../model/message.ts";
 import type { NestedTools } from "../tools/types.ts";
+import type { ImageData } from "../tools/tool_source.ts";
 import { type DispatchDeps, type DispatchOutcome, dispatchToolCall } from "./dispatch.ts";
 import { contextWith } from "./live_context.ts";
 
@@ -15,6 +16,7 @@ export function withNestedTools<T extends DispatchDeps>(turn: T): T {
   const names = turn.harness.tools.filter((t) => t.nested).map((t) => t.declaration.name);
   if (names.length === 0) return turn;
   let count = 0;
+  const pendingImages: ImageData[] = [];
   const nestedTools: NestedTools = {
     names: () => [...names],
     async call(name, args, meta) {
@@ -24,11 +26,13 @@ export function withNestedTools<T extends DispatchDeps>(turn: T): T {
       const call = { id: `${meta.callId}:${++count}`, name, args };
       const deps = { ...turn, ctx: contextWith(turn.ctx, { signal: meta.signal }), nested: true };
       const result = await dispatchToolCall(call, deps);
+      // A nested call's picture (view_image) goes to the model with the cell's next result.
+      if (result.images?.length) pendingImages.push(...result.images);
       const value = result.isError ? result.text : nestedValue(turn.harness, name, result);
       return { value, isError: result.isError };
     },
   };
-  return { ...turn, ctx: contextWith(turn.ctx, { nestedTools }) };
+  return { ...turn, pendingImages, ctx: contextWith(turn.ctx, { nestedTools }) };
 }
 
 /** The blocks of a result after its first text: its further parts, then its images. */
