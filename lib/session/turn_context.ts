@@ -11,7 +11,6 @@ import { takesImages } from "../providers/image_gate.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { AgentPool as AgentPoolSeam, TurnContext, WorktreeControl } from "../tools/types.ts";
 import { configureSession } from "./configure.ts";
-import { worktreeControl } from "./worktree_control.ts";
 import { webSearchBackendOf } from "../tools/_search_backends.ts";
 import { artifactStore } from "./artifact_store.ts";
 import type { PlanMode } from "./plan_mode.ts";
@@ -53,17 +52,23 @@ export function sourcePlacementOf(t: TurnSetup): SourcePlacement {
 }
 
 /**
- * The session's worktree control (worktree_control.ts). Its switch goes through
- * `configureSession()` itself: `Session.configure()` waits for the turn, and this runs in one.
+ * The session's worktree control (worktree_control.ts, loaded on first use: few sessions use
+ * worktrees). Its switch goes through `configureSession()` itself: `Session.configure()` waits
+ * for the turn, and this runs in one.
  */
 function sessionWorktrees(t: TurnSetup): WorktreeControl {
   const { agent, resources } = t.parts.live;
-  return worktreeControl({
-    resources,
-    settings: () => ({ cwd: t.parts.config.cwd, writableRoots: agent.sandbox.writableRoots }),
-    configure: (update) => configureSession({ parts: t.parts, plan: t.plan }, update),
-    git: { env: agent.sandbox.env, home: agent.config.home },
-  });
+  const control = async () =>
+    (await import("./worktree_control.ts")).worktreeControl({
+      resources,
+      settings: () => ({ cwd: t.parts.config.cwd, writableRoots: agent.sandbox.writableRoots }),
+      configure: (update) => configureSession({ parts: t.parts, plan: t.plan }, update),
+      git: { env: agent.sandbox.env, home: agent.config.home },
+    });
+  return {
+    enter: async (req) => await (await control()).enter(req),
+    exit: async (req) => await (await control()).exit(req),
+  };
 }
 
 /** What the tools of one turn work with. */
