@@ -53,15 +53,21 @@ Deno.test("qwen-code: tool_search lists deferred tools without loading them", as
   const call = resolveCall(h, { name: "tool_search", args: { query: "select:web_fetch" } });
   assert.deepEqual(call.input, { query: "select:web_fetch", load: false });
   assert.deepEqual(h.tools.filter((t) => t.deferred).map((t) => t.declaration.name), [
+    "send_message",
     "web_fetch",
     "record_artifact",
     "report_findings",
+    "zoom_image",
     "web_search",
     "monitor",
     "enter_worktree",
     "exit_worktree",
     "read_mcp_resource",
     "task_stop",
+    "loop_wakeup",
+    "cron_create",
+    "cron_delete",
+    "cron_list",
   ]);
 });
 

@@ -18,6 +18,14 @@ Deno.test("toolsForSession() keeps `when = mcp_servers` tools only when the sess
     "update_plan",
     "request_user_input",
     "view_image",
+    "spawn_agent",
+    "send_input",
+    "wait_agent",
+    "close_agent",
+    "resume_agent",
+    "create_goal",
+    "get_goal",
+    "update_goal",
   ]);
   const withServers = toolsForSession(native, { mcpServers: true });
   assert.equal(withServers, native, "nothing to drop: the same harness");
