@@ -31,6 +31,7 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
     "goal.set_budget",
     "goal.update",
     "image.view",
+    "image.zoom",
     "mcp.list_resources",
     "mcp.read_resource",
     "plan.enter",
