@@ -47,11 +47,13 @@ const SHELL: Record<string, string> = {
   "claude-sub": "Bash",
   "qwen-sub": "run_shell_command",
   "native-sub": "exec_command",
+  "kimi-sub": "Bash",
 };
 const SHELL_ARGS: Record<string, Record<string, unknown>> = {
   "claude-sub": { command: "touch ../sub_was_here" },
   "qwen-sub": { command: "touch ../sub_was_here" },
   "native-sub": { cmd: "touch ../sub_was_here" },
+  "kimi-sub": { command: "touch ../sub_was_here" },
 };
 
 const NOTICE = { user_contains: "sub answer two" };
@@ -105,6 +107,29 @@ const PARENTS: Record<
       ),
       call("resume_agent", { id: "agent-1" }, "multi_agent_v1"),
       parentTurn({ text: "Done." }, { last_tool_result_contains: "completed" }),
+    ],
+  },
+  "kimi-sub": {
+    harness: "kimi-code",
+    tool: "Agent",
+    wire: "chat",
+    script: [
+      call("Agent", { description: "look", prompt: "Look around", run_in_background: true }),
+      call("TaskOutput", { task_id: "agent-1", block: true, timeout: 60 }),
+      parentTurn(
+        {
+          tool_calls: [{
+            name: "Agent",
+            args: { description: "more", prompt: "Tell me more", resume: "agent-1" },
+          }],
+        },
+        { last_tool_result_contains: "sub answer one" },
+      ),
+      parentTurn(
+        { tool_calls: [{ name: "TaskStop", args: { task_id: "agent-1" } }] },
+        { last_tool_result_contains: "sub answer two" },
+      ),
+      parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
     ],
   },
   "qwen-sub": {

@@ -20,6 +20,12 @@ const agentRunInput = z.object({
   background: z.boolean().optional()
     .describe("Start it in the background and return its id at once (see agent.wait)"),
   name: z.string().optional().describe("A name to address a background agent by"),
+  resume: z.string().optional()
+    .describe("Id of an earlier agent to continue with this prompt (its context kept)"),
+  timeout_s: z.number().positive().optional()
+    .describe("Most seconds to wait for a kept agent; it runs on in the background after"),
+  persistent: z.boolean().optional()
+    .describe("Keep the agent after it answers, so that a later call can resume it"),
 });
 
 /** Result of `agent.run`. */
@@ -45,7 +51,7 @@ export const agentRun = defineCapability({
   // The call itself changes nothing; each of the sub-agent's own calls passes the approval hook.
   mutates: false,
   async run(input, ctx): Promise<AgentRunOutput> {
-    if (input.background) return await inBackground(input, ctx);
+    if (input.background || input.resume || input.persistent) return await kept(input, ctx);
     if (!ctx.runSubagent) {
       throw new ToolError(
         "Sub-agents are not available in this mode",
@@ -81,29 +87,40 @@ export const agentRun = defineCapability({
   },
 });
 
-/** Starts the sub-agent in the session's pool of persistent agents. */
-async function inBackground(
+/**
+ * Runs the sub-agent in the session's pool of persistent agents: started (or, with `resume`,
+ * sent the prompt), then waited for unless it goes to the background (Kimi's Agent keeps every
+ * agent; Claude's and Qwen's keep background ones).
+ */
+async function kept(
   input: z.infer<typeof agentRunInput>,
   ctx: ToolContext,
 ): Promise<AgentRunOutput> {
   if (!ctx.agents) {
     throw new ToolError(
-      "Background sub-agents are not available here",
-      "Run the sub-agent in the foreground, or do the task yourself",
+      "Background and resumable sub-agents are not available here",
+      "Run the sub-agent in the foreground without resume, or do the task yourself",
     );
   }
-  const agent = await ctx.agents.spawn({
-    prompt: input.prompt,
-    name: input.name,
-    agentType: input.subagent_type,
-    callId: ctx.callId,
-  });
+  const started = input.resume
+    ? await ctx.agents.send(input.resume, input.prompt)
+    : await ctx.agents.spawn({
+      prompt: input.prompt,
+      name: input.name,
+      agentType: input.subagent_type,
+      callId: ctx.callId,
+    });
+  const waitMs = input.timeout_s === undefined ? Infinity : input.timeout_s * 1000;
+  const agent = input.background
+    ? started
+    : (await ctx.agents.wait([started.id], waitMs, ctx.signal)).agents[0];
+  if (ctx.signal.aborted) throw ctx.signal.reason;
   return {
-    finalText: "",
+    finalText: agent.status === "running" ? "" : agent.lastText,
     description: input.description,
     subagentType: agent.agentType,
     toolCalls: 0,
-    status: "running",
+    status: agent.status,
     agentId: agent.id,
   };
 }

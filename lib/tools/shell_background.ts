@@ -119,6 +119,9 @@ export const shellOutput = defineCapability({
     const jobs = jobRegistryOf(ctx);
     const waitMs = input.timeout_ms ??
       (input.timeout_s === undefined ? DEFAULT_WAIT_MS : input.timeout_s * 1000);
+    if (input.id && /^agent-\d+$/.test(input.id) && ctx.agents) {
+      return await agentAsJob(input.id, input.block ? waitMs : 0, ctx);
+    }
     const id = jobIdOf(input, jobs.list());
     if (input.delay_ms) await jobs.wait(id, input.delay_ms, ctx.signal);
     const job = input.block ? await waitReporting(id, waitMs, ctx) : jobs.get(id);
@@ -138,6 +141,33 @@ export const shellOutput = defineCapability({
     };
   },
 });
+
+/**
+ * A background sub-agent read as a task (Kimi's TaskOutput, whose tasks include agents): its
+ * last report as the output, `completed` once it is not working, after waiting up to `waitMs`.
+ */
+async function agentAsJob(
+  id: string,
+  waitMs: number,
+  ctx: ToolContext,
+): Promise<ShellOutputOutput> {
+  const agents = ctx.agents!;
+  const { agents: [a] } = await agents.wait([id], waitMs, ctx.signal);
+  const done = a.status !== "running";
+  return {
+    id: a.id,
+    pid: 0,
+    command: `agent ${a.name}`,
+    description: a.name,
+    status: done ? "completed" : "running",
+    exitCode: null,
+    signal: null,
+    output: a.lastText,
+    truncated: false,
+    retrieval: done ? "complete" : "not_ready",
+    outputPath: "",
+  };
+}
 
 /** The last `count` lines of `out` (all of it without a count); cutting lines truncates. */
 function lastLines(
