@@ -137,3 +137,26 @@ Deno.test("Qwen Code's enter_worktree and exit_worktree, through tool_call, keep
   assert.equal(await Deno.readTextFile(`${kept.replace(/\.$/, "")}/a.txt`), "a\n");
   assert.equal(session.settings.cwd, ws.cwd);
 });
+
+Deno.test("configure() moves the working directory with its writable roots, and refuses a bad one", async () => {
+  await using fake = await startFakeProvider([]);
+  await using ws = await repoWorkspace(fake.origin);
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "workspace-write", approval: "never" },
+    { onEvent: () => {} },
+    { env: ws.env },
+  );
+  const sub = join(ws.cwd, "sub");
+  await Deno.mkdir(sub);
+  const moved = await session.configure({ cwd: sub });
+  assert.equal(moved.cwd, sub);
+  assert.deepEqual(moved.writableRoots, [sub]);
+  const both = await session.configure({ cwd: ws.cwd, writableRoots: [ws.cwd, sub] });
+  assert.deepEqual(both.writableRoots, [ws.cwd, sub]);
+  await assert.rejects(() => session.configure({ cwd: "sub" }), /is not absolute/);
+  await assert.rejects(
+    () => session.configure({ cwd: join(ws.cwd, "missing") }),
+    /is not a folder/,
+  );
+  assert.equal(session.settings.cwd, ws.cwd, "a refused change leaves the settings as they were");
+});
