@@ -6,7 +6,7 @@
  * work, the token count and the budget reminder are in `goals_run.ts`, loaded once a goal is used.
  */
 import * as z from "zod";
-import { defineCapability, type ToolContext } from "./capability.ts";
+import type { ToolContext } from "./capability.ts";
 
 /** Key of the session's goal in `ToolContext.state` (saved; `session_state.ts`). */
 export const GOAL_STATE_KEY = "goal";
@@ -121,56 +121,22 @@ export function goalOutput(goal: Goal | undefined, message: string, now = Date.n
   };
 }
 
-const runs = () => import("./goals_run.ts");
-
-const createInput = z.object({
+export const createInput = z.object({
   objective: z.string().trim().min(1).describe("What the goal is, complete and checkable"),
   token_budget: z.number().int().positive().optional().describe("Most tokens the goal may use"),
   completion_criterion: z.string().optional().describe("How to tell the goal is met"),
   replace: z.boolean().optional().describe("Replace a goal that is still active"),
 });
 
-/** Starts the session's goal; refused while another is active unless `replace`. */
-export const goalCreate = defineCapability({
-  id: "goal.create",
-  input: createInput,
-  mutates: false,
-  run: async (input, ctx): Promise<GoalOutput> => (await runs()).createGoal(input, ctx),
-});
-
-/** Returns the session's goal. */
-export const goalGet = defineCapability({
-  id: "goal.get",
-  input: z.object({}),
-  mutates: false,
-  run: async (_input, ctx): Promise<GoalOutput> => (await runs()).getGoal(ctx),
-});
-
-const updateInput = z.object({
+export const updateInput = z.object({
   status: z.enum(["active", "complete", "blocked", "paused"]).describe("The goal's new status"),
   reason: z.string().optional().describe("Why: what was done, or what blocks it"),
   blocker_kind: z.string().optional().describe("What kind of blocker (Qwen's blockerKind)"),
 });
 
-/** Sets the goal's status. */
-export const goalUpdate = defineCapability({
-  id: "goal.update",
-  input: updateInput,
-  mutates: false,
-  run: async (input, ctx): Promise<GoalOutput> => (await runs()).updateGoal(input, ctx),
-});
-
-const budgetInput = z.object({
+export const budgetInput = z.object({
   value: z.number().positive().describe("How much the goal may use"),
   unit: z.enum(BUDGET_UNITS).describe("The budget's unit"),
-});
-
-/** Sets the goal's budget; the reminders given so far start over. */
-export const goalSetBudget = defineCapability({
-  id: "goal.set_budget",
-  input: budgetInput,
-  mutates: false,
-  run: async (input, ctx): Promise<GoalOutput> => (await runs()).setGoalBudget(input, ctx),
 });
 
 export type CreateGoalInput = z.infer<typeof createInput>;

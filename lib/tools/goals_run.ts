@@ -3,7 +3,6 @@
  * reminder, loaded once a session uses a goal.
  */
 import { ToolError } from "../errors.ts";
-import type { Harness } from "../harness/types.ts";
 import type { ToolContext } from "./capability.ts";
 import {
   amount,
@@ -114,7 +113,7 @@ const DEFAULT_GOAL_TEXT = 'The goal "{objective}" has used {used} of its {budget
  * (`tokens` is the session's total): once when 80% of the budget is used, once when it is spent.
  */
 export function goalReminderAfterCall(
-  h: Pick<Harness, "reminders">,
+  h: { reminders: ReadonlyArray<{ when: string; text: string }> },
   state: ToolContext["state"],
   tokens: number | undefined,
 ): string | undefined {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ToolContext } from "./capability.ts";
-import { GOAL_STATE_KEY, goalCreate, goalGet, goalSetBudget, goalUpdate } from "./goals.ts";
+import { GOAL_STATE_KEY } from "./goals.ts";
+import { goalCreate, goalGet, goalSetBudget, goalUpdate } from "./goal_timer_tools.ts";
 import { restoreState, snapshotState } from "./session_state.ts";
 import { goalReminderAfterCall } from "./goals_run.ts";
 import { ToolError } from "../errors.ts";

@@ -27,6 +27,7 @@ import {
   agentSend,
   agentSpawn,
   agentWait,
+  agentWorkflow,
 } from "./agent_task.ts";
 import { fsList } from "./fs_list.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
@@ -38,13 +39,16 @@ import { clockSleep, codeExec, codeWait } from "./code_mode_tools.ts";
 import { topicUpdate } from "./topic_update.ts";
 import { shellMonitor } from "./shell_monitor.ts";
 import { worktreeEnter, worktreeExit } from "./worktree_tools.ts";
-import { goalCreate, goalGet, goalSetBudget, goalUpdate } from "./goals.ts";
 import {
+  goalCreate,
+  goalGet,
+  goalSetBudget,
+  goalUpdate,
   scheduleCronCreate,
   scheduleCronDelete,
   scheduleCronList,
   scheduleWakeup,
-} from "./schedule.ts";
+} from "./goal_timer_tools.ts";
 import { shellWriteStdin } from "./write_stdin.ts";
 
 /** Every capability a harness can map tools onto. */
@@ -79,6 +83,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   agentClose as Capability,
   agentResume as Capability,
   agentList as Capability,
+  agentWorkflow as Capability,
   fsList as Capability,
   shellStart as Capability,
   shellOutput as Capability,

@@ -7,7 +7,7 @@
  * `schedule_run.ts`, loaded once a timer is used.
  */
 import * as z from "zod";
-import { defineCapability, type ToolContext } from "./capability.ts";
+import type { ToolContext } from "./capability.ts";
 
 /** Key of the session's timers in `ToolContext.state` (saved; `session_state.ts`). */
 export const TIMERS_STATE_KEY = "schedule.timers";
@@ -76,9 +76,7 @@ export function localTime(ms: number): string {
 
 const promptField = z.string().trim().min(1).max(MAX_PROMPT_CHARS);
 
-const runs = () => import("./schedule_run.ts");
-
-const wakeupInput = z.object({
+export const wakeupInput = z.object({
   delay_seconds: z.number().min(0).optional().describe("Seconds from now; at most 3600"),
   prompt: promptField.optional().describe("The prompt sent when the wake-up fires"),
   reason: z.string().optional().describe("One sentence on why this delay, shown to the user"),
@@ -86,44 +84,12 @@ const wakeupInput = z.object({
   noop: z.boolean().optional().describe("Accepted; nothing changed since the last wake-up"),
 });
 
-/** Schedules one prompt after a delay (or, with `stop`, cancels the pending wake-ups). */
-export const scheduleWakeup = defineCapability({
-  id: "schedule.wakeup",
-  input: wakeupInput,
-  mutates: false,
-  run: async (input, ctx): Promise<ScheduleOutput> => (await runs()).wakeup(input, ctx),
-});
-
-const cronInput = z.object({
+export const cronInput = z.object({
   cron: z.string().describe('Five fields in local time: "M H DoM Mon DoW"'),
   prompt: promptField.describe("The prompt sent at each firing"),
   recurring: z.boolean().optional().describe("Fire at every match (default) or once"),
   durable: z.boolean().optional().describe("Accepted; jobs live as long as the session"),
   session_mode: z.string().optional().describe("Accepted; jobs belong to this session"),
-});
-
-/** Schedules a prompt by a cron expression. */
-export const scheduleCronCreate = defineCapability({
-  id: "schedule.cron_create",
-  input: cronInput,
-  mutates: false,
-  run: async (input, ctx): Promise<ScheduleOutput> => (await runs()).cronCreate(input, ctx),
-});
-
-/** Deletes a timer by id. */
-export const scheduleCronDelete = defineCapability({
-  id: "schedule.cron_delete",
-  input: z.object({ id: z.string().min(1).describe("The id the job was created with") }),
-  mutates: false,
-  run: async (input, ctx): Promise<ScheduleOutput> => (await runs()).cronDelete(input.id, ctx),
-});
-
-/** Lists the session's timers. */
-export const scheduleCronList = defineCapability({
-  id: "schedule.cron_list",
-  input: z.object({}),
-  mutates: false,
-  run: async (_input, ctx): Promise<ScheduleOutput> => (await runs()).cronList(ctx),
 });
 
 export type WakeupInput = z.infer<typeof wakeupInput>;

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import type { ToolContext } from "./capability.ts";
+import { sessionTimers, TIMERS_STATE_KEY } from "./schedule.ts";
 import {
   scheduleCronCreate,
   scheduleCronDelete,
   scheduleCronList,
   scheduleWakeup,
-  sessionTimers,
-  TIMERS_STATE_KEY,
-} from "./schedule.ts";
+} from "./goal_timer_tools.ts";
 import { takeDueTimers } from "./schedule_run.ts";
 import { nextCronTime, parseCron } from "./_cron.ts";
 import { restoreState, snapshotState } from "./session_state.ts";
