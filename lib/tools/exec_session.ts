@@ -7,10 +7,11 @@
  */
 import { ToolError } from "../errors.ts";
 import { CappedOutput, OUTPUT_KEEP_BYTES } from "./_capped_output.ts";
-import { sandboxedSpawn } from "./_sandboxed_spawn.ts";
+import { preparedProcess, sandboxedSpawn } from "./_sandboxed_spawn.ts";
 import type { ToolContext } from "./capability.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 import { jobRegistryOf } from "./shell_jobs.ts";
+import { signalGroup } from "./process_group.ts";
 
 /** Yield when `exec_command` gives none (Codex's default). */
 export const DEFAULT_EXEC_YIELD_MS = 10_000;
@@ -80,11 +81,12 @@ export async function startSession(
 ): Promise<SessionChunk> {
   const env = { ...ctx.env, ...SESSION_ENV };
   const wrapped = opts.tty ? ptyArgv(argv) : argv;
-  const spawn = await sandboxedSpawn(
-    wrapped,
-    { cwd: opts.cwd, env, escalated: opts.escalated },
-    ctx,
-  );
+  const how = { cwd: opts.cwd, env, escalated: opts.escalated };
+  // Without a terminal the command can run in the sandbox the session prepared ahead, as
+  // shell.run's commands do; a tty session needs a stdin pipe, which that sandbox has not.
+  const started = opts.tty ? undefined : await preparedProcess(wrapped, how, ctx);
+  const spawn = started ? undefined : await sandboxedSpawn(wrapped, how, ctx);
+  if (ctx.signal.aborted && started) signalGroup(started, "SIGKILL");
   ctx.signal.throwIfAborted();
   const session: ExecSession = {
     jobId: "",
@@ -94,6 +96,7 @@ export async function startSession(
   };
   const job = await jobRegistryOf(ctx).start({
     spawn,
+    started,
     command: opts.command,
     cwd: opts.cwd,
     description: opts.tty ? "interactive session (tty)" : "interactive session",

@@ -7,6 +7,7 @@ import { resourceKey, resourcesOf } from "./resources.ts";
 import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
 import type { ScratchSpace, ScratchWriter } from "../../sandbox/scratch_space.ts";
 import {
+  type GroupChild,
   type PipeName,
   readPipes,
   settleWithin,
@@ -55,7 +56,7 @@ interface Job {
   /** Resolves once the shell exited and its output was copied (or the drain grace passed). */
   finished: Promise<void>;
   /** The process and its output copy; dropped once both pipes closed, releasing their buffers. */
-  live?: { child: Deno.ChildProcess; copy: Copy };
+  live?: { child: GroupChild; copy: Copy };
   /** The job's stdin, when it was started with one (`start({stdin: true})`). */
   stdin?: WritableStreamDefaultWriter<Uint8Array>;
 }
@@ -89,7 +90,9 @@ export class JobRegistry implements AsyncDisposable {
    * Throws ToolError when the process cannot start.
    */
   async start(spec: {
-    spawn: SpawnSpec;
+    spawn?: SpawnSpec;
+    /** A process already running (in a sandbox the session prepared) in place of `spawn`. */
+    started?: GroupChild;
     command: string;
     cwd: string;
     description?: string;
@@ -101,9 +104,20 @@ export class JobRegistry implements AsyncDisposable {
     const id = this.#newId();
     const outputPath = join(await this.#dir, `${id}.output`);
     const file = await this.#scratch.create(outputPath);
-    let child: Deno.ChildProcess;
+    let child: GroupChild;
+    let stdin: WritableStream<Uint8Array> | undefined;
     try {
-      child = spawnInGroup({ ...spec.spawn, cwd: spec.cwd, stdin: spec.stdin ? "piped" : "null" });
+      if (spec.started) child = spec.started;
+      else {
+        if (!spec.spawn) throw new TypeError("JobRegistry.start() needs spawn or started");
+        const spawned = spawnInGroup({
+          ...spec.spawn,
+          cwd: spec.cwd,
+          stdin: spec.stdin ? "piped" : "null",
+        });
+        if (spec.stdin) stdin = spawned.stdin;
+        child = spawned;
+      }
     } catch (err) {
       file.close();
       await this.#scratch.remove(outputPath).catch(() => {});
@@ -135,7 +149,7 @@ export class JobRegistry implements AsyncDisposable {
       });
     });
     const job: Job = { info, listeners, finished, live: { child, copy } };
-    if (spec.stdin) job.stdin = child.stdin.getWriter();
+    if (stdin) job.stdin = stdin.getWriter();
     this.#jobs.set(id, job);
     Promise.allSettled([copy.done, child.status]).then(() => {
       job.live = undefined;
@@ -276,7 +290,7 @@ interface Copy {
  * closes the file when both pipes close.
  */
 function copyOutput(
-  child: Deno.ChildProcess,
+  child: GroupChild,
   file: ScratchWriter,
   listeners: Set<OutputListener>,
 ): Copy {
