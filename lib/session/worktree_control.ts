@@ -11,6 +11,7 @@ import type { WorktreeControl, WorktreeInfo } from "../tools/types.ts";
 import { resourceKey, type Resources } from "../tools/resources.ts";
 import {
   createWorktree,
+  listedWorktrees,
   mainRepositoryOf,
   openWorktree,
   randomWorktreeName,
@@ -104,8 +105,10 @@ async function existingWorktree(
   repoRoot: string,
   path: string,
 ): Promise<Worktree> {
-  const dir = resolve(s.settings().cwd, path);
-  if (await mainRepositoryOf(dir) !== repoRoot || dir === repoRoot) {
+  const given = resolve(s.settings().cwd, path);
+  const dir = await Deno.realPath(given).catch(() => given);
+  const listed = await listedWorktrees(s.git, repoRoot);
+  if (await mainRepositoryOf(dir) !== repoRoot || dir === repoRoot || !listed.includes(dir)) {
     throw new ToolError(
       `${dir} is not a worktree of the repository at ${repoRoot}`,
       "Give a path that git worktree list shows, or a name to create a new worktree",

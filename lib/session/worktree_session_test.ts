@@ -160,3 +160,44 @@ Deno.test("configure() moves the working directory with its writable roots, and 
   );
   assert.equal(session.settings.cwd, ws.cwd, "a refused change leaves the settings as they were");
 });
+
+Deno.test("EnterWorktree enters an existing worktree by path, and only one git lists", async () => {
+  await using fake = await startFakeProvider([
+    {
+      reply: {
+        tool_calls: [{ name: "ToolSearch", args: { query: "select:EnterWorktree,ExitWorktree" } }],
+      },
+    },
+    { reply: { tool_calls: [{ name: "EnterWorktree", args: { path: "." } }] } },
+    {
+      expect: { last_tool_result_contains: "is not a worktree of the repository" },
+      reply: { tool_calls: [{ name: "EnterWorktree", args: { path: "../side" } }] },
+    },
+    {
+      expect: { last_tool_result_contains: "Entered worktree" },
+      reply: { tool_calls: [{ name: "ExitWorktree", args: { action: "remove" } }] },
+    },
+    {
+      expect: { last_tool_result_contains: "not created by this session" },
+      reply: { tool_calls: [{ name: "ExitWorktree", args: { action: "keep" } }] },
+    },
+    { reply: { text: "Done." } },
+  ]);
+  await using ws = await repoWorkspace(fake.origin);
+  const side = join(ws.cwd, "..", "side");
+  const add = await new Deno.Command("git", { args: ["worktree", "add", "-q", side], cwd: ws.cwd })
+    .output();
+  assert.ok(add.success, new TextDecoder().decode(add.stderr));
+  const events: SessionEvent[] = [];
+  await using session = await openSession(
+    { cwd: ws.cwd, harness: "claude-code", sandbox: "workspace-write", approval: "never" },
+    { onEvent: (e) => events.push(e) },
+    { env: ws.env },
+  );
+  const outcome = await session.prompt("use the side worktree", new AbortController().signal);
+  const results = events.flatMap((e) => e.type === "tool_end" ? [e.text] : []);
+  assert.equal(outcome.status, "completed", results.join("\n---\n"));
+  assert.deepEqual(fake.failures, []);
+  assert.match(results[4], /^Left worktree .*side \(kept, branch side\)/);
+  assert.ok(await Deno.stat(join(side, "a.txt")));
+});

@@ -198,6 +198,12 @@ export async function createWorktree(
   return await openWorktree({ name, path, branch, base, ...repo });
 }
 
+/** The folders `git worktree list` names for the repository at `repoRoot`, main one included. */
+export async function listedWorktrees(g: WorktreeGit, repoRoot: string): Promise<string[]> {
+  const out = await git(g, ["worktree", "list", "--porcelain"], repoRoot, []);
+  return out.split("\n").flatMap((line) => line.startsWith("worktree ") ? [line.slice(9)] : []);
+}
+
 /** A worktree already on disk at `path` (its admin folder read from its `.git` file). */
 export async function openWorktree(
   wt: Omit<Worktree, "adminDir">,
