@@ -36,6 +36,13 @@ Deno.test({
       assert.match(out, /› check on the build/);
       assert.deepEqual(fake.failures, []);
       assert.equal(fake.remaining(), 0);
+      // The user's own goal (/goal), shown by /goal and /status.
+      let at = await pane.mark();
+      await pane.type("/goal ship the release");
+      await pane.waitFor(/Goal \(active, 0 tokens\): ship the release[\s\S]*^› $/m, at);
+      at = await pane.mark();
+      await pane.type("/status");
+      await pane.waitFor(/goal: +active, 0 tokens: ship the release[\s\S]*^› $/m, at);
       await pane.type("/exit");
       await pane.waitFor(/^EXIT:0$/m, from);
     } finally {
