@@ -120,7 +120,11 @@ Deno.test("a lean session stays lean when /harness switches to another harness",
   await session.prompt("hi", new AbortController().signal);
   assert.deepEqual(ollama.failures, []);
   const tools = ollama.chatBodies()[0].tools as Array<{ function: { name: string } }>;
-  assert.deepEqual(tools.map((t) => t.function.name), ["exec_command", "apply_patch"]);
+  assert.deepEqual(tools.map((t) => t.function.name), [
+    "exec_command",
+    "write_stdin",
+    "apply_patch",
+  ]);
 });
 
 Deno.test("a hosted model's small window does not make a session lean; a local server's does", async () => {
