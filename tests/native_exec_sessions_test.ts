@@ -27,7 +27,7 @@ function script(marker: string, whole: boolean): ScriptTurn[] {
   const stdin = (chars: string, more: Record<string, unknown> = {}) =>
     call("write_stdin", { session_id: 1000, chars, yield_time_ms: 1500, ...more });
   return [
-    call("exec_command", { cmd: "python3 -q", tty: true, yield_time_ms: 1500 }),
+    call("exec_command", { cmd: "python3 -q", tty: true, yield_time_ms: 3000 }),
     {
       expect: { last_tool_result_contains: "Process running with session ID 1000" },
       ...stdin("print(6 * 7)\n"),
