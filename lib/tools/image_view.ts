@@ -1,14 +1,15 @@
 /**
- * Images as tool results: `image.view`, and the test for the result (`image_types.ts`) that it
- * and `fs.read` of a picture return; the loop sends the one-line note as the text and the image
- * after it, on every wire. The file is read by `image_file.ts`, loaded on the first picture.
+ * Images as tool results: `image.view`, `image.zoom`, and the test for the result
+ * (`image_types.ts`) that they and `fs.read` of a picture return; the loop sends the one-line
+ * note as the text and the image after it, on every wire. Files are read by `image_file.ts` and
+ * cropped by `image_crops.ts`, loaded on first use.
  */
 import * as z from "zod";
+import { ToolError } from "../errors.ts";
 import { defineCapability } from "./capability.ts";
 import { resolvePath } from "./_paths.ts";
 import type { ImageData } from "./tool_source.ts";
 import type { ImageResult } from "./image_types.ts";
-import { regionView } from "./image_zoom.ts";
 
 export type { ImageResult };
 
@@ -47,8 +48,50 @@ export const imageView = defineCapability({
   mutates: false,
   async run(input, ctx): Promise<ImageResult> {
     const abs = resolvePath(ctx.cwd, input.path);
-    if (input.region) return await regionView(ctx, abs, input.path, input.region);
+    if (input.region && ctx.takesImages !== false) {
+      const { regionView } = await import("./image_crops.ts");
+      return await regionView(ctx, abs, input.path, input.region);
+    }
     const { readImageFile } = await import("./image_file.ts");
     return await readImageFile(ctx, abs, input.path);
+  },
+});
+
+const coordinate = z.number().int().min(0).max(1000);
+
+/** Input of `image.zoom`: a region in coordinates normalized to 0–1000 over the whole image. */
+const imageZoomInput = z.object({
+  path: z.string().min(1).describe("Image file path, absolute or relative to the workspace"),
+  x1: coordinate.describe("Left edge, 0–1000"),
+  y1: coordinate.describe("Top edge, 0–1000"),
+  x2: coordinate.describe("Right edge, 0–1000"),
+  y2: coordinate.describe("Bottom edge, 0–1000"),
+});
+
+/**
+ * A magnified view of a region of a PNG or JPEG image (Qwen Code's `zoom_image`): the region is
+ * always given against the whole original image; the result is a one-line note with the sizes
+ * and the view as a PNG. Offered only to models that take images, like `image.view`.
+ */
+export const imageZoom = defineCapability({
+  id: "image.zoom",
+  input: imageZoomInput,
+  mutates: false,
+  async run(input, ctx): Promise<ImageResult> {
+    if (input.x1 >= input.x2 || input.y1 >= input.y2) {
+      throw new ToolError(
+        `Cannot zoom: the region (${input.x1},${input.y1})-(${input.x2},${input.y2}) is empty`,
+        "Give x1 < x2 and y1 < y2",
+      );
+    }
+    if (ctx.takesImages === false) {
+      throw new ToolError(
+        "Cannot zoom: the current model does not take images",
+        "Switch to a model that takes images",
+      );
+    }
+    // Loaded when needed: the decoders are large and most sessions never zoom.
+    const { zoomView } = await import("./image_crops.ts");
+    return await zoomView(ctx, resolvePath(ctx.cwd, input.path), input.path, input);
   },
 });

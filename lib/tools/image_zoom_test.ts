@@ -4,8 +4,7 @@ import pngjs from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import { ToolError } from "../errors.ts";
-import { imageZoom } from "./image_zoom.ts";
-import { imageView } from "./image_view.ts";
+import { imageView, imageZoom } from "./image_view.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 
 interface Bitmap {
