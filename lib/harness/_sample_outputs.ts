@@ -4,7 +4,7 @@
  * that `debug harness` and the generated harness docs render.
  */
 
-import type { AgentPoolOutput, AgentRunOutput } from "../tools/agent_task.ts";
+import type { AgentPoolOutput, AgentRunOutput, WorkflowOutput } from "../tools/agent_task.ts";
 import type { ApplyPatchOutput } from "../tools/apply_patch.ts";
 import type { UserAskOutput } from "../tools/ask_user.ts";
 import type { FsEditOutput } from "../tools/fs_edit.ts";
@@ -40,7 +40,7 @@ import type { UpdatePlanOutput } from "../tools/update_plan.ts";
 import { SEARCH_SAMPLES } from "./_sample_outputs_search.ts";
 import type { CellOutput, ClockSleepOutput } from "../tools/code_mode_tools.ts";
 import type { TopicUpdateOutput } from "../tools/topic_update.ts";
-import { GOAL_SAMPLE_OUTPUTS } from "./_sample_outputs_goals.ts";
+import { GOAL_TIMER_SAMPLES } from "../tools/goal_timer_tools.ts";
 
 const JOB: JobInfo = {
   id: "bash_1",
@@ -88,7 +88,7 @@ const TODOS: TodoListOutput["todos"] = [
  * Optional fields are spelled out, so that each output's whole shape is here.
  */
 export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
-  ...GOAL_SAMPLE_OUTPUTS,
+  ...GOAL_TIMER_SAMPLES,
   ...IMAGE_SAMPLE_OUTPUTS,
   "code.exec": [CELL_DONE, CELL_RUNNING],
   "code.wait": [CELL_DONE, CELL_RUNNING],
@@ -265,6 +265,17 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
     } satisfies AgentRunOutput,
   ],
   ...agentPoolSamples(),
+  "agent.workflow": [
+    {
+      runId: "wf_1a2b3c4d",
+      name: "triage",
+      status: "completed",
+      steps: 2,
+      completedSteps: 2,
+      report: "Fixed in src/a.ts.",
+      text: "Workflow triage (wf_1a2b3c4d): completed, 2 of 2 steps done.",
+    } satisfies WorkflowOutput,
+  ],
   "fs.list": [
     {
       root: "/work/app",

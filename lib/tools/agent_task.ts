@@ -3,7 +3,10 @@ import { ToolError } from "../errors.ts";
 import { defineCapability, type ToolContext } from "./capability.ts";
 import type { AgentPoolOutput } from "./agent_pool_run.ts";
 
+import type { WorkflowOutput } from "./workflow_run.ts";
+
 export type { AgentPoolOutput } from "./agent_pool_run.ts";
+export type { WorkflowOutput } from "./workflow_run.ts";
 
 /**
  * Input of `agent.run`. Harness mapping: Claude `Agent` and Qwen `agent` {description, prompt,
@@ -218,4 +221,26 @@ export const agentList = defineCapability({
   }),
   mutates: false,
   run: async (input, ctx): Promise<AgentPoolOutput> => (await work()).list(input, ctx),
+});
+
+/**
+ * `agent.workflow` (Claude Code's `Workflow`): runs a script of sub-agent steps one after
+ * another, each step's prompt able to use the previous step's report (`workflow_run.ts`).
+ */
+export const agentWorkflow = defineCapability({
+  id: "agent.workflow",
+  input: z.object({
+    script: z.string().max(524_288).optional()
+      .describe("The steps: each a sub-agent's prompt, separated by lines of ---"),
+    scriptPath: z.string().optional().describe("A workspace file holding the script instead"),
+    name: z.string().optional().describe("The run's name, shown in progress"),
+    description: z.string().optional().describe("What the run is for"),
+    title: z.string().optional().describe("A title, used as the name when there is none"),
+    args: z.unknown().optional().describe("Values the steps read as {{args}}"),
+    resumeFromRunId: z.string().regex(/^wf_[a-z0-9-]{6,}$/).optional()
+      .describe("Go on with a stopped run from its first unfinished step"),
+  }),
+  mutates: false,
+  run: async (input, ctx): Promise<WorkflowOutput> =>
+    (await import("./workflow_run.ts")).runWorkflow(input, ctx),
 });
