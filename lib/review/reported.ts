@@ -4,7 +4,8 @@
  * reach the rendered review.
  */
 import type { ReplayedHistory } from "../session/replay_history.ts";
-import { reportedFindings, reportFindingsInput } from "../tools/report_findings.ts";
+import { reportFindingsInput } from "../tools/report_findings.ts";
+import { reportedFindings } from "../tools/_report_findings_run.ts";
 import type { Review, ReviewFinding } from "./result.ts";
 
 /** The findings the review turn's `findings.report` calls carried, in call order. */

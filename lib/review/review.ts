@@ -6,7 +6,6 @@
 import type { TurnOutcome } from "../loop/events.ts";
 import { reviewerPrompt } from "./prompt.ts";
 import { parseReview, renderReview, type Review } from "./result.ts";
-import { findingsFromCalls, withReported } from "./reported.ts";
 import { buildReviewRequest, type ReviewRequest, type ReviewTarget } from "./target.ts";
 import {
   freshOpening,
@@ -76,6 +75,8 @@ export async function runReviewTurn(
 ): Promise<ReviewResult> {
   const outcome = await session.prompt(request.message, signal);
   if (outcome.status !== "completed") return { outcome };
+  // Loaded with the first review's answer, not at start-up.
+  const { findingsFromCalls, withReported } = await import("./reported.ts");
   const review = withReported(
     parseReview(outcome.finalText),
     findingsFromCalls(session.replayHistory()),

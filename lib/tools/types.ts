@@ -297,6 +297,14 @@ export interface ArtifactEntry {
   recordedAt: string;
 }
 
+/** Result of `artifact.record`. */
+export interface RecordArtifactOutput extends ArtifactEntry {
+  /** The session's artifact folder. */
+  folder: string;
+  /** One sentence for the model: what was saved where. */
+  output: string;
+}
+
 /**
  * The session's artifact folder (`ToolContext.artifacts`, lib/session/artifact_store.ts): files
  * and links the model recorded for the user, listed at the end of `exec`.

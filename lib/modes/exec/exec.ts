@@ -90,7 +90,6 @@ export async function runExec(
   }
   for (const line of await recordedArtifactLines(session)) console.error(terminalText(line));
   const { outputLastMessage } = options;
-  for (const line of await recordedArtifactLines(session)) console.error(terminalText(line));
   return await finishExec(outcome, {
     json,
     usage: session.usage,
