@@ -215,3 +215,27 @@ Deno.test("a model that takes no images gets no image tools, and a picture reads
   );
   assert.ok(!text(qwen[1]).includes(PIXEL), "no image is sent");
 });
+
+Deno.test("/model to a model without images drops view_image; back to one with images restores it", async () => {
+  await using fake = startFakeProvider([{ reply: { text: "A." } }, { reply: { text: "B." } }]);
+  await using ws = await requestWorkspace({
+    prefix: "oi_images_",
+    files: { "README.md": "# Screenshots\n" },
+    model: "gpt-4o",
+    harness: "native",
+    wire: "chat",
+    baseUrl: fake.baseUrl,
+  });
+  await using session = await openSession(
+    { cwd: ws.cwd, sandbox: "read-only", approval: "never" },
+    { onEvent: () => {} },
+    { env: ws.env },
+  );
+  await session.configure({ model: "deepseek-chat!" });
+  await session.prompt("one", new AbortController().signal);
+  await session.configure({ model: "gpt-4o!" });
+  await session.prompt("two", new AbortController().signal);
+  const [textOnly, vision] = fake.requests.map((r) => text((r.body as Json).tools));
+  assert.ok(!textOnly.includes('"view_image"'), textOnly);
+  assert.ok(vision.includes('"view_image"'), vision);
+});
