@@ -21,6 +21,7 @@ import { defaultValues } from "../lib/config/schema.ts";
 import { tempWorkspace } from "../lib/tools/_test_workspace.ts";
 import type { WebSearchBackend } from "../lib/tools/_search_backends.ts";
 import { inProcessFs } from "../sandbox/file_system.ts";
+import { approvalDecision, fetchUrlOf } from "../lib/approval/policy.ts";
 
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
 
@@ -180,4 +181,18 @@ Deno.test("the web search tools are left out without network or without a backen
   );
   const sent = advertisedTools(gemini, new Map()).map((t) => t.name);
   assert.ok(!sent.includes("google_web_search"), sent.join(", "));
+});
+
+Deno.test("a web search asks first under untrusted, naming its query, like a web fetch", () => {
+  const sandbox = { mode: "workspace-write" as const, enforced: true };
+  const decide = (policy: "untrusted" | "on-request") =>
+    approvalDecision(policy, {
+      capability: "web.search",
+      mutates: false,
+      input: { query: "deno 2.9" },
+      sandbox,
+    }).decision;
+  assert.equal(decide("untrusted"), "ask");
+  assert.equal(decide("on-request"), "allow");
+  assert.equal(fetchUrlOf({ query: "deno 2.9" }), "web search: deno 2.9");
 });

@@ -53,7 +53,7 @@ export const COMMAND_CAPABILITIES: ReadonlySet<string> = new Set([
  * Capabilities that reach the network from the agent's own process, outside the command sandbox:
  * under `untrusted` they ask first, as a command that is not known safe (`curl`) does.
  */
-export const NETWORK_CAPABILITIES: ReadonlySet<string> = new Set(["web.fetch"]);
+export const NETWORK_CAPABILITIES: ReadonlySet<string> = new Set(["web.fetch", "web.search"]);
 
 /**
  * Every input field of the command capabilities and what it means here: `runs` fields decide
@@ -147,10 +147,13 @@ export function commandSubject(call: CommandCall): string {
 
 /**
  * The URL a web fetch input asks for, as the user should see it before approving: `url`, else
- * the first http(s) URL in `prompt` (Gemini writes it there), the way `web.fetch` picks it.
+ * the first http(s) URL in `prompt` (Gemini writes it there), the way `web.fetch` picks it; for
+ * a web search, `web search: <query>`.
  */
 export function fetchUrlOf(input: unknown): string {
   const o = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  // A web search's question names its query.
+  if (typeof o.query === "string" && o.url === undefined) return `web search: ${o.query}`;
   const text = typeof o.url === "string"
     ? o.url
     : typeof o.prompt === "string"
