@@ -1,8 +1,6 @@
 /**
- * Images as tool results: `image.view`, `image.zoom`, and the test for the result
- * (`image_types.ts`) that they and `fs.read` of a picture return; the loop sends the one-line
- * note as the text and the image after it, on every wire. Files are read by `image_file.ts` and
- * cropped by `image_crops.ts`, loaded on first use.
+ * `image.view`, `image.zoom` and the test for their results (and `fs.read`'s of a picture): a
+ * one-line note, then the image. Reading and cropping load on first use.
  */
 import * as z from "zod";
 import { ToolError } from "../errors.ts";
@@ -13,12 +11,12 @@ import type { ImageResult } from "./image_types.ts";
 
 export type { ImageResult };
 
-/** Whether a capability's output is an image result (see ImageResult). */
+/** Whether a capability's output is an image result. */
 export function isImageResult(output: unknown): output is ImageResult {
   return typeof (output as { imageNote?: unknown } | null)?.imageNote === "string";
 }
 
-/** The text and images a tool result made of `output` sends, when it is an image result. */
+/** The text and images of an image result; null for other outputs. */
 export function imageResultParts(output: unknown): { text: string; images: ImageData[] } | null {
   if (!isImageResult(output)) return null;
   return { text: output.imageNote, images: output.image ? [output.image] : [] };
@@ -37,11 +35,7 @@ const imageViewInput = z.object({
   full_resolution: z.boolean().optional(),
 });
 
-/**
- * Shows the model an image file from disk (PNG, JPEG, GIF or WebP): a one-line note and the
- * image. Offered only to models that take images: the session leaves `image.*` tools out for
- * the others.
- */
+/** An image file (PNG, JPEG, GIF or WebP) for the model; `image.*` only for models with images. */
 export const imageView = defineCapability({
   id: "image.view",
   input: imageViewInput,
@@ -59,7 +53,7 @@ export const imageView = defineCapability({
 
 const coordinate = z.number().int().min(0).max(1000);
 
-/** Input of `image.zoom`: a region in coordinates normalized to 0–1000 over the whole image. */
+/** Input of `image.zoom`. */
 const imageZoomInput = z.object({
   path: z.string().min(1).describe("Image file path, absolute or relative to the workspace"),
   x1: coordinate.describe("Left edge, 0–1000"),
@@ -68,11 +62,7 @@ const imageZoomInput = z.object({
   y2: coordinate.describe("Bottom edge, 0–1000"),
 });
 
-/**
- * A magnified view of a region of a PNG or JPEG image (Qwen Code's `zoom_image`): the region is
- * always given against the whole original image; the result is a one-line note with the sizes
- * and the view as a PNG. Offered only to models that take images, like `image.view`.
- */
+/** A magnified PNG of a region of a PNG or JPEG image, measured on the whole (`zoom_image`). */
 export const imageZoom = defineCapability({
   id: "image.zoom",
   input: imageZoomInput,
@@ -90,7 +80,6 @@ export const imageZoom = defineCapability({
         "Switch to a model that takes images",
       );
     }
-    // Loaded when needed: the decoders are large and most sessions never zoom.
     const { zoomView } = await import("./image_crops.ts");
     return await zoomView(ctx, resolvePath(ctx.cwd, input.path), input.path, input);
   },
