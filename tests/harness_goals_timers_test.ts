@@ -12,7 +12,7 @@ import type { ScriptTurn } from "./fake_provider/script.ts";
 import { requestWorkspace } from "./_request_workspace.ts";
 
 const never = new AbortController().signal;
-const call = (name: string, args: unknown, input_tokens = 10): ScriptTurn => ({
+const call = (name: string, args: Record<string, unknown>, input_tokens = 10): ScriptTurn => ({
   reply: { tool_calls: [{ name, args }], usage: { input_tokens, output_tokens: 0 } },
 });
 const after = (text: string, turn: ScriptTurn): ScriptTurn => ({

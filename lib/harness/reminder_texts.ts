@@ -47,14 +47,14 @@ export function loadReminders(
       checkLoopReminder(entry, (key) => at(`reminders[${i}].${key}`));
       return { when: "loop", shape: entry.shape ?? "failing_call", text: entry.text };
     }
-    if (entry.when === "goal_budget") {
-      checkGoalReminder(entry, (key) => at(`reminders[${i}].${key}`));
-      return { when: "goal_budget", text: entry.text };
-    }
     if (entry.shape !== undefined) {
       throw new HarnessError(`${at(`reminders[${i}].shape`)}: only a loop reminder has a shape`, {
         hint: 'Remove shape, or set when = "loop"',
       });
+    }
+    if (entry.when === "goal_budget") {
+      checkGoalReminder(entry.text, entry.after_calls, (key) => at(`reminders[${i}].${key}`));
+      return { when: "goal_budget", text: entry.text };
     }
     if (entry.after_calls === undefined) {
       throw new HarnessError(`${at(`reminders[${i}].after_calls`)}: missing`, {
@@ -65,31 +65,18 @@ export function loadReminders(
   });
 }
 
-/** A goal-budget reminder takes no shape or after_calls, and fills only the goal's figures. */
-function checkGoalReminder(
-  entry: HarnessSpec["reminders"][number],
-  at: (key: string) => string,
-): void {
-  const extra = entry.shape !== undefined
-    ? "shape"
-    : entry.after_calls !== undefined
-    ? "after_calls"
-    : "";
-  if (extra) {
-    throw new HarnessError(`${at(extra)}: a goal_budget reminder takes no ${extra}`, {
-      hint: "Remove it: the reminder comes at 80% of the goal's budget and once it is spent",
-    });
-  }
-  const unknown = [...entry.text.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1])
-    .find((name) => !GOAL_PLACEHOLDERS.includes(name));
-  if (unknown) {
-    throw new HarnessError(`${at("text")}: unknown placeholder {${unknown}}`, {
-      hint: `A goal_budget reminder can use ${GOAL_PLACEHOLDERS.map((n) => `{${n}}`).join(", ")}`,
-    });
-  }
+/** A goal_budget reminder takes no after_calls and fills only the goal's figures. */
+function checkGoalReminder(text: string, afterCalls: unknown, at: (key: string) => string): void {
+  const unknown = [...text.matchAll(/\{([a-z_]+)\}/g)].find((m) => !GOAL_FIELDS.includes(m[1]));
+  if (afterCalls === undefined && !unknown) return;
+  const what = unknown ? `${at("text")}: unknown placeholder ${unknown[0]}` : at("after_calls");
+  throw new HarnessError(`${what} in a goal_budget reminder`, {
+    hint:
+      "It comes at 80% of the budget and once spent; use {objective} {used} {budget} {remaining}",
+  });
 }
 
-const GOAL_PLACEHOLDERS = ["objective", "used", "budget", "remaining"];
+const GOAL_FIELDS = ["objective", "used", "budget", "remaining"];
 
 /** A loop reminder takes no after_calls (`[loop_guard]` counts) and fills only its fields. */
 function checkLoopReminder(

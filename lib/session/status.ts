@@ -5,7 +5,7 @@
 import { surfaceNote } from "../harness/lean.ts";
 import type { Harness } from "../harness/types.ts";
 import { contextTokens } from "./compaction.ts";
-import { currentGoal, goalOutput } from "../tools/goals.ts";
+import { currentGoal, goalFigures } from "../tools/goals.ts";
 import { sessionTimers, type Timer, timerLine } from "../tools/schedule.ts";
 import { type CostMeter, modelPrice } from "./cost.ts";
 import type { SessionParts } from "./session_parts.ts";
@@ -53,9 +53,7 @@ export function sessionStatusOf(parts: SessionParts, cost: CostMeter): SessionSt
 
 function goalAndTimers(state: Map<string, unknown>): Pick<SessionStatus, "goal" | "timers"> {
   const g = currentGoal(state);
-  const out = g && goalOutput(g, "");
-  const goal = out &&
-    { objective: out.objective, status: out.status, used: out.used, budget: out.budget };
+  const goal = g && { objective: g.objective, status: g.status, ...goalFigures(g) };
   const timers = sessionTimers(state).map((t) => timerLine(t));
   return { ...(goal ? { goal } : {}), ...(timers.length ? { timers } : {}) };
 }
@@ -67,11 +65,11 @@ export async function setSessionGoal(parts: SessionParts, objective?: string): P
   setUserGoal(toolState, objective, loop.usage.inputTokens + loop.usage.outputTokens);
 }
 
-/** The session's timers; with "due", those due now, taken out (`takeDueTimers`). */
+/** The session's timers; with "due", those due now, taken out. */
 export async function sessionTimersOf(parts: SessionParts, take?: "due"): Promise<Timer[]> {
   const state = parts.state.toolState;
   if (sessionTimers(state).length === 0) return [];
-  // Loaded while timers are pending, so that taking the due ones later waits for no module.
+  // Loaded while timers are pending: taking the due ones then waits for no module.
   const run = await import("../tools/schedule_run.ts");
   return take === "due" ? run.takeDueTimers(state) : sessionTimers(state);
 }

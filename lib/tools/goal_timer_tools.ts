@@ -1,76 +1,95 @@
 /**
- * The goal tools (lib/tools/goals.ts) and the timer tools (lib/tools/schedule.ts) as capabilities:
- * their schemas here, their work in `goals_run.ts` and `schedule_run.ts`, loaded on first use, so
- * that a session that never uses a goal or a timer does not load them.
+ * The goal tools (goals.ts) and timer tools (schedule.ts) as capabilities: their schemas here,
+ * their work in `goals_run.ts` and `schedule_run.ts`, loaded on first use.
  */
 import * as z from "zod";
-import { defineCapability } from "./capability.ts";
+import { defineCapability, type ToolContext } from "./capability.ts";
 import { budgetInput, createInput, type GoalOutput, updateInput } from "./goals.ts";
 import { cronInput, type ScheduleOutput, wakeupInput } from "./schedule.ts";
 
 const goals = () => import("./goals_run.ts");
 const timers = () => import("./schedule_run.ts");
 
-/** Starts the session's goal; refused while another is active unless `replace`. */
-export const goalCreate = defineCapability({
-  id: "goal.create",
-  input: createInput,
-  mutates: false,
-  run: async (input, ctx): Promise<GoalOutput> => (await goals()).createGoal(input, ctx),
-});
+/** A capability that changes no file, whose work is loaded when it first runs. */
+function lazy<S extends z.ZodType, O>(
+  id: string,
+  input: S,
+  run: (input: z.infer<S>, ctx: ToolContext) => Promise<O>,
+) {
+  return defineCapability({ id, input, mutates: false, run });
+}
 
-/** Returns the session's goal. */
-export const goalGet = defineCapability({
-  id: "goal.get",
-  input: z.object({}),
-  mutates: false,
-  run: async (_input, ctx): Promise<GoalOutput> => (await goals()).getGoal(ctx),
-});
+export const goalCreate = lazy(
+  "goal.create",
+  createInput,
+  async (i, ctx): Promise<GoalOutput> => (await goals()).createGoal(i, ctx),
+);
+export const goalGet = lazy(
+  "goal.get",
+  z.object({}),
+  async (_i, ctx): Promise<GoalOutput> => (await goals()).getGoal(ctx),
+);
+export const goalUpdate = lazy(
+  "goal.update",
+  updateInput,
+  async (i, ctx): Promise<GoalOutput> => (await goals()).updateGoal(i, ctx),
+);
+export const goalSetBudget = lazy(
+  "goal.set_budget",
+  budgetInput,
+  async (i, ctx): Promise<GoalOutput> => (await goals()).setGoalBudget(i, ctx),
+);
+export const scheduleWakeup = lazy(
+  "schedule.wakeup",
+  wakeupInput,
+  async (i, ctx): Promise<ScheduleOutput> => (await timers()).wakeup(i, ctx),
+);
+export const scheduleCronCreate = lazy(
+  "schedule.cron_create",
+  cronInput,
+  async (i, ctx): Promise<ScheduleOutput> => (await timers()).cronCreate(i, ctx),
+);
+export const scheduleCronDelete = lazy(
+  "schedule.cron_delete",
+  z.object({ id: z.string().min(1).describe("The id the job was created with") }),
+  async (i, ctx): Promise<ScheduleOutput> => (await timers()).cronDelete(i.id, ctx),
+);
+export const scheduleCronList = lazy(
+  "schedule.cron_list",
+  z.object({}),
+  async (_i, ctx): Promise<ScheduleOutput> => (await timers()).cronList(ctx),
+);
 
-/** Sets the goal's status. */
-export const goalUpdate = defineCapability({
-  id: "goal.update",
-  input: updateInput,
-  mutates: false,
-  run: async (input, ctx): Promise<GoalOutput> => (await goals()).updateGoal(input, ctx),
-});
+const GOAL: GoalOutput = {
+  hasGoal: true,
+  objective: "Make the tests pass",
+  status: "active",
+  budget: "50000 tokens",
+  used: "12000 tokens",
+  remaining: "38000 tokens",
+  tokensUsed: 12000,
+  json: "{}",
+  message: "Goal created.",
+};
+const TIMER: ScheduleOutput = {
+  id: "3fa9c2d1",
+  dueAt: "2026-01-01 09:30:00",
+  delaySeconds: 270,
+  cron: "30 9 * * *",
+  recurring: true,
+  list: "id: 3fa9c2d1",
+  count: 1,
+  message: "Scheduled cron job 3fa9c2d1.",
+};
 
-/** Sets the goal's budget; the reminders given so far start over. */
-export const goalSetBudget = defineCapability({
-  id: "goal.set_budget",
-  input: budgetInput,
-  mutates: false,
-  run: async (input, ctx): Promise<GoalOutput> => (await goals()).setGoalBudget(input, ctx),
-});
-
-/** Schedules one prompt after a delay (or, with `stop`, cancels the pending wake-ups). */
-export const scheduleWakeup = defineCapability({
-  id: "schedule.wakeup",
-  input: wakeupInput,
-  mutates: false,
-  run: async (input, ctx): Promise<ScheduleOutput> => (await timers()).wakeup(input, ctx),
-});
-
-/** Schedules a prompt by a cron expression. */
-export const scheduleCronCreate = defineCapability({
-  id: "schedule.cron_create",
-  input: cronInput,
-  mutates: false,
-  run: async (input, ctx): Promise<ScheduleOutput> => (await timers()).cronCreate(input, ctx),
-});
-
-/** Deletes a timer by id. */
-export const scheduleCronDelete = defineCapability({
-  id: "schedule.cron_delete",
-  input: z.object({ id: z.string().min(1).describe("The id the job was created with") }),
-  mutates: false,
-  run: async (input, ctx): Promise<ScheduleOutput> => (await timers()).cronDelete(input.id, ctx),
-});
-
-/** Lists the session's timers. */
-export const scheduleCronList = defineCapability({
-  id: "schedule.cron_list",
-  input: z.object({}),
-  mutates: false,
-  run: async (_input, ctx): Promise<ScheduleOutput> => (await timers()).cronList(ctx),
-});
+/** Sample outputs for `SAMPLE_OUTPUTS` (lib/harness/_sample_outputs.ts). */
+export const GOAL_TIMER_SAMPLES: Readonly<Record<string, readonly object[]>> = {
+  "goal.create": [GOAL],
+  "goal.get": [GOAL],
+  "goal.update": [GOAL],
+  "goal.set_budget": [GOAL],
+  "schedule.wakeup": [TIMER],
+  "schedule.cron_create": [TIMER],
+  "schedule.cron_delete": [TIMER],
+  "schedule.cron_list": [TIMER],
+};

@@ -13,7 +13,6 @@ import {
   GOAL_STATE_KEY,
   type GoalBudgetInput,
   type GoalOutput,
-  goalOutput,
   type UpdateGoalInput,
   usedInUnit,
 } from "./goals.ts";
@@ -150,4 +149,36 @@ export function setUserGoal(
   state.set(GOAL_STATE_KEY, goal);
   state.delete(GOAL_SEEN_KEY);
   accountGoal(state, tokens);
+}
+
+/** The goal's figures as the result templates and `/status` show them. */
+export function goalOutput(goal: Goal | undefined, message: string, now = Date.now()): GoalOutput {
+  if (!goal) {
+    return {
+      hasGoal: false,
+      objective: "",
+      status: "",
+      budget: "",
+      used: "",
+      remaining: "",
+      tokensUsed: 0,
+      json: "null",
+      message,
+    };
+  }
+  const unit = goal.budget?.unit ?? "tokens";
+  const used = usedInUnit(goal, unit, now);
+  const left = goal.budget ? Math.max(0, goal.budget.value - used) : undefined;
+  const { reminded: _r, ...shown } = goal;
+  return {
+    hasGoal: true,
+    objective: goal.objective,
+    status: goal.status,
+    budget: goal.budget ? amount(goal.budget.value, unit) : "",
+    used: amount(used, unit),
+    remaining: left === undefined ? "" : amount(left, unit),
+    tokensUsed: goal.tokensUsed,
+    json: JSON.stringify(shown, null, 2),
+    message,
+  };
 }

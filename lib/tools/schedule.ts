@@ -1,22 +1,14 @@
 /**
- * The session's timers: wake-ups (Claude `ScheduleWakeup`, Qwen `loop_wakeup`) and cron jobs
- * (Claude `CronCreate/Delete/List`, Qwen `cron_*`, Kimi `Cron*`). Each timer holds a prompt that
- * the session sends as a new turn once it is due: the REPL when it is idle, `exec` only with
- * `--wait-wakeups`. Timers are kept in `ToolContext.state`, so a resumed session has them again.
- * This module holds what every session loads; the tools' work and the cron arithmetic are in
- * `schedule_run.ts`, loaded once a timer is used.
+ * The session's timers (wake-ups and cron jobs), kept in `ToolContext.state`: each holds a prompt
+ * sent as a new turn once due. What every session loads; the tools' work is in `schedule_run.ts`.
  */
 import * as z from "zod";
 import type { ToolContext } from "./capability.ts";
 
-/** Key of the session's timers in `ToolContext.state` (saved; `session_state.ts`). */
 export const TIMERS_STATE_KEY = "schedule.timers";
 
-/** Longest wake-up delay, as the vendors clamp it. */
 export const MAX_WAKEUP_SECONDS = 3600;
-/** Most timers a session holds at once. */
 export const MAX_TIMERS = 50;
-/** Longest prompt a timer keeps. */
 const MAX_PROMPT_CHARS = 10_000;
 
 /** A stored timer. */
@@ -27,25 +19,20 @@ export const timerSchema = z.object({
   reason: z.string().optional(),
   cron: z.string().optional(),
   recurring: z.boolean(),
-  /** Epoch milliseconds. */
   dueAt: z.number(),
 });
 export type Timer = z.infer<typeof timerSchema>;
 
 /** Result of every schedule capability. */
 export interface ScheduleOutput {
-  /** The timer created or deleted; "" for a list. */
   id: string;
-  /** When it fires next, local time ISO-like; "" for a list. */
   dueAt: string;
   delaySeconds: number;
-  /** The cron expression, or "" for a wake-up. */
   cron: string;
   recurring: boolean;
-  /** Every timer, one record each, records separated by `---` lines ("" when none). */
+  /** One record per timer, separated by `---` lines. */
   list: string;
   count: number;
-  /** One sentence on what the call did, in our words. */
   message: string;
 }
 
@@ -79,17 +66,17 @@ const promptField = z.string().trim().min(1).max(MAX_PROMPT_CHARS);
 export const wakeupInput = z.object({
   delay_seconds: z.number().min(0).optional().describe("Seconds from now; at most 3600"),
   prompt: promptField.optional().describe("The prompt sent when the wake-up fires"),
-  reason: z.string().optional().describe("One sentence on why this delay, shown to the user"),
+  reason: z.string().optional().describe("Why this delay, shown to the user"),
   stop: z.boolean().optional().describe("Cancel the pending wake-ups instead"),
-  noop: z.boolean().optional().describe("Accepted; nothing changed since the last wake-up"),
+  noop: z.boolean().optional().describe("Accepted and ignored"),
 });
 
 export const cronInput = z.object({
   cron: z.string().describe('Five fields in local time: "M H DoM Mon DoW"'),
   prompt: promptField.describe("The prompt sent at each firing"),
   recurring: z.boolean().optional().describe("Fire at every match (default) or once"),
-  durable: z.boolean().optional().describe("Accepted; jobs live as long as the session"),
-  session_mode: z.string().optional().describe("Accepted; jobs belong to this session"),
+  durable: z.boolean().optional().describe("Accepted and ignored"),
+  session_mode: z.string().optional().describe("Accepted and ignored"),
 });
 
 export type WakeupInput = z.infer<typeof wakeupInput>;

@@ -8,7 +8,7 @@ import type { PromptOutcome, Session } from "../../session/open.ts";
 import { terminalText } from "../../approval/visible.ts";
 import type { Usage } from "../../model/message.ts";
 import type { Timer } from "../../tools/schedule.ts";
-import { wakeupLine } from "../term/wakeup_line.ts";
+import { wakeupLine } from "../term/status_line.ts";
 import type { ExecJsonStream } from "./exec_json.ts";
 
 /**

@@ -8,10 +8,9 @@ import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { repeatedCallFailure } from "../term/loop_stop.ts";
 import { makeStyle, type Style } from "../term/style.ts";
-import { sessionStatusLine } from "../term/status_line.ts";
+import { sessionStatusLine, wakeupLine } from "../term/status_line.ts";
 import type { Timer } from "../../tools/schedule.ts";
 import { dueTimers } from "./wakeups.ts";
-import { wakeupLine } from "../term/wakeup_line.ts";
 import {
   freshOpening,
   type Opening,

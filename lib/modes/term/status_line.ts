@@ -4,6 +4,7 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { SessionStatus } from "../../session/open.ts";
+import type { Timer } from "../../tools/schedule.ts";
 
 /** What the line is made of: a session's status. */
 export type StatusLineFacts = Pick<
@@ -52,4 +53,10 @@ export function formatTokens(n: number): string {
 export function formatCost(usd: number): string {
   if (usd > 0 && usd < 0.0001) return "<$0.0001";
   return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+/** The line shown before the prompt of a timer that fired (a wake-up or cron job) runs. */
+export function wakeupLine(t: Timer): string {
+  const what = t.kind === "cron" ? `cron job ${t.id} (${t.cron})` : `wake-up ${t.id}`;
+  return `${what} fired${t.reason ? `: ${t.reason}` : ""}`;
 }
