@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openSession } from "../lib/session/open.ts";
+import { writeExecTrajectory } from "../lib/modes/exec/exec_trajectory.ts";
+import { openSession, type PromptOutcome, type Session } from "../lib/session/open.ts";
 import type { SessionEvent } from "../lib/session/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
 import type { FakeRoute } from "./fake_provider/routes.ts";
@@ -181,9 +182,32 @@ async function runParent(baseUrl: string, origin: string, model: string) {
     const outcome = await session.prompt("Use a helper", new AbortController().signal);
     assert.equal(outcome.status, "completed", JSON.stringify(outcome));
     tokens = session.status().tokens;
+    await checkTrajectories(ws.root, session, outcome, ws.env);
   }
   const written = await Deno.stat(join(ws.root, "sub_was_here")).then(() => true, () => false);
   return { events, tokens, written };
+}
+
+/**
+ * `exec --trajectory`'s file names the sub-agent's own trajectory, written beside it, by its
+ * session id (the parent's id and the agent's).
+ */
+async function checkTrajectories(
+  dir: string,
+  session: Session,
+  outcome: PromptOutcome,
+  env: Record<string, string>,
+): Promise<void> {
+  const path = join(dir, "run.json");
+  await writeExecTrajectory(path, session, { outcome }, env);
+  const parent = JSON.parse(await Deno.readTextFile(path));
+  const sub = JSON.parse(await Deno.readTextFile(join(dir, "run.agent-1.json")));
+  const sessionId = `${session.id}/agent-1`;
+  assert.deepEqual(parent.extra.subagent_trajectories, [
+    { session_id: sessionId, file: "run.agent-1.json" },
+  ]);
+  assert.equal(sub.session_id, sessionId);
+  assert.match(JSON.stringify(sub.steps), /sub answer two/);
 }
 
 Deno.test("a background sub-agent is spawned, messaged, waited for and closed in each harness", async () => {

@@ -75,7 +75,7 @@ Deno.test("SubagentStart gives a sub-agent context and SubagentStop keeps it goi
     const [started] = await readLines(join(dir, "start.jsonl"));
     assert.equal(started.hook_event_name, "SubagentStart");
     assert.equal(started.agent_type, "explorer");
-    assert.match(started.agent_id, /^agent-[0-9a-f]{8}$/);
+    assert.match(started.agent_id, /^agent-(\d+|[0-9a-f]{8})$/);
     const stops = await readLines(join(dir, "stop.jsonl"));
     assert.deepEqual(
       stops.map((s) => [s.agent_id, s.agent_type, s.stop_hook_active, s.last_assistant_message]),

@@ -17,7 +17,7 @@ import type { PlanMode } from "./plan_mode.ts";
 import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionParts } from "./session_parts.ts";
 import { resourceKey, type Resources } from "../tools/resources.ts";
-import type { AgentPool, AgentPoolDriver } from "./agent_pool.ts";
+import type { AgentPool, AgentPoolDriver, PooledAgent } from "./agent_pool.ts";
 import {
   makeSubagentRunner,
   makeSubagentStep,
@@ -128,6 +128,7 @@ export function turnContextOf(
       const context = await subagents.hooks?.started(agent, signal) ?? [];
       return subagentState(subagents.parent, context, prompt);
     },
+    changed: (agent) => void saveTrajectory(p, agent),
   });
   return ctx;
 }
@@ -165,4 +166,13 @@ function lazyAgentPool(
     resume: async (target) => (await pool()).resume(target),
     list: async () => (await pool()).list(),
   };
+}
+
+/** Saves a sub-agent's trajectory beside the session file (nothing for an unsaved session). */
+async function saveTrajectory(p: SessionParts, agent: PooledAgent): Promise<void> {
+  const { file, savedId } = p.live.recorder;
+  if (!file || !savedId) return;
+  const { agentTrajectoryDir, saveAgentTrajectory } = await import("./agent_trajectory.ts");
+  const place = { dir: agentTrajectoryDir(file), sessionId: savedId };
+  await saveAgentTrajectory(agent, place, (message) => p.io.onEvent({ type: "warning", message }));
 }

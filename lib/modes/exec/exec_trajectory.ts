@@ -1,4 +1,5 @@
 /** `exec --trajectory FILE`: the run as an ATIF trajectory, written when the run ends however it ends. */
+import { basename } from "node:path";
 import { VERSION } from "../../version.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import { trajectoryOf } from "../../trajectory/atif.ts";
@@ -28,6 +29,7 @@ export async function writeExecTrajectory(
 ): Promise<void> {
   const { info } = session;
   const hash = await harnessHashOf(session);
+  const subagents = await writeSubagentTrajectories(path, session, env);
   const trajectory = trajectoryOf(session.history(), {
     sessionId: session.id,
     agent: {
@@ -48,8 +50,32 @@ export async function writeExecTrajectory(
       ...(ending.counts ? { run_counts: ending.counts } : {}),
       run_status: statusOf(ending),
     },
+    ...(subagents.length ? { extra: { subagent_trajectories: subagents } } : {}),
   });
   await writeTrajectory(path, trajectory, { write: outputWriterFor(session, env) });
+}
+
+/**
+ * Writes each persistent sub-agent's trajectory beside `path` (`<name>.<agent id>.json`) and
+ * returns their references: the sub-agent's session id and the file's name.
+ */
+async function writeSubagentTrajectories(
+  path: string,
+  session: Session,
+  env: Record<string, string>,
+): Promise<Array<{ session_id: string; file: string }>> {
+  const sessionFile = session.status().sessionFile;
+  if (!sessionFile) return [];
+  const { savedAgentTrajectories } = await import("../../session/agent_trajectory.ts");
+  const refs: Array<{ session_id: string; file: string }> = [];
+  const stem = path.replace(/\.json$/, "");
+  for (const [id, text] of await savedAgentTrajectories(sessionFile)) {
+    const trajectory = JSON.parse(text);
+    const file = `${stem}.${id}.json`;
+    await writeTrajectory(file, trajectory, { write: outputWriterFor(session, env) });
+    refs.push({ session_id: trajectory.session_id, file: basename(file) });
+  }
+  return refs;
 }
 
 /** A line on how the run ended; undefined when the turn completed. */
