@@ -88,3 +88,36 @@ Deno.test("loop reminders load one per shape; a shape on a todo reminder or twic
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a goal_budget reminder is loaded with the goal's figures and refuses anything else", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const load = (entry: string) =>
+      writeHarness(
+        root,
+        "t",
+        `${BASE_SPEC}\n[[reminders]]\nwhen = "goal_budget"\n${entry}\n`,
+        BASE_FILES,
+      )
+        .then(loadHarnessDir);
+    const ok = await load('text = "{objective}: {used} of {budget}, {remaining} left"');
+    assert.deepEqual(ok.reminders, [{
+      when: "goal_budget",
+      text: "{objective}: {used} of {budget}, {remaining} left",
+    }]);
+    await assert.rejects(
+      () => load('text = "{tool} ran out"'),
+      (e: Error) => e instanceof HarnessError && /unknown placeholder \{tool\}/.test(e.message),
+    );
+    await assert.rejects(
+      () => load('after_calls = 3\ntext = "spent"'),
+      (e: Error) => e instanceof HarnessError && /after_calls"? in a goal_budget/.test(e.message),
+    );
+    await assert.rejects(
+      () => load('shape = "cycle"\ntext = "spent"'),
+      (e: Error) => e instanceof HarnessError && /only a loop reminder has a shape/.test(e.message),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
