@@ -37,12 +37,21 @@ function subRoute(model: string): FakeRoute {
   return {
     model,
     script: [
-      sub({ tool_calls: [{ name: SHELL[model], args: SHELL_ARGS[model] }] }),
+      sub({ tool_calls: [SHELL_CALL[model] ?? { name: SHELL[model], args: SHELL_ARGS[model] }] }),
       sub({ text: "sub answer one" }),
       sub({ text: "sub answer two" }),
     ],
   };
 }
+
+/** In code mode the sub-agent reaches the shell through `exec` source. */
+const SHELL_CALL: Record<string, { name: string; args: Record<string, unknown>; input: string }> = {
+  "gpt-6-sub": {
+    name: "exec",
+    args: {},
+    input: 'const r = await tools.exec_command({cmd: "touch ../sub_was_here"});\ntext(r.output);',
+  },
+};
 
 const SHELL: Record<string, string> = {
   "claude-sub": "Bash",
@@ -131,6 +140,38 @@ const PARENTS: Record<
         { last_tool_result_contains: "sub answer two" },
       ),
       parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
+    ],
+  },
+  "gpt-6-sub": {
+    harness: "native",
+    tool: "followup_task",
+    wire: "responses",
+    script: [
+      call("spawn_agent", { task_name: "looker", message: "Look around" }, "collaboration"),
+      call("wait_agent", { timeout_ms: 60_000 }, "collaboration"),
+      parentTurn(
+        {
+          tool_calls: [{
+            name: "followup_task",
+            namespace: "collaboration",
+            args: { target: "looker", message: "Tell me more" },
+          }],
+        },
+        { last_tool_result_contains: "sub answer one" },
+      ),
+      call("wait_agent", { timeout_ms: 60_000 }, "collaboration"),
+      parentTurn(
+        {
+          tool_calls: [{
+            name: "interrupt_agent",
+            namespace: "collaboration",
+            args: { target: "/root/looker" },
+          }],
+        },
+        { last_tool_result_contains: "sub answer two" },
+      ),
+      call("list_agents", { path_prefix: "/root/loo" }, "collaboration"),
+      parentTurn({ text: "Done." }, { last_tool_result_contains: "looker" }),
     ],
   },
   "qwen-sub": {
@@ -224,6 +265,9 @@ Deno.test("a background sub-agent is spawned, messaged, waited for and closed in
     assert.equal(tokens.output, parentTurns * 1 + 3 * 100);
     assert.equal(written, false, `${model}: the sub-agent wrote outside the workspace`);
     const sub = events.filter((e) => e.type === "subagent");
+    // The sub-agent's own shell call ran (in code mode as exec_command nested in exec source).
+    const ran = sub.map((e) => e.event).find((e) => e.type === "tool_end");
+    assert.ok(ran?.type === "tool_end" && ran.capability === "shell.run" && !ran.isError, model);
     assert.ok(sub.length > 0, `${model}: sub-agent events`);
     const spawnCall = events.find((e) => e.type === "tool_start")?.call.id;
     assert.ok(sub.every((e) => e.parentCallId === spawnCall), `${model}: events tagged`);
