@@ -4,7 +4,8 @@
  * by the notice a turn gets when it would end), lists it and closes it. The sub-agent's own
  * requests are told apart from the parent's by their tools (a sub-agent gets no agent tools).
  * Each run checks the sub-agent's two answers reached the parent, its tokens are in the
- * parent's usage, the sub-agent could not write outside the workspace of a workspace-write session, and no process is left.
+ * parent's usage, its write outside the workspace of a workspace-write session did not land (its
+ * sandbox is the parent's), its trajectory is a file of its own, and no process is left.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
