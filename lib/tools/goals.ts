@@ -55,12 +55,6 @@ export function currentGoal(state: ToolContext["state"]): Goal | undefined {
   return state.get(GOAL_STATE_KEY) as Goal | undefined;
 }
 
-/** Counts a turn for the active goal. */
-export function countGoalTurn(state: ToolContext["state"]): void {
-  const goal = currentGoal(state);
-  if (goal?.status === "active") goal.turnsUsed++;
-}
-
 const UNIT_MS: Partial<Record<BudgetUnit, number>> = {
   milliseconds: 1,
   seconds: 1000,

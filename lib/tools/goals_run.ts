@@ -182,3 +182,9 @@ export function goalOutput(goal: Goal | undefined, message: string, now = Date.n
     message,
   };
 }
+
+/** Counts a turn for the active goal. */
+export function countGoalTurn(state: ToolContext["state"]): void {
+  const goal = currentGoal(state);
+  if (goal?.status === "active") goal.turnsUsed++;
+}

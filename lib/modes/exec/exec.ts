@@ -82,11 +82,8 @@ export async function runExec(
   if (options.trajectory) {
     await writeExecTrajectory(options.trajectory, session, { outcome, stoppedBy, counts }, env);
   }
-  if (session.status().timers?.length) {
-    const { pendingTimerLines } = await import("./exec_wakeups.ts");
-    for (const line of pendingTimerLines(session, options.waitWakeups === true)) {
-      console.error(terminalText(line));
-    }
+  if (session.status().timers) {
+    (await import("./exec_wakeups.ts")).listPending(session, options.waitWakeups === true);
   }
   for (const line of await recordedArtifactLines(session)) console.error(terminalText(line));
   const { outputLastMessage } = options;

@@ -12,10 +12,7 @@ export interface ExecOptions {
   outputLastMessage?: string;
   /** Write the run as an ATIF trajectory (Harbor's format) to this file at its end. */
   trajectory?: string;
-  /**
-   * `--wait-wakeups`: wait for the one-shot wake-ups the model schedules and run their prompts
-   * before ending; without it the pending timers are listed at the end.
-   */
+  /** `--wait-wakeups`: run the model's wake-ups before ending (else they are listed). */
   waitWakeups?: boolean;
   /** `exec review`: what to review, as given. */
   review?: ReviewArgs;

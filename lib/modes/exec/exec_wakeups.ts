@@ -35,6 +35,11 @@ export async function runWakeups(
   return outcome;
 }
 
+/** Prints the timers still pending (not run) on stderr. */
+export function listPending(session: Pick<Session, "status">, waited: boolean): void {
+  for (const line of pendingTimerLines(session, waited)) console.error(terminalText(line));
+}
+
 /** The lines exec ends with for the timers still pending (not run). */
 export function pendingTimerLines(session: Pick<Session, "status">, waited: boolean): string[] {
   const timers = session.status().timers ?? [];
