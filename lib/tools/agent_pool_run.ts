@@ -20,6 +20,21 @@ export interface AgentPoolOutput {
   json: string;
 }
 
+/** A sub-agent as `shell.output` answers for a job (its fields; shell_background.ts). */
+interface AgentAsJob {
+  id: string;
+  pid: number;
+  command: string;
+  description: string;
+  status: "running" | "completed";
+  exitCode: null;
+  signal: null;
+  output: string;
+  truncated: boolean;
+  retrieval: "not_ready" | "complete";
+  outputPath: string;
+}
+
 /** One of Codex's input items: text, or a path or image the agent is told about. */
 export interface InputItem {
   type?: string;
@@ -156,4 +171,45 @@ export async function list(input: { prefix?: string }, ctx: ToolContext) {
     })),
   };
   return outputOf(agents, json);
+}
+
+/**
+ * A background sub-agent read as a task (Kimi's TaskOutput, whose tasks include agents): its
+ * last report as the output, `completed` once it is not working, after waiting up to `waitMs`.
+ */
+export async function agentAsJob(
+  id: string,
+  waitMs: number,
+  ctx: ToolContext,
+): Promise<AgentAsJob> {
+  const { agents: [a] } = await poolOf(ctx).wait([id], waitMs, ctx.signal);
+  const done = a.status !== "running";
+  return {
+    id: a.id,
+    pid: 0,
+    command: `agent ${a.name}`,
+    description: a.name,
+    status: done ? "completed" : "running",
+    exitCode: null,
+    signal: null,
+    output: a.lastText,
+    truncated: false,
+    retrieval: done ? "complete" : "not_ready",
+    outputPath: "",
+  };
+}
+
+/** A sub-agent closed as a task is stopped (Claude's TaskStop, Qwen's task_stop). */
+export async function agentAsStopped(id: string, ctx: ToolContext) {
+  const before = await poolOf(ctx).close(id);
+  const wasRunning = before.status === "running";
+  const command = `agent ${before.name}`;
+  return {
+    id: before.id,
+    command,
+    stopped: true as const,
+    wasRunning,
+    exitCode: null,
+    signal: null,
+  };
 }

@@ -120,6 +120,7 @@ export const shellOutput = defineCapability({
     const waitMs = input.timeout_ms ??
       (input.timeout_s === undefined ? DEFAULT_WAIT_MS : input.timeout_s * 1000);
     if (input.id && /^agent-\d+$/.test(input.id) && ctx.agents) {
+      const { agentAsJob } = await import("./agent_pool_run.ts");
       return await agentAsJob(input.id, input.block ? waitMs : 0, ctx);
     }
     const id = jobIdOf(input, jobs.list());
@@ -141,33 +142,6 @@ export const shellOutput = defineCapability({
     };
   },
 });
-
-/**
- * A background sub-agent read as a task (Kimi's TaskOutput, whose tasks include agents): its
- * last report as the output, `completed` once it is not working, after waiting up to `waitMs`.
- */
-async function agentAsJob(
-  id: string,
-  waitMs: number,
-  ctx: ToolContext,
-): Promise<ShellOutputOutput> {
-  const agents = ctx.agents!;
-  const { agents: [a] } = await agents.wait([id], waitMs, ctx.signal);
-  const done = a.status !== "running";
-  return {
-    id: a.id,
-    pid: 0,
-    command: `agent ${a.name}`,
-    description: a.name,
-    status: done ? "completed" : "running",
-    exitCode: null,
-    signal: null,
-    output: a.lastText,
-    truncated: false,
-    retrieval: done ? "complete" : "not_ready",
-    outputPath: "",
-  };
-}
 
 /** The last `count` lines of `out` (all of it without a count); cutting lines truncates. */
 function lastLines(
@@ -235,12 +209,9 @@ export const shellStop = defineCapability({
   input: shellStopInput,
   mutates: true,
   async run(input, ctx): Promise<ShellStopOutput> {
-    // A background sub-agent is a task too (Claude's and Qwen's task_stop end one).
+    // A sub-agent is a task too (TaskStop, task_stop).
     if (/^agent-\d+$/.test(input.id) && ctx.agents) {
-      const before = await ctx.agents.close(input.id);
-      const wasRunning = before.status === "running";
-      const command = `agent ${before.name}`;
-      return { id: before.id, command, stopped: true, wasRunning, exitCode: null, signal: null };
+      return await (await import("./agent_pool_run.ts")).agentAsStopped(input.id, ctx);
     }
     const job = await jobRegistryOf(ctx).stop(input.id);
     return {
