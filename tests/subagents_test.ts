@@ -59,12 +59,14 @@ const SHELL: Record<string, string> = {
   "qwen-sub": "run_shell_command",
   "native-sub": "exec_command",
   "kimi-sub": "Bash",
+  "kimicli-sub": "Shell",
 };
 const SHELL_ARGS: Record<string, Record<string, unknown>> = {
   "claude-sub": { command: "touch ../sub_was_here" },
   "qwen-sub": { command: "touch ../sub_was_here" },
   "native-sub": { cmd: "touch ../sub_was_here" },
   "kimi-sub": { command: "touch ../sub_was_here" },
+  "kimicli-sub": { command: "touch ../sub_was_here" },
 };
 
 const NOTICE = { user_contains: "sub answer two" };
@@ -122,6 +124,29 @@ const PARENTS: Record<
   },
   "kimi-sub": {
     harness: "kimi-code",
+    tool: "Agent",
+    wire: "chat",
+    script: [
+      call("Agent", { description: "look", prompt: "Look around", run_in_background: true }),
+      call("TaskOutput", { task_id: "agent-1", block: true, timeout: 60 }),
+      parentTurn(
+        {
+          tool_calls: [{
+            name: "Agent",
+            args: { description: "more", prompt: "Tell me more", resume: "agent-1" },
+          }],
+        },
+        { last_tool_result_contains: "sub answer one" },
+      ),
+      parentTurn(
+        { tool_calls: [{ name: "TaskStop", args: { task_id: "agent-1" } }] },
+        { last_tool_result_contains: "sub answer two" },
+      ),
+      parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
+    ],
+  },
+  "kimicli-sub": {
+    harness: "kimi-cli",
     tool: "Agent",
     wire: "chat",
     script: [
