@@ -4,7 +4,12 @@
  * that `debug harness` and the generated harness docs render.
  */
 
-import type { AgentPoolOutput, AgentRunOutput, WorkflowOutput } from "../tools/agent_task.ts";
+import type {
+  AgentPoolOutput,
+  AgentRunOutput,
+  AgentSwarmOutput,
+  WorkflowOutput,
+} from "../tools/agent_task.ts";
 import type { ApplyPatchOutput } from "../tools/apply_patch.ts";
 import type { UserAskOutput } from "../tools/ask_user.ts";
 import type { FsEditOutput } from "../tools/fs_edit.ts";
@@ -246,36 +251,7 @@ export const SAMPLE_OUTPUTS: Readonly<Record<string, readonly object[]>> = {
       args: "1.2.0",
     } satisfies SkillLoadOutput,
   ],
-  "agent.run": [
-    {
-      finalText: "The bug is in src/a.ts line 2.",
-      description: "find the bug",
-      subagentType: "general-purpose",
-      toolCalls: 3,
-      status: "completed",
-      agentId: "",
-    } satisfies AgentRunOutput,
-    {
-      finalText: "",
-      description: "find the bug",
-      subagentType: "general-purpose",
-      toolCalls: 0,
-      status: "running",
-      agentId: "agent-1a2b3c4d",
-    } satisfies AgentRunOutput,
-  ],
-  ...agentPoolSamples(),
-  "agent.workflow": [
-    {
-      runId: "wf_1a2b3c4d",
-      name: "triage",
-      status: "completed",
-      steps: 2,
-      completedSteps: 2,
-      report: "Fixed in src/a.ts.",
-      text: "Workflow triage (wf_1a2b3c4d): completed, 2 of 2 steps done.",
-    } satisfies WorkflowOutput,
-  ],
+  ...agentSamples(),
   "fs.list": [
     {
       root: "/work/app",
@@ -379,17 +355,25 @@ function todoSample(): TodoListOutput {
   };
 }
 
-/** The same sample answer for every persistent sub-agent capability. */
-function agentPoolSamples(): Record<string, AgentPoolOutput[]> {
-  const sample: AgentPoolOutput = {
-    agentId: "agent-1a2b3c4d",
-    name: "find-bug",
-    status: "completed",
-    finalText: "The bug is in src/a.ts line 2.",
-    timedOut: false,
-    text: "agent_id: agent-1a2b3c4d\nname: find-bug\ntype: general-purpose\nstatus: completed",
-    json: '{"agent_id":"agent-1a2b3c4d"}',
+/** Samples of the sub-agent capabilities (agent_task.ts). */
+function agentSamples(): Record<string, object[]> {
+  const run = { description: "find the bug", subagentType: "general-purpose" };
+  const done = { finalText: "Found it.", toolCalls: 3, status: "completed", agentId: "" };
+  const started = { finalText: "", toolCalls: 0, status: "running", agentId: "agent-1" };
+  const pool: AgentPoolOutput = {
+    ...{ agentId: "agent-1", name: "look", status: "completed", finalText: "Found it." },
+    ...{ timedOut: false, text: "agent_id: agent-1", json: "{}" },
   };
   const ids = ["spawn", "send", "interrupt", "wait", "close", "resume", "list"];
-  return Object.fromEntries(ids.map((id) => [`agent.${id}`, [sample]]));
+  const swarm: AgentSwarmOutput = { text: "<agent_swarm_result>", completed: 1, agentIds: [] };
+  const workflow: WorkflowOutput = {
+    ...{ runId: "wf_1a2b3c", name: "fix", status: "completed", steps: 2, completedSteps: 2 },
+    ...{ report: "Fixed.", text: "Workflow fix: completed." },
+  };
+  return {
+    "agent.run": [{ ...run, ...done } satisfies AgentRunOutput, { ...run, ...started }],
+    ...Object.fromEntries(ids.map((id) => [`agent.${id}`, [pool]])),
+    "agent.swarm": [swarm],
+    "agent.workflow": [workflow],
+  };
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { emptyUsage } from "../model/message.ts";
+import { agentSwarm } from "../tools/agent_task.ts";
+import type { ToolContext } from "../tools/types.ts";
 import { AgentPool } from "./agent_pool.ts";
 import type { SubagentStep } from "./subagent.ts";
 
@@ -91,4 +93,29 @@ Deno.test("disposing the pool aborts a working agent", async () => {
   await agents[Symbol.asyncDispose]();
   const [a] = await agents.list();
   assert.equal(a.status, "interrupted");
+});
+
+Deno.test("AgentSwarm runs one agent per item at once and reports each, resuming a mapped one", async () => {
+  await using agents = pool();
+  const signal = new AbortController().signal;
+  const ctx = { agents, signal, callId: "c1" } as unknown as ToolContext;
+  const first = await agentSwarm.run(
+    { description: "check", prompt_template: "check {item}", items: ["a.ts", 'b"c.ts'] },
+    ctx,
+  );
+  assert.equal(first.completed, 2);
+  assert.deepEqual(first.agentIds, ["agent-1", "agent-2"]);
+  assert.match(first.text, /^<agent_swarm_result>\n<summary>completed: 2<\/summary>\n/);
+  assert.match(
+    first.text,
+    /<subagent item="a\.ts" agent_id="agent-1" outcome="completed">\ndone: check a\.ts\n<\/subagent>/,
+  );
+  assert.match(first.text, /item="b&quot;c\.ts"/);
+  const again = await agentSwarm.run(
+    { description: "recheck", items: ["a.ts"], resume_agent_ids: { "a.ts": "agent-1" } },
+    ctx,
+  );
+  assert.deepEqual(again.agentIds, ["agent-1"]);
+  assert.match(again.text, /done: recheck\n\na\.ts/);
+  await assert.rejects(agentSwarm.run({ description: "none", items: [] }, ctx), /1 to 128 items/);
 });

@@ -35,6 +35,19 @@ interface AgentAsJob {
   outputPath: string;
 }
 
+/** Result of `agent.run`. */
+export interface AgentRunOutput {
+  /** The sub-agent's final answer. */
+  finalText: string;
+  description: string | undefined;
+  subagentType: string | undefined;
+  /** Tool calls the sub-agent made. */
+  toolCalls: number;
+  status: string;
+  /** A background agent's id, for agent.send and agent.wait; empty in the foreground. */
+  agentId: string;
+}
+
 /** One of Codex's input items: text, or a path or image the agent is told about. */
 export interface InputItem {
   type?: string;
@@ -211,5 +224,118 @@ export async function agentAsStopped(id: string, ctx: ToolContext) {
     wasRunning,
     exitCode: null,
     signal: null,
+  };
+}
+
+/** What `agent.swarm` returns: Kimi's `<agent_swarm_result>` text and the agents it used. */
+export interface AgentSwarmOutput {
+  text: string;
+  completed: number;
+  agentIds: string[];
+}
+
+/** Most items one swarm takes (Kimi's limit). */
+const MAX_SWARM_ITEMS = 128;
+
+/**
+ * Kimi's AgentSwarm: one persistent sub-agent per item, all at once, each on the template with
+ * `{item}` replaced by its item (the item added after it when the template has no `{item}`);
+ * an item named in `resume_agent_ids` continues that agent instead. Waits for all of them.
+ */
+export async function swarm(
+  input: {
+    description: string;
+    subagent_type?: string;
+    prompt_template?: string;
+    items?: string[];
+    resume_agent_ids?: Record<string, unknown>;
+  },
+  ctx: ToolContext,
+): Promise<AgentSwarmOutput> {
+  const pool = poolOf(ctx);
+  const items = input.items ?? [];
+  if (!items.length || items.length > MAX_SWARM_ITEMS) {
+    throw new ToolError(
+      `A swarm needs 1 to ${MAX_SWARM_ITEMS} items; it got ${items.length}`,
+      "List the items the template is run on",
+    );
+  }
+  const template = input.prompt_template ?? input.description;
+  const started: Array<{ item: string; id: string }> = [];
+  for (const item of items) {
+    const prompt = template.includes("{item}")
+      ? template.replaceAll("{item}", item)
+      : `${template}\n\n${item}`;
+    const resumeId = input.resume_agent_ids?.[item];
+    const agent = typeof resumeId === "string"
+      ? await pool.send(resumeId, prompt)
+      : await pool.spawn({ prompt, agentType: input.subagent_type, callId: ctx.callId });
+    started.push({ item, id: agent.id });
+  }
+  const done: AgentInfo[] = [];
+  for (const { id } of started) {
+    done.push((await pool.wait([id], Infinity, ctx.signal)).agents[0]);
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+  }
+  const completed = done.filter((a) => a.status === "completed").length;
+  const parts = started.map(({ item }, i) =>
+    `<subagent item="${xmlAttr(item)}" agent_id="${done[i].id}" outcome="${done[i].status}">\n` +
+    `${done[i].lastText}\n</subagent>`
+  );
+  const text = `<agent_swarm_result>\n<summary>completed: ${completed}</summary>\n` +
+    `${parts.join("\n")}\n</agent_swarm_result>`;
+  return { text, completed, agentIds: done.map((a) => a.id) };
+}
+
+function xmlAttr(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+}
+
+/** What `agent.run` passes on for a kept sub-agent (its input fields). */
+interface KeptRequest {
+  prompt: string;
+  description?: string;
+  subagent_type?: string;
+  name?: string;
+  background?: boolean;
+  resume?: string;
+  timeout_s?: number;
+}
+
+/**
+ * Runs the sub-agent in the session's pool of persistent agents: started (or, with `resume`,
+ * sent the prompt), then waited for unless it goes to the background (Kimi's Agent keeps every
+ * agent; Claude's and Qwen's keep background ones).
+ */
+export async function kept(
+  input: KeptRequest,
+  ctx: ToolContext,
+): Promise<AgentRunOutput> {
+  if (!ctx.agents) {
+    throw new ToolError(
+      "Background and resumable sub-agents are not available here",
+      "Run the sub-agent in the foreground without resume, or do the task yourself",
+    );
+  }
+  const started = input.resume
+    ? await ctx.agents.send(input.resume, input.prompt)
+    : await ctx.agents.spawn({
+      prompt: input.prompt,
+      name: input.name,
+      agentType: input.subagent_type,
+      callId: ctx.callId,
+    });
+  const waitMs = input.timeout_s === undefined ? Infinity : input.timeout_s * 1000;
+  const agent = input.background
+    ? started
+    : (await ctx.agents.wait([started.id], waitMs, ctx.signal)).agents[0];
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  return {
+    finalText: agent.status === "running" ? "" : agent.lastText,
+    description: input.description,
+    subagentType: agent.agentType,
+    toolCalls: 0,
+    status: agent.status,
+    agentId: agent.id,
   };
 }

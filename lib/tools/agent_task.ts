@@ -1,11 +1,11 @@
 import * as z from "zod";
 import { ToolError } from "../errors.ts";
-import { defineCapability, type ToolContext } from "./capability.ts";
-import type { AgentPoolOutput } from "./agent_pool_run.ts";
+import { defineCapability } from "./capability.ts";
+import type { AgentPoolOutput, AgentRunOutput, AgentSwarmOutput } from "./agent_pool_run.ts";
 
 import type { WorkflowOutput } from "./workflow_run.ts";
 
-export type { AgentPoolOutput } from "./agent_pool_run.ts";
+export type { AgentPoolOutput, AgentRunOutput, AgentSwarmOutput } from "./agent_pool_run.ts";
 export type { WorkflowOutput } from "./workflow_run.ts";
 
 /**
@@ -31,19 +31,6 @@ const agentRunInput = z.object({
     .describe("Keep the agent after it answers, so that a later call can resume it"),
 });
 
-/** Result of `agent.run`. */
-export interface AgentRunOutput {
-  /** The sub-agent's final answer. */
-  finalText: string;
-  description: string | undefined;
-  subagentType: string | undefined;
-  /** Tool calls the sub-agent made. */
-  toolCalls: number;
-  status: string;
-  /** A background agent's id, for agent.send and agent.wait; empty in the foreground. */
-  agentId: string;
-}
-
 /**
  * Runs a sub-agent: a nested turn of the same loop, with a fresh conversation, that returns its
  * final text. Needs `ctx.runSubagent`; a sub-agent that fails or stops early is a ToolError.
@@ -54,7 +41,9 @@ export const agentRun = defineCapability({
   // The call itself changes nothing; each of the sub-agent's own calls passes the approval hook.
   mutates: false,
   async run(input, ctx): Promise<AgentRunOutput> {
-    if (input.background || input.resume || input.persistent) return await kept(input, ctx);
+    if (input.background || input.resume || input.persistent) {
+      return await (await import("./agent_pool_run.ts")).kept(input, ctx);
+    }
     if (!ctx.runSubagent) {
       throw new ToolError(
         "Sub-agents are not available in this mode",
@@ -89,44 +78,6 @@ export const agentRun = defineCapability({
     };
   },
 });
-
-/**
- * Runs the sub-agent in the session's pool of persistent agents: started (or, with `resume`,
- * sent the prompt), then waited for unless it goes to the background (Kimi's Agent keeps every
- * agent; Claude's and Qwen's keep background ones).
- */
-async function kept(
-  input: z.infer<typeof agentRunInput>,
-  ctx: ToolContext,
-): Promise<AgentRunOutput> {
-  if (!ctx.agents) {
-    throw new ToolError(
-      "Background and resumable sub-agents are not available here",
-      "Run the sub-agent in the foreground without resume, or do the task yourself",
-    );
-  }
-  const started = input.resume
-    ? await ctx.agents.send(input.resume, input.prompt)
-    : await ctx.agents.spawn({
-      prompt: input.prompt,
-      name: input.name,
-      agentType: input.subagent_type,
-      callId: ctx.callId,
-    });
-  const waitMs = input.timeout_s === undefined ? Infinity : input.timeout_s * 1000;
-  const agent = input.background
-    ? started
-    : (await ctx.agents.wait([started.id], waitMs, ctx.signal)).agents[0];
-  if (ctx.signal.aborted) throw ctx.signal.reason;
-  return {
-    finalText: agent.status === "running" ? "" : agent.lastText,
-    description: input.description,
-    subagentType: agent.agentType,
-    toolCalls: 0,
-    status: agent.status,
-    agentId: agent.id,
-  };
-}
 
 // The persistent sub-agents (lib/session/agent_pool.ts): spawn, send (with interrupt),
 // interrupt, wait (with a timeout), close, resume and list. Harness mapping: Codex
@@ -243,4 +194,22 @@ export const agentWorkflow = defineCapability({
   mutates: false,
   run: async (input, ctx): Promise<WorkflowOutput> =>
     (await import("./workflow_run.ts")).runWorkflow(input, ctx),
+});
+
+/** `agent.swarm` (Kimi's `AgentSwarm`): one sub-agent per item, all waited for. */
+export const agentSwarm = defineCapability({
+  id: "agent.swarm",
+  input: z.object({
+    description: z.string().min(1).describe("What the swarm does; the template when none"),
+    subagent_type: z.string().min(1).optional().describe("Vendor sub-agent type"),
+    prompt_template: z.string().min(1).optional().describe(
+      "Each agent's prompt; {item} is its item",
+    ),
+    items: z.array(z.string()).max(128).optional().describe("One agent per item"),
+    resume_agent_ids: z.record(z.string(), z.unknown()).optional()
+      .describe("Item to agent id: continue that agent instead of starting one"),
+  }),
+  mutates: false,
+  run: async (input, ctx): Promise<AgentSwarmOutput> =>
+    (await import("./agent_pool_run.ts")).swarm(input, ctx),
 });

@@ -25,6 +25,7 @@ import {
   agentRun,
   agentSend,
   agentSpawn,
+  agentSwarm,
   agentWait,
   agentWorkflow,
 } from "./agent_task.ts";
@@ -83,6 +84,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
   agentResume as Capability,
   agentList as Capability,
   agentWorkflow as Capability,
+  agentSwarm as Capability,
   fsList as Capability,
   shellStart as Capability,
   shellOutput as Capability,
