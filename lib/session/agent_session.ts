@@ -313,7 +313,11 @@ async function pickHarness(
     candidates: configured ? [] : await loadHarnessCandidates(dirs),
   });
   const lean = leanReason(config.values, { catalog, settings, model, local });
-  const route = { model, wire: settings.wireApi, takesImages: takesImages(catalog, settings, model) };
+  const route = {
+    model,
+    wire: settings.wireApi,
+    takesImages: takesImages(catalog, settings, model),
+  };
   const harness = sessionHarness(
     await loadHarness(id, dirs),
     config.values,
@@ -372,8 +376,8 @@ export function sessionHarness(
     mcpServers,
     answersQuestions,
     changesAllowed: changes,
-    webSearch: webSearchAvailable(values),
     takesImages: route?.takesImages,
+    webSearch: webSearchAvailable(values),
   });
   return code ? codeModeView(view, code) : view;
 }

@@ -98,7 +98,7 @@ Deno.test("toolSearch leaves tools unloaded when load is false", async () => {
 Deno.test("toolCall passes name and arguments to the catalog", async () => {
   const { catalog, calls } = fakeCatalog();
   const out = await toolCall.run({ name: "WebFetch", arguments: { url: "x" } }, ctxWith(catalog));
-  assert.equal(out.output, "ran WebFetch");
+  assert.deepEqual(out, { output: "ran WebFetch" });
   assert.deepEqual(calls, [{ name: "WebFetch", args: { url: "x" } }]);
 });
 
