@@ -54,6 +54,8 @@ async function compareWithCapture(row: CaptureRow): Promise<void> {
   const comments = tomlComments(await Deno.readTextFile(join(HARNESSES, id, SPEC_FILE)));
   const namedOnly = cap.annotations?.deferred_tools_named_in_context ?? [];
   const ours = new Set(h.tools.map((t) => t.declaration.name));
+  // A hosted tool is declared as request data, not as a [[tools]] entry; code mode sends none.
+  if (!row.codeMode && loaded.request.responses?.base.hostedWebSearch) ours.add("web_search");
   const problems: string[] = [];
   for (const tool of h.tools) {
     const name = tool.declaration.name;

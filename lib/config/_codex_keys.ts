@@ -4,7 +4,6 @@
  * A `*` matches any one key; a key matches when one of these is a prefix of its path.
  */
 const CODEX_ONLY_KEYS = [
-  "web_search",
   "features",
   "tools",
   "notify",

@@ -56,19 +56,26 @@ Deno.test("A Messages provider keeps its own URL and key", async () => {
 
 Deno.test("A Codex-only -c key warns once however often it is given; a typo of ours still suggests", async () => {
   const config = await load("", [
-    'web_search="live"',
-    'web_search="disabled"',
+    "show_raw_agent_reasoning=true",
+    "show_raw_agent_reasoning=false",
     "features.hooks=true",
     'profiles.p.model_reasoning_summary_format="x"',
     'model_reasoning_efort="high"',
   ]);
   assert.deepEqual(config.warnings, [
-    'Ignoring "web_search" in -c: a Codex-only setting',
+    'Ignoring "show_raw_agent_reasoning" in -c: a Codex-only setting',
     'Ignoring "features" in -c: a Codex-only setting',
     'Ignoring "profiles.p.model_reasoning_summary_format" in -c: a Codex-only setting',
     'Unknown key "model_reasoning_efort" in -c override "model_reasoning_efort="high""; ' +
     'did you mean "model_reasoning_effort"?',
   ]);
+});
+
+Deno.test("Codex's web_search key is ours: the last -c wins, and a wrong mode is refused", async () => {
+  const config = await load("", ['web_search="live"', 'web_search="disabled"']);
+  assert.deepEqual(config.warnings, []);
+  assert.equal(config.values.web_search, "disabled");
+  await assert.rejects(load("", ['web_search="on"']), /web_search/);
 });
 
 Deno.test("--add-dir adds writable roots after the configured ones; a missing one is refused", async () => {

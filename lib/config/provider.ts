@@ -168,6 +168,7 @@ function compatOf(compat: ProviderEntry["compat"]): Compat {
   if (compat?.system_messages !== undefined) out.systemMessages = compat.system_messages;
   if (compat?.reasoning_request !== undefined) out.reasoningRequest = compat.reasoning_request;
   if (compat?.cache_markers !== undefined) out.cacheMarkers = compat.cache_markers;
+  if (compat?.hosted_web_search !== undefined) out.hostedWebSearch = compat.hosted_web_search;
   return out;
 }
 

@@ -98,6 +98,8 @@ const providerEntrySchema = z.strictObject({
     reasoning_request: z.enum(["reasoning_effort", "reasoning"]),
     /** Chat: the endpoint takes `cache_control` markers on content parts (OpenRouter). */
     cache_markers: z.boolean(),
+    /** Responses: the server runs hosted `web_search`. */
+    hosted_web_search: z.boolean(),
   }).partial(),
 }).partial();
 
@@ -259,6 +261,8 @@ const settingsShape = {
   sandbox_workspace_write: sandboxWorkspaceWriteSchema,
   shell_environment_policy: shellEnvironmentPolicySchema,
   web_fetch: webFetchSchema,
+  /** Codex's hosted web search: live pages, OpenAI's cache, or off. */
+  web_search: z.enum(["live", "cached", "disabled"]),
   web_search_backend: webSearchBackendSchema,
   model_providers: z.record(z.string(), providerEntrySchema),
   mcp_servers: z.record(z.string(), mcpServerSchema),

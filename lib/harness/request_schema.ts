@@ -64,6 +64,7 @@ export const wireSettingsShape = {
     .optional(),
   reasoning_context: z.string().min(1).optional(),
   verbosity: z.enum(["low", "medium", "high"]).optional(),
+  hosted_web_search: z.boolean().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.int().positive().optional(),

@@ -1,6 +1,7 @@
 import { advertisedTools, checkLoaded, toolCatalog } from "../harness/deferred.ts";
 import type { Harness, ProtocolResult } from "../harness/types.ts";
 import type { Block, Message, ModelRequest, SystemPart, Usage } from "../model/message.ts";
+import type { RequestOptions } from "./request_options.ts";
 import { addUsage, emptyUsage, textOf } from "../model/message.ts";
 import type { ProviderFailure } from "../model/stream.ts";
 import type { Provider } from "../providers/types.ts";
@@ -29,19 +30,7 @@ export interface LoopState {
   requestOptions?: RequestOptions;
 }
 
-/** What a user can set over a harness's request settings, and the session id they may use. */
-export type RequestOptions = Pick<
-  ModelRequest,
-  | "thinking"
-  | "reasoningSummary"
-  | "verbosity"
-  | "maxOutputTokens"
-  | "maxOutputCap"
-  | "sessionId"
-  | "sessionHash"
-  | "vendorClientHeaders"
-  | "appVersion"
->;
+export type { RequestOptions } from "./request_options.ts";
 
 /** What the loop needs from the outside world. */
 export interface LoopDeps {
@@ -311,6 +300,10 @@ async function streamReply(state: LoopState, deps: Turn): Promise<Reply> {
         deps.emit(event);
         break;
       }
+      case "hosted_tool_start":
+      case "hosted_tool_end":
+        deps.emit((await import("./hosted_tools.ts")).hostedToolEvent(event));
+        break;
       case "done": {
         const repaired = holdback ? await repairToolCalls(event.blocks, tools) : undefined;
         const blocks = repaired?.blocks ?? event.blocks;

@@ -128,6 +128,8 @@ export interface ModelRequest {
   reasoningSummary?: "auto" | "concise" | "detailed" | "none";
   /** Responses: `text.verbosity` (`model_verbosity`). */
   verbosity?: "low" | "medium" | "high";
+  /** Hosted `web_search` (unset: "cached", as Codex). */
+  webSearch?: "live" | "cached" | "disabled";
   /** Fills `{session_id}` in settings (prompt cache key, metadata, headers). */
   sessionId?: string;
   /** `{session_hash}`: the SHA-256 of the session id, in hex. */

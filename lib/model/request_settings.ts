@@ -94,6 +94,8 @@ export interface WireRequestSpec {
   reasoningContext?: string;
   /** Responses: `text.verbosity` when the user sets none. */
   verbosity?: "low" | "medium" | "high";
+  /** Responses: the hosted `web_search` tool. */
+  hostedWebSearch?: boolean;
   /** Gemini: `generationConfig.temperature`. */
   temperature?: number;
   /** Gemini: `generationConfig.topP`. */

@@ -18,9 +18,15 @@ export type StreamEvent =
   | { type: "thinking_delta"; text: string }
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; argsDelta: string }
+  | HostedToolEvent
   | RetryEvent
   | { type: "done"; blocks: Block[]; stop: StopReason; usage: Usage }
   | { type: "error"; error: ProviderFailure };
+
+/** A search the server ran itself (hosted `web_search`), for display only. */
+export type HostedToolEvent =
+  | { type: "hosted_tool_start"; id: string; query: string }
+  | { type: "hosted_tool_end"; id: string; query: string; failed: boolean };
 
 /**
  * An attempt failed and retry `attempt` of `maxRetries` starts after `delayMs`. A request that

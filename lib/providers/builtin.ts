@@ -46,7 +46,7 @@ export const BUILTIN_PROVIDERS: readonly Readonly<BuiltinProvider>[] = Object.fr
     wireApi: "responses",
     wireApis: ["responses", "chat"],
     envKey: "OPENAI_API_KEY",
-    compat: PLAIN,
+    compat: { ...PLAIN, hostedWebSearch: true },
     defaultModel: "gpt-6.2-sol",
   },
   {

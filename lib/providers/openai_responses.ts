@@ -67,6 +67,12 @@ export function toWire(request: ModelRequest, settings: Pick<ProviderSettings, "
   const hasTools = request.tools.length > 0;
   if (hasTools && spec.toolsItem) input.unshift(additionalToolsItem(request.tools, spec));
   else if (hasTools) body.tools = classicTools(request.tools, spec);
+  // Codex's hosted tool, where the harness declares it (not code mode) and the provider runs it.
+  const search = request.webSearch ?? "cached";
+  if (spec.hostedWebSearch && !spec.toolsItem && compat.hostedWebSearch && search !== "disabled") {
+    const tool = { type: "web_search", external_web_access: search === "live" };
+    body.tools = [...(body.tools as Json[] ?? []), tool];
+  }
   if (hasTools) {
     body.tool_choice = "auto";
     body.parallel_tool_calls = true;
@@ -271,6 +277,17 @@ function outputItem(item: Json, key: string, state: ResponsesState): StreamEvent
     if (block.text !== "" || summary === "") return [];
     block.text = summary;
     return [deltaEvent("thinking", summary)];
+  }
+  if (item.type === "web_search_call") {
+    // A search the server ran: shown, not replayed (`store: false`).
+    const query = str(rec(item.action).query) ?? "";
+    const events: StreamEvent[] = seen ? [] : [{ type: "hosted_tool_start", id: key, query }];
+    state.items.set(key, { type: "text", text: "" });
+    const failed = item.status === "failed";
+    if (failed || item.status === "completed") {
+      events.push({ type: "hosted_tool_end", id: key, query, failed });
+    }
+    return events;
   }
   if (item.type === "message") {
     const block = textBlock(state, key, "text");

@@ -51,6 +51,8 @@ export interface Compat {
    * `cache = ["last_message"]`).
    */
   cacheMarkers?: boolean;
+  /** Responses: the server runs the hosted `web_search` tool. */
+  hostedWebSearch?: boolean;
 }
 
 /** A fully resolved provider: where to send requests and how. */

@@ -120,6 +120,7 @@ export async function requestOptions(
   if (values.model_thinking) out.thinking = values.model_thinking;
   if (values.model_reasoning_summary) out.reasoningSummary = values.model_reasoning_summary;
   if (values.model_verbosity) out.verbosity = values.model_verbosity;
+  if (values.web_search) out.webSearch = values.web_search;
   if (values.model_max_output_tokens) out.maxOutputTokens = values.model_max_output_tokens;
   return out;
 }

@@ -333,15 +333,17 @@ Deno.test({
       assert.equal(await Deno.readTextFile(out), "sdk\n", "--add-dir is a writable root");
       const request = f.fake.requests[0];
       assert.equal(request.headers.authorization, "Bearer sdk-key");
-      const body = request.body as { model: string; reasoning?: { effort?: string } };
+      const body = request.body as {
+        model: string;
+        reasoning?: { effort?: string };
+        tools?: { type?: string }[];
+      };
       assert.equal(body.model, "gpt-5.5");
       assert.equal(body.reasoning?.effort, "high");
       const warnings = result.items.flatMap((i) => i.type === "error" ? [i.message] : []);
-      assert.equal(
-        warnings.filter((w) => w.includes('"web_search"')).length,
-        1,
-        warnings.join("\n"),
-      );
+      // web_search is ours: no warning, and the SDK's "disabled" (its last --config) wins.
+      assert.ok(!warnings.some((w) => w.includes('"web_search"')), warnings.join("\n"));
+      assert.ok(!body.tools?.some((t) => t.type === "web_search"), "no hosted web_search");
       assert.ok(warnings.some((w) => w.includes('"features"')), warnings.join("\n"));
       assert.deepEqual(f.fake.failures, []);
     } finally {

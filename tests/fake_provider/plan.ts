@@ -60,6 +60,8 @@ export interface ReplyPlan {
   refusal?: string;
   thinking?: PlannedThinking;
   calls: PlannedCall[];
+  /** Responses: hosted web searches, as `web_search_call` items (id and query). */
+  searches: { itemId: string; query: string }[];
   stop: "end_turn" | "tool_calls" | "max_tokens" | "refusal";
   usage: PlannedUsage;
   chunkSize: number;
@@ -126,6 +128,9 @@ export function planReply(reply: ScriptReply, ctx: PlanContext): ReplyPlan {
     refusal,
     thinking,
     calls,
+    searches: wire === "responses"
+      ? (reply.web_searches ?? []).map((query) => ({ itemId: nextId(ids, "ws_"), query }))
+      : [],
     stop: refusal ? "refusal" : reply.stop ?? (calls.length > 0 ? "tool_calls" : "end_turn"),
     usage: {
       input: reply.usage?.input_tokens ?? Math.ceil(ctx.requestChars / 4),

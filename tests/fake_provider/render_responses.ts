@@ -28,6 +28,9 @@ export function responsesStreamFrames(plan: ReplyPlan): string[] {
       (i) => emitReasoning(emit, plan, i),
     );
   }
+  for (const search of plan.searches) {
+    stream(searchItem(search, "in_progress"), searchItem(search, "completed"), () => {});
+  }
   if (plan.text !== undefined || plan.refusal !== undefined) {
     const added = { id: plan.messageItemId, type: "message", role: "assistant" };
     stream(
@@ -55,6 +58,7 @@ export function responsesStreamFrames(plan: ReplyPlan): string[] {
 export function responsesJson(plan: ReplyPlan): Record<string, unknown> {
   const output: Item[] = [];
   if (plan.thinking) output.push(reasoningItem(plan.thinking));
+  for (const search of plan.searches) output.push(searchItem(search, "completed"));
   if (plan.text !== undefined || plan.refusal !== undefined) output.push(messageItem(plan));
   for (const call of plan.calls) output.push(callItem(call));
   const incomplete = plan.stop === "max_tokens";
@@ -187,4 +191,10 @@ function callItem(call: PlannedCall): Item {
 
 function outputText(text: string): Item {
   return { type: "output_text", text, annotations: [], logprobs: [] };
+}
+
+/** A hosted search's output item, as OpenAI streams it (the action names the query). */
+function searchItem(search: { itemId: string; query: string }, status: string): Item {
+  const action = { type: "search", query: search.query };
+  return { id: search.itemId, type: "web_search_call", status, action };
 }

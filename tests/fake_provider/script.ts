@@ -29,6 +29,11 @@ const replySchema = z.strictObject({
   text: z.string().optional(),
   thinking: z.string().optional(),
   tool_calls: z.array(toolCallSchema).optional(),
+  /**
+   * Responses: searches the server ran (hosted `web_search`), one `web_search_call` item per
+   * query before the text; other wires have no such item and send none.
+   */
+  web_searches: z.array(z.string().min(1)).optional(),
   /** Overrides the stop reason derived from the reply (tool calls → "tool_calls", else "end_turn"). */
   stop: z.enum(["end_turn", "tool_calls", "max_tokens"]).optional(),
   /**

@@ -60,6 +60,27 @@ function checkNamespace(tool: Record<string, unknown>, where: string, seen: Tool
   });
 }
 
+/** The keys OpenAI's hosted `web_search` tool takes besides its type. */
+const HOSTED_SEARCH_KEYS = [
+  "external_web_access",
+  "filters",
+  "user_location",
+  "search_context_size",
+];
+
+/** OpenAI's hosted `web_search` tool: no name or schema; `external_web_access` a boolean. */
+function hostedSearchProblems(tool: Record<string, unknown>): string[] {
+  const extra = Object.keys(tool).filter((k) => k !== "type" && !HOSTED_SEARCH_KEYS.includes(k));
+  const problems = extra.map((k) =>
+    `has ${show(k)}, which the hosted web_search tool does not take`
+  );
+  const access = tool.external_web_access;
+  if (access !== undefined && typeof access !== "boolean") {
+    problems.push(`has external_web_access ${show(access)}; it must be true or false`);
+  }
+  return problems;
+}
+
 const CHECKS: Record<Exclude<Wire, "gemini">, (tool: Record<string, unknown>) => string[]> = {
   chat(tool) {
     if (tool.type !== "function") return [`must have type "function", got ${show(tool.type)}`];
@@ -71,6 +92,7 @@ const CHECKS: Record<Exclude<Wire, "gemini">, (tool: Record<string, unknown>) =>
   },
   responses(tool) {
     if (tool.type === "custom") return nameProblems(tool.name);
+    if (tool.type === "web_search") return hostedSearchProblems(tool);
     if (tool.type !== "function") {
       return [`must have type "function" or "custom", got ${show(tool.type)}`];
     }
