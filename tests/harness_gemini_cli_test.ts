@@ -26,10 +26,21 @@ Deno.test("gemini-cli leaves out its tools that change things where nobody could
   assert.equal(changesAllowed("workspace-write", "untrusted", true), true);
   assert.equal(changesAllowed("workspace-write", "untrusted", false), false);
   assert.equal(changesAllowed("read-only", "never", true), false);
-  const full = names(toolsForSession(gemini, { mcpServers: false, changesAllowed: true }));
-  assert.equal(full.length, 14);
-  const headless = names(toolsForSession(gemini, { mcpServers: false, changesAllowed: false }));
-  assert.deepEqual(headless, [...HEADLESS, "invoke_agent"]);
+  const facts = { mcpServers: false, webSearch: true };
+  const full = names(toolsForSession(gemini, { ...facts, changesAllowed: true }));
+  assert.equal(full.length, 15, "every tool of the yolo capture");
+  const headless = names(toolsForSession(gemini, { ...facts, changesAllowed: false }));
+  // The default capture's 8: the headless set with web search (left out without a backend).
+  assert.deepEqual(headless, [
+    ...HEADLESS.slice(0, 5),
+    "google_web_search",
+    "enter_plan_mode",
+    "invoke_agent",
+  ]);
+  const offline = names(
+    toolsForSession(gemini, { ...facts, webSearch: false, changesAllowed: false }),
+  );
+  assert.deepEqual(offline, [...HEADLESS, "invoke_agent"]);
 });
 
 Deno.test("a headless gemini-cli session under untrusted approval sends the headless tool set", async () => {

@@ -44,7 +44,7 @@ Deno.test("qwen-code: is_background sends run_shell_command to shell.start", asy
   assert.equal(
     renderResult(bg.tool, { id: "b1", pid: 7, outputPath: "/t/b1.output" }),
     "Background command started as task b1 (PID 7). Its output goes to /t/b1.output; " +
-      "check it with monitor and stop it with task_stop.",
+      "read it with read_file and stop it with task_stop.",
   );
 });
 

@@ -17,6 +17,7 @@ import type { FakeRoute } from "./fake_provider/routes.ts";
 import type { ScriptTurn } from "./fake_provider/script.ts";
 import { requestWorkspace } from "./_request_workspace.ts";
 import type { WireApi } from "../lib/providers/types.ts";
+import { until } from "./e2e/_poll.ts";
 
 /** Tokens each reply reports: the sub-agent's are far larger, so the sum shows them. */
 const PARENT_USAGE = { input_tokens: 10, output_tokens: 1 };
@@ -297,7 +298,14 @@ Deno.test("a background sub-agent is spawned, messaged, waited for and closed in
     assert.ok(sub.length > 0, `${model}: sub-agent events`);
     const spawnCall = events.find((e) => e.type === "tool_start")?.call.id;
     assert.ok(sub.every((e) => e.parentCallId === spawnCall), `${model}: events tagged`);
-    assert.deepEqual(await childProcesses(), [], `${model}: processes left`);
+    // The closed session's sandboxes end as their process groups are killed: poll, not sample.
+    let left: string[] = [];
+    await until(
+      `${model}: no processes left`,
+      async () => (left = await childProcesses()).length === 0,
+    )
+      .catch(() => {});
+    assert.deepEqual(left, [], `${model}: processes left`);
   }
   assert.equal(fake.remaining(), 0);
 });

@@ -70,7 +70,7 @@ Deno.test("a 0.6B model with an 8k window on Ollama gets qwen-code's lean surfac
   assert.deepEqual(lean.options, { num_ctx: 8192, num_predict: 2048 });
   const full = await firstRequest([SMALL], "qwen3:0.6b", "lean = false");
   assert.equal(full.status.surface, undefined);
-  assert.equal(full.tools.length, 11, full.tools.join(", "));
+  assert.equal(full.tools.length, 14, full.tools.join(", "));
   assert.ok(
     lean.system.length * 3 < full.system.length,
     `lean prompt ${lean.system.length} chars, full ${full.system.length}`,
@@ -82,7 +82,7 @@ Deno.test("a larger local model keeps the full surface, its output capped at a q
   const big = { name: "qwen3:8b", contextLength: 40_960, parameterSize: "8.2B" };
   const full = await firstRequest([big], "qwen3:8b");
   assert.equal(full.status.surface, undefined);
-  assert.equal(full.tools.length, 11);
+  assert.equal(full.tools.length, 14);
   assert.equal(harnessLabel(full.status), "qwen-code");
   assert.deepEqual(full.options, { num_ctx: 40_960, num_predict: 10_240 });
   const forced = await firstRequest([big], "qwen3:8b", "lean = true");

@@ -11,7 +11,16 @@ Deno.test("CAPABILITIES has unique, dotted ids", () => {
   assert.equal(new Set(ids).size, ids.length);
   for (const id of ids) assert.match(id, /^[a-z]+\.[a-z_]+$/);
   assert.deepEqual([...ids].sort(), [
+    "agent.close",
+    "agent.interrupt",
+    "agent.list",
+    "agent.resume",
     "agent.run",
+    "agent.send",
+    "agent.spawn",
+    "agent.swarm",
+    "agent.wait",
+    "agent.workflow",
     "artifact.record",
     "clock.sleep",
     "code.exec",

@@ -10,14 +10,14 @@ const BUILTIN = fileURLToPath(new URL("../../../harnesses", import.meta.url));
 Deno.test("firstRequestTokens() counts qwen-code's first request full and lean, the lean one far smaller", async () => {
   const h = await loadHarness("qwen-code", { builtinDir: BUILTIN });
   const sizes = await firstRequestTokens(h, await o200kCounter());
-  assert.equal(sizes.full.tools, 11, "a session without MCP servers");
+  assert.equal(sizes.full.tools, 14, "a session without MCP servers");
   assert.equal(sizes.lean?.tools, 4);
   const total = (s: { promptTokens: number; toolTokens: number }) => s.promptTokens + s.toolTokens;
   assert.ok(total(sizes.full) > 2000, `full: ${total(sizes.full)}`);
   assert.ok(total(sizes.lean!) * 2 < total(sizes.full), `lean: ${total(sizes.lean!)}`);
   const report = formatHarnessTokens(h, sizes);
   assert.match(report, /^harness qwen-code: first-request tokens \(o200k_base\)/);
-  assert.match(report, /^ {2}tools sent +11 +4$/m);
+  assert.match(report, /^ {2}tools sent +14 +4$/m);
   assert.match(report, /^ {2}tools \(chat\) +[\d,]+ +[\d,]+$/m);
 });
 
