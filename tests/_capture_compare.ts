@@ -45,6 +45,8 @@ export const CAPTURE_TABLE: ReadonlyArray<CaptureRow> = [
   { capture: "opencode.tools.json", harness: "opencode" },
   // No Kimi capture exists: the reference's table of Kimi Code's 25 tools (harnesses.md §7).
   { capture: "kimi-code.reference.tools.json", harness: "kimi-code" },
+  // Nor of Kimi CLI: the reference's table of its 16 registered tools plus SearchWeb (A.1).
+  { capture: "kimi-cli.reference.tools.json", harness: "kimi-cli" },
   { capture: "pi.openai.tools.json", harness: "pi" },
   { capture: "codex.gpt5codex.tools.json", harness: "native" },
   { capture: "codex.tools.json", harness: "native", codeMode: true },
