@@ -72,6 +72,26 @@ const SHELL_ARGS: Record<string, Record<string, unknown>> = {
 
 const NOTICE = { user_contains: "sub answer two" };
 
+/** Kimi Code and Kimi CLI drive a background agent with the same calls. */
+const KIMI_SCRIPT: ScriptTurn[] = [
+  call("Agent", { description: "look", prompt: "Look around", run_in_background: true }),
+  call("TaskOutput", { task_id: "agent-1", block: true, timeout: 60 }),
+  parentTurn(
+    {
+      tool_calls: [{
+        name: "Agent",
+        args: { description: "more", prompt: "Tell me more", resume: "agent-1" },
+      }],
+    },
+    { last_tool_result_contains: "sub answer one" },
+  ),
+  parentTurn(
+    { tool_calls: [{ name: "TaskStop", args: { task_id: "agent-1" } }] },
+    { last_tool_result_contains: "sub answer two" },
+  ),
+  parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
+];
+
 /** Each harness's parent script; the sub-agent is agent-1 in every session. */
 const PARENTS: Record<
   string,
@@ -127,47 +147,13 @@ const PARENTS: Record<
     harness: "kimi-code",
     tool: "Agent",
     wire: "chat",
-    script: [
-      call("Agent", { description: "look", prompt: "Look around", run_in_background: true }),
-      call("TaskOutput", { task_id: "agent-1", block: true, timeout: 60 }),
-      parentTurn(
-        {
-          tool_calls: [{
-            name: "Agent",
-            args: { description: "more", prompt: "Tell me more", resume: "agent-1" },
-          }],
-        },
-        { last_tool_result_contains: "sub answer one" },
-      ),
-      parentTurn(
-        { tool_calls: [{ name: "TaskStop", args: { task_id: "agent-1" } }] },
-        { last_tool_result_contains: "sub answer two" },
-      ),
-      parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
-    ],
+    script: KIMI_SCRIPT,
   },
   "kimicli-sub": {
     harness: "kimi-cli",
     tool: "Agent",
     wire: "chat",
-    script: [
-      call("Agent", { description: "look", prompt: "Look around", run_in_background: true }),
-      call("TaskOutput", { task_id: "agent-1", block: true, timeout: 60 }),
-      parentTurn(
-        {
-          tool_calls: [{
-            name: "Agent",
-            args: { description: "more", prompt: "Tell me more", resume: "agent-1" },
-          }],
-        },
-        { last_tool_result_contains: "sub answer one" },
-      ),
-      parentTurn(
-        { tool_calls: [{ name: "TaskStop", args: { task_id: "agent-1" } }] },
-        { last_tool_result_contains: "sub answer two" },
-      ),
-      parentTurn({ text: "Done." }, { last_tool_result_contains: "agent-1" }),
-    ],
+    script: KIMI_SCRIPT,
   },
   "gpt-6-sub": {
     harness: "native",

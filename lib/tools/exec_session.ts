@@ -157,11 +157,13 @@ interface WriteStdinInput {
   max_output_tokens?: number;
 }
 
-/** What `shell.write_stdin` returns (write_stdin.ts's WriteStdinOutput). */
-interface WriteStdinOutput {
+/** Result of `shell.write_stdin`: the fields of a session's `shell.run` result. */
+export interface WriteStdinOutput {
   command: string;
   chars: string;
+  /** Null while the process runs. */
   exitCode: number | null;
+  /** The id to poll with while the process runs; null once it exited. */
   sessionId: number | null;
   output: string;
   originalTokenCount: number;

@@ -1,5 +1,8 @@
 import * as z from "zod";
 import { defineCapability } from "./capability.ts";
+import type { WriteStdinOutput } from "./exec_session.ts";
+
+export type { WriteStdinOutput };
 
 /**
  * Input of `shell.write_stdin` (Codex `write_stdin`): characters for an interactive session that
@@ -15,19 +18,6 @@ const writeStdinInput = z.object({
 });
 
 export type WriteStdinInput = z.infer<typeof writeStdinInput>;
-
-/** Result of `shell.write_stdin`: the fields of a session's `shell.run` result. */
-export interface WriteStdinOutput {
-  command: string;
-  chars: string;
-  /** Null while the process runs. */
-  exitCode: number | null;
-  /** The id to poll with while the process runs; null once it exited. */
-  sessionId: number | null;
-  output: string;
-  originalTokenCount: number;
-  durationMs: number;
-}
 
 /**
  * Sends characters (control keys included) to a running session and returns the output that
