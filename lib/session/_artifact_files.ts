@@ -56,6 +56,8 @@ async function freeName(folder: string, name: string): Promise<string> {
   const stem = name.slice(0, name.length - ext.length) || "artifact";
   for (let n = 1;; n++) {
     const path = join(folder, n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`);
+    // The manifest's name stays the manifest's, even before the first entry makes it.
+    if (basename(path) === MANIFEST) continue;
     try {
       await Deno.lstat(path);
     } catch (err) {
