@@ -1,9 +1,13 @@
 /** Streaming transport: one POST, then the server-sent events of its body as parsed JSON. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { ModelRequest } from "../model/message.ts";
+import type { StreamEvent } from "../model/stream.ts";
 import { rec } from "./_blocks.ts";
 import { bodyText } from "./_body_text.ts";
+import { driveStream } from "./_drive.ts";
 import { HtmlReplyError, isHtml, post, StreamReportedError, type WireRequest } from "./_http.ts";
 import { MAX_SIDE_BODY_BYTES, readCapped, type StreamLimits } from "./_stream_limits.ts";
+import type { Provider, ProviderSettings } from "./types.ts";
 
 /** The data line that ends a Chat Completions stream. */
 const DONE = "[DONE]";
@@ -69,4 +73,29 @@ export async function* jsonEvents(
 function hasError(data: unknown): boolean {
   const error = rec(data).error;
   return error !== undefined && error !== null && error !== false;
+}
+
+/** What an SSE adapter supplies: its request for a model request, and its stream reducer. */
+export interface SseWire<S> {
+  request(request: ModelRequest): WireRequest;
+  init(): S;
+  step(chunk: unknown, state: S): StreamEvent[];
+  finish(state: S, how: "complete" | "aborted"): StreamEvent;
+}
+
+/** A provider that POSTs `wire.request()` and reads the reply as server-sent events. */
+export function sseProvider<S>(settings: ProviderSettings, wire: SseWire<S>): Provider {
+  return {
+    settings,
+    stream(request, signal) {
+      return driveStream({
+        settings,
+        model: request.model,
+        open: (abort) => openEventStream(wire.request(request), abort, settings),
+        init: wire.init,
+        step: wire.step,
+        finish: wire.finish,
+      }, signal);
+    },
+  };
 }

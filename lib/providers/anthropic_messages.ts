@@ -12,7 +12,7 @@ import {
   replayArgs,
   str,
 } from "./_blocks.ts";
-import { driveStream } from "./_drive.ts";
+import { sseProvider } from "./_sse.ts";
 import { foldSystemMessages } from "./_fold_system.ts";
 import {
   endpointUrl,
@@ -22,7 +22,6 @@ import {
   type WireRequest,
 } from "./_http.ts";
 import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
-import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
@@ -336,17 +335,10 @@ function messagesRequest(settings: ProviderSettings, request: ModelRequest): Wir
 
 /** A provider that speaks the Messages API: POST to `messagesUrl(base_url)`, read SSE. */
 export function createMessagesProvider(settings: ProviderSettings): Provider {
-  return {
-    settings,
-    stream(request, signal) {
-      return driveStream({
-        settings,
-        model: request.model,
-        open: (abort) => openEventStream(messagesRequest(settings, request), abort, settings),
-        init: initMessagesState,
-        step: fromWire,
-        finish: finishMessages,
-      }, signal);
-    },
-  };
+  return sseProvider(settings, {
+    request: (request) => messagesRequest(settings, request),
+    init: initMessagesState,
+    step: fromWire,
+    finish: finishMessages,
+  });
 }

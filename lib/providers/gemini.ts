@@ -18,10 +18,9 @@ import {
   rec,
   str,
 } from "./_blocks.ts";
-import { driveStream } from "./_drive.ts";
+import { sseProvider } from "./_sse.ts";
 import { endpointUrl, requestHeaders, type WireRequest } from "./_http.ts";
 import { planRequest } from "./_request_settings.ts";
-import { openEventStream } from "./_sse.ts";
 import { toWire } from "./gemini_request.ts";
 import type { Provider, ProviderSettings } from "./types.ts";
 
@@ -163,17 +162,10 @@ function geminiRequest(settings: ProviderSettings, request: ModelRequest): WireR
 
 /** A provider that speaks the Gemini API: POST to `geminiUrl(base_url, model)`, read SSE. */
 export function createGeminiProvider(settings: ProviderSettings): Provider {
-  return {
-    settings,
-    stream(request, signal) {
-      return driveStream({
-        settings,
-        model: request.model,
-        open: (abort) => openEventStream(geminiRequest(settings, request), abort, settings),
-        init: () => initGeminiState(),
-        step: fromWire,
-        finish: finishGemini,
-      }, signal);
-    },
-  };
+  return sseProvider(settings, {
+    request: (request) => geminiRequest(settings, request),
+    init: () => initGeminiState(),
+    step: fromWire,
+    finish: finishGemini,
+  });
 }

@@ -14,7 +14,7 @@ import {
   str,
   type ToolCallBlock,
 } from "./_blocks.ts";
-import { driveStream } from "./_drive.ts";
+import { sseProvider } from "./_sse.ts";
 import { openaiRequest } from "./_openai_request.ts";
 import { foldSystemMessages } from "./_fold_system.ts";
 import {
@@ -26,7 +26,6 @@ import {
   systemMessage,
 } from "./_chat_markers.ts";
 import { finishBody, planRequest } from "./_request_settings.ts";
-import { openEventStream } from "./_sse.ts";
 import type { Compat, Provider, ProviderSettings } from "./types.ts";
 
 type Json = Record<string, unknown>;
@@ -299,26 +298,15 @@ export function finishChat(state: ChatState, how: "complete" | "aborted"): Strea
 
 /** A provider that speaks Chat Completions: POST `${base_url}/chat/completions`, read SSE. */
 export function createChatProvider(settings: ProviderSettings): Provider {
-  return {
-    settings,
-    stream(request, signal) {
-      return driveStream({
-        settings,
-        model: request.model,
-        open: (abort) =>
-          openEventStream(
-            openaiRequest(settings, {
-              path: "/chat/completions",
-              body: toWire(request, settings),
-              headers: planRequest(request, "chat", settings.compat).headers,
-            }),
-            abort,
-            settings,
-          ),
-        init: () => initChatState(settings.compat),
-        step: fromWire,
-        finish: finishChat,
-      }, signal);
-    },
-  };
+  return sseProvider(settings, {
+    request: (request) =>
+      openaiRequest(settings, {
+        path: "/chat/completions",
+        body: toWire(request, settings),
+        headers: planRequest(request, "chat", settings.compat).headers,
+      }),
+    init: () => initChatState(settings.compat),
+    step: fromWire,
+    finish: finishChat,
+  });
 }

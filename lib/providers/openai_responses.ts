@@ -14,12 +14,11 @@ import {
   type TextLikeBlock,
   type ToolCallBlock,
 } from "./_blocks.ts";
-import { driveStream } from "./_drive.ts";
+import { sseProvider } from "./_sse.ts";
 import { foldSystemMessages } from "./_fold_system.ts";
 import { isTransientKind } from "./_http.ts";
 import { openaiRequest } from "./_openai_request.ts";
 import { finishBody, planRequest, type RequestPlan } from "./_request_settings.ts";
-import { openEventStream } from "./_sse.ts";
 import {
   additionalToolsItem,
   appendInput,
@@ -340,26 +339,15 @@ export function finishResponses(state: ResponsesState, how: "complete" | "aborte
 
 /** A provider that speaks the Responses API: POST `${base_url}/responses`, read SSE. */
 export function createResponsesProvider(settings: ProviderSettings): Provider {
-  return {
-    settings,
-    stream(request, signal) {
-      return driveStream({
-        settings,
-        model: request.model,
-        open: (abort) =>
-          openEventStream(
-            openaiRequest(settings, {
-              path: "/responses",
-              body: toWire(request, settings),
-              headers: planRequest(request, "responses", settings.compat).headers,
-            }),
-            abort,
-            settings,
-          ),
-        init: initResponsesState,
-        step: fromWire,
-        finish: finishResponses,
-      }, signal);
-    },
-  };
+  return sseProvider(settings, {
+    request: (request) =>
+      openaiRequest(settings, {
+        path: "/responses",
+        body: toWire(request, settings),
+        headers: planRequest(request, "responses", settings.compat).headers,
+      }),
+    init: initResponsesState,
+    step: fromWire,
+    finish: finishResponses,
+  });
 }
