@@ -3,18 +3,9 @@ import { fileURLToPath } from "node:url";
 import { loadHarness } from "../lib/harness/load.ts";
 import { advertisedTools } from "../lib/harness/deferred.ts";
 import { toolsForSession } from "../lib/harness/session_tools.ts";
-import { runTurn } from "../lib/loop/agent_loop.ts";
-import {
-  allowAll,
-  call,
-  freshState,
-  scriptedProvider,
-  testContext,
-} from "../lib/loop/_test_loop.ts";
-import { type Message, textOf } from "../lib/model/message.ts";
+import { call, scriptedProvider } from "../lib/loop/_test_loop.ts";
 import type { PlanModeControl } from "../lib/tools/types.ts";
-import { tempWorkspace } from "../lib/tools/_test_workspace.ts";
-import { inProcessFs } from "../sandbox/file_system.ts";
+import { harnessTurn } from "./_harness_turn.ts";
 import { layoutRequests, stringsOf } from "./_layout_session.ts";
 
 /** Issue 31 item 6: plan tools and deferred tools as Claude Code (and Kimi Code) have them. */
@@ -27,19 +18,10 @@ function planControl(on: boolean): PlanModeControl {
 }
 
 /** One turn of claude-code with `replies`; the requests and the tool results the model read. */
-async function claudeTurn(replies: Parameters<typeof scriptedProvider>[0], planOn?: boolean) {
-  await using ws = await tempWorkspace();
-  const harness = await loadHarness("claude-code", { builtinDir: HARNESSES });
-  const { provider, requests } = scriptedProvider(replies);
-  const state = freshState();
-  const signal = new AbortController().signal;
-  const ctx = testContext(ws.dir, signal, inProcessFs);
-  if (planOn !== undefined) ctx.planMode = planControl(planOn);
-  await runTurn(state, { toolHooks: allowAll, provider, harness, ctx, emit: () => {}, signal });
-  const results = state.messages.filter((m): m is Message & { role: "tool_result" } =>
-    m.role === "tool_result"
-  ).map((m) => textOf(m.blocks));
-  return { requests, results, dir: ws.dir };
+function claudeTurn(replies: Parameters<typeof scriptedProvider>[0], planOn?: boolean) {
+  return harnessTurn("claude-code", replies, (ctx) => {
+    if (planOn !== undefined) ctx.planMode = planControl(planOn);
+  });
 }
 
 Deno.test("claude-code sends ExitPlanMode in tools while plan mode is on, and only then", async () => {

@@ -7,20 +7,11 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { loadHarness } from "../lib/harness/load.ts";
 import { advertisedTools } from "../lib/harness/deferred.ts";
-import { runTurn } from "../lib/loop/agent_loop.ts";
-import {
-  allowAll,
-  call,
-  freshState,
-  scriptedProvider,
-  testContext,
-} from "../lib/loop/_test_loop.ts";
-import { type Message, textOf } from "../lib/model/message.ts";
+import { call, scriptedProvider } from "../lib/loop/_test_loop.ts";
 import { sessionHarness } from "../lib/session/agent_session.ts";
 import { defaultValues } from "../lib/config/schema.ts";
-import { tempWorkspace } from "../lib/tools/_test_workspace.ts";
 import type { WebSearchBackend } from "../lib/tools/_search_backends.ts";
-import { inProcessFs } from "../sandbox/file_system.ts";
+import { harnessTurn } from "./_harness_turn.ts";
 import { approvalDecision, fetchUrlOf } from "../lib/approval/policy.ts";
 
 const HARNESSES = fileURLToPath(new URL("../harnesses/", import.meta.url));
@@ -56,23 +47,15 @@ function fakeSearxng() {
 }
 
 /** One turn of `harnessId` with `replies`, web search on; the tool results the model read. */
-async function searchTurn(
+function searchTurn(
   harnessId: string,
   replies: Parameters<typeof scriptedProvider>[0],
   backend: WebSearchBackend,
 ) {
-  await using ws = await tempWorkspace();
-  const harness = await loadHarness(harnessId, { builtinDir: HARNESSES });
-  const { provider, requests } = scriptedProvider(replies);
-  const state = freshState();
-  const signal = new AbortController().signal;
-  const ctx = { ...testContext(ws.dir, signal, inProcessFs), networkAllowed: true };
-  ctx.webSearch = backend;
-  await runTurn(state, { toolHooks: allowAll, provider, harness, ctx, emit: () => {}, signal });
-  const results = state.messages.filter((m): m is Message & { role: "tool_result" } =>
-    m.role === "tool_result"
-  ).map((m) => textOf(m.blocks));
-  return { requests, results };
+  return harnessTurn(harnessId, replies, (ctx) => {
+    ctx.networkAllowed = true;
+    ctx.webSearch = backend;
+  });
 }
 
 const done = [{ type: "text" as const, text: "Done." }];

@@ -83,16 +83,7 @@ Deno.test("native request_user_input asks the user and returns Codex's answers b
   assert.equal(outcome.status, "completed", JSON.stringify({ outcome, failures }));
   assert.ok(toolNames(requests[0]).includes("request_user_input"));
   assert.deepEqual(asked, [{
-    questions: [{
-      id: "database",
-      header: "DB",
-      question: "Which database?",
-      options: [
-        { label: "postgres", description: "a server" },
-        { label: "sqlite", description: "a file" },
-      ],
-      multiSelect: false,
-    }],
+    questions: [{ ...DB_QUESTION.questions[0], multiSelect: false }],
     callId: "string",
   }]);
   assert.equal(lastOutput(requests[1]), '{"answers":{"database":{"answers":["sqlite"]}}}');

@@ -1,8 +1,14 @@
 /** Test helper: a git workspace and a config home whose only provider is the fake server. */
 import { join } from "node:path";
 
-export async function sessionWorkspace(baseUrl: string, extraConfig = "") {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi_session_" }));
+export async function sessionWorkspace(
+  baseUrl: string,
+  extraConfig = "",
+  opts: { dir?: string } = {},
+) {
+  const root = await Deno.realPath(
+    await Deno.makeTempDir({ dir: opts.dir, prefix: "oi_session_" }),
+  );
   const cwd = join(root, "ws");
   const home = join(root, "home");
   await Deno.mkdir(cwd);

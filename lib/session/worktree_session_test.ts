@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
 import { need } from "../../sandbox/_test_requires.ts";
 import { openSession, type SessionEvent } from "./open.ts";
+import { sessionWorkspace } from "./_test_session.ts";
 
 await need("bwrap");
 
@@ -12,30 +13,13 @@ const GIT = "git -c user.name=t -c user.email=t@example.com";
  * A repository with one commit and a config home whose provider is the fake server. It lives
  * outside /tmp, which sandboxed commands see as a private, empty folder.
  */
-async function repoWorkspace(baseUrl: string) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ dir: "/var/tmp", prefix: "oi_wts_" }));
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  await Deno.mkdir(cwd);
-  await Deno.mkdir(home);
-  const git = (...args: string[]) => new Deno.Command("git", { args, cwd }).output();
-  await git("init", "-q");
-  await Deno.writeTextFile(join(cwd, "a.txt"), "a\n");
+async function repoWorkspace(fake: { baseUrl: string }) {
+  const ws = await sessionWorkspace(fake.baseUrl, "", { dir: "/var/tmp" });
+  const git = (...args: string[]) => new Deno.Command("git", { args, cwd: ws.cwd }).output();
+  await Deno.writeTextFile(join(ws.cwd, "a.txt"), "a\n");
   await git("add", "a.txt");
   await git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "one");
-  await Deno.writeTextFile(
-    join(home, "config.toml"),
-    `model = "fake-model"\nmodel_provider = "fake"\n[model_providers.fake]\n` +
-      `name = "Fake"\nbase_url = "${baseUrl}/v1"\nwire_api = "chat"\nenv_key = "FAKE_API_KEY"\n`,
-  );
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: root,
-    OPENINTERPRETER_HOME: home,
-    FAKE_API_KEY: "k",
-    NO_COLOR: "1",
-  };
-  return { cwd, home, env, [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }) };
+  return ws;
 }
 
 const bash = (command: string) => ({ name: "Bash", args: { command } });
@@ -74,7 +58,7 @@ Deno.test("EnterWorktree moves the session and its sandbox into a worktree; Exit
     },
     { reply: { text: "Done." } },
   ]);
-  await using ws = await repoWorkspace(fake.origin);
+  await using ws = await repoWorkspace(fake);
   const events: SessionEvent[] = [];
   await using session = await openSession(
     { cwd: ws.cwd, harness: "claude-code", sandbox: "workspace-write", approval: "never" },
@@ -121,7 +105,7 @@ Deno.test("Qwen Code's enter_worktree and exit_worktree, through tool_call, keep
     },
     { reply: { text: "Done." } },
   ]);
-  await using ws = await repoWorkspace(fake.origin);
+  await using ws = await repoWorkspace(fake);
   const events: SessionEvent[] = [];
   await using session = await openSession(
     { cwd: ws.cwd, harness: "qwen-code", sandbox: "workspace-write", approval: "never" },
@@ -140,7 +124,7 @@ Deno.test("Qwen Code's enter_worktree and exit_worktree, through tool_call, keep
 
 Deno.test("configure() moves the working directory with its writable roots, and refuses a bad one", async () => {
   await using fake = await startFakeProvider([]);
-  await using ws = await repoWorkspace(fake.origin);
+  await using ws = await repoWorkspace(fake);
   await using session = await openSession(
     { cwd: ws.cwd, sandbox: "workspace-write", approval: "never" },
     { onEvent: () => {} },
@@ -183,7 +167,7 @@ Deno.test("EnterWorktree enters an existing worktree by path, and only one git l
     },
     { reply: { text: "Done." } },
   ]);
-  await using ws = await repoWorkspace(fake.origin);
+  await using ws = await repoWorkspace(fake);
   const side = join(ws.cwd, "..", "side");
   const add = await new Deno.Command("git", { args: ["worktree", "add", "-q", side], cwd: ws.cwd })
     .output();

@@ -2,23 +2,8 @@ import assert from "node:assert/strict";
 import { ToolError } from "../errors.ts";
 import { capTokens } from "./exec_session.ts";
 import { shellRun } from "./shell_run.ts";
-import { JobRegistry, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { shellWriteStdin } from "./write_stdin.ts";
-import { type TempWorkspace, tempWorkspace } from "./_test_workspace.ts";
-
-/** A workspace whose job registry (and so its sessions) is disposed before the folder. */
-async function sessionsWorkspace(): Promise<TempWorkspace> {
-  const ws = await tempWorkspace({});
-  const jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 200 });
-  ws.ctx.resources.set(JOBS_RESOURCE, jobs);
-  const dispose = ws[Symbol.asyncDispose].bind(ws);
-  return Object.assign(ws, {
-    async [Symbol.asyncDispose]() {
-      await jobs[Symbol.asyncDispose]();
-      await dispose();
-    },
-  }) as TempWorkspace;
-}
+import { jobsWorkspace } from "./_test_jobs.ts";
 
 Deno.test("capTokens() keeps the start and end with Codex's marker, and counts the original", () => {
   assert.deepEqual(capTokens("short", 10), { text: "short", originalTokens: 2 });
@@ -31,7 +16,7 @@ Deno.test("capTokens() keeps the start and end with Codex's marker, and counts t
 });
 
 Deno.test("a session command returns at once when it exits within its yield", async () => {
-  await using ws = await sessionsWorkspace();
+  await using ws = await jobsWorkspace();
   const out = await shellRun.run(
     { command: "echo hi; exit 3", session: true, yield_ms: 5000 },
     ws.ctx,
@@ -43,7 +28,7 @@ Deno.test("a session command returns at once when it exits within its yield", as
 });
 
 Deno.test("write_stdin: an unknown id and input to a session without tty are refused in Codex's words", async () => {
-  await using ws = await sessionsWorkspace();
+  await using ws = await jobsWorkspace();
   await assert.rejects(
     () => shellWriteStdin.run({ session_id: 7, chars: "x" }, ws.ctx),
     (e) => e instanceof ToolError && e.message === "Unknown process id 7",
@@ -60,7 +45,7 @@ Deno.test("write_stdin: an unknown id and input to a session without tty are ref
 });
 
 Deno.test("write_stdin: a tty session reads what is typed, and exits with its code", async () => {
-  await using ws = await sessionsWorkspace();
+  await using ws = await jobsWorkspace();
   const started = await shellRun.run(
     { command: 'read line; echo "got $line"; exit 5', session: true, tty: true, yield_ms: 250 },
     ws.ctx,

@@ -2,28 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
 import { shellList, shellOutput, shellStart, shellStop } from "./shell_background.ts";
-import { JobRegistry, JOBS_RESOURCE } from "./shell_jobs.ts";
-import { type TempWorkspace, tempWorkspace } from "./_test_workspace.ts";
+import { jobsWorkspace } from "./_test_jobs.ts";
 import { processOnlyVariable } from "./_test_process.ts";
 import {
   type CommandRequest,
   type CommandSandbox,
   SandboxRefusal,
 } from "../../sandbox/command_sandbox.ts";
-
-/** A workspace whose job registry is disposed before the folder is removed. */
-async function jobsWorkspace(files: Record<string, string> = {}) {
-  const ws = await tempWorkspace(files);
-  const jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 200 });
-  ws.ctx.resources.set(JOBS_RESOURCE, jobs);
-  const dispose = ws[Symbol.asyncDispose].bind(ws);
-  return Object.assign(ws, {
-    async [Symbol.asyncDispose]() {
-      await jobs[Symbol.asyncDispose]();
-      await dispose();
-    },
-  }) as TempWorkspace;
-}
 
 Deno.test("shellStart() runs in the background and shellOutput() waits for it", async () => {
   await using ws = await jobsWorkspace({ "sub/marker.txt": "m" });

@@ -1,23 +1,8 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../errors.ts";
 import { shellOutput, shellStart } from "./shell_background.ts";
-import { JobRegistry, JOBS_RESOURCE } from "./shell_jobs.ts";
 import { shellMonitor } from "./shell_monitor.ts";
-import { type TempWorkspace, tempWorkspace } from "./_test_workspace.ts";
-
-/** A workspace whose job registry is disposed (its jobs killed) before the folder goes. */
-async function jobsWorkspace(): Promise<TempWorkspace> {
-  const ws = await tempWorkspace();
-  const jobs = new JobRegistry({ scratch: ws.ctx.scratch!, stopGraceMs: 200 });
-  ws.ctx.resources.set(JOBS_RESOURCE, jobs);
-  const dispose = ws[Symbol.asyncDispose].bind(ws);
-  return Object.assign(ws, {
-    async [Symbol.asyncDispose]() {
-      await jobs[Symbol.asyncDispose]();
-      await dispose();
-    },
-  }) as TempWorkspace;
-}
+import { jobsWorkspace } from "./_test_jobs.ts";
 
 Deno.test("shellMonitor() returns at the first line matching the pattern; the job keeps running", async () => {
   await using ws = await jobsWorkspace();
