@@ -1,6 +1,7 @@
 /** Timing helpers shared by the benchmarks in this folder. */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { DENO_PERMISSION_FLAGS } from "../../sandbox/deno_flags.ts";
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
@@ -9,6 +10,22 @@ export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\
 export function launcherDeno(): string {
   const pinned = `${REPO}/scripts/deno/node_modules/.bin/deno`;
   return existsSync(pinned) ? pinned : Deno.execPath();
+}
+
+/**
+ * `deno run` arguments as scripts/interpreter uses them (quiet, the repository's config, the
+ * sandbox's permission flags), with `flags` before the config and `rest` after the permissions.
+ */
+export function denoRunArgs(rest: string[], flags: string[] = []): string[] {
+  return [
+    "run",
+    "--quiet",
+    ...flags,
+    "--config",
+    `${REPO}/deno.json`,
+    ...DENO_PERMISSION_FLAGS,
+    ...rest,
+  ];
 }
 
 /** The median of a non-empty list of numbers. */
@@ -32,6 +49,49 @@ export async function sample(
     for (const [j, measure] of measures.entries()) times[j].push(await measure());
   }
   return times;
+}
+
+/**
+ * `sample`'s medians, one per measurement, with the machine's load printed before and after
+ * (rounds from `isQuick`: 5, else 11).
+ */
+export async function sampleMedians(measures: (() => Promise<number>)[]): Promise<number[]> {
+  // deno-lint-ignore no-console -- the bench's output
+  console.log(await loadLine());
+  const medians = (await sample(benchRuns(), measures)).map(median);
+  // deno-lint-ignore no-console -- the bench's output
+  console.log(await loadLine());
+  return medians;
+}
+
+/** The rounds a start-up bench runs: 5 with `--quick`, else 11. */
+export function benchRuns(): number {
+  return isQuick() ? 5 : 11;
+}
+
+/** The machine's load, as `/proc/loadavg` has it (empty where there is none). */
+export async function loadLine(): Promise<string> {
+  const load = await Deno.readTextFile("/proc/loadavg").catch(() => "");
+  return `load ${load.trim() || "unknown"}`;
+}
+
+/**
+ * Spawns `cmd` with no stdin, stdout dropped and stderr piped; `exited()` turns true once it
+ * has ended.
+ */
+export function spawnWatched(
+  cmd: string,
+  options: { args: string[]; cwd?: string; env?: Record<string, string> },
+): { child: Deno.ChildProcess; output: Promise<Deno.CommandOutput>; exited: () => boolean } {
+  const child = new Deno.Command(cmd, {
+    ...options,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let done = false;
+  const output = child.output().finally(() => done = true);
+  return { child, output, exited: () => done };
 }
 
 /** Wall time in ms of one process run to completion; throws with its stderr if it fails. */

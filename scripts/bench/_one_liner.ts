@@ -3,9 +3,8 @@
  * that sends one `fetch` to the fake provider, with the same Deno, the same `--config` and the
  * same permission flags as `scripts/interpreter`, timed from spawn until the provider saw it.
  */
-import { DENO_PERMISSION_FLAGS } from "../../sandbox/deno_flags.ts";
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { launcherDeno, REPO } from "./_measure.ts";
+import { denoRunArgs, launcherDeno, spawnWatched } from "./_measure.ts";
 
 const ONE_LINER =
   'await (await fetch(Deno.args[0], { method: "POST", body: "{}" })).body?.cancel();\n';
@@ -34,17 +33,8 @@ export async function timeToFirstRequest(launch: (p: FakeProvider) => Launch): P
 export async function untilFirstRequest(provider: FakeProvider, launch: Launch): Promise<number> {
   const { cmd, args, cwd, env } = launch;
   const start = performance.now();
-  const child = new Deno.Command(cmd, {
-    args,
-    cwd,
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let exited = false;
-  const output = child.output().finally(() => exited = true);
-  while (provider.requests.length === 0 && !exited) {
+  const { output, exited } = spawnWatched(cmd, { args, cwd, env });
+  while (provider.requests.length === 0 && !exited()) {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   const elapsed = performance.now() - start;
@@ -65,21 +55,7 @@ export async function oneLiner(dir: string): Promise<(p: FakeProvider) => Launch
   await Deno.writeTextFile(file, ONE_LINER);
   return (provider) => ({
     cmd: launcherDeno(),
-    args: [
-      "run",
-      "--quiet",
-      "--config",
-      `${REPO}/deno.json`,
-      ...DENO_PERMISSION_FLAGS,
-      file,
-      `${provider.baseUrl}/chat/completions`,
-    ],
+    args: denoRunArgs([file, `${provider.baseUrl}/chat/completions`]),
     env: { DENO_NO_UPDATE_CHECK: "1" },
   });
-}
-
-/** The machine's load, as `/proc/loadavg` has it (empty where there is none). */
-export async function loadLine(): Promise<string> {
-  const load = await Deno.readTextFile("/proc/loadavg").catch(() => "");
-  return `load ${load.trim() || "unknown"}`;
 }

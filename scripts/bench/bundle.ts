@@ -9,22 +9,21 @@
  *   deno run -A scripts/bench/bundle.ts [--quick] [--assert]   (--assert: exit 1 on MISS)
  */
 import { join } from "node:path";
-import { DENO_PERMISSION_FLAGS } from "../../sandbox/deno_flags.ts";
 import { buildBundle, DEFAULT_CACHE } from "../bundle.ts";
 import {
   benchLine,
+  benchRuns,
+  denoRunArgs,
   fakeProviderConfig,
-  isQuick,
   launcherDeno,
-  median,
   ms,
   REPO,
-  sample,
+  sampleMedians,
 } from "./_measure.ts";
-import { type Launch, loadLine, oneLiner, timeToFirstRequest } from "./_one_liner.ts";
+import { type Launch, oneLiner, timeToFirstRequest } from "./_one_liner.ts";
 import type { FakeProvider } from "../../tests/fake_provider/server.ts";
 
-const RUNS = isQuick() ? 5 : 11;
+const RUNS = benchRuns();
 const TARGET = 0.8;
 
 async function main(args: string[]): Promise<number> {
@@ -50,19 +49,16 @@ async function main(args: string[]): Promise<number> {
     };
     const noCodeCache = (provider: FakeProvider): Launch => {
       configFor(provider);
-      const flags = ["run", "--quiet", "--no-code-cache", "--config", join(REPO, "deno.json")];
-      const args = [...flags, ...DENO_PERMISSION_FLAGS, bundleMain, ...exec];
+      const args = denoRunArgs([bundleMain, ...exec], ["--no-code-cache"]);
       return { cmd: launcherDeno(), args, cwd: work, env };
     };
     const baseline = await oneLiner(root);
-    console.log(await loadLine());
-    const [bundled, sources, uncached, floor] = (await sample(RUNS, [
+    const [bundled, sources, uncached, floor] = await sampleMedians([
       () => timeToFirstRequest(launcher("1")),
       () => timeToFirstRequest(launcher("0")),
       () => timeToFirstRequest(noCodeCache),
       () => timeToFirstRequest(baseline),
-    ])).map(median);
-    console.log(await loadLine());
+    ]);
     console.log(`first request from the bundle          ${ms(bundled)}  (median of ${RUNS})`);
     console.log(`first request from the sources         ${ms(sources)}`);
     console.log(`first request, bundle, no code cache   ${ms(uncached)}`);

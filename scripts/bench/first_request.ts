@@ -8,10 +8,10 @@
  *   deno run -A scripts/bench/first_request.ts [--quick] [--assert]   (--assert: exit 1 on MISS)
  */
 import { join } from "node:path";
-import { benchLine, fakeProviderConfig, isQuick, median, ms, REPO, sample } from "./_measure.ts";
-import { loadLine, oneLiner, timeToFirstRequest } from "./_one_liner.ts";
+import { benchLine, benchRuns, fakeProviderConfig, ms, REPO, sampleMedians } from "./_measure.ts";
+import { oneLiner, timeToFirstRequest } from "./_one_liner.ts";
 
-const RUNS = isQuick() ? 5 : 11;
+const RUNS = benchRuns();
 const TARGET = 3;
 
 async function main(args: string[]): Promise<number> {
@@ -22,8 +22,7 @@ async function main(args: string[]): Promise<number> {
     await Deno.mkdir(home);
     await Deno.mkdir(work);
     const baseline = await oneLiner(root);
-    console.log(await loadLine());
-    const [cli, floor] = (await sample(RUNS, [
+    const [cli, floor] = await sampleMedians([
       () =>
         timeToFirstRequest((provider) => {
           // Each run has its own provider; the config names it before the spawn.
@@ -36,8 +35,7 @@ async function main(args: string[]): Promise<number> {
           };
         }),
       () => timeToFirstRequest(baseline),
-    ])).map(median);
-    console.log(await loadLine());
+    ]);
     const ratio = cli / floor;
     console.log(`interpreter exec to first request ${ms(cli)}  (median of ${RUNS})`);
     console.log(`one-liner to its request          ${ms(floor)}  (median of ${RUNS})`);

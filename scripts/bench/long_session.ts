@@ -16,7 +16,7 @@
  * scripts/interpreter execs deno, so the pid spawned is the one measured.
  */
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { benchLine, fakeProviderConfig, isQuick, median, REPO } from "./_measure.ts";
+import { benchLine, fakeProviderConfig, isQuick, median, REPO, spawnWatched } from "./_measure.ts";
 
 const STEPS = isQuick() ? [1, 100, 500] : [1, 200, 2000];
 const TARGET_MIB = 40;
@@ -89,18 +89,13 @@ async function measureOnce(steps: number, dirs: { home: string; work: string }):
     fakeProviderConfig(provider.baseUrl, COMPACTION),
   );
   const started = performance.now();
-  const child = new Deno.Command(`${REPO}/scripts/interpreter`, {
+  const { child, output, exited } = spawnWatched(`${REPO}/scripts/interpreter`, {
     args: ["exec", "--skip-git-repo-check", "run the steps"],
     cwd: dirs.work,
     env: { OPENINTERPRETER_HOME: dirs.home, FAKE_KEY: "fake-key", NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let exited = false;
-  const output = child.output().finally(() => exited = true);
+  });
   let peak = 0;
-  while (!exited) {
+  while (!exited()) {
     peak = Math.max(peak, await peakKib(child.pid) ?? 0);
     // The bench's own memory: bodies already checked are not needed.
     for (const request of provider.requests.slice(0, -1)) request.body = undefined;

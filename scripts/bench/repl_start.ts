@@ -9,10 +9,10 @@
  */
 import { join } from "node:path";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { benchLine, fakeProviderConfig, isQuick, median, ms, REPO, sample } from "./_measure.ts";
-import { loadLine, oneLiner, timeToFirstRequest } from "./_one_liner.ts";
+import { benchLine, benchRuns, fakeProviderConfig, ms, REPO, sampleMedians } from "./_measure.ts";
+import { oneLiner, timeToFirstRequest } from "./_one_liner.ts";
 
-const RUNS = isQuick() ? 5 : 11;
+const RUNS = benchRuns();
 const TARGET = 3;
 const READY = "/help lists the commands";
 
@@ -53,12 +53,10 @@ async function main(args: string[]): Promise<number> {
     await new Deno.Command("git", { args: ["init", "-q"], cwd }).output();
     await Deno.writeTextFile(join(home, "config.toml"), fakeProviderConfig(fake.baseUrl));
     const baseline = await oneLiner(root);
-    console.log(await loadLine());
-    const [repl, floor] = (await sample(RUNS, [
+    const [repl, floor] = await sampleMedians([
       () => timeToPrompt(cwd, home),
       () => timeToFirstRequest(baseline),
-    ])).map(median);
-    console.log(await loadLine());
+    ]);
     const ratio = repl / floor;
     console.log(`interpreter start to prompt    ${ms(repl)}  (median of ${RUNS})`);
     console.log(`one-liner to its request       ${ms(floor)}  (median of ${RUNS})`);

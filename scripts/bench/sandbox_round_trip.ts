@@ -11,8 +11,7 @@
  *   deno run -A scripts/bench/sandbox_round_trip.ts [rounds]   (default 5)
  */
 import { type FakeProvider, startFakeProvider } from "../../tests/fake_provider/server.ts";
-import { DENO_PERMISSION_FLAGS } from "../../sandbox/deno_flags.ts";
-import { fakeProviderConfig, launcherDeno, median, ms, REPO } from "./_measure.ts";
+import { denoRunArgs, fakeProviderConfig, launcherDeno, median, ms, REPO } from "./_measure.ts";
 
 const ROUNDS = Number(Deno.args[0] ?? 5);
 const TARGET = 1.3;
@@ -56,12 +55,7 @@ async function session(
   await Deno.writeTextFile(`${dirs.home}/config.toml`, fakeProviderConfig(provider.baseUrl));
   // The sources, as scripts/interpreter runs them: start-up is not what is measured here.
   const out = await new Deno.Command(launcherDeno(), {
-    args: [
-      "run",
-      "--quiet",
-      "--config",
-      `${REPO}/deno.json`,
-      ...DENO_PERMISSION_FLAGS,
+    args: denoRunArgs([
       `${REPO}/main.ts`,
       "exec",
       "--skip-git-repo-check",
@@ -72,7 +66,7 @@ async function session(
       "never",
       ...flags,
       "run the steps",
-    ],
+    ]),
     cwd: dirs.work,
     env: {
       OPENINTERPRETER_HOME: dirs.home,

@@ -5,42 +5,31 @@
  *
  *   deno run -A scripts/bench/startup.ts [--quick] [--assert]     (--assert: exit 1 on MISS)
  */
-import { DENO_PERMISSION_FLAGS } from "../../sandbox/deno_flags.ts";
 import {
   benchLine,
-  isQuick,
+  benchRuns,
+  denoRunArgs,
   launcherDeno,
-  median,
   ms,
   REPO,
-  sample,
+  sampleMedians,
   timeProcess,
 } from "./_measure.ts";
-import { loadLine } from "./_one_liner.ts";
 
-const RUNS = isQuick() ? 5 : 11;
+const RUNS = benchRuns();
 const TARGET_RATIO = 1.2;
 
 async function main(args: string[]): Promise<number> {
   const dir = await Deno.makeTempDir({ prefix: "bench_startup_" });
   try {
     await Deno.writeTextFile(`${dir}/one_line.ts`, 'console.log("0.0.0");\n');
-    const baselineArgs = [
-      "run",
-      "--quiet",
-      "--config",
-      `${REPO}/deno.json`,
-      ...DENO_PERMISSION_FLAGS,
-      `${dir}/one_line.ts`,
-    ];
+    const baselineArgs = denoRunArgs([`${dir}/one_line.ts`]);
     // As scripts/interpreter does for itself, so that both sides skip the update check.
     Deno.env.set("DENO_NO_UPDATE_CHECK", "1");
-    console.log(await loadLine());
-    const [cli, baseline] = (await sample(RUNS, [
+    const [cli, baseline] = await sampleMedians([
       () => timeProcess(`${REPO}/scripts/interpreter`, ["--version"]),
       () => timeProcess(launcherDeno(), baselineArgs),
-    ])).map(median);
-    console.log(await loadLine());
+    ]);
     const ratio = cli / baseline;
     console.log(`scripts/interpreter --version  ${ms(cli)}  (median of ${RUNS})`);
     console.log(`deno run one-line script       ${ms(baseline)}  (median of ${RUNS})`);
