@@ -24,6 +24,22 @@ import { probeSignalReset, type SignalReset, withSignalReset } from "./_default_
 export type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";
 
 /**
+ * The command that runs `spec` in `cwd` with exactly its environment (nothing inherited), stdin
+ * closed and both outputs piped.
+ */
+export function specCommand(spec: SpawnSpec, cwd: string): Deno.Command {
+  return new Deno.Command(spec.cmd, {
+    args: spec.args,
+    cwd,
+    env: spec.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+/**
  * Sandboxes kept prepared ahead of the session's commands. Preparing one takes longer than a
  * model round trip with a short command in it, so with one alone a quick session's every
  * command would wait for its sandbox.

@@ -48,9 +48,12 @@ const READY_TIMEOUT_MS = 10_000;
 /** Preparations that fail in a row before the session stops preparing sandboxes. */
 const MAX_FAILURES = 3;
 
-/** A command's process as the caller of `take()` gets it; a `Deno.ChildProcess` is one too. */
+/**
+ * A command's process as the caller of `take()` gets it, and any started child as
+ * lib/tools/process_group.ts supervises it; a `Deno.ChildProcess` is one too.
+ */
 export interface PreparedProcess {
-  /** The host pid of the process group leader (the sandbox's bwrap). */
+  /** The host pid of the process group leader (for a prepared sandbox, its bwrap). */
   readonly pid: number;
   readonly stdout: ReadableStream<Uint8Array>;
   readonly stderr: ReadableStream<Uint8Array>;

@@ -52,6 +52,7 @@ export {
   resolveOpening,
   resumedIn,
   type ResumedSession,
+  settingsConfig,
 } from "./opening.ts";
 export {
   AmbiguousSessionError,

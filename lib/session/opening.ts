@@ -15,7 +15,7 @@ import {
 } from "../store/mod.ts";
 import { findResumable, type FoundSession, type SettingsInUse, settingsInUse } from "./resume.ts";
 import { checkTrustedDirectory } from "./trust.ts";
-import type { ResumeTarget, SessionConfig } from "./types.ts";
+import type { ResumeTarget, SessionConfig, SessionSettings } from "./types.ts";
 
 /** What a front end asks to open. */
 export interface OpeningRequest {
@@ -117,6 +117,19 @@ export async function resumedIn(
 export function reconfigured(opening: Opening, changes: OpeningChanges): Opening {
   const { cwd, skipGitRepoCheck } = opening.config;
   return { ...opening, config: { ...opening.config, ...changes, cwd, skipGitRepoCheck } };
+}
+
+/** The config that opens a session with `settings` (what a session runs with now). */
+export function settingsConfig(settings: SessionSettings): OpeningChanges {
+  const s = settings;
+  return {
+    model: s.model,
+    provider: s.provider,
+    harness: s.harness,
+    sandbox: s.sandboxMode,
+    approval: s.approvalPolicy,
+    ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
+  };
 }
 
 /** `opening` without the saved session it continues (what `/new` opens next to it). */

@@ -1,6 +1,6 @@
 import type { ToolContext } from "./capability.ts";
 import { preparedProcess, sandboxedSpawn } from "./_sandboxed_spawn.ts";
-import type { SpawnSpec } from "../../sandbox/command_sandbox.ts";
+import { type SpawnSpec, specCommand } from "../../sandbox/command_sandbox.ts";
 import { fileGlobMatcher } from "./glob_match.ts";
 import { resourceKey, resourcesOf } from "./resources.ts";
 
@@ -98,15 +98,7 @@ export async function rgRecords(
 }
 
 function spawnRg(spec: SpawnSpec, cwd: string): Deno.ChildProcess {
-  return new Deno.Command(spec.cmd, {
-    args: spec.args,
-    cwd,
-    env: spec.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  return specCommand(spec, cwd).spawn();
 }
 
 /**

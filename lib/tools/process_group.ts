@@ -11,6 +11,7 @@
  * Wrapping the command in the sandbox, or a hook in its PID namespace, is the caller's part: it
  * gives the argv to run here.
  */
+import type { PreparedProcess } from "../../sandbox/warm_sandbox.ts";
 
 export { CappedOutput } from "./_capped_output.ts";
 
@@ -29,14 +30,7 @@ export interface GroupSpawn {
 }
 
 /** A started child as this module uses it; a `Deno.ChildProcess` is one, a prepared sandbox too. */
-export interface GroupChild {
-  /** The pid of the process group leader. */
-  readonly pid: number;
-  readonly stdout: ReadableStream<Uint8Array>;
-  readonly stderr: ReadableStream<Uint8Array>;
-  readonly status: Promise<Deno.CommandStatus>;
-  kill(signal?: Deno.Signal): void;
-}
+export type GroupChild = PreparedProcess;
 
 /** Which pipe a chunk came from. */
 export type PipeName = "stdout" | "stderr";

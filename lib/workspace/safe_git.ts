@@ -9,7 +9,11 @@
  * a program is not touched at all.
  */
 import { dirname, join } from "node:path";
-import { type CommandSandbox, openCommandSandbox } from "../../sandbox/command_sandbox.ts";
+import {
+  type CommandSandbox,
+  openCommandSandbox,
+  specCommand,
+} from "../../sandbox/command_sandbox.ts";
 
 /** What one git command printed; `skipped` says why it did not run. */
 export interface GitResult {
@@ -182,15 +186,7 @@ async function spawnGit(
   cwd: string,
 ): Promise<GitResult> {
   try {
-    const out = await new Deno.Command(spec.cmd, {
-      args: spec.args,
-      cwd,
-      env: spec.env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await specCommand(spec, cwd).output();
     const stdout = new TextDecoder().decode(out.stdout);
     if (out.success) return { ok: true, stdout };
     const error = new TextDecoder().decode(out.stderr).trim().split("\n")[0];

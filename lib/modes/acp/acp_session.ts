@@ -23,6 +23,7 @@ import {
   reconfigured,
   type Session,
   type SessionEvent,
+  settingsConfig,
 } from "../../session/open.ts";
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
 import { acpAskUser } from "./ask_user.ts";
@@ -250,15 +251,7 @@ export class AcpSession implements AsyncDisposable {
 
   /** The opening with the settings the session runs with now over what it was opened with. */
   #currentOpening(): Opening {
-    const s = this.#session.settings;
-    return reconfigured(this.#opening, {
-      model: s.model,
-      provider: s.provider,
-      harness: s.harness,
-      sandbox: s.sandboxMode,
-      approval: s.approvalPolicy,
-      ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
-    });
+    return reconfigured(this.#opening, settingsConfig(this.#session.settings));
   }
 
   #shown(): { showReasoning: boolean } {

@@ -4,7 +4,13 @@
  * keeps.
  */
 import { terminalSafe } from "../../approval/visible.ts";
-import type { Session, SessionConfig, SessionEvent, SessionIO } from "../../session/open.ts";
+import {
+  type Session,
+  type SessionConfig,
+  type SessionEvent,
+  type SessionIO,
+  settingsConfig,
+} from "../../session/open.ts";
 import { harnessLabel } from "../../session/status.ts";
 import type { Style } from "../term/style.ts";
 import { replApprover } from "./approvals.ts";
@@ -67,15 +73,7 @@ export function keptSettings(
     sandbox: "/new",
     approval: "/new",
   };
-  return {
-    model: s.model,
-    provider: s.provider,
-    harness: s.harness,
-    sandbox: s.sandboxMode,
-    approval: s.approvalPolicy,
-    ...(s.reasoningEffort ? { reasoningEffort: s.reasoningEffort } : {}),
-    labels: { ...labels, ...kept },
-  };
+  return { ...settingsConfig(s), labels: { ...labels, ...kept } };
 }
 
 /** What the REPL's IO is made of. */
