@@ -12,10 +12,24 @@ import type { EffectiveConfig } from "./effective.ts";
 import type { Origin } from "./origin.ts";
 import type { McpServerEntry } from "./schema.ts";
 
+/**
+ * The kinds of runnable definition a project brings: hooks and MCP servers (ours and other
+ * agents'), custom commands with shell pre-execution, a command's `allowed-tools`, permission
+ * allow rules, status-line commands and `env` values (lib/setups).
+ */
+export type RunnableKind =
+  | "hook"
+  | "mcp_server"
+  | "command"
+  | "allowed_tools"
+  | "allow_rule"
+  | "status_line"
+  | "env";
+
 /** One runnable definition of a project. */
 export interface RunnableDefinition {
-  kind: "hook" | "mcp_server";
-  /** A hook's event (and matcher), a server's id. */
+  kind: RunnableKind;
+  /** A hook's event (and matcher), a server's id, a command's or a rule's name. */
   name: string;
   /** What runs: a hook's command, a server's command line (with its env and cwd) or URL. */
   command: string;
@@ -54,7 +68,7 @@ export async function projectMcpDefinitions(
 }
 
 /** The SHA-256 of `value` as JSON with every object's keys sorted, in hex. */
-async function definitionDigest(value: unknown): Promise<string> {
+export async function definitionDigest(value: unknown): Promise<string> {
   const text = JSON.stringify(sortedKeys(value));
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -147,6 +147,9 @@ const shellEnvironmentPolicySchema = z.strictObject({
   experimental_use_profile: z.boolean(),
 }).partial();
 
+/** What `import_user_setups` can take in from other agents' user-level files. */
+export const USER_SETUP_KINDS = ["mcp", "hooks", "permissions", "env"] as const;
+
 /** A host name or IP address (IPv6 bare or in brackets), optionally with ":port". */
 const HOST_ENTRY =
   /^(?:\[[0-9a-f:.]+\]|[^\s/?#@[\]:]+)(?::\d{1,5})?$|^[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.]*$/i;
@@ -267,6 +270,17 @@ const settingsShape = {
   model_providers: z.record(z.string(), providerEntrySchema),
   mcp_servers: z.record(z.string(), mcpServerSchema),
   oss_provider: z.enum(LOCAL_PROVIDERS),
+  /**
+   * Which of other agents' user-level setups apply (their commands, agents and instruction files
+   * always do): MCP servers, hooks, permission rules and `env` from `~/.claude`, `~/.gemini`,
+   * `~/.qwen`, `~/.config/opencode`, `~/.cursor` (lib/setups).
+   */
+  import_user_setups: z.array(z.enum(USER_SETUP_KINDS)),
+  /** Claude Code's permission rules (`Bash(rm:*)`, `Read(./secrets/**)`): deny, ask, allow. */
+  permission_rules: z.strictObject({ allow: stringList, ask: stringList, deny: stringList })
+    .partial(),
+  /** A command whose first output line is the REPL's status line (Claude Code's JSON on stdin). */
+  status_line_command: nonEmpty,
 };
 
 /** `[profiles.<name>]`: the top-level keys except `profile`, `profiles` and `projects`. */

@@ -54,6 +54,9 @@ export async function projectDefinitions(
     key: hook.key,
   }));
   all.push(...await projectMcpDefinitions(config));
+  const { setupContext } = await import("../setups/sources.ts");
+  const { setupDefinitions } = await import("../setups/definitions.ts");
+  all.push(...await setupDefinitions(setupContext(config, opts)));
   if (all.length === 0) return { all, untrusted: [] };
   const trusted = (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions;
   return { all, untrusted: all.filter((d) => !trusted.has(d.key)) };
