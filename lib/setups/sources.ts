@@ -86,7 +86,9 @@ export function projectFolders(ctx: Pick<SetupContext, "cwd" | "projectRoot">): 
 
 /** The user-level folder of `vendor` under `$HOME` (`~/.claude`, `~/.config/opencode`). */
 export function userVendorDir(userHome: string, vendor: Exclude<SetupVendor, "ours">): string {
-  return vendor === "opencode" ? join(userHome, ".config", "opencode") : join(userHome, `.${vendor}`);
+  return vendor === "opencode"
+    ? join(userHome, ".config", "opencode")
+    : join(userHome, `.${vendor}`);
 }
 
 /**
