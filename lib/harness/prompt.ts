@@ -40,6 +40,8 @@ export const PROMPT_VARIABLES: Readonly<Record<string, TextVar>> = Object.freeze
   knowledge_cutoff: "knowledgeCutoff",
   gemini_md: "geminiMd",
   project_tree: "projectTree",
+  agent_types: "agentTypes",
+  subagent_entries: "subagentEntries",
 });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;

@@ -58,7 +58,7 @@ Deno.test("renderSystemPrompt() replaces every variable", () => {
       "available_skills=;guidance=;claude_md=;is_git=;git_branch=main;git_main_branch=;git_user=;" +
       "git_status_short=;git_recent_commits=;os_version=;date_long=;datetime=;timezone=;" +
       "folder_tree=;date_short=;workspace_root=;terminal_screen=;model_name=m1;" +
-      "knowledge_cutoff=;gemini_md=;project_tree=",
+      "knowledge_cutoff=;gemini_md=;project_tree=;agent_types=;subagent_entries=",
   );
   assert.equal(renderSystemPrompt(harness("{{ cwd }} {{cwd}}"), VARS), "/w /w");
 });

@@ -229,6 +229,8 @@ export interface ProjectInstructions {
   fileTemplate: string;
   globalTemplate: string;
   globalSeparator: string;
+  /** Vendor instruction files read into `{{agents_md}}` with AGENTS.md (`vendor_files`). */
+  vendorFiles?: Array<"QWEN.md">;
 }
 
 export type ContextSlot =
@@ -276,6 +278,10 @@ export interface PromptVars {
   skills?: string;
   /** The same skills as an `<available_skills>` block (name, description, location); "" for none. */
   availableSkills?: string;
+  /** Defined sub-agents as Claude Code's agent-type lines (`{{agent_types}}`); "" for none. */
+  agentTypes?: string;
+  /** The same as Gemini CLI's `<subagent>` entries (`{{subagent_entries}}`); "" for none. */
+  subagentEntries?: string;
   /** Reliability guidance; the harness's own when unset, "" to leave it out (`harness_guidance`). */
   guidance?: string;
   /** CLAUDE.md files (user, then project from the root down), framed by `projectInstructions`. */

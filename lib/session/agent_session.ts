@@ -32,6 +32,7 @@ import { loadSessionConfig } from "./setup.ts";
 import { checkPresentation } from "./settings_check.ts";
 import type { SessionConfig } from "./types.ts";
 import { checkLocalProvider, type LocalSetup, modelChosen } from "../providers/local/models.ts";
+import type { SessionSubagents } from "../setups/agents/session.ts";
 
 /** The harness folders that ship with interpreter. */
 export const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
@@ -61,6 +62,20 @@ export interface AgentSession extends AsyncDisposable {
   canAsk: boolean;
   /** Someone answers the model's questions and plans (`StartupIO.answersQuestions`). */
   answersQuestions: boolean;
+  /** The sub-agents users and projects defined in our and other agents' files (issue 33). */
+  subagents?: SessionSubagents;
+  /** The status-line script other agents' settings or `status_line_command` give (issue 33). */
+  statusLineScript?: StatusLineScript;
+}
+
+/** A status-line script to run: its command and the spaces before its line. */
+export interface StatusLineScript {
+  command: string;
+  padding: number;
+  /** The file that defines it. */
+  source: string;
+  /** The project's root, for the script's input. */
+  projectDir: string;
 }
 
 /** The settings in use a harness's templates are rendered with. */
@@ -145,11 +160,21 @@ async function openOn(
     delete settings.nativeApi;
   }
   const work = startWork(session, { ...opts, config, settings, resolvedModel });
+  const defined = import("../setups/agents/session.ts").then((m) =>
+    m.sessionSubagents(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn })
+  );
+  defined.catch(() => {}); // awaited below, once the rest is ready
   const ready = await work.ready.catch(async (error) => {
     await work.closeAll();
     throw error;
   });
-  const { harness, sandbox, local } = ready;
+  const subagents = await defined.catch(async (error) => {
+    await work.closeAll();
+    throw error;
+  });
+  // Defined sub-agents join the agent types the harness's sub-agent tool lists, if it lists them.
+  const harness = subagents.offer(ready.harness);
+  const { sandbox, local } = ready;
   // The checks configure() runs on every change (settings_check.ts).
   try {
     checkPresentation(harness, settings.wireApi, local);
@@ -161,7 +186,7 @@ async function openOn(
   for (const warning of await skillWarnings) io.warn(warning);
   const access = { mode: config.values.sandbox_mode, policy: config.values.approval_policy };
   const facts = sandboxFacts(access, sandbox);
-  const filled: PromptVars = { ...ready.vars, sandboxFacts: facts };
+  const filled: PromptVars = { ...ready.vars, ...subagents.promptVars(harness), sandboxFacts: facts };
   const values = {
     model: ready.model,
     guidance: config.values.harness_guidance,
@@ -179,11 +204,13 @@ async function openOn(
     promptVars: filled,
     promptVarsFor: async (h, now) => ({
       ...await workspace.promptVars(h, { ...values, model: now.model }),
+      ...subagents.promptVars(h),
       sandboxFacts: sandboxFacts(now.access, sandbox),
     }),
     ...(local?.contextWindow ? { contextWindow: local.contextWindow } : {}),
     canAsk: io.ask !== undefined,
     answersQuestions: io.answersQuestions === true,
+    subagents,
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();

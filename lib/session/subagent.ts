@@ -4,7 +4,7 @@ import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
+import { addUsage, emptyUsage, type SystemPart, type Usage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 import { Resources } from "../tools/resources.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
@@ -35,6 +35,47 @@ export interface SubagentOptions {
   toolSources?: readonly ToolSource[];
   sourcePlacement?: SourcePlacement;
   maxSteps?: number;
+  /** The sub-agents users and projects defined (lib/setups/agents); none: only built-in types. */
+  defined?: DefinedSubagents;
+  /** The ids of the models the session's provider offers (the catalog's), for their `model`. */
+  offeredModels?: () => readonly string[];
+}
+
+/** A defined sub-agent as one run of it uses it (lib/setups/agents/runtime.ts). */
+export interface SubagentShape {
+  /** The parent's harness with only the tools the definition names. */
+  harness: Harness;
+  /** Its own system prompt. */
+  system: SystemPart[];
+  model: string;
+  /** The parent's links, with a read-only one first when the definition asks for it. */
+  toolHooks: ToolHooks;
+  /** MCP tools are offered. */
+  mcp: boolean;
+  /** Told to the parent's progress (a model it asked for that the provider does not have). */
+  notes: string[];
+}
+
+/** The defined sub-agents: the shape of a run of `agentType`, undefined for a built-in type. */
+export interface DefinedSubagents {
+  shape(
+    agentType: string,
+    base: { harness: Harness; model: string; offered: readonly string[]; toolHooks: ToolHooks },
+  ): SubagentShape | undefined;
+}
+
+/** The shape of a run of `agentType` when it is a defined sub-agent. */
+export function definedShape(
+  opts: SubagentOptions,
+  agentType: string,
+  harness: Harness = opts.harness,
+): SubagentShape | undefined {
+  return opts.defined?.shape(agentType, {
+    harness,
+    model: opts.parent.model,
+    offered: opts.offeredModels?.() ?? [],
+    toolHooks: opts.toolHooks,
+  });
 }
 
 /** The session's SubagentStart and SubagentStop hooks, as a sub-agent's run calls them. */
@@ -85,18 +126,19 @@ export function makeSubagentStep(ctx: TurnContext, opts: SubagentOptions): Subag
     const subState = new Map<string, unknown>();
     const subResources = new Resources();
     const usageBefore = { ...state.usage };
+    const shape = definedShape(opts, step.agent.agentType, harness);
     const run = () =>
       runTurn(state, {
         provider: opts.provider,
-        harness,
+        harness: shape?.harness ?? harness,
         ctx: { ...rest, signal: step.signal, state: subState, resources: subResources },
         emit: (event) => {
           if (event.type === "tool_end") toolCalls++;
           if (event.type === "tool_start") step.progress?.(stepLine(event.call));
           opts.emit(event, step.label, step.callId);
         },
-        toolHooks: opts.toolHooks,
-        toolSources: opts.toolSources,
+        toolHooks: shape?.toolHooks ?? opts.toolHooks,
+        toolSources: shape && !shape.mcp ? [] : opts.toolSources,
         sourcePlacement: opts.sourcePlacement,
         maxSteps: opts.maxSteps,
         signal: step.signal,
@@ -119,15 +161,19 @@ function usageSince(now: Usage, before: Usage): Usage {
   };
 }
 
-/** A fresh conversation for a sub-agent: its start-hook context, then its prompt. */
+/**
+ * A fresh conversation for a sub-agent: its start-hook context, then its prompt; a defined
+ * sub-agent's (`shape`) has its own system prompt and model.
+ */
 export function subagentState(
   parent: SubagentOptions["parent"],
   context: string[],
   prompt: string,
+  shape?: Pick<SubagentShape, "system" | "model">,
 ): LoopState {
   return {
-    model: parent.model,
-    system: parent.system,
+    model: shape?.model ?? parent.model,
+    system: shape?.system ?? parent.system,
     messages: [{
       role: "user",
       blocks: [...context, prompt].map((text) => ({ type: "text", text })),
@@ -155,7 +201,9 @@ export function makeSubagentRunner(ctx: TurnContext, opts: SubagentOptions): Sub
   return async (req) => {
     const agent = subagentFacts(req.agentType);
     const context = await opts.hooks?.started(agent, ctx.signal) ?? [];
-    const state = subagentState(opts.parent, context, req.prompt);
+    const shape = definedShape(opts, agent.agentType);
+    for (const note of shape?.notes ?? []) req.progress?.({ stream: "status", text: `${note}\n` });
+    const state = subagentState(opts.parent, context, req.prompt, shape);
     const label = req.description ?? req.agentType ?? "sub-agent";
     return await step(state, {
       agent,

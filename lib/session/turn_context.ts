@@ -18,7 +18,9 @@ import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionParts } from "./session_parts.ts";
 import { resourceKey, type Resources } from "../tools/resources.ts";
 import type { AgentPool, AgentPoolDriver, PooledAgent } from "./agent_pool.ts";
+import { catalogProvider } from "../providers/catalog.ts";
 import {
+  definedShape,
   makeSubagentRunner,
   makeSubagentStep,
   type SubagentOptions,
@@ -120,13 +122,17 @@ export function turnContextOf(
     emit: (event, label, callId) =>
       p.io.onEvent({ type: "subagent", parentCallId: callId ?? t.currentCall(), label, event }),
     hooks: p.hooks.subagentHooks(),
+    defined: agent.subagents?.runtime,
+    offeredModels: () =>
+      catalogProvider(p.catalog, p.live.provider.settings)?.models.map((m) => m.id) ?? [],
   };
   ctx.runSubagent = makeSubagentRunner(ctx, subagents);
   ctx.agents = lazyAgentPool(resources, p.hooks, {
     step: makeSubagentStep(ctx, subagents),
     open: async (agent, prompt) => {
       const context = await subagents.hooks?.started(agent, signal) ?? [];
-      return subagentState(subagents.parent, context, prompt);
+      const shape = definedShape(subagents, agent.agentType);
+      return subagentState(subagents.parent, context, prompt, shape);
     },
     changed: (agent) => void saveTrajectory(p, agent),
   });

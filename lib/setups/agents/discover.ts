@@ -1,0 +1,84 @@
+/**
+ * Finds the sub-agents defined in our own and other agents' folders (`locationsOf("agents")`):
+ * the user's first, then the project's from the working directory up to its root (only when it
+ * is trusted), each file read bounded and inside the project (`readSetupFile()`). A file that
+ * does not load is a warning naming it; names clash as everywhere in lib/setups (built-in agent
+ * types, then the user's, then the project's).
+ */
+import { join, relative, sep } from "node:path";
+import { locationsOf } from "../locations.ts";
+import { readSetupFile, resolveClashes, type SetupContext } from "../sources.ts";
+import { type AgentFile, parseAgentFile } from "./parse.ts";
+import { type AgentDefinition, BUILTIN_AGENT_TYPES, type FoundAgents } from "./types.ts";
+
+/** Most files read from one agents folder. */
+const MAX_FILES = 200;
+
+/** The sub-agents of a session in `ctx`, clashes resolved, with the warnings to show once. */
+export async function discoverAgents(ctx: SetupContext): Promise<FoundAgents> {
+  const warnings: string[] = [];
+  const files: AgentFile[] = [];
+  for (const location of locationsOf("agents", ctx)) {
+    const found = await agentFiles(location.absolute, location.files);
+    for (const path of found) {
+      const relName = relative(location.absolute, path).replace(/\.[^.]+$/, "").split(sep)
+        .join("/");
+      if (location.vendor === "gemini" && relName.startsWith("_")) continue;
+      files.push({ path, vendor: location.vendor, scope: location.scope, relName });
+    }
+  }
+  const read = await Promise.all(files.map(async (file) => {
+    try {
+      const text = await readSetupFile(file.path, ctx, file.scope);
+      return text === undefined ? undefined : await parseAgentFile(text, file);
+    } catch (error) {
+      warnings.push(warningOf(error));
+      return undefined;
+    }
+  }));
+  const builtins = BUILTIN_AGENT_TYPES.map((name): AgentDefinition => ({
+    name,
+    scope: "builtin",
+    source: "a built-in agent type",
+    vendor: "ours",
+    description: "",
+    prompt: "",
+  }));
+  const defined = read.filter((d): d is AgentDefinition => d !== undefined);
+  const { kept, warnings: clashes } = resolveClashes([...builtins, ...defined], "sub-agent");
+  return { agents: kept.filter((d) => d.scope !== "builtin"), warnings: [...warnings, ...clashes] };
+}
+
+/** The text of a warning for `error`: its message and, when it has one, its hint. */
+export function warningOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const hint = (error as { hint?: string }).hint;
+  return hint ? `${error.message}. ${hint}` : error.message;
+}
+
+/** The agent files under `dir` (none when it is missing), sorted, links not followed. */
+async function agentFiles(
+  dir: string,
+  opts: { extensions: readonly string[]; recursive: boolean } | undefined,
+): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(folder));
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      if (out.length >= MAX_FILES) return;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory && opts?.recursive) await walk(path);
+      else if (!entry.isDirectory && opts?.extensions.some((e) => entry.name.endsWith(e))) {
+        out.push(path);
+      }
+    }
+  };
+  await walk(dir);
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * How the defined sub-agents are offered to the model, the way each vendor offers its own:
+ * Claude Code lists agent types in a system reminder (`{{agent_types}}` in the claude-code
+ * harness's agents.md), Gemini CLI in its system prompt's `<available_subagents>` block
+ * (`{{subagent_entries}}`), Qwen Code and opencode in their sub-agent tool's description under
+ * "Agent types:" (`withAgentTypes()`). With no definitions every text is empty and every
+ * harness is unchanged, so requests stay as they were.
+ */
+import type { Harness, PromptVars } from "../../harness/types.ts";
+import { agentTools, toolNames } from "./tools.ts";
+import type { AgentDefinition } from "./types.ts";
+
+/** One agent type line: `- name: description (Tools: A, B)`. */
+function typeLine(harness: Harness, agent: AgentDefinition, label: string): string {
+  const tools = agentTools(agent);
+  const names = tools.allowed === undefined && tools.denied.size === 0
+    ? "All tools"
+    : toolNames(harness, tools).join(", ") || "no tools";
+  return `- ${agent.name}: ${oneLine(agent.description)} (${label}: ${names})`;
+}
+
+/** The prompt variables that list `agents` for `harness`. */
+export function agentPromptVars(
+  harness: Harness,
+  agents: readonly AgentDefinition[],
+): Pick<PromptVars, "agentTypes" | "subagentEntries"> {
+  if (agents.length === 0) return { agentTypes: "", subagentEntries: "" };
+  const lines = agents.map((a) => typeLine(harness, a, "Tools"));
+  return {
+    agentTypes: "Also these agent types, defined for this project or by the user; each runs with " +
+      "its own instructions and only the tools named:\n" + lines.join("\n"),
+    subagentEntries: agents.map((a) =>
+      `  <subagent>\n    <name>${xml(a.name)}</name>\n` +
+      `    <description>${xml(oneLine(a.description))}</description>\n  </subagent>\n`
+    ).join(""),
+  };
+}
+
+/**
+ * `harness` with `agents` added to the "Agent types:" list of its sub-agent tool's description
+ * (Qwen Code's `agent`, opencode's `task`); the same harness when there is no such list.
+ */
+export function withAgentTypes(harness: Harness, agents: readonly AgentDefinition[]): Harness {
+  if (agents.length === 0) return harness;
+  let changed = false;
+  const tools = harness.tools.map((tool) => {
+    const description = tool.declaration.description ?? "";
+    const at = description.indexOf("Agent types:\n");
+    if (tool.capability !== "agent.run" || at < 0) return tool;
+    const end = description.indexOf("\n\n", at);
+    const cut = end < 0 ? description.length : end;
+    const lines = agents.map((a) => `\n${typeLine(harness, a, "tools")}`).join("");
+    changed = true;
+    return {
+      ...tool,
+      declaration: {
+        ...tool.declaration,
+        description: description.slice(0, cut) + lines + description.slice(cut),
+      },
+    };
+  });
+  return changed ? { ...harness, tools } : harness;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function xml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
