@@ -9,12 +9,7 @@
 import { join } from "node:path";
 import { isPlaceholder } from "./placeholders.ts";
 
-/** Protected names re-bound read-only under every writable root unless the caller says otherwise. */
-export const DEFAULT_PROTECTED_NAMES: readonly string[] = Object.freeze([
-  ".git",
-  ".agents",
-  ".openinterpreter",
-]);
+export { DEFAULT_PROTECTED_NAMES, SETUP_PROTECTED_NAMES } from "./protected_names.ts";
 
 /** What a sandboxed command may do. */
 export interface SandboxPolicy {

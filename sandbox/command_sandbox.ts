@@ -14,6 +14,7 @@
 import { join } from "node:path";
 import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
 import { bwrapLauncher, sessionDir, writeSeccompFilter } from "./bwrap_launcher.ts";
+import { coveredWhenMissing } from "./protected_names.ts";
 import { PlaceholderGuard, sweepPlaceholders } from "./placeholders.ts";
 import { probeBubblewrap, type ProbeResult } from "./probe.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
@@ -175,18 +176,29 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
 
 /** One line describing what a sandboxed command may do. */
 export function describePolicy(policy: SandboxPolicy): string {
-  const names = policy.protectedNames;
-  const listed = names.length > 1
-    ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
-    : names.join("");
-  const protectedNote = names.length === 0
-    ? ""
-    : `; in each, ${listed} ${names.length > 1 ? "are" : "is"} read-only and cannot be created`;
   const writes = policy.mode === "workspace-write"
-    ? `writes only to ${policy.writableRoots.join(", ")}${protectedNote}`
+    ? `writes only to ${policy.writableRoots.join(", ")}${protectedNote(policy.protectedNames)}`
     : "no writes";
   const tmp = policy.privateTmp ? "; private /tmp" : "";
   return `${policy.mode}: ${writes}${tmp}; network ${policy.networkAccess ? "on" : "off"}`;
+}
+
+/** "; in each, .git and .agents are read-only and cannot be created, and …", or "". */
+function protectedNote(all: readonly string[]): string {
+  const names = all.filter(coveredWhenMissing);
+  const others = all.filter((name) => !coveredWhenMissing(name));
+  const listed = names.length > 1
+    ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
+    : names.join("");
+  const ours = names.length === 0
+    ? ""
+    : `${listed} ${names.length > 1 ? "are" : "is"} read-only and cannot be created`;
+  const shown = others.length > 3
+    ? `${others.slice(0, 2).join(", ")} and ${others.length - 2} more`
+    : others.join(", ");
+  const theirs = others.length === 0 ? "" : `other agents' setup files (${shown}) are read-only`;
+  const both = [ours, theirs].filter(Boolean).join(", and ");
+  return both ? `; in each, ${both}` : "";
 }
 
 /** How bubblewrap sandboxes are launched besides the policy. */

@@ -237,7 +237,8 @@ Deno.test("describePolicy() names what stays read-only, whether it exists or not
   assert.equal(
     describePolicy({ ...base, mode: "workspace-write" }),
     "workspace-write: writes only to /w/a, /w/b; in each, .git, .agents and .openinterpreter " +
-      "are read-only and cannot be created; private /tmp; network off",
+      "are read-only and cannot be created, and other agents' setup files (.claude, .gemini and " +
+      "7 more) are read-only; private /tmp; network off",
   );
   assert.equal(
     describePolicy({ ...base, mode: "workspace-write", protectedNames: [".git"] }),

@@ -26,8 +26,9 @@
  * The file-tool helper never needs placeholders: Deno's `--deny-write` names the protected paths
  * whether they exist or not. `isPlaceholder()` lets it skip them when it binds protected paths.
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { allMountPoints } from "./_proc_facts.ts";
+import { coveredWhenMissing } from "./protected_names.ts";
 import { revoke, runState, runStates } from "./run_record.ts";
 
 /** The permission bits of a placeholder folder. */
@@ -213,6 +214,8 @@ export class PlaceholderGuard implements AsyncDisposable {
         if (real === path && attempt === 0 && stamp !== undefined) this.#known.set(path, stamp);
         return real;
       }
+      // Other agents' names are protected only where they exist (`protected_names.ts`).
+      if (info === undefined && !coveredWhenMissing(basename(path))) return undefined;
       const got = info === undefined ? await create(path) : await adopt(path);
       if (got === "unneeded") return undefined;
       if (got) {

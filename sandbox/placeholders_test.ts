@@ -13,9 +13,11 @@ import {
   sweepPlaceholders,
 } from "./placeholders.ts";
 import { probeBubblewrap } from "./probe.ts";
+import { coveredWhenMissing } from "./protected_names.ts";
 import { need } from "./_test_requires.ts";
 
-const NAMES = DEFAULT_PROTECTED_NAMES;
+/** The protected names that get placeholders (ours; other agents' only where they exist). */
+const NAMES = DEFAULT_PROTECTED_NAMES.filter(coveredWhenMissing);
 const BWRAP = await need("bwrap");
 const probe = BWRAP.ok ? await probeBubblewrap() : undefined;
 
@@ -179,4 +181,22 @@ Deno.test("PlaceholderGuard.cover() binds a protected name made after the placeh
   const cover = await guard.cover();
   assert.deepEqual(cover.existing, [join(s.ws, ".agents")]);
   assert.ok(!cover.placeholders.includes(join(s.ws, ".agents")));
+});
+
+Deno.test("PlaceholderGuard.cover() binds other agents' setup names that exist and makes none for the rest", async () => {
+  await using s = await scratch();
+  const names = DEFAULT_PROTECTED_NAMES;
+  await using guard = new PlaceholderGuard({ roots: [s.ws], names, recordDir: s.records });
+  await Deno.mkdir(join(s.ws, ".claude"));
+  await Deno.writeTextFile(join(s.ws, ".mcp.json"), "{}\n");
+  const cover = await guard.cover();
+  assert.deepEqual(cover.existing.sort(), [join(s.ws, ".claude"), join(s.ws, ".mcp.json")]);
+  assert.deepEqual(cover.placeholders.sort(), NAMES.map((n) => join(s.ws, n)).sort());
+  assert.deepEqual(await s.names(), [
+    ".agents",
+    ".claude",
+    ".git",
+    ".mcp.json",
+    ".openinterpreter",
+  ]);
 });

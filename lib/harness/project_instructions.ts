@@ -48,6 +48,11 @@ export const projectInstructionsSchema = z.strictObject({
   global_template: frameTemplate.optional(),
   /** Between the user's own file and the project's files; default a blank line. */
   global_separator: z.string().min(1).default("\n\n"),
+  /**
+   * The vendor's own instruction files read into `{{agents_md}}` with AGENTS.md (Qwen Code reads
+   * QWEN.md and AGENTS.md), each folder's before its AGENTS.md.
+   */
+  vendor_files: z.array(z.enum(["QWEN.md"])).optional(),
 });
 
 const INSTRUCTION_VARIABLE = /\{\{\s*(agents_md|claude_md|gemini_md)\s*\}\}/g;
@@ -79,6 +84,7 @@ export async function loadProjectInstructions(
     fileTemplate: spec.file_template,
     globalTemplate: spec.global_template ?? spec.file_template,
     globalSeparator: spec.global_separator,
+    ...(spec.vendor_files?.length ? { vendorFiles: spec.vendor_files } : {}),
   };
   const where = at("project_instructions");
   const using = context.filter((e) => instructionVariables(e.text).length > 0);

@@ -32,7 +32,8 @@ Deno.test({
         assert.equal(
           session.banner,
           `sandbox: workspace-write: writes only to ${ws}; in each, .git, .agents and ` +
-            ".openinterpreter are read-only and cannot be created; private /tmp; network off " +
+            ".openinterpreter are read-only and cannot be created, and other agents' setup files " +
+            "(.claude, .gemini and 7 more) are read-only; private /tmp; network off " +
             "(bubblewrap, seccomp: no Unix sockets but stream pairs, no io_uring)\n" +
             "approval: on-request",
         );

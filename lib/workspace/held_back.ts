@@ -1,6 +1,7 @@
 /**
  * Files that change what the next session trusts (project config, skills, a repository's
- * config, `AGENTS.override.md` and the fallback instruction names) and that changed while a
+ * config, `AGENTS.override.md` and the fallback instruction names, other agents' instruction
+ * files, settings, MCP files, commands and sub-agents) and that changed while a
  * session was running are held back in later sessions until the user allows them: a command the
  * model ran may have written them (in full access, or a hostile one anywhere the sandbox let
  * it). Files the user changes between sessions load as usual. (AGENTS.md itself is the agent's
@@ -16,8 +17,45 @@ import { dirname, join, relative } from "node:path";
 import { writeHomeFile } from "../config/home.ts";
 import { digestFiles, digestFolders, type Digests, uncheckedReason } from "./_watched_digests.ts";
 
-/** Instruction files watched in every folder from the working directory up to the root. */
-const INSTRUCTION_NAMES = ["AGENTS.override.md"];
+/**
+ * Files watched in every folder from the working directory up to the root: instruction files
+ * (`AGENTS.override.md`, and the other agents' ones read like it) and the other agents' setup
+ * files that hold runnable definitions (`lib/setups/locations.ts`; its test checks that every
+ * project location there is watched here).
+ */
+export const WATCHED_FILE_NAMES: readonly string[] = Object.freeze([
+  "AGENTS.override.md",
+  "CLAUDE.md",
+  ".claude/CLAUDE.md",
+  "CLAUDE.local.md",
+  "GEMINI.md",
+  "QWEN.md",
+  ".mcp.json",
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".gemini/settings.json",
+  ".qwen/settings.json",
+  "opencode.json",
+  "opencode.jsonc",
+  ".cursor/mcp.json",
+]);
+
+/** Folders of other agents' (and our) commands and sub-agents, watched in every folder. */
+export const SETUP_WATCHED_FOLDERS: readonly string[] = Object.freeze([
+  ".agents/commands",
+  ".agents/agents",
+  ".claude/commands",
+  ".claude/agents",
+  ".gemini/commands",
+  ".gemini/agents",
+  ".qwen/commands",
+  ".qwen/agents",
+  ".codex/agents",
+  ".opencode/commands",
+  ".opencode/command",
+  ".opencode/agents",
+  ".opencode/agent",
+]);
 
 /** What this session holds back, and the record it closes when it ends. */
 export interface ChangeWatch {
@@ -55,7 +93,7 @@ export async function openChangeWatch(
   const dir = join(opts.home, "state");
   const heldFile = join(dir, "held_back.json");
   const openDir = join(dir, "open");
-  const watched = watchedPaths(opts.cwd, opts.root, opts.home, INSTRUCTION_NAMES);
+  const watched = watchedPaths(opts.cwd, opts.root, opts.home, WATCHED_FILE_NAMES);
   const start = await digestWatched(watched);
   const recorded = await foldOpenRecords(heldFile, openDir, start);
   const heldFolders = heldWholeFolders(recorded, start);
@@ -112,7 +150,7 @@ export interface Released {
 export async function releaseHeldBack(home: string, root: string): Promise<Released> {
   const heldFile = join(home, "state", "held_back.json");
   const openDir = join(home, "state", "open");
-  const current = await digestWatched(watchedPaths(root, root, home, INSTRUCTION_NAMES));
+  const current = await digestWatched(watchedPaths(root, root, home, WATCHED_FILE_NAMES));
   const recorded = await foldOpenRecords(heldFile, openDir, current);
   const released = Object.keys(recorded).filter((path) => isUnder(path, root)).sort();
   const folders = released.filter((path) => uncheckedReason(recorded[path]));
@@ -157,7 +195,8 @@ function noticeLines(
 
 /**
  * The folders whose files decide what a session loads: `.openinterpreter` (config, hooks),
- * `.agents/skills` and `.git` (its config, or the pointer file) in each folder from `cwd` up to
+ * `.agents/skills`, `.git` (its config, or the pointer file) and the command and sub-agent folders
+ * (`SETUP_WATCHED_FOLDERS`) in each folder from `cwd` up to
  * `root`, and `root`'s `.codex/skills`; and the instruction files of `names` in each of those
  * folders. The interpreter home itself is not project config.
  */
@@ -166,6 +205,7 @@ function watchedPaths(cwd: string, root: string, home: string, names: readonly s
   const files: string[] = [];
   for (let dir = cwd;; dir = dirname(dir)) {
     folders.push(join(dir, ".openinterpreter"), join(dir, ".agents", "skills"), join(dir, ".git"));
+    folders.push(...SETUP_WATCHED_FOLDERS.map((name) => join(dir, name)));
     if (dir !== home) files.push(...names.map((name) => join(dir, name)));
     if (dir === root || dirname(dir) === dir) break;
   }

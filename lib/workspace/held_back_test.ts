@@ -241,3 +241,29 @@ Deno.test("an AGENTS.override.md written by a session that never closed is held 
   assert.deepEqual(next.held, [override, join(t.repo, "TEAM.md")]);
   await next.close();
 });
+
+Deno.test("other agents' instruction files, settings and command folders written during a session are held back", async () => {
+  await using t = await tempProject();
+  const mcp = join(t.repo, ".mcp.json");
+  await Deno.writeTextFile(mcp, '{"mcpServers": {}}\n');
+  await Deno.mkdir(join(t.repo, ".claude", "commands"), { recursive: true });
+  const session = await t.watch();
+  const planted = [
+    join(t.repo, "GEMINI.md"),
+    join(t.repo, "CLAUDE.local.md"),
+    join(t.repo, ".claude", "settings.json"),
+    join(t.repo, ".claude", "commands", "fixit.md"),
+  ];
+  for (const path of planted) await Deno.writeTextFile(path, "planted\n");
+  await session.close();
+
+  const next = await t.watch();
+  assert.deepEqual(next.held, [...planted].sort());
+  assert.equal(next.isHeld(mcp), false, "control: an unchanged file loads");
+  assert.deepEqual(
+    await findInstructions("GEMINI.md", { cwd: t.repo, home: t.home, isHeldBack: next.isHeld })
+      .then((found) => found.files),
+    [],
+  );
+  await next.close();
+});

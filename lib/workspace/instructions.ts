@@ -20,8 +20,27 @@ import type { ProjectInstructions } from "../harness/types.ts";
 import { readInputFile } from "../input_file.ts";
 import { checkInstructionFile, type RealRoot, realRoot } from "./_file_checks.ts";
 
-/** The kinds of instruction file: AGENTS.md for every harness, CLAUDE.md for Claude's. */
-export type InstructionKind = "AGENTS.md" | "CLAUDE.md" | "GEMINI.md";
+/**
+ * The kinds of instruction file: AGENTS.md for every harness, CLAUDE.md (with `.claude/CLAUDE.md`
+ * and `CLAUDE.local.md`) for Claude's, GEMINI.md for Gemini CLI's, QWEN.md for Qwen Code's.
+ */
+export type InstructionKind = "AGENTS.md" | "CLAUDE.md" | "GEMINI.md" | "QWEN.md";
+
+/**
+ * The names of each vendor's kind read in every project folder, all that exist, in this order
+ * (`.local` after its siblings), and where the user's own file is under `$HOME`.
+ */
+const VENDOR_FILES: Record<Exclude<InstructionKind, "AGENTS.md">, {
+  names: string[];
+  global: string;
+}> = {
+  "CLAUDE.md": {
+    names: ["CLAUDE.md", join(".claude", "CLAUDE.md"), "CLAUDE.local.md"],
+    global: join(".claude", "CLAUDE.md"),
+  },
+  "GEMINI.md": { names: ["GEMINI.md"], global: join(".gemini", "GEMINI.md") },
+  "QWEN.md": { names: ["QWEN.md"], global: join(".qwen", "QWEN.md") },
+};
 
 /** One instruction file that holds text: its path and its text, trimmed and maybe cut. */
 export interface InstructionFile {
@@ -66,8 +85,9 @@ const DEFAULT_MARKERS = [".git"];
 
 /**
  * The instruction files of `kind` that hold text, in the order the model reads them (see the
- * module comment). CLAUDE.md is `$HOME/.claude/CLAUDE.md`, then `CLAUDE.md` and
- * `.claude/CLAUDE.md` in each folder from the project root down, under the same budget.
+ * module comment). CLAUDE.md is `$HOME/.claude/CLAUDE.md`, then `CLAUDE.md`, `.claude/CLAUDE.md`
+ * and `CLAUDE.local.md` in each folder from the project root down, under the same budget;
+ * GEMINI.md and QWEN.md likewise (`~/.gemini/GEMINI.md`, `~/.qwen/QWEN.md`, one name a folder).
  */
 export async function findInstructions(
   kind: InstructionKind,
@@ -87,11 +107,9 @@ export async function findInstructions(
   const inside = await realRoot(root);
   const found: FoundFile[] = [];
   for (const dir of foldersDown(roots.cwd, root)) {
-    const names = kind === "CLAUDE.md"
-      ? { all: ["CLAUDE.md", join(".claude", "CLAUDE.md")] }
-      : kind === "GEMINI.md"
-      ? { all: ["GEMINI.md"] }
-      : { first: ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackNames ?? []] };
+    const names = kind === "AGENTS.md"
+      ? { first: ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackNames ?? []] }
+      : { all: VENDOR_FILES[kind].names };
     found.push(...await projectFilesIn(dir, names, { inside, roots, skip }));
   }
   const budget = await readWithinBudget(found, maxBytes);
@@ -131,7 +149,7 @@ async function readGlobal(
   const candidates = kind === "AGENTS.md"
     ? [join(roots.home, "AGENTS.override.md"), join(roots.home, "AGENTS.md")]
     : roots.userHome
-    ? [join(roots.userHome, kind === "GEMINI.md" ? ".gemini" : ".claude", kind)]
+    ? [join(roots.userHome, VENDOR_FILES[kind].global)]
     : [];
   for (const path of candidates) {
     const check = await checkInstructionFile(path);

@@ -166,3 +166,40 @@ Deno.test("findInstructions() passes over a held-back AGENTS.override.md to the 
   const usual = await findInstructions("AGENTS.md", roots);
   assert.deepEqual(usual.files.map((f) => f.text), ["planted override"]);
 });
+
+Deno.test("findInstructions() reads CLAUDE.local.md after its siblings, and QWEN.md like GEMINI.md", async () => {
+  await using t = await tree({
+    "user/.qwen/QWEN.md": "user qwen",
+    "user/.gemini/GEMINI.md": "user gemini",
+    "proj/.git/": "",
+    "proj/CLAUDE.local.md": "root local",
+    "proj/CLAUDE.md": "root claude",
+    "proj/QWEN.md": "root qwen",
+    "proj/sub/.claude/CLAUDE.md": "sub dot-claude",
+    "proj/sub/CLAUDE.local.md": "sub local",
+    "proj/sub/QWEN.md": "held qwen",
+    "proj/sub/GEMINI.md": "sub gemini",
+  });
+  const cwd = join(t.dir, "proj/sub");
+  const held = join(cwd, "QWEN.md");
+  const roots = {
+    cwd,
+    home: join(t.dir, "home"),
+    userHome: join(t.dir, "user"),
+    isHeldBack: (path: string) => path === held,
+  };
+  const texts = async (kind: "CLAUDE.md" | "QWEN.md" | "GEMINI.md") =>
+    (await findInstructions(kind, roots)).files.map((f) => f.text);
+  assert.deepEqual(await texts("CLAUDE.md"), [
+    "root claude",
+    "root local",
+    "sub dot-claude",
+    "sub local",
+  ]);
+  assert.deepEqual(
+    await texts("QWEN.md"),
+    ["user qwen", "root qwen"],
+    "a held-back one is skipped",
+  );
+  assert.deepEqual(await texts("GEMINI.md"), ["user gemini", "sub gemini"]);
+});

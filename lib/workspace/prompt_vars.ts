@@ -4,12 +4,13 @@
  * snapshot, AGENTS.md, CLAUDE.md, skills, OS version, long dates, a folder tree) only when the
  * harness's templates use them, since each costs git runs or disk reads at start-up.
  */
-import { join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import type { Harness, PromptVars } from "../harness/types.ts";
 import { PROMPT_VARIABLES } from "../harness/prompt.ts";
 import { availableSkills, type SkillInfo, skillsListing } from "../tools/skills.ts";
 import {
   type FoundInstructions,
+  type InstructionFile,
   type InstructionKind,
   type InstructionOptions,
   instructionsText,
@@ -135,28 +136,47 @@ function usedVariables(h: Harness): Set<keyof PromptVars> {
 
 /**
  * `{{agents_md}}`, `{{claude_md}}` and `{{gemini_md}}`, framed as the harness's
- * `[project_instructions]` says. An AGENTS.md holding the same text as a CLAUDE.md or GEMINI.md
- * (one a link to the other) is given once.
+ * `[project_instructions]` says, with its `vendor_files` (QWEN.md) read into `{{agents_md}}`. An
+ * AGENTS.md holding the same text as a CLAUDE.md or GEMINI.md (one a link to the other) is given
+ * once.
  */
 async function instructionVars(src: PromptSources, ctx: ReadContext): Promise<Partial<PromptVars>> {
-  const read = (kind: InstructionKind, field: keyof PromptVars): Promise<FoundInstructions> =>
-    ctx.used.has(field)
+  const read = (kind: InstructionKind, used: boolean): Promise<FoundInstructions> =>
+    used
       ? src.instructions(kind, ctx.session.instructions)
       : Promise.resolve({ files: [], warnings: [] });
-  const [claude, agents, gemini] = await Promise.all([
-    read("CLAUDE.md", "claudeMd"),
-    read("AGENTS.md", "agentsMd"),
-    read("GEMINI.md", "geminiMd"),
+  const framing = ctx.harness.projectInstructions;
+  const vendor = (framing?.vendorFiles ?? []).map((kind) => read(kind, ctx.used.has("agentsMd")));
+  const [claude, agents, gemini, ...vendorFound] = await Promise.all([
+    read("CLAUDE.md", ctx.used.has("claudeMd")),
+    read("AGENTS.md", ctx.used.has("agentsMd")),
+    read("GEMINI.md", ctx.used.has("geminiMd")),
+    ...vendor,
   ]);
-  const found = [claude, agents, gemini];
+  const found = [claude, agents, gemini, ...vendorFound];
   for (const warning of found.flatMap((f) => f.warnings)) ctx.session.warn?.(warning);
   const seen = new Set([...claude.files, ...gemini.files].map((f) => f.text));
-  const opts = { cwd: src.cwd, framing: ctx.harness.projectInstructions };
+  const opts = { cwd: src.cwd, framing };
+  const agentsFiles = withVendorFiles(vendorFound.flatMap((f) => f.files), agents.files);
   return {
-    agentsMd: instructionsText(agents.files.filter((f) => !seen.has(f.text)), opts),
+    agentsMd: instructionsText(agentsFiles.filter((f) => !seen.has(f.text)), opts),
     claudeMd: instructionsText(claude.files, opts),
     geminiMd: instructionsText(gemini.files, opts),
   };
+}
+
+/**
+ * A vendor's files (QWEN.md) and the AGENTS.md files in one reading order: the user's own files
+ * first, then folder by folder from the root down, the vendor's file before the folder's AGENTS.md.
+ */
+function withVendorFiles(
+  vendor: readonly InstructionFile[],
+  agents: readonly InstructionFile[],
+): InstructionFile[] {
+  if (vendor.length === 0) return [...agents];
+  const depth = (f: InstructionFile) => f.global ? -1 : dirname(f.path).split(sep).length;
+  // A stable sort keeps the vendor's file first within one folder.
+  return [...vendor, ...agents].sort((a, b) => depth(a) - depth(b));
 }
 
 /** True when the repository at `root` appeared or changed its config while a session ran. */
