@@ -30,17 +30,21 @@ export interface McpStartOptions extends LaunchContext {
   warn(message: string): void;
   /** Servers not started: a project's whose definitions the user has not trusted. */
   untrusted?: ReadonlySet<string>;
+  /** Where each server of another agent's file comes from, by id (lib/setups/mcp). */
+  sources?: ReadonlyMap<string, string>;
 }
 
 /** The servers of one session (see the module comment). */
 export class McpServers implements McpHub, AsyncDisposable {
   readonly #servers: ManagedServer[];
   readonly #untrusted: McpServerView[];
+  readonly #sources: ReadonlyMap<string, string>;
 
   /** Starts every enabled and trusted server of `config` without waiting for any of them. */
   constructor(config: Record<string, McpServerEntry>, opts: McpStartOptions) {
     const enabled = Object.entries(config).filter(([, entry]) => entry.enabled !== false);
     const untrusted = opts.untrusted ?? new Set();
+    this.#sources = opts.sources ?? new Map();
     this.#untrusted = enabled.filter(([id]) => untrusted.has(id))
       .map(([id, entry]) => untrustedView(id, entry));
     this.#servers = enabled.filter(([id]) => !untrusted.has(id))
@@ -76,7 +80,11 @@ export class McpServers implements McpHub, AsyncDisposable {
   }
 
   servers(): McpServerView[] {
-    return [...this.#servers.map((s) => s.view()), ...this.#untrusted];
+    const views = [...this.#servers.map((s) => s.view()), ...this.#untrusted];
+    return views.map((view) => {
+      const source = this.#sources.get(view.id);
+      return source === undefined ? view : { ...view, source };
+    });
   }
 
   async listResources(server: string | undefined, signal: AbortSignal): Promise<McpResource[]> {

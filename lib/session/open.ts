@@ -106,6 +106,14 @@ export async function openSession(
     const unlisted = startupModelNote({ ...agent, guessNote: limits.guessNote }, catalog);
     if (unlisted) io.onEvent({ type: "warning", message: unlisted });
     const warn = (message: string) => io.onEvent({ type: "warning", message });
+    // Other agents' settings (issue 33): env for commands, a status-line script; once trust is settled.
+    const { applySetupSettings } = await import("../setups/settings/session.ts");
+    agent.statusLineScript = await applySetupSettings(agent.config, agent.sandbox, {
+      env,
+      isHeldBack: agent.workspace.isHeldBack,
+      bypassTrust: config.bypassDefinitionTrust,
+      warn,
+    });
     const hooks = await SessionHooks.open(agent, { config, env, relay, warn });
     const state = freshState(agent, config, limits);
     const recorder = await openRecorder(agent, state.loop, {
@@ -155,12 +163,20 @@ async function startMcpServers(
     isHeldBack: agent.workspace.isHeldBack,
     warn,
   });
-  return new McpServers(agent.config.values.mcp_servers, {
+  // Other agents' servers (.mcp.json, .gemini/settings.json, ...) join ours (lib/setups/mcp).
+  const { sessionMcpServers, sourceText } = await import("../setups/mcp/servers.ts");
+  const joined = await sessionMcpServers(agent.config, {
+    env: opts.env,
+    isHeldBack: agent.workspace.isHeldBack,
+  });
+  for (const message of joined.warnings) warn(message);
+  return new McpServers(joined.servers, {
     home: agent.config.home,
     env: opts.env,
     cwd: opts.config.cwd,
     warn,
     untrusted,
+    sources: new Map([...joined.sources].map(([id, source]) => [id, sourceText(source)])),
   });
 }
 

@@ -56,6 +56,8 @@ export interface SetupContext {
   importUser: ReadonlySet<UserSetupKind>;
   /** True for a project file held back because it changed while an earlier session ran. */
   isHeldBack?: (path: string) => boolean;
+  /** The ids of our own `[mcp_servers]`: they come before other agents' servers of that name. */
+  mcpServerIds?: readonly string[];
 }
 
 /** The setup context of a session with effective config `config`. */
@@ -71,6 +73,7 @@ export function setupContext(
     projectTrusted: config.trust === "trusted",
     importUser: new Set(config.values.import_user_setups ?? []),
     isHeldBack: opts.isHeldBack,
+    mcpServerIds: Object.keys(config.values.mcp_servers ?? {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface McpServerView {
   logFile?: string;
   /** Its tools after `enabled_tools` / `disabled_tools` (empty until it is ready). */
   tools: McpToolView[];
+  /** For a server of another agent's file: the file and vendor ("/repo/.mcp.json (Claude Code)"). */
+  source?: string;
 }
 
 /** One tool of a server. */

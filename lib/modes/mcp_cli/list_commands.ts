@@ -1,14 +1,17 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 /**
  * `interpreter mcp list [--json]` and `interpreter mcp get NAME [--json]`: the MCP servers a
- * session started here would have (the user's config.toml, and a trusted project's). The JSON
- * has the shape of `codex mcp list --json` / `get --json`; both hide `env` and header values.
+ * session started here would have (the user's config.toml, a trusted project's, and other
+ * agents' files such as `.mcp.json`, named with their source and whether they are trusted yet).
+ * The JSON has the shape of `codex mcp list --json` / `get --json` (plus `source` for a server
+ * of another agent's file); both hide `env` and header values.
  */
 import { terminalText } from "../../approval/visible.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { McpServerEntry } from "../../config/schema.ts";
 import { UsageError } from "../../errors.ts";
 import { nearestNames } from "../../nearest.ts";
+import { type SetupServerInfo, withSetupServers } from "./setup_servers.ts";
 
 /** What `env` and header values show as: they often hold keys. */
 const HIDDEN = "*****";
@@ -18,15 +21,22 @@ export interface ConfiguredServers {
   servers: Record<string, McpServerEntry>;
   /** The config file that sets server `name` (the highest-precedence one). */
   fileOf(name: string): string | undefined;
+  /** The servers of other agents' files, by id. */
+  setup: Map<string, SetupServerInfo>;
 }
 
 /** The servers a session in the current directory would get. */
 export async function configuredServers(): Promise<ConfiguredServers> {
   const env = Deno.env.toObject();
   const config = await loadConfig({ cwd: Deno.cwd(), env, flags: {}, overrides: [] });
+  const { servers, setup, warnings } = await withSetupServers(config, env);
+  for (const message of warnings) console.error(`warning: ${terminalText(message)}`);
   return {
-    servers: config.values.mcp_servers,
+    servers,
+    setup,
     fileOf(name) {
+      const other = setup.get(name);
+      if (other) return other.file;
       const origin = config.origin(`mcp_servers.${JSON.stringify(name)}`);
       return origin && "file" in origin ? origin.file : undefined;
     },
@@ -35,19 +45,20 @@ export async function configuredServers(): Promise<ConfiguredServers> {
 
 /** Prints every configured server, as tables or (`json`) a JSON array. */
 export async function runMcpList(json: boolean): Promise<number> {
-  const { servers } = await configuredServers();
+  const { servers, setup } = await configuredServers();
   const names = Object.keys(servers).sort();
   if (json) {
-    console.log(JSON.stringify(names.map((name) => serverJson(name, servers[name])), null, 2));
+    const all = names.map((name) => withSource(serverJson(name, servers[name]), setup.get(name)));
+    console.log(JSON.stringify(all, null, 2));
     return 0;
   }
-  console.log(serverListLines(servers).map(terminalText).join("\n"));
+  console.log(serverListLines(servers, setup).map(terminalText).join("\n"));
   return 0;
 }
 
 /** Prints one server's settings, as lines or (`json`) a JSON object. */
 export async function runMcpGet(name: string, json: boolean): Promise<number> {
-  const { servers, fileOf } = await configuredServers();
+  const { servers, fileOf, setup } = await configuredServers();
   const entry = Object.hasOwn(servers, name) ? servers[name] : undefined;
   if (!entry) throw unknownServer(name, Object.keys(servers));
   if (json) {
@@ -57,10 +68,12 @@ export async function runMcpGet(name: string, json: boolean): Promise<number> {
       default_tools_approval_mode: default_tools_approval_mode ?? null,
       tools: tools ?? {},
     };
-    console.log(JSON.stringify({ ...serverJson(name, entry, true), ...more }, null, 2));
+    const shown = withSource({ ...serverJson(name, entry, true), ...more }, setup.get(name));
+    console.log(JSON.stringify(shown, null, 2));
     return 0;
   }
-  console.log(serverDetailLines(name, entry, fileOf(name)).map(terminalText).join("\n"));
+  const lines = serverDetailLines(name, entry, fileOf(name), setup.get(name));
+  console.log(lines.map(terminalText).join("\n"));
   return 0;
 }
 
@@ -107,6 +120,20 @@ export function serverJson(name: string, entry: McpServerEntry, detail = false) 
   };
 }
 
+/** How a server not trusted yet is shown, and why it does not start. */
+const UNTRUSTED = 'not trusted yet: review and trust it with "interpreter trust"';
+
+/** `json` with the source of a server of another agent's file, and why it may not start. */
+function withSource<T extends { disabled_reason: string | null }>(json: T, info?: SetupServerInfo) {
+  if (!info) return json;
+  const { file, vendor, trusted } = info;
+  return {
+    ...json,
+    disabled_reason: trusted ? json.disabled_reason : UNTRUSTED,
+    source: { file, vendor, trusted },
+  };
+}
+
 /** The keys of `map` with every value hidden, as the text view shows them; null when unset. */
 function masked(map: Record<string, string> | undefined): Record<string, string> | null {
   if (map === undefined) return null;
@@ -119,7 +146,10 @@ function startupTimeoutSec(entry: McpServerEntry): number | undefined {
 }
 
 /** `mcp list`: a table of the stdio servers and one of the HTTP servers. */
-function serverListLines(servers: Record<string, McpServerEntry>): string[] {
+function serverListLines(
+  servers: Record<string, McpServerEntry>,
+  setup: Map<string, SetupServerInfo> = new Map(),
+): string[] {
   const names = Object.keys(servers).sort();
   if (names.length === 0) {
     return [
@@ -132,22 +162,43 @@ function serverListLines(servers: Record<string, McpServerEntry>): string[] {
   const http: string[][] = [];
   for (const name of names) {
     const s = servers[name];
-    const status = s.enabled === false ? "disabled" : "enabled";
-    if (s.url !== undefined) http.push([name, s.url, s.bearer_token_env_var ?? "-", status]);
-    else {
+    const info = setup.get(name);
+    const status = s.enabled === false
+      ? "disabled"
+      : info?.trusted === false
+      ? "untrusted"
+      : "enabled";
+    // Servers of other agents' files name theirs; a table gets the column when one has it.
+    const source = info ? [`${info.file} (${info.vendor})`] : setup.size ? ["config.toml"] : [];
+    if (s.url !== undefined) {
+      http.push([name, s.url, s.bearer_token_env_var ?? "-", status, ...source]);
+    } else {
       const args = s.args?.length ? s.args.join(" ") : "-";
-      stdio.push([name, s.command ?? "-", args, envText(s), s.cwd ?? "-", status]);
+      stdio.push([name, s.command ?? "-", args, envText(s), s.cwd ?? "-", status, ...source]);
     }
   }
+  const sourceHead = setup.size ? ["Source"] : [];
   const out: string[] = [];
-  if (stdio.length) out.push(...table(["Name", "Command", "Args", "Env", "Cwd", "Status"], stdio));
+  if (stdio.length) {
+    out.push(...table(["Name", "Command", "Args", "Env", "Cwd", "Status", ...sourceHead], stdio));
+  }
   if (stdio.length && http.length) out.push("");
-  if (http.length) out.push(...table(["Name", "Url", "Bearer Token Env Var", "Status"], http));
+  if (http.length) {
+    out.push(...table(["Name", "Url", "Bearer Token Env Var", "Status", ...sourceHead], http));
+  }
+  if ([...setup.values()].some((info) => !info.trusted)) {
+    out.push("", `untrusted: the project's definition is ${UNTRUSTED}`);
+  }
   return out;
 }
 
 /** `mcp get`: every setting of one server, one per line. */
-export function serverDetailLines(name: string, entry: McpServerEntry, file?: string): string[] {
+export function serverDetailLines(
+  name: string,
+  entry: McpServerEntry,
+  file?: string,
+  setup?: SetupServerInfo,
+): string[] {
   const rows: Array<[string, string | undefined]> = [
     ["enabled", String(entry.enabled ?? true)],
     ["required", entry.required === undefined ? undefined : String(entry.required)],
@@ -182,8 +233,9 @@ export function serverDetailLines(name: string, entry: McpServerEntry, file?: st
       `tools.${tool}.approval_mode`,
       settings.approval_mode,
     ]),
-    ["file", file],
-    ["remove", `interpreter mcp remove ${name}`],
+    ["file", setup ? `${file} (${setup.vendor})` : file],
+    ["trusted", setup && !setup.trusted ? `no: ${UNTRUSTED}` : undefined],
+    ["remove", setup ? `edit ${setup.file}` : `interpreter mcp remove ${name}`],
   );
   return [name, ...rows.filter(([, v]) => v !== undefined).map(([k, v]) => `  ${k}: ${v}`)];
 }

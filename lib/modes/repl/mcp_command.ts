@@ -2,7 +2,8 @@
  * `/mcp`: the session's MCP servers, each with its state (starting, ready with N tools, failed
  * with the reason, needs login with the command, a project's untrusted one with how to trust
  * it), transport and tools; `/mcp ID` shows one in full: its command or URL, log file, and every
- * tool with its description and arguments. What the servers report is shown with control
+ * tool with its description and arguments; a server of another agent's file (`.mcp.json`, ...)
+ * names that file. What the servers report is shown with control
  * characters made visible.
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
@@ -57,6 +58,7 @@ function mcpListLines(servers: McpServerView[], opts: McpListOptions): string[] 
   const width = Math.max(...servers.map((s) => s.id.length));
   for (const server of servers) {
     lines.push(`${style.bold(server.id.padEnd(width))}  ${stateText(server, style)}`);
+    if (server.source) lines.push(style.dim(`    from ${server.source}`));
     lines.push(...stateDetail(server, "    ", style));
     const toolWidth = Math.max(0, ...server.tools.map((t) => t.name.length));
     for (const tool of server.tools) {
@@ -87,6 +89,7 @@ function mcpServerLines(
   lines.push(`${style.bold(server.id)}  ${stateText(server, style)}`);
   lines.push(...stateDetail(server, "  ", style));
   lines.push(`  ${server.transport === "stdio" ? "command" : "url"}: ${server.target}`);
+  if (server.source) lines.push(`  from: ${server.source}`);
   if (server.logFile) lines.push(`  log: ${server.logFile}`);
   if (server.tools.length === 0) return lines;
   lines.push("  tools:");
