@@ -24,6 +24,7 @@ import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
+import { type SessionCommands, sessionCommands } from "./custom_commands.ts";
 import { configureSession, type ConfigureTarget, routeInUse, settingsOf } from "./configure.ts";
 import { type ServedList, servedLists } from "./settings_check.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints/checkpoints.ts";
@@ -38,6 +39,7 @@ import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
 import type { LiveParts, RunningTurn, SessionParts, SessionState } from "./session_parts.ts";
 import type {
   ConfigureOptions,
+  DefinedAgentListing,
   PromptOptions,
   PromptOutcome,
   ProposedPlan,
@@ -97,6 +99,10 @@ export class LiveSession implements Session {
 
   get home(): string {
     return this.#live.agent.config.home;
+  }
+
+  get statusLineScript(): Session["statusLineScript"] {
+    return this.#live.agent.statusLineScript;
   }
 
   /** Every request's tokens: the turns', the sub-agents' and the compactions'. */
@@ -298,9 +304,7 @@ export class LiveSession implements Session {
     return await this.#alone("a settings change", apply);
   }
 
-  async switchHarness(id: string): Promise<void> {
-    await this.configure({ harness: id });
-  }
+  readonly switchHarness = (id: string) => this.configure({ harness: id }).then(() => {});
 
   async switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
     await this.configure({ model: spec, ...(effort ? { reasoningEffort: effort } : {}) });
@@ -335,9 +339,7 @@ export class LiveSession implements Session {
     return await registry.stop(id);
   }
 
-  diff(): Promise<string> {
-    return this.#live.agent.workspace.diff();
-  }
+  readonly diff = (): Promise<string> => this.#live.agent.workspace.diff();
 
   checkpoints(): Promise<CheckpointList> {
     return this.#checkpoints.list();
@@ -366,6 +368,19 @@ export class LiveSession implements Session {
     return found.map(({ name, description, path, scope }) => ({ name, description, path, scope }));
   }
 
+  definedAgents(): DefinedAgentListing[] {
+    return (this.#live.agent.subagents?.agents ?? []).map((a) => ({
+      name: a.name,
+      description: a.description,
+      vendor: a.vendor,
+      scope: a.scope,
+      source: a.source,
+      ...(a.tools ? { tools: [...a.tools] } : {}),
+      ...(a.model ? { model: a.model } : {}),
+      ...(a.readOnly ? { readOnly: true } : {}),
+    }));
+  }
+
   history(): Message[] {
     return withoutContext(this.#state.loop.messages);
   }
@@ -383,6 +398,9 @@ export class LiveSession implements Session {
   get hooks(): HookHub {
     return this.#p.hooks.hub;
   }
+
+  /** Custom slash commands (`/commands`): read once, expanded for a front end to send. */
+  readonly commands: SessionCommands = sessionCommands(() => this.#turnSetup());
 
   debugConfig(): string {
     return formatConfigDebug(this.#live.agent.config);

@@ -26,6 +26,7 @@ import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 import type { ReplayedHistory } from "./replay_history.ts";
+import type { SessionCommands } from "./custom_commands.ts";
 import type { ApprovalView } from "./tool_views/approval_view.ts";
 import type {
   ConfigureOptions,
@@ -173,6 +174,21 @@ export type SessionEvent =
   | { type: "compacted"; tokensBefore: number; tokensAfter: number }
   | LoopEvent;
 
+/** One defined sub-agent as `/agents` lists it. */
+export interface DefinedAgentListing {
+  name: string;
+  description: string;
+  /** Whose format it is written in (`claude`, `gemini`, `ours`, ...). */
+  vendor: string;
+  scope: "builtin" | "user" | "project";
+  /** The file that defines it. */
+  source: string;
+  /** The tools it names, as written; absent: every tool. */
+  tools?: string[];
+  model?: string;
+  readOnly?: boolean;
+}
+
 /** One skill as `/skills` lists it: `scope` says where it comes from (repo, user or system). */
 export interface SkillListing {
   name: string;
@@ -264,6 +280,11 @@ export interface PromptOptions {
    * fails naming the violation (`SchemaViolation`).
    */
   outputSchema?: AnswerSchema;
+  /**
+   * Permission rules (`Bash(git diff:*)`) that approve matching calls for this turn only: a custom
+   * command's `allowed-tools`. They skip a question and never widen the sandbox.
+   */
+  allowedRules?: string[];
 }
 
 export type { AnswerSchema, SchemaViolation };
@@ -300,6 +321,8 @@ export interface Session extends AsyncDisposable {
   readonly config: ConfigValues;
   /** The interpreter home (`~/.openinterpreter`). */
   readonly home: string;
+  /** The status-line script the REPL runs (`status_line_command`, Claude Code's `statusLine`). */
+  readonly statusLineScript?: { command: string; padding: number; source: string; projectDir: string };
   /** Tokens used so far over every request: the turns', their sub-agents' and the compactions'. */
   readonly usage: Usage;
   /**
@@ -364,6 +387,11 @@ export interface Session extends AsyncDisposable {
   git: RepoGit;
   /** The Agent Skills found for this session, sorted by name, with where each comes from. */
   skills(): Promise<SkillListing[]>;
+  /**
+   * The sub-agents users and projects defined in our and other agents' files (issue 33), as
+   * the session read them at its start, with where each comes from (`/agents`).
+   */
+  definedAgents?(): DefinedAgentListing[];
   /** Summarizes the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<void>;
   /**
@@ -386,6 +414,8 @@ export interface Session extends AsyncDisposable {
   readonly mcp: McpHub;
   /** The user's hooks: each with its event, matcher, source and trust (`/hooks`). */
   readonly hooks: HookHub;
+  /** The custom slash commands of ours and other agents' files (`/commands`). */
+  readonly commands: SessionCommands;
   /** What `interpreter debug config` prints. */
   debugConfig(): string;
 }

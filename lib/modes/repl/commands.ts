@@ -137,6 +137,11 @@ const COMMANDS: Command[] = [
     () => import("./skills_command.ts").then((m) => m.SKILLS_COMMAND),
   ),
   deferred(
+    "agents",
+    "sub-agent types: built-in and defined, with the file each comes from",
+    () => import("./agents_command.ts").then((m) => m.AGENTS_COMMAND),
+  ),
+  deferred(
     "mcp",
     "MCP servers: state, transport and tools; /mcp ID shows one in full",
     () => import("./mcp_command.ts").then((m) => m.MCP_COMMAND),

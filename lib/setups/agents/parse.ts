@@ -17,8 +17,8 @@ export interface AgentFile {
   relName: string;
 }
 
-/** A name a sub-agent may have: no `:`, no white space, no leading `-`. */
-const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+/** A name a sub-agent may have: no `:`, no white space, no leading `-` (opencode's has `/`). */
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,63}$/;
 
 /** The definition in `text` (the file `file`), undefined when it defines no sub-agent. */
 export async function parseAgentFile(

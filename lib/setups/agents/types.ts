@@ -42,3 +42,11 @@ export const BUILTIN_AGENT_TYPES: readonly string[] = Object.freeze([
   "generalist",
   "fork",
 ]);
+
+/** The agent types each harness offers itself, default first (`/agents` lists them). */
+export const HARNESS_AGENT_TYPES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  "claude-code": ["general-purpose", "Explore", "Plan"],
+  "qwen-code": ["general-purpose", "Explore"],
+  opencode: ["general", "explore"],
+  "gemini-cli": ["codebase_investigator", "generalist"],
+});
