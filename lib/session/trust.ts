@@ -2,7 +2,9 @@
  * The trust checks of a session. Every front end that runs the agent refuses a directory
  * outside a git repository, where what it changes could not be seen and undone, unless the
  * caller said otherwise (`SessionConfig.skipGitRepoCheck`). And in a trusted project, the
- * runnable definitions the project brings (hooks, MCP servers) run only once the user trusted
+ * runnable definitions the project brings (hooks, MCP servers, and in other agents' files
+ * commands with shell pre-execution, allowed-tools, allow rules, env, status lines; see
+ * `lib/setups/definitions.ts`) run or apply only once the user trusted
  * each exact definition (`interpreter trust`, `/hooks trust`, or the REPL's question at start),
  * kept in `<home>/trust.json` (`lib/config/trust_store.ts`); a copy of a repository takes the
  * trust of its source when `OPENINTERPRETER_TRUST_SOURCE` names the source's root.
@@ -14,6 +16,7 @@ import { grantTrust, readProjectTrust, TRUST_SOURCE_ENV } from "../config/trust_
 import { discoverHooks } from "../hooks/discovery.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
 import { releaseHeldBack } from "../workspace/held_back.ts";
+import { definitionNames } from "./definition_kinds.ts";
 import { UntrustedDirectoryError } from "./errors.ts";
 import type { SessionConfig, SessionIO } from "./types.ts";
 
@@ -76,10 +79,22 @@ export async function trustDefinitions(
 }
 
 /**
+ * Kinds whose readers warn about their own untrusted definitions: hooks (`lib/hooks/user_hooks.ts`),
+ * env and status lines (`lib/setups/settings/session.ts`).
+ */
+const WARNED_BY_READER: ReadonlySet<RunnableDefinition["kind"]> = new Set([
+  "hook",
+  "env",
+  "status_line",
+]);
+
+/**
  * Before a session starts anything of the project: asks `io` (the REPL) whether to trust the
  * project's untrusted definitions, and returns the ids of the MCP servers that stay untrusted
- * (not started; `/mcp` lists them), with one warning naming them and how to trust them.
- * `--dangerously-bypass-definition-trust` trusts everything.
+ * (not started; `/mcp` lists them). One warning names the others that stay untrusted, kind by
+ * kind, and how to trust them (`exec` never asks). Each kind's reader leaves its untrusted ones
+ * off by checking `readProjectTrust(home, projectRoot, env).definitions.has(key)` itself (with
+ * `bypassDefinitionTrust` trusting all). `--dangerously-bypass-definition-trust` trusts everything.
  */
 export async function settleDefinitionTrust(
   config: EffectiveConfig,
@@ -103,16 +118,17 @@ export async function settleDefinitionTrust(
       untrusted = [];
     }
   }
-  const servers = untrusted.filter((d) => d.kind === "mcp_server").map((d) => d.name);
-  if (servers.length > 0) {
-    const names = servers.map((id) => `"${id}"`).join(", ");
-    opts.warn(
-      `MCP server${servers.length === 1 ? "" : "s"} ${names} of the project ` +
-        `"${config.projectRoot}" ${servers.length === 1 ? "is" : "are"} not trusted yet and ` +
-        'not started: review and trust the project\'s definitions with "interpreter trust"',
-    );
-  }
-  return new Set(servers);
+  const left = untrusted.filter((d) => !WARNED_BY_READER.has(d.kind));
+  if (left.length > 0) opts.warn(untrustedWarning(config.projectRoot, left));
+  return new Set(untrusted.filter((d) => d.kind === "mcp_server").map((d) => d.name));
+}
+
+/** `MCP server "a" and allow rule "Bash(rm:*)" of the project "/r" are not trusted yet …`. */
+function untrustedWarning(root: string, left: readonly RunnableDefinition[]): string {
+  const one = left.length === 1;
+  const off = left.every((d) => d.kind === "mcp_server") ? "not started" : "left off";
+  return `${definitionNames(left)} of the project "${root}" ${one ? "is" : "are"} not trusted ` +
+    `yet and ${off}: review and trust the project's definitions with "interpreter trust"`;
 }
 
 /** What `allowHeldBackChanges()` let through: the project's root and the paths under it. */

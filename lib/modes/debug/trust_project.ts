@@ -2,7 +2,8 @@
 /**
  * `interpreter trust [--yes]`: trusts the project at the working directory (sessions there read
  * its `.openinterpreter/` files, as `trust_level = "trusted"` in config.toml does) and every
- * runnable definition it brings that is not trusted yet (hooks, MCP servers), after listing them
+ * runnable definition it brings that is not trusted yet (hooks, MCP servers; other agents'
+ * commands with shell pre-execution, allowed-tools, allow rules, env, status lines), after listing them
  * and a yes; `--yes` for scripts. Without a terminal and without `--yes` nothing is trusted.
  * Grants go to `<home>/trust.json` (`lib/config/trust_store.ts`).
  */
@@ -14,7 +15,7 @@ import {
   type RunnableDefinition,
   trustDefinitions,
 } from "../../session/trust.ts";
-import { definitionCount, definitionLines, saidYes } from "../term/trust_lines.ts";
+import { definitionCount, definitionLines, saidYes, trustEffect } from "../term/trust_lines.ts";
 
 /** What `runTrust()` needs: the directory, `--yes`, and how to ask (default: the terminal). */
 export interface TrustOptions {
@@ -73,15 +74,20 @@ export async function runTrust(opts: TrustOptions): Promise<number> {
 function questionLines(root: string, untrusted: RunnableDefinition[], trusted: boolean): string[] {
   const lines = trusted ? [] : [
     `Trusting the project ${root} lets sessions there read its .openinterpreter/config.toml ` +
-    "and hooks.json (settings, instructions, hooks and MCP servers).",
+    "and hooks.json (settings, instructions, hooks and MCP servers) and the setups written " +
+    "for other agents (.claude/, .gemini/, .qwen/, .opencode/, .codex/, .mcp.json, opencode.json: " +
+    "commands, sub-agents, MCP servers, permission rules, hooks, env, status lines).",
   ];
   if (untrusted.length === 0) {
-    lines.push("It defines no hooks or MCP servers.");
+    lines.push(
+      "It defines nothing that runs: no hooks, MCP servers, commands with shell " +
+        "pre-execution, allow rules, env or status-line commands.",
+    );
     return lines;
   }
   lines.push(
     `The project ${root} defines ${definitionCount(untrusted)} not trusted yet; once trusted ` +
-      "they run as your own commands, outside the sandbox:",
+      `${trustEffect(untrusted)}:`,
     ...definitionLines(untrusted),
   );
   return lines;

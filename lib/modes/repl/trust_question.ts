@@ -1,11 +1,12 @@
 /**
- * The REPL's question at the start of a session in a trusted project that defines hooks or MCP
- * servers the user has not trusted: it lists them and asks once per run; a yes trusts them all
+ * The REPL's question at the start of a session in a trusted project that defines runnable
+ * definitions the user has not trusted (hooks, MCP servers, other agents' commands with shell
+ * pre-execution, allow rules, env, status lines): it lists them and asks once per run; a yes trusts them all
  * (as `interpreter trust` does), a no leaves them off in this run's sessions without asking again.
  */
 import type { DefinitionTrustQuestion } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
-import { definitionCount, definitionLines, saidYes } from "../term/trust_lines.ts";
+import { definitionCount, definitionLines, saidYes, trustEffect } from "../term/trust_lines.ts";
 import { terminalText } from "../../approval/visible.ts";
 
 /** What the question shows and reads through. */
@@ -25,7 +26,7 @@ export function replTrustQuestion(
     if (declined) return false;
     io.print([
       `The project ${terminalText(projectRoot)} defines ${definitionCount(definitions)} you have ` +
-      "not trusted yet; trusted, they run as your own commands, outside the sandbox:",
+      `not trusted yet; trusted, ${trustEffect(definitions)}:`,
       ...definitionLines(definitions),
     ]);
     const yes = saidYes(await io.line(`Trust ${definitions.length === 1 ? "it" : "them"}? [y/N] `));
