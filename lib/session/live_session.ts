@@ -116,6 +116,7 @@ export class LiveSession implements Session {
     opts: PromptOptions = {},
   ): Promise<PromptOutcome> {
     this.#claimTurn();
+    this.#turnAllow = opts.allowedRules;
     try {
       const hooked = await this.#p.hooks.prompt(input, signal);
       if (hooked === undefined) return { status: "aborted" };
@@ -137,6 +138,7 @@ export class LiveSession implements Session {
       await this.#checkpoints.end();
       this.#p.hooks.endTurn();
       this.#turn = undefined;
+      this.#turnAllow = undefined;
     }
   }
 
@@ -288,8 +290,16 @@ export class LiveSession implements Session {
 
   /** What a turn's tools are set up from (turn_context.ts). */
   #turnSetup(): TurnSetup {
-    return { parts: this.#p, plan: this.#plan, currentCall: () => this.#turn?.callId ?? "" };
+    return {
+      parts: this.#p,
+      plan: this.#plan,
+      currentCall: () => this.#turn?.callId ?? "",
+      turnAllow: () => this.#turnAllow,
+    };
   }
+
+  /** The running prompt's `allowedRules` (a custom command's `allowed-tools`). */
+  #turnAllow?: readonly string[];
 
   get settings(): SessionSettings {
     return settingsOf(this.#configureTarget());

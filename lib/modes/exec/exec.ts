@@ -13,6 +13,7 @@ import {
   withInterrupt,
 } from "./exec_turn.ts";
 import { ttyApprover } from "./approve_tty.ts";
+import { execPrompt } from "./exec_command.ts";
 import { terminalText } from "../../approval/visible.ts";
 import { writeExecTrajectory } from "./exec_trajectory.ts";
 import { recordedArtifactLines } from "../../session/artifact_store.ts";
@@ -68,8 +69,8 @@ export async function runExec(
   const { value: outcome, stoppedBy } = await withInterrupt(async (signal) => {
     json?.threadStarted(session.id);
     json?.turnStarted();
-    const input = [...images, { type: "text" as const, text: prompt }];
-    const first = await session.prompt(input, signal, { outputSchema: schema });
+    const before = images;
+    const first = await execPrompt(session, prompt, signal, { before, outputSchema: schema });
     if (!options.waitWakeups) return first;
     const { runWakeups } = await import("./exec_wakeups.ts");
     return await runWakeups(session, first, signal, json);

@@ -1,0 +1,107 @@
+/**
+ * Finds the custom slash commands of the session (issue 33 §1): every commands folder of
+ * `locationsOf("commands")` (the user's, then the project's from the working directory up, when
+ * the project is trusted), ours before other vendors' within one scope. A name a front end
+ * already has as a built-in command is skipped with a warning; then the user's commands come
+ * before the project's (`resolveClashes()`), one warning per clash naming both files. A bad file
+ * is a warning, never a failure of the others.
+ */
+import { join, relative, sep } from "node:path";
+import { ConfigError } from "../../errors.ts";
+import { type FoundLocation, locationsOf } from "../locations.ts";
+import { readSetupFile, resolveClashes, type SetupContext } from "../sources.ts";
+import { parseCommandFile } from "./command_file.ts";
+import type { CustomCommand } from "./types.ts";
+
+/** Most files one commands folder is walked for. */
+const MAX_FILES = 2000;
+
+/** The commands found and what went wrong on the way. */
+export interface CommandCatalog {
+  commands: CustomCommand[];
+  warnings: string[];
+}
+
+/** Every command of every location, clashes resolved (the user's before the project's). */
+export async function discoverCommands(ctx: SetupContext): Promise<CommandCatalog> {
+  const warnings: string[] = [];
+  const found: CustomCommand[] = [];
+  for (const location of locationsOf("commands", ctx)) {
+    for (const path of await commandFiles(location)) {
+      const scope = location.scope;
+      try {
+        const text = await readSetupFile(path, ctx, scope);
+        if (text === undefined) continue;
+        const rel = relative(location.absolute, path).split(sep).join("/");
+        found.push(parseCommandFile(text, { path, relative: rel, vendor: location.vendor, scope }));
+      } catch (error) {
+        warnings.push(warningOf(error));
+      }
+    }
+  }
+  const { kept, warnings: clashes } = resolveClashes(found, "command");
+  return { commands: kept, warnings: [...warnings, ...clashes] };
+}
+
+/**
+ * `catalog` without the commands whose name a front end has built in (`builtins`, without the
+ * slash), with one warning for each one left out.
+ */
+export function withoutBuiltins(
+  catalog: CommandCatalog,
+  builtins: readonly string[],
+): CommandCatalog {
+  const taken = new Set(builtins.map((b) => b.toLowerCase()));
+  const warnings = [...catalog.warnings];
+  const commands = catalog.commands.filter((c) => {
+    if (!taken.has(c.name.toLowerCase())) return true;
+    warnings.push(
+      `The command "/${c.name}" of ${c.source} is not used: /${c.name} is a built-in command. ` +
+        "Rename the file to use it.",
+    );
+    return false;
+  });
+  return { commands, warnings };
+}
+
+/** The command `name` (without the slash, any case) answers to, by name or alias. */
+export function findCommand(
+  commands: readonly CustomCommand[],
+  name: string,
+): CustomCommand | undefined {
+  const wanted = name.toLowerCase();
+  return commands.find((c) => c.name.toLowerCase() === wanted) ??
+    commands.find((c) => c.aliases.some((a) => a.toLowerCase() === wanted));
+}
+
+/** The command files under a commands folder, sorted, sub-folders where the vendor has them. */
+async function commandFiles(location: FoundLocation): Promise<string[]> {
+  const { extensions, recursive } = location.files ?? { extensions: [".md"], recursive: false };
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (out.length >= MAX_FILES || entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory && recursive) await walk(path);
+      else if (entry.isFile && extensions.some((e) => entry.name.toLowerCase().endsWith(e))) {
+        out.push(path);
+      }
+    }
+  };
+  await walk(location.absolute);
+  return out;
+}
+
+function warningOf(error: unknown): string {
+  if (error instanceof ConfigError) {
+    return error.hint ? `${error.message} (${error.hint})` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
