@@ -39,6 +39,8 @@ export interface SubagentOptions {
   defined?: DefinedSubagents;
   /** The ids of the models the session's provider offers (the catalog's), for their `model`. */
   offeredModels?: () => readonly string[];
+  /** Tells the user a defined sub-agent's notes (a model it asked for that is not offered). */
+  warn?: (message: string) => void;
 }
 
 /** A defined sub-agent as one run of it uses it (lib/setups/agents/runtime.ts). */
@@ -52,7 +54,7 @@ export interface SubagentShape {
   toolHooks: ToolHooks;
   /** MCP tools are offered. */
   mcp: boolean;
-  /** Told to the parent's progress (a model it asked for that the provider does not have). */
+  /** Told to the user (a model it asked for that the provider does not have). */
   notes: string[];
 }
 
@@ -202,7 +204,7 @@ export function makeSubagentRunner(ctx: TurnContext, opts: SubagentOptions): Sub
     const agent = subagentFacts(req.agentType);
     const context = await opts.hooks?.started(agent, ctx.signal) ?? [];
     const shape = definedShape(opts, agent.agentType);
-    for (const note of shape?.notes ?? []) req.progress?.({ stream: "status", text: `${note}\n` });
+    for (const note of shape?.notes ?? []) opts.warn?.(note);
     const state = subagentState(opts.parent, context, req.prompt, shape);
     const label = req.description ?? req.agentType ?? "sub-agent";
     return await step(state, {

@@ -33,6 +33,8 @@ export interface TurnSetup {
   plan: PlanMode;
   /** The tool call running now, which a sub-agent's events belong to. */
   currentCall: () => string;
+  /** Permission rules allowed for the running turn only (`PromptOptions.allowedRules`). */
+  turnAllow?: () => readonly string[] | undefined;
 }
 
 /** The links every tool call passes: approval, the harness's reminders, the loop guard. */
@@ -44,6 +46,12 @@ export function toolHooksOf(t: TurnSetup): ToolHooks {
     loopGuard: loopGuardLimits(values),
     mcpServers: values.mcp_servers,
     userHooks: t.parts.hooks.toolLink,
+    permissions: agent.permissions && ((check) =>
+      agent.permissions!.wrap(check, {
+        cwd: () => t.parts.config.cwd,
+        turnAllow: t.turnAllow?.(),
+        onDenied: (reason, callId) => t.parts.io.onEvent({ type: "tool_denied", callId, reason }),
+      })),
   }));
 }
 
@@ -125,6 +133,7 @@ export function turnContextOf(
     defined: agent.subagents?.runtime,
     offeredModels: () =>
       catalogProvider(p.catalog, p.live.provider.settings)?.models.map((m) => m.id) ?? [],
+    warn: (message) => p.io.onEvent({ type: "warning", message }),
   };
   ctx.runSubagent = makeSubagentRunner(ctx, subagents);
   ctx.agents = lazyAgentPool(resources, p.hooks, {
@@ -132,6 +141,7 @@ export function turnContextOf(
     open: async (agent, prompt) => {
       const context = await subagents.hooks?.started(agent, signal) ?? [];
       const shape = definedShape(subagents, agent.agentType);
+      for (const note of shape?.notes ?? []) subagents.warn?.(note);
       return subagentState(subagents.parent, context, prompt, shape);
     },
     changed: (agent) => void saveTrajectory(p, agent),
