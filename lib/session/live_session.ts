@@ -412,8 +412,14 @@ export class LiveSession implements Session {
   /** Custom slash commands (`/commands`): read once, expanded for a front end to send. */
   readonly commands: SessionCommands = sessionCommands(() => this.#turnSetup());
 
-  debugConfig(): string {
-    return formatConfigDebug(this.#live.agent.config);
+  async debugConfig(): Promise<string> {
+    const { agent } = this.#live;
+    const { setupReportLines } = await import("./setup_report.ts");
+    const setups = await setupReportLines(agent.config, {
+      env: this.#p.env,
+      isHeldBack: agent.workspace.isHeldBack,
+    });
+    return formatConfigDebug(agent.config) + setups.join("\n") + "\n";
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

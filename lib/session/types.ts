@@ -417,5 +417,5 @@ export interface Session extends AsyncDisposable {
   /** The custom slash commands of ours and other agents' files (`/commands`). */
   readonly commands: SessionCommands;
   /** What `interpreter debug config` prints. */
-  debugConfig(): string;
+  debugConfig(): Promise<string>;
 }

@@ -80,8 +80,11 @@ export const SETUP_LOCATIONS: readonly SetupLocation[] = Object.freeze([
   { kind: "settings", vendor: "gemini", scope: "user", path: ".gemini/settings.json", form: "file" },
   { kind: "settings", vendor: "qwen", scope: "project", path: ".qwen/settings.json", form: "file" },
   { kind: "settings", vendor: "qwen", scope: "user", path: ".qwen/settings.json", form: "file" },
-  // Instruction files other than AGENTS.md (read like CLAUDE.md).
+  // Instruction files other than AGENTS.md (lib/workspace/instructions.ts reads them).
+  { kind: "instructions", vendor: "claude", scope: "project", path: "CLAUDE.md", form: "file" },
+  { kind: "instructions", vendor: "claude", scope: "project", path: ".claude/CLAUDE.md", form: "file" },
   { kind: "instructions", vendor: "claude", scope: "project", path: "CLAUDE.local.md", form: "file" },
+  { kind: "instructions", vendor: "claude", scope: "user", path: ".claude/CLAUDE.md", form: "file" },
   { kind: "instructions", vendor: "gemini", scope: "project", path: "GEMINI.md", form: "file" },
   { kind: "instructions", vendor: "gemini", scope: "user", path: ".gemini/GEMINI.md", form: "file" },
   { kind: "instructions", vendor: "qwen", scope: "project", path: "QWEN.md", form: "file" },
@@ -120,8 +123,9 @@ export function locationsOf(kind: SetupKind, ctx: SetupContext): FoundLocation[]
 
 /**
  * The top-level names in a project folder that hold runnable definitions of other agents (their
- * settings, MCP files, command and agent folders): kept read-only to commands like `.git`, and
- * watched for changes made during a session.
+ * settings, MCP files, command and agent folders): kept read-only to commands like `.git` where
+ * they exist (the sandbox's copy, `sandbox/protected_names.ts`, must match: a test checks), and
+ * watched for changes made during a session (`lib/workspace/held_back.ts`, checked alike).
  */
 export const SETUP_PROTECTED_NAMES: readonly string[] = Object.freeze([
   ".claude",

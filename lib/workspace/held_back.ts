@@ -139,6 +139,21 @@ export async function openChangeWatch(
   };
 }
 
+/**
+ * Whether a session starting now in `cwd` would hold `path` back, found without recording
+ * anything (for `interpreter debug config`); sessions still running are not asked.
+ */
+export async function peekHeldBack(
+  opts: { cwd: string; root: string; home: string },
+): Promise<(path: string) => boolean> {
+  const recorded = await readJson<Digests>(join(opts.home, "state", "held_back.json")) ?? {};
+  const now = await digestWatched(watchedPaths(opts.cwd, opts.root, opts.home, WATCHED_FILE_NAMES));
+  const folders = heldWholeFolders(recorded, now);
+  return (path) =>
+    (now[path] !== undefined && recorded[path] === now[path]) ||
+    folders.some((folder) => isUnder(path, folder));
+}
+
 /** The held-back records forgotten by `releaseHeldBack()`, sorted. */
 export interface Released {
   files: string[];

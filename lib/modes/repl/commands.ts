@@ -49,8 +49,14 @@ export interface CommandContext {
    * once one is stored. Absent, or false, where no one can be asked.
    */
   enterKey?(error: unknown): Promise<boolean>;
-  /** Runs one turn as a typed prompt would (`/init`); undefined when it could not start. */
-  runTurn(prompt: string): Promise<PromptOutcome | undefined>;
+  /**
+   * Runs one turn as a typed prompt would (`/init`), through `send` when given (a custom
+   * command's turn); undefined when it could not start.
+   */
+  runTurn(
+    prompt: string,
+    send?: (signal: AbortSignal) => Promise<PromptOutcome>,
+  ): Promise<PromptOutcome | undefined>;
 }
 
 /** What the REPL does after a command: leave, send a prompt (an MCP prompt's), or go on. */
@@ -79,7 +85,11 @@ const COMMANDS: Command[] = [
   {
     name: "help",
     summary: "list the commands",
-    run: async (_, ctx) => ctx.print(helpLines(ctx.style, await promptHelpLines(ctx))),
+    run: async (_, ctx) =>
+      ctx.print(helpLines(ctx.style, [
+        ...await promptHelpLines(ctx),
+        ...await (await customCommands()).customHelpLines(ctx, builtinNames()),
+      ])),
   },
   {
     name: "status",
@@ -132,6 +142,15 @@ const COMMANDS: Command[] = [
   ...FORK_COMMANDS,
   { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
   deferred(
+    "commands",
+    "the custom slash commands found, with their vendor and file",
+    () =>
+      customCommands().then(({ COMMANDS_COMMAND: c }) => ({
+        ...c,
+        run: (arg, ctx) => c.run(arg, { ...ctx, builtins: builtinNames() }),
+      })),
+  ),
+  deferred(
     "skills",
     "the skills found, with their descriptions and where each comes from",
     () => import("./skills_command.ts").then((m) => m.SKILLS_COMMAND),
@@ -160,9 +179,16 @@ export function commandSummaries(): { name: string; summary: string }[] {
   return COMMANDS.map(({ name, summary }) => ({ name, summary }));
 }
 
-/** True when `line` is a slash command rather than a message. */
+/** The names of the built-in commands, which custom commands cannot take. */
+function builtinNames(): string[] {
+  return COMMANDS.map((c) => c.name);
+}
+
+const customCommands = () => import("./custom_commands.ts");
+
+/** True when `line` is a slash command rather than a message (`/git:oneline` included). */
 export function isCommand(line: string): boolean {
-  return /^\/[a-z][\w-]*(\s|$)/i.test(line.trim());
+  return /^\/[a-z][\w:.-]*(\s|$)/i.test(line.trim());
 }
 
 /** Runs the slash command in `line`. */
@@ -177,6 +203,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     const prompt = await runPromptCommand(trimmed.slice(1).split(/\s/, 1)[0], arg, ctx);
     return prompt === undefined ? undefined : { prompt };
   }
+  if (await (await customCommands()).runCustomCommand(trimmed, builtinNames(), ctx)) return;
   if (LATER.includes(name)) {
     ctx.print([`/${name} comes in a later release`]);
     return;
@@ -312,8 +339,8 @@ async function compact(_: string, ctx: CommandContext): Promise<void> {
   await ctx.interruptible((signal) => ctx.session().compact(signal));
 }
 
-function debugConfig(_: string, ctx: CommandContext): void {
-  ctx.print(terminalText(ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
+async function debugConfig(_: string, ctx: CommandContext): Promise<void> {
+  ctx.print(terminalText(await ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
 }
 
 /** The `/status` rows of the session's goal and timers (made terminal-safe by the caller). */
