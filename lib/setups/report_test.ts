@@ -46,14 +46,14 @@ Deno.test("the setup report lists what exists per kind and says what was skipped
     isHeldBack: (path) => path === held,
   };
   const text = (await setupSourcesReport(ctx)).join("\n").replaceAll(t.dir, "T");
-  assert.match(text, /#   commands:\n#     T\/repo\/\.claude\/commands \(Claude Code, project\)/);
-  assert.match(text, /#   sub-agents:\n#     T\/user\/\.claude\/agents \(Claude Code, user\)/);
-  assert.match(text, /#     T\/repo\/\.mcp\.json \(Claude Code, project\)/);
+  assert.match(text, /# {3}commands:\n# {5}T\/repo\/\.claude\/commands \(Claude Code, project\)/);
+  assert.match(text, /# {3}sub-agents:\n# {5}T\/user\/\.claude\/agents \(Claude Code, user\)/);
+  assert.match(text, /# {5}T\/repo\/\.mcp\.json \(Claude Code, project\)/);
   assert.match(text, /T\/user\/\.claude\/settings\.json \(Claude Code, user\): hooks\n/);
   assert.match(text, /T\/repo\/GEMINI\.md \(Gemini CLI, project\): read by gemini-cli/);
   assert.match(
     text,
-    /skipped:\n(.*\n)*#   T\/user\/\.claude\/settings\.json \(Claude Code, user\): permissions, env not imported; add "permissions", "env" to import_user_setups/,
+    /skipped:\n(.*\n)*# {3}T\/user\/\.claude\/settings\.json \(Claude Code, user\): permissions, env not imported; add "permissions", "env" to import_user_setups/,
   );
   assert.match(text, /T\/repo\/\.gemini\/settings\.json \(Gemini CLI, project\): held back/);
 
