@@ -21,6 +21,11 @@ export interface SandboxPolicy {
   networkAccess: boolean;
   /** Mount an empty tmpfs on `/tmp` that disappears when the command ends. */
   privateTmp: boolean;
+  /**
+   * Existing files and folders (real paths) commands must not read (permission rules' `Read`
+   * denies): an empty read-only folder or `/dev/null` is mounted over each.
+   */
+  masked?: ReadonlyArray<{ path: string; folder: boolean }>;
 }
 
 /** Options of `bwrapArgs()`. */
@@ -56,6 +61,11 @@ export function bwrapArgs(policy: SandboxPolicy, opts: BwrapArgsOptions): string
   for (const root of roots) args.push("--bind", root, root);
   for (const path of opts.existingProtectedPaths ?? []) {
     if (roots.some((root) => isInside(path, root))) args.push("--ro-bind", path, path);
+  }
+  for (const { path, folder } of policy.masked ?? []) {
+    args.push(
+      ...(folder ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]),
+    );
   }
   args.push("--unshare-user");
   if (opts.disableUserns ?? true) args.push("--disable-userns");

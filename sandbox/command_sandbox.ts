@@ -117,6 +117,8 @@ export interface OpenSandboxOptions {
   readablePaths?: string[];
   /** Names kept read-only under each writable root; default `DEFAULT_PROTECTED_NAMES`. */
   protectedNames?: readonly string[];
+  /** Existing paths hidden from commands (bubblewrap only); see `SandboxPolicy.masked`. */
+  masked?: SandboxPolicy["masked"];
   /** The OS to sandbox for; default the running one. */
   os?: typeof Deno.build.os;
   /** The bwrap program to probe and use. */
@@ -155,6 +157,7 @@ export async function openCommandSandbox(opts: OpenSandboxOptions): Promise<Comm
     protectedNames: [...(opts.protectedNames ?? DEFAULT_PROTECTED_NAMES)],
     networkAccess: opts.networkAccess,
     privateTmp: opts.privateTmp ?? true,
+    ...(opts.masked?.length ? { masked: opts.masked } : {}),
   };
   const extra = { retryUnsandboxed: opts.retryUnsandboxed };
   if (os === "linux") {

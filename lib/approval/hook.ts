@@ -83,6 +83,11 @@ export type ApprovalStep = (
     mutates?: boolean;
     /** Ask the user whatever the policy says, for this reason (an MCP tool in `prompt` mode). */
     askReason?: string;
+    /**
+     * A permission allow rule (its text) covers the call: a question the policy would ask about
+     * a sandboxed run is skipped. It never lets a call leave the sandbox or pass a refusal.
+     */
+    allowedBy?: string;
   },
   signal?: AbortSignal,
 ) => Promise<HookVerdict>;
@@ -110,6 +115,11 @@ export function approvalHook(opts: ApprovalHookOptions): ApprovalStep {
     }
     const allowed: HookVerdict = { allow: true, unsandboxed: verdict.unsandboxed };
     if (verdict.decision === "allow") return allowed;
+    if (
+      resolved.allowedBy !== undefined && resolved.askReason === undefined && !verdict.unsandboxed
+    ) {
+      return allowed;
+    }
     const question = questionFor(resolved, verdict.reason, verdict.unsandboxed);
     const key = `${question.capability}\u0000${question.subject}\u0000${question.unsandboxed}`;
     if (approvedForSession.has(key)) return allowed;

@@ -36,6 +36,8 @@ export interface SessionFacts {
   webSearch?: boolean;
   /** The model takes images; when false the image tools (`image.*`) are left out. */
   takesImages?: boolean;
+  /** True for a capability permission rules deny outright (`Bash` in deny): left out. */
+  hidden?: (capability: string) => boolean;
 }
 
 /** `h` without the tools whose `when` the session does not meet (`h` itself when none). */
@@ -44,7 +46,8 @@ export function toolsForSession(h: Harness, facts: SessionFacts): Harness {
     (t.when === undefined || meets(t.when, facts)) &&
     !(facts.answersQuestions === false && ASKING_CAPABILITIES.includes(t.capability)) &&
     !(facts.webSearch === false && t.capability === "web.search") &&
-    !(facts.takesImages === false && t.capability.startsWith("image."));
+    !(facts.takesImages === false && t.capability.startsWith("image.")) &&
+    !facts.hidden?.(t.capability);
   const kept = h.tools.filter(keep);
   const cm = h.codeMode;
   const codeTools = cm?.tools.filter(keep);

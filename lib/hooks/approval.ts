@@ -9,7 +9,14 @@ import { SandboxGrant, type ToolHook } from "../loop/tool_hooks.ts";
 /** The session's approval check (`approvalHook()`); `signal` withdraws a pending question. */
 export type ApprovalCheck = (
   call: { id: string; name: string },
-  resolved: { capability: string; input: unknown; mutates: boolean; askReason?: string },
+  resolved: {
+    capability: string;
+    input: unknown;
+    mutates: boolean;
+    askReason?: string;
+    /** A permission allow rule covers the call (see `ApprovalStep`). */
+    allowedBy?: string;
+  },
   signal: AbortSignal,
 ) => Promise<HookVerdict>;
 

@@ -18,15 +18,21 @@ export interface SessionHookOptions {
   loopGuard?: Partial<LoopGuardLimits>;
   /** `[mcp_servers]`: the approval modes of their tools decide before `approve` does. */
   mcpServers?: Record<string, McpServerEntry>;
+  /**
+   * Permission rules put before the approval check and the MCP servers' approval modes (a deny
+   * rule refuses even a tool whose mode is `approve`); see `PermissionGate.wrap()`.
+   */
+  permissions?: (check: ApprovalCheck) => ApprovalCheck;
   /** The user's hooks as a link for a turn (`userHooksLink()`); none when there are none. */
   userHooks?: (turn: HookTurn) => ToolHook | undefined;
 }
 
 /** The session's links, made anew for each turn (a sub-agent's too) as `LoopDeps.toolHooks`. */
 export function sessionToolHooks(opts: SessionHookOptions): ToolHooks {
-  const approve = opts.mcpServers
+  const modes = opts.mcpServers
     ? withMcpApprovalModes(opts.approve, opts.mcpServers)
     : opts.approve;
+  const approve = opts.permissions ? opts.permissions(modes) : modes;
   return (turn) => {
     const user = opts.userHooks?.(turn);
     return [

@@ -33,6 +33,7 @@ import { checkPresentation } from "./settings_check.ts";
 import type { SessionConfig } from "./types.ts";
 import { checkLocalProvider, type LocalSetup, modelChosen } from "../providers/local/models.ts";
 import type { SessionSubagents } from "../setups/agents/session.ts";
+import type { PermissionGate } from "../setups/permissions/gate.ts";
 
 /** The harness folders that ship with interpreter. */
 export const BUILTIN_HARNESSES = fileURLToPath(new URL("../../harnesses", import.meta.url));
@@ -64,6 +65,8 @@ export interface AgentSession extends AsyncDisposable {
   answersQuestions: boolean;
   /** The sub-agents users and projects defined in our and other agents' files (issue 33). */
   subagents?: SessionSubagents;
+  /** The permission rules (Claude Code's syntax) every tool call passes first (issue 33 §4). */
+  permissions?: PermissionGate;
   /** The status-line script other agents' settings or `status_line_command` give (issue 33). */
   statusLineScript?: StatusLineScript;
 }
@@ -159,19 +162,13 @@ async function openOn(
     settings.wireApi = session.wireApi;
     delete settings.nativeApi;
   }
-  const work = startWork(session, { ...opts, config, settings, resolvedModel });
-  const defined = import("../setups/agents/session.ts").then((m) =>
-    m.sessionSubagents(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn })
-  );
-  defined.catch(() => {}); // awaited below, once the rest is ready
-  const ready = await work.ready.catch(async (error) => {
-    await work.closeAll();
-    throw error;
-  });
-  const subagents = await defined.catch(async (error) => {
-    await work.closeAll();
-    throw error;
-  });
+  const permissions = await openPermissions(config, { env, isHeldBack: workspace.isHeldBack, io });
+  const work = startWork(session, { ...opts, config, settings, resolvedModel, permissions });
+  const [ready, subagents] = await Promise.all([work.ready, definedSubagents(config, opts)])
+    .catch(async (error) => {
+      await work.closeAll();
+      throw error;
+    });
   // Defined sub-agents join the agent types the harness's sub-agent tool lists, if it lists them.
   const harness = subagents.offer(ready.harness);
   const { sandbox, local } = ready;
@@ -211,6 +208,7 @@ async function openOn(
     canAsk: io.ask !== undefined,
     answersQuestions: io.answersQuestions === true,
     subagents,
+    permissions: permissions.gate,
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();
@@ -219,6 +217,16 @@ async function openOn(
       }
     },
   };
+}
+
+/** The sub-agents defined in our and other agents' files (read only in sessions: `import()`). */
+async function definedSubagents(
+  config: EffectiveConfig,
+  opts: { env: Record<string, string>; workspace: Workspace; io: StartupIO },
+): Promise<SessionSubagents> {
+  const { sessionSubagents } = await import("../setups/agents/session.ts");
+  const { env, workspace, io } = opts;
+  return await sessionSubagents(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn });
 }
 
 /** How AGENTS.md files are found, from config (`project_root_markers`, `project_doc_*`). */
@@ -243,8 +251,20 @@ function sandboxFacts(
   };
 }
 
+/** The session's permission rules and the paths their `Read` denies hide from commands. */
+async function openPermissions(
+  config: EffectiveConfig,
+  opts: { env: Record<string, string>; isHeldBack: (path: string) => boolean; io: StartupIO },
+) {
+  const { openPermissionGate } = await import("../setups/permissions/open.ts");
+  const { gate, warnings } = await openPermissionGate(config, opts);
+  for (const warning of warnings) opts.io.warn(warning);
+  return { gate, masked: await gate.maskedPaths(config.cwd) };
+}
+
 /** What start-up needs besides the session config. */
 interface StartupInput {
+  permissions: { gate: PermissionGate; masked: Array<{ path: string; folder: boolean }> };
   env: Record<string, string>;
   io: StartupIO;
   workspace: Workspace;
@@ -262,7 +282,7 @@ interface StartupInput {
  * `closeAll()` closes what was opened, whatever failed.
  */
 function startWork(session: SessionConfig, input: StartupInput) {
-  const { env, io, workspace, config, settings, resolvedModel } = input;
+  const { env, io, workspace, config, settings, resolvedModel, permissions } = input;
   const { cwd } = session;
   const chosen = modelChosen(config);
   const localPromise = checkLocalProvider(settings, {
@@ -282,9 +302,11 @@ function startWork(session: SessionConfig, input: StartupInput) {
     ask: io.ask,
     answerUnasked: io.answerUnasked,
     onDenied: io.onDenied,
+    masked: permissions.masked,
   });
+  const hidden = permissions.gate.hidden;
   const harnessPromise = Promise.all([modelPromise, localPromise]).then(([model, local]) =>
-    pickHarness(config, { settings, model, io, local })
+    pickHarness(config, { settings, model, io, local, hidden })
   );
   const varsPromise = Promise.all([harnessPromise, modelPromise]).then(([harness, model]) =>
     workspace.promptVars(harness, {
@@ -322,7 +344,13 @@ function startWork(session: SessionConfig, input: StartupInput) {
  */
 async function pickHarness(
   config: EffectiveConfig,
-  opts: { settings: ProviderSettings; model: string; io: StartupIO; local?: LocalSetup },
+  opts: {
+    settings: ProviderSettings;
+    model: string;
+    io: StartupIO;
+    local?: LocalSetup;
+    hidden?: (capability: string) => boolean;
+  },
 ): Promise<Harness> {
   const { settings, model, local } = opts;
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
@@ -352,6 +380,7 @@ async function pickHarness(
     opts.io.ask !== undefined,
     route,
     opts.io.answersQuestions === true,
+    opts.hidden,
   );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   return harness;
@@ -391,6 +420,7 @@ export function sessionHarness(
   canAsk = true,
   route?: { model: string; wire: WireApi; takesImages?: boolean },
   answersQuestions = true,
+  hidden?: (capability: string) => boolean,
 ): Harness {
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
   // Code mode is the full surface of the models that run in it; a lean session stays classic.
@@ -405,6 +435,7 @@ export function sessionHarness(
     changesAllowed: changes,
     takesImages: route?.takesImages,
     webSearch: webSearchAvailable(values),
+    hidden,
   });
   return code ? codeModeView(view, code) : view;
 }

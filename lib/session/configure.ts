@@ -263,6 +263,7 @@ async function nextHarness(
     agent.canAsk,
     route,
     agent.answersQuestions,
+    agent.permissions?.hidden,
   );
 }
 

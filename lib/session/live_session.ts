@@ -39,7 +39,6 @@ import { openReadOnlySandbox, PlanMode } from "./plan_mode.ts";
 import type { LiveParts, RunningTurn, SessionParts, SessionState } from "./session_parts.ts";
 import type {
   ConfigureOptions,
-  DefinedAgentListing,
   PromptOptions,
   PromptOutcome,
   ProposedPlan,
@@ -51,6 +50,7 @@ import type {
   SettingsUpdate,
   SkillListing,
 } from "./types.ts";
+import type { AgentDefinition } from "../setups/agents/types.ts";
 
 /** A running session (see the module comment). */
 export class LiveSession implements Session {
@@ -378,17 +378,8 @@ export class LiveSession implements Session {
     return found.map(({ name, description, path, scope }) => ({ name, description, path, scope }));
   }
 
-  definedAgents(): DefinedAgentListing[] {
-    return (this.#live.agent.subagents?.agents ?? []).map((a) => ({
-      name: a.name,
-      description: a.description,
-      vendor: a.vendor,
-      scope: a.scope,
-      source: a.source,
-      ...(a.tools ? { tools: [...a.tools] } : {}),
-      ...(a.model ? { model: a.model } : {}),
-      ...(a.readOnly ? { readOnly: true } : {}),
-    }));
+  definedAgents(): readonly AgentDefinition[] {
+    return this.#live.agent.subagents?.agents ?? [];
   }
 
   history(): Message[] {

@@ -105,6 +105,8 @@ export interface SessionSandboxOptions {
   fullAccessLabel?: string;
   /** Refuse to open when commands cannot be sandboxed and no one may let them run without. */
   requireSandbox?: boolean;
+  /** Existing paths hidden from commands: what permission rules deny to `Read`. */
+  masked?: ReadonlyArray<{ path: string; folder: boolean }>;
 }
 
 /** Probes the sandbox once and builds the session's sandbox, command env and approval hook. */
@@ -124,6 +126,7 @@ export async function openSessionSandbox(
       writableRoots,
       networkAccess: networkAllowedBy(values, mode),
       readablePaths: [scratchRoot],
+      masked: opts.masked,
       retryUnsandboxed: policy === "on-failure"
         ? onFailureRerun({
           ask: opts.ask,

@@ -1,0 +1,92 @@
+/**
+ * Claude Code's permission rules (issue 33 §4) through the real CLI against the fake provider, in
+ * a copy of the shared fixture repository whose `.claude/settings.json` denies `Bash(rm:*)` and
+ * `Read(./secrets/**)` and allows `Bash(npm run test:*)`: the deny rules hold at once (before any
+ * trust), the secret is hidden from `cat` in the sandbox too, and the allow rule lets a command
+ * run without a question under `-a untrusted` only once `interpreter trust --yes` trusted it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
+import { fakeHome, interpreter, REPO, run } from "./_harness_env.ts";
+
+/** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
+async function setupsRepo(): Promise<string> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-perms-" }));
+  await run("cp", ["-R", `${join(REPO, "tests/fixtures/setups/repo")}/.`, dir], dir);
+  await run("git", ["init", "-q"], dir);
+  await run("git", ["add", "."], dir);
+  const who = ["-c", "user.email=t@example.com", "-c", "user.name=t"];
+  await run("git", [...who, "commit", "-qm", "Fixture commit"], dir);
+  return dir;
+}
+
+function bash(command: string, expect?: string): string {
+  return JSON.stringify({
+    ...(expect ? { expect: { last_tool_result_contains: expect } } : {}),
+    reply: { tool_calls: [{ name: "Bash", args: { command } }] },
+  });
+}
+
+function answer(text: string, expect: string): string {
+  return JSON.stringify({ expect: { last_tool_result_contains: expect }, reply: { text } });
+}
+
+const SCRIPT = [
+  bash("rm -f habits.py"),
+  answer("rm refused", 'denied by the rule "Bash(rm:*)"'),
+  bash("cat secrets/api.env"),
+  JSON.stringify({
+    expect: { last_tool_result_contains: "No such file" },
+    reply: { tool_calls: [{ name: "Read", args: { file_path: "secrets/api.env" } }] },
+  }),
+  answer("secret hidden", 'denied by the rule "Read(./secrets/**)"'),
+  bash("npm run test:unit"),
+  answer("not approved", "No one is available to approve"),
+  bash("npm run test:unit"),
+  answer("tests ran", "unit tests passed"),
+].join("\n");
+
+Deno.test("Claude Code's permission rules deny, hide and allow under every policy", async () => {
+  const repo = await setupsRepo();
+  await using fake = await startFakeProvider(parseScript(SCRIPT));
+  const home = await fakeHome(fake.baseUrl, "messages");
+  const userHome = await Deno.makeTempDir({ prefix: "oi-user-" });
+  const env = { HOME: userHome };
+  const exec = (policy: string, prompt: string) =>
+    interpreter(["exec", "--harness", "claude-code", "-a", policy, prompt], {
+      cwd: repo,
+      home,
+      env,
+    });
+  try {
+    const rm = await exec("never", "remove habits.py");
+    assert.equal(rm.code, 0, rm.stderr);
+    assert.equal(rm.stdout.trim(), "rm refused");
+    assert.equal(await Deno.readTextFile(join(repo, "habits.py")), "def habit():\n    return 1\n");
+
+    const secret = await exec("never", "show the secret");
+    assert.equal(secret.code, 0, secret.stderr);
+    assert.equal(secret.stdout.trim(), "secret hidden");
+    assert.doesNotMatch(JSON.stringify(fake.requests.slice(2)), /hunter2/);
+
+    const untrusted = await exec("untrusted", "run the unit tests");
+    assert.equal(untrusted.code, 0, untrusted.stderr);
+    assert.match(
+      untrusted.stderr,
+      /allow rule "Bash\(npm run test:\*\)" in .*settings\.json is not used until you trust it/,
+    );
+
+    const trust = await interpreter(["trust", "--yes"], { cwd: repo, home, env });
+    assert.equal(trust.code, 0, trust.stderr);
+    assert.match(trust.stdout + trust.stderr, /Bash\(npm run test:\*\)/);
+
+    const trusted = await exec("untrusted", "run the unit tests");
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(trusted.stdout.trim(), "tests ran");
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(userHome, { recursive: true });
+  }
+});
