@@ -140,7 +140,12 @@ const COMMANDS: Command[] = [
   ),
   { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
   ...FORK_COMMANDS,
-  { name: "debug-config", summary: "effective config values and their origins", run: debugConfig },
+  {
+    name: "debug-config",
+    summary:
+      "effective config values and their origins; other agents' setup files read and skipped",
+    run: debugConfig,
+  },
   deferred(
     "commands",
     "the custom slash commands found, with their vendor and file",
