@@ -164,14 +164,13 @@ async function openOn(
   }
   const permissions = await openPermissions(config, { env, isHeldBack: workspace.isHeldBack, io });
   const work = startWork(session, { ...opts, config, settings, resolvedModel, permissions });
-  const [ready, subagents] = await Promise.all([work.ready, definedSubagents(config, opts)])
-    .catch(async (error) => {
-      await work.closeAll();
-      throw error;
-    });
-  // Defined sub-agents join the agent types the harness's sub-agent tool lists, if it lists them.
+  const ready = await work.ready.catch(async (error) => {
+    await work.closeAll();
+    throw error;
+  });
+  // Defined sub-agents join the agent types the harness's sub-agent tool lists, if it has one.
+  const { sandbox, local, subagents } = ready;
   const harness = subagents.offer(ready.harness);
-  const { sandbox, local } = ready;
   // The checks configure() runs on every change (settings_check.ts).
   try {
     checkPresentation(harness, settings.wireApi, local);
@@ -183,7 +182,11 @@ async function openOn(
   for (const warning of await skillWarnings) io.warn(warning);
   const access = { mode: config.values.sandbox_mode, policy: config.values.approval_policy };
   const facts = sandboxFacts(access, sandbox);
-  const filled: PromptVars = { ...ready.vars, ...subagents.promptVars(harness), sandboxFacts: facts };
+  const filled: PromptVars = {
+    ...ready.vars,
+    ...subagents.promptVars(harness),
+    sandboxFacts: facts,
+  };
   const values = {
     model: ready.model,
     guidance: config.values.harness_guidance,
@@ -217,16 +220,6 @@ async function openOn(
       }
     },
   };
-}
-
-/** The sub-agents defined in our and other agents' files (read only in sessions: `import()`). */
-async function definedSubagents(
-  config: EffectiveConfig,
-  opts: { env: Record<string, string>; workspace: Workspace; io: StartupIO },
-): Promise<SessionSubagents> {
-  const { sessionSubagents } = await import("../setups/agents/session.ts");
-  const { env, workspace, io } = opts;
-  return await sessionSubagents(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn });
 }
 
 /** How AGENTS.md files are found, from config (`project_root_markers`, `project_doc_*`). */
@@ -316,6 +309,10 @@ function startWork(session: SessionConfig, input: StartupInput) {
       warn: io.warn,
     })
   );
+  // Sub-agents defined in our and other agents' files (lib/setups/agents, loaded when used).
+  const subagentsPromise = import("../setups/agents/session.ts").then((m) =>
+    m.sessionSubagents(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn })
+  );
   const ready = Promise.all([
     harnessPromise,
     openProvider(settings),
@@ -323,13 +320,15 @@ function startWork(session: SessionConfig, input: StartupInput) {
     varsPromise,
     modelPromise,
     localPromise,
-  ]).then(([harness, provider, sandbox, vars, model, local]) => ({
+    subagentsPromise,
+  ]).then(([harness, provider, sandbox, vars, model, local, subagents]) => ({
     harness,
     provider,
     sandbox,
     vars,
     model,
     local,
+    subagents,
   }));
   const closeAll = async () => {
     await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});

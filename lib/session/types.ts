@@ -52,6 +52,7 @@ export type {
   SessionSettings,
   SettingsUpdate,
 } from "./settings_types.ts";
+import type { AgentDefinition } from "../setups/agents/types.ts";
 export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
 
 /**
@@ -173,21 +174,6 @@ export type SessionEvent =
   }
   | { type: "compacted"; tokensBefore: number; tokensAfter: number }
   | LoopEvent;
-
-/** One defined sub-agent as `/agents` lists it. */
-export interface DefinedAgentListing {
-  name: string;
-  description: string;
-  /** Whose format it is written in (`claude`, `gemini`, `ours`, ...). */
-  vendor: string;
-  scope: "builtin" | "user" | "project";
-  /** The file that defines it. */
-  source: string;
-  /** The tools it names, as written; absent: every tool. */
-  tools?: string[];
-  model?: string;
-  readOnly?: boolean;
-}
 
 /** One skill as `/skills` lists it: `scope` says where it comes from (repo, user or system). */
 export interface SkillListing {
@@ -322,7 +308,12 @@ export interface Session extends AsyncDisposable {
   /** The interpreter home (`~/.openinterpreter`). */
   readonly home: string;
   /** The status-line script the REPL runs (`status_line_command`, Claude Code's `statusLine`). */
-  readonly statusLineScript?: { command: string; padding: number; source: string; projectDir: string };
+  readonly statusLineScript?: {
+    command: string;
+    padding: number;
+    source: string;
+    projectDir: string;
+  };
   /** Tokens used so far over every request: the turns', their sub-agents' and the compactions'. */
   readonly usage: Usage;
   /**
@@ -391,7 +382,7 @@ export interface Session extends AsyncDisposable {
    * The sub-agents users and projects defined in our and other agents' files (issue 33), as
    * the session read them at its start, with where each comes from (`/agents`).
    */
-  definedAgents?(): DefinedAgentListing[];
+  definedAgents?(): readonly AgentDefinition[];
   /** Summarizes the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<void>;
   /**

@@ -6,10 +6,8 @@
 import { relative } from "node:path";
 import { terminalSafe } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
-import type { DefinedAgentListing } from "../../session/types.ts";
 import { VENDOR_NAMES } from "../../setups/sources.ts";
-import type { SetupVendor } from "../../setups/sources.ts";
-import { HARNESS_AGENT_TYPES } from "../../setups/agents/types.ts";
+import { type AgentDefinition, HARNESS_AGENT_TYPES } from "../../setups/agents/types.ts";
 import type { Style } from "../term/style.ts";
 
 /** What `/agents` reaches of the REPL. */
@@ -22,7 +20,7 @@ interface AgentsContext {
 /** The lines `/agents` prints. */
 export function agentsLines(
   harness: string,
-  defined: DefinedAgentListing[],
+  defined: readonly AgentDefinition[],
   cwd: string,
   style: Style,
 ): string[] {
@@ -38,7 +36,7 @@ export function agentsLines(
   for (const a of terminalSafe(defined)) {
     const inside = relative(cwd, a.source);
     const where = inside.startsWith("..") || inside.startsWith("/") ? a.source : inside;
-    const vendor = VENDOR_NAMES[a.vendor as SetupVendor] ?? a.vendor;
+    const vendor = VENDOR_NAMES[a.vendor];
     const facts = [
       `tools: ${a.tools?.join(", ") ?? "all"}`,
       ...(a.model ? [`model: ${a.model}`] : []),
