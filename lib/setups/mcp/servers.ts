@@ -99,7 +99,8 @@ function filledIn(
     projectRoot: ctx.projectRoot,
     userHome: ctx.userHome,
   });
-  if (unset.length > 0) {
+  // A disabled server never starts: what it would miss does not matter.
+  if (unset.length > 0 && entry.enabled !== false) {
     const names = unset.map((name) => `$${name}`).join(", ");
     warnings.push(
       `The ${what} uses ${names}, which ${unset.length === 1 ? "is" : "are"} not set: set ` +
