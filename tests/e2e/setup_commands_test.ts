@@ -7,8 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, REPO, run } from "./_harness_env.ts";
+import { of, startAgent } from "./_acp_client.ts";
+import { fakeHome, interpreter, LAUNCHER, REPO, run } from "./_harness_env.ts";
+import { until } from "./_poll.ts";
 
 /** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
 async function setupsRepo(): Promise<string> {
@@ -88,5 +91,86 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
     assert.equal(await Deno.stat(join(repo, "stamped.txt")).then(() => true, () => false), false);
   } finally {
     for (const dir of [repo, home, userHome]) await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** `interpreter` with `stdin` piped in (the REPL reading lines), to its end. */
+async function pipedRepl(opts: { cwd: string; home: string; stdin: string }) {
+  const child = new Deno.Command(LAUNCHER, {
+    args: ["-s", "read-only"],
+    cwd: opts.cwd,
+    env: { OPENINTERPRETER_HOME: opts.home, FAKE_API_KEY: "k", NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(opts.stdin));
+  await writer.close();
+  const out = await child.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("the REPL lists custom commands with their files and runs one; ACP offers and runs them", async () => {
+  const repo = await setupsRepo();
+  await using fake = await startFakeProvider(parseScript(replies(3)));
+  const home = await fakeHome(
+    fake.baseUrl,
+    "chat",
+    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+  );
+  try {
+    const repl = await pipedRepl({ cwd: repo, home, stdin: "/commands\n/hello the team\n" });
+    assert.equal(repl.code, 0, repl.stdout + repl.stderr);
+    assert.match(
+      repl.stdout,
+      /\/fixit \[file\] +Fix the bugs in a file \(Claude Code, project: \.claude\/commands\/fixit\.md\)/,
+    );
+    assert.match(
+      repl.stdout,
+      /\/git:oneline +Explain the last commit \(Gemini CLI, project: \.gemini\/commands\/git\/oneline\.toml\)/,
+    );
+    assert.match(
+      repl.stdout,
+      /\/hello +Say hello \(interpreter, project: \.agents\/commands\/hello\.md\)/,
+    );
+    assert.match(
+      repl.stdout,
+      /\/explain .*\(opencode, project: \.opencode\/command\/explain\.md\)/,
+    );
+    assert.match(lastUserText(fake.requests.at(-1)!.body), /^Say hello to the team\.$/m);
+
+    const a = startAgent([], { cwd: repo, home });
+    try {
+      await a.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      });
+      const { sessionId } = await a.agent.request(acp.methods.agent.session.new, {
+        cwd: repo,
+        mcpServers: [],
+      });
+      await until(
+        "the custom commands",
+        () => of(a.updates, "available_commands_update").length === 2,
+      );
+      const offered = of(a.updates, "available_commands_update")[1].availableCommands;
+      const fixit = offered.find((c) => c.name === "fixit");
+      assert.equal(fixit?.description, "Fix the bugs in a file");
+      assert.deepEqual(fixit?.input, { hint: "[file]" });
+      assert.ok(offered.some((c) => c.name === "git:oneline"));
+      await a.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "/explain habit the reader" }],
+      });
+      const sent = lastUserText(fake.requests.at(-1)!.body);
+      assert.match(sent, /Explain the function habit in @habits\.py for the reader\./);
+      assert.match(sent, /<file path="habits\.py">\ndef habit\(\):/);
+    } finally {
+      await a.close();
+    }
+  } finally {
+    for (const dir of [repo, home]) await Deno.remove(dir, { recursive: true });
   }
 });

@@ -6,6 +6,7 @@
  */
 import type {
   AgentContext,
+  AvailableCommand,
   ClientCapabilities,
   ContentBlock,
   RequestPermissionOutcome,
@@ -28,6 +29,8 @@ import {
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
 import { acpAskUser } from "./ask_user.ts";
 import { AVAILABLE_COMMANDS, runCommand, slashCommand } from "./commands.ts";
+
+const customCommands = () => import("./custom_commands.ts");
 import {
   configOptions,
   effortOf,
@@ -100,10 +103,12 @@ export class AcpSession implements AsyncDisposable {
 
   /** Tells the editor which slash commands there are. */
   announceCommands(): void {
-    this.#send({
-      sessionUpdate: "available_commands_update",
-      availableCommands: AVAILABLE_COMMANDS,
-    });
+    const announce = (availableCommands?: AvailableCommand[]) =>
+      availableCommands &&
+      this.#send({ sessionUpdate: "available_commands_update", availableCommands });
+    announce(AVAILABLE_COMMANDS);
+    // The custom commands (issue 33) follow once read; the update replaces the list.
+    void customCommands().then((m) => m.availableCommands(this.#session)).then(announce, () => {});
   }
 
   /** Sends the whole conversation so far as updates (`session/load`); resolves once sent. */
@@ -205,7 +210,9 @@ export class AcpSession implements AsyncDisposable {
         title: title.length > 80 ? `${title.slice(0, 79)}…` : title,
       });
     }
-    const outcome = await this.#session.prompt(blocks, signal);
+    const say = (note: string) => this.#send(chunk("agent_message_chunk", `${note}\n\n`));
+    const { promptOrCommand } = await customCommands();
+    const outcome = await promptOrCommand(this.#session, { text, blocks }, signal, say);
     this.#sendUsage();
     return this.#stopReason(outcome);
   }

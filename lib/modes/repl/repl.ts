@@ -9,6 +9,7 @@ import { UsageError } from "../../errors.ts";
 import { repeatedCallFailure } from "../term/loop_stop.ts";
 import { makeStyle, type Style } from "../term/style.ts";
 import { sessionStatusLine, wakeupLine } from "../term/status_line.ts";
+import type { StatusScript } from "../term/status_script.ts";
 import type { Timer } from "../../tools/schedule.ts";
 import { dueTimers } from "./wakeups.ts";
 import {
@@ -131,6 +132,8 @@ class Repl {
   #notes = new ContextNotes();
   /** Asks whether to trust a project's untrusted hooks and MCP servers (until a no). */
   #trustQuestion: NonNullable<SessionIO["trustDefinitions"]>;
+  /** The session's status-line script, on a terminal (issue 33). */
+  #script: StatusScript | undefined;
 
   constructor(parts: ReplParts) {
     this.#p = parts;
@@ -248,6 +251,11 @@ class Repl {
     const { style } = this.#p;
     const notes = this.#notes;
     this.#p.transcript.lines(bannerLines(this.#session, { resumed: this.#resumed, style, notes }));
+    const warn = (message: string) => this.#p.transcript.handle({ type: "warning", message });
+    this.#script = this.#session.statusLineScript && this.#p.term.interactive
+      ? await (await import("../term/status_script.ts"))
+        .startStatusScript(this.#session, { cwd: this.#p.cwd, env: this.#p.env, warn })
+      : undefined;
     if (this.#resumed) {
       this.#p.transcript.lines(recapLines(this.#session.history(), this.#p.style));
     }
@@ -271,11 +279,16 @@ class Repl {
     await saveHistory(this.#p.home, { text: line, sessionId: this.#session?.status().sessionId });
   }
 
-  async #runTurn(line: string): Promise<PromptOutcome | undefined> {
+  async #runTurn(
+    line: string,
+    send?: (signal: AbortSignal) => Promise<PromptOutcome>,
+  ): Promise<PromptOutcome | undefined> {
     const { transcript, style } = this.#p;
     try {
       await transcript.ready(); // the Markdown renderer, loaded before the first answer
-      const outcome = await this.#interruptible((signal) => this.#session!.prompt(line, signal));
+      const outcome = await this.#interruptible((signal) =>
+        send ? send(signal) : this.#session!.prompt(line, signal)
+      );
       // The harnesses worth trying are known once the turn has ended.
       if (outcome.status === "repeated_call") {
         const { hint } = repeatedCallFailure(outcome, "/harness");
@@ -289,6 +302,7 @@ class Repl {
     } finally {
       transcript.stopSpinner();
       transcript.endLine();
+      await this.#script?.refresh(this.#session!.status());
       const status = this.#p.term.interactive ? this.#statusLine() : undefined;
       if (status) transcript.lines([style.dim(status)]);
     }
@@ -296,7 +310,7 @@ class Repl {
 
   /** The session's status line (model, context, tokens, cost); none with `status_line = false`. */
   #statusLine(): string | undefined {
-    return this.#session ? sessionStatusLine(this.#session) : undefined;
+    return this.#session ? sessionStatusLine(this.#session, this.#script?.line()) : undefined;
   }
 
   async #interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -335,7 +349,7 @@ class Repl {
         io: this.#io(),
         env: this.#p.env,
       }),
-      runTurn: (prompt) => this.#runTurn(prompt),
+      runTurn: (prompt, send) => this.#runTurn(prompt, send),
       enterKey: (error) => this.#setup.enterKey(error),
       rawTerminal: this.#p.term.interactive && !this.#p.term.plain
         ? (run) => this.#p.input.suspend(() => withRawTerminal(writeOut, run))
