@@ -3,8 +3,11 @@
  * the user's `<home>/hooks.json` and `[hooks]` of `<home>/config.toml`, then those of a trusted
  * project: `.openinterpreter/hooks.json` and `[hooks]` of `.openinterpreter/config.toml` (the
  * config loader reads that file only for a project with `trust_level = "trusted"`, and not while
- * it is held back); then those of `-c` overrides and the selected profile. A bad entry is a
- * `ConfigError` naming the file, the key and the fix.
+ * it is held back); then those of `-c` overrides and the selected profile; then those of other
+ * agents' settings files (`lib/setups/settings/hooks.ts`: the user's only with
+ * `import_user_setups` naming "hooks", a trusted project's from its root down to the working
+ * directory). A bad entry of ours is a `ConfigError` naming the file, the key and the fix; one of
+ * another agent's file is a warning.
  */
 import { join } from "node:path";
 import type { EffectiveConfig } from "../config/mod.ts";
@@ -38,6 +41,8 @@ export interface HookDefinition {
 export interface HookDiscoveryOptions {
   /** True for a project file that must not load yet (it changed while a session ran). */
   isHeldBack?: (file: string) => boolean;
+  /** The user's environment: its `HOME` finds other agents' user-level settings files. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The hooks of a session with effective config `config`, in the order of the sources. */
@@ -69,6 +74,7 @@ export async function discoverHooks(
     sources.push({ file: projectToml, scope: "project", read: () => readTomlHooks(projectToml) });
   }
   sources.push(...layeredSources(config, projectToml));
+  sources.push(...await vendorSources(config, opts, warnings));
   const hooks: HookDefinition[] = [];
   for (const source of sources) {
     hooks.push(...await definitionsOf(await source.read(), source));
@@ -99,6 +105,26 @@ function layeredSources(
     tables.set(label, entry);
   }
   return [...tables].map(([file, { scope, table }]) => ({
+    file,
+    scope,
+    read: () => Promise.resolve(table),
+  }));
+}
+
+/** The hook sources of other agents' settings files (Claude Code, Gemini CLI, Qwen Code). */
+async function vendorSources(
+  config: EffectiveConfig,
+  opts: HookDiscoveryOptions,
+  warnings: string[],
+): Promise<Array<{ file: string; scope: HookScope; read: () => Promise<HooksTable> }>> {
+  const [{ setupContext }, { vendorHookSources }] = await Promise.all([
+    import("../setups/sources.ts"),
+    import("../setups/settings/hooks.ts"),
+  ]);
+  const ctx = setupContext(config, { env: opts.env ?? {}, isHeldBack: opts.isHeldBack });
+  const found = await vendorHookSources(ctx);
+  warnings.push(...found.warnings);
+  return found.sources.map(({ file, scope, table }) => ({
     file,
     scope,
     read: () => Promise.resolve(table),

@@ -95,7 +95,7 @@ export class UserHooks implements HookHub {
 
   /** Finds the session's hooks; says in one warning how many of the project's wait for trust. */
   static async open(config: EffectiveConfig, opts: UserHooksOptions): Promise<UserHooks> {
-    const found = await discoverHooks(config, { isHeldBack: opts.isHeldBack });
+    const found = await discoverHooks(config, { isHeldBack: opts.isHeldBack, env: opts.env });
     for (const warning of found.warnings) opts.warn(warning);
     const project = found.hooks.some((h) => h.scope === "project");
     const trusted = project
@@ -152,7 +152,8 @@ export class UserHooks implements HookHub {
     );
     if (hooks.length === 0) return [];
     const input = this.#input(event, fields);
-    const env = { ...this.#opts.env, CLAUDE_PROJECT_DIR: this.#projectRoot };
+    const root = this.#projectRoot;
+    const env = { ...this.#opts.env, CLAUDE_PROJECT_DIR: root, GEMINI_PROJECT_DIR: root };
     // The runner and the output reader load with the first hook that runs, not at start-up.
     const [{ runHookCommand }, { hookEffect }] = await Promise.all([
       import("./run_hook.ts"),

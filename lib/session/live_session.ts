@@ -25,6 +25,7 @@ import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
 import { type SessionCommands, sessionCommands } from "./custom_commands.ts";
+import type { PermissionRule, RuleList } from "../setups/permissions/rules.ts";
 import { configureSession, type ConfigureTarget, routeInUse, settingsOf } from "./configure.ts";
 import { type ServedList, servedLists } from "./settings_check.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints/checkpoints.ts";
@@ -402,6 +403,15 @@ export class LiveSession implements Session {
 
   /** Custom slash commands (`/commands`): read once, expanded for a front end to send. */
   readonly commands: SessionCommands = sessionCommands(() => this.#turnSetup());
+
+  permissionRules(): readonly PermissionRule[] {
+    return this.#live.agent.permissions?.rules() ?? [];
+  }
+
+  async addPermissionRule(list: RuleList, rule: string, opts: { project: boolean }) {
+    const { addPermissionRule } = await import("../setups/permissions/add_rule.ts");
+    return await addPermissionRule(this.#live.agent, { list, rule, project: opts.project });
+  }
 
   async debugConfig(): Promise<string> {
     const { agent } = this.#live;

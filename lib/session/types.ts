@@ -53,6 +53,7 @@ export type {
   SettingsUpdate,
 } from "./settings_types.ts";
 import type { AgentDefinition } from "../setups/agents/types.ts";
+import type { PermissionRule, RuleList } from "../setups/permissions/rules.ts";
 export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
 
 /**
@@ -407,6 +408,17 @@ export interface Session extends AsyncDisposable {
   readonly hooks: HookHub;
   /** The custom slash commands of ours and other agents' files (`/commands`). */
   readonly commands: SessionCommands;
+  /** The permission rules in force, deny first, each with its file (`/permissions`). */
+  permissionRules?(): readonly PermissionRule[];
+  /**
+   * Adds a rule (Claude Code's syntax) to the user's `config.toml`, or the project's with
+   * `project`, and to this session at once (`/permissions allow|ask|deny RULE`).
+   */
+  addPermissionRule?(
+    list: RuleList,
+    rule: string,
+    opts: { project: boolean },
+  ): Promise<{ file: string; added: boolean }>;
   /** What `interpreter debug config` prints. */
   debugConfig(): Promise<string>;
 }

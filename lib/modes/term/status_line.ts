@@ -29,11 +29,16 @@ export function statusLine(s: StatusLineFacts): string {
   return parts.join(" · ");
 }
 
-/** The status line of `session`, or undefined when `status_line = false`. */
+/**
+ * The status line of `session`, or undefined when `status_line = false`; `script` is the line a
+ * status-line script printed (`status_script.ts`), shown instead of the built-in one.
+ */
 export function sessionStatusLine(
   session: { readonly config: { status_line?: boolean }; status(): StatusLineFacts },
+  script?: string,
 ): string | undefined {
-  return session.config.status_line === false ? undefined : statusLine(session.status());
+  if (session.config.status_line === false) return undefined;
+  return script ?? statusLine(session.status());
 }
 
 /** The share of the context window in use, in whole percent. */
