@@ -1,7 +1,9 @@
 /**
- * `/permissions`: the sandbox mode, approval policy and network access in use; `/permissions
- * MODE`, `/permissions POLICY` (or both) change them in place, as Codex's `/permissions` does.
- * A narrower mode first stops what runs in the background under the wider one, after a yes.
+ * `/permissions`: the sandbox mode, approval policy and network access in use, and the
+ * permission rules with their files; `/permissions MODE`, `/permissions POLICY` (or both) change
+ * them in place, as Codex's `/permissions` does. A narrower mode first stops what runs in the
+ * background under the wider one, after a yes. `/permissions allow|ask|deny RULE [--project]`
+ * adds a rule to the user's config.toml (or the project's) and to the session at once.
  */
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { APPROVAL_POLICIES, SANDBOX_MODES } from "../../config/schema.ts";
@@ -27,12 +29,13 @@ export interface PermissionsContext {
 /** The `/permissions` slash command. */
 export const PERMISSIONS_COMMAND = {
   name: "permissions",
-  summary: "the sandbox mode and approval policy; /permissions MODE or POLICY changes them",
+  summary: "sandbox, approval and rules; /permissions MODE|POLICY, or allow|ask|deny RULE",
   run: permissions,
 };
 
 async function permissions(arg: string, ctx: PermissionsContext): Promise<void> {
   const words = arg.trim().split(/\s+/).filter(Boolean);
+  if ((RULE_LISTS as readonly string[]).includes(words[0])) return await addRule(arg, ctx);
   if (words.length > 0) {
     await ctx.session().configure(updateOf(words), { stopRunning: askStop(ctx) });
   }
@@ -41,9 +44,48 @@ async function permissions(arg: string, ctx: PermissionsContext): Promise<void> 
     `sandbox: ${s.sandboxMode} (${s.sandbox})`,
     `approval: ${s.approval}`,
     `network: ${s.network ? "allowed" : "blocked"}`,
-    ...(words.length
-      ? []
-      : [ctx.style.dim(`/permissions MODE or POLICY changes them: ${choices()}`)]),
+    ...(words.length ? [] : [
+      ...ruleLines(ctx.session(), ctx.style),
+      ctx.style.dim(`/permissions MODE or POLICY changes them: ${choices()}`),
+      ctx.style.dim("/permissions allow|ask|deny RULE [--project] adds a rule"),
+    ]),
+  ]);
+}
+
+const RULE_LISTS = ["deny", "ask", "allow"] as const;
+
+/** The rules in force, deny first, each with its file. */
+function ruleLines(session: Session, style: Style): string[] {
+  const rules = session.permissionRules?.() ?? [];
+  if (rules.length === 0) return [style.dim("rules: none")];
+  return [
+    "rules:",
+    ...rules.map((r) =>
+      `  ${r.list.padEnd(5)} ${terminalText(r.text)}  ${style.dim(terminalText(r.source))}`
+    ),
+  ];
+}
+
+/** `/permissions allow|ask|deny RULE [--project]`. */
+async function addRule(arg: string, ctx: PermissionsContext): Promise<void> {
+  const m = /^(allow|ask|deny)\s+(.*?)(\s+--project)?\s*$/s.exec(arg.trim());
+  const session = ctx.session();
+  if (!m || !session.addPermissionRule) {
+    throw new UsageError("Give a rule after allow, ask or deny", {
+      hint:
+        'For example: /permissions deny Bash(rm:*)  or  /permissions allow "Bash(npm test)" --project',
+    });
+  }
+  const [, list, written, project] = m;
+  const rule = written.replace(/^(["'])(.*)\1$/s, "$2");
+  const done = await session.addPermissionRule(list as typeof RULE_LISTS[number], rule, {
+    project: project !== undefined,
+  });
+  const what = `${list} rule "${terminalText(rule)}"`;
+  ctx.print([
+    done.added
+      ? `Added the ${what} to ${terminalText(done.file)}; it applies now`
+      : `The ${what} is in ${terminalText(done.file)} already`,
   ]);
 }
 
