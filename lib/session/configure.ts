@@ -248,7 +248,9 @@ async function nextHarness(
   next?: { model: string; wire: WireApi; takesImages: boolean },
 ): Promise<Harness> {
   const { agent } = t.parts.live;
-  const loaded = await loadHarness(id, harnessDirs(agent));
+  const loaded = await loadHarness(id, harnessDirs(agent)).then((h) =>
+    agent.subagents?.offer(h) ?? h // defined sub-agents join its tool's agent types
+  );
   // A session in lean mode stays lean with any harness; code mode follows the model.
   const { state } = t.parts;
   const route = next ?? {

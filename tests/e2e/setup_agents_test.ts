@@ -84,7 +84,10 @@ Deno.test("claude-code offers the project's reviewer and runs it with its tools 
   assert.deepEqual(fake.failures, []);
   assert.equal(result.stdout.trim(), "Reviewed.");
   const parent = JSON.stringify(bodyOf(fake, 0).messages);
-  assert.match(parent, /- reviewer: Reviews code for bugs and risky changes\. Use proactively after edits\. \(Tools: Read\)/);
+  assert.match(
+    parent,
+    /- reviewer: Reviews code for bugs and risky changes\. Use proactively after edits\. \(Tools: Read\)/,
+  );
   assert.match(parent, /- tester: Runs the test suite and reports failures\. \(Tools: Bash, Read/);
   assert.match(parent, /- auditor: Read-only auditor/);
   assert.doesNotMatch(parent, /- build:|- draft:/, "primary and _ files are no sub-agents");
@@ -93,7 +96,10 @@ Deno.test("claude-code offers the project's reviewer and runs it with its tools 
   assert.deepEqual(toolNames(sub), ["Read"]);
   assert.match(JSON.stringify(sub.system), /You are the project's code reviewer/);
   assert.doesNotMatch(JSON.stringify(sub.system), /Agent types for the Agent tool/);
-  assert.match(result.stderr, /reviewer .*asks for the model "sonnet", which this provider does not offer/);
+  assert.match(
+    result.stderr,
+    /reviewer .*asks for the model "sonnet", which this provider does not offer/,
+  );
 });
 
 Deno.test("a defined sub-agent's sandbox is never wider than its parent's", async () => {
@@ -112,8 +118,10 @@ Deno.test("a defined sub-agent's sandbox is never wider than its parent's", asyn
     { reply: { text: "test done" } },
   ]);
   const home = await dirs.add(trustingHome(fake.baseUrl, repo));
-  const args = (mode: string, prompt: string) =>
-    ["exec", "--harness", "claude-code", "-s", mode, "-a", "never", prompt];
+  const args = (
+    mode: string,
+    prompt: string,
+  ) => ["exec", "--harness", "claude-code", "-s", mode, "-a", "never", prompt];
   const audit = await interpreter(args("workspace-write", "audit"), { cwd: repo, home });
   assert.equal(audit.code, 0, audit.stderr);
   const test = await interpreter(args("read-only", "test"), { cwd: repo, home });
@@ -146,9 +154,21 @@ Deno.test("/agents lists the built-in and defined sub-agents with their files", 
   const stdout = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
   assert.match(stdout, /Built-in \(claude-code\): general-purpose, Explore, Plan/);
-  assert.match(stdout, /reviewer {2}Reviews code[^\n]*\n {2}project, Claude Code: \.claude\/agents\/reviewer\.md {2}\(tools: Read, Grep; model: sonnet\)/);
-  assert.match(stdout, /doc-checker[^\n]*\n {2}project, Gemini CLI: \.gemini\/agents\/doc-checker\.md/);
-  assert.match(stdout, /auditor[^\n]*\n {2}project, Codex: \.codex\/agents\/auditor\.toml {2}\(tools: all; read-only\)/);
-  assert.match(stdout, /docs-writer[^\n]*\n {2}project, opencode: \.opencode\/agent\/docs-writer\.md/);
+  assert.match(
+    stdout,
+    /reviewer {2}Reviews code[^\n]*\n {2}project, Claude Code: \.claude\/agents\/reviewer\.md {2}\(tools: Read, Grep; model: sonnet\)/,
+  );
+  assert.match(
+    stdout,
+    /doc-checker[^\n]*\n {2}project, Gemini CLI: \.gemini\/agents\/doc-checker\.md/,
+  );
+  assert.match(
+    stdout,
+    /auditor[^\n]*\n {2}project, Codex: \.codex\/agents\/auditor\.toml {2}\(tools: all; read-only\)/,
+  );
+  assert.match(
+    stdout,
+    /docs-writer[^\n]*\n {2}project, opencode: \.opencode\/agent\/docs-writer\.md/,
+  );
   assert.match(stdout, /tester[^\n]*\n {2}project, interpreter: \.agents\/agents\/tester\.md/);
 });

@@ -60,7 +60,10 @@ Deno.test("the fixture's agents of every vendor are found, clashes and bad files
   assert.equal(agents.find((a) => a.name === "reviewer")?.description, "My own reviewer");
   const text = warnings.join("\n");
   assert.match(text, /broken\.md: it has no description/);
-  assert.match(text, /The sub-agent "reviewer" of .*\.claude\/agents\/reviewer\.md is not used: .*mine\.md defines the same name/);
+  assert.match(
+    text,
+    /The sub-agent "reviewer" of .*\.claude\/agents\/reviewer\.md is not used: .*mine\.md defines the same name/,
+  );
   assert.match(text, /The sub-agent "Explore" of .*explore\.md is not used: a built-in agent type/);
   assert.doesNotMatch(text, /_draft|build\.md/, "skipped files are no warnings");
   assert.equal(warnings.length, 3);

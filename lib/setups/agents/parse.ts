@@ -84,7 +84,11 @@ function toolLists(
   file: AgentFile,
 ): Pick<AgentDefinition, "tools" | "disallowedTools"> {
   const tools = nameList(meta.tools, file.path, "tools");
-  const disallowed = nameList(meta.disallowedTools ?? meta.disallowed_tools, file.path, "disallowedTools");
+  const disallowed = nameList(
+    meta.disallowedTools ?? meta.disallowed_tools,
+    file.path,
+    "disallowedTools",
+  );
   return {
     ...(tools && !tools.includes("*") ? { tools } : {}),
     ...(disallowed?.length ? { disallowedTools: disallowed } : {}),
@@ -149,7 +153,11 @@ async function frontMatter(
 ): Promise<{ meta: Record<string, unknown>; body: string }> {
   const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) {
-    throw bad(path, "has no front matter", "Start it with a --- block holding name and description");
+    throw bad(
+      path,
+      "has no front matter",
+      "Start it with a --- block holding name and description",
+    );
   }
   const { parseDocument } = await import("yaml");
   const doc = parseDocument(m[1], { uniqueKeys: false });
@@ -171,11 +179,17 @@ async function frontMatter(
 /** A list of tool names from a comma (or space) separated string or a YAML list. */
 function nameList(value: unknown, path: string, key: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value.split(/,(?![^(]*\))/).map((s) => s.trim()).filter(Boolean);
+  if (typeof value === "string") {
+    return value.split(/,(?![^(]*\))/).map((s) => s.trim()).filter(Boolean);
+  }
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
     return value.map((v) => v.trim()).filter(Boolean);
   }
-  throw bad(path, `has a ${key} value that is not a list of tool names`, `Write ${key}: Read, Grep`);
+  throw bad(
+    path,
+    `has a ${key} value that is not a list of tool names`,
+    `Write ${key}: Read, Grep`,
+  );
 }
 
 function text_(value: unknown): string | undefined {

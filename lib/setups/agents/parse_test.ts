@@ -64,7 +64,10 @@ Deno.test("opencode: name from the path, primary agents skipped, tools map as de
   assert.equal(got?.model, "anthropic/claude-x");
   assert.deepEqual(got?.disallowedTools, ["bash", "edit"]);
   assert.equal(got?.tools, undefined);
-  const primary = await parseAgentFile("---\ndescription: d\nmode: primary\n---\nx", file("opencode"));
+  const primary = await parseAgentFile(
+    "---\ndescription: d\nmode: primary\n---\nx",
+    file("opencode"),
+  );
   assert.equal(primary, undefined);
 });
 

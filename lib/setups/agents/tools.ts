@@ -7,7 +7,14 @@
 import type { Harness, HarnessTool } from "../../harness/types.ts";
 import type { AgentDefinition } from "./types.ts";
 
-const SHELL = ["shell.run", "shell.start", "shell.monitor", "shell.stop", "shell.list", "shell.output"];
+const SHELL = [
+  "shell.run",
+  "shell.start",
+  "shell.monitor",
+  "shell.stop",
+  "shell.list",
+  "shell.output",
+];
 const READ = ["fs.read"];
 const EDIT = ["fs.edit"];
 const WRITE = ["fs.write"];
@@ -62,7 +69,7 @@ export function agentTools(definition: AgentDefinition): AgentTools {
       }
       if (AGENT_TOOLS.has(name)) continue;
       const capabilities = TOOL_CAPABILITIES[name];
-      if (capabilities) for (const c of capabilities) into.add(c);
+      if (capabilities) { for (const c of capabilities) into.add(c); }
       else unknown.push(written);
     }
     return mcp;
@@ -89,7 +96,9 @@ export function restrictHarness(harness: Harness, tools: AgentTools): Harness {
   return {
     ...harness,
     tools: keep(harness.tools),
-    ...(harness.codeMode ? { codeMode: { ...harness.codeMode, tools: keep(harness.codeMode.tools) } } : {}),
+    ...(harness.codeMode
+      ? { codeMode: { ...harness.codeMode, tools: keep(harness.codeMode.tools) } }
+      : {}),
   };
 }
 
