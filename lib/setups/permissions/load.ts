@@ -87,15 +87,18 @@ async function addClaudeFile(
   ctx: SetupContext,
   where: { scope: "user" | "project"; root: string },
 ): Promise<void> {
+  // A file changed during an earlier session is held back, but its deny and ask rules only
+  // narrow what runs: they still apply (its allow rules do not).
+  const heldBack = where.scope === "project" && ctx.isHeldBack?.(path) === true;
   try {
-    const text = await readSetupFile(path, ctx, where.scope);
+    const text = await readSetupFile(path, { ...ctx, isHeldBack: undefined }, where.scope);
     if (text === undefined) return;
     const settings = parseSetupJson(text, path);
     const lists = typeof settings === "object" && settings !== null
       ? (settings as Record<string, unknown>).permissions
       : undefined;
     const found = parseRuleLists(lists, { ...where, source: path, keyPrefix: "permissions" });
-    out.rules.push(...found.rules);
+    out.rules.push(...found.rules.filter((rule) => !heldBack || rule.list !== "allow"));
     out.warnings.push(...found.warnings);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
