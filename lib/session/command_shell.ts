@@ -10,12 +10,17 @@ import type { ShellRunOutput } from "../tools/shell_run.ts";
 import type { ShellRun } from "../setups/commands/expand.ts";
 import { toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
 
-/** Runs `command` as a call of the harness's shell tool; a refusal comes back as `refused`. */
+/**
+ * Runs `command` as a call of the harness's shell tool; a refusal comes back as `refused`.
+ * `allowed` (the custom command's `allowed-tools`) approves matching calls, as for its turn.
+ */
 export async function runCommandAsTool(
-  t: TurnSetup,
+  setup: TurnSetup,
   command: string,
-  signal: AbortSignal,
+  opts: { signal: AbortSignal; allowed?: readonly string[] },
 ): Promise<ShellRun> {
+  const { signal, allowed } = opts;
+  const t: TurnSetup = allowed?.length ? { ...setup, turnAllow: () => allowed } : setup;
   const harness = t.parts.state.harness;
   const tool = harness.tools.find((x) => x.capability === "shell.run" && !x.nested);
   const capability = capabilityById("shell.run");

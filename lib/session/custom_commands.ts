@@ -78,7 +78,7 @@ async function expandFor(
     import("./command_shell.ts"),
   ]);
   const prompt = await expandCommand(command, args, {
-    runShell: (line) => runCommandAsTool(t, line, signal),
+    runShell: (line) => runCommandAsTool(t, line, { signal, allowed: command.allowedTools }),
     readMention: (path) => readMention(t, path, opts.homeMentions === true),
   });
   const notes = [

@@ -76,6 +76,13 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
       /in def habit\(\):\n {4}return 1\n about the loop/,
     );
 
+    const lastlog = await exec(["-a", "untrusted", "/lastlog the team"]);
+    assert.equal(lastlog.code, 0, lastlog.stderr);
+    assert.match(
+      lastUserText(fake.requests.at(-1)!.body),
+      /^Last commit: Fixture commit\nSummarize it for the team\.$/m,
+    );
+
     const unknown = await exec(["/nosuch thing"]);
     assert.equal(unknown.code, 0, unknown.stderr);
     assert.match(lastUserText(fake.requests.at(-1)!.body), /\/nosuch thing/);
