@@ -33,6 +33,8 @@ export interface StatusScriptOptions {
   columns(): number;
   /** Milliseconds before the script is given up on; default 2000. */
   timeoutMs?: number;
+  /** Fewest milliseconds between two runs; default `STATUS_SCRIPT_THROTTLE_MS`. */
+  throttleMs?: number;
 }
 
 /** Fewest milliseconds between two runs. */
@@ -59,7 +61,8 @@ export class StatusScript {
 
   /** Runs the script with `facts` unless it ran less than 300 ms ago; returns the line. */
   async refresh(facts: StatusScriptFacts): Promise<string | undefined> {
-    if (Date.now() - this.#lastRun < STATUS_SCRIPT_THROTTLE_MS) return this.#line;
+    const throttle = this.#opts.throttleMs ?? STATUS_SCRIPT_THROTTLE_MS;
+    if (Date.now() - this.#lastRun < throttle) return this.#line;
     this.#lastRun = Date.now();
     const { runHookCommand } = await import("../../hooks/run_hook.ts");
     const timeoutMs = this.#opts.timeoutMs ?? 2000;
