@@ -172,3 +172,58 @@ Deno.test("/agents lists the built-in and defined sub-agents with their files", 
   );
   assert.match(stdout, /tester[^\n]*\n {2}project, interpreter: \.agents\/agents\/tester\.md/);
 });
+
+interface ChatBody {
+  messages: Array<{ role: string; content: unknown }>;
+  tools?: Array<{ function: { name: string; description: string } }>;
+}
+
+Deno.test("gemini-cli, qwen-code and opencode offer the defined sub-agents their vendor's way", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(agentsRepo());
+  await using fake = await startFakeProvider([
+    {
+      reply: {
+        tool_calls: [{
+          name: "invoke_agent",
+          args: { agent_name: "doc-checker", prompt: "Check" },
+        }],
+      },
+    },
+    { reply: { text: "No broken links." } },
+    { expect: { last_tool_result_contains: "No broken links." }, reply: { text: "checked" } },
+    { reply: { text: "qwen" } },
+    { reply: { text: "opencode" } },
+  ]);
+  const home = await dirs.add(fakeHome(
+    fake.baseUrl,
+    "chat",
+    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+  ));
+  for (const harness of ["gemini-cli", "qwen-code", "opencode"]) {
+    const result = await interpreter(["exec", "--harness", harness, "go"], { cwd: repo, home });
+    assert.equal(result.code, 0, result.stderr);
+  }
+  assert.deepEqual(fake.failures, []);
+  const body = (i: number) => fake.requests[i].body as ChatBody;
+  const system = (i: number) => JSON.stringify(body(i).messages.filter((m) => m.role === "system"));
+  assert.match(
+    system(0),
+    /<name>generalist<\/name>[^<]*<description>[^<]*<\/description>\\n {2}<\/subagent>\\n {2}<subagent>\\n {4}<name>tester<\/name>/,
+  );
+  assert.match(system(0), /<name>doc-checker<\/name>\\n {4}<description>Checks Markdown docs/);
+  const sub = body(1);
+  assert.deepEqual(sub.tools?.map((t) => t.function.name).sort(), ["grep_search", "read_file"]);
+  assert.match(system(1), /Find broken relative links/);
+  const describe = (i: number, tool: string) =>
+    body(i).tools?.find((t) => t.function.name === tool)?.function.description ?? "";
+  assert.match(
+    describe(3, "agent"),
+    /- Explore: [^\n]*\n- tester: Runs the test suite [^\n]*\(tools: read_file, run_shell_command[^)]*\)/,
+  );
+  const task = describe(4, "task");
+  assert.match(
+    task,
+    /- docs-writer: Writes and updates the project's documentation\. \(tools: All tools except bash\)/,
+  );
+});

@@ -13,10 +13,17 @@ import type { AgentDefinition } from "./types.ts";
 /** One agent type line: `- name: description (Tools: A, B)`. */
 function typeLine(harness: Harness, agent: AgentDefinition, label: string): string {
   const tools = agentTools(agent);
-  const names = tools.allowed === undefined && tools.denied.size === 0
-    ? "All tools"
+  const names = tools.allowed === undefined
+    ? allBut(harness, tools.denied)
     : toolNames(harness, tools).join(", ") || "no tools";
   return `- ${agent.name}: ${oneLine(agent.description)} (${label}: ${names})`;
+}
+
+/** "All tools", or "All tools except A, B" naming the harness's tools for `denied` capabilities. */
+function allBut(harness: Harness, denied: ReadonlySet<string>): string {
+  const names = harness.tools.filter((t) => !t.nested && denied.has(t.capability))
+    .map((t) => t.declaration.name);
+  return names.length ? `All tools except ${[...new Set(names)].join(", ")}` : "All tools";
 }
 
 /** The prompt variables that list `agents` for `harness`. */
