@@ -32,3 +32,16 @@ Deno.test("serverJson() hides env and header values as the text view does, for l
   assert.match(text, /http_headers: Authorization=\*\*\*\*\*, X-Team=\*\*\*\*\*/);
   assert.match(text, /env_http_headers: X-Key=TRACKER_KEY/);
 });
+
+Deno.test("serverDetailLines() names another agent's file and says when it is not trusted yet", () => {
+  const setup = { file: "/repo/.mcp.json", vendor: "Claude Code", trusted: false };
+  const text = serverDetailLines("notes", { command: "notes-mcp" }, setup.file, setup).join("\n");
+  assert.match(text, /^ {2}file: \/repo\/\.mcp\.json \(Claude Code\)$/m);
+  assert.match(text, /^ {2}trusted: no: not trusted yet: .*"interpreter trust"$/m);
+  assert.match(text, /^ {2}remove: edit \/repo\/\.mcp\.json$/m);
+  const trusted = serverDetailLines("notes", { command: "x" }, setup.file, {
+    ...setup,
+    trusted: true,
+  });
+  assert.doesNotMatch(trusted.join("\n"), /trusted:/);
+});
