@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { isPlaceholder } from "./placeholders.ts";
 
-export { DEFAULT_PROTECTED_NAMES, SETUP_PROTECTED_NAMES } from "./protected_names.ts";
+export { DEFAULT_PROTECTED_NAMES, SETUP_PROTECTED_NAMES } from "./placeholders.ts";
 
 /** What a sandboxed command may do. */
 export interface SandboxPolicy {

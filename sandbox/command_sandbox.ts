@@ -14,8 +14,7 @@
 import { join } from "node:path";
 import { DEFAULT_PROTECTED_NAMES, type SandboxPolicy } from "./bwrap_args.ts";
 import { bwrapLauncher, sessionDir, writeSeccompFilter } from "./bwrap_launcher.ts";
-import { coveredWhenMissing } from "./protected_names.ts";
-import { PlaceholderGuard, sweepPlaceholders } from "./placeholders.ts";
+import { coveredWhenMissing, PlaceholderGuard, sweepPlaceholders } from "./placeholders.ts";
 import { probeBubblewrap, type ProbeResult } from "./probe.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt_profile.ts";
 import type { CommandRequest, SandboxMode, SpawnSpec } from "./types.ts";

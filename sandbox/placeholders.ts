@@ -28,8 +28,31 @@
  */
 import { basename, join } from "node:path";
 import { allMountPoints } from "./_proc_facts.ts";
-import { coveredWhenMissing } from "./protected_names.ts";
 import { revoke, runState, runStates } from "./run_record.ts";
+
+/**
+ * Other agents' setup names (`lib/setups/locations.ts`), read-only where they exist. A missing one
+ * gets no placeholder (an empty `.mcp.json` folder would break those agents): one a command creates
+ * is held back from the next session (`lib/workspace/held_back.ts`).
+ */
+// deno-fmt-ignore
+export const SETUP_PROTECTED_NAMES: readonly string[] = Object.freeze([
+  ".claude", ".gemini", ".qwen", ".opencode", ".cursor", ".codex", ".mcp.json", "opencode.json",
+  "opencode.jsonc",
+]);
+
+/** Protected names re-bound read-only under every writable root unless the caller says otherwise. */
+export const DEFAULT_PROTECTED_NAMES: readonly string[] = Object.freeze([
+  ".git",
+  ".agents",
+  ".openinterpreter",
+  ...SETUP_PROTECTED_NAMES,
+]);
+
+/** Whether a missing protected `name` gets a placeholder (ours do; other agents' do not). */
+export function coveredWhenMissing(name: string): boolean {
+  return !SETUP_PROTECTED_NAMES.includes(name);
+}
 
 /** The permission bits of a placeholder folder. */
 export const PLACEHOLDER_MODE = 0o555;
@@ -214,7 +237,7 @@ export class PlaceholderGuard implements AsyncDisposable {
         if (real === path && attempt === 0 && stamp !== undefined) this.#known.set(path, stamp);
         return real;
       }
-      // Other agents' names are protected only where they exist (`protected_names.ts`).
+      // Other agents' names are protected only where they exist (`coveredWhenMissing()`).
       if (info === undefined && !coveredWhenMissing(basename(path))) return undefined;
       const got = info === undefined ? await create(path) : await adopt(path);
       if (got === "unneeded") return undefined;

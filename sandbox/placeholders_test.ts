@@ -7,13 +7,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_PROTECTED_NAMES, protectedPathsUnder } from "./bwrap_args.ts";
 import {
+  coveredWhenMissing,
   isPlaceholder,
   PLACEHOLDER_MODE,
   PlaceholderGuard,
   sweepPlaceholders,
 } from "./placeholders.ts";
 import { probeBubblewrap } from "./probe.ts";
-import { coveredWhenMissing } from "./protected_names.ts";
 import { need } from "./_test_requires.ts";
 
 /** The protected names that get placeholders (ours; other agents' only where they exist). */

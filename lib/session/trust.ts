@@ -16,7 +16,6 @@ import { grantTrust, readProjectTrust, TRUST_SOURCE_ENV } from "../config/trust_
 import { discoverHooks } from "../hooks/discovery.ts";
 import { findGitRoot } from "../workspace/git_root.ts";
 import { releaseHeldBack } from "../workspace/held_back.ts";
-import { definitionNames } from "./definition_kinds.ts";
 import { UntrustedDirectoryError } from "./errors.ts";
 import type { SessionConfig, SessionIO } from "./types.ts";
 
@@ -119,12 +118,16 @@ export async function settleDefinitionTrust(
     }
   }
   const left = untrusted.filter((d) => !WARNED_BY_READER.has(d.kind));
-  if (left.length > 0) opts.warn(untrustedWarning(config.projectRoot, left));
+  if (left.length > 0) opts.warn(await untrustedWarning(config.projectRoot, left));
   return new Set(untrusted.filter((d) => d.kind === "mcp_server").map((d) => d.name));
 }
 
 /** `MCP server "a" and allow rule "Bash(rm:*)" of the project "/r" are not trusted yet …`. */
-function untrustedWarning(root: string, left: readonly RunnableDefinition[]): string {
+async function untrustedWarning(
+  root: string,
+  left: readonly RunnableDefinition[],
+): Promise<string> {
+  const { definitionNames } = await import("./definition_kinds.ts");
   const one = left.length === 1;
   const off = left.every((d) => d.kind === "mcp_server") ? "not started" : "left off";
   return `${definitionNames(left)} of the project "${root}" ${one ? "is" : "are"} not trusted ` +

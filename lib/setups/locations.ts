@@ -124,7 +124,7 @@ export function locationsOf(kind: SetupKind, ctx: SetupContext): FoundLocation[]
 /**
  * The top-level names in a project folder that hold runnable definitions of other agents (their
  * settings, MCP files, command and agent folders): kept read-only to commands like `.git` where
- * they exist (the sandbox's copy, `sandbox/protected_names.ts`, must match: a test checks), and
+ * they exist (the sandbox's copy, `sandbox/placeholders.ts`, must match: a test checks), and
  * watched for changes made during a session (`lib/workspace/held_back.ts`, checked alike).
  */
 export const SETUP_PROTECTED_NAMES: readonly string[] = Object.freeze([

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { SETUP_PROTECTED_NAMES as SANDBOX_NAMES } from "../../sandbox/protected_names.ts";
+import { SETUP_PROTECTED_NAMES as SANDBOX_NAMES } from "../../sandbox/placeholders.ts";
 import { SETUP_WATCHED_FOLDERS, WATCHED_FILE_NAMES } from "../workspace/held_back.ts";
 import { SETUP_LOCATIONS, SETUP_PROTECTED_NAMES } from "./locations.ts";
 import { setupSourcesReport } from "./report.ts";

@@ -6,7 +6,6 @@
  */
 import type { DefinitionTrustQuestion } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
-import { definitionCount, definitionLines, saidYes, trustEffect } from "../term/trust_lines.ts";
 import { terminalText } from "../../approval/visible.ts";
 
 /** What the question shows and reads through. */
@@ -24,6 +23,10 @@ export function replTrustQuestion(
   let declined = false;
   return async ({ projectRoot, definitions }) => {
     if (declined) return false;
+    // Loaded when there is something to ask: most sessions never do.
+    const { definitionCount, definitionLines, saidYes, trustEffect } = await import(
+      "../term/trust_lines.ts"
+    );
     io.print([
       `The project ${terminalText(projectRoot)} defines ${definitionCount(definitions)} you have ` +
       `not trusted yet; trusted, ${trustEffect(definitions)}:`,
