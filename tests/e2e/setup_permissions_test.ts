@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, REPO, run } from "./_harness_env.ts";
+import { fakeHome, interpreter, LAUNCHER, REPO, run } from "./_harness_env.ts";
 
 /** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
 async function setupsRepo(): Promise<string> {
@@ -88,5 +88,56 @@ Deno.test("Claude Code's permission rules deny, hide and allow under every polic
     await Deno.remove(repo, { recursive: true });
     await Deno.remove(home, { recursive: true });
     await Deno.remove(userHome, { recursive: true });
+  }
+});
+
+/** Runs the REPL with `stdin` piped in (each line a command or a turn) to the end. */
+async function pipedRepl(args: string[], opts: { cwd: string; home: string; stdin: string }) {
+  const child = new Deno.Command(LAUNCHER, {
+    args,
+    cwd: opts.cwd,
+    env: { OPENINTERPRETER_HOME: opts.home, FAKE_API_KEY: "k", NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(opts.stdin));
+  await writer.close();
+  const out = await child.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("/permissions lists the rules with their files and adds one that applies at once", async () => {
+  const repo = await setupsRepo();
+  await using fake = await startFakeProvider(parseScript([
+    bash("git push origin main"),
+    answer("push refused", 'denied by the rule "Bash(git push:*)"'),
+  ].join("\n")));
+  const home = await fakeHome(fake.baseUrl, "messages", "# my settings\n");
+  try {
+    const result = await pipedRepl(["--harness", "claude-code"], {
+      cwd: repo,
+      home,
+      stdin: "/permissions deny Bash(git push:*)\n/permissions\npush it\n",
+    });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /Added the deny rule "Bash\(git push:\*\)" to .*config\.toml/);
+    assert.match(result.stdout, /deny {2}Bash\(git push:\*\) {2}.*config\.toml/);
+    assert.match(result.stdout, /deny {2}Bash\(rm:\*\) {2}.*\.claude\/settings\.json/);
+    assert.match(
+      result.stdout,
+      /ask {3}WebFetch\(domain:example\.com\) {2}.*settings\.local\.json/,
+    );
+    assert.match(result.stdout, /push refused/);
+    const config = await Deno.readTextFile(join(home, "config.toml"));
+    assert.match(
+      config,
+      /\n# my settings\n[^]*\[permission_rules\]\ndeny = \["Bash\(git push:\*\)"\]\n/,
+    );
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
   }
 });
