@@ -44,7 +44,7 @@ export async function readSetupMcpServers(ctx: SetupContext): Promise<SetupMcpRe
     if (parsed === undefined) continue;
     const disabled = location.vendor === "claude" && location.folder !== undefined
       ? await claudeDisabled(location.folder, ctx)
-      : new Set<string>();
+      : settingsFilter(location.vendor, parsed);
     read.servers.push(...fileServers(location, parsed, { ctx, disabled, warn: read.warnings }));
   }
   return read;
@@ -53,7 +53,7 @@ export async function readSetupMcpServers(ctx: SetupContext): Promise<SetupMcpRe
 function fileServers(
   location: FoundLocation,
   parsed: unknown,
-  opts: { ctx: SetupContext; disabled: Set<string>; warn: string[] },
+  opts: { ctx: SetupContext; disabled: { has(name: string): boolean }; warn: string[] },
 ): SetupMcpServer[] {
   const file = location.absolute;
   const folders = location.vendor === "claude" && location.scope === "user"
@@ -116,4 +116,27 @@ async function claudeDisabled(folder: string, ctx: SetupContext): Promise<Set<st
     }
   }
   return names;
+}
+
+/**
+ * Gemini CLI's and Qwen Code's `mcp.allowed` / `mcp.excluded` server names (Qwen Code takes `*`
+ * globs): a server excluded, or not allowed when there is an allow list, is kept off.
+ */
+function settingsFilter(vendor: SetupVendor, parsed: unknown): { has(name: string): boolean } {
+  const mcp = (parsed as { mcp?: { allowed?: unknown; excluded?: unknown } } | undefined)?.mcp;
+  if ((vendor !== "gemini" && vendor !== "qwen") || typeof mcp !== "object" || mcp === null) {
+    return new Set<string>();
+  }
+  const allowed = nameMatcher(mcp.allowed);
+  const excluded = nameMatcher(mcp.excluded);
+  return { has: (name) => (allowed !== undefined && !allowed(name)) || excluded?.(name) === true };
+}
+
+/** Whether a name matches one of `list`'s names or `*` globs; undefined when it is no list. */
+function nameMatcher(list: unknown): ((name: string) => boolean) | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const globs = list.filter((item): item is string => typeof item === "string").map((glob) =>
+    new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`)
+  );
+  return (name) => globs.some((glob) => glob.test(name));
 }

@@ -21,7 +21,10 @@ async function setup(): Promise<SetupContext & AsyncDisposable> {
     },
     "repo/.claude/settings.local.json": { disabledMcpjsonServers: ["off"] },
     "repo/.gemini/settings.json": { mcpServers: { tasks: { httpUrl: "https://h/${PATH_PART}" } } },
-    "repo/.qwen/settings.json": { mcpServers: { old: { url: "https://h/sse" } } },
+    "repo/.qwen/settings.json": {
+      mcpServers: { old: { url: "https://h/sse" }, keep: { command: "k" }, drop: { command: "d" } },
+      mcp: { excluded: ["dr*"] },
+    },
     "repo/.cursor/mcp.json": { mcpServers: { web: { command: "${env:NOPE_BIN}" } } },
     "home/.claude.json": {
       mcpServers: { mine: { command: "user-mine" } },
@@ -55,6 +58,8 @@ Deno.test("joinSetupMcpServers() adds other agents' servers after ours, the user
   const env = { NOTES_TOKEN: "t0k", PATH_PART: "mcp" };
   const joined = await joinSetupMcpServers(ours, { ctx, env });
   assert.deepEqual(Object.keys(joined.servers).sort(), [
+    "drop",
+    "keep",
     "local",
     "mine",
     "notes",
@@ -69,6 +74,8 @@ Deno.test("joinSetupMcpServers() adds other agents' servers after ours, the user
     env: { CLAUDE_PROJECT_DIR: ctx.projectRoot, TOKEN: "t0k" },
   });
   assert.equal(joined.servers.off.enabled, false, "disabledMcpjsonServers");
+  assert.equal(joined.servers.drop.enabled, false, "Qwen Code's mcp.excluded");
+  assert.equal(joined.servers.keep.enabled, undefined);
   assert.equal(joined.sources.get("notes")?.file, join(ctx.projectRoot, ".mcp.json"));
   assert.equal(joined.sources.get("local")?.scope, "user");
   assert.equal(joined.sources.has("tasks"), false);
@@ -95,6 +102,7 @@ Deno.test("setupMcpDefinitions() lists the project's winning, enabled servers wi
   const definitions = await setupMcpDefinitions(ctx);
   assert.deepEqual(definitions.map((d) => [d.kind, d.name, d.command]), [
     ["mcp_server", "notes", "TOKEN=${NOTES_TOKEN} notes-mcp"],
+    ["mcp_server", "keep", "k"],
     ["mcp_server", "search", "s"],
     ["mcp_server", "web", "${env:NOPE_BIN}"],
   ]);
@@ -104,6 +112,6 @@ Deno.test("setupMcpDefinitions() lists the project's winning, enabled servers wi
   await Deno.writeTextFile(file, text.replace("notes-mcp", "other-mcp"));
   const after = await setupMcpDefinitions(ctx);
   assert.notEqual(after[0].key, before, "a changed definition needs trust again");
-  assert.equal(after[2].key, definitions[2].key);
+  assert.equal(after[3].key, definitions[3].key);
   assert.deepEqual(await setupMcpDefinitions({ ...ctx, projectTrusted: false }), []);
 });
