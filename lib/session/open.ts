@@ -134,7 +134,8 @@ export async function openSession(
     };
     const resources = new Resources();
     const live = { agent, provider: agent.provider, recorder, resources, relay, mcp };
-    const toolSources = [...(deps.toolSources ?? []), ...mcp.sources];
+    const sources = [...(deps.toolSources ?? []), ...mcp.sources];
+    const toolSources = agent.permissions?.visibleSources(sources) ?? sources;
     const parts = { config, env, io, info, catalog, state, live, toolSources, hooks };
     const session = new LiveSession(parts);
     relay.viewsIn(() => session.settings.cwd);

@@ -8,6 +8,8 @@
 import { join } from "node:path";
 import type { HookVerdict } from "../../approval/hook.ts";
 import type { ApprovalCheck } from "../../hooks/approval.ts";
+import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
+import type { ToolSource } from "../../tools/tool_source.ts";
 import { toolCovers } from "./match.ts";
 import { parseRule, type PermissionRule } from "./rules.ts";
 import { deniedOutright, ruleVerdict } from "./verdict.ts";
@@ -32,6 +34,8 @@ export interface PermissionGate {
   add(rule: PermissionRule): void;
   /** True for a capability a bare deny rule (`Bash`, `WebFetch`) takes off the model's list. */
   hidden(capability: string): boolean;
+  /** `sources` without the tools a bare deny rule (`mcp__server`, `mcp__server__tool`) names. */
+  visibleSources(sources: readonly ToolSource[]): ToolSource[];
   /** The existing files and folders `Read` deny rules name, to hide from commands. */
   maskedPaths(cwd: string): Promise<Array<{ path: string; folder: boolean }>>;
   /** `check` with the rules applied before it. */
@@ -50,6 +54,16 @@ export function permissionGate(
     add: (rule) => void rules.push(rule),
     hidden: (capability) => deniedOutright(rules, toolCovers)(capability),
     maskedPaths: (cwd) => maskedPaths(rules, cwd),
+    visibleSources: (sources) =>
+      sources.map((source) => ({
+        id: source.id,
+        async tools(signal) {
+          const hidden = deniedOutright(rules, toolCovers);
+          return (await source.tools(signal)).filter((tool) =>
+            !hidden(`${SOURCE_CAPABILITY_PREFIX}${source.id}/${tool.name}`)
+          );
+        },
+      })),
     wrap: (check, turn) => gated(check, rules, turn, opts.userHome),
   };
 }

@@ -86,3 +86,17 @@ Deno.test("a bare deny hides the tool; a Read deny masks existing paths in bubbl
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("PermissionGate.visibleSources() leaves out the MCP tools a bare deny names", async () => {
+  const gate = gateOf("/repo", { deny: ["mcp__github__delete_repo"] });
+  const tool = (name: string) => ({ name }) as never;
+  const [github, other] = gate.visibleSources([
+    { id: "github", tools: () => Promise.resolve([tool("delete_repo"), tool("list")]) },
+    { id: "other", tools: () => Promise.resolve([tool("delete_repo")]) },
+  ]);
+  const signal = new AbortController().signal;
+  assert.deepEqual((await github.tools(signal)).map((t) => t.name), ["list"]);
+  assert.deepEqual((await other.tools(signal)).map((t) => t.name), ["delete_repo"]);
+  gate.add(parseRule("mcp__other", { list: "deny", source: "x", scope: "user", root: "/" }));
+  assert.deepEqual(await other.tools(signal), [], "a rule added later applies too");
+});
