@@ -22,6 +22,9 @@ export interface StatusLineSpec {
   key: string;
 }
 
+/** A status-line script as a session runs it: with the project's root for its input. */
+export type StatusLineScript = StatusLineSpec & { projectDir: string };
+
 /** The status-line script of `command` from `source`. */
 export async function statusLineSpec(
   command: string,
