@@ -79,12 +79,14 @@ export async function trustDefinitions(
 
 /**
  * Kinds whose readers warn about their own untrusted definitions: hooks (`lib/hooks/user_hooks.ts`),
- * env and status lines (`lib/setups/settings/session.ts`).
+ * env and status lines (`lib/setups/settings/session.ts`), allow rules
+ * (`lib/setups/permissions/`).
  */
 const WARNED_BY_READER: ReadonlySet<RunnableDefinition["kind"]> = new Set([
   "hook",
   "env",
   "status_line",
+  "allow_rule",
 ]);
 
 /**
