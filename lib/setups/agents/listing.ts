@@ -3,16 +3,16 @@
  * Claude Code lists agent types in a system reminder (`{{agent_types}}` in the claude-code
  * harness's agents.md), Gemini CLI in its system prompt's `<available_subagents>` block
  * (`{{subagent_entries}}`), Qwen Code and opencode in their sub-agent tool's description under
- * "Agent types:" (`withAgentTypes()`). With no definitions every text is empty and every
- * harness is unchanged, so requests stay as they were.
+ * "Agent types:", Codex's `spawn_agent` in an `agent_type` argument (`withAgentTypes()`). With
+ * no definitions every text is empty and every harness is unchanged: requests stay as they were.
  */
-import type { Harness, PromptVars } from "../../harness/types.ts";
-import { agentTools, toolNames } from "./tools.ts";
+import type { Harness, HarnessTool, PromptVars } from "../../harness/types.ts";
+import { harnessTools, toolNames } from "./tools.ts";
 import type { AgentDefinition } from "./types.ts";
 
 /** One agent type line: `- name: description (Tools: A, B)`. */
 function typeLine(harness: Harness, agent: AgentDefinition, label: string): string {
-  const tools = agentTools(agent);
+  const { tools } = harnessTools(harness, agent);
   const names = tools.allowed === undefined
     ? allBut(harness, tools.denied)
     : toolNames(harness, tools).join(", ") || "no tools";
@@ -51,6 +51,10 @@ export function withAgentTypes(harness: Harness, agents: readonly AgentDefinitio
   if (agents.length === 0) return harness;
   let changed = false;
   const tools = harness.tools.map((tool) => {
+    if (tool.declaration.name === "spawn_agent" && tool.capability === "agent.spawn") {
+      changed = true;
+      return withAgentTypeField(harness, tool, agents);
+    }
     const description = tool.declaration.description ?? "";
     const at = description.indexOf("Agent types:\n");
     if (tool.capability !== "agent.run" || at < 0) return tool;
@@ -67,6 +71,36 @@ export function withAgentTypes(harness: Harness, agents: readonly AgentDefinitio
     };
   });
   return changed ? { ...harness, tools } : harness;
+}
+
+/**
+ * Codex's `spawn_agent` with an `agent_type` argument naming the defined agents (the field
+ * earlier Codex releases were reported to take; unconfirmed for 0.171.0, see FORMATS.md).
+ */
+function withAgentTypeField(
+  harness: Harness,
+  tool: HarnessTool,
+  agents: readonly AgentDefinition[],
+): HarnessTool {
+  const parameters = tool.declaration.parameters as { properties?: Record<string, unknown> };
+  const lines = agents.map((a) => typeLine(harness, a, "tools")).join("\n");
+  const agentType = {
+    type: "string",
+    enum: agents.map((a) => a.name),
+    description: "Optional: run one of these agent types, with its own instructions and " +
+      `tools (left out: a general agent):\n${lines}`,
+  };
+  return {
+    ...tool,
+    args: { ...tool.args, agent_type: "subagent_type" },
+    declaration: {
+      ...tool.declaration,
+      parameters: {
+        ...parameters,
+        properties: { ...parameters.properties, agent_type: agentType },
+      },
+    },
+  };
 }
 
 function oneLine(text: string): string {

@@ -10,7 +10,7 @@ import { systemText } from "../../model/message.ts";
 import type { DefinedSubagents, SubagentShape } from "../../session/subagent.ts";
 import { agentModel } from "./model.ts";
 import { readOnlyHooks } from "./read_only.ts";
-import { agentTools, restrictHarness } from "./tools.ts";
+import { harnessTools, restrictHarness } from "./tools.ts";
 import type { AgentDefinition } from "./types.ts";
 
 /** The runtime of `agents` (none found: undefined, and sub-agents run as before). */
@@ -29,13 +29,15 @@ function shapeOf(
   agent: AgentDefinition,
   base: { harness: Harness; model: string; offered: readonly string[]; toolHooks: ToolHooks },
 ): SubagentShape {
-  const tools = agentTools(agent);
+  const { tools, readOnlyShell } = harnessTools(base.harness, agent);
   const { model, note } = agentModel(agent.model, base.model, base.offered);
   return {
     harness: restrictHarness(base.harness, tools),
     system: systemText(agent.prompt),
     model,
-    toolHooks: agent.readOnly ? readOnlyHooks(base.toolHooks, agent.name) : base.toolHooks,
+    toolHooks: agent.readOnly || readOnlyShell
+      ? readOnlyHooks(base.toolHooks, agent.name)
+      : base.toolHooks,
     mcp: tools.mcp,
     notes: note ? [`Sub-agent ${agent.name} (${agent.source}): ${note}`] : [],
   };

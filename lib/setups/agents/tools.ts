@@ -108,3 +108,26 @@ export function toolNames(harness: Harness, tools: AgentTools): string[] {
     .map((t) => t.declaration.name);
   return [...new Set(names)];
 }
+
+/** Capabilities that only read files. */
+const READING = ["fs.read", "fs.grep", "fs.glob", "fs.list"];
+
+/**
+ * `definition`'s tools in `harness`. A harness with no file-reading tool of its own (Codex's
+ * reads through the shell) gives an agent that may only read files its shell instead, kept
+ * read-only (`readOnlyShell`): only commands known to only read run.
+ */
+export function harnessTools(
+  harness: Harness,
+  definition: AgentDefinition,
+): { tools: AgentTools; readOnlyShell: boolean } {
+  const tools = agentTools(definition);
+  const allowed = tools.allowed;
+  if (!allowed || SHELL.some((c) => allowed.has(c))) return { tools, readOnlyShell: false };
+  const has = (c: string) => harness.tools.some((t) => t.capability === c && !t.nested);
+  const reads = READING.filter((c) => allowed.has(c));
+  if (reads.length === 0 || reads.some(has) || !has("shell.run")) {
+    return { tools, readOnlyShell: false };
+  }
+  return { tools: { ...tools, allowed: new Set([...allowed, "shell.run"]) }, readOnlyShell: true };
+}

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Harness, HarnessTool } from "../../harness/types.ts";
 import { agentPromptVars, withAgentTypes } from "./listing.ts";
 import { agentModel } from "./model.ts";
-import { agentTools, restrictHarness } from "./tools.ts";
+import { agentTools, harnessTools, restrictHarness } from "./tools.ts";
 import type { AgentDefinition } from "./types.ts";
 
 const tool = (name: string, capability: string, description = ""): HarnessTool => ({
@@ -80,4 +80,39 @@ Deno.test("a model alias picks the provider's newest of its family, else inherit
   const missing = agentModel("opus", "fake-model", []);
   assert.equal(missing.model, "fake-model");
   assert.match(missing.note!, /asks for the model "opus", which this provider does not offer/);
+});
+
+Deno.test("Codex's spawn_agent gets an agent_type argument naming the defined agents", () => {
+  const spawn = {
+    ...tool("spawn_agent", "agent.spawn"),
+    declaration: {
+      name: "spawn_agent",
+      description: "Start one.",
+      parameters: { type: "object", properties: { message: { type: "string" } } },
+    },
+    args: { message: "prompt" },
+  } as unknown as HarnessTool;
+  const harness = { ...HARNESS, tools: [...HARNESS.tools, spawn] } as Harness;
+  const offered = withAgentTypes(harness, [agent({ tools: ["Read"] })]).tools.at(-1)!;
+  assert.deepEqual(offered.args, { message: "prompt", agent_type: "subagent_type" });
+  const field = (offered.declaration.parameters.properties as Record<string, {
+    enum: string[];
+    description: string;
+  }>).agent_type;
+  assert.deepEqual(field.enum, ["reviewer"]);
+  assert.match(field.description, /\n- reviewer: Reviews code \(tools: Read\)$/);
+  assert.equal(offered.declaration.description, "Start one.");
+});
+
+Deno.test("a reading agent in a harness that reads through the shell gets it, read-only", () => {
+  const codex = {
+    tools: [tool("exec_command", "shell.run"), tool("apply_patch", "fs.edit")],
+  } as unknown as Harness;
+  const got = harnessTools(codex, agent({ tools: ["Read", "Grep"] }));
+  assert.equal(got.readOnlyShell, true);
+  assert.deepEqual(restrictHarness(codex, got.tools).tools.map((t) => t.declaration.name), [
+    "exec_command",
+  ]);
+  assert.equal(harnessTools(HARNESS, agent({ tools: ["Read", "Grep"] })).readOnlyShell, false);
+  assert.equal(harnessTools(codex, agent({ tools: ["Edit"] })).readOnlyShell, false);
 });
