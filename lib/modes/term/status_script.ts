@@ -169,14 +169,18 @@ export function statusText(line: string): string {
 
 /**
  * The status-line script of `session` for a REPL on a terminal, run once before the first
- * prompt; undefined when the session has none. Warnings go to `warn`.
+ * prompt; undefined when the session has none or `status_line = false`. Warnings go to `warn`.
  */
 export async function startStatusScript(
-  session: { readonly statusLineScript?: StatusScriptSpec; status(): StatusScriptFacts },
+  session: {
+    readonly statusLineScript?: StatusScriptSpec;
+    readonly config: { status_line?: boolean };
+    status(): StatusScriptFacts;
+  },
   opts: Omit<StatusScriptOptions, "columns"> & { columns?: () => number },
 ): Promise<StatusScript | undefined> {
   const spec = session.statusLineScript;
-  if (!spec) return undefined;
+  if (!spec || session.config.status_line === false) return undefined;
   const script = new StatusScript(spec, { columns: terminalColumns, ...opts });
   await script.refresh(session.status());
   return script;
