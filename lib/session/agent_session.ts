@@ -31,6 +31,7 @@ import { type InstructionOptions, openWorkspace, type Workspace } from "../works
 import { loadSessionConfig } from "./setup.ts";
 import { checkPresentation } from "./settings_check.ts";
 import type { SessionConfig } from "./types.ts";
+import type { StatusLineScript } from "../setups/settings/status_line.ts";
 import { checkLocalProvider, type LocalSetup, modelChosen } from "../providers/local/models.ts";
 import type { SessionSubagents } from "../setups/agents/session.ts";
 import type { PermissionGate } from "../setups/permissions/gate.ts";
@@ -69,16 +70,6 @@ export interface AgentSession extends AsyncDisposable {
   permissions?: PermissionGate;
   /** The status-line script other agents' settings or `status_line_command` give (issue 33). */
   statusLineScript?: StatusLineScript;
-}
-
-/** A status-line script to run: its command and the spaces before its line. */
-export interface StatusLineScript {
-  command: string;
-  padding: number;
-  /** The file that defines it. */
-  source: string;
-  /** The project's root, for the script's input. */
-  projectDir: string;
 }
 
 /** The settings in use a harness's templates are rendered with. */
@@ -152,6 +143,9 @@ async function openOn(
   // Before any command can run, so that what one writes under these names is held back next time.
   await workspace.watchInstructionNames(config.values.project_doc_fallback_filenames ?? []);
   workspace.useRootMarkers(config.values.project_root_markers);
+  const commandSkills = () => import("./command_skills.ts");
+  const held = { env, isHeldBack: workspace.isHeldBack };
+  workspace.addSkills(async () => (await commandSkills()).commandSkills(config, held));
   for (const warning of config.warnings) io.warn(warning);
   for (const notice of workspace.notices) io.warn(notice);
   // Skills that do not load and name clashes are told once, at start; the walk runs meanwhile.
@@ -162,8 +156,7 @@ async function openOn(
     settings.wireApi = session.wireApi;
     delete settings.nativeApi;
   }
-  const permissions = await openPermissions(config, { env, isHeldBack: workspace.isHeldBack, io });
-  const work = startWork(session, { ...opts, config, settings, resolvedModel, permissions });
+  const work = startWork(session, { ...opts, config, settings, resolvedModel });
   const ready = await work.ready.catch(async (error) => {
     await work.closeAll();
     throw error;
@@ -211,7 +204,7 @@ async function openOn(
     canAsk: io.ask !== undefined,
     answersQuestions: io.answersQuestions === true,
     subagents,
-    permissions: permissions.gate,
+    permissions: ready.permissions,
     [Symbol.asyncDispose]: async () => {
       try {
         await work.closeAll();
@@ -244,20 +237,8 @@ function sandboxFacts(
   };
 }
 
-/** The session's permission rules and the paths their `Read` denies hide from commands. */
-async function openPermissions(
-  config: EffectiveConfig,
-  opts: { env: Record<string, string>; isHeldBack: (path: string) => boolean; io: StartupIO },
-) {
-  const { openPermissionGate } = await import("../setups/permissions/open.ts");
-  const { gate, warnings } = await openPermissionGate(config, opts);
-  for (const warning of warnings) opts.io.warn(warning);
-  return { gate, masked: await gate.maskedPaths(config.cwd) };
-}
-
 /** What start-up needs besides the session config. */
 interface StartupInput {
-  permissions: { gate: PermissionGate; masked: Array<{ path: string; folder: boolean }> };
   env: Record<string, string>;
   io: StartupIO;
   workspace: Workspace;
@@ -275,7 +256,7 @@ interface StartupInput {
  * `closeAll()` closes what was opened, whatever failed.
  */
 function startWork(session: SessionConfig, input: StartupInput) {
-  const { env, io, workspace, config, settings, resolvedModel, permissions } = input;
+  const { env, io, workspace, config, settings, resolvedModel } = input;
   const { cwd } = session;
   const chosen = modelChosen(config);
   const localPromise = checkLocalProvider(settings, {
@@ -286,7 +267,11 @@ function startWork(session: SessionConfig, input: StartupInput) {
   const modelPromise = localPromise && !chosen
     ? localPromise.then((local) => local.model)
     : Promise.resolve(resolvedModel);
-  const sandboxPromise = openSessionSandbox(config.values, {
+  // Permission rules first: their Read denies are masked in the sandbox, bare denies hide tools.
+  const permissions = import("../setups/permissions/open.ts").then((m) =>
+    m.openSessionPermissions(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn })
+  );
+  const sandboxPromise = permissions.then(({ masked }) => openSessionSandbox(config.values, {
     cwd,
     home: config.home,
     env,
@@ -295,12 +280,11 @@ function startWork(session: SessionConfig, input: StartupInput) {
     ask: io.ask,
     answerUnasked: io.answerUnasked,
     onDenied: io.onDenied,
-    masked: permissions.masked,
-  });
-  const hidden = permissions.gate.hidden;
-  const harnessPromise = Promise.all([modelPromise, localPromise]).then(([model, local]) =>
-    pickHarness(config, { settings, model, io, local, hidden })
-  );
+    masked,
+  }));
+  const harnessPromise = Promise.all([modelPromise, localPromise, permissions]).then((
+    [model, local, { gate }],
+  ) => pickHarness(config, { settings, model, io, local, hidden: gate.hidden }));
   const varsPromise = Promise.all([harnessPromise, modelPromise]).then(([harness, model]) =>
     workspace.promptVars(harness, {
       model,
@@ -321,7 +305,8 @@ function startWork(session: SessionConfig, input: StartupInput) {
     modelPromise,
     localPromise,
     subagentsPromise,
-  ]).then(([harness, provider, sandbox, vars, model, local, subagents]) => ({
+    permissions,
+  ]).then(([harness, provider, sandbox, vars, model, local, subagents, { gate }]) => ({
     harness,
     provider,
     sandbox,
@@ -329,6 +314,7 @@ function startWork(session: SessionConfig, input: StartupInput) {
     model,
     local,
     subagents,
+    permissions: gate,
   }));
   const closeAll = async () => {
     await sandboxPromise.then((s) => s[Symbol.asyncDispose](), () => {});

@@ -61,6 +61,11 @@ export interface Workspace extends AsyncDisposable {
    */
   skills(fs?: FileSystem): Promise<SkillInfo[]>;
   /**
+   * Adds skills from elsewhere (custom commands a model may invoke), after the SKILL.md ones; a
+   * name a SKILL.md has keeps the SKILL.md.
+   */
+  addSkills(source: () => Promise<SkillInfo[]>): void;
+  /**
    * Skill discovery finds the project root by these names from now on (`project_root_markers`,
    * read once the config is loaded); undefined: the default, `.git`.
    */
@@ -99,7 +104,8 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
   let rootMarkers = opts.rootMarkers;
   const discover = (fs: FileSystem = inProcessFs) =>
     discoverSkills(cwd, { home, userHome: env.HOME, fs, isHeldBack, rootMarkers });
-  const skills = async (fs?: FileSystem) => (await discover(fs)).skills;
+  const extra: Array<() => Promise<SkillInfo[]>> = [];
+  const skills = async (fs?: FileSystem) => withExtra((await discover(fs)).skills, extra);
   const sources = { cwd, env, git, isHeldBack, gitRoot, instructions, skills: () => skills() };
   return {
     cwd,
@@ -113,6 +119,7 @@ export async function openWorkspace(cwd: string, opts: WorkspaceOptions): Promis
     gitRoot,
     instructions,
     skills,
+    addSkills: (source) => void extra.push(source),
     useRootMarkers: (markers) => {
       rootMarkers = markers;
     },
@@ -144,4 +151,15 @@ async function openParts(
   if (watch.status === "fulfilled") await watch.value.close();
   if (git.status === "fulfilled") await git.value[Symbol.asyncDispose]();
   throw watch.status === "rejected" ? watch.reason : (git as PromiseRejectedResult).reason;
+}
+
+/** `found` and then the skills of `extra` whose names it does not have. */
+async function withExtra(
+  found: SkillInfo[],
+  extra: ReadonlyArray<() => Promise<SkillInfo[]>>,
+): Promise<SkillInfo[]> {
+  if (extra.length === 0) return found;
+  const names = new Set(found.map((s) => s.name));
+  const more = (await Promise.all(extra.map((source) => source().catch(() => [])))).flat();
+  return [...found, ...more.filter((s) => !names.has(s.name) && names.add(s.name))];
 }

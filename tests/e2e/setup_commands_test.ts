@@ -119,9 +119,14 @@ async function pipedRepl(opts: { cwd: string; home: string; stdin: string }) {
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
 
-Deno.test("the REPL lists custom commands with their files and runs one; ACP offers and runs them", async () => {
+const SKILL_CALL = [
+  { reply: { tool_calls: [{ name: "Skill", args: { skill: "hello", args: "the team" } }] } },
+  { expect: { last_tool_result_contains: "Say hello to the team." }, reply: { text: "skilled" } },
+].map((line) => JSON.stringify(line)).join("\n");
+
+Deno.test("the REPL lists custom commands with their files and runs one; ACP offers and runs them; claude-code's model may invoke one", async () => {
   const repo = await setupsRepo();
-  await using fake = await startFakeProvider(parseScript(replies(3)));
+  await using fake = await startFakeProvider(parseScript(`${replies(2)}\n${SKILL_CALL}`));
   const home = await fakeHome(
     fake.baseUrl,
     "chat",
@@ -177,6 +182,21 @@ Deno.test("the REPL lists custom commands with their files and runs one; ACP off
     } finally {
       await a.close();
     }
+
+    const skill = await interpreter(["exec", "--harness", "claude-code", "greet"], {
+      cwd: repo,
+      home,
+    });
+    assert.equal(skill.code, 0, skill.stderr);
+    assert.equal(skill.stdout.trim(), "skilled");
+    const offered = JSON.stringify(fake.requests.at(-2)!.body);
+    assert.match(offered, /hello: Say hello/);
+    assert.match(offered, /fixit: Fix the bugs in a file/);
+    assert.doesNotMatch(
+      offered,
+      /frontend:component|lastlog/,
+      "user-only and shell commands are not offered",
+    );
   } finally {
     for (const dir of [repo, home]) await Deno.remove(dir, { recursive: true });
   }

@@ -13,7 +13,6 @@ import {
   withInterrupt,
 } from "./exec_turn.ts";
 import { ttyApprover } from "./approve_tty.ts";
-import { execPrompt } from "./exec_command.ts";
 import { terminalText } from "../../approval/visible.ts";
 import { writeExecTrajectory } from "./exec_trajectory.ts";
 import { recordedArtifactLines } from "../../session/artifact_store.ts";
@@ -69,8 +68,15 @@ export async function runExec(
   const { value: outcome, stoppedBy } = await withInterrupt(async (signal) => {
     json?.threadStarted(session.id);
     json?.turnStarted();
-    const before = images;
-    const first = await execPrompt(session, prompt, signal, { before, outputSchema: schema });
+    // A prompt that starts with a custom command's exact name runs it (exec_command.ts).
+    const first = prompt.startsWith("/")
+      ? await (await import("./exec_command.ts")).execPrompt(session, prompt, signal, {
+        before: images,
+        outputSchema: schema,
+      })
+      : await session.prompt([...images, { type: "text", text: prompt }], signal, {
+        outputSchema: schema,
+      });
     if (!options.waitWakeups) return first;
     const { runWakeups } = await import("./exec_wakeups.ts");
     return await runWakeups(session, first, signal, json);

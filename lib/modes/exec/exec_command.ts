@@ -7,7 +7,6 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { Block } from "../../model/message.ts";
-import { customCommandOf, promptCommand } from "../../session/command_prompt.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import type { AnswerSchema } from "../../session/types.ts";
 
@@ -18,8 +17,11 @@ export async function execPrompt(
   signal: AbortSignal,
   opts: { before: Block[]; outputSchema?: AnswerSchema },
 ): Promise<PromptOutcome> {
-  const call = prompt.startsWith("/") ? await customCommandOf(session, prompt) : undefined;
-  if (!call) {
+  const commands = prompt.startsWith("/")
+    ? await import("../../session/command_prompt.ts")
+    : undefined;
+  const call = await commands?.customCommandOf(session, prompt);
+  if (!commands || !call) {
     const input: Block[] = [...opts.before, { type: "text", text: prompt }];
     return await session.prompt(input, signal, { outputSchema: opts.outputSchema });
   }
@@ -28,5 +30,5 @@ export async function execPrompt(
     console.error(`warning: ${terminalText(warning)}`);
   }
   const expanded = await session.commands.expand(call.command, call.args, signal);
-  return await promptCommand(session, expanded, signal, { ...opts, note });
+  return await commands.promptCommand(session, expanded, signal, { ...opts, note });
 }

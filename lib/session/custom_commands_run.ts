@@ -1,0 +1,90 @@
+/**
+ * Expanding a custom command for a session (custom_commands.ts, loaded when one is run): the
+ * trust check of a project's command, its shell pre-execution as the model's commands run, and
+ * its mentions read inside the workspace.
+ */
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { CommandPrompt, CustomCommand } from "./custom_commands.ts";
+import type { TurnSetup } from "./turn_context.ts";
+
+/** Most bytes a mentioned file puts into a prompt. */
+const MENTION_MAX_BYTES = 256 * 1024;
+
+/** The prompt `command` invoked with `args` stands for; a `CommandError` says why not. */
+export async function expandFor(
+  t: TurnSetup,
+  command: CustomCommand,
+  args: string,
+  signal: AbortSignal,
+  opts: { homeMentions?: boolean },
+): Promise<CommandPrompt> {
+  await checkTrusted(t, command);
+  const [{ expandCommand }, { runCommandAsTool }] = await Promise.all([
+    import("../setups/commands/expand.ts"),
+    import("./command_shell.ts"),
+  ]);
+  const prompt = await expandCommand(command, args, {
+    runShell: (line) => runCommandAsTool(t, line, { signal, allowed: command.allowedTools }),
+    readMention: (path) => readMention(t, path, opts.homeMentions === true),
+  });
+  const notes = [
+    ...(command.agent ? [`/${command.name} names the agent "${command.agent}": not followed`] : []),
+    ...(command.subtask ? [`/${command.name} asks for a sub-task: it runs in this session`] : []),
+  ];
+  const model = command.model && command.model !== "inherit" ? command.model : undefined;
+  return { prompt, allowedRules: command.allowedTools, model, notes };
+}
+
+/** A project's command that runs or approves something must be trusted as it is now. */
+async function checkTrusted(t: TurnSetup, command: CustomCommand): Promise<void> {
+  if (command.scope !== "project") return;
+  const { runnableOf } = await import("../setups/commands/definitions.ts");
+  const { readProjectTrust } = await import("../config/trust_store.ts");
+  const definitions = await runnableOf(command);
+  if (definitions.length === 0) return;
+  const { config } = t.parts.live.agent;
+  const trusted =
+    (await readProjectTrust(config.home, config.projectRoot, t.parts.env)).definitions;
+  const waiting = definitions.filter((d) => !trusted.has(d.key));
+  if (waiting.length === 0) return;
+  const what = waiting.map((d) =>
+    d.kind === "command" ? `runs \`${d.command}\`` : `approves ${d.command}`
+  );
+  const { CommandError } = await import("../setups/commands/expand.ts");
+  throw new CommandError(
+    `/${command.name} (${command.source}) ${what.join(" and ")}, which you have not trusted yet`,
+    { hint: "Run `interpreter trust` in the project to review and trust it; nothing was sent" },
+  );
+}
+
+/**
+ * The text a mention of `path` stands for: a file's content, or a folder's file names. Only
+ * paths inside the project (and, where `home` is set, under `~`) are read.
+ */
+async function readMention(t: TurnSetup, path: string, home: boolean): Promise<string> {
+  const { config } = t.parts.live.agent;
+  const expanded = home && /^~(\/|$)/.test(path) ? join(homedir(), path.slice(1)) : path;
+  if (/^~(\/|$)/.test(path) && !home) throw new Error("~ paths are read in the REPL only");
+  const full = resolve(t.parts.config.cwd, expanded);
+  const real = await Deno.realPath(full).catch(() => {
+    throw new Error(`no such file ${full}`);
+  });
+  const roots = [config.projectRoot, t.parts.config.cwd, ...(home ? [homedir()] : [])];
+  const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
+  if (!realRoots.some((r) => inside(real, r))) throw new Error(`${full} is outside the workspace`);
+  const info = await Deno.stat(real);
+  if (info.isDirectory) {
+    const names = (await Array.fromAsync(Deno.readDir(real))).map((e) => e.name).sort();
+    return names.slice(0, 500).join("\n");
+  }
+  if (info.size > MENTION_MAX_BYTES) {
+    throw new Error(`${full} is over ${MENTION_MAX_BYTES / 1024} KiB`);
+  }
+  return new TextDecoder().decode(await Deno.readFile(real));
+}
+
+function inside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
