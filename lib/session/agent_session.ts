@@ -271,7 +271,7 @@ function startWork(session: SessionConfig, input: StartupInput) {
   const permissions = import("../setups/permissions/open.ts").then((m) =>
     m.openSessionPermissions(config, { env, isHeldBack: workspace.isHeldBack, warn: io.warn })
   );
-  const sandboxPromise = permissions.then(({ masked }) => openSessionSandbox(config.values, {
+  const sandboxOptions = {
     cwd,
     home: config.home,
     env,
@@ -280,8 +280,10 @@ function startWork(session: SessionConfig, input: StartupInput) {
     ask: io.ask,
     answerUnasked: io.answerUnasked,
     onDenied: io.onDenied,
-    masked,
-  }));
+  };
+  const sandboxPromise = permissions.then(({ masked }) =>
+    openSessionSandbox(config.values, { ...sandboxOptions, masked })
+  );
   const harnessPromise = Promise.all([modelPromise, localPromise, permissions]).then((
     [model, local, { gate }],
   ) => pickHarness(config, { settings, model, io, local, hidden: gate.hidden }));

@@ -404,14 +404,14 @@ export class LiveSession implements Session {
   /** Custom slash commands (`/commands`): read once, expanded for a front end to send. */
   readonly commands: SessionCommands = sessionCommands(() => this.#turnSetup());
 
-  permissionRules(): readonly PermissionRule[] {
-    return this.#live.agent.permissions?.rules() ?? [];
-  }
-
-  async addPermissionRule(list: RuleList, rule: string, opts: { project: boolean }) {
-    const { addPermissionRule } = await import("../setups/permissions/add_rule.ts");
-    return await addPermissionRule(this.#live.agent, { list, rule, project: opts.project });
-  }
+  readonly permissionRules = (): readonly PermissionRule[] =>
+    this.#live.agent.permissions?.rules() ?? [];
+  readonly addPermissionRule = async (list: RuleList, rule: string, o: { project: boolean }) =>
+    (await import("../setups/permissions/add_rule.ts")).addPermissionRule(this.#live.agent, {
+      list,
+      rule,
+      project: o.project,
+    });
 
   async debugConfig(): Promise<string> {
     const { agent } = this.#live;

@@ -54,6 +54,7 @@ export type {
 } from "./settings_types.ts";
 import type { AgentDefinition } from "../setups/agents/types.ts";
 import type { PermissionRule, RuleList } from "../setups/permissions/rules.ts";
+import type { AddedRule } from "../setups/permissions/add_rule.ts";
 export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
 
 /**
@@ -410,15 +411,8 @@ export interface Session extends AsyncDisposable {
   readonly commands: SessionCommands;
   /** The permission rules in force, deny first, each with its file (`/permissions`). */
   permissionRules?(): readonly PermissionRule[];
-  /**
-   * Adds a rule (Claude Code's syntax) to the user's `config.toml`, or the project's with
-   * `project`, and to this session at once (`/permissions allow|ask|deny RULE`).
-   */
-  addPermissionRule?(
-    list: RuleList,
-    rule: string,
-    opts: { project: boolean },
-  ): Promise<{ file: string; added: boolean }>;
+  /** Adds a rule to the user's (or `project`'s) config.toml and to this session at once. */
+  addPermissionRule?(list: RuleList, rule: string, o: { project: boolean }): Promise<AddedRule>;
   /** What `interpreter debug config` prints. */
   debugConfig(): Promise<string>;
 }

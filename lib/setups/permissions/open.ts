@@ -27,3 +27,17 @@ export async function openPermissionGate(
   }
   return { gate: permissionGate(found, { userHome: ctx.userHome }), warnings };
 }
+
+/** `openPermissionGate()` for a session at start: warnings told, the paths to mask found. */
+export async function openSessionPermissions(
+  config: EffectiveConfig,
+  opts: {
+    env: Record<string, string | undefined>;
+    isHeldBack?: (path: string) => boolean;
+    warn: (message: string) => void;
+  },
+): Promise<{ gate: PermissionGate; masked: Array<{ path: string; folder: boolean }> }> {
+  const { gate, warnings } = await openPermissionGate(config, opts);
+  for (const warning of warnings) opts.warn(warning);
+  return { gate, masked: await gate.maskedPaths(config.cwd) };
+}
