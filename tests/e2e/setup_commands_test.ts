@@ -83,6 +83,18 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
       /^Last commit: Fixture commit\nSummarize it for the team\.$/m,
     );
 
+    await Deno.mkdir(join(userHome, ".claude/commands"), { recursive: true });
+    await Deno.writeTextFile(join(userHome, ".claude/commands/hello.md"), "Mine: hi $ARGUMENTS\n");
+    const clash = await exec(["/hello you"]);
+    assert.equal(clash.code, 0, clash.stderr);
+    assert.equal(lastUserText(fake.requests.at(-1)!.body).trim(), "Mine: hi you");
+    const warned = clash.stderr.match(/warning: The command "hello" of .*/g) ?? [];
+    assert.equal(warned.length, 1, clash.stderr);
+    assert.match(
+      warned[0],
+      /\.agents\/commands\/hello\.md is not used: .*\.claude\/commands\/hello\.md/,
+    );
+
     const unknown = await exec(["/nosuch thing"]);
     assert.equal(unknown.code, 0, unknown.stderr);
     assert.match(lastUserText(fake.requests.at(-1)!.body), /\/nosuch thing/);
