@@ -19,6 +19,8 @@ export interface SeatbeltPolicy {
   /** Names under each writable root that stay read-only. */
   protectedNames: readonly string[];
   networkAccess: boolean;
+  /** Existing paths commands may neither read nor write (permission rules' `Read` denies). */
+  masked?: ReadonlyArray<{ path: string; folder: boolean }>;
 }
 
 /** A generated profile and the `-D NAME=value` parameters it refers to. */
@@ -71,6 +73,13 @@ export function seatbeltProfile(policy: SeatbeltPolicy): SeatbeltProfile {
   });
   if (clauses.length > 0) rules.push(`(allow file-write*\n  ${clauses.join("\n  ")})`);
   if (policy.networkAccess) rules.push("(allow network-outbound)\n(allow network-inbound)");
+  // Last, as the last matching rule decides.
+  for (const [i, { path, folder }] of (policy.masked ?? []).entries()) {
+    params[`MASKED_${i}`] = path;
+    rules.push(
+      `(deny file-read* file-write* (${folder ? "subpath" : "literal"} (param "MASKED_${i}")))`,
+    );
+  }
   return { profile: `${rules.join("\n")}\n`, params };
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { approvalHook } from "../../approval/hook.ts";
 import { bwrapArgs } from "../../../sandbox/bwrap_args.ts";
+import { seatbeltProfile } from "../../../sandbox/seatbelt_profile.ts";
 import { permissionGate } from "./gate.ts";
 import { parseRule, type RuleList } from "./rules.ts";
 
@@ -82,6 +83,18 @@ Deno.test("a bare deny hides the tool; a Read deny masks existing paths in bubbl
     ).join(" ");
     assert.match(args, new RegExp(`--tmpfs ${dir}/secrets --remount-ro ${dir}/secrets`));
     assert.match(args, new RegExp(`--ro-bind /dev/null ${dir}/\\.env`));
+    const seatbelt = seatbeltProfile({
+      mode: "read-only",
+      writableRoots: [],
+      protectedNames: [],
+      networkAccess: false,
+      masked,
+    });
+    assert.match(
+      seatbelt.profile,
+      /\(deny file-read\* file-write\* \(subpath \(param "MASKED_0"\)\)\)\n/,
+    );
+    assert.equal(seatbelt.params.MASKED_1, join(dir, ".env"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
