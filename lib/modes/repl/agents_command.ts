@@ -24,8 +24,9 @@ export function agentsLines(
   cwd: string,
   style: Style,
 ): string[] {
-  const builtins = HARNESS_AGENT_TYPES[harness] ?? ["general-purpose"];
-  const lines = [`${style.bold("Built-in")} (${harness}): ${builtins.join(", ")}`];
+  const builtins = HARNESS_AGENT_TYPES[harness]?.join(", ") ??
+    "its general sub-agent, where the harness has a sub-agent tool";
+  const lines = [`${style.bold("Built-in")} (${harness}): ${builtins}`];
   if (defined.length === 0) {
     lines.push(
       "No sub-agents defined (in .agents/agents, .claude/agents, .gemini/agents, .qwen/agents, " +
