@@ -24,7 +24,10 @@ export interface CommandPrompt {
 
 /** The session's custom commands. */
 export interface SessionCommands {
-  /** The commands found at start, without those named like one of `builtins`. */
+  /**
+   * The commands found at start, without those named like one of `builtins`. Each warning (a bad
+   * file, a clash) is also told once as a session warning, the first time it comes up.
+   */
   list(builtins?: readonly string[]): Promise<CommandCatalog>;
   /** The prompt `command` invoked with `args` stands for; a `CommandError` says why not. */
   expand(
@@ -47,11 +50,17 @@ export function sessionCommands(setup: () => TurnSetup): SessionCommands {
       setupContext(agent.config, { env: parts.env, isHeldBack: agent.workspace.isHeldBack }),
     );
   };
+  const told = new Set<string>();
   return {
     async list(builtins = []) {
       found ??= discover();
       const { withoutBuiltins } = await import("../setups/commands/discover.ts");
-      return withoutBuiltins(await found, builtins);
+      const catalog = withoutBuiltins(await found, builtins);
+      for (const message of catalog.warnings.filter((w) => !told.has(w))) {
+        told.add(message);
+        setup().parts.io.onEvent({ type: "warning", message });
+      }
+      return catalog;
     },
     expand: async (command, args, signal, opts = {}) =>
       (await import("./custom_commands_run.ts")).expandFor(setup(), command, args, signal, opts),

@@ -26,9 +26,6 @@ export async function execPrompt(
     return await session.prompt(input, signal, { outputSchema: opts.outputSchema });
   }
   const note = (message: string) => console.error(`note: ${terminalText(message)}`);
-  for (const warning of (await session.commands.list()).warnings) {
-    console.error(`warning: ${terminalText(warning)}`);
-  }
   const expanded = await session.commands.expand(call.command, call.args, signal);
   return await commands.promptCommand(session, expanded, signal, { ...opts, note });
 }
