@@ -12,11 +12,12 @@ import type { AgentDefinition } from "./types.ts";
 
 /** One agent type line: `- name: description (Tools: A, B)`. */
 function typeLine(harness: Harness, agent: AgentDefinition, label: string): string {
-  const { tools } = harnessTools(harness, agent);
+  const { tools, readOnlyShell } = harnessTools(harness, agent);
   const names = tools.allowed === undefined
     ? allBut(harness, tools.denied)
     : toolNames(harness, tools).join(", ") || "no tools";
-  return `- ${agent.name}: ${oneLine(agent.description)} (${label}: ${names})`;
+  const note = agent.readOnly || readOnlyShell ? "; read-only" : "";
+  return `- ${agent.name}: ${oneLine(agent.description)} (${label}: ${names}${note})`;
 }
 
 /** "All tools", or "All tools except A, B" naming the harness's tools for `denied` capabilities. */
