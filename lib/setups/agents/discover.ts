@@ -11,8 +11,9 @@ import { readSetupFile, resolveClashes, type SetupContext } from "../sources.ts"
 import { type AgentFile, parseAgentFile } from "./parse.ts";
 import { type AgentDefinition, BUILTIN_AGENT_TYPES, type FoundAgents } from "./types.ts";
 
-/** Most files read from one agents folder. */
+/** Most files read from one agents folder, and most folder levels below it. */
 const MAX_FILES = 200;
+const MAX_DEPTH = 8;
 
 /** The sub-agents of a session in `ctx`, clashes resolved, with the warnings to show once. */
 export async function discoverAgents(ctx: SetupContext): Promise<FoundAgents> {
@@ -62,7 +63,7 @@ async function agentFiles(
   opts: { extensions: readonly string[]; recursive: boolean } | undefined,
 ): Promise<string[]> {
   const out: string[] = [];
-  const walk = async (folder: string): Promise<void> => {
+  const walk = async (folder: string, depth: number): Promise<void> => {
     let entries: Deno.DirEntry[];
     try {
       entries = await Array.fromAsync(Deno.readDir(folder));
@@ -73,12 +74,12 @@ async function agentFiles(
     for (const entry of entries) {
       if (out.length >= MAX_FILES) return;
       const path = join(folder, entry.name);
-      if (entry.isDirectory && opts?.recursive) await walk(path);
+      if (entry.isDirectory && opts?.recursive && depth < MAX_DEPTH) await walk(path, depth + 1);
       else if (!entry.isDirectory && opts?.extensions.some((e) => entry.name.endsWith(e))) {
         out.push(path);
       }
     }
   };
-  await walk(dir);
+  await walk(dir, 0);
   return out;
 }
