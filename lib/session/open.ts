@@ -164,6 +164,10 @@ async function startMcpServers(
     isHeldBack: agent.workspace.isHeldBack,
     warn,
   });
+  // The project's allow rules trusted just now apply too (lib/setups/permissions).
+  const { settlePermissionTrust } = await import("../setups/permissions/open.ts");
+  const bypass = opts.config.bypassDefinitionTrust === true;
+  await settlePermissionTrust(agent, { env: opts.env, bypass, warn });
   // Other agents' servers (.mcp.json, .gemini/settings.json, ...) join ours (lib/setups/mcp).
   const { sessionMcpServers, sourceText } = await import("../setups/mcp/servers.ts");
   const joined = await sessionMcpServers(agent.config, {

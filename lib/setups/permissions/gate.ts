@@ -10,6 +10,7 @@ import type { HookVerdict } from "../../approval/hook.ts";
 import type { ApprovalCheck } from "../../hooks/approval.ts";
 import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
 import type { ToolSource } from "../../tools/tool_source.ts";
+import { allowRuleKey } from "./load.ts";
 import { toolCovers } from "./match.ts";
 import { parseRule, type PermissionRule } from "./rules.ts";
 import { deniedOutright, ruleVerdict } from "./verdict.ts";
@@ -30,6 +31,11 @@ export interface PermissionGate {
   rules(): readonly PermissionRule[];
   /** A project's allow rules that wait for `interpreter trust`. */
   readonly untrusted: readonly PermissionRule[];
+  /**
+   * Takes in the project's allow rules trusted by now (the REPL asks at start, after the rules
+   * were read; `all` trusts every one) and returns those still waiting.
+   */
+  settleTrust(trusted: ReadonlySet<string> | "all"): Promise<readonly PermissionRule[]>;
   /** Adds one rule to the running session. */
   add(rule: PermissionRule): void;
   /** True for a capability a bare deny rule (`Bash`, `WebFetch`) takes off the model's list. */
@@ -48,9 +54,19 @@ export function permissionGate(
   opts: { userHome?: string },
 ): PermissionGate {
   const rules = [...found.rules];
+  let untrusted = [...found.untrusted];
   return {
     rules: () => [...rules].sort((a, b) => order(a) - order(b)),
-    untrusted: found.untrusted,
+    get untrusted() {
+      return untrusted;
+    },
+    async settleTrust(trusted) {
+      const keys = await Promise.all(untrusted.map((rule) => allowRuleKey(rule)));
+      const now = untrusted.filter((_, i) => trusted === "all" || trusted.has(keys[i]));
+      rules.push(...now);
+      untrusted = untrusted.filter((rule) => !now.includes(rule));
+      return untrusted;
+    },
     add: (rule) => void rules.push(rule),
     hidden: (capability) => deniedOutright(rules, toolCovers)(capability),
     maskedPaths: (cwd) => maskedPaths(rules, cwd),

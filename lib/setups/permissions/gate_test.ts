@@ -4,6 +4,7 @@ import { approvalHook } from "../../approval/hook.ts";
 import { bwrapArgs } from "../../../sandbox/bwrap_args.ts";
 import { seatbeltProfile } from "../../../sandbox/seatbelt_profile.ts";
 import { permissionGate } from "./gate.ts";
+import { allowRuleKey } from "./load.ts";
 import { parseRule, type RuleList } from "./rules.ts";
 
 function gateOf(cwd: string, lists: Partial<Record<RuleList, string[]>>) {
@@ -112,4 +113,15 @@ Deno.test("PermissionGate.visibleSources() leaves out the MCP tools a bare deny 
   assert.deepEqual((await other.tools(signal)).map((t) => t.name), ["delete_repo"]);
   gate.add(parseRule("mcp__other", { list: "deny", source: "x", scope: "user", root: "/" }));
   assert.deepEqual(await other.tools(signal), [], "a rule added later applies too");
+});
+
+Deno.test("PermissionGate.settleTrust() takes in the allow rules trusted since start", async () => {
+  const rule = (text: string) =>
+    parseRule(text, { list: "allow", source: "s.json", scope: "project", root: "/" });
+  const gate = permissionGate({ rules: [], untrusted: [rule("Bash(make:*)"), rule("Read")] }, {});
+  const key = await allowRuleKey({ text: "Read" });
+  assert.deepEqual((await gate.settleTrust(new Set([key]))).map((r) => r.text), ["Bash(make:*)"]);
+  assert.deepEqual(gate.rules().map((r) => r.text), ["Read"]);
+  assert.deepEqual(await gate.settleTrust("all"), []);
+  assert.equal(gate.rules().length, 2);
 });

@@ -8,7 +8,7 @@ import { setupContext } from "../sources.ts";
 import { type PermissionGate, permissionGate } from "./gate.ts";
 import { loadRules } from "./load.ts";
 
-/** The gate over every rule `config`'s session reads, and what to warn about at start. */
+/** The gate over every rule `config`'s session reads, and its warnings about bad rules. */
 export async function openPermissionGate(
   config: EffectiveConfig,
   opts: { env: Record<string, string | undefined>; isHeldBack?: (path: string) => boolean },
@@ -18,14 +18,33 @@ export async function openPermissionGate(
     ? (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions
     : new Set<string>();
   const found = await loadRules(config, ctx, trusted);
-  const warnings = [...found.warnings];
-  for (const rule of found.untrusted) {
-    warnings.push(
+  return { gate: permissionGate(found, { userHome: ctx.userHome }), warnings: found.warnings };
+}
+
+/**
+ * Once the session settled the project's trust (the REPL's question): takes in the allow rules
+ * trusted now (all with `bypass`) and warns once about each one still waiting.
+ */
+export async function settlePermissionTrust(
+  session: {
+    permissions?: PermissionGate;
+    config: Pick<EffectiveConfig, "home" | "projectRoot" | "trust">;
+  },
+  opts: { env: Record<string, string | undefined>; bypass: boolean; warn(message: string): void },
+): Promise<void> {
+  const { permissions: gate, config } = session;
+  if (!gate || gate.untrusted.length === 0) return;
+  const trusted = opts.bypass
+    ? "all"
+    : config.trust === "trusted"
+    ? (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions
+    : new Set<string>();
+  for (const rule of await gate.settleTrust(trusted)) {
+    opts.warn(
       `The project's allow rule "${rule.text}" in ${rule.source} is not used until you trust ` +
         `it: review it and run "interpreter trust" in ${config.projectRoot}`,
     );
   }
-  return { gate: permissionGate(found, { userHome: ctx.userHome }), warnings };
 }
 
 /** `openPermissionGate()` for a session at start: warnings told, the paths to mask found. */
