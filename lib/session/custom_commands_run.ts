@@ -32,8 +32,32 @@ export async function expandFor(
     ...(command.agent ? [`/${command.name} names the agent "${command.agent}": not followed`] : []),
     ...(command.subtask ? [`/${command.name} asks for a sub-task: it runs in this session`] : []),
   ];
-  const model = command.model && command.model !== "inherit" ? command.model : undefined;
+  const model = await turnModel(t, command, notes);
   return { prompt, allowedRules: command.allowedTools, model, notes };
+}
+
+/**
+ * The model `command` names for its turn, where the provider has it (Claude Code's `sonnet`,
+ * `opus`, `haiku` pick that family's newest catalog model, as for sub-agents); else a note.
+ */
+async function turnModel(
+  t: TurnSetup,
+  command: CustomCommand,
+  notes: string[],
+): Promise<string | undefined> {
+  if (!command.model || command.model === "inherit") return undefined;
+  const [{ agentModel }, { catalogProvider }] = await Promise.all([
+    import("../setups/agents/model.ts"),
+    import("../providers/catalog.ts"),
+  ]);
+  const offered = catalogProvider(t.parts.catalog, t.parts.live.provider.settings)?.models
+    .map((m) => m.id) ?? [];
+  const current = t.parts.state.loop.model;
+  const picked = agentModel(command.model, current, offered);
+  if (picked.note) {
+    notes.push(`/${command.name}: ${picked.note.replace(": it runs on", ": this turn runs on")}`);
+  }
+  return picked.model === current ? undefined : picked.model;
 }
 
 /** A project's command that runs or approves something must be trusted as it is now. */

@@ -79,6 +79,10 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
     const lastlog = await exec(["-a", "untrusted", "/lastlog the team"]);
     assert.equal(lastlog.code, 0, lastlog.stderr);
     assert.match(
+      lastlog.stderr,
+      /note: \/lastlog: it asks for the model "haiku", which this provider does not offer: this turn runs on the session's model \(fake-model\)/,
+    );
+    assert.match(
       lastUserText(fake.requests.at(-1)!.body),
       /^Last commit: Fixture commit\nSummarize it for the team\.$/m,
     );
