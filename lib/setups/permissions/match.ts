@@ -69,7 +69,10 @@ export function toolCovers(rule: Pick<PermissionRule, "tool">, capability: strin
 /** True when `rule` covers `call`; for `Bash`, when it covers the one command part `part`. */
 export function ruleMatches(rule: PermissionRule, call: RuleCall, part?: string): boolean {
   const kind = callKind(call);
-  if (!toolCovers(rule, kind)) return false;
+  // A path no one may read may not be written either.
+  const readDenyCoversEdit = rule.list === "deny" && rule.tool === "Read" &&
+    rule.specifier !== undefined && TOOL_CAPABILITIES.Edit.includes(kind);
+  if (!toolCovers(rule, kind) && !readDenyCoversEdit) return false;
   const spec = rule.specifier;
   if (spec === undefined) return true;
   switch (rule.tool) {

@@ -51,6 +51,7 @@ Deno.test("ruleVerdict() matches Read and Edit paths gitignore-style, for every 
   assert.equal(verdict(r, "fs.read", { path: "app/.env" }), "deny Read(.env)", "any depth in deny");
   assert.equal(verdict(r, "fs.read", { path: "src/a.ts" }), undefined);
   assert.equal(verdict(r, "fs.write", { path: "src/a.ts" }), "deny Edit(/src/**)");
+  assert.equal(verdict(r, "fs.edit", { path: "secrets/k" }), "deny Read(./secrets/**)");
   const patch = "*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** End Patch";
   assert.equal(verdict(r, "fs.apply_patch", { patch }), "deny Edit(/src/**)");
   assert.equal(
