@@ -87,25 +87,29 @@ async function checkTrusted(t: TurnSetup, command: CustomCommand): Promise<void>
  * paths inside the project (and, where `home` is set, under `~`) are read.
  */
 async function readMention(t: TurnSetup, path: string, home: boolean): Promise<string> {
-  const { config } = t.parts.live.agent;
-  const expanded = home && /^~(\/|$)/.test(path) ? join(homedir(), path.slice(1)) : path;
-  if (/^~(\/|$)/.test(path) && !home) throw new Error("~ paths are read in the REPL only");
-  const full = resolve(t.parts.config.cwd, expanded);
-  const real = await Deno.realPath(full).catch(() => {
+  const { config, sandbox, workspace } = t.parts.live.agent;
+  const fs = sandbox.fs;
+  const tilde = /^~(\/|$)/.test(path);
+  if (tilde && !home) throw new Error("~ paths are read in the REPL only");
+  const full = resolve(t.parts.config.cwd, tilde ? join(homedir(), path.slice(1)) : path);
+  const real = await fs.realPath(full).catch(() => {
     throw new Error(`no such file ${full}`);
   });
   const roots = [config.projectRoot, t.parts.config.cwd, ...(home ? [homedir()] : [])];
   const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
   if (!realRoots.some((r) => inside(real, r))) throw new Error(`${full} is outside the workspace`);
-  const info = await Deno.stat(real);
+  if (workspace.isHeldBack(real)) {
+    throw new Error(`${full} changed while an earlier session ran and is held back`);
+  }
+  const info = await fs.stat(real);
   if (info.isDirectory) {
-    const names = (await Array.fromAsync(Deno.readDir(real))).map((e) => e.name).sort();
+    const names = (await fs.readDir(real)).map((e) => e.name).sort();
     return names.slice(0, 500).join("\n");
   }
   if (info.size > MENTION_MAX_BYTES) {
     throw new Error(`${full} is over ${MENTION_MAX_BYTES / 1024} KiB`);
   }
-  return new TextDecoder().decode(await Deno.readFile(real));
+  return new TextDecoder().decode(await fs.readFile(real));
 }
 
 function inside(path: string, root: string): boolean {

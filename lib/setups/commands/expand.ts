@@ -55,7 +55,8 @@ export async function expandCommand(
       ? await runSegment(command, segment, args, deps)
       : await textSegment(command, segment, args, { deps, attached });
   }
-  return withArguments(command, prompt, args) + attached.join("");
+  const full = withArguments(command, prompt, args);
+  return attached.length ? full.trimEnd() + attached.join("") : full;
 }
 
 /** Codex refuses a prompt whose named arguments are not all given as KEY=value. */
@@ -133,7 +134,7 @@ async function textSegment(
   }
   const text = fillPlaceholders(segment.text, command, args);
   if (command.syntax === "codex") return text;
-  for (const m of text.matchAll(/(?<=^|\s)@([^\s`'"<>]*[./][^\s`'"<>]*?)(?=[,;:!?)]*(\s|$))/g)) {
+  for (const m of text.matchAll(/(?<=^|\s)@([^\s`'"<>]*?[./][^\s`'"<>]*?)(?=[.,;:!?)]*(\s|$))/g)) {
     const content = await mention(command, segment, m[0], m[1], out.deps);
     out.attached.push(`\n\n<file path="${m[1]}">\n${content.replace(/\n$/, "")}\n</file>`);
   }

@@ -43,12 +43,17 @@ Deno.test("expandCommand() appends ARGUMENTS to a Claude Code body that takes no
 });
 
 Deno.test("expandCommand() runs !`cmd` with shell-quoted arguments and inlines @path", async () => {
-  const c = command("Log: !`git log $0`\nRead @src/a.js, then answer.\n```!\nls\n```\n", "claude");
+  const c = command(
+    "Log: !`git log $0`\nRead @src/a.js, then answer.\n```!\nls\n```\nAsk a@b.c @x\n",
+    "claude",
+  );
   const { d, ran } = deps({ "src/a.js": "let a;\n" });
   const out = await expandCommand(c, "'x y'", d);
   assert.deepEqual(ran, ["git log 'x y'", "ls"]);
   assert.match(out, /^Log: out of git log 'x y'\nRead @src\/a\.js, then answer\.\nout of ls/);
-  assert.match(out, /<file path="src\/a\.js">\nlet a;\n<\/file>$/);
+  assert.match(out, /\nAsk a@b\.c @x\n\n<file path="src\/a\.js">\nlet a;\n<\/file>$/);
+  const dotted = command("See @src/a.js.\n", "claude");
+  assert.match(await expandCommand(dotted, "", deps({ "src/a.js": "A" }).d), /path="src\/a\.js">/);
 });
 
 Deno.test("expandCommand() stops on a failed Claude Code command, naming file and line", async () => {
