@@ -23,7 +23,7 @@ export async function customCommandOf(
   builtins: readonly string[] = [],
 ): Promise<CommandCall | undefined> {
   const m = /^\/([^\s/][^\s]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
-  if (!m) return undefined;
+  if (!m || !session.commands) return undefined;
   const { commands } = await session.commands.list(builtins);
   const { findCommand } = await import("../setups/commands/discover.ts");
   const command = findCommand(commands, m[1]);
