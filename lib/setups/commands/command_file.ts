@@ -75,7 +75,9 @@ function tomlCommand(text: string, info: CommandFileInfo): Parsed {
 
 function markdownCommand(text: string, info: CommandFileInfo): Parsed {
   const { meta, body, bodyLine } = frontMatter(text, info.path);
-  const description = str(meta.description) ?? firstParagraph(body, info.vendor);
+  const described = str(meta.description) ?? firstParagraph(body, info.vendor);
+  const when = str(meta.when_to_use);
+  const description = described && when ? `${described} ${when}` : described ?? when;
   const optOut = bool(meta["disable-model-invocation"]);
   return {
     description,

@@ -64,14 +64,12 @@ export function withoutBuiltins(
   return { commands, warnings };
 }
 
-/** The command `name` (without the slash, any case) answers to, by name or alias. */
+/** The command `name` (without the slash, exactly as written) answers to, by name or alias. */
 export function findCommand(
   commands: readonly CustomCommand[],
   name: string,
 ): CustomCommand | undefined {
-  const wanted = name.toLowerCase();
-  return commands.find((c) => c.name.toLowerCase() === wanted) ??
-    commands.find((c) => c.aliases.some((a) => a.toLowerCase() === wanted));
+  return commands.find((c) => c.name === name) ?? commands.find((c) => c.aliases.includes(name));
 }
 
 /** The command files under a commands folder, sorted, sub-folders where the vendor has them. */
