@@ -268,10 +268,7 @@ export interface PromptOptions {
    * fails naming the violation (`SchemaViolation`).
    */
   outputSchema?: AnswerSchema;
-  /**
-   * Permission rules (`Bash(git diff:*)`) that approve matching calls for this turn only: a custom
-   * command's `allowed-tools`. They skip a question and never widen the sandbox.
-   */
+  /** Rules approving matching calls this turn only (a command's `allowed-tools`); no wider sandbox. */
   allowedRules?: string[];
 }
 
