@@ -13,8 +13,9 @@ import { readSetupFile, resolveClashes, type SetupContext } from "../sources.ts"
 import { parseCommandFile } from "./command_file.ts";
 import type { CustomCommand } from "./types.ts";
 
-/** Most files one commands folder is walked for. */
+/** Most files one commands folder is walked for, and how deep. */
 const MAX_FILES = 2000;
+const MAX_DEPTH = 8;
 
 /** The commands found and what went wrong on the way. */
 export interface CommandCatalog {
@@ -76,7 +77,7 @@ export function findCommand(
 async function commandFiles(location: FoundLocation): Promise<string[]> {
   const { extensions, recursive } = location.files ?? { extensions: [".md"], recursive: false };
   const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  const walk = async (dir: string, depth: number): Promise<void> => {
     let entries: Deno.DirEntry[];
     try {
       entries = await Array.fromAsync(Deno.readDir(dir));
@@ -87,13 +88,16 @@ async function commandFiles(location: FoundLocation): Promise<string[]> {
     for (const entry of entries) {
       if (out.length >= MAX_FILES || entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);
-      if (entry.isDirectory && recursive) await walk(path);
-      else if (entry.isFile && extensions.some((e) => entry.name.toLowerCase().endsWith(e))) {
+      // A link is followed (a dotfiles manager links commands in); readSetupFile() then checks
+      // that a project's file stays inside the project.
+      const kind = entry.isSymlink ? await Deno.stat(path).catch(() => undefined) : entry;
+      if (kind?.isDirectory && recursive && depth < MAX_DEPTH) await walk(path, depth + 1);
+      else if (kind?.isFile && extensions.some((e) => entry.name.toLowerCase().endsWith(e))) {
         out.push(path);
       }
     }
   };
-  await walk(location.absolute);
+  await walk(location.absolute, 0);
   return out;
 }
 

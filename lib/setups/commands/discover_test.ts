@@ -64,6 +64,20 @@ Deno.test("discoverCommands() puts the user's before the project's and warns onc
   );
 });
 
+Deno.test("discoverCommands() follows a user's linked file and warns of a project's link out", async () => {
+  await using ctx = await context();
+  const outside = join(ctx.userHome!, "..", "outside.md");
+  await Deno.writeTextFile(outside, "Outside\n");
+  await Deno.symlink(outside, join(ctx.userHome!, ".claude/commands/linked.md"));
+  await Deno.symlink(outside, join(ctx.projectRoot, ".claude/commands/escape.md"));
+  const { commands, warnings } = await discoverCommands(ctx);
+  assert.equal(commands.find((c) => c.name === "linked")?.body, "Outside\n");
+  assert.equal(commands.find((c) => c.name === "escape"), undefined);
+  assert.ok(
+    warnings.some((w) => /escape\.md: it leads through a link to .*outside the project/.test(w)),
+  );
+});
+
 Deno.test("discoverCommands() reads no project command of an untrusted project", async () => {
   await using ctx = await context(false);
   const { commands } = await discoverCommands(ctx);
