@@ -31,7 +31,14 @@ const BELOW_LOOP = [
   ...LEAVES,
   "sandbox",
 ];
-const BELOW_SESSION = ["lib/workspace", "lib/hooks", "lib/mcp", "lib/loop", ...BELOW_LOOP];
+const BELOW_SESSION = [
+  "lib/hooks",
+  "lib/setups",
+  "lib/workspace",
+  "lib/mcp",
+  "lib/loop",
+  ...BELOW_LOOP,
+];
 
 /**
  * Front ends (lib/modes) reach these only through lib/session and lib/review. Type-only imports
@@ -72,7 +79,15 @@ const ALLOWED: Record<string, string[]> = {
   "lib/review": ["lib/review", "lib/session", ...BELOW_SESSION],
   "lib/session": ["lib/session", ...BELOW_SESSION],
   "lib/workspace": ["lib/workspace", "lib/loop", ...BELOW_LOOP],
-  "lib/hooks": ["lib/hooks", "lib/loop", ...BELOW_LOOP],
+  "lib/hooks": [
+    "lib/hooks",
+    "lib/setups",
+    "lib/workspace/_file_checks.ts",
+    "lib/loop",
+    ...BELOW_LOOP,
+  ],
+  /** Other agents' setups (issue 33), read for the session and its hooks. */
+  "lib/setups": ["lib/setups", "lib/workspace/_file_checks.ts", "lib/loop", ...BELOW_LOOP],
   "lib/mcp": ["lib/mcp", "lib/loop", ...BELOW_LOOP],
   "lib/loop": [
     "lib/loop",

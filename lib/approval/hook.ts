@@ -163,3 +163,17 @@ function questionFor(
   const justification = typeof o.justification === "string" ? visible(o.justification) : undefined;
   return { capability: resolved.capability, subject, reason, justification, unsandboxed };
 }
+
+/** The session's approval check (`approvalHook()`); `signal` withdraws a pending question. */
+export type ApprovalCheck = (
+  call: { id: string; name: string },
+  resolved: {
+    capability: string;
+    input: unknown;
+    mutates: boolean;
+    askReason?: string;
+    /** A permission allow rule covers the call (see `ApprovalStep`). */
+    allowedBy?: string;
+  },
+  signal: AbortSignal,
+) => Promise<HookVerdict>;

@@ -3,22 +3,10 @@
  * the user's answer) decides each call before it runs. This link is the only maker of a
  * `SandboxGrant`: a call leaves the sandbox only when the check granted `unsandboxed`.
  */
-import type { HookVerdict } from "../approval/hook.ts";
+import type { ApprovalCheck } from "../approval/hook.ts";
 import { SandboxGrant, type ToolHook } from "../loop/tool_hooks.ts";
 
-/** The session's approval check (`approvalHook()`); `signal` withdraws a pending question. */
-export type ApprovalCheck = (
-  call: { id: string; name: string },
-  resolved: {
-    capability: string;
-    input: unknown;
-    mutates: boolean;
-    askReason?: string;
-    /** A permission allow rule covers the call (see `ApprovalStep`). */
-    allowedBy?: string;
-  },
-  signal: AbortSignal,
-) => Promise<HookVerdict>;
+export type { ApprovalCheck };
 
 /** The approval link: allow (with a grant when the check says unsandboxed) or deny. */
 export function approvalLink(check: ApprovalCheck): ToolHook {

@@ -12,14 +12,11 @@ import { resolveProvider } from "../config/provider.ts";
 import { loadHarness, loadHarnessCandidates } from "../harness/load.ts";
 import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
-import { changesAllowed, toolsForSession, webSearchAvailable } from "../harness/session_tools.ts";
-import { type Catalog, loadCatalog, modelLimits, modelVendors } from "../providers/catalog.ts";
+import { loadCatalog, modelVendors } from "../providers/catalog.ts";
 import { takesImages } from "../providers/image_gate.ts";
-import { chooseHarness, chooseLean } from "../harness/select.ts";
-import { leanView } from "../harness/lean.ts";
-import { codeModeReason, codeModeView } from "../harness/code_mode.ts";
+import { chooseHarness } from "../harness/select.ts";
 import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
-import type { Provider, ProviderSettings, WireApi } from "../providers/types.ts";
+import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
 import type { Approver } from "../approval/hook.ts";
 import {
@@ -29,6 +26,9 @@ import {
 } from "./sandbox_setup.ts";
 import { type InstructionOptions, openWorkspace, type Workspace } from "../workspace/workspace.ts";
 import { loadSessionConfig } from "./setup.ts";
+import { leanReason, sessionHarness } from "./session_harness.ts";
+
+export { leanReason, sessionHarness };
 import { checkPresentation } from "./settings_check.ts";
 import type { SessionConfig } from "./types.ts";
 import type { StatusLineScript } from "../setups/settings/status_line.ts";
@@ -140,12 +140,7 @@ async function openOn(
 ): Promise<AgentSession> {
   const { env, workspace, io } = opts;
   const config = await loadSessionConfig(session, { env, isHeldBack: workspace.isHeldBack });
-  // Before any command can run, so that what one writes under these names is held back next time.
-  await workspace.watchInstructionNames(config.values.project_doc_fallback_filenames ?? []);
-  workspace.useRootMarkers(config.values.project_root_markers);
-  const commandSkills = () => import("./command_skills.ts");
-  const held = { env, isHeldBack: workspace.isHeldBack };
-  workspace.addSkills(async () => (await commandSkills()).commandSkills(config, held));
+  await prepareWorkspace(workspace, config, env);
   for (const warning of config.warnings) io.warn(warning);
   for (const notice of workspace.notices) io.warn(notice);
   // Skills that do not load and name clashes are told once, at start; the walk runs meanwhile.
@@ -213,6 +208,24 @@ async function openOn(
       }
     },
   };
+}
+
+/**
+ * Before any command can run: watches the fallback instruction names (so that what one writes
+ * under them is held back next time), sets the root markers, and adds the custom commands a
+ * model may invoke to the skills.
+ */
+async function prepareWorkspace(
+  workspace: Workspace,
+  config: EffectiveConfig,
+  env: Record<string, string>,
+): Promise<void> {
+  await workspace.watchInstructionNames(config.values.project_doc_fallback_filenames ?? []);
+  workspace.useRootMarkers(config.values.project_root_markers);
+  const held = { env, isHeldBack: workspace.isHeldBack };
+  workspace.addSkills(async () =>
+    (await import("./command_skills.ts")).commandSkills(config, held)
+  );
 }
 
 /** How AGENTS.md files are found, from config (`project_root_markers`, `project_doc_*`). */
@@ -371,58 +384,4 @@ async function pickHarness(
   );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   return harness;
-}
-
-/**
- * Why a session on `model` uses its harness's lean surface, or undefined: `lean` in config, else a
- * small model or window that a local server reports. A hosted model's window, however small, does
- * not make a session lean: only a local server's does (it is what the machine can hold).
- */
-export function leanReason(
-  values: ConfigValues,
-  on: { catalog: Catalog; settings: ProviderSettings; model: string; local?: LocalSetup },
-): string | undefined {
-  const { local } = on;
-  const window = local
-    ? modelLimits(on.catalog, on.settings, {
-      model: on.model,
-      configuredWindow: local.contextWindow ?? values.model_context_window,
-    }).contextWindow
-    : undefined;
-  return chooseLean({
-    configured: values.lean,
-    contextWindow: window,
-    parameters: local?.parameters,
-  });
-}
-
-/**
- * `h` with the tools this session's config calls for (a tool's `when` in harness.toml), in its
- * lean surface when `lean` (why the session asked for it) is given.
- */
-export function sessionHarness(
-  h: Harness,
-  values: ConfigValues,
-  lean?: string,
-  canAsk = true,
-  route?: { model: string; wire: WireApi; takesImages?: boolean },
-  answersQuestions = true,
-  hidden?: (capability: string) => boolean,
-): Harness {
-  const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
-  // Code mode is the full surface of the models that run in it; a lean session stays classic.
-  const code = lean === undefined && route && values.code_mode !== false
-    ? codeModeReason(h, route.model, route.wire)
-    : undefined;
-  // Tools that change things stay out where nobody could approve a change (Gemini CLI headless).
-  const changes = changesAllowed(values.sandbox_mode, values.approval_policy, canAsk);
-  const view = toolsForSession(lean === undefined ? h : leanView(h, lean), {
-    mcpServers,
-    answersQuestions,
-    changesAllowed: changes,
-    takesImages: route?.takesImages,
-    webSearch: webSearchAvailable(values),
-    hidden,
-  });
-  return code ? codeModeView(view, code) : view;
 }

@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import type { CommandPrompt, CustomCommand } from "./custom_commands.ts";
+import type { CommandPrompt, CustomCommand } from "./custom_command_types.ts";
 import type { TurnSetup } from "./turn_context.ts";
 
 /** Most bytes a mentioned file puts into a prompt. */

@@ -3,7 +3,6 @@
  * keeps the session file in step, switches model and harness on the same history, and reports
  * everything as one typed event stream. Opened by `openSession()` (open.ts).
  */
-import { formatConfigDebug } from "../config/debug.ts";
 import type { ConfigValues } from "../config/schema.ts";
 import { promptMessages, withoutContext } from "../harness/context.ts";
 import { runTurn } from "../loop/agent_loop.ts";
@@ -14,9 +13,9 @@ import { type JobInfo, JOBS_RESOURCE } from "../tools/shell_jobs.ts";
 import type { McpHub } from "../tools/mcp_hub.ts";
 import type { HookHub } from "../hooks/user_hooks.ts";
 import type { RepoGit } from "../workspace/repo_git.ts";
-import { skillMessages } from "../workspace/skill_mentions.ts";
 import { fittingHarnesses, harnessChoices, providerChoices } from "./choices.ts";
-import { compactHistory, contextTokens, countingUsage, loadTokenizer } from "./compaction.ts";
+import { contextTokens, loadTokenizer } from "./compaction.ts";
+import { compactSession, mentionedSkills } from "./history_parts.ts";
 import { CostMeter } from "./cost.ts";
 import { type ReplayedHistory, replayedHistory } from "./replay_history.ts";
 import { chargeCost, sessionStatusOf, sessionTimersOf, setSessionGoal } from "./status.ts";
@@ -24,8 +23,8 @@ import { disposeState } from "./_dispose_state.ts";
 import { TurnInProgressError } from "./errors.ts";
 import { checkedTurn } from "./structured_output.ts";
 import { sourcePlacementOf, toolHooksOf, turnContextOf, type TurnSetup } from "./turn_context.ts";
-import { type SessionCommands, sessionCommands } from "./custom_commands.ts";
-import type { PermissionRule, RuleList } from "../setups/permissions/rules.ts";
+import type { SessionCommands } from "./custom_commands.ts";
+import { LiveSetups } from "./live_setups.ts";
 import { configureSession, type ConfigureTarget, routeInUse, settingsOf } from "./configure.ts";
 import { type ServedList, servedLists } from "./settings_check.ts";
 import { Checkpoints, sessionCheckpoints } from "./checkpoints/checkpoints.ts";
@@ -51,7 +50,6 @@ import type {
   SettingsUpdate,
   SkillListing,
 } from "./types.ts";
-import type { AgentDefinition } from "../setups/agents/types.ts";
 
 /** A running session (see the module comment). */
 export class LiveSession implements Session {
@@ -103,7 +101,7 @@ export class LiveSession implements Session {
   }
 
   get statusLineScript(): Session["statusLineScript"] {
-    return this.#live.agent.statusLineScript;
+    return this.#setups.statusLineScript;
   }
 
   /** Every request's tokens: the turns', the sub-agents' and the compactions'. */
@@ -116,14 +114,13 @@ export class LiveSession implements Session {
     signal: AbortSignal,
     opts: PromptOptions = {},
   ): Promise<PromptOutcome> {
-    this.#claimTurn();
-    this.#turnAllow = opts.allowedRules;
+    this.#claimTurn(undefined, opts.allowedRules);
     try {
       const hooked = await this.#p.hooks.prompt(input, signal);
       if (hooked === undefined) return { status: "aborted" };
       const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
       await this.#checkpoints.begin(blocks);
-      const skills = await this.#mentionedSkills(input);
+      const skills = await mentionedSkills(this.#p, input);
       const planned = await this.#plan.startTurn(hooked, this.#state.toolState);
       const schema = opts.outputSchema;
       const outcome = schema
@@ -139,7 +136,6 @@ export class LiveSession implements Session {
       await this.#checkpoints.end();
       this.#p.hooks.endTurn();
       this.#turn = undefined;
-      this.#turnAllow = undefined;
     }
   }
 
@@ -163,9 +159,9 @@ export class LiveSession implements Session {
   }
 
   /** One turn at a time: a second one while one runs would interleave two histories. */
-  #claimTurn(what?: string): void {
+  #claimTurn(what?: string, allow?: readonly string[]): void {
     if (this.#turn) throw new TurnInProgressError(what);
-    this.#turn = { callId: "" };
+    this.#turn = { callId: "", allow };
   }
 
   /** Runs `work` (`what`: "an undo") in place of a turn: refused while one runs, and the reverse. */
@@ -176,16 +172,6 @@ export class LiveSession implements Session {
     } finally {
       this.#turn = undefined;
     }
-  }
-
-  /** The `<skill>` messages for the skills the user's message names with `$name`. */
-  #mentionedSkills(input: string | Block[]): Promise<Message[]> {
-    const { workspace, sandbox } = this.#live.agent;
-    return skillMessages(input, {
-      skills: () => workspace.skills(sandbox.fs),
-      fs: sandbox.fs,
-      warn: (message) => this.#warn(message),
-    });
   }
 
   /** Runs one turn on `input`; `skills` (`$name` mentions) follow the prompt in the history. */
@@ -244,19 +230,8 @@ export class LiveSession implements Session {
       .catch((error: Error) => this.#warn(error.message));
   }
 
-  async #compact(signal: AbortSignal): Promise<void> {
-    const { loop, harness, context } = this.#state;
-    // What the turn added so far goes to the file before the summary replaces it.
-    this.#live.recorder.syncMessages();
-    const before = contextTokens(loop);
-    const provider = countingUsage(this.#live.provider, loop.usage);
-    const messages = await compactHistory(loop, provider, signal, harness.texts, context);
-    this.#live.recorder.compacted(messages, before);
-    this.#p.io.onEvent({
-      type: "compacted",
-      tokensBefore: before,
-      tokensAfter: contextTokens(loop),
-    });
+  #compact(signal: AbortSignal): Promise<void> {
+    return compactSession(this.#p, signal);
   }
 
   #emit(event: LoopEvent): void {
@@ -295,12 +270,9 @@ export class LiveSession implements Session {
       parts: this.#p,
       plan: this.#plan,
       currentCall: () => this.#turn?.callId ?? "",
-      turnAllow: () => this.#turnAllow,
+      turnAllow: () => this.#turn?.allow,
     };
   }
-
-  /** The running prompt's `allowedRules` (a custom command's `allowed-tools`). */
-  #turnAllow?: readonly string[];
 
   get settings(): SessionSettings {
     return settingsOf(this.#configureTarget());
@@ -379,10 +351,6 @@ export class LiveSession implements Session {
     return found.map(({ name, description, path, scope }) => ({ name, description, path, scope }));
   }
 
-  definedAgents(): readonly AgentDefinition[] {
-    return this.#live.agent.subagents?.agents ?? [];
-  }
-
   history(): Message[] {
     return withoutContext(this.#state.loop.messages);
   }
@@ -401,27 +369,14 @@ export class LiveSession implements Session {
     return this.#p.hooks.hub;
   }
 
-  /** Custom slash commands (`/commands`): read once, expanded for a front end to send. */
-  readonly commands: SessionCommands = sessionCommands(() => this.#turnSetup());
-
-  readonly permissionRules = (): readonly PermissionRule[] =>
-    this.#live.agent.permissions?.rules() ?? [];
-  readonly addPermissionRule = async (list: RuleList, rule: string, o: { project: boolean }) =>
-    (await import("../setups/permissions/add_rule.ts")).addPermissionRule(this.#live.agent, {
-      list,
-      rule,
-      project: o.project,
-    });
-
-  async debugConfig(): Promise<string> {
-    const { agent } = this.#live;
-    const { setupReportLines } = await import("./setup_report.ts");
-    const setups = await setupReportLines(agent.config, {
-      env: this.#p.env,
-      isHeldBack: agent.workspace.isHeldBack,
-    });
-    return formatConfigDebug(agent.config) + setups.join("\n") + "\n";
-  }
+  /** Custom commands, defined sub-agents, permission rules, the status-line script. */
+  readonly #setups = new LiveSetups(() => this.#live.agent, () => this.#turnSetup());
+  readonly commands: SessionCommands = this.#setups.commands;
+  readonly definedAgents = () => this.#setups.definedAgents();
+  readonly permissionRules = () => this.#setups.permissionRules();
+  readonly addPermissionRule: LiveSetups["addPermissionRule"] = (list, rule, o) =>
+    this.#setups.addPermissionRule(list, rule, o);
+  readonly debugConfig = () => this.#setups.debugConfig();
 
   async [Symbol.asyncDispose](): Promise<void> {
     this.#saveToolState();

@@ -68,6 +68,8 @@ export interface SessionParts {
 export interface RunningTurn {
   /** The latest tool call: calls run one at a time, so a sub-agent's events belong to it. */
   callId: string;
+  /** The prompt's `allowedRules` (a custom command's `allowed-tools`), for this turn only. */
+  allow?: readonly string[];
 }
 
 /** The limits of `model` at `settings`'s provider under the config's window settings. */

@@ -9,7 +9,10 @@ import type { Provider } from "../providers/types.ts";
 import { Resources } from "../tools/resources.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
 import type { ToolProgress, TurnContext } from "../tools/types.ts";
+import type { DefinedSubagents, SubagentShape } from "../setups/agents/run_shape.ts";
 import { disposeState } from "./_dispose_state.ts";
+
+export type { DefinedSubagents, SubagentShape };
 
 /** The `TurnContext.runSubagent` seam. */
 export type SubagentRunner = NonNullable<TurnContext["runSubagent"]>;
@@ -41,29 +44,6 @@ export interface SubagentOptions {
   offeredModels?: () => readonly string[];
   /** Tells the user a defined sub-agent's notes (a model it asked for that is not offered). */
   warn?: (message: string) => void;
-}
-
-/** A defined sub-agent as one run of it uses it (lib/setups/agents/runtime.ts). */
-export interface SubagentShape {
-  /** The parent's harness with only the tools the definition names. */
-  harness: Harness;
-  /** Its own system prompt. */
-  system: SystemPart[];
-  model: string;
-  /** The parent's links, with a read-only one first when the definition asks for it. */
-  toolHooks: ToolHooks;
-  /** MCP tools are offered. */
-  mcp: boolean;
-  /** Told to the user (a model it asked for that the provider does not have). */
-  notes: string[];
-}
-
-/** The defined sub-agents: the shape of a run of `agentType`, undefined for a built-in type. */
-export interface DefinedSubagents {
-  shape(
-    agentType: string,
-    base: { harness: Harness; model: string; offered: readonly string[]; toolHooks: ToolHooks },
-  ): SubagentShape | undefined;
 }
 
 /** The shape of a run of `agentType` when it is a defined sub-agent. */

@@ -26,8 +26,8 @@ import type { RepoGit } from "../workspace/repo_git.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { AnswerSchema, SchemaViolation } from "./structured_output.ts";
 import type { ReplayedHistory } from "./replay_history.ts";
-import type { SessionCommands } from "./custom_commands.ts";
 import type { ApprovalView } from "./tool_views/approval_view.ts";
+import type { SessionSetups } from "./setup_types.ts";
 import type {
   ConfigureOptions,
   ProviderChoice,
@@ -52,9 +52,6 @@ export type {
   SessionSettings,
   SettingsUpdate,
 } from "./settings_types.ts";
-import type { AgentDefinition } from "../setups/agents/types.ts";
-import type { PermissionRule, RuleList } from "../setups/permissions/rules.ts";
-import type { AddedRule } from "../setups/permissions/add_rule.ts";
 export type { ApprovalPolicy, SandboxMode, SessionOrigin, ToolSource, WireApi };
 
 /**
@@ -298,7 +295,7 @@ export interface ProposedPlan {
 }
 
 /** A running session. Dispose it to stop its jobs, helpers and sandbox. */
-export interface Session extends AsyncDisposable {
+export interface Session extends AsyncDisposable, SessionSetups {
   /** The session's id, from the start: the saved file's, or a fresh one for an ephemeral one. */
   readonly id: string;
   readonly info: SessionInfo;
@@ -306,13 +303,6 @@ export interface Session extends AsyncDisposable {
   readonly config: ConfigValues;
   /** The interpreter home (`~/.openinterpreter`). */
   readonly home: string;
-  /** The status-line script the REPL runs (`status_line_command`, Claude Code's `statusLine`). */
-  readonly statusLineScript?: {
-    command: string;
-    padding: number;
-    source: string;
-    projectDir: string;
-  };
   /** Tokens used so far over every request: the turns', their sub-agents' and the compactions'. */
   readonly usage: Usage;
   /**
@@ -377,11 +367,6 @@ export interface Session extends AsyncDisposable {
   git: RepoGit;
   /** The Agent Skills found for this session, sorted by name, with where each comes from. */
   skills(): Promise<SkillListing[]>;
-  /**
-   * The sub-agents users and projects defined in our and other agents' files (issue 33), as
-   * the session read them at its start, with where each comes from (`/agents`).
-   */
-  definedAgents?(): readonly AgentDefinition[];
   /** Summarizes the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<void>;
   /**
@@ -404,12 +389,6 @@ export interface Session extends AsyncDisposable {
   readonly mcp: McpHub;
   /** The user's hooks: each with its event, matcher, source and trust (`/hooks`). */
   readonly hooks: HookHub;
-  /** The custom slash commands of ours and other agents' files (`/commands`). */
-  readonly commands: SessionCommands;
-  /** The permission rules in force, deny first, each with its file (`/permissions`). */
-  permissionRules?(): readonly PermissionRule[];
-  /** Adds a rule to the user's (or `project`'s) config.toml and to this session at once. */
-  addPermissionRule?(list: RuleList, rule: string, o: { project: boolean }): Promise<AddedRule>;
   /** What `interpreter debug config` prints. */
   debugConfig(): Promise<string>;
 }

@@ -1,6 +1,6 @@
 /**
  * A status-line script (`status_line_command`, Claude Code's `statusLine`): run as hooks run
- * (`lib/hooks/run_hook.ts`: the user's shell, its children ended with it) with Claude Code's
+ * (`lib/session/status_command.ts`: the user's shell, its children ended with it) with Claude Code's
  * status JSON on stdin and `COLUMNS` set; the first line it prints replaces the built-in status
  * line. Runs at most every 300 ms (a call sooner reuses the last line) and for at most 2 s: a
  * script that takes longer keeps the last line; one that fails leaves the built-in line; each
@@ -64,9 +64,9 @@ export class StatusScript {
     const throttle = this.#opts.throttleMs ?? STATUS_SCRIPT_THROTTLE_MS;
     if (Date.now() - this.#lastRun < throttle) return this.#line;
     this.#lastRun = Date.now();
-    const { runHookCommand } = await import("../../hooks/run_hook.ts");
+    const { runStatusCommand } = await import("../../session/status_command.ts");
     const timeoutMs = this.#opts.timeoutMs ?? 2000;
-    const result = await runHookCommand(this.#spec.command, {
+    const result = await runStatusCommand(this.#spec.command, {
       cwd: this.#opts.cwd,
       env: {
         ...this.#opts.env,

@@ -7,7 +7,7 @@
 import type { Harness } from "../../harness/types.ts";
 import type { ToolHooks } from "../../loop/tool_hooks.ts";
 import { systemText } from "../../model/message.ts";
-import type { DefinedSubagents, SubagentShape } from "../../session/subagent.ts";
+import type { DefinedSubagents, SubagentShape } from "./run_shape.ts";
 import { agentModel } from "./model.ts";
 import { readOnlyHooks } from "./read_only.ts";
 import { harnessTools, restrictHarness } from "./tools.ts";

@@ -5,7 +5,7 @@
  * the runtime that runs them.
  */
 import type { Harness, PromptVars } from "../../harness/types.ts";
-import type { DefinedSubagents } from "../../session/subagent.ts";
+import type { DefinedSubagents } from "./run_shape.ts";
 import { setupContext, VENDOR_NAMES } from "../sources.ts";
 import { discoverAgents } from "./discover.ts";
 import { agentPromptVars, withAgentTypes } from "./listing.ts";

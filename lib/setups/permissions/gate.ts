@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { HookVerdict } from "../../approval/hook.ts";
-import type { ApprovalCheck } from "../../hooks/approval.ts";
+import type { ApprovalCheck } from "../../approval/hook.ts";
 import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
 import type { ToolSource } from "../../tools/tool_source.ts";
 import { allowRuleKey } from "./load.ts";
