@@ -6,10 +6,8 @@ import { InputFileError, MAX_INPUT_FILE_BYTES_TEXT, readInputText } from "../inp
 import type { ToolDeclaration } from "../model/message.ts";
 import { capabilityById } from "../tools/registry.ts";
 import { checkToolMapping } from "./_check_tool.ts";
-import { checkHarnessTexts, checkToolErrors } from "./error_placeholders.ts";
-import { checkFailedResult, checkShift, resultFormat } from "./_check_result.ts";
+import { checkShift, resultFormat } from "./_check_result.ts";
 import { loadCodeMode } from "./code_mode.ts";
-import { checkResultPlaceholders } from "./placeholders.ts";
 import { loadProjectInstructions } from "./project_instructions.ts";
 import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate, modelFactsOf } from "./prompt.ts";
@@ -48,7 +46,8 @@ export async function loadHarness(id: string, opts: HarnessDirs): Promise<Harnes
   if (ID_PATTERN.test(id)) {
     for (const root of roots(opts)) {
       const dir = join(root, id);
-      if (await isFile(join(dir, SPEC_FILE))) return await loadHarnessDir(dir);
+      const builtIn = root === opts.builtinDir && root !== opts.userDir;
+      if (await isFile(join(dir, SPEC_FILE))) return await loadHarnessDir(dir, { builtIn });
     }
   }
   const ids = await listHarnessIds(opts);
@@ -107,8 +106,18 @@ function toMatch(m: z.infer<typeof matchSchema>): HarnessMatch {
   };
 }
 
-/** Loads and validates the harness in folder `dir`. */
-export async function loadHarnessDir(dir: string): Promise<Harness> {
+/** The template checks (template_checks.ts), for a harness that is not built in. */
+type TemplateChecks = typeof import("./template_checks.ts");
+
+/**
+ * Loads and validates the harness in folder `dir`; `builtIn` (one of ours, whose texts the tests
+ * check) skips the checks of its texts against their placeholders.
+ */
+export async function loadHarnessDir(
+  dir: string,
+  opts: { builtIn?: boolean } = {},
+): Promise<Harness> {
+  const checks = opts.builtIn ? undefined : await import("./template_checks.ts");
   dir = resolve(dir);
   const file = join(dir, SPEC_FILE);
   const spec = parseSpec(await readText(file, `Cannot load harness from "${dir}"`), file);
@@ -124,7 +133,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
     at("error_template"),
   );
   const invalidArguments = invalidArgumentsTexts(spec.invalid_arguments);
-  checkHarnessTexts({ unknownTool: spec.unknown_tool_template, invalidArguments }, at);
+  checks?.checkHarnessTexts({ unknownTool: spec.unknown_tool_template, invalidArguments }, at);
   if (spec.unloaded_tool_template) {
     checkPlaceholders(
       spec.unloaded_tool_template,
@@ -138,7 +147,7 @@ export async function loadHarnessDir(dir: string): Promise<Harness> {
   const guidance = spec.guidance
     ? await loadGuidance(resolve(dir, spec.guidance), systemPrompt, at("guidance"))
     : undefined;
-  const tools = await loadTools(spec.tools, dir, at);
+  const tools = await loadTools(spec.tools, dir, at, checks);
   checkDeferredReachable(tools, at("tools"));
   const protocol = resolveProtocol(spec.interaction, { tools, at });
   const systemSlot = { slot: spec.system_prompt_slot, cache: spec.system_prompt_cache };
@@ -183,6 +192,7 @@ async function loadTools(
   entries: HarnessSpec["tools"],
   dir: string,
   at: (key: string) => string,
+  checks?: TemplateChecks,
 ): Promise<HarnessTool[]> {
   const tools: HarnessTool[] = [];
   for (const [i, entry] of entries.entries()) {
@@ -202,11 +212,11 @@ async function loadTools(
       ...(Object.keys(entry.errors).length ? { errors: { ...entry.errors } } : {}),
     };
     checkToolMapping(tool, capabilityById(entry.capability), atTool);
-    checkResultPlaceholders(tool, atTool);
-    checkToolErrors(tool, atTool);
-    checkFailedResult(tool, atTool);
+    checks?.checkResultPlaceholders(tool, atTool);
+    checks?.checkToolErrors(tool, atTool);
+    checks?.checkFailedResult(tool, atTool);
     checkShift(tool, atTool);
-    if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool);
+    if (entry.route) tool.route = loadRoute(entry.route, declaration, atTool, checks);
     const twin = tools.find((t) => t.declaration.name === declaration.name);
     if (twin && twin.codeMode === tool.codeMode) {
       throw new HarnessError(
@@ -224,6 +234,7 @@ function loadRoute(
   route: NonNullable<HarnessSpec["tools"][number]["route"]>,
   declaration: ToolDeclaration,
   atTool: (key: string) => string,
+  checks?: TemplateChecks,
 ): ToolRoute {
   const at = (key: string) => atTool(`route.${key}`);
   const props = declaration.parameters.properties;
@@ -243,9 +254,9 @@ function loadRoute(
     ...(Object.keys(route.errors).length ? { errors: { ...route.errors } } : {}),
   };
   checkToolMapping(tool, capabilityById(route.capability), at);
-  checkResultPlaceholders(tool, at);
-  checkToolErrors(tool, at);
-  checkFailedResult(tool, at);
+  checks?.checkResultPlaceholders(tool, at);
+  checks?.checkToolErrors(tool, at);
+  checks?.checkFailedResult(tool, at);
   return { when: route.when, matches: routePattern(route.matches, at), tool };
 }
 
