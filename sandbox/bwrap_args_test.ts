@@ -125,7 +125,7 @@ Deno.test("protectedPathsUnder() reports existing entries as real paths", async 
     await Deno.mkdir(join(root, ".git"));
     await Deno.mkdir(join(root, "meta"));
     await Deno.symlink("meta", join(root, ".openinterpreter"));
-    await Deno.symlink("/nonexistent", join(root, ".agents"));
+    await Deno.symlink(join(root, "nothing-here"), join(root, ".agents"));
     const found = await protectedPathsUnder([root, root], DEFAULT_PROTECTED_NAMES);
     assert.deepEqual(found, [join(root, ".git"), join(root, "meta")]);
     assert.deepEqual(await protectedPathsUnder([join(root, "missing")], [".git"]), []);

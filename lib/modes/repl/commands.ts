@@ -104,7 +104,7 @@ const COMMANDS: Command[] = [
   { name: "harness", summary: "list the harnesses, or switch: /harness ID", run: harness },
   deferred(
     "permissions",
-    "the sandbox mode and approval policy; /permissions MODE or POLICY changes them",
+    "sandbox, approval and rules; /permissions MODE|POLICY, or allow|ask|deny RULE",
     () => import("./permissions_command.ts").then((m) => m.PERMISSIONS_COMMAND),
   ),
   { name: "diff", summary: "the working tree against HEAD, untracked files included", run: diff },
