@@ -14,7 +14,7 @@ export const DEFINITION_KIND_NAMES: Readonly<
   allowed_tools: ["command's allowed-tools", "commands' allowed-tools"],
   allow_rule: ["allow rule", "allow rules"],
   status_line: ["status-line command", "status-line commands"],
-  env: ["env value", "env values"],
+  env: ["env setting", "env settings"],
 });
 
 /** "1 hook and 2 MCP servers", "1 hook, 1 allow rule and 2 MCP servers". */
@@ -50,7 +50,7 @@ const EFFECT: Record<RunnableDefinition["kind"], string> = {
   command: "commands' shell pre-execution runs in the sandbox",
   allowed_tools: "allowed-tools and allow rules let tool calls run without a question",
   allow_rule: "allowed-tools and allow rules let tool calls run without a question",
-  env: "env values reach the commands that run",
+  env: "env settings reach the commands that run",
 };
 
 /**

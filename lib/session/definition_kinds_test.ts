@@ -20,7 +20,7 @@ Deno.test("definitions of every kind are counted, named and explained kind by ki
   ];
   assert.equal(
     definitionCount(defs),
-    "1 MCP server, 2 allow rules, 1 command with shell pre-execution and 1 env value",
+    "1 MCP server, 2 allow rules, 1 command with shell pre-execution and 1 env setting",
   );
   assert.equal(
     definitionNames(defs.slice(0, 3)),

@@ -78,16 +78,10 @@ export async function trustDefinitions(
 }
 
 /**
- * Kinds whose readers warn about their own untrusted definitions: hooks (`lib/hooks/user_hooks.ts`),
- * env and status lines (`lib/setups/settings/session.ts`), allow rules
- * (`lib/setups/permissions/`).
+ * Kinds whose readers warn about their own untrusted definitions: hooks (`lib/hooks/user_hooks.ts`,
+ * whose warning points to `/hooks trust` in the REPL).
  */
-const WARNED_BY_READER: ReadonlySet<RunnableDefinition["kind"]> = new Set([
-  "hook",
-  "env",
-  "status_line",
-  "allow_rule",
-]);
+const WARNED_BY_READER: ReadonlySet<RunnableDefinition["kind"]> = new Set(["hook"]);
 
 /**
  * Before a session starts anything of the project: asks `io` (the REPL) whether to trust the

@@ -64,7 +64,7 @@ Deno.test("Claude Code and Gemini CLI hooks and Claude's env take effect only af
     assert.match(before.stderr, /2 hooks of the project .* not trusted yet[^\n]*interpreter trust/);
     assert.match(
       before.stderr,
-      /The env of .*\.claude\/settings\.json is not trusted yet[^\n]*"interpreter trust"/,
+      /status-line command "\.claude\/settings\.json" and env setting "SETUP_GREETING" of the project [^\n]* not trusted yet and left off[^\n]*"interpreter trust"/,
     );
 
     const trust = await interpreter(["trust", "--yes"], { cwd: repo, home, env });

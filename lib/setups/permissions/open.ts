@@ -39,7 +39,10 @@ export async function settlePermissionTrust(
     : config.trust === "trusted"
     ? (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions
     : new Set<string>();
-  for (const rule of await gate.settleTrust(trusted)) {
+  const leftOff = await gate.settleTrust(trusted);
+  // In a trusted project the session's one warning about untrusted definitions names them.
+  if (config.trust === "trusted") return;
+  for (const rule of leftOff) {
     opts.warn(
       `The project's allow rule "${rule.text}" in ${rule.source} is not used until you trust ` +
         `it: review it and run "interpreter trust" in ${config.projectRoot}`,

@@ -52,7 +52,7 @@ export async function envSets(
 export function envDefinition(set: EnvSet): RunnableDefinition {
   return {
     kind: "env",
-    name: "env",
+    name: Object.keys(set.values).join(", "),
     command: Object.entries(set.values).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" "),
     source: set.source,
     key: set.key,

@@ -51,19 +51,9 @@ export async function sessionSetupSettings(
     : undefined;
   const runs = (d: EnvSet | StatusLineSpec) =>
     d.scope === "user" || trusted === undefined || trusted.has(d.key);
-  for (const set of sets.filter((s) => !runs(s))) {
-    warnings.push(
-      `The env of ${set.source} is not trusted yet and not used: review and trust the ` +
-        `project's definitions with "interpreter trust"`,
-    );
-  }
+  // Those left off are named in the session's one warning about untrusted definitions
+  // (`settleDefinitionTrust()` in lib/session/trust.ts).
   const statusLine = lines[0];
-  if (statusLine && !runs(statusLine)) {
-    warnings.push(
-      `The status-line command "${statusLine.command}" of ${statusLine.source} is not trusted ` +
-        `yet and does not run: review and trust the project's definitions with "interpreter trust"`,
-    );
-  }
   return {
     env: mergedEnv(sets.filter(runs)),
     ...(statusLine && runs(statusLine) ? { statusLine } : {}),

@@ -6,7 +6,7 @@
  * `status_line_command` in its `.openinterpreter/config.toml`) only once the user trusted that
  * exact command (`interpreter trust`).
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { RunnableDefinition } from "../../config/project_definitions.ts";
 import { definitionDigest } from "../../config/project_definitions.ts";
 import { objectOf, type SettingsFile } from "./files.ts";
@@ -64,7 +64,8 @@ export async function claudeStatusLines(
 export function statusLineDefinition(spec: StatusLineSpec): RunnableDefinition {
   return {
     kind: "status_line",
-    name: "status line",
+    // The file that sets it, as `.claude/settings.json`.
+    name: join(basename(dirname(spec.source)), basename(spec.source)),
     command: spec.command,
     source: spec.source,
     key: spec.key,
