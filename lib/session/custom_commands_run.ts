@@ -19,21 +19,22 @@ export async function expandFor(
   signal: AbortSignal,
   opts: { homeMentions?: boolean },
 ): Promise<CommandPrompt> {
-  await checkTrusted(t, command);
+  const notes: string[] = [];
+  const allowed = await checkTrusted(t, command, notes) ? command.allowedTools : [];
   const [{ expandCommand }, { runCommandAsTool }] = await Promise.all([
     import("../setups/commands/expand.ts"),
     import("./command_shell.ts"),
   ]);
   const prompt = await expandCommand(command, args, {
-    runShell: (line) => runCommandAsTool(t, line, { signal, allowed: command.allowedTools }),
+    runShell: (line) => runCommandAsTool(t, line, { signal, allowed }),
     readMention: (path) => readMention(t, path, opts.homeMentions === true),
   });
-  const notes = [
-    ...(command.agent ? [`/${command.name} names the agent "${command.agent}": not followed`] : []),
-    ...(command.subtask ? [`/${command.name} asks for a sub-task: it runs in this session`] : []),
-  ];
+  if (command.agent) {
+    notes.push(`/${command.name} names the agent "${command.agent}": not followed`);
+  }
+  if (command.subtask) notes.push(`/${command.name} asks for a sub-task: it runs in this session`);
   const model = await turnModel(t, command, notes);
-  return { prompt, allowedRules: command.allowedTools, model, notes };
+  return { prompt, allowedRules: allowed, model, notes };
 }
 
 /**
@@ -60,26 +61,43 @@ async function turnModel(
   return picked.model === current ? undefined : picked.model;
 }
 
-/** A project's command that runs or approves something must be trusted as it is now. */
-async function checkTrusted(t: TurnSetup, command: CustomCommand): Promise<void> {
-  if (command.scope !== "project") return;
+/**
+ * A project's command that runs something (shell pre-execution) must be trusted as it is now, or
+ * it is refused; its `allowed-tools`, untrusted, are left off with a note (its calls are asked
+ * about as any). True when its `allowed-tools` apply.
+ */
+async function checkTrusted(
+  t: TurnSetup,
+  command: CustomCommand,
+  notes: string[],
+): Promise<boolean> {
+  if (command.scope !== "project") return true;
   const { runnableOf } = await import("../setups/commands/definitions.ts");
   const { readProjectTrust } = await import("../config/trust_store.ts");
   const definitions = await runnableOf(command);
-  if (definitions.length === 0) return;
+  if (definitions.length === 0) return true;
   const { config } = t.parts.live.agent;
-  const trusted =
-    (await readProjectTrust(config.home, config.projectRoot, t.parts.env)).definitions;
+  // In a project that is not trusted nothing of it runs, whatever was granted before.
+  const trusted = config.trust === "trusted"
+    ? (await readProjectTrust(config.home, config.projectRoot, t.parts.env)).definitions
+    : new Set<string>();
   const waiting = definitions.filter((d) => !trusted.has(d.key));
-  if (waiting.length === 0) return;
-  const what = waiting.map((d) =>
-    d.kind === "command" ? `runs \`${d.command}\`` : `approves ${d.command}`
+  const shell = waiting.find((d) => d.kind === "command");
+  if (shell) {
+    const { CommandError } = await import("../setups/commands/expand.ts");
+    throw new CommandError(
+      `/${command.name} (${command.source}) runs \`${shell.command}\`, which you have not ` +
+        "trusted yet",
+      { hint: "Run `interpreter trust` in the project to review and trust it; nothing was sent" },
+    );
+  }
+  const approves = waiting.find((d) => d.kind === "allowed_tools");
+  if (!approves) return true;
+  notes.push(
+    `/${command.name}'s allowed-tools (${approves.command}) are not trusted yet and not applied: ` +
+      'its calls are asked about as any; "interpreter trust" reviews and trusts them',
   );
-  const { CommandError } = await import("../setups/commands/expand.ts");
-  throw new CommandError(
-    `/${command.name} (${command.source}) ${what.join(" and ")}, which you have not trusted yet`,
-    { hint: "Run `interpreter trust` in the project to review and trust it; nothing was sent" },
-  );
+  return false;
 }
 
 /**

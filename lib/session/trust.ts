@@ -102,6 +102,7 @@ export async function settleDefinitionTrust(
   },
 ): Promise<Set<string>> {
   if (opts.session.bypassDefinitionTrust) return new Set();
+  if (config.trust === undefined) await warnUntrustedProject(config, opts);
   let { untrusted } = await projectDefinitions(config, opts);
   if (untrusted.length > 0 && opts.io.trustDefinitions) {
     const yes = await opts.io.trustDefinitions({
@@ -116,6 +117,27 @@ export async function settleDefinitionTrust(
   const left = untrusted.filter((d) => !WARNED_BY_READER.has(d.kind));
   if (left.length > 0) opts.warn(await untrustedWarning(config.projectRoot, left));
   return new Set(untrusted.filter((d) => d.kind === "mcp_server").map((d) => d.name));
+}
+
+/**
+ * In a project with no trust decision, other agents' MCP and settings files are not read (their
+ * deny and ask rules aside): one warning names them and how to trust the project.
+ */
+async function warnUntrustedProject(
+  config: EffectiveConfig,
+  opts: { env: Record<string, string | undefined>; warn(message: string): void },
+): Promise<void> {
+  const [{ setupContext }, { unreadProjectSetupFiles }] = await Promise.all([
+    import("../setups/sources.ts"),
+    import("../setups/report.ts"),
+  ]);
+  const files = await unreadProjectSetupFiles(setupContext(config, { env: opts.env }));
+  if (files.length === 0) return;
+  opts.warn(
+    `The project "${config.projectRoot}" is not trusted, so the MCP servers, hooks, env, status ` +
+      `lines and allow rules of its ${files.join(", ")} are not used (deny and ask rules are): ` +
+      'review and trust them with "interpreter trust"',
+  );
 }
 
 /** `MCP server "a" and allow rule "Bash(rm:*)" of the project "/r" are not trusted yet …`. */

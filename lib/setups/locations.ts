@@ -100,9 +100,23 @@ export interface FoundLocation extends SetupLocation {
 }
 
 /**
+ * The kinds read in a project that is not trusted: what can run nothing (commands' text, whose
+ * shell pre-execution and `allowed-tools` still wait for trust, sub-agents, which never get more
+ * than their session has, and instruction files, as AGENTS.md). MCP and settings files (hooks,
+ * env, status lines, allow rules) are read only in a trusted project; their deny and ask rules
+ * apply in any (lib/setups/permissions reads them itself).
+ */
+export const READ_WHEN_UNTRUSTED: ReadonlySet<SetupKind> = new Set([
+  "commands",
+  "agents",
+  "instructions",
+]);
+
+/**
  * The locations of `kind` as absolute paths: the user's (when `ctx.userHome` is known; ours from
  * our config home), then the project's from the working directory up to the root (nearest first),
- * when the project is trusted. Whether each exists is for the reader to find out.
+ * unless the project is not trusted and the kind is not in `READ_WHEN_UNTRUSTED`. Whether each
+ * exists is for the reader to find out.
  */
 export function locationsOf(kind: SetupKind, ctx: SetupContext): FoundLocation[] {
   const out: FoundLocation[] = [];
@@ -111,7 +125,7 @@ export function locationsOf(kind: SetupKind, ctx: SetupContext): FoundLocation[]
     const base = location.vendor === "ours" ? ctx.home : ctx.userHome;
     if (base !== undefined) out.push({ ...location, absolute: join(base, location.path) });
   }
-  if (!ctx.projectTrusted) return out;
+  if (!ctx.projectTrusted && !READ_WHEN_UNTRUSTED.has(kind)) return out;
   for (const folder of projectFolders(ctx).reverse()) {
     for (const location of SETUP_LOCATIONS) {
       if (location.kind !== kind || location.scope !== "project") continue;

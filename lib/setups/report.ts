@@ -5,8 +5,13 @@
  * rules and env not named in `import_user_setups`, a project not trusted, held-back files. Only
  * existence is checked here; each kind's reader parses its own files.
  */
-import { join } from "node:path";
-import { SETUP_LOCATIONS, type SetupKind, type SetupLocation } from "./locations.ts";
+import { join, relative } from "node:path";
+import {
+  READ_WHEN_UNTRUSTED,
+  SETUP_LOCATIONS,
+  type SetupKind,
+  type SetupLocation,
+} from "./locations.ts";
 import { projectFolders, type SetupContext, type UserSetupKind, VENDOR_NAMES } from "./sources.ts";
 
 /** The kinds in the order listed, with the words used for them. */
@@ -54,18 +59,17 @@ export async function setupSourcesReport(ctx: SetupContext): Promise<string[]> {
       const path = join(folder, location.path);
       if (!(await exists(path))) continue;
       const what = `${path} (${VENDOR_NAMES[location.vendor]}, project)`;
-      // Instruction files are read in any project, as AGENTS.md is.
-      if (!ctx.projectTrusted && location.kind !== "instructions") untrusted.add(path);
+      // Commands, sub-agents and instruction files are read in any project (locations.ts).
+      if (!ctx.projectTrusted && !READ_WHEN_UNTRUSTED.has(location.kind)) untrusted.add(path);
       else if (ctx.isHeldBack?.(path)) skipped.push(`${what}: held back, ${HELD_BACK}`);
       else found.push({ kind: location.kind, line: what + readers(location) });
     }
   }
   if (untrusted.size > 0) {
     skipped.push(
-      `${untrusted.size} of the project's setup file${
-        untrusted.size === 1 ? "" : "s"
-      }: the project is ` +
-        'not trusted; "interpreter trust" trusts it',
+      `${untrusted.size} of the project's MCP and settings file${untrusted.size === 1 ? "" : "s"}` +
+        ' (only their deny and ask rules apply): the project is not trusted; "interpreter ' +
+        'trust" trusts it',
     );
   }
   return formatted(found, skipped);
@@ -117,6 +121,23 @@ function formatted(found: Found[], skipped: string[]): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * The MCP and settings files of other agents in a project that is not trusted (so not read,
+ * but for their deny and ask rules), relative to the project root: what a session names when it
+ * leaves them off.
+ */
+export async function unreadProjectSetupFiles(ctx: SetupContext): Promise<string[]> {
+  const out: string[] = [];
+  for (const folder of projectFolders(ctx).reverse()) {
+    for (const location of SETUP_LOCATIONS) {
+      if (location.scope !== "project" || READ_WHEN_UNTRUSTED.has(location.kind)) continue;
+      const path = join(folder, location.path);
+      if (!out.includes(path) && await exists(path)) out.push(path);
+    }
+  }
+  return out.map((path) => relative(ctx.projectRoot, path));
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -60,6 +60,7 @@ Deno.test("the setup report lists what exists per kind and says what was skipped
   const untrusted = await setupSourcesReport({ ...ctx, projectTrusted: false });
   const shown = untrusted.join("\n");
   assert.doesNotMatch(shown, /\.mcp\.json/);
-  assert.match(shown, /3 of the project's setup files: the project is not trusted/);
+  assert.match(shown, /2 of the project's MCP and settings files .*: the project is not trusted/);
+  assert.match(shown, /\.claude\/commands \(Claude Code, project\)/, "commands are read anyway");
   assert.match(shown, /GEMINI\.md .*read by gemini-cli/, "instruction files are read anyway");
 });

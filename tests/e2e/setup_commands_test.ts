@@ -1,9 +1,9 @@
 /**
  * Custom slash commands written for other agents (issue 33 §1), through the real CLI against
  * the fake provider, in a copy of the shared fixture repository set up for Claude Code, Gemini
- * CLI, Qwen Code, opencode and ours: exec expands an exact known `/name` (after trust where the
- * command runs something), a writing pre-execution is refused in a read-only sandbox, an unknown
- * `/word` is sent as typed.
+ * CLI, Qwen Code, opencode and ours: exec expands an exact known `/name` (in a project not trusted
+ * yet too; what a command runs or approves waits for trust), a writing pre-execution is refused in
+ * a read-only sandbox, an unknown `/word` is sent as typed.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -48,12 +48,20 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
   const env = { HOME: userHome };
   const exec = (args: string[]) => interpreter(["exec", ...args], { cwd: repo, home, env });
   try {
-    const fixit = await exec(["/fixit habits.py"]);
-    assert.notEqual(fixit.code, 0, fixit.stderr + fixit.stdout);
+    // In a project nobody trusted yet, the command's text is sent; its allowed-tools wait.
+    const plainHome = await fakeHome(fake.baseUrl, "chat");
+    const fixit = await interpreter(["exec", "/fixit habits.py"], {
+      cwd: repo,
+      home: plainHome,
+      env,
+    });
+    await Deno.remove(plainHome, { recursive: true });
+    assert.equal(fixit.code, 0, fixit.stderr + fixit.stdout);
     assert.match(
       fixit.stderr,
-      /\/fixit \(.*fixit\.md\) approves Bash\(git diff:\*\)[^]*interpreter trust/,
+      /\/fixit's allowed-tools \(Bash\(git diff:\*\)\) are not trusted yet and not applied[^\n]*interpreter trust/,
     );
+    assert.match(lastUserText(fake.requests.at(-1)!.body), /Find and fix the bugs in habits\.py/);
 
     const trust = await interpreter(["trust", "--yes"], { cwd: repo, home, env });
     assert.equal(trust.code, 0, trust.stderr);

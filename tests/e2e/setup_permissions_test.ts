@@ -74,7 +74,7 @@ Deno.test("Claude Code's permission rules deny, hide and allow under every polic
     assert.equal(untrusted.code, 0, untrusted.stderr);
     assert.match(
       untrusted.stderr,
-      /allow rule "Bash\(npm run test:\*\)" in .*settings\.json is not used until you trust it/,
+      /is not trusted, so the MCP servers, hooks, env, status lines and allow rules of its [^\n]*\.claude\/settings\.json[^\n]*"interpreter trust"/,
     );
 
     const trust = await interpreter(["trust", "--yes"], { cwd: repo, home, env });

@@ -69,9 +69,9 @@ Deno.test("the fixture's agents of every vendor are found, clashes and bad files
   assert.equal(warnings.length, 3);
 });
 
-Deno.test("an untrusted project's agents are not read; the user's are", async () => {
+Deno.test("a project's agents are read whether it is trusted or not (they run nothing)", async () => {
   await using s = await setup(false);
   const { agents } = await discoverAgents(s.ctx);
-  assert.deepEqual(agents.map((a) => a.name), ["reviewer"]);
-  assert.equal(agents[0].scope, "user");
+  assert.ok(agents.some((a) => a.scope === "project"), JSON.stringify(agents.map((a) => a.name)));
+  assert.ok(agents.some((a) => a.scope === "user"));
 });

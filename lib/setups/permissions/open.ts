@@ -23,7 +23,7 @@ export async function openPermissionGate(
 
 /**
  * Once the session settled the project's trust (the REPL's question): takes in the allow rules
- * trusted now (all with `bypass`) and warns once about each one still waiting.
+ * trusted now (all with `bypass`); the others stay off.
  */
 export async function settlePermissionTrust(
   session: {
@@ -39,15 +39,9 @@ export async function settlePermissionTrust(
     : config.trust === "trusted"
     ? (await readProjectTrust(config.home, config.projectRoot, opts.env)).definitions
     : new Set<string>();
-  const leftOff = await gate.settleTrust(trusted);
-  // In a trusted project the session's one warning about untrusted definitions names them.
-  if (config.trust === "trusted") return;
-  for (const rule of leftOff) {
-    opts.warn(
-      `The project's allow rule "${rule.text}" in ${rule.source} is not used until you trust ` +
-        `it: review it and run "interpreter trust" in ${config.projectRoot}`,
-    );
-  }
+  // Those left off are named by the session's warnings about untrusted definitions
+  // (lib/session/trust.ts): kind by kind in a trusted project, file by file in another.
+  await gate.settleTrust(trusted);
 }
 
 /** `openPermissionGate()` for a session at start: warnings told, the paths to mask found. */
