@@ -83,6 +83,11 @@ Deno.test("the .mcp.json and .gemini/settings.json servers start only after inte
     const table = await cli("mcp", "list");
     assert.match(table.stdout, /^notes +deno .*untrusted +.*\/\.mcp\.json \(Claude Code\)$/m);
     assert.match(table.stdout, /^tasks +deno .*untrusted +.*settings\.json \(Gemini CLI\)$/m);
+    // In a project with no trust decision they are listed too, untrusted.
+    const undecidedHome = await fakeHome(fake.baseUrl, "messages");
+    const undecided = await interpreter(["mcp", "list"], { cwd: repo, home: undecidedHome, env });
+    await Deno.remove(undecidedHome, { recursive: true });
+    assert.match(undecided.stdout, /^notes +deno .*untrusted +.*\/\.mcp\.json \(Claude Code\)$/m);
 
     const before = await cli("exec", "hello");
     assert.equal(before.code, 0, before.stderr);

@@ -29,9 +29,12 @@ export async function withSetupServers(
   setup: Map<string, SetupServerInfo>;
   warnings: string[];
 }> {
-  const joined = await sessionMcpServers(config, { env });
-  const definitions = await setupMcpDefinitions(setupContext(config, { env }));
-  const trust = definitions.length
+  // A project nobody trusted yet shows its servers too, all untrusted: what `trust` would start.
+  const decided = config.trust === "trusted";
+  const seen = { ...pick(config), trust: "trusted" as const };
+  const joined = await sessionMcpServers(seen, { env });
+  const definitions = await setupMcpDefinitions(setupContext(seen, { env }));
+  const trust = definitions.length && decided
     ? (await readProjectTrust(config.home, config.projectRoot, env)).definitions
     : new Set<string>();
   const untrusted = new Set(definitions.filter((d) => !trust.has(d.key)).map((d) => d.name));
@@ -44,4 +47,9 @@ export async function withSetupServers(
     });
   }
   return { servers: joined.servers, setup, warnings: joined.warnings };
+}
+
+function pick(config: EffectiveConfig) {
+  const { cwd, projectRoot, home, values } = config;
+  return { cwd, projectRoot, home, values };
 }
