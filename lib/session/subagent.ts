@@ -4,7 +4,7 @@ import { type LoopState, runTurn } from "../loop/agent_loop.ts";
 import type { LoopEvent, TurnOutcome } from "../loop/events.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
-import { addUsage, emptyUsage, type SystemPart, type Usage } from "../model/message.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 import { Resources } from "../tools/resources.ts";
 import type { ToolSource } from "../tools/tool_source.ts";
