@@ -2,28 +2,9 @@ import assert from "node:assert/strict";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, LAUNCHER } from "./_harness_env.ts";
 import { until } from "./_poll.ts";
+import { pipedRepl } from "./_setups_repo.ts";
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-
-/** Runs `interpreter ARGS` with `stdin` piped in and returns its exit code and raw output. */
-async function pipedRepl(
-  args: string[],
-  opts: { cwd: string; home: string; stdin: string; env?: Record<string, string> },
-) {
-  const child = new Deno.Command(LAUNCHER, {
-    args,
-    cwd: opts.cwd,
-    env: { OPENINTERPRETER_HOME: opts.home, FAKE_API_KEY: "k", ...opts.env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(opts.stdin));
-  await writer.close();
-  const out = await child.output();
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
 
 Deno.test("interpreter with piped stdin runs each line as a turn and exits 0 at the end", async () => {
   await using fake = await startFakeProvider([

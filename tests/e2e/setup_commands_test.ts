@@ -10,19 +10,9 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { of, startAgent } from "./_acp_client.ts";
-import { fakeHome, interpreter, LAUNCHER, REPO, run } from "./_harness_env.ts";
+import { fakeHome, interpreter } from "./_harness_env.ts";
 import { until } from "./_poll.ts";
-
-/** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
-async function setupsRepo(): Promise<string> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-setups-" }));
-  await run("cp", ["-R", `${join(REPO, "tests/fixtures/setups/repo")}/.`, dir], dir);
-  await run("git", ["init", "-q"], dir);
-  await run("git", ["add", "."], dir);
-  const who = ["-c", "user.email=t@example.com", "-c", "user.name=t"];
-  await run("git", [...who, "commit", "-qm", "Fixture commit"], dir);
-  return dir;
-}
+import { pipedRepl, setupsRepo } from "./_setups_repo.ts";
 
 function replies(n: number): string {
   return Array.from({ length: n }, (_, i) => JSON.stringify({ reply: { text: `done ${i}` } }))
@@ -125,24 +115,6 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
   }
 });
 
-/** `interpreter` with `stdin` piped in (the REPL reading lines), to its end. */
-async function pipedRepl(opts: { cwd: string; home: string; stdin: string }) {
-  const child = new Deno.Command(LAUNCHER, {
-    args: ["-s", "read-only"],
-    cwd: opts.cwd,
-    env: { OPENINTERPRETER_HOME: opts.home, FAKE_API_KEY: "k", NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(opts.stdin));
-  await writer.close();
-  const out = await child.output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
-
 const SKILL_CALL = [
   { reply: { tool_calls: [{ name: "Skill", args: { skill: "hello", args: "the team" } }] } },
   { expect: { last_tool_result_contains: "Say hello to the team." }, reply: { text: "skilled" } },
@@ -157,7 +129,12 @@ Deno.test("the REPL lists custom commands with their files and runs one; ACP off
     `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
   );
   try {
-    const repl = await pipedRepl({ cwd: repo, home, stdin: "/commands\n/hello the team\n" });
+    const repl = await pipedRepl(["-s", "read-only"], {
+      cwd: repo,
+      home,
+      stdin: "/commands\n/hello the team\n",
+      env: { NO_COLOR: "1" },
+    });
     assert.equal(repl.code, 0, repl.stdout + repl.stderr);
     assert.match(
       repl.stdout,

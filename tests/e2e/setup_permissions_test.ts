@@ -8,18 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, LAUNCHER, REPO, run } from "./_harness_env.ts";
-
-/** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
-async function setupsRepo(): Promise<string> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-perms-" }));
-  await run("cp", ["-R", `${join(REPO, "tests/fixtures/setups/repo")}/.`, dir], dir);
-  await run("git", ["init", "-q"], dir);
-  await run("git", ["add", "."], dir);
-  const who = ["-c", "user.email=t@example.com", "-c", "user.name=t"];
-  await run("git", [...who, "commit", "-qm", "Fixture commit"], dir);
-  return dir;
-}
+import { fakeHome, interpreter, run } from "./_harness_env.ts";
+import { pipedRepl, setupsRepo } from "./_setups_repo.ts";
 
 function bash(command: string, expect?: string): string {
   return JSON.stringify({
@@ -91,24 +81,6 @@ Deno.test("Claude Code's permission rules deny, hide and allow under every polic
   }
 });
 
-/** Runs the REPL with `stdin` piped in (each line a command or a turn) to the end. */
-async function pipedRepl(args: string[], opts: { cwd: string; home: string; stdin: string }) {
-  const child = new Deno.Command(LAUNCHER, {
-    args,
-    cwd: opts.cwd,
-    env: { OPENINTERPRETER_HOME: opts.home, FAKE_API_KEY: "k", NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(opts.stdin));
-  await writer.close();
-  const out = await child.output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
-
 Deno.test("/permissions lists the rules with their files and adds one that applies at once", async () => {
   const repo = await setupsRepo();
   await using fake = await startFakeProvider(parseScript([
@@ -121,6 +93,7 @@ Deno.test("/permissions lists the rules with their files and adds one that appli
       cwd: repo,
       home,
       stdin: "/permissions deny Bash(git push:*)\n/permissions\npush it\n",
+      env: { NO_COLOR: "1" },
     });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /Added the deny rule "Bash\(git push:\*\)" to .*config\.toml/);

@@ -9,19 +9,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, REPO, run } from "./_harness_env.ts";
+import { fakeHome, interpreter } from "./_harness_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
-
-/** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
-async function setupsRepo(): Promise<string> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-setups-" }));
-  await run("cp", ["-R", `${join(REPO, "tests/fixtures/setups/repo")}/.`, dir], dir);
-  await run("git", ["init", "-q"], dir);
-  await run("git", ["add", "."], dir);
-  const who = ["-c", "user.email=t@example.com", "-c", "user.name=t"];
-  await run("git", [...who, "commit", "-qm", "Fixture commit"], dir);
-  return dir;
-}
+import { setupsRepo } from "./_setups_repo.ts";
 
 const call = (cmd: string) => ({
   reply: { tool_calls: [{ name: "exec_command", args: { cmd } }] },

@@ -9,18 +9,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
-
-/** A temp git repository holding a copy of tests/fixtures/setups/repo, dot folders included. */
-async function setupsRepo(): Promise<string> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "oi-setups-" }));
-  await run("cp", ["-R", `${join(REPO, "tests/fixtures/setups/repo")}/.`, dir], dir);
-  await run("git", ["init", "-q"], dir);
-  await run("git", ["add", "."], dir);
-  const who = ["-c", "user.email=t@example.com", "-c", "user.name=t"];
-  await run("git", [...who, "commit", "-qm", "Fixture commit"], dir);
-  return dir;
-}
+import { fakeHome, interpreter, run, tempDirs } from "./_harness_env.ts";
+import { setupsRepo } from "./_setups_repo.ts";
 
 function script(lines: unknown[]) {
   return parseScript(lines.map((line) => JSON.stringify(line)).join("\n"));
