@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, LAUNCHER, REPO, run, tempDirs } from "./_harness_env.ts";
+import { fakeHome, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
+import { pipedRepl } from "./_setups_repo.ts";
 
 /** The fixture's agent folders (not the other parts' files) and its one source file. */
 const AGENT_PATHS = [
@@ -139,20 +140,14 @@ Deno.test("/agents lists the built-in and defined sub-agents with their files", 
   const repo = await dirs.add(agentsRepo());
   await using fake = await startFakeProvider([]);
   const home = await dirs.add(trustingHome(fake.baseUrl, repo));
-  const child = new Deno.Command(LAUNCHER, {
-    args: ["--harness", "claude-code"],
+  const out = await pipedRepl(["--harness", "claude-code"], {
     cwd: repo,
-    env: { OPENINTERPRETER_HOME: home, FAKE_API_KEY: "k", NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("/agents\n"));
-  await writer.close();
-  const out = await child.output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  assert.equal(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
+    home,
+    stdin: "/agents\n",
+    env: { NO_COLOR: "1" },
+  });
+  const stdout = out.stdout;
+  assert.equal(out.code, 0, stdout + out.stderr);
   assert.match(stdout, /Built-in \(claude-code\): general-purpose, Explore, Plan/);
   assert.match(
     stdout,

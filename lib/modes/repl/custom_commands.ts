@@ -10,16 +10,7 @@ import { customCommandOf, promptCommand } from "../../session/command_prompt.ts"
 import type { CommandCatalog, CustomCommand } from "../../session/custom_commands.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
-
-/** The vendors' names as people know them. */
-const VENDORS: Record<string, string> = {
-  ours: "interpreter",
-  claude: "Claude Code",
-  gemini: "Gemini CLI",
-  qwen: "Qwen Code",
-  codex: "Codex",
-  opencode: "opencode",
-};
+import { VENDOR_NAMES } from "../../setups/sources.ts";
 
 /** What the custom commands reach of the REPL. */
 export interface CustomCommandContext {
@@ -75,7 +66,7 @@ export function commandLines(
   return [
     ...commands.map((c) =>
       `${style.bold(usage(c).padEnd(width))} ${c.description ?? ""} ${
-        style.dim(`(${VENDORS[c.vendor] ?? c.vendor}, ${c.scope}: ${shown(c.source, cwd)})`)
+        style.dim(`(${VENDOR_NAMES[c.vendor] ?? c.vendor}, ${c.scope}: ${shown(c.source, cwd)})`)
       }`
     ),
     ...catalog.warnings.map((w) => style.dim(`warning: ${terminalText(w)}`)),
