@@ -13,6 +13,7 @@ import { loadContext, toRequestSpecs } from "./request_schema.ts";
 import { checkPromptTemplate, modelFactsOf } from "./prompt.ts";
 import { resolveProtocol } from "./protocols/mod.ts";
 import { loadLean } from "./lean.ts";
+import { loadRoute } from "./_tool_route.ts";
 import { loadReminders } from "./reminder_texts.ts";
 import { loadHarnessTexts } from "./session_texts.ts";
 import type { HarnessCandidate } from "./select.ts";
@@ -23,7 +24,7 @@ import {
   harnessSpecSchema,
   matchSchema,
 } from "./spec_schema.ts";
-import type { Harness, HarnessMatch, HarnessTool, ToolRoute } from "./types.ts";
+import type { Harness, HarnessMatch, HarnessTool } from "./types.ts";
 
 /** Name of the spec file inside a harness folder. */
 export const SPEC_FILE = "harness.toml";
@@ -227,48 +228,6 @@ async function loadTools(
     tools.push(tool);
   }
   return tools;
-}
-
-/** The `route` of a tool entry, checked like a tool of its own with the same declaration. */
-function loadRoute(
-  route: NonNullable<HarnessSpec["tools"][number]["route"]>,
-  declaration: ToolDeclaration,
-  atTool: (key: string) => string,
-  checks?: TemplateChecks,
-): ToolRoute {
-  const at = (key: string) => atTool(`route.${key}`);
-  const props = declaration.parameters.properties;
-  if (!props || typeof props !== "object" || !Object.hasOwn(props, route.when)) {
-    throw new HarnessError(
-      `${at("when")}: "${route.when}" is not a parameter of tool "${declaration.name}"`,
-      { hint: "Name a declared parameter whose value selects the route" },
-    );
-  }
-  const tool: HarnessTool = {
-    declaration,
-    capability: route.capability,
-    args: { ...route.args },
-    fixedArgs: plain(route.fixed_args),
-    scale: { ...route.scale },
-    result: resultFormat(route.result),
-    ...(Object.keys(route.errors).length ? { errors: { ...route.errors } } : {}),
-  };
-  checkToolMapping(tool, capabilityById(route.capability), at);
-  checks?.checkResultPlaceholders(tool, at);
-  checks?.checkToolErrors(tool, at);
-  checks?.checkFailedResult(tool, at);
-  return { when: route.when, matches: routePattern(route.matches, at), tool };
-}
-
-function routePattern(pattern: string | undefined, at: (key: string) => string) {
-  if (pattern === undefined) return undefined;
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new HarnessError(`${at("matches")}: ${(error as Error).message}`, {
-      hint: "Write a JavaScript regular expression, with backslashes doubled in TOML strings",
-    });
-  }
 }
 
 /** The guidance text; the system prompt must have a `{{guidance}}` slot for it. */
