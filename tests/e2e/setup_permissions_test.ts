@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, run } from "./_harness_env.ts";
+import { fakeHome, interpreter } from "./_harness_env.ts";
 import { pipedRepl, setupsRepo } from "./_setups_repo.ts";
 
 function bash(command: string, expect?: string): string {

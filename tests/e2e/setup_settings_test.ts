@@ -7,7 +7,6 @@
  * is shown where the built-in status line is.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, interpreter } from "./_harness_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, interpreter, run, tempDirs } from "./_harness_env.ts";
+import { fakeHome, interpreter, tempDirs } from "./_harness_env.ts";
 import { setupsRepo } from "./_setups_repo.ts";
 
 function script(lines: unknown[]) {
