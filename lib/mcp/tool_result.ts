@@ -115,7 +115,7 @@ export function resultForModel(
     }
   }
   const structured = result.structuredContent;
-  if (structured !== undefined && !texts.some((t) => sameJson(t, structured))) {
+  if (structured !== undefined && !saysTheSame(texts, structured)) {
     texts.push(JSON.stringify(structured));
   }
   const shown = capImages(images, caps.imageBytes);
@@ -131,10 +131,38 @@ export function resultForModel(
   return shown.images.length > 0 ? { text, images: shown.images, answer } : { text, answer };
 }
 
-function sameJson(text: string, value: unknown): boolean {
+/**
+ * Whether the text blocks already carry `structured`: one block is the same JSON (any spacing or
+ * key order), or, for a value a server wrapped as `{"result": value}` (the Python SDK's FastMCP
+ * does so for anything but an object), one block is that value, or the blocks are its items.
+ */
+function saysTheSame(texts: string[], structured: Record<string, unknown>): boolean {
+  const values = texts.map(parsed);
+  const wanted = canonical(structured);
+  if (values.some((v) => canonical(v) === wanted)) return true;
+  const keys = Object.keys(structured);
+  if (keys.length !== 1 || keys[0] !== "result") return false;
+  const inner = canonical(structured.result);
+  return values.some((v) => canonical(v) === inner) ||
+    (texts.length > 0 && canonical(values) === inner) ||
+    (texts.length === 1 && texts[0].trim() === String(structured.result));
+}
+
+function parsed(text: string): unknown {
   try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+    return JSON.parse(text);
   } catch {
-    return false;
+    return text;
   }
+}
+
+/** JSON text of `value` with every object's keys in order, so key order does not count. */
+function canonical(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_key, v) =>
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : v,
+  );
 }

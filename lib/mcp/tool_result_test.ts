@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ToolError } from "../errors.ts";
-import { resultForModel, toolShape, wireSchema } from "./tool_result.ts";
+import { type McpContent, resultForModel, toolShape, wireSchema } from "./tool_result.ts";
 
 Deno.test("toolShape() makes a readOnlyHint tool a read and any other one a change", () => {
   const schema = { type: "object", properties: { q: { type: "string" } } };
@@ -64,6 +64,25 @@ Deno.test("resultForModel() does not repeat structured content a text block alre
       structuredContent: { temperature: 21 },
     },
   });
+});
+
+Deno.test("resultForModel() sends structured content once however the server spelled its text", () => {
+  const once = (content: McpContent[], structuredContent: Record<string, unknown>) =>
+    resultForModel({ content, structuredContent }, "t").text;
+  const text = (t: string) => ({ type: "text" as const, text: t });
+  // Other key order and spacing.
+  assert.equal(once([text('{"b": 2, "a": 1}')], { a: 1, b: 2 }), '{"b": 2, "a": 1}');
+  // FastMCP wraps what is not an object as {"result": …}: a number, a list, a list's items.
+  assert.equal(once([text("42")], { result: 42 }), "42");
+  assert.equal(once([text("done")], { result: "done" }), "done");
+  assert.equal(once([text("[1, 2]")], { result: [1, 2] }), "[1, 2]");
+  assert.equal(
+    once([text('{"n":1}'), text('{"n":2}')], { result: [{ n: 1 }, { n: 2 }] }),
+    '{"n":1}\n{"n":2}',
+  );
+  // Different content still gets the structured JSON after it.
+  assert.equal(once([text("see below")], { a: 1 }), 'see below\n{"a":1}');
+  assert.equal(once([text("41")], { result: 42 }), '41\n{"result":42}');
 });
 
 Deno.test("resultForModel() turns an isError result into a ToolError with its text", () => {
