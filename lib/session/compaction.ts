@@ -6,7 +6,7 @@ import { type SessionContext, withOpeningContext, withoutContext } from "../harn
 import { summaryMessage } from "../harness/session_texts.ts";
 import type { HarnessTexts } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
-import { addUsage, joinedSystem, type Message, textOf, type Usage } from "../model/message.ts";
+import { addUsage, joinedSystem, type Message, type Usage } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
 
 export { compactLimit } from "../providers/catalog.ts";
@@ -74,8 +74,10 @@ export type CompactionTexts = Pick<HarnessTexts, "compaction" | "compactionSumma
 /**
  * Replaces `state.messages` with a summary of them and the most recent user message, in the
  * harness's words (`texts`), opened by the harness's `context` as the conversation was (the
- * environment, the reminders). Returns the new history, or throws the provider's failure (the
- * history is then left as it was).
+ * environment, the instruction files, the skills, the reminders), word for word. With `limits`
+ * (the model's window) no request passes the window: a history too long to summarise at once is
+ * summarised in parts, oldest first. Returns the new history, or throws the provider's failure
+ * (the history is then left as it was).
  */
 export async function compactHistory(
   state: LoopState,
@@ -83,31 +85,17 @@ export async function compactHistory(
   signal: AbortSignal,
   texts: CompactionTexts,
   context?: SessionContext,
+  limits?: { contextWindow: number; maxOutput?: number },
 ): Promise<Message[]> {
-  const request = {
-    model: state.model,
-    system: state.system,
-    messages: [...state.messages, {
-      role: "user" as const,
-      blocks: [{ type: "text" as const, text: texts.compaction }],
-    }],
-    tools: [],
-  };
-  let summary: string | undefined;
-  for await (const event of provider.stream(request, signal)) {
-    if (event.type === "error") {
-      throw new Error(`Cannot compact the history: ${event.error.message}`);
-    }
-    if (event.type === "done") summary = textOf(event.blocks).trim();
-  }
-  if (!summary) throw new Error("Cannot compact the history: the model sent no summary");
-  // The latest prompt the user typed, not a reminder the harness added after it.
-  const lastUser = state.messages.findLast((m) =>
-    m.role === "user" && !m.systemRole && m.blocks.some((b) => b.type !== "text" || !b.context)
-  );
+  const window = limits
+    ? { ...limits, count: (text: string) => counter(text), countMessages: estimate }
+    : undefined;
+  // Loaded when a compaction runs: start-up does not need it.
+  const { askSummary, lastRequest } = await import("./compaction_parts.ts");
+  const summary = await askSummary(state, provider, signal, texts.compaction, window);
   const bare: Message[] = withoutContext([
     { role: "user", blocks: [{ type: "text", text: summaryMessage(texts, summary) }] },
-    ...(lastUser ? [lastUser] : []),
+    ...lastRequest(state.messages),
   ]);
   const compacted = context ? withOpeningContext(context, bare) : bare;
   state.messages.splice(0, state.messages.length, ...compacted);

@@ -11,13 +11,13 @@ import type { SessionParts } from "./session_parts.ts";
 
 /** Compacts the history of the session made of `parts`. */
 export async function compactSession(parts: SessionParts, signal: AbortSignal): Promise<void> {
-  const { loop, harness, context } = parts.state;
+  const { loop, harness, context, limits } = parts.state;
   const { recorder, provider } = parts.live;
   // What the turn added so far goes to the file before the summary replaces it.
   recorder.syncMessages();
   const before = contextTokens(loop);
   const counted = countingUsage(provider, loop.usage);
-  const messages = await compactHistory(loop, counted, signal, harness.texts, context);
+  const messages = await compactHistory(loop, counted, signal, harness.texts, context, limits);
   recorder.compacted(messages, before);
   parts.io.onEvent({ type: "compacted", tokensBefore: before, tokensAfter: contextTokens(loop) });
 }
