@@ -3,15 +3,19 @@ import { LOCAL_PROVIDERS } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import { addExecFlags, addExecResume, mergeOptions } from "./exec_cli.ts";
 import { addEvalCommand } from "./eval_cli.ts";
+import { addExportCommand } from "./export_cli.ts";
 import { addForkCommand } from "./fork_cli.ts";
 import { addMcpCommand, mcpUsageHint } from "./mcp_cli.ts";
 import { addMcpServerCommand } from "./mcp_server_cli.ts";
 import { checkMistypedCommand, helpArgv } from "./help.ts";
+import { addWorktreeCommands, addWorktreeFlag } from "./worktree_cli.ts";
 import type { ExecFlags, Invocation, SharedFlags } from "./flags.ts";
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 
 export type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
 export { type Command, commandOf } from "./session_config.ts";
+
+const PLAIN_HELP = "accessible plain output: no redraws or colors, role labels, numbered choices";
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -54,6 +58,8 @@ function addSharedFlags(cmd: Command): Command {
         .implies({ dangerouslyBypassDefinitionTrust: true }),
     )
     .option("--harness <id>", "harness to present to the model (default: automatic)")
+    .option("--max-turns <n>", "most model requests in one turn (max_turn_steps)")
+    .option("--max-budget-usd <usd>", "stop when the session has spent this (max_budget_usd)")
     .option("--verbose", "show stack traces and causes of errors");
 }
 
@@ -67,14 +73,15 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .helpCommand("help [command...]", "show the help of a command")
     .exitOverride()
     .configureOutput({ outputError: () => {} });
-  addSharedFlags(program.argument("[prompt]", "the first message of the session"))
+  addWorktreeFlag(addSharedFlags(program.argument("[prompt]", "the first message of the session")))
+    .option("--plain", PLAIN_HELP)
     .action((prompt: string | undefined, options: SharedFlags) => {
       onInvoke({ mode: "repl", prompt, options });
     });
-  const exec = addExecFlags(addSharedFlags(
+  const exec = addWorktreeFlag(addExecFlags(addSharedFlags(
     program.command("exec").alias("e").description("run a task non-interactively and exit")
       .argument("[prompt]", "the task; '-' or no argument reads it from stdin"),
-  )).action((prompt: string | undefined, options: ExecFlags) => {
+  ))).action((prompt: string | undefined, options: ExecFlags) => {
     onInvoke({ mode: "exec", prompt, options });
   });
   addExecResume(exec, addSharedFlags, (prompt, options) => {
@@ -85,12 +92,14 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     program.command("resume").description("continue a saved session")
       .argument("[id]", "session id, the start of one, or a session file; none opens a picker")
       .option("--last", "the newest session of this directory")
-      .option("--all", "with --last or the picker: sessions of every directory"),
+      .option("--all", "with --last or the picker: sessions of every directory")
+      .option("--plain", PLAIN_HELP),
   ).action((id: string | undefined, flags: SharedFlags & { last?: boolean; all?: boolean }) => {
     const { last, all, ...options } = flags;
     onInvoke({ mode: "resume", target: { id, last, all }, options });
   });
   addForkCommand(program, addSharedFlags, onInvoke);
+  addExportCommand(program, onInvoke);
   const debug = program.command("debug").description("inspect the agent's setup");
   addSharedFlags(
     debug.command("config").description("print effective config values and where each came from"),
@@ -128,8 +137,9 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   ).action((options: SharedFlags) => onInvoke({ mode: "acp", options }));
   const mcp = addMcpCommand(program, onInvoke);
   const evalCmd = addEvalCommand(program, onInvoke);
+  const worktree = addWorktreeCommands(program, onInvoke);
   const groups = [program, debug, ...program.commands, ...debug.commands, ...mcp.commands];
-  for (const cmd of [...groups, ...evalCmd.commands]) {
+  for (const cmd of [...groups, ...evalCmd.commands, ...worktree.commands]) {
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }
   return program;

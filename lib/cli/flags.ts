@@ -3,6 +3,8 @@ import type { LocalProvider } from "../config/schema.ts";
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
+import type { ExportArgs } from "../modes/export/export_args.ts";
+import type { DoctorArgs, WorktreeArgs } from "../modes/worktree/worktree_args.ts";
 
 /** Flags every command that opens a session takes (and `debug config`, `debug harness`). */
 export interface SharedFlags {
@@ -29,8 +31,16 @@ export interface SharedFlags {
   ephemeral?: boolean;
   /** `--add-dir`: extra writable roots. */
   addDir?: string[];
+  /** `--max-turns N`: `max_turn_steps`, as typed. */
+  maxTurns?: string;
+  /** `--max-budget-usd X`: `max_budget_usd`, as typed. */
+  maxBudgetUsd?: string;
+  /** `--plain` (the REPL and `resume`): the accessible plain mode, as `-c plain=true`. */
+  plain?: boolean;
   /** `exec review`: what to review, as given. */
   review?: ReviewArgs;
+  /** `--worktree [NAME]` (the REPL and exec): start in a new git worktree. */
+  worktree?: string | true;
 }
 
 /** Which saved session `resume` or `exec resume` continues, as the flags say. */
@@ -81,4 +91,8 @@ export type Invocation =
   | { mode: "mcp_server"; options: SharedFlags }
   | { mode: "acp"; options: SharedFlags }
   | { mode: "eval"; eval: EvalCommand }
+  /** `interpreter export`. */
+  | { mode: "export"; export: ExportArgs }
+  | { mode: "worktree"; worktree: WorktreeArgs }
+  | { mode: "doctor"; options: DoctorArgs }
   | { mode: "done" };

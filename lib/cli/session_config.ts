@@ -3,11 +3,13 @@
  * of typed values (with `-c key=value` read into key paths and values), and exec's own options.
  */
 import { resolve } from "node:path";
-import { parseOverrideText } from "../config/mod.ts";
+import { type ConfigOverride, parseOverrideText } from "../config/mod.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import type { ExecOptions } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
+import type { ExportArgs } from "../modes/export/export_args.ts";
+import type { DoctorArgs, WorktreeArgs } from "../modes/worktree/worktree_args.ts";
 import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
 import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
 
@@ -34,6 +36,9 @@ export type Command =
   | { mode: "mcp_server"; config: SessionConfig }
   | { mode: "acp"; config: SessionConfig }
   | { mode: "eval"; eval: EvalCommand }
+  | { mode: "export"; export: ExportArgs }
+  | { mode: "worktree"; worktree: WorktreeArgs }
+  | { mode: "doctor"; options: DoctorArgs }
   | { mode: "done" };
 
 /** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
@@ -43,6 +48,9 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     case "logout":
     case "mcp":
     case "eval":
+    case "export":
+    case "worktree":
+    case "doctor":
       return invocation;
     case "repl": {
       const config = await sessionConfigOf(invocation.options, { origin: "repl" });
@@ -114,12 +122,46 @@ async function sessionConfigOf(
   }
   // Read after the flags' own checks, as the config loader read them before.
   if (flags.config.length > 0) config.overrides = flags.config.map(parseOverrideText);
+  const limits = limitOverrides(flags);
+  if (limits.length > 0) config.overrides = [...config.overrides ?? [], ...limits];
+  // The REPL looks for this origin before the config is read (lib/modes/repl/plain.ts).
+  if (flags.plain) {
+    const plain = { keyPath: ["plain"], value: true, origin: "--plain" };
+    config.overrides = [...config.overrides ?? [], plain];
+  }
   if (flags.ephemeral) config.ephemeral = true;
   if (flags.skipGitRepoCheck || flags.yolo) config.skipGitRepoCheck = true;
   if (flags.dangerouslyBypassDefinitionTrust) config.bypassDefinitionTrust = true;
   if (opts.origin) config.origin = opts.origin;
   if (opts.resume) config.resume = opts.resume;
+  if (flags.worktree !== undefined) {
+    if (opts.resume) {
+      throw new UsageError("--worktree starts a new session; it cannot resume one", {
+        hint: "Drop --worktree: a session made in a worktree is resumed there by itself",
+      });
+    }
+    config.worktree = flags.worktree;
+  }
   return config;
+}
+
+/** `--max-turns` and `--max-budget-usd` as config values over every file and `-c`. */
+function limitOverrides(flags: SharedFlags): ConfigOverride[] {
+  const out: ConfigOverride[] = [];
+  const add = (key: string, flag: string, text: string | undefined, whole: boolean) => {
+    if (text === undefined) return;
+    const value = Number(text);
+    if (text.trim() === "" || !(value > 0) || (whole && !Number.isInteger(value))) {
+      const what = whole ? "a whole number of 1 or more" : "an amount in USD above 0";
+      throw new UsageError(`${flag} takes ${what}, not "${text}"`, {
+        hint: `For example ${flag} ${whole ? 20 : 0.5}`,
+      });
+    }
+    out.push({ keyPath: [key], value, origin: `${flag} ${text}`, where: flag });
+  };
+  add("max_turn_steps", "--max-turns", flags.maxTurns, true);
+  add("max_budget_usd", "--max-budget-usd", flags.maxBudgetUsd, false);
+  return out;
 }
 
 /** The values of the flags that set one setting each. */

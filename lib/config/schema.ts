@@ -4,6 +4,7 @@
  */
 import * as z from "zod";
 import { hooksSchema } from "./hooks_schema.ts";
+import { notifySchema, tuiSchema } from "./_codex_keys.ts";
 
 /** Values of `model_reasoning_effort`. */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -210,6 +211,13 @@ const loopGuardSchema = z.strictObject({
   repeated_span_min_chars: z.int().min(1).max(2000),
 }).partial();
 
+/** One `[model_prices."MODEL"]` table: USD per million tokens. */
+const modelPriceSchema = z.strictObject({
+  input: z.number().min(0),
+  output: z.number().min(0),
+  cached_input: z.number().min(0).optional(),
+});
+
 const settingsShape = {
   model: nonEmpty,
   model_provider: nonEmpty,
@@ -235,10 +243,18 @@ const settingsShape = {
   hide_command_output: z.boolean(),
   /** The REPL's line of model, context, tokens and cost after each turn, and exec's; default on. */
   status_line: z.boolean(),
+  /** The REPL's accessible plain mode: no redraws or colors, role labels, numbered choices. */
+  plain: z.boolean(),
   /** `[history]`: what the REPL keeps of typed prompts in `<home>/history.jsonl`. */
   history: z.strictObject({ persistence: z.enum(["save-all", "none"]) }).partial(),
   /** Most model requests in one turn; unset means the loop's default (1000). */
   max_turn_steps: z.int().positive(),
+  /** `max_turn_steps` by Claude Code's name (a warning names the key to use). */
+  max_turns: z.int().positive(),
+  /** USD the session may spend (catalog or `[model_prices]`); reaching it stops the turn. */
+  max_budget_usd: z.number().positive(),
+  /** `[model_prices."MODEL"]`: USD per million tokens, over the catalog's, for any model. */
+  model_prices: z.record(z.string(), modelPriceSchema),
   /** Recover tool calls a model wrote as text (`<tool_call>` and the like); default true. */
   tool_call_repair: z.boolean(),
   /** Tokens of MCP tool declarations above which they go behind the harness's tool search. */
@@ -294,6 +310,10 @@ export const configFileSchema = z.strictObject({
   projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS) }).partial()),
   /** `[hooks]`: commands run on session events (lib/hooks); each file's hooks all run. */
   hooks: hooksSchema,
+  /** `[tui]`: the REPL's notifications (_codex_keys.ts). */
+  tui: tuiSchema,
+  /** A program run after each agent turn with Codex's JSON payload (user config only). */
+  notify: notifySchema,
 }).partial();
 
 /** One config layer as written in a file. */

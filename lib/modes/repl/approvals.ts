@@ -24,6 +24,8 @@ export interface ReplApprovalIO {
   /** Reads one answer after `prompt`; stops reading and resolves null once `signal` fires. */
   answer(prompt: string, signal: AbortSignal): Promise<string | null>;
   style: Style;
+  /** Plain mode: the options numbered, answered by a number and Enter (plain_choices.ts). */
+  numbered?: boolean;
 }
 
 /**
@@ -41,7 +43,10 @@ export function replApprover(
   return async (req, signal) => {
     if (signal.aborted) throw withdrawn();
     io.print(questionLines(req.view, io.style));
-    const text = await readUnlessWithdrawn(io.answer, ANSWER_PROMPT, signal);
+    const read = (prompt: string) => readUnlessWithdrawn(io.answer, prompt, signal);
+    const text = io.numbered
+      ? await (await import("./plain_choices.ts")).numberedApproval({ print: io.print, read })
+      : await read(ANSWER_PROMPT);
     if (signal.aborted) throw withdrawn();
     const parsed = parseAnswer(text);
     io.print([answerLine(parsed, io.style)]);

@@ -42,6 +42,8 @@ export interface CommandContext {
   ask(prompt: string): Promise<string | null>;
   /** Hands the terminal's keys to a picker (`/model`); absent when input is not a terminal. */
   rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
+  /** Plain mode: pickers are numbered lists answered through `ask` (plain_choices.ts). */
+  numbered?: boolean;
   /** What the current session was opened from, to open another beside it (`/review`). */
   reviewBase(): ReviewBase;
   /**
@@ -128,6 +130,11 @@ const COMMANDS: Command[] = [
   { name: "new", summary: "start a fresh session with the same settings", run: fresh },
   { name: "compact", summary: "summarize the history to free context", run: compact },
   deferred(
+    "image",
+    "attach an image to the next prompt: /image PATH, or the clipboard's without one",
+    () => import("./image_command.ts").then((m) => m.IMAGE_COMMAND),
+  ),
+  deferred(
     "init",
     "study the repository and write a first AGENTS.md (asks before replacing one)",
     () => import("./init_command.ts").then((m) => m.INIT_COMMAND),
@@ -140,6 +147,11 @@ const COMMANDS: Command[] = [
   ),
   { name: "resume", summary: "continue a saved session", run: (_, ctx) => ctx.resumeSession() },
   ...FORK_COMMANDS,
+  deferred(
+    "export",
+    "save this conversation as Markdown (.html, .jsonl, .json for ATIF): /export [FILE]",
+    () => import("./export_command.ts").then((m) => m.EXPORT_COMMAND),
+  ),
   {
     name: "debug-config",
     summary:

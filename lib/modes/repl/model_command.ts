@@ -10,7 +10,12 @@ import { UserError } from "../../errors.ts";
 import type { ModelChoice, ProviderChoice } from "../../session/choices.ts";
 import type { ReasoningEffort, Session } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
-import { type PickerItem, pickFromList, type RawTerminal } from "./list_picker.ts";
+import {
+  type PickerItem,
+  pickFromList,
+  type PickOptions,
+  type RawTerminal,
+} from "./list_picker.ts";
 
 /** What `/model` reaches of the REPL (a part of the commands' context). */
 export interface ModelCommandContext {
@@ -21,7 +26,16 @@ export interface ModelCommandContext {
   enterKey?(error: unknown): Promise<boolean>;
   /** Hands the terminal's keys to a picker; absent when input is not a terminal that shows one. */
   rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
+  /** Plain mode: the picker is a numbered list answered through `ask`. */
+  numbered?: boolean;
+  /** Reads one line (a numbered picker's answer); null at end of input. */
+  ask?(prompt: string): Promise<string | null>;
 }
+
+/** Lets `run` pick from lists, each with one `pick` call. */
+type Picking = <R>(
+  run: (pick: <T>(opts: PickOptions<T>) => Promise<T | undefined>) => Promise<R>,
+) => Promise<R>;
 
 const EFFORTS = REASONING_EFFORTS;
 
@@ -33,7 +47,8 @@ export const MODEL_COMMAND = {
 };
 
 async function model(arg: string, ctx: ModelCommandContext): Promise<void> {
-  if (!arg && ctx.rawTerminal) return await pickModel(ctx, ctx.rawTerminal);
+  const picking = pickingOf(ctx);
+  if (!arg && picking) return await pickModel(ctx, picking);
   if (!arg || /^\S+\/$/.test(arg)) return await listModels(arg.slice(0, -1), ctx);
   const [given, effort] = arg.split(/\s+/);
   if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) {
@@ -67,20 +82,17 @@ interface Pickable {
 }
 
 /** The picker: a model of a provider usable now, then its reasoning effort where it has one. */
-async function pickModel(
-  ctx: ModelCommandContext,
-  rawTerminal: NonNullable<ModelCommandContext["rawTerminal"]>,
-): Promise<void> {
+async function pickModel(ctx: ModelCommandContext, picking: Picking): Promise<void> {
   const { style } = ctx;
   const session = ctx.session();
   const items = pickableModels(terminalSafe(await session.models()), style);
   if (items.length === 0) return await listModels("", ctx);
   const current = session.settings.reasoningEffort;
-  const picked = await rawTerminal(async (terminal) => {
+  const picked = await picking(async (pick) => {
     const initial = Math.max(0, items.findIndex((item) => item.value.model.current));
-    const chosen = await pickFromList(terminal, { title: "Model", items, initial, style });
+    const chosen = await pick({ title: "Model", items, initial, style });
     if (!chosen?.model.reasoning) return chosen && { chosen };
-    const effort = await pickFromList(terminal, {
+    const effort = await pick({
       title: `Reasoning effort of ${chosen.model.id}`,
       items: effortItems(current),
       initial: EFFORTS.indexOf(current ?? "medium"),
@@ -91,6 +103,17 @@ async function pickModel(
   if (!picked) return ctx.print([style.dim("model unchanged")]);
   const { chosen, effort } = picked;
   await switchTo(ctx, `${chosen.provider}/${chosen.model.id}`, effort);
+}
+
+/** How the picker reaches the user: the terminal's keys, or numbered lines (plain mode). */
+function pickingOf(ctx: ModelCommandContext): Picking | undefined {
+  const { rawTerminal, ask } = ctx;
+  if (rawTerminal) return (run) => rawTerminal((terminal) => run((o) => pickFromList(terminal, o)));
+  if (!ctx.numbered || !ask) return undefined;
+  return async (run) => {
+    const { pickNumbered } = await import("./plain_choices.ts");
+    return await run((o) => pickNumbered(o, { print: ctx.print, read: ask }));
+  };
 }
 
 /** The models of each provider usable now (its key is set, its server answered), as rows. */

@@ -26,19 +26,22 @@ import {
 } from "../../session/open.ts";
 import { type CommandContext, type CommandResult, isCommand, runCommand } from "./commands.ts";
 import { loadHistory, saveHistory } from "./history.ts";
-import { plainInput, type ReplInput, terminalInput } from "./input.ts";
+import { mentionCompleter, plainInput, type ReplInput, terminalInput } from "./input.ts";
 import { forkedLines } from "./fork_command.ts";
+import { goOn } from "./go_on.ts";
 import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
 import { pickSession } from "./picker.ts";
 import { ProviderSetup } from "./provider_setup.ts";
 import { settleLocalProvider } from "../../session/setup.ts";
-import { withRawTerminal } from "./list_picker.ts";
-import { inReplTerms } from "./repl_hints.ts";
+import { inReplTerms, resumeHint } from "./repl_hints.ts";
 import { recapLines } from "./recap.ts";
 import { bannerLines, ContextNotes, keptSettings, replSessionIO } from "./session_io.ts";
-import { Transcript } from "./render.ts";
+import type { Transcript } from "./render.ts";
 import { replTrustQuestion } from "./trust_question.ts";
-import { detectTerminal, pageText, type Terminal, writeOut } from "./terminal.ts";
+import { pageText, startNotifications, type Terminal, writeOut } from "./terminal.ts";
+import { pickerAccess, promptIn, replTerminal, transcriptKind } from "./terminal_mode.ts";
+const turns = () => import("./mention_turn.ts"); // a typed prompt: its @mentions, images
+const steering = () => import("./steering.ts"); // lines typed during a turn
 
 /** The input prompt. */
 export const PROMPT = "› ";
@@ -73,7 +76,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
     });
   }
   const home = configHome(env, cwd);
-  const term = detectTerminal(env);
+  const term = await replTerminal(opts.config, env);
   if (opts.config.oss === true && term.interactive) {
     // Which of several running local servers to use is asked before the line editor owns stdin.
     const oss = await settleLocalProvider(opts.config, env);
@@ -81,7 +84,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
     opening = reconfigured(opening, { oss });
   }
   const style = makeStyle(!term.plain);
-  const transcript = new Transcript({
+  const transcript = new (await transcriptKind(term))({
     write: writeOut,
     style,
     spinner: term.interactive && !term.plain,
@@ -93,6 +96,7 @@ export async function runRepl(opts: ReplOptions): Promise<number> {
       write: writeOut,
       history: [],
       exitHint: style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)"),
+      completer: mentionCompleter(cwd),
     })
     : plainInput({ write: writeOut, showPrompt: term.interactive });
   const repl = new Repl({ cwd, env, home, opts, opening, term, style, transcript, input });
@@ -134,6 +138,7 @@ class Repl {
   #trustQuestion: NonNullable<SessionIO["trustDefinitions"]>;
   /** The session's status-line script, on a terminal (issue 33). */
   #script: StatusScript | undefined;
+  #steering: import("./steering.ts").Steering | undefined; // loaded at the first turn
 
   constructor(parts: ReplParts) {
     this.#p = parts;
@@ -142,6 +147,7 @@ class Repl {
       print: (lines) => parts.transcript.lines(lines),
       line: (prompt) => parts.input.line(prompt),
       style: parts.style,
+      numbered: parts.term.plainMode,
     });
   }
 
@@ -174,8 +180,8 @@ class Repl {
       await this.#loadSettings();
       let first = opts.prompt;
       while (true) {
-        const fromArgs = first !== undefined;
-        const prompt = this.#session?.planMode ? PLAN_PROMPT : PROMPT;
+        const fromArgs = (first ??= this.#steering?.next()) !== undefined; // or Tab-queued
+        const prompt = promptIn(this.#p.term, this.#session?.planMode ? PLAN_PROMPT : PROMPT);
         const idle = new AbortController();
         const got = first ?? await Promise.race([
           this.#p.input.next(prompt, idle.signal),
@@ -190,7 +196,7 @@ class Repl {
         }
         const line = got;
         if (line === null) {
-          if (term.interactive) writeOut("\n");
+          if (term.interactive) writeOut("\n" + resumeHint(this.#session));
           break;
         }
         if (line.trim() === "") continue;
@@ -206,8 +212,8 @@ class Repl {
         }
         // In plan mode a turn ends with a plan to approve: "go" and "edit" send the next prompt.
         for (let next = send; next !== undefined;) {
-          await this.#runTurn(next);
-          next = await this.#reviewPlan();
+          const ended = await this.#runTurn(next); // a limit asks to go on (go_on.ts)
+          next = await goOn(ended, this.#session, this.#p) ?? await this.#reviewPlan();
         }
       }
       this.#p.transcript.endLine();
@@ -224,7 +230,7 @@ class Repl {
     for (const timer of due) {
       this.#p.transcript.lines([this.#p.style.dim(terminalText(wakeupLine(timer)))]);
       this.#echo(timer.prompt);
-      await this.#runTurn(timer.prompt);
+      await this.#runTurn(timer.prompt, (signal) => this.#session!.prompt(timer.prompt, signal));
     }
   }
 
@@ -236,7 +242,7 @@ class Repl {
       if (!this.#p.term.interactive) this.#exitCode = 130;
       return this.#quit.resolve(null);
     }
-    const prompt = this.#session?.planMode ? PLAN_PROMPT : PROMPT;
+    const prompt = promptIn(this.#p.term, this.#session?.planMode ? PLAN_PROMPT : PROMPT);
     writeOut("\n(Ctrl-C again, Ctrl-D or /exit to leave)\n" + prompt);
   }
 
@@ -263,6 +269,7 @@ class Repl {
 
   async #loadSettings(): Promise<void> {
     const { config } = this.#session!;
+    await startNotifications(config, this.#p);
     this.#p.transcript.setHideReasoning(config.hide_agent_reasoning === true);
     this.#p.transcript.setHideCommandOutput(config.hide_command_output === true);
     this.#saveHistory = config.history?.persistence !== "none";
@@ -271,7 +278,7 @@ class Repl {
 
   #echo(line: string): void {
     const shown = terminalText(line).split("\n").join("\n  ");
-    this.#p.transcript.lines([this.#p.style.bold(`${PROMPT}${shown}`)]);
+    this.#p.transcript.lines([this.#p.style.bold(`${promptIn(this.#p.term, PROMPT)}${shown}`)]);
   }
 
   async #remember(line: string): Promise<void> {
@@ -287,7 +294,7 @@ class Repl {
     try {
       await transcript.ready(); // the Markdown renderer, loaded before the first answer
       const outcome = await this.#interruptible((signal) =>
-        send ? send(signal) : this.#session!.prompt(line, signal)
+        send ? send(signal) : turns().then((m) => m.turn(this.#session!, line, signal, this.#p))
       );
       // The harnesses worth trying are known once the turn has ended.
       if (outcome.status === "repeated_call") {
@@ -316,7 +323,8 @@ class Repl {
   async #interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     this.#turn = controller;
-    this.#p.input.busy(() => controller.abort());
+    this.#steering ??= new (await steering()).Steering(() => this.#session, () => this.#p);
+    this.#p.input.busy(() => controller.abort(), this.#steering);
     try {
       return await task(controller.signal);
     } finally {
@@ -351,9 +359,7 @@ class Repl {
       }),
       runTurn: (prompt, send) => this.#runTurn(prompt, send),
       enterKey: (error) => this.#setup.enterKey(error),
-      rawTerminal: this.#p.term.interactive && !this.#p.term.plain
-        ? (run) => this.#p.input.suspend(() => withRawTerminal(writeOut, run))
-        : undefined,
+      ...pickerAccess(this.#p),
     };
     try {
       return await runCommand(line, ctx);

@@ -54,6 +54,7 @@ export function bannerLines(
     `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
     `harness ${harnessLabel(s)} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
     style.dim("/help lists the commands; Esc or Ctrl-C stops a turn; Ctrl-D leaves"),
+    ...(s.worktree ? [style.dim(`worktree: ${s.worktree}`)] : []),
     ...(s.contextNote && opts.notes.firstTime(s.contextNote) ? [style.dim(s.contextNote)] : []),
   ];
 }
@@ -96,8 +97,10 @@ export function replSessionIO(parts: ReplIOParts): SessionIO {
     transcript.lines(lines);
   };
   if (!term.interactive) return { onEvent: (event) => transcript.handle(notes.deduped(event)) };
+  const ask = replAskUser(print, (prompt, signal) => input.line(prompt, signal), style);
   return {
     onEvent: (event) => {
+      notifyOf(event, term);
       const show = () => {
         transcript.handle(notes.deduped(event));
         if (!STREAMED.has(event.type)) transcript.setStatusLine(parts.statusLine());
@@ -109,8 +112,23 @@ export function replSessionIO(parts: ReplIOParts): SessionIO {
       print,
       answer: (prompt, signal) => input.answer(prompt, signal),
       style,
+      numbered: term.plainMode,
     }),
-    askUser: replAskUser(print, (prompt, signal) => input.line(prompt, signal), style),
+    askUser: (questions, meta, signal) => {
+      term.notify?.("approval-requested", "interpreter has a question for you");
+      return ask(questions, meta, signal);
+    },
     trustDefinitions: parts.trustDefinitions,
   };
+}
+
+/** The notification an event calls for: a turn that ended (not stopped), an approval waiting. */
+function notifyOf(event: SessionEvent, term: Terminal): void {
+  if (!term.notify) return;
+  if (event.type === "turn_end" && event.outcome.status !== "aborted") {
+    const answer = event.outcome.status === "completed" ? event.outcome.finalText : "";
+    term.notify("agent-turn-complete", `Turn complete${answer ? `: ${answer}` : ""}`);
+  } else if (event.type === "approval_requested") {
+    term.notify("approval-requested", `Approval requested: ${event.question.subject}`);
+  }
 }

@@ -2,6 +2,8 @@
  * The terminal the REPL runs on: what it allows (line editing, escape sequences), writing to
  * stdout, and showing long text through `$PAGER` when it does not fit the screen.
  */
+import type { NotificationKind } from "../../config/_codex_keys.ts";
+import type { ConfigValues } from "../../config/schema.ts";
 import { colorWanted } from "../term/style.ts";
 import type { ReplInput } from "./input.ts";
 import type { Transcript } from "./render.ts";
@@ -13,6 +15,13 @@ export interface Terminal {
   /** No escape sequences at all (NO_COLOR, TERM=dumb, or stdout is not a terminal). */
   plain: boolean;
   stdoutIsTerminal: boolean;
+  /**
+   * The accessible plain mode (`--plain`, `plain = true`, `TERM=dumb`; plain.ts): `plain`, and
+   * role labels, numbered choices and progress as whole lines.
+   */
+  plainMode?: boolean;
+  /** Sends what `[tui] notifications` turned on (notifications.ts, set once a session opens). */
+  notify?: (kind: NotificationKind, text: string) => void;
 }
 
 /** What this process's stdin and stdout allow under `env`. */
@@ -23,6 +32,26 @@ export function detectTerminal(env: Record<string, string>): Terminal {
     plain: !colorWanted(env, stdoutIsTerminal),
     stdoutIsTerminal,
   };
+}
+
+/**
+ * Turns on what `[tui] notifications` asks for on an interactive terminal, once a run: the
+ * notices and the focus reports they depend on (notifications.ts loads only then).
+ */
+export async function startNotifications(
+  config: ConfigValues,
+  parts: { term: Terminal; input: ReplInput; env: Record<string, string> },
+): Promise<void> {
+  const { term, input } = parts;
+  if (!config.tui?.notifications || !term.interactive || term.notify) return;
+  const { ReplNotifier } = await import("./notifications.ts");
+  const notifier = new ReplNotifier(config.tui, {
+    env: parts.env,
+    write: writeOut,
+    plain: term.plain,
+  });
+  term.notify = (kind, text) => notifier.send(kind, text);
+  if (notifier.start()) input.reports = notifier;
 }
 
 const encoder = new TextEncoder();

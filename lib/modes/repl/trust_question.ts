@@ -14,6 +14,8 @@ export interface TrustQuestionIO {
   /** One line typed after `prompt`; null at end of input. */
   line(prompt: string): Promise<string | null>;
   style: Style;
+  /** Plain mode: yes and no as numbered options (plain_choices.ts). */
+  numbered?: boolean;
 }
 
 /** The REPL's `io.trustDefinitions`: asks until the user said no once. */
@@ -32,7 +34,13 @@ export function replTrustQuestion(
       `not trusted yet; trusted, ${trustEffect(definitions)}:`,
       ...definitionLines(definitions),
     ]);
-    const yes = saidYes(await io.line(`Trust ${definitions.length === 1 ? "it" : "them"}? [y/N] `));
+    const them = definitions.length === 1 ? "it" : "them";
+    const yes = io.numbered
+      ? await (await import("./plain_choices.ts")).numberedYes(
+        { print: io.print, read: io.line },
+        { question: `Trust ${them}?`, yes: `yes, trust ${them}`, no: `no, leave ${them} off` },
+      )
+      : saidYes(await io.line(`Trust ${them}? [y/N] `));
     declined = !yes;
     io.print([
       io.style.dim(
