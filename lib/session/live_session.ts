@@ -17,6 +17,7 @@ import { fittingHarnesses, harnessChoices, providerChoices } from "./choices.ts"
 import { contextTokens, loadTokenizer } from "./compaction.ts";
 import { compactSession, mentionedSkills } from "./history_parts.ts";
 import { CostMeter } from "./cost.ts";
+import type { SteerInbox } from "./steer.ts";
 import { type ReplayedHistory, replayedHistory } from "./replay_history.ts";
 import { chargeCost, sessionStatusOf, sessionTimersOf, setSessionGoal } from "./status.ts";
 import { disposeState } from "./_dispose_state.ts";
@@ -62,6 +63,7 @@ export class LiveSession implements Session {
   readonly #cost = new CostMeter();
   /** Warnings the turns gave (tool names that collide): each is shown once a session. */
   readonly #warned = new Set<string>();
+  #steer: SteerInbox | undefined; // made at the first steered line
   readonly #plan: PlanMode;
   readonly #checkpoints: Checkpoints;
   /** The servers' model lists the last `models()` read: `configure()` checks names against them. */
@@ -201,11 +203,12 @@ export class LiveSession implements Session {
         toolSources: this.#p.toolSources,
         sourcePlacement: sourcePlacementOf(setup),
         warn: (message) => this.#warnOnce(message),
-        beforeRequest: (s) => this.#beforeRequest(s),
+        beforeRequest: (s) =>
+          this.#beforeRequest(s).then((stop) => stop ?? this.#steer?.deliver(loop.messages)),
         maxSteps: values.max_turn_steps,
         toolCallRepair: values.tool_call_repair,
         signal,
-      }));
+      })).finally(() => this.#steer?.endTurn());
     if (outcome.status === "repeated_call") {
       const route = routeInUse(this.#configureTarget());
       outcome.harnesses = await fittingHarnesses(
@@ -220,8 +223,11 @@ export class LiveSession implements Session {
     return outcome;
   }
 
-  /** Compacts when the history is near the window; nothing before the model answered once. */
-  async #beforeRequest(signal: AbortSignal): Promise<void> {
+  /** Stops at the budget; compacts when the history is near the window (not before an answer). */
+  async #beforeRequest(signal: AbortSignal): Promise<TurnOutcome | void> {
+    chargeCost(this.#p, this.#cost);
+    const overBudget = this.#cost.stopAt(this.config.max_budget_usd);
+    if (overBudget) return overBudget;
     const { loop, limits } = this.#state;
     await loadTokenizer(loop, limits.compactAt);
     if (contextTokens(loop) < limits.compactAt) return;
@@ -288,6 +294,10 @@ export class LiveSession implements Session {
   }
 
   readonly switchHarness = (id: string) => this.configure({ harness: id }).then(() => {});
+  async steer(text: string): Promise<boolean> {
+    this.#steer ??= new (await import("./steer.ts")).SteerInbox();
+    return this.#steer.add(text, this.#turn !== undefined);
+  }
 
   async switchModel(spec: string, effort?: ReasoningEffort): Promise<void> {
     await this.configure({ model: spec, ...(effort ? { reasoningEffort: effort } : {}) });

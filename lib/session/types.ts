@@ -102,6 +102,8 @@ export interface SessionConfig {
   resume?: ResumeTarget;
   /** Save nothing. */
   ephemeral?: boolean;
+  /** Start in a new git worktree of this name (`true`: a generated one), `--worktree`. */
+  worktree?: string | true;
   /** Config values by key path, after the config files and profile, in order. */
   overrides?: ConfigOverride[];
   /** Run outside a git repository (the trust check, `checkTrustedDirectory()`). */
@@ -150,6 +152,8 @@ export interface SessionInfo {
   sandbox: string;
   /** The one-line note when the model's context window is a guess. */
   contextNote?: string;
+  /** The git worktree the session works in: name, branch and folder. */
+  worktree?: string;
 }
 
 /** Everything a session reports, in order. Loop events pass through unchanged. */
@@ -314,6 +318,8 @@ export interface Session extends AsyncDisposable, SessionSetups {
     signal: AbortSignal,
     opts?: PromptOptions,
   ): Promise<PromptOutcome>;
+  /** Sends `text` into the running turn's next request; false when none came (see steer.ts). */
+  steer?(text: string): Promise<boolean>;
   /** What can change during the session, as it is now. */
   readonly settings: SessionSettings;
   /**

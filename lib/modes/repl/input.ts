@@ -4,9 +4,11 @@
  * lines (a pipe, or a terminal that must not receive escape sequences).
  */
 import process from "node:process";
-import { createInterface, type Interface } from "node:readline";
+import { createInterface, type Interface, type ReadLineOptions } from "node:readline";
 import { PassThrough } from "node:stream";
 import { LoneEscape } from "./_lone_escape.ts";
+import { continued } from "./continued_lines.ts";
+import type { BusyKeys } from "./steering.ts";
 
 /** What the REPL reads from. */
 export interface ReplInput {
@@ -15,8 +17,8 @@ export interface ReplInput {
    * once `signal` fires (a wake-up is due): what was typed then comes back at the next prompt.
    */
   next(prompt: string, signal?: AbortSignal): Promise<string | null>;
-  /** A turn is running: Ctrl-C or Esc calls `onInterrupt`; other keys wait for the next prompt. */
-  busy(onInterrupt: () => void): void;
+  /** A turn runs: Ctrl-C or Esc calls `onInterrupt`; `keys` takes what is typed (steering.ts). */
+  busy(onInterrupt: () => void, keys: BusyKeys): void;
   /**
    * One answer to an approval question: a letter, maybe followed by a note. Null on Ctrl-C, at
    * end of input, or once `signal` fires (the question was withdrawn): reading stops then.
@@ -34,6 +36,8 @@ export interface ReplInput {
   printAbove?(print: () => void): void;
   /** Hands the terminal to another program (the pager) while `run` runs. */
   suspend<T>(run: () => Promise<T>): Promise<T>;
+  /** Sees raw input first, to take the terminal's reports (focus) out; ended at `close()`. */
+  reports?: { strip(raw: string): string; end(): void };
   close(): void;
 }
 
@@ -41,20 +45,6 @@ export interface ReplInput {
 const PASTED_NEWLINE = "\u2424";
 // deno-lint-ignore no-control-regex -- the paste markers start with ESC
 const PASTE = /(\x1b\[20[01]~)/;
-
-/** Joins lines that end with `\` with the ones after them. */
-async function continued(
-  read: (prompt: string) => Promise<string | null>,
-  prompt: string,
-): Promise<string | null> {
-  const parts: string[] = [];
-  while (true) {
-    const line = await read(parts.length ? "… " : prompt);
-    if (line === null) return parts.length ? parts.join("\n") : null;
-    if (!line.endsWith("\\")) return [...parts, line].join("\n");
-    parts.push(line.slice(0, -1));
-  }
-}
 
 /** Lines from stdin as they arrive; a prompt is shown only when `showPrompt`. */
 export function plainInput(opts: { write(text: string): void; showPrompt: boolean }): ReplInput {
@@ -113,13 +103,20 @@ export function plainInput(opts: { write(text: string): void; showPrompt: boolea
 
 type Mode = "idle" | "prompt" | "busy" | "answer" | "suspended";
 
-/** Options of `terminalInput()`. */
-export interface TerminalInputOptions {
+/** Options of `terminalInput()`; `completer` completes at Tab (`@` paths, mention_complete.ts). */
+export interface TerminalInputOptions extends Pick<ReadLineOptions, "completer"> {
   write(text: string): void;
   /** Earlier messages, newest first. */
   history: string[];
   /** Said after the first Ctrl-C at an empty prompt. */
   exitHint: string;
+}
+
+/** Tab after `@` completes a path from `cwd` (mention_complete.ts, loaded at the first Tab). */
+export function mentionCompleter(cwd: string): ReadLineOptions["completer"] {
+  return (line: string, done: (error: null, result: [string[], string]) => void) =>
+    void import("./mention_complete.ts").then((m) => m.completeMention(line, cwd))
+      .then((result) => done(null, result), () => done(null, [[], line]));
 }
 
 /** Line editing on a terminal in raw mode. */
@@ -139,7 +136,9 @@ class TerminalInput implements ReplInput {
   #closed = false;
   #onLine?: (line: string | null) => void;
   #onInterrupt?: () => void;
+  #busyKeys?: BusyKeys;
   #onKeys?: (keys: string) => void;
+  reports?: ReplInput["reports"];
   #onData = (chunk: string) => this.#route(chunk);
   #escapes = new LoneEscape({ keys: (text) => this.#keys(text), escape: () => this.#escape() });
 
@@ -152,6 +151,7 @@ class TerminalInput implements ReplInput {
       history: opts.history,
       historySize: 1000,
       removeHistoryDuplicates: true,
+      completer: opts.completer,
     });
     this.#rl.on("line", (line) => this.#resolveLine(line));
     this.#rl.on("close", () => this.#resolveLine(null));
@@ -173,9 +173,9 @@ class TerminalInput implements ReplInput {
     rl.history.push(...entries.filter((e) => !rl.history.includes(e)).slice(0, 1000));
   }
 
-  busy(onInterrupt: () => void): void {
+  busy(onInterrupt: () => void, keys: BusyKeys): void {
     this.#mode = "busy";
-    this.#onInterrupt = onInterrupt;
+    [this.#onInterrupt, this.#busyKeys] = [onInterrupt, keys];
   }
 
   answer(prompt: string, signal?: AbortSignal): Promise<string | null> {
@@ -291,6 +291,7 @@ class TerminalInput implements ReplInput {
     if (this.#closed) return;
     this.#closed = true;
     this.#escapes.close();
+    this.reports?.end();
     this.#opts.write("\x1b[?2004l");
     process.stdin.off("data", this.#onData);
     process.stdin.setRawMode(false);
@@ -306,7 +307,7 @@ class TerminalInput implements ReplInput {
       this.#mode = "prompt";
       this.#rl.setPrompt(prompt);
       this.#rl.prompt(true);
-      const ahead = this.#typeAhead.join("");
+      const ahead = (this.#busyKeys?.take() ?? "") + this.#typeAhead.join("");
       this.#typeAhead = [];
       if (ahead) this.#feed.write(ahead);
     });
@@ -349,7 +350,7 @@ class TerminalInput implements ReplInput {
   }
 
   #route(raw: string): void {
-    let chunk = this.#unpaste(raw);
+    let chunk = this.#unpaste(this.reports?.strip(raw) ?? raw);
     if (this.#swallowEnter) {
       this.#swallowEnter = false;
       if (chunk.startsWith("\r")) chunk = chunk.slice(1);
@@ -368,12 +369,7 @@ class TerminalInput implements ReplInput {
       case "answer":
         return this.#onKeys?.(chunk);
       case "busy":
-        if (chunk.includes("\x03")) {
-          chunk = chunk.replaceAll("\x03", "");
-          this.#onInterrupt?.();
-        }
-        if (chunk) this.#typeAhead.push(chunk);
-        return;
+        return this.#busyKeys?.keys(chunk, () => this.#onInterrupt?.());
       default:
         this.#typeAhead.push(chunk);
     }

@@ -6,6 +6,7 @@
 import { MissingKeyError } from "../../config/auth.ts";
 import { UserError } from "../../errors.ts";
 import { UnlistedModelError, WireMismatchError } from "../../session/errors.ts";
+import type { Session } from "../../session/types.ts";
 
 /** `error` with a hint for the REPL prompt when it is one of those the session words for flags. */
 export function inReplTerms(error: unknown): unknown {
@@ -39,4 +40,16 @@ export function inReplTerms(error: unknown): unknown {
 
 function reworded(error: Error, hint: string): UserError {
   return new UserError(error.message, { hint, cause: error });
+}
+
+/** Said when the REPL is left: how to come back to the session; nothing when nothing was saved. */
+export function resumeHint(session: Session | undefined): string {
+  const { sessionId, sessionFile } = session?.status() ?? {};
+  if (!sessionId || !sessionFile) return "";
+  try {
+    Deno.statSync(sessionFile);
+  } catch {
+    return "";
+  }
+  return `To resume this session: interpreter resume ${sessionId}\n`;
 }

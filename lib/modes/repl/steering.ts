@@ -1,0 +1,110 @@
+/**
+ * What the user types while a turn runs (issue 34 item 7). Enter sends the line into the running
+ * turn: the session adds it to the history before the turn's next model request, and the
+ * transcript says so where it lands. Tab queues it as the next prompt, run once the turn has
+ * ended; a line sent with Enter that no request took (the turn ended first) is queued too.
+ * Text typed but not sent waits at the next prompt, as before.
+ */
+import { terminalText } from "../../approval/visible.ts";
+import type { Session } from "../../session/types.ts";
+
+/** Where a line typed during a turn goes. */
+export interface TypedDuringTurn {
+  /** Enter: into the running turn. */
+  steer(text: string): void;
+  /** Tab: the next prompt, after the turn. */
+  queue(text: string): void;
+}
+
+/** Stands for a newline inside a bracketed paste, so the paste stays one message (input.ts). */
+const PASTED_NEWLINE = "\u2424";
+// deno-lint-ignore no-control-regex -- escape sequences start with ESC
+const SEQUENCE = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|O.|.)?/g;
+
+/** Keys typed while a turn runs, as input.ts hands them over. */
+export interface BusyKeys {
+  keys(chunk: string, interrupt: () => void): void;
+  /** What was typed and not sent, for the next prompt; the line starts empty again. */
+  take(): string;
+}
+
+/** The line being typed while a turn runs, edited as it comes (no echo: the transcript scrolls). */
+export class BusyLine {
+  #text = "";
+
+  /** Takes keys typed during a turn; Ctrl-C calls `interrupt`. Without `to` lines wait. */
+  keys(chunk: string, to: TypedDuringTurn | undefined, interrupt: () => void): void {
+    for (const ch of chunk.replace(SEQUENCE, "")) {
+      if (ch === "\x03") interrupt();
+      else if (ch === "\r" || ch === "\n") this.#send((text) => to?.steer(text), to);
+      else if (ch === "\t") {
+        // After `@` Tab completes a path at the prompt (there is no line to show it in here).
+        if (!/(^|\s)@\S*$/.test(this.#text)) this.#send((text) => to?.queue(text), to);
+      } else if (ch === "\x7f" || ch === "\b") this.#text = [...this.#text].slice(0, -1).join("");
+      else if (ch === "\x15") this.#text = "";
+      else if (ch >= " ") this.#text += ch;
+    }
+  }
+
+  /** What was typed and not sent (for the next prompt); the line starts empty again. */
+  take(): string {
+    const text = this.#text;
+    this.#text = "";
+    return text;
+  }
+
+  #send(to: (text: string) => void, sink: TypedDuringTurn | undefined): void {
+    if (!sink) return;
+    const text = this.take().replaceAll(PASTED_NEWLINE, "\n");
+    if (text.trim() !== "") to(text);
+  }
+}
+
+/** Where the REPL's transcript is written. */
+interface ReplView {
+  transcript: { lines(lines: string[]): void };
+  style: { dim(text: string): string };
+}
+
+/** The REPL's side: lines sent into a turn, and the prompts queued after it. */
+export class Steering implements TypedDuringTurn, BusyKeys {
+  #queued: string[] = [];
+  #line = new BusyLine();
+  #session: () => Session | undefined;
+  #repl: () => ReplView;
+
+  constructor(session: () => Session | undefined, repl: () => ReplView) {
+    this.#session = session;
+    this.#repl = repl;
+  }
+
+  #note(line: string): void {
+    const { transcript, style } = this.#repl();
+    transcript.lines([style.dim(line)]);
+  }
+
+  keys(chunk: string, interrupt: () => void): void {
+    this.#line.keys(chunk, this, interrupt);
+  }
+
+  take(): string {
+    return this.#line.take();
+  }
+
+  steer(text: string): void {
+    const sent = this.#session()?.steer?.(text) ?? Promise.resolve(false);
+    void sent.then((landed) => {
+      if (!landed) return this.queue(text);
+      this.#note(`↳ steered: ${terminalText(text).split("\n").join("\n  ")}`);
+    }, () => this.queue(text));
+  }
+
+  queue(text: string): void {
+    this.#queued.push(text);
+  }
+
+  /** The next queued prompt, oldest first. */
+  next(): string | undefined {
+    return this.#queued.shift();
+  }
+}
