@@ -124,6 +124,20 @@ async function main(argv: string[]): Promise<number> {
         const { runEval } = await load<typeof import("./lib/modes/eval/eval.ts")>("eval");
         return await runEval(command.eval);
       }
+      case "export": {
+        const { runExport } = await load<typeof import("./lib/modes/export/export.ts")>("export");
+        return await runExport(command.export);
+      }
+      case "worktree": {
+        const { runWorktree } = await load<typeof import("./lib/modes/worktree/worktree.ts")>(
+          "worktree",
+        );
+        return await runWorktree(command.worktree);
+      }
+      case "doctor": {
+        const { runDoctor } = await load<typeof import("./lib/modes/doctor/doctor.ts")>("doctor");
+        return await runDoctor(command.options);
+      }
     }
   } catch (error) {
     return printError(error, verbose);

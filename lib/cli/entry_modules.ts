@@ -18,6 +18,9 @@ export const ENTRY_MODULES = {
   mcpServer: "lib/modes/mcp_server/mcp_server.ts",
   acp: "lib/modes/acp/acp.ts",
   eval: "lib/modes/eval/eval.ts",
+  export: "lib/modes/export/export.ts",
+  worktree: "lib/modes/worktree/worktree.ts",
+  doctor: "lib/modes/doctor/doctor.ts",
   fsHelper: "sandbox/fs_helper_main.ts",
   codeCell: "sandbox/code_cell_main.ts",
 } as const;
