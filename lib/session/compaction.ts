@@ -2,7 +2,7 @@
  * Compaction: when the history nears the model's window, one request asks the model to
  * summarize the work so far, and the history becomes that summary plus the latest user message.
  */
-import { type SessionContext, withOpeningContext, withoutContext } from "../harness/context.ts";
+import type { SessionContext } from "../harness/context.ts";
 import { summaryMessage } from "../harness/session_texts.ts";
 import type { HarnessTexts } from "../harness/types.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
@@ -91,13 +91,9 @@ export async function compactHistory(
     ? { ...limits, count: (text: string) => counter(text), countMessages: estimate }
     : undefined;
   // Loaded when a compaction runs: start-up does not need it.
-  const { askSummary, lastRequest } = await import("./compaction_parts.ts");
+  const { askSummary, compactedHistory } = await import("./compaction_parts.ts");
   const summary = await askSummary(state, provider, signal, texts.compaction, window);
-  const bare: Message[] = withoutContext([
-    { role: "user", blocks: [{ type: "text", text: summaryMessage(texts, summary) }] },
-    ...lastRequest(state.messages),
-  ]);
-  const compacted = context ? withOpeningContext(context, bare) : bare;
+  const compacted = compactedHistory(summaryMessage(texts, summary), state.messages, context);
   state.messages.splice(0, state.messages.length, ...compacted);
   return compacted;
 }

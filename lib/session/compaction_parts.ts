@@ -7,7 +7,12 @@
  * the parts before it, so the last reply summarises everything, and every request, its reply
  * included, stays inside the window.
  */
-import { withoutContext } from "../harness/context.ts";
+import {
+  promptMessages,
+  type SessionContext,
+  withOpeningContext,
+  withoutContext,
+} from "../harness/context.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { joinedSystem, type Message, type ModelRequest, textOf } from "../model/message.ts";
 import type { Provider } from "../providers/types.ts";
@@ -168,6 +173,28 @@ export function cut(text: string, tokens: number, count: TokenCounter): string {
   const keep = Math.max(0, Math.floor((tokens - count(note)) * (text.length / size) * 0.9));
   const head = Math.ceil(keep / 2);
   return `${text.slice(0, head)}${note}${text.slice(text.length - (keep - head))}`;
+}
+
+/**
+ * The history after a compaction: the `summary` opened by the harness's `context` as the first
+ * prompt was (the same items before it, the same parts around it, word for word), then the
+ * user's latest request from `messages` with what the harness puts with every prompt (its
+ * prefix, its reminders), then the skills that request named.
+ */
+export function compactedHistory(
+  summary: string,
+  messages: Message[],
+  context?: SessionContext,
+): Message[] {
+  const opened: Message = { role: "user", blocks: [{ type: "text", text: summary }] };
+  const [request, ...skills] = lastRequest(messages);
+  const typed = request ? withoutContext([request]) : [];
+  if (!context) return [opened, ...typed, ...skills];
+  return [
+    ...withOpeningContext(context, [opened]),
+    ...typed.flatMap((m) => promptMessages(context, m.blocks, false)),
+    ...skills,
+  ];
 }
 
 /**

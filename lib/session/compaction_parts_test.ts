@@ -86,6 +86,7 @@ Deno.test("a history past the window is summarised in parts, each fitting it, an
     opening[0],
     { role: "user", blocks: [CONTEXT.firstUser[0], text(`Summary:\nSUMMARY-${last}`)] },
     request,
+    { role: "user", blocks: [CONTEXT.everyUser[0]] },
     skill,
   ]);
 });
