@@ -4,6 +4,7 @@
  */
 import type { CommandCatalog } from "../setups/commands/discover.ts";
 import type { CustomCommand } from "../setups/commands/types.ts";
+import type { Block } from "../model/message.ts";
 
 export type { CommandCatalog, CustomCommand };
 
@@ -16,6 +17,22 @@ export interface CommandPrompt {
   model?: string;
   /** What of the file is not followed (opencode's `agent`, `subtask`). */
   notes: string[];
+}
+
+/** A typed prompt with its `@path` mentions expanded (mentions.ts). */
+export interface MentionExpansion {
+  /** The typed text as it was, then what each mention attached. */
+  blocks: Block[];
+  /** What the user should know: a mention left as typed, a file cut, an image not shown. */
+  notes: string[];
+}
+
+/** Options of `SessionCommands.mentions()`. */
+export interface MentionOptions {
+  /** `~/...` paths are read too (the REPL). */
+  home?: boolean;
+  /** Only mentions before this index of the text expand (exec's appended `<stdin>` does not). */
+  upTo?: number;
 }
 
 /** The session's custom commands. */
@@ -32,4 +49,9 @@ export interface SessionCommands {
     signal: AbortSignal,
     opts?: { homeMentions?: boolean },
   ): Promise<CommandPrompt>;
+  /**
+   * The typed prompt `text` with the files, images and folders its `@path` mentions name
+   * attached after it (mentions.ts); a mention that names nothing readable stays, with a note.
+   */
+  mentions(text: string, opts?: MentionOptions): Promise<MentionExpansion>;
 }

@@ -41,5 +41,7 @@ export function sessionCommands(setup: () => TurnSetup): SessionCommands {
     },
     expand: async (command, args, signal, opts = {}) =>
       (await import("./custom_commands_run.ts")).expandFor(setup(), command, args, signal, opts),
+    mentions: async (text, opts) =>
+      (await import("./mentions.ts")).expandMentions(setup(), text, opts),
   };
 }

@@ -3,8 +3,6 @@
  * trust check of a project's command, its shell pre-execution as the model's commands run, and
  * its mentions read inside the workspace.
  */
-import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
 import type { CommandPrompt, CustomCommand } from "./custom_command_types.ts";
 import type { TurnSetup } from "./turn_context.ts";
 
@@ -105,20 +103,9 @@ async function checkTrusted(
  * paths inside the project (and, where `home` is set, under `~`) are read.
  */
 async function readMention(t: TurnSetup, path: string, home: boolean): Promise<string> {
-  const { config, sandbox, workspace } = t.parts.live.agent;
-  const fs = sandbox.fs;
-  const tilde = /^~(\/|$)/.test(path);
-  if (tilde && !home) throw new Error("~ paths are read in the REPL only");
-  const full = resolve(t.parts.config.cwd, tilde ? join(homedir(), path.slice(1)) : path);
-  const real = await fs.realPath(full).catch(() => {
-    throw new Error(`no such file ${full}`);
-  });
-  const roots = [config.projectRoot, t.parts.config.cwd, ...(home ? [homedir()] : [])];
-  const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
-  if (!realRoots.some((r) => inside(real, r))) throw new Error(`${full} is outside the workspace`);
-  if (workspace.isHeldBack(real)) {
-    throw new Error(`${full} changed while an earlier session ran and is held back`);
-  }
+  const { placeMention } = await import("./mentions.ts");
+  const { full, real } = await placeMention(t, path, home);
+  const fs = t.parts.live.agent.sandbox.fs;
   const info = await fs.stat(real);
   if (info.isDirectory) {
     const names = (await fs.readDir(real)).map((e) => e.name).sort();
@@ -128,9 +115,4 @@ async function readMention(t: TurnSetup, path: string, home: boolean): Promise<s
     throw new Error(`${full} is over ${MENTION_MAX_BYTES / 1024} KiB`);
   }
   return new TextDecoder().decode(await fs.readFile(real));
-}
-
-function inside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }

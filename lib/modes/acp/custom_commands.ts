@@ -27,7 +27,7 @@ export async function availableCommands(
   ];
 }
 
-/** Sends `blocks`, or the custom command `text` starts with, expanded. */
+/** Sends `blocks` (their `@path` mentions attached), or the custom command `text` starts with. */
 export async function promptOrCommand(
   session: Session,
   prompt: { text: string; blocks: Block[] },
@@ -37,7 +37,29 @@ export async function promptOrCommand(
   const call = prompt.text.trim().startsWith("/")
     ? await customCommandOf(session, prompt.text, BUILTINS)
     : undefined;
-  if (!call) return await session.prompt(prompt.blocks, signal);
+  if (!call) return await session.prompt(await withMentions(session, prompt.blocks, note), signal);
   const expanded = await session.commands.expand(call.command, call.args, signal);
   return await promptCommand(session, expanded, signal, { note });
+}
+
+/**
+ * `blocks` with the `@path` mentions of their text attached (lib/session/mentions.ts): files
+ * inside the workspace only, never `~`; each note (a mention left as typed) goes to `note`.
+ */
+export async function withMentions(
+  session: Session,
+  blocks: Block[],
+  note: (message: string) => void,
+): Promise<Block[]> {
+  const out: Block[] = [];
+  for (const block of blocks) {
+    if (block.type !== "text" || !block.text.includes("@")) {
+      out.push(block);
+      continue;
+    }
+    const expanded = await session.commands.mentions(block.text);
+    expanded.notes.forEach(note);
+    out.push(...expanded.blocks);
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
+import type { Block } from "../../model/message.ts";
 import type { ExecOptions } from "./exec_options.ts";
 import { imagePaths, readImages } from "./exec_images.ts";
 import { outputPlaceFor } from "../../session/run_outputs.ts";
@@ -65,6 +66,11 @@ export async function runExec(
     },
     { env },
   );
+  // `@path` mentions attach files (exec_mentions.ts, loaded only when the prompt has an `@`).
+  const typed = async (): Promise<Block[]> =>
+    prompt.includes("@")
+      ? await (await import("./exec_mentions.ts")).mentionBlocks(session, prompt, argument)
+      : [{ type: "text", text: prompt }];
   const { value: outcome, stoppedBy } = await withInterrupt(async (signal) => {
     json?.threadStarted(session.id);
     json?.turnStarted();
@@ -72,11 +78,10 @@ export async function runExec(
     const first = prompt.startsWith("/")
       ? await (await import("./exec_command.ts")).execPrompt(session, prompt, signal, {
         before: images,
+        typed,
         outputSchema: schema,
       })
-      : await session.prompt([...images, { type: "text", text: prompt }], signal, {
-        outputSchema: schema,
-      });
+      : await session.prompt([...images, ...await typed()], signal, { outputSchema: schema });
     if (!options.waitWakeups) return first;
     const { runWakeups } = await import("./exec_wakeups.ts");
     return await runWakeups(session, first, signal, json);

@@ -10,19 +10,22 @@ import type { Block } from "../../model/message.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import type { AnswerSchema } from "../../session/types.ts";
 
-/** Sends `prompt` (after `before`, the images), or the command it starts with, expanded. */
+/**
+ * Sends `prompt` (after `before`, the images; as `typed` gives it, mentions expanded), or the
+ * command it starts with, expanded.
+ */
 export async function execPrompt(
   session: Session,
   prompt: string,
   signal: AbortSignal,
-  opts: { before: Block[]; outputSchema?: AnswerSchema },
+  opts: { before: Block[]; typed: () => Promise<Block[]>; outputSchema?: AnswerSchema },
 ): Promise<PromptOutcome> {
   const commands = prompt.startsWith("/")
     ? await import("../../session/command_prompt.ts")
     : undefined;
   const call = await commands?.customCommandOf(session, prompt);
   if (!commands || !call) {
-    const input: Block[] = [...opts.before, { type: "text", text: prompt }];
+    const input: Block[] = [...opts.before, ...await opts.typed()];
     return await session.prompt(input, signal, { outputSchema: opts.outputSchema });
   }
   const note = (message: string) => console.error(`note: ${terminalText(message)}`);

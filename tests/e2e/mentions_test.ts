@@ -1,0 +1,123 @@
+/**
+ * `@path` mentions and images (issue 34 §3) through the real CLI and the fake provider: exec's
+ * prompt carries a mentioned file's text, an image mention is an image part on all three wires
+ * and a note for a text-only model, `@` in an e-mail address or a code span is left alone, a
+ * link out of the workspace is not followed, and the REPL attaches a mention and `/image`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startFakeProvider } from "../fake_provider/server.ts";
+import { fakeHome, interpreter, run, tempDirs } from "./_harness_env.ts";
+import { pipedRepl } from "./_setups_repo.ts";
+
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  ),
+  (c) => c.charCodeAt(0),
+);
+const PNG_HEAD = "iVBORw0KGgo";
+
+/** A git repository with a notes file, an image and a folder, and a secret outside it. */
+async function mentionRepo(dirs: { add(dir: Promise<string>): Promise<string> }) {
+  const repo = await dirs.add(Deno.makeTempDir({ prefix: "oi-mentions-" }).then(Deno.realPath));
+  const outside = await dirs.add(Deno.makeTempDir({ prefix: "oi-outside-" }));
+  await Deno.writeTextFile(join(repo, "notes.txt"), "The launch code word is PELICAN.\n");
+  await Deno.writeFile(join(repo, "dot.png"), PNG);
+  await Deno.mkdir(join(repo, "src"));
+  await Deno.writeTextFile(join(repo, "src", "main.py"), "print('hi')\n");
+  await Deno.writeTextFile(join(outside, "secret.txt"), "OUTSIDE-SECRET\n");
+  await Deno.symlink(join(outside, "secret.txt"), join(repo, "leak.txt"));
+  await run("git", ["init", "-q"], repo);
+  return repo;
+}
+
+function bodyOf(fake: { requests: { body: unknown }[] }, index: number): string {
+  return JSON.stringify(fake.requests[index].body);
+}
+
+Deno.test("exec: @notes.txt carries the file's text; e-mail, code span, missing and outside paths are left alone", async () => {
+  await using dirs = tempDirs();
+  await using fake = startFakeProvider([{ reply: { text: "done" } }]);
+  const repo = await mentionRepo(dirs);
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const prompt = "explain @notes.txt and @src/, mail bob@example.com, not `@dot.png`, " +
+    "also @missing.txt and @leak.txt.";
+  const result = await interpreter(["exec", prompt], { cwd: repo, home });
+  assert.equal(result.code, 0, result.stderr);
+  const body = bodyOf(fake, 0);
+  assert.match(body, /<file path=\\"notes.txt\\">\\nThe launch code word is PELICAN.\\n<\/file>/);
+  assert.match(body, /<directory path=\\"src\/\\">\\nmain.py\\n<\/directory>/);
+  // The typed text goes as typed.
+  assert.ok(body.includes(JSON.stringify(prompt).slice(1, -1)), body);
+  assert.doesNotMatch(body, /example\.com\\">|path=\\"dot.png|data:image|OUTSIDE-SECRET/);
+  assert.match(
+    result.stderr,
+    /^note: @missing\.txt is left as typed: no such file .*missing\.txt$/m,
+  );
+  assert.match(
+    result.stderr,
+    /^note: @leak\.txt is left as typed: .*leak\.txt is outside the workspace$/m,
+  );
+});
+
+for (
+  const [wire, pattern] of [
+    ["chat", /"type":"image_url","image_url":\{"url":"data:image\/png;base64,iVBORw0KGgo/],
+    ["responses", /"type":"input_image","image_url":"data:image\/png;base64,iVBORw0KGgo/],
+    [
+      "messages",
+      /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBORw0KGgo/,
+    ],
+  ] as const
+) {
+  Deno.test(`exec: an image mention is an image part on the ${wire} wire`, async () => {
+    await using dirs = tempDirs();
+    await using fake = startFakeProvider([{ reply: { text: "a dot" } }]);
+    const repo = await mentionRepo(dirs);
+    const home = await dirs.add(fakeHome(wire === "messages" ? fake.origin : fake.baseUrl, wire));
+    const result = await interpreter(["exec", "what is in @dot.png?"], { cwd: repo, home });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(bodyOf(fake, 0), pattern);
+    assert.ok(bodyOf(fake, 0).includes(PNG_HEAD));
+  });
+}
+
+Deno.test("exec: an image mention for a text-only model is a note, to the user and the model", async () => {
+  await using dirs = tempDirs();
+  await using fake = startFakeProvider([{ reply: { text: "cannot see" } }]);
+  const repo = await mentionRepo(dirs);
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const result = await interpreter(
+    ["exec", "-m", "deepseek-reasoner", "what is in @dot.png?"],
+    { cwd: repo, home },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /^note: @dot\.png is an image and deepseek-reasoner does not take images/m,
+  );
+  const body = bodyOf(fake, 0);
+  assert.match(
+    body,
+    /An image \(image\/png\) was left out: deepseek-reasoner does not take images/,
+  );
+  assert.ok(!body.includes(PNG_HEAD));
+});
+
+Deno.test("REPL: a typed @mention and an /image go with the next prompt", async () => {
+  await using dirs = tempDirs();
+  await using fake = startFakeProvider([{ reply: { text: "one" } }, { reply: { text: "two" } }]);
+  const repo = await mentionRepo(dirs);
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const stdin = "summarize @notes.txt\n/image dot.png\nand this?\n";
+  const result = await pipedRepl([], { cwd: repo, home, stdin, env: { NO_COLOR: "1" } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(fake.requests.length, 2, result.stdout);
+  assert.match(bodyOf(fake, 0), /<file path=\\"notes.txt\\">\\nThe launch code word is PELICAN/);
+  assert.match(result.stdout, /Attached .*dot\.png: it goes with your next prompt/);
+  const second = bodyOf(fake, 1);
+  assert.match(second, /and this\?/);
+  assert.equal(second.split(PNG_HEAD).length, 2, "the image goes once, with the second prompt");
+});
