@@ -8,7 +8,6 @@ import { addForkCommand } from "./fork_cli.ts";
 import { addMcpCommand, mcpUsageHint } from "./mcp_cli.ts";
 import { addMcpServerCommand } from "./mcp_server_cli.ts";
 import { checkMistypedCommand, helpArgv } from "./help.ts";
-import { addWorktreeCommands, addWorktreeFlag } from "./worktree_cli.ts";
 import type { ExecFlags, Invocation, SharedFlags } from "./flags.ts";
 import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 
@@ -61,6 +60,34 @@ function addSharedFlags(cmd: Command): Command {
     .option("--max-turns <n>", "most model requests in one turn (max_turn_steps)")
     .option("--max-budget-usd <usd>", "stop when the session has spent this (max_budget_usd)")
     .option("--verbose", "show stack traces and causes of errors");
+}
+
+/** `--worktree [NAME]` (the REPL and exec): the session starts in a new git worktree. */
+function addWorktreeFlag(cmd: Command): Command {
+  return cmd.option("--worktree [name]", "start in a new git worktree (write --worktree=NAME)");
+}
+
+/** `worktree list|remove` and `doctor`; returns the `worktree` group. */
+function addWorktreeCommands(program: Command, onInvoke: (inv: Invocation) => void): Command {
+  const group = program.command("worktree").description("list or remove session worktrees");
+  group.command("list").description("this repository's session worktrees and their state")
+    .option("-C, --cd <dir>", "the repository").option("--json", "print a JSON array")
+    .action(({ cd, json }: { cd?: string; json?: boolean }) =>
+      onInvoke({ mode: "worktree", worktree: { command: "list", cd, json: !!json } })
+    );
+  group.command("remove").description("remove a session worktree and its branch")
+    .argument("<name>", "its name, as worktree list shows it")
+    .option("-C, --cd <dir>", "the repository")
+    .option("--force", "remove it even with uncommitted files or commits of its own")
+    .action((name: string, { cd, force }: { cd?: string; force?: boolean }) =>
+      onInvoke({ mode: "worktree", worktree: { command: "remove", name, cd, force: !!force } })
+    );
+  program.command("doctor").description("check what sessions need, and name the fixes")
+    .option("-C, --cd <dir>", "the project").option("--json", "print one JSON object")
+    .action(({ cd, json }: { cd?: string; json?: boolean }) =>
+      onInvoke({ mode: "doctor", options: { cd, json: !!json } })
+    );
+  return group;
 }
 
 /** Builds the command tree; `onInvoke` receives what was asked for. */
@@ -209,7 +236,7 @@ function withRootFlags(invocation: Invocation, root: ExecFlags): Invocation {
 
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return argv[1] === "review" ? "exec review " : "exec ";
-  if (["resume", "fork", "mcp-server", "acp"].includes(argv[0])) return `${argv[0]} `;
+  if (["resume", "fork", "mcp-server", "acp", "export"].includes(argv[0])) return `${argv[0]} `;
   if (argv[0] === "eval") {
     return argv[1] === "report" || argv[1] === "compare" ? `eval ${argv[1]} ` : "eval ";
   }

@@ -1,11 +1,5 @@
-/**
- * `interpreter export ID|--last [--all] [--format md|html|jsonl|atif] [-o FILE] [-C DIR]`: a saved
- * session as a document, on stdout or in a file. The work is `lib/modes/export/export.ts`'s,
- * loaded only when the command runs.
- */
-import { Option } from "commander";
-import type { Command } from "commander";
-import { UsageError } from "../errors.ts";
+/** `interpreter export`'s flags; lib/modes/export/export.ts checks them and does the work. */
+import { type Command, Option } from "commander";
 import type { ExportArgs } from "../modes/export/export_args.ts";
 import type { Invocation } from "./flags.ts";
 
@@ -23,14 +17,6 @@ export function addExportCommand(program: Command, onInvoke: (inv: Invocation) =
     .option("-o, --output <file>", "write to FILE (never through a link) instead of stdout")
     .option("-C, --cd <dir>", "the directory whose sessions --last looks at")
     .action((id: string | undefined, flags: Omit<ExportArgs, "id">) => {
-      if ((id === undefined) === !flags.last) {
-        throw new UsageError(
-          id === undefined
-            ? "Name the session to export"
-            : `Give either a session ("${id}") or --last, not both`,
-          { hint: 'Run "interpreter export ID" or "interpreter export --last"' },
-        );
-      }
       onInvoke({ mode: "export", export: { ...flags, ...(id === undefined ? {} : { id }) } });
     });
 }

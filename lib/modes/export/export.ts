@@ -12,6 +12,14 @@ import type { ExportArgs } from "./export_args.ts";
 
 /** Runs `interpreter export`; the exit code. */
 export async function runExport(args: ExportArgs): Promise<number> {
+  if ((args.id === undefined) === !args.last) {
+    throw new UsageError(
+      args.id === undefined
+        ? "Name the session to export"
+        : `Give either a session ("${args.id}") or --last, not both`,
+      { hint: 'Run "interpreter export ID" or "interpreter export --last"' },
+    );
+  }
   const cwd = await workdirOf(args.cd);
   const home = configHome(Deno.env.toObject(), cwd);
   const target = args.id !== undefined
