@@ -179,7 +179,7 @@ export function cut(text: string, tokens: number, count: TokenCounter): string {
  * The history after a compaction: the `summary` opened by the harness's `context` as the first
  * prompt was (the same items before it, the same parts around it, word for word), then the
  * user's latest request from `messages` with what the harness puts with every prompt (its
- * prefix, its reminders), then the skills that request named.
+ * prefix, its reminders), then the skills it named and what the user sent into its turn since.
  */
 export function compactedHistory(
   summary: string,
@@ -187,29 +187,32 @@ export function compactedHistory(
   context?: SessionContext,
 ): Message[] {
   const opened: Message = { role: "user", blocks: [{ type: "text", text: summary }] };
-  const [request, ...skills] = lastRequest(messages);
+  const [request, ...later] = lastRequest(messages);
   const typed = request ? withoutContext([request]) : [];
-  if (!context) return [opened, ...typed, ...skills];
+  if (!context) return [opened, ...typed, ...later];
   return [
     ...withOpeningContext(context, [opened]),
     ...typed.flatMap((m) => promptMessages(context, m.blocks, false)),
-    ...skills,
+    ...later,
   ];
 }
 
 /**
- * The latest request the user typed (not a reminder the harness added after it), with the
- * `<skill>` messages its `$name` mentions brought in after it.
+ * The prompt that opened the latest turn (not a reminder the harness added, nor a line the user
+ * sent into a running turn: a tool result comes right before one of those), then, in order, the
+ * `<skill>` messages its `$name` mentions brought in and the lines sent into the turn since.
  */
 export function lastRequest(messages: Message[]): Message[] {
-  const at = messages.findLastIndex((m) =>
+  const typed = (m: Message) =>
     m.role === "user" && !m.systemRole && !isSkill(m) &&
-    m.blocks.some((b) => b.type !== "text" || !b.context)
-  );
+    m.blocks.some((b) => b.type !== "text" || !b.context);
+  const opensTurn = (i: number) =>
+    typed(messages[i]) &&
+    messages.slice(0, i).findLast((m) => m.role !== "user" || typed(m) || isSkill(m))?.role !==
+      "tool_result";
+  const at = messages.findLastIndex((_, i) => opensTurn(i));
   if (at < 0) return [];
-  const after = messages.slice(at + 1);
-  const end = after.findIndex((m) => m.role !== "user");
-  return [messages[at], ...after.slice(0, end < 0 ? after.length : end).filter(isSkill)];
+  return [messages[at], ...messages.slice(at + 1).filter((m) => isSkill(m) || typed(m))];
 }
 
 function isSkill(message: Message): boolean {

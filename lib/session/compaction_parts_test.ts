@@ -58,6 +58,7 @@ Deno.test("a history past the window is summarised in parts, each fitting it, an
       ...opening,
       ...read(1, 9000),
       ...read(2, 20_000),
+      { role: "assistant", blocks: [text("Read.")], stop: "end_turn", usage: emptyUsage() },
       ...promptMessages(CONTEXT, request.blocks, false),
       skill,
       ...read(3, 6000),
@@ -91,12 +92,20 @@ Deno.test("a history past the window is summarised in parts, each fitting it, an
   ]);
 });
 
-Deno.test("lastRequest() is the last prompt typed, without reminders, with the skills it named", () => {
+Deno.test("lastRequest() is the prompt that opened the last turn, with its skills and the lines sent into it", () => {
   const skill: Message = { role: "user", blocks: [text("<skill>\nx\n</skill>")] };
   const reminder: Message = { role: "user", blocks: [text("<reminder/>", true)] };
   const prompt: Message = { role: "user", blocks: [text("do it")] };
+  const steered: Message = { role: "user", blocks: [text("and the docs too")] };
   const reply: Message = { role: "assistant", blocks: [], stop: "end_turn", usage: emptyUsage() };
+  const old: Message = { role: "user", blocks: [text("an older prompt")] };
+  assert.deepEqual(
+    lastRequest([old, reply, prompt, reminder, skill, ...read(1, 44), steered, ...read(2, 44)]),
+    [prompt, skill, steered],
+  );
   assert.deepEqual(lastRequest([prompt, reminder, skill, reply, reminder]), [prompt, skill]);
+  // After an interrupted turn the next prompt follows a tool result too: both are kept.
+  assert.deepEqual(lastRequest([reply, old, ...read(3, 44), prompt]), [old, prompt]);
   assert.deepEqual(lastRequest([reply]), []);
 });
 
