@@ -20,6 +20,7 @@ import {
 } from "./effective.ts";
 import { describeOrigin, type Origin } from "./origin.ts";
 import { localProvider, type LocalServerChooser } from "./oss.ts";
+import { withoutNotify } from "./_codex_keys.ts";
 import { readProjectTrust, trustRoots } from "./trust_store.ts";
 import {
   type ConfigFile,
@@ -136,6 +137,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<EffectiveConf
     warn: (message) => warnings.push(message),
   });
   mergeFlags(state, opts, local);
+  if (state.values.max_turns !== undefined) {
+    (await import("./limit_keys.ts")).readMaxTurnsAlias(state, warnings);
+  }
   checkMcpServers(state);
   return toEffectiveConfig(state, {
     cwd,
@@ -232,7 +236,7 @@ async function readProjectLayer(
   if (!project) return undefined;
   warnings.push(...project.warnings);
   return {
-    layer: withoutProjects(project.value, file, warnings),
+    layer: withoutNotify(withoutProjects(project.value, file, warnings), file, warnings),
     origin: { kind: "project", file },
   };
 }

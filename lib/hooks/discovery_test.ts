@@ -58,9 +58,9 @@ Deno.test("bad hook entries are errors naming the file, the key and the fix", as
   });
   await t.write("home/config.toml", hook("PreToolUse", "x", "(Bash"));
   await assert.rejects(load(), /"hooks\.PreToolUse\[0\]\.matcher".*not a regular expression/);
-  await t.write("home/config.toml", `${hook("Notification", "x")}${hook("Stop", "y")}timout = 5\n`);
+  await t.write("home/config.toml", `${hook("SessionEnd", "x")}${hook("Stop", "y")}timout = 5\n`);
   const config = await load();
-  assert.ok(config.warnings.some((w) => w.startsWith('Unknown key "hooks.Notification"')));
+  assert.ok(config.warnings.some((w) => w.startsWith('Unknown key "hooks.SessionEnd"')));
   assert.ok(config.warnings.some((w) => w.startsWith('Unknown key "hooks.Stop.0.hooks.0.timout"')));
   await t.write("home/hooks.json", "{ hooks: [] }");
   await assert.rejects(discoverHooks(config), /^ConfigError: Cannot parse ".*hooks\.json"/);

@@ -4,7 +4,8 @@
  * and UserPromptSubmit may block the prompt; PermissionRequest answers an approval question in
  * the user's place; PreCompact may call a compaction off and PostCompact is told it happened;
  * Stop may keep the turn going with a reason the model reads; SubagentStart gives a sub-agent
- * context and SubagentStop may keep it going, as Stop does a turn.
+ * context and SubagentStop may keep it going, as Stop does a turn; Notification is told when an
+ * approval or a question waits for the user.
  */
 import { type ApprovalAsk, type ApprovalReply } from "../approval/hook.ts";
 import { COMMAND_CAPABILITIES, NETWORK_CAPABILITIES } from "../approval/policy.ts";
@@ -77,6 +78,35 @@ export async function permissionAnswer(
   const denied = answers.find((a) => !a.allow);
   if (denied && !denied.allow) return { answer: "deny", note: denied.message };
   return answers.length ? "once" : undefined;
+}
+
+/** What waits for the user: an approval of `tool` (its wire name and capability), or a question. */
+export interface WaitingFacts {
+  type: "permission_prompt" | "elicitation_dialog";
+  tool?: string;
+  capability?: string;
+}
+
+/**
+ * Notification: tells the hooks the user is waited for (Claude Code's `message` and
+ * `notification_type`, which the matcher tests); what they answer changes nothing.
+ */
+export async function notification(
+  hooks: UserHooks,
+  waiting: WaitingFacts,
+  cwd = "",
+): Promise<void> {
+  const tool = waiting.tool === undefined
+    ? undefined
+    : hookToolView({ wireName: waiting.tool, capability: waiting.capability }, cwd).name;
+  const message = tool === undefined
+    ? "interpreter has a question for you"
+    : `interpreter needs your permission to use ${tool}`;
+  await hooks.run("Notification", {
+    message,
+    title: "interpreter",
+    notification_type: waiting.type,
+  }, { names: [waiting.type] });
 }
 
 /** The capability input an approval question is about, as well as the question tells it. */

@@ -58,6 +58,7 @@ const MATCHED: ReadonlySet<HookEvent> = new Set([
   "PreToolUse",
   "PermissionRequest",
   "PostToolUse",
+  "Notification",
   "SessionStart",
   "PreCompact",
   "PostCompact",

@@ -17,6 +17,15 @@ export type FirstAnswer = (
   signal: AbortSignal,
 ) => Promise<ApprovalReply | undefined>;
 
+/** What waits for the user, as Claude Code's Notification hook tells it. */
+export interface Waiting {
+  type: "permission_prompt" | "elicitation_dialog";
+  /** The tool an approval is about, as hooks name it; absent for a question. */
+  tool?: string;
+  /** The tool call's capability, which names the tool when no hook name does. */
+  capability?: string;
+}
+
 /** The approval and question seam between the agent and one front end. */
 export class SessionRelay {
   readonly #io: SessionIO;
@@ -24,6 +33,8 @@ export class SessionRelay {
   #recorder: SessionRecorder | undefined;
   /** Answers a question before the user is asked (PermissionRequest hooks); undefined: ask. */
   #first: FirstAnswer | undefined;
+  /** Told when a question reaches the user (Notification hooks). */
+  #waiting: ((waiting: Waiting) => void) | undefined;
 
   /** The session's working directory now, which an approval question's paths resolve against. */
   #cwd: () => string;
@@ -60,12 +71,19 @@ export class SessionRelay {
     this.#first = first;
   }
 
+  /** From now on `tell` hears of each question the user is asked. */
+  whenWaiting(tell: (waiting: Waiting) => void): void {
+    this.#waiting = tell;
+  }
+
   /** `TurnContext.askUser`; undefined when no one can answer. */
   askUser(): AskUser | undefined {
     const io = this.#io;
     if (!io.askUser) return undefined;
-    return (questions, meta, signal) =>
-      this.#whileAsked(meta.callId, signal, () => io.askUser!(questions, meta, signal));
+    return (questions, meta, signal) => {
+      this.#waiting?.({ type: "elicitation_dialog" });
+      return this.#whileAsked(meta.callId, signal, () => io.askUser!(questions, meta, signal));
+    };
   }
 
   /** Where no one can be asked: the PermissionRequest hooks' answer, recorded; else undefined. */
@@ -86,6 +104,7 @@ export class SessionRelay {
       return first;
     }
     this.#io.onEvent({ type: "approval_requested", callId, question });
+    this.#waiting?.({ type: "permission_prompt", tool: req.tool, capability: question.capability });
     const reply = await this.#whileAsked(
       callId,
       signal,

@@ -4,7 +4,8 @@
  * prompt, whose context follows the prompt's text; PreCompact and PostCompact around a
  * compaction; Stop when a turn ends, which may send the model back to work with the hook's reason
  * as a user message; PreToolUse and PostToolUse as the first link of the tool-hook chain; and
- * PermissionRequest in front of the user's answer to an approval question.
+ * PermissionRequest in front of the user's answer to an approval question; Notification while
+ * an approval or a question waits for the user; and Codex's `notify` program after each turn.
  */
 import type { ApprovalPolicy } from "../config/schema.ts";
 import type { HookTurn, ToolHook } from "../loop/tool_hooks.ts";
@@ -18,6 +19,7 @@ import type { SubagentHooks } from "./subagent.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { SessionRelay } from "./relay.ts";
 import type { SessionConfig } from "./types.ts";
+import type { TurnNotice } from "./notify.ts";
 
 /** What the session tells its hooks about itself. */
 export interface SessionFacts {
@@ -59,11 +61,21 @@ export class SessionHooks {
    */
   agentNotices?: (signal: AbortSignal) => Promise<string | undefined>;
   #turnId: string | undefined;
+  /** The running turn's prompt text and last outcome, for `notify`. */
+  #turn: { inputs: string[]; outcome?: TurnOutcome } | undefined;
+  /** Runs the `notify` program after a turn; undefined without one. */
+  readonly #notify: ((notice: Omit<TurnNotice, "client">) => void) | undefined;
 
-  private constructor(hub: UserHooks, cwd: string, warn: (message: string) => void) {
+  private constructor(
+    hub: UserHooks,
+    cwd: string,
+    warn: (message: string) => void,
+    notify?: (notice: Omit<TurnNotice, "client">) => void,
+  ) {
     this.hub = hub;
     this.#cwd = cwd;
     this.#warn = warn;
+    this.#notify = notify;
   }
 
   /**
@@ -92,7 +104,23 @@ export class SessionHooks {
         ? (await events()).permissionAnswer(hub, req, { cwd: config.cwd, signal })
         : undefined
     );
-    return new SessionHooks(hub, config.cwd, warn);
+    opts.relay.whenWaiting((waiting) => {
+      if (!hub.has("Notification")) return;
+      events().then((e) => e.notification(hub, waiting, config.cwd)).catch((error: Error) =>
+        warn(`A Notification hook failed: ${error.message}`)
+      );
+    });
+    const argv = agent.config.values.notify;
+    const client = `interpreter-${config.origin ?? "exec"}`;
+    const run = argv && (await import("./notify.ts")).runNotify;
+    const notify = run && ((notice: Omit<TurnNotice, "client">) => {
+      try {
+        run(argv, { ...notice, client }, { env });
+      } catch (error) {
+        warn((error as Error).message);
+      }
+    });
+    return new SessionHooks(hub, config.cwd, warn, notify);
   }
 
   /**
@@ -127,9 +155,10 @@ export class SessionHooks {
     signal: AbortSignal,
   ): Promise<string | Block[] | undefined> {
     this.#turnId = crypto.randomUUID();
-    if (this.#pending.length === 0 && !this.hub.has("UserPromptSubmit")) return input;
     const blocks: Block[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
     const text = blocks.flatMap((b) => b.type === "text" ? [b.text] : []).join("\n");
+    this.#turn = { inputs: [text] };
+    if (this.#pending.length === 0 && !this.hub.has("UserPromptSubmit")) return input;
     const { promptContext } = await events();
     const after = await promptContext(this.hub, text, signal).catch((error) => {
       if (signal.aborted) return undefined;
@@ -142,9 +171,18 @@ export class SessionHooks {
     return [...before.map(note), ...blocks, ...after.map(note)];
   }
 
-  /** The turn ended. */
+  /** The turn ended: the `notify` program hears of it, unless it was stopped. */
   endTurn(): void {
-    this.#turnId = undefined;
+    const [turnId, turn] = [this.#turnId, this.#turn];
+    this.#turnId = this.#turn = undefined;
+    if (!this.#notify || !turnId || !turn?.outcome || turn.outcome.status === "aborted") return;
+    this.#notify({
+      threadId: this.hub.facts().sessionId,
+      turnId,
+      cwd: this.#cwd,
+      inputMessages: turn.inputs,
+      lastAssistantMessage: "finalText" in turn.outcome ? turn.outcome.finalText || null : null,
+    });
   }
 
   /** The first link of a turn's tool-hook chain: PreToolUse and PostToolUse hooks. */
@@ -173,6 +211,7 @@ export class SessionHooks {
     run: () => Promise<TurnOutcome>,
   ): Promise<TurnOutcome> {
     let outcome = await this.#withAgentNotices(loop, signal, run);
+    if (this.#turn) this.#turn.outcome = outcome;
     if (!this.hub.has("Stop")) return outcome;
     const { stopContinuation } = await events();
     for (let times = 0; outcome.status === "completed" && !signal.aborted; times++) {
@@ -193,6 +232,7 @@ export class SessionHooks {
       }
       loop.messages.push({ role: "user", blocks: [{ type: "text", text: reason }] });
       outcome = await this.#withAgentNotices(loop, signal, run);
+      if (this.#turn) this.#turn.outcome = outcome;
     }
     return outcome;
   }

@@ -25,7 +25,7 @@ Deno.test("Gemini CLI's hooks map to our events, tool names and seconds", () => 
   assert.deepEqual(warnings, [
     "The AfterModel hooks of /p/.gemini/settings.json are skipped: interpreter has no such " +
     "event (it has SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, " +
-    "PostToolUse, PreCompact, PostCompact, SubagentStart, SubagentStop, Stop)",
+    "PostToolUse, Notification, PreCompact, PostCompact, SubagentStart, SubagentStop, Stop)",
   ]);
 });
 
