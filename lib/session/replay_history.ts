@@ -15,6 +15,8 @@ export interface ReplayedCall {
   input?: unknown;
   /** For a `tools.call` call: the deferred tool it ran, read the same way. */
   inner?: { capability: string; input: unknown };
+  /** The user stopped it: its result is the harness's text for an interruption. */
+  interrupted?: true;
 }
 
 /** The conversation and how each of its tool calls (by call id) reads. */
@@ -29,6 +31,11 @@ type ToolCallBlock = Extract<Block, { type: "tool_call" }>;
 export function replayedHistory(messages: Message[], harness: Harness): ReplayedHistory {
   const calls = new Map<string, ReplayedCall>();
   for (const message of messages) {
+    if (message.role === "tool_result" && message.isError) {
+      const call = calls.get(message.callId);
+      const text = message.blocks.find((b) => b.type === "text")?.text;
+      if (call && text === harness.interruptedText) call.interrupted = true;
+    }
     if (message.role !== "assistant") continue;
     for (const block of message.blocks) {
       if (block.type === "tool_call") calls.set(block.id, readCall(block, harness));

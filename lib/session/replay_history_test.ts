@@ -35,3 +35,24 @@ Deno.test("replayedHistory() reads each call by capability id, whatever the harn
     "the same capability by another name",
   );
 });
+
+Deno.test("replayedHistory() marks a call the user interrupted, not one that failed", async () => {
+  const harness = await loadHarness("native", dirs);
+  const result = (callId: string, text: string): Message => ({
+    role: "tool_result",
+    callId,
+    name: "exec_command",
+    blocks: [{ type: "text", text }],
+    isError: true,
+  });
+  const { calls } = replayedHistory([
+    ...callsOf(
+      { id: "c1", name: "exec_command", args: { cmd: "sleep 9" } },
+      { id: "c2", name: "exec_command", args: { cmd: "false" } },
+    ),
+    result("c1", harness.interruptedText),
+    result("c2", "exit 1"),
+  ], harness);
+  assert.equal(calls.get("c1")?.interrupted, true);
+  assert.equal(calls.get("c2")?.interrupted, undefined);
+});

@@ -85,3 +85,45 @@ Deno.test({
     assert.equal(env.fake.requests.length, 3);
   },
 });
+
+Deno.test({
+  name: "resume: Esc cancels the picker; the recap shows each call as the live view did" + SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using env = await replEnv([
+      {
+        reply: {
+          text: "Checking.",
+          tool_calls: [
+            { name: "exec_command", args: { cmd: "echo replayed" } },
+            { name: "exec_command", args: { cmd: "exit 3" } },
+          ],
+        },
+      },
+      { reply: { text: "All done." } },
+    ], { config: 'harness = "native"' });
+    {
+      await using live = await Pane.open(["--yolo"], env);
+      await live.waitFor(PROMPT_LINE);
+      await live.type("run it");
+      const out = await live.waitFor(/All done\.[\s\S]*^› $/m);
+      assert.match(out, /Checking\.\n\$ echo replayed\n[\s\S]*\n\$ exit 3\n {2}✗ exit 3/);
+      await live.key("C-d");
+      await live.waitFor(/^EXIT:0$/m);
+    }
+    {
+      await using cancelled = await Pane.open(["resume"], env);
+      await cancelled.waitFor(/Resume which session\?[\s\S]*run it/);
+      await cancelled.key("Escape");
+      await cancelled.waitFor(/resume cancelled\n[\s\S]*^EXIT:0$/m);
+    }
+    await using resumed = await Pane.open(["resume"], env);
+    await resumed.waitFor(/Resume which session\?/);
+    await resumed.key("Enter");
+    const recap = await resumed.waitFor(/conversation so far[\s\S]*^── *$[\s\S]*^› $/m);
+    assert.match(
+      recap,
+      /› run it\nChecking\.\n {2}\$ echo replayed\n {2}\$ exit 3 ✗ failed\nAll done\.\n/,
+    );
+  },
+});

@@ -1,7 +1,11 @@
 /** The session picker of `interpreter resume` and `/resume`: when, directory, first prompt. */
 import { terminalText } from "../../approval/visible.ts";
 import { listSavedSessions, type SavedSessionListing } from "../../session/saved_sessions.ts";
-import type { Style } from "../term/style.ts";
+import { makeStyle, type Style } from "../term/style.ts";
+import type { ReplInput } from "./input.ts";
+import { pickFromList, type RawTerminal } from "./list_picker.ts";
+import type { Terminal } from "./terminal.ts";
+import { pickerAccess } from "./terminal_mode.ts";
 
 const SHOWN = 20;
 
@@ -12,6 +16,19 @@ export interface PickOptions {
   print(lines: string[]): void;
   ask(prompt: string): Promise<string | null>;
   style: Style;
+  /** The terminal's keys in raw mode: the list is picked with the arrows, Esc cancels (/model's). */
+  rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
+}
+
+/** What the REPL's picker talks through: its transcript, its prompt, its raw terminal if any. */
+export function replPicking(p: {
+  transcript: { lines(lines: string[]): void };
+  input: ReplInput;
+  style: Style;
+  term: Terminal;
+}): Omit<PickOptions, "cwd"> {
+  const print = (lines: string[]) => p.transcript.lines(lines);
+  return { print, ask: (prompt) => p.input.next(prompt), style: p.style, ...pickerAccess(p) };
 }
 
 /**
@@ -27,6 +44,7 @@ export async function pickSession(home: string, opts: PickOptions): Promise<stri
   if (namesError) {
     opts.print([opts.style.dim(`Session names not shown: ${terminalText(namesError.message)}`)]);
   }
+  if (opts.rawTerminal) return await pickInList(sessions, opts.rawTerminal, opts);
   opts.print(sessions.map((s, i) => pickerLine(s, i + 1, opts.style)));
   const answer = (await opts.ask(`Session number (Enter to cancel) › `))?.trim() ?? "";
   const index = Number(answer);
@@ -34,6 +52,20 @@ export async function pickSession(home: string, opts: PickOptions): Promise<stri
     return undefined;
   }
   return sessions[index - 1].id;
+}
+
+/** The sessions in the arrow-key list picker; Esc or Ctrl-C cancels and says so. */
+async function pickInList(
+  sessions: SavedSessionListing[],
+  rawTerminal: NonNullable<PickOptions["rawTerminal"]>,
+  opts: PickOptions,
+): Promise<string | undefined> {
+  const plain = makeStyle(false);
+  const items = sessions.map((s, i) => ({ label: pickerLine(s, i + 1, plain), value: s.id }));
+  const title = "Resume which session? (Enter resumes, Esc cancels)";
+  const id = await rawTerminal((t) => pickFromList(t, { title, items, style: opts.style }));
+  if (id === undefined) opts.print([opts.style.dim("resume cancelled")]);
+  return id;
 }
 
 /**

@@ -11,6 +11,7 @@ import { changeTitle, commandTitle, mcpCallLine, sessionLines } from "../term/pr
 import { colorDiffLine, type Style } from "../term/style.ts";
 import { head, headAndTail, tail } from "../term/text_window.ts";
 import type { SessionEvent } from "../../session/open.ts";
+import { limitWords } from "../../session/limit_words.ts";
 import { ToolCallViews, type ToolView } from "../../session/tool_views/tool_view.ts";
 import { AnswerText } from "./answer_text.ts";
 
@@ -271,13 +272,14 @@ function toolStartLines(view: ToolView, style: Style, input: unknown): string[] 
     const title = commandTitle(input);
     return [...(title ? [style.bold(title)] : []), `${style.bold("$")} ${view.command}`];
   }
+  if (view.kind === "file_change") return []; // its end names the file, once
   if (view.kind === "mcp") return [style.dim(`• mcp ${mcpCallLine(view)}`)];
   const target = subjectOf(view);
   return [style.dim(`• ${view.name}${target ? ` ${target}` : ""}`)];
 }
 
 /** What a call acts on, for its one-line start. */
-function subjectOf(view: ToolView): string | undefined {
+export function subjectOf(view: ToolView): string | undefined {
   switch (view.kind) {
     case "command":
       return view.job?.id;
@@ -306,7 +308,9 @@ function toolEndLines(view: ToolView, style: Style, hideOutput: boolean): string
   if (view.interrupted) return [style.red("  ✗ interrupted")];
   if (view.status === "failed") {
     return [
-      style.red(`  ✗ ${view.name} failed`),
+      style.red(
+        `  ✗ ${view.name}${view.kind === "file_change" ? ` ${subjectOf(view)}` : ""} failed`,
+      ),
       ...tail(view.error ?? "", FAILED_OUTPUT_LINES).map((l) => `    ${l}`),
     ];
   }
@@ -331,7 +335,8 @@ function toolEndLines(view: ToolView, style: Style, hideOutput: boolean): string
         c.diff
           ? [
             style.bold(changeTitle(c)),
-            ...head(c.diff, DIFF_LINES).map((l) => colorDiffLine(l, style)),
+            ...head(c.diff.replace(/^--- .*\n\+\+\+ .*\n/, ""), DIFF_LINES) // named above
+              .map((l) => colorDiffLine(l, style)),
           ]
           : c.summary
           ? [style.bold(changeTitle(c))]
@@ -356,12 +361,10 @@ function outcomeLines(event: Extract<LoopEvent, { type: "turn_end" }>, style: St
     case "aborted":
       return [style.red("Interrupted")];
     case "step_limit":
-      return [
-        style.red(`The model made ${outcome.limit} requests without finishing the task`),
-        style.dim(
-          `Raise max_turn_steps to let it continue (-c max_turn_steps=${outcome.limit * 2})`,
-        ),
-      ];
+    case "budget_limit": {
+      const words = limitWords(outcome, (key, to) => `-c ${key}=${to} at start`);
+      return [style.red(words.message), style.dim(words.hint)];
+    }
     case "failed":
       return [
         style.red(`error: ${outcome.error.message}`),

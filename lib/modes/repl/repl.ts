@@ -30,11 +30,9 @@ import { mentionCompleter, plainInput, type ReplInput, terminalInput } from "./i
 import { forkedLines } from "./fork_command.ts";
 import { goOn } from "./go_on.ts";
 import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
-import { pickSession } from "./picker.ts";
 import { ProviderSetup } from "./provider_setup.ts";
 import { settleLocalProvider } from "../../session/setup.ts";
 import { inReplTerms, resumeHint } from "./repl_hints.ts";
-import { recapLines } from "./recap.ts";
 import { bannerLines, ContextNotes, keptSettings, replSessionIO } from "./session_io.ts";
 import type { Transcript } from "./render.ts";
 import { replTrustQuestion } from "./trust_question.ts";
@@ -263,7 +261,8 @@ class Repl {
         .startStatusScript(this.#session, { cwd: this.#p.cwd, env: this.#p.env, warn })
       : undefined;
     if (this.#resumed) {
-      this.#p.transcript.lines(recapLines(this.#session.history(), this.#p.style));
+      const { recapLines } = await import("./recap.ts"); // only a resumed session has one
+      this.#p.transcript.lines(recapLines(this.#session.replayHistory(), this.#p.style));
     }
   }
 
@@ -391,12 +390,8 @@ class Repl {
     return reviewPlan({ session: this.#session!, print, ask: (p) => input.next(p), style });
   }
 
-  #pick(cwd: string | undefined): Promise<string | undefined> {
-    return pickSession(this.#p.home, {
-      cwd,
-      print: (lines) => this.#p.transcript.lines(lines),
-      ask: (prompt) => this.#p.input.next(prompt),
-      style: this.#p.style,
-    });
+  async #pick(cwd: string | undefined): Promise<string | undefined> {
+    const { pickSession, replPicking } = await import("./picker.ts");
+    return await pickSession(this.#p.home, { cwd, ...replPicking(this.#p) }); // Esc cancels
   }
 }
