@@ -165,3 +165,16 @@ Deno.test("eval passes either name of the bypass flag on to each run's exec by i
   assert.ok(plain.mode === "eval" && plain.eval.kind === "run");
   assert.ok(!execFlagsOf(plain.eval.args.exec).some((f) => f.startsWith("--dangerously")));
 });
+
+Deno.test("--plain (the REPL and resume) is the override plain = true, named by its flag", async () => {
+  const plain = { keyPath: ["plain"], value: true, origin: "--plain" };
+  for (
+    const argv of [["--plain"], ["resume", "--plain", "--last"], ["--plain", "resume", "--last"]]
+  ) {
+    const cmd = await command(argv);
+    assert.equal(cmd.mode, "repl");
+    if (cmd.mode !== "repl") return;
+    assert.deepEqual(cmd.config.overrides, [plain], argv.join(" "));
+  }
+  await assert.rejects(async () => await command(["exec", "--plain", "go"]), UsageError);
+});

@@ -13,6 +13,9 @@ import { HAS_TMUX, Pane, SKIP } from "./_tmux_pane.ts";
 /** The prompt of plain mode, waiting at the end of the screen. */
 const PLAIN_PROMPT = /^You: $(?![\s\S]*\S)/m;
 
+/** How long the REPL may take to start (longer than a step: the launcher may compile first). */
+const START_MS = 60_000;
+
 /** The built-in `openai` provider pointed at the fake server, for the catalog's model list. */
 function setup(turns: ScriptTurn[]) {
   return replEnv(turns, {
@@ -49,7 +52,7 @@ Deno.test({
       vars: { COLUMNS: "120" },
     });
     await pane.record(raw);
-    await pane.waitFor(PLAIN_PROMPT);
+    await pane.waitFor(PLAIN_PROMPT, 0, START_MS);
 
     let from = await pane.mark();
     await pane.type("make a note");
@@ -95,20 +98,36 @@ Deno.test({
 });
 
 Deno.test({
-  name: "TERM=dumb turns the plain mode on without the flag" + SKIP,
+  name: "TERM=dumb turns the plain mode on without the flag; Ctrl-C stops a turn" + SKIP,
   ignore: !HAS_TMUX,
   async fn() {
-    await using env = await setup([{ reply: { text: "Plain by default." } }]);
+    await using env = await setup([
+      { reply: { text: "Plain by default." } },
+      { reply: { tool_calls: [{ name: "exec_command", args: { cmd: "sleep 30" } }] } },
+      { expect: { user_contains: "still there" }, reply: { text: "Still here." } },
+    ]);
     const raw = join(env.home, "raw.log");
-    await using pane = await Pane.open(["-s", "read-only"], { ...env, vars: { TERM: "dumb" } });
+    await using pane = await Pane.open(["--yolo"], { ...env, vars: { TERM: "dumb" } });
     await pane.record(raw);
-    await pane.waitFor(PLAIN_PROMPT);
-    const from = await pane.mark();
+    await pane.waitFor(PLAIN_PROMPT, 0, START_MS);
+    let from = await pane.mark();
     await pane.type("say something");
-    const out = await pane.waitFor(PLAIN_PROMPT, from);
+    let out = await pane.waitFor(PLAIN_PROMPT, from);
     assert.match(out, /^Agent: Plain by default\.$/m);
+
+    from = await pane.mark();
+    await pane.type("sleep a while");
+    await pane.waitFor(/^Command: sleep 30$/m, from);
+    await pane.key("C-c");
+    out = await pane.waitFor(PLAIN_PROMPT, from);
+    assert.match(out, /^Interrupted$/m);
+    from = await pane.mark();
+    await pane.type("are you still there?");
+    assert.match(await pane.waitFor(PLAIN_PROMPT, from), /^Agent: Still here\.$/m);
+
     await pane.type("/exit");
     await pane.waitFor(/^EXIT:0$/m, from);
+    assert.deepEqual(env.fake.failures, []);
     assert.deepEqual(escapes(await Deno.readTextFile(raw)), []);
   },
 });
