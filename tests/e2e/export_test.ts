@@ -37,7 +37,7 @@ Deno.test("/export and interpreter export write the session as Markdown, HTML, J
   const repl = await pipedRepl(["--harness", "native"], {
     cwd: repo,
     home,
-    stdin: `${PROMPT}\n/export\n/export --format html page/export.html\n`,
+    stdin: `${PROMPT}\n/export\n/export --format html page/export.html\n/export\nn\n`,
   });
   assert.deepEqual(fake.failures, []);
   assert.equal(repl.code, 0, repl.stdout + repl.stderr);
@@ -46,6 +46,10 @@ Deno.test("/export and interpreter export write the session as Markdown, HTML, J
   const mdPath = join(repo, `session-${id}.md`);
   assert.match(repl.stdout, new RegExp(`Exported this session \\(Markdown\\) to ${mdPath}`));
 
+  // The default file exists now: the third /export asks, and "n" keeps it (and is no prompt).
+  assert.match(repl.stdout, /› \/export\nNot exported; \/export FILE writes to another file\n$/);
+  assert.equal(fake.requests.length, 3);
+  assert.doesNotMatch(repl.stdout, /error:/);
   const md = await Deno.readTextFile(mdPath);
   assert.match(md, /^# make notes <script>alert\(1\)<\/script>\n/);
   assert.match(md, /## You\n\nmake notes <script>/);
