@@ -85,6 +85,9 @@ export function limitsOf(
     configuredWindow: window ?? values.model_context_window,
     configuredCompactAt: values.model_auto_compact_token_limit,
   });
+  // A limit past 90% of the window would let a request overflow before the session compacts;
+  // Codex holds its `model_auto_compact_token_limit` there too.
+  limits.compactAt = Math.min(limits.compactAt, Math.floor(limits.contextWindow * 0.9));
   // A local model's reply may take at most a quarter of its window, so that a long answer cannot
   // crowd out the prompt (at start-up and after a /model switch alike).
   if ((LOCAL_PROVIDERS as readonly string[]).includes(settings.id)) {
