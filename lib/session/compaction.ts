@@ -88,7 +88,12 @@ export async function compactHistory(
   limits?: { contextWindow: number; maxOutput?: number },
 ): Promise<Message[]> {
   const window = limits
-    ? { ...limits, count: (text: string) => counter(text), countMessages: estimate }
+    ? {
+      ...limits,
+      count: (text: string) => counter(text),
+      countMessages: estimate,
+      rough: counter === roughCount,
+    }
     : undefined;
   // Loaded when a compaction runs: start-up does not need it.
   const { askSummary, compactedHistory } = await import("./compaction_parts.ts");

@@ -30,6 +30,8 @@ export interface CompactionWindow {
   count: TokenCounter;
   /** Tokens of the messages as sent, as the session estimates them. */
   countMessages: (messages: Message[]) => number;
+  /** Set when `count` is the rough one (4 characters a token), not a tokenizer. */
+  rough?: boolean;
 }
 
 /** Tokens kept free for the summary in a request sent in parts. */
@@ -100,8 +102,12 @@ async function summaryInParts(
   prompt: string,
   window: CompactionWindow,
 ): Promise<string> {
-  const fixed = window.count(joinedSystem(state.system)) + window.count(prompt) +
-    window.count(PARTS_OPENING) + 64;
+  // A model's own tokenizer may count a quarter more than the rough estimate (code, other
+  // languages): parts are sized for that.
+  const count: TokenCounter = window.rough
+    ? (t) => Math.ceil(window.count(t) * 1.25)
+    : window.count;
+  const fixed = count(joinedSystem(state.system)) + count(prompt) + count(PARTS_OPENING) + 64;
   const room = inputRoom(window) - fixed;
   if (room < 256) {
     throw new Error(
@@ -114,12 +120,12 @@ async function summaryInParts(
   let summary = "";
   for (let part = 1, next = 0; next < pieces.length; part++) {
     // The summary so far never takes more than half the room.
-    summary = cut(summary, Math.floor(room / 2), window.count);
-    let left = room - window.count(summary);
+    summary = cut(summary, Math.floor(room / 2), count);
+    let left = room - count(summary);
     const taken: string[] = [];
     while (next < pieces.length) {
-      const piece = taken.length === 0 ? cut(pieces[next], left, window.count) : pieces[next];
-      const tokens = window.count(piece) + 2;
+      const piece = taken.length === 0 ? cut(pieces[next], left, count) : pieces[next];
+      const tokens = count(piece) + 2;
       if (taken.length > 0 && tokens > left) break;
       taken.push(piece);
       left -= tokens;

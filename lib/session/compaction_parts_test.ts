@@ -58,7 +58,12 @@ Deno.test("a history past the window is summarised in parts, each fitting it, an
       ...opening,
       ...read(1, 9000),
       ...read(2, 20_000),
-      { role: "assistant", blocks: [text("Read.")], stop: "end_turn", usage: emptyUsage() },
+      {
+        role: "assistant" as const,
+        blocks: [text("Read.")],
+        stop: "end_turn" as const,
+        usage: emptyUsage(),
+      },
       ...promptMessages(CONTEXT, request.blocks, false),
       skill,
       ...read(3, 6000),
