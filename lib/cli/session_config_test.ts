@@ -168,9 +168,8 @@ Deno.test("eval passes either name of the bypass flag on to each run's exec by i
 
 Deno.test("--plain (the REPL and resume) is the override plain = true, named by its flag", async () => {
   const plain = { keyPath: ["plain"], value: true, origin: "--plain" };
-  for (
-    const argv of [["--plain"], ["resume", "--plain", "--last"], ["--plain", "resume", "--last"]]
-  ) {
+  const given = [["--plain"], ["resume", "--plain", "--last"], ["--plain", "resume", "--last"]];
+  for (const argv of [...given, ["--plain", "fork", "--last"]]) {
     const cmd = await command(argv);
     assert.equal(cmd.mode, "repl");
     if (cmd.mode !== "repl") return;

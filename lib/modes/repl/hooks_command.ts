@@ -17,6 +17,8 @@ export interface HooksContext {
   ask(prompt: string): Promise<string | null>;
   /** Present when input is a terminal: `/hooks trust` then asks for a yes. */
   rawTerminal?: unknown;
+  /** Plain mode on a terminal: `/hooks trust` asks too. */
+  numbered?: boolean;
 }
 
 /** `/hooks`, as the command list takes it. */
@@ -35,7 +37,7 @@ async function hooks(arg: string, ctx: HooksContext): Promise<void> {
   }
   const chosen = chooseHooks(hub.list(), rest);
   if (typeof chosen === "string") return ctx.print([chosen]);
-  if (ctx.rawTerminal && !await confirmed(terminalSafe(chosen), ctx)) {
+  if ((ctx.rawTerminal || ctx.numbered) && !await confirmed(terminalSafe(chosen), ctx)) {
     return ctx.print(["Nothing was trusted"]);
   }
   const trusted = terminalSafe(await hub.trust(chosen.map((h) => h.index)));
