@@ -62,3 +62,17 @@ export function runNotify(
     );
   }
 }
+
+/** What runs `argv` after each turn of a session of `client`; a program that cannot run warns. */
+export function notifier(
+  argv: readonly string[],
+  opts: { client: string; env: Record<string, string>; warn(message: string): void },
+): (notice: Omit<TurnNotice, "client">) => void {
+  return (notice) => {
+    try {
+      runNotify(argv, { ...notice, client: opts.client }, { env: opts.env });
+    } catch (error) {
+      opts.warn((error as Error).message);
+    }
+  };
+}

@@ -112,14 +112,7 @@ export class SessionHooks {
     });
     const argv = agent.config.values.notify;
     const client = `interpreter-${config.origin ?? "exec"}`;
-    const run = argv && (await import("./notify.ts")).runNotify;
-    const notify = run && ((notice: Omit<TurnNotice, "client">) => {
-      try {
-        run(argv, { ...notice, client }, { env });
-      } catch (error) {
-        warn((error as Error).message);
-      }
-    });
+    const notify = argv && (await import("./notify.ts")).notifier(argv, { client, env, warn });
     return new SessionHooks(hub, config.cwd, warn, notify);
   }
 

@@ -110,3 +110,22 @@ export class ReplNotifier {
     this.#opts.write(noticeBytes(this.#method, text));
   }
 }
+
+/** The REPL's terminal and input as the notifier sets them up (terminal.ts, input.ts). */
+export interface NotifierParts {
+  term: { plain: boolean; notify?: (kind: NotificationKind, text: string) => void };
+  input: { reports?: { strip(raw: string): string; end(): void } };
+  env: Record<string, string>;
+  write(text: string): void;
+}
+
+/** Gives `term` the notifier `tui` asks for, and `input` its focus reports when they matter. */
+export function startNotifier(
+  tui: TuiTable,
+  parts: NotifierParts,
+): void {
+  const { term, input } = parts;
+  const notifier = new ReplNotifier(tui, { env: parts.env, write: parts.write, plain: term.plain });
+  term.notify = (kind, text) => notifier.send(kind, text);
+  if (notifier.start()) input.reports = notifier;
+}

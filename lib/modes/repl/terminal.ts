@@ -34,24 +34,13 @@ export function detectTerminal(env: Record<string, string>): Terminal {
   };
 }
 
-/**
- * Turns on what `[tui] notifications` asks for on an interactive terminal, once a run: the
- * notices and the focus reports they depend on (notifications.ts loads only then).
- */
+/** Turns on what `[tui] notifications` asks for, once a run (notifications.ts loads only then). */
 export async function startNotifications(
   config: ConfigValues,
   parts: { term: Terminal; input: ReplInput; env: Record<string, string> },
 ): Promise<void> {
-  const { term, input } = parts;
-  if (!config.tui?.notifications || !term.interactive || term.notify) return;
-  const { ReplNotifier } = await import("./notifications.ts");
-  const notifier = new ReplNotifier(config.tui, {
-    env: parts.env,
-    write: writeOut,
-    plain: term.plain,
-  });
-  term.notify = (kind, text) => notifier.send(kind, text);
-  if (notifier.start()) input.reports = notifier;
+  if (!config.tui?.notifications || !parts.term.interactive || parts.term.notify) return;
+  (await import("./notifications.ts")).startNotifier(config.tui, { ...parts, write: writeOut });
 }
 
 const encoder = new TextEncoder();
