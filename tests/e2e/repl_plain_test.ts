@@ -52,7 +52,8 @@ Deno.test({
       vars: { COLUMNS: "120" },
     });
     await pane.record(raw);
-    await pane.waitFor(PLAIN_PROMPT, 0, START_MS);
+    const banner = await pane.waitFor(PLAIN_PROMPT, 0, START_MS);
+    assert.match(banner, /^\/help lists the commands; Ctrl-C stops a turn; Ctrl-D leaves$/m);
 
     let from = await pane.mark();
     await pane.type("make a note");

@@ -252,9 +252,8 @@ class Repl {
       if (!(await this.#setup.enterKey(e))) throw e;
       return await openSession(opening, io, { env: this.#p.env });
     });
-    const { style } = this.#p;
-    const notes = this.#notes;
-    this.#p.transcript.lines(bannerLines(this.#session, { resumed: this.#resumed, style, notes }));
+    const { style, term } = this.#p, notes = this.#notes, resumed = this.#resumed;
+    this.#p.transcript.lines(bannerLines(this.#session, { resumed, style, notes, term }));
     const warn = (message: string) => this.#p.transcript.handle({ type: "warning", message });
     this.#script = this.#session.statusLineScript && this.#p.term.interactive
       ? await (await import("../term/status_script.ts"))

@@ -43,17 +43,19 @@ export class ContextNotes {
 /** The banner of an opened session: what it runs on, and its context note the first time. */
 export function bannerLines(
   session: Session,
-  opts: { resumed: boolean; style: Style; notes: ContextNotes },
+  opts: { resumed: boolean; style: Style; notes: ContextNotes; term?: { plain: boolean } },
 ): string[] {
   const s = terminalSafe(session.status());
   const { style } = opts;
+  // Without raw keys (plain line input), Esc reaches no one.
+  const stop = opts.term?.plain ? "Ctrl-C" : "Esc or Ctrl-C";
   const resumed = session.status().sessionId && opts.resumed
     ? style.dim(` · resumed ${s.sessionId}`)
     : "";
   return [
     `${style.bold("interpreter")} · model ${s.model} · provider ${s.provider} · ` +
     `harness ${harnessLabel(s)} · sandbox ${s.sandboxMode} · approval ${s.approval}${resumed}`,
-    style.dim("/help lists the commands; Esc or Ctrl-C stops a turn; Ctrl-D leaves"),
+    style.dim(`/help lists the commands; ${stop} stops a turn; Ctrl-D leaves`),
     ...(s.worktree ? [style.dim(`worktree: ${s.worktree}`)] : []),
     ...(s.contextNote && opts.notes.firstTime(s.contextNote) ? [style.dim(s.contextNote)] : []),
   ];
