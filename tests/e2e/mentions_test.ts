@@ -5,10 +5,13 @@
  * link out of the workspace is not followed, and the REPL attaches a mention and `/image`.
  */
 import assert from "node:assert/strict";
+import * as acp from "@agentclientprotocol/sdk";
 import { join } from "node:path";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, interpreter, run, tempDirs } from "./_harness_env.ts";
+import { startAgent, text } from "./_acp_client.ts";
 import { pipedRepl } from "./_setups_repo.ts";
+import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
 
 /** A 1×1 PNG. */
 const PNG = Uint8Array.from(
@@ -33,8 +36,9 @@ async function mentionRepo(dirs: { add(dir: Promise<string>): Promise<string> })
   return repo;
 }
 
-function bodyOf(fake: { requests: { body: unknown }[] }, index: number): string {
-  return JSON.stringify(fake.requests[index].body);
+/** The body of the `index`th model request (a model listing, a GET, is not one). */
+function bodyOf(fake: { requests: { method: string; body: unknown }[] }, index: number): string {
+  return JSON.stringify(fake.requests.filter((r) => r.method === "POST")[index].body);
 }
 
 Deno.test("exec: @notes.txt carries the file's text; e-mail, code span, missing and outside paths are left alone", async () => {
@@ -114,10 +118,67 @@ Deno.test("REPL: a typed @mention and an /image go with the next prompt", async 
   const stdin = "summarize @notes.txt\n/image dot.png\nand this?\n";
   const result = await pipedRepl([], { cwd: repo, home, stdin, env: { NO_COLOR: "1" } });
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(fake.requests.length, 2, result.stdout);
+  assert.equal(fake.requests.filter((r) => r.method === "POST").length, 2, result.stdout);
   assert.match(bodyOf(fake, 0), /<file path=\\"notes.txt\\">\\nThe launch code word is PELICAN/);
   assert.match(result.stdout, /Attached .*dot\.png: it goes with your next prompt/);
   const second = bodyOf(fake, 1);
   assert.match(second, /and this\?/);
   assert.equal(second.split(PNG_HEAD).length, 2, "the image goes once, with the second prompt");
+});
+
+Deno.test({
+  name: "REPL on a terminal: Tab completes the path after @; a dropped image path sends the image" +
+    SKIP,
+  ignore: !HAS_TMUX,
+  async fn() {
+    await using dirs = tempDirs();
+    await using fake = startFakeProvider([{ reply: { text: "one" } }, { reply: { text: "two" } }]);
+    const repo = await mentionRepo(dirs);
+    const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+    await using pane = await Pane.open([], { repo, home });
+    await pane.waitFor(PROMPT_LINE, 0, 60_000); // a first start may build the bundle
+    let from = await pane.mark();
+    await pane.type("explain @no", false);
+    await pane.key("Tab");
+    await pane.waitFor(/explain @notes\.txt$/m, from);
+    await pane.key("Enter");
+    await pane.settled(from);
+    assert.match(bodyOf(fake, 0), /<file path=\\"notes.txt\\">\\nThe launch code word is PELICAN/);
+    from = await pane.mark();
+    await pane.paste(`'${join(repo, "dot.png")}'`);
+    await pane.key("Enter");
+    await pane.settled(from);
+    assert.equal(fake.requests.filter((r) => r.method === "POST").length, 2);
+    assert.ok(bodyOf(fake, 1).includes(PNG_HEAD), "the dropped image went with the prompt");
+  },
+});
+
+Deno.test("ACP: @path in a prompt's text attaches the file; a missing one is left with a note", async () => {
+  await using dirs = tempDirs();
+  await using fake = startFakeProvider([{ reply: { text: "read it" } }]);
+  const repo = await mentionRepo(dirs);
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
+  const a = startAgent([], { cwd: repo, home });
+  try {
+    await a.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
+    const { sessionId } = await a.agent.request(acp.methods.agent.session.new, {
+      cwd: repo,
+      mcpServers: [],
+    });
+    const done = await a.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "explain @notes.txt and @gone.txt" }],
+    });
+    assert.equal(done.stopReason, "end_turn");
+    assert.match(bodyOf(fake, 0), /<file path=\\"notes.txt\\">\\nThe launch code word is PELICAN/);
+    assert.match(
+      text(a.updates, "agent_message_chunk"),
+      /@gone\.txt is left as typed: no such file/,
+    );
+  } finally {
+    assert.equal((await a.close()).code, 0, a.stderr());
+  }
 });
