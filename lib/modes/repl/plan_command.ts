@@ -52,7 +52,12 @@ export interface PlanReview {
   /** Reads one answer line; null at end of input. */
   ask(prompt: string): Promise<string | null>;
   style: Style;
+  /** In plain mode (plain.ts) the choices are numbered: 1 go, 2 edit, 3 stop. */
+  term?: { plainMode?: boolean };
 }
+
+/** The choices as plain mode numbers them. */
+const NUMBERED = ["go", "edit", "stop"];
 
 /**
  * After a turn in plan mode: shows the plan it proposed and asks go, edit or stop. Returns the
@@ -64,10 +69,13 @@ export async function reviewPlan(opts: PlanReview): Promise<string | undefined> 
   const proposed = session.proposedPlan();
   if (!proposed) return undefined;
   print(planLines(proposed.steps, style));
+  const numbered = opts.term?.plainMode === true;
+  if (numbered) print(["  1) go: carry it out", "  2) edit: say what to change", "  3) stop"]);
   while (true) {
-    const line = (await opts.ask("go, edit or stop? [g/e/s] › "))?.trim() ?? "";
+    const prompt = numbered ? "Answer with a number › " : "go, edit or stop? [g/e/s] › ";
+    const line = (await opts.ask(prompt))?.trim() ?? "";
     const [word, ...rest] = line.split(/\s+/);
-    const choice = word.toLowerCase();
+    const choice = (numbered && NUMBERED[Number(word) - 1]) || word.toLowerCase();
     if (["g", "go", "y", "yes"].includes(choice)) {
       session.setPlanMode(false);
       print([style.dim("Plan mode off: carrying out the plan")]);

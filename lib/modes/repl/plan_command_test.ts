@@ -51,3 +51,36 @@ Deno.test("reviewPlan() stops on s, Enter or end of input, and asks again on any
   assert.ok(printed.some((line) => line.startsWith("Answer g (go")));
   assert.equal((await review(["g"])).next, undefined, "no plan, no question");
 });
+
+Deno.test("reviewPlan() in plain mode numbers the choices: 1 go, 2 edit with its text, 3 stop", async () => {
+  const session = (on = true) =>
+    ({
+      get planMode() {
+        return on;
+      },
+      setPlanMode: (value: boolean) => (on = value),
+      proposedPlan: () => PLAN,
+    }) as unknown as Session;
+  const answer = async (typed: string[]) => {
+    const printed: string[] = [];
+    const next = await reviewPlan({
+      session: session(),
+      print: (lines) => printed.push(...lines),
+      ask: (prompt) => (printed.push(prompt), Promise.resolve(typed.shift() ?? null)),
+      style: makeStyle(false),
+      term: { plainMode: true },
+    });
+    return { next, printed };
+  };
+  const go = await answer(["1"]);
+  assert.equal(go.next, PLAN_APPROVED);
+  assert.deepEqual(go.printed.slice(3), [
+    "  1) go: carry it out",
+    "  2) edit: say what to change",
+    "  3) stop",
+    "Answer with a number › ",
+    "Plan mode off: carrying out the plan",
+  ]);
+  assert.equal((await answer(["2 use a map"])).next, "use a map");
+  assert.equal((await answer(["3"])).next, undefined);
+});

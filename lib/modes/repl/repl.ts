@@ -384,9 +384,9 @@ class Repl {
   }
 
   #reviewPlan(): Promise<string | undefined> {
-    const { transcript, style, input } = this.#p;
+    const { transcript, input } = this.#p;
     const print = (lines: string[]) => transcript.lines(lines);
-    return reviewPlan({ session: this.#session!, print, ask: (p) => input.next(p), style });
+    return reviewPlan({ ...this.#p, session: this.#session!, print, ask: (p) => input.next(p) });
   }
 
   async #pick(cwd: string | undefined): Promise<string | undefined> {
