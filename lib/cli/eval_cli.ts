@@ -49,6 +49,8 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
     .option("-y, --yes", "start without asking")
     .option("--harbor-config", "print the Harbor job configuration (YAML) instead of running")
     .option("-c, --config <key=value>", "a config override for every run", collect, [])
+    .option("--max-turns <n>", "each run's most model requests in a turn (max_turn_steps)")
+    .option("--max-budget-usd <usd>", "each run's spending limit in USD (max_budget_usd)")
     .option("-p, --profile <name>", "use the [profiles.NAME] table of config.toml")
     .addOption(
       new Option("-s, --sandbox <mode>", "sandbox of every run's agent (checks: always bwrap)")
@@ -124,7 +126,7 @@ function evalArgsOf(task: string | undefined, flags: EvalFlags): EvalArgs {
 /** The flags each run's `exec` gets, as given. */
 function execPassThroughOf(flags: ExecPassThrough): ExecPassThrough {
   const { config, profile, sandbox, askForApproval, oss, localProvider } = flags;
-  const { chatCompletions, dangerouslyBypassHookTrust, cd } = flags;
+  const { chatCompletions, dangerouslyBypassHookTrust, cd, maxTurns, maxBudgetUsd } = flags;
   return {
     config,
     profile,
@@ -135,6 +137,8 @@ function execPassThroughOf(flags: ExecPassThrough): ExecPassThrough {
     chatCompletions,
     dangerouslyBypassHookTrust,
     cd,
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
   };
 }
 

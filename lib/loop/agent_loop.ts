@@ -50,8 +50,11 @@ export interface LoopDeps {
   sourcePlacement?: SourcePlacement;
   /** Shows the user one line (a session warning): source tools whose wire names collide. */
   warn?: (message: string) => void;
-  /** Runs before each model request; the session compacts the history here when it is full. */
-  beforeRequest?: (signal: AbortSignal) => Promise<void>;
+  /**
+   * Runs before each model request; the session compacts the history here when it is full. An
+   * outcome it returns (a spending limit reached) ends the turn instead of the request.
+   */
+  beforeRequest?: (signal: AbortSignal) => Promise<TurnOutcome | void>;
   /** Most model requests in one turn before the loop stops (`max_turn_steps`); default 1000. */
   maxSteps?: number;
   /** Recover tool calls a reply wrote as text (`tool_call_repair`); default true. */
@@ -85,7 +88,8 @@ export async function runTurn(
   const turn = await startTurn(deps);
   for (let step = 0; step < limit; step++) {
     if (deps.signal.aborted) return finish({ status: "aborted" });
-    await deps.beforeRequest?.(deps.signal);
+    const stopped = await deps.beforeRequest?.(deps.signal);
+    if (stopped) return finish(stopped);
     deps.emit({ type: "model_request", index: step });
     const reply = await streamReply(state, turn);
     if ("failure" in reply) {

@@ -86,6 +86,8 @@ export type TurnOutcome =
   | { status: "failed"; error: ProviderFailure }
   | { status: "aborted" }
   | { status: "step_limit"; limit: number }
+  /** The session's cost (USD) reached `max_budget_usd` before a request. */
+  | { status: "budget_limit"; limit: number; spent: number }
   /**
    * The loop guard stopped the model repeating itself (`call` says how, `words` in words for
    * people); `harnesses` (filled in by the session) are the ones worth trying instead.

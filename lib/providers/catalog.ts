@@ -45,10 +45,18 @@ export interface Catalog {
   providers: CatalogProvider[];
 }
 
-/** Reads the catalog; the module system keeps it after the first call. */
-export async function loadCatalog(): Promise<Catalog> {
-  const data = await import("./catalog.json", { with: { type: "json" } });
-  return data.default as Catalog;
+let merged: Promise<Catalog> | undefined;
+
+/** Reads the catalog, catalog_overlay.json's models merged over it, once. */
+export function loadCatalog(): Promise<Catalog> {
+  merged ??= Promise.all([
+    import("./catalog.json", { with: { type: "json" } }),
+    import("./catalog_overlay.json", { with: { type: "json" } }),
+    import("./catalog_overlay.ts"),
+  ]).then(([data, overlay, { mergeOverlay }]) =>
+    mergeOverlay<CatalogModel, Catalog>(data.default as Catalog, overlay.default)
+  );
+  return merged;
 }
 
 /** Built-in providers the catalog (models.dev) lists under another id. */

@@ -36,7 +36,7 @@ import {
 import { limitsOf, type SessionParts } from "./session_parts.ts";
 import { wireLabel } from "./setup.ts";
 import type { AccessChange } from "./sandbox_setup.ts";
-import { harnessSurface } from "./status.ts";
+import { harnessSurface, requireBudgetPrice } from "./status.ts";
 import type { ConfigureOptions, SessionSettings, SettingsUpdate } from "./types.ts";
 
 /**
@@ -97,6 +97,7 @@ export async function configureSession(
     return Promise.resolve(settingsOf(t));
   }
   const route = update.model !== undefined ? await resolveRoute(t, update.model) : undefined;
+  if (route) await requireBudgetPrice(t.parts, route);
   // A new model on a local server may call for the lean surface, or no longer.
   const lean = route ? routeLean(t, route) : state.harness.leanReason;
   const harnessId = update.harness ??

@@ -3,6 +3,7 @@
  * tokens used since the last charge are charged at the prices of the model in use, so a session
  * that switched models pays each model's part at its own prices.
  */
+import type { TurnOutcome } from "../loop/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
 import { type Catalog, findModel, loadCatalog } from "../providers/catalog.ts";
 import type { ProviderSettings } from "../providers/types.ts";
@@ -15,17 +16,51 @@ export interface ModelPrice {
   cacheRead: number;
 }
 
-/** The catalog's prices of `model` at a provider; undefined when it has no input and output price. */
+/** `[model_prices."MODEL"]`: USD per million tokens, as the config gives them. */
+export type PriceTables = Record<string, { input: number; output: number; cached_input?: number }>;
+
+/** Where prices come from besides the catalog. */
+export interface PriceOptions {
+  /** `[model_prices]`: they win over the catalog, for any provider. */
+  prices?: PriceTables;
+  /** A budget is set: a model on a local server then costs $0 instead of nothing known. */
+  budget?: boolean;
+}
+
+/**
+ * The prices of `model` at a provider: `[model_prices]`'s, else the catalog's; undefined when
+ * neither has an input and an output price (or the model runs on a local server, unless
+ * `budget`: then $0).
+ */
 export function modelPrice(
   catalog: Catalog,
   settings: Pick<ProviderSettings, "id" | "baseUrl">,
   model: string,
+  opts: PriceOptions = {},
 ): ModelPrice | undefined {
+  const own = configuredPrice(opts.prices, model);
+  if (own) return own;
   // A model on a local server costs nothing, whatever a hosted copy of it is priced at.
-  if ((LOCAL_PROVIDERS as readonly string[]).includes(settings.id)) return undefined;
+  if (isLocalProvider(settings.id)) {
+    return opts.budget ? { input: 0, output: 0, cacheRead: 0 } : undefined;
+  }
   const cost = findModel(catalog, settings, model)?.cost;
   if (cost?.input === undefined || cost.output === undefined) return undefined;
   return { input: cost.input, output: cost.output, cacheRead: cost.cache_read ?? cost.input };
+}
+
+/** A provider kind that runs on the user's machine (Ollama, LM Studio, llama.cpp, vLLM). */
+export function isLocalProvider(id: string): boolean {
+  return (LOCAL_PROVIDERS as readonly string[]).includes(id);
+}
+
+/** `[model_prices]`'s entry for `model` (its exact id, else case-insensitively). */
+function configuredPrice(prices: PriceTables | undefined, model: string): ModelPrice | undefined {
+  if (!prices) return undefined;
+  const lower = model.toLowerCase();
+  const key = model in prices ? model : Object.keys(prices).find((k) => k.toLowerCase() === lower);
+  const p = key === undefined ? undefined : prices[key];
+  return p && { input: p.input, output: p.output, cacheRead: p.cached_input ?? p.input };
 }
 
 /** Prices a route (provider and model) from the bundled catalog, read once. */
@@ -72,6 +107,13 @@ export class CostMeter {
     addUsage(this.#charged, added);
     if (price) this.#usd += usageCost(added, price);
     else this.#unpriced = true;
+  }
+
+  /** The turn's end when the cost so far has reached `limit` (`max_budget_usd`). */
+  stopAt(limit: number | undefined): TurnOutcome | undefined {
+    const spent = this.usd;
+    if (limit === undefined || spent === undefined || spent < limit) return undefined;
+    return { status: "budget_limit", limit, spent };
   }
 
   /**

@@ -74,8 +74,8 @@ export async function openSession(
   io: SessionIO,
   deps: SessionDeps = {},
 ): Promise<Session> {
-  const env = deps.env ?? Deno.env.toObject();
-  const opening = isOpening(from) ? from : await resolveOpening({ config: from, env });
+  const opening = isOpening(from) ? from : await resolveOpening({ config: from, env: deps.env });
+  const env = { ...deps.env ?? Deno.env.toObject(), ...opening.env };
   const config: SessionConfig = opening.config;
   const { saved, settings } = opening.resumed ?? {};
   const relay = new SessionRelay(io, config.cwd);
@@ -99,13 +99,17 @@ export async function openSession(
       agent.model,
       agent.contextWindow,
     );
-    const info: SessionInfo = { ...infoOf(agent, config.cwd), contextNote: limits.guessNote };
+    if (agent.config.values.max_budget_usd !== undefined) {
+      const { requirePrice } = await import("./budget.ts");
+      requirePrice(catalog, agent.config.values, agent.settings, agent.model);
+    }
+    const info: SessionInfo = { ...infoOf(agent, opening), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
-    for (const message of agent.sandbox.warnings) io.onEvent({ type: "warning", message });
+    const warn = (message: string) => io.onEvent({ type: "warning", message });
+    [...agent.sandbox.warnings, ...opening.notes ?? []].forEach(warn);
     // A start-up model no list has is noted, never refused (configure() refuses one by hand).
     const unlisted = startupModelNote({ ...agent, guessNote: limits.guessNote }, catalog);
     if (unlisted) io.onEvent({ type: "warning", message: unlisted });
-    const warn = (message: string) => io.onEvent({ type: "warning", message });
     // Other agents' settings (issue 33): env for commands, a status-line script; once trust is settled.
     const { applySetupSettings } = await import("../setups/settings/session.ts");
     agent.statusLineScript = await applySetupSettings(agent.config, agent.sandbox, {
@@ -186,9 +190,10 @@ async function startMcpServers(
 }
 
 /** What the banner and `/status` show of a ready agent session. */
-function infoOf(agent: AgentSession, cwd: string): SessionInfo {
+function infoOf(agent: AgentSession, opening: Opening): SessionInfo {
   return {
-    cwd,
+    cwd: opening.config.cwd,
+    ...(opening.worktree ? { worktree: opening.worktree } : {}),
     model: agent.model,
     provider: agent.settings.id,
     wireApi: wireLabel(agent.settings),

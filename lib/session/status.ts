@@ -8,14 +8,29 @@ import { contextTokens } from "./compaction.ts";
 import { currentGoal, goalFigures } from "../tools/goals.ts";
 import { sessionTimers, type Timer, timerLine } from "../tools/schedule.ts";
 import { type CostMeter, modelPrice } from "./cost.ts";
+import type { ProviderSettings } from "../providers/types.ts";
 import type { SessionParts } from "./session_parts.ts";
 import type { SessionInfo, SessionStatus } from "./types.ts";
 
 /** Charges the tokens used since the last charge at the prices of the model in use. */
 export function chargeCost(parts: SessionParts, cost: CostMeter): void {
   const { loop } = parts.state;
-  const price = modelPrice(parts.catalog, parts.live.provider.settings, loop.model);
+  const values = parts.live.agent.config.values;
+  const price = modelPrice(parts.catalog, parts.live.provider.settings, loop.model, {
+    prices: values.model_prices,
+    budget: values.max_budget_usd !== undefined,
+  });
   cost.charge(loop.usage, price);
+}
+
+/** Refuses a model `max_budget_usd` cannot be kept for (no price); nothing without a budget. */
+export async function requireBudgetPrice(
+  parts: SessionParts,
+  route: { settings: Pick<ProviderSettings, "id" | "baseUrl">; model: string },
+): Promise<void> {
+  const values = parts.live.agent.config.values;
+  if (values.max_budget_usd === undefined) return;
+  (await import("./budget.ts")).requirePrice(parts.catalog, values, route.settings, route.model);
 }
 
 /** The session's status now, after charging the tokens used so far. */

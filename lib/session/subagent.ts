@@ -236,6 +236,8 @@ function finalTextOf(outcome: Awaited<ReturnType<typeof runTurn>>): string {
       return outcome.error.message;
     case "step_limit":
       return `it made ${outcome.limit} model requests without finishing`;
+    case "budget_limit":
+      return `the session reached its spending limit (max_budget_usd = ${outcome.limit})`;
     case "repeated_call":
       return outcome.words.message;
     default:

@@ -20,9 +20,9 @@ Deno.test("interpreter exec stops after max_turn_steps requests from config.toml
     assert.equal(fake.requests.length, 2);
     assert.match(
       result.stderr,
-      /^error: The model made 2 requests without finishing the task$/m,
+      /^error: Stopped at the turn limit \(max_turn_steps = 2\): the model made 2 requests without finishing the task$/m,
     );
-    assert.match(result.stderr, /^hint: .*raise max_turn_steps \(-c max_turn_steps=4\)$/m);
+    assert.match(result.stderr, /^hint: .*raise max_turn_steps \(.*-c max_turn_steps=4\)$/m);
     assert.deepEqual(fake.failures, []);
   } finally {
     await Deno.remove(home, { recursive: true });

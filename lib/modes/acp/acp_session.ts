@@ -224,6 +224,7 @@ export class AcpSession implements AsyncDisposable {
       case "aborted":
         return "cancelled";
       case "step_limit":
+      case "budget_limit":
         return "max_turn_requests";
       case "repeated_call": {
         const { words, harnesses = [] } = outcome;

@@ -40,6 +40,9 @@ export interface ExecPassThrough {
   chatCompletions?: boolean;
   dangerouslyBypassHookTrust?: boolean;
   cd?: string;
+  /** `--max-turns`, `--max-budget-usd`: each run's limits, as typed. */
+  maxTurns?: string;
+  maxBudgetUsd?: string;
 }
 
 /** What the `eval` command group asked for. */
@@ -58,5 +61,7 @@ export function execFlagsOf(pass: ExecPassThrough): string[] {
   if (pass.localProvider) flags.push("--local-provider", pass.localProvider);
   if (pass.chatCompletions) flags.push("--chat-completions");
   if (pass.dangerouslyBypassHookTrust) flags.push("--dangerously-bypass-definition-trust");
+  if (pass.maxTurns !== undefined) flags.push("--max-turns", pass.maxTurns);
+  if (pass.maxBudgetUsd !== undefined) flags.push("--max-budget-usd", pass.maxBudgetUsd);
   return flags;
 }

@@ -85,11 +85,15 @@ export class ExecJsonStream {
     this.#write({ type: "turn.completed", usage: threadUsage(usage) });
   }
 
-  /** Ends the turn as failed; a provider's failure is also a top-level `error`. */
-  turnFailed(message: string, opts: { providerError: boolean }): void {
+  /**
+   * Ends the turn as failed; a provider's failure is also a top-level `error`. `reason` names
+   * the limit that stopped it (`max_turns`, `max_budget_usd`).
+   */
+  turnFailed(message: string, opts: { providerError: boolean; reason?: string }): void {
     this.#finishItems();
     if (opts.providerError) this.#write({ type: "error", message });
-    this.#write({ type: "turn.failed", error: { message } });
+    const reason = opts.reason === undefined ? {} : { reason: opts.reason };
+    this.#write({ type: "turn.failed", error: { message, ...reason } });
   }
 
   #id(): string {

@@ -69,5 +69,6 @@ export type ThreadEvent =
   | { type: "turn.started" }
   | { type: "item.started" | "item.updated" | "item.completed"; item: ThreadItem }
   | { type: "turn.completed"; usage: ThreadUsage }
-  | { type: "turn.failed"; error: { message: string } }
+  /** `reason`: the limit that stopped the turn (`max_turns`, `max_budget_usd`); ours, not Codex's. */
+  | { type: "turn.failed"; error: { message: string; reason?: string } }
   | { type: "error"; message: string };

@@ -11,6 +11,7 @@ import type { Usage } from "../../model/message.ts";
 import type { ProviderFailure } from "../../model/stream.ts";
 import type { PromptOutcome, Session, SessionEvent } from "../../session/open.ts";
 import { type OutputPlace, writeOutputText } from "../../session/run_outputs.ts";
+import { limitWords } from "../../session/limit_words.ts";
 import { ToolCallViews } from "../../session/tool_views/tool_view.ts";
 import { hintOf } from "../../trajectory/write.ts";
 import { ExecJsonStream, writeJsonLine } from "./exec_json.ts";
@@ -78,6 +79,7 @@ function jsonEnding(
   printFailure(error);
   json.turnFailed(error.message, {
     providerError: outcome.status === "failed" && !("schemaViolation" in outcome),
+    reason: error.reason,
   });
   return 1;
 }
@@ -124,14 +126,14 @@ export function jsonEvents(json: ExecJsonStream): (event: SessionEvent) => void 
 
 /** Why a turn that did not complete failed, with the fix. */
 export function failureOf(
-  outcome: Extract<TurnOutcome, { status: "failed" | "step_limit" | "repeated_call" }>,
-): Pick<ProviderFailure, "message" | "hint"> {
+  outcome: Extract<
+    TurnOutcome,
+    { status: "failed" | "step_limit" | "budget_limit" | "repeated_call" }
+  >,
+): Pick<ProviderFailure, "message" | "hint"> & { reason?: string } {
   if (outcome.status === "failed") return outcome.error;
   if (outcome.status === "repeated_call") return repeatedCallFailure(outcome, "--harness");
-  return {
-    message: `The model made ${outcome.limit} requests without finishing the task`,
-    hint: `To let it continue, raise max_turn_steps (-c max_turn_steps=${outcome.limit * 2})`,
-  };
+  return limitWords(outcome);
 }
 
 function printFailure(error: Pick<ProviderFailure, "message" | "hint">): void {
@@ -180,6 +182,7 @@ function reportOutcome(
       console.error("error: Interrupted");
       return 130;
     case "step_limit":
+    case "budget_limit":
     case "failed":
     case "repeated_call":
       printFailure(failureOf(outcome));

@@ -7,6 +7,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../../errors.ts";
 import type { PromptOutcome } from "../../session/open.ts";
+import { limitWords } from "../../session/limit_words.ts";
 import { repeatedCallFailure } from "../term/loop_stop.ts";
 
 /** A result of thread `threadId`: `text` as content and as structured content. */
@@ -41,15 +42,10 @@ export function outcomeText(
     case "failed":
       return { text: withHint(outcome.error.message, outcome.error.hint), isError: true };
     case "step_limit":
-      return {
-        text: withHint(
-          `The model made ${outcome.limit} requests without finishing the task`,
-          `To let it continue, raise max_turn_steps (pass "config": {"max_turn_steps": ${
-            outcome.limit * 2
-          }})`,
-        ),
-        isError: true,
-      };
+    case "budget_limit": {
+      const words = limitWords(outcome, (key, to) => `pass "config": {"${key}": ${to}}`);
+      return { text: withHint(words.message, words.hint), isError: true };
+    }
     case "repeated_call": {
       const failure = repeatedCallFailure(outcome, "--harness");
       return { text: withHint(failure.message, failure.hint), isError: true };

@@ -16,7 +16,7 @@ import {
 import { harnessLabel } from "../../session/status.ts";
 import { colorDiff } from "./render.ts";
 import { nearestName } from "../../nearest.ts";
-import { formatCost } from "../term/status_line.ts";
+import { spendText } from "../term/status_line.ts";
 import type { RawTerminal } from "./list_picker.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
@@ -268,7 +268,7 @@ function status(_: string, ctx: CommandContext): void {
         : `${s.toolCallRepairs} tool call${s.toolCallRepairs === 1 ? "" : "s"} recovered from text`,
     ],
     ["tokens", `${s.tokens.input} in (${s.tokens.cached} cached), ${s.tokens.output} out`],
-    ["cost", s.cost === undefined ? "unknown: no prices in the model catalog" : formatCost(s.cost)],
+    ["cost", spendText(s.cost, ctx.session().config.max_budget_usd)],
     ...goalRows(s),
   ];
   ctx.print(rows.map(([k, v]) => `${ctx.style.dim(`${k}:`.padEnd(11))} ${v}`));

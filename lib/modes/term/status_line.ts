@@ -60,6 +60,14 @@ export function formatCost(usd: number): string {
   return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
+/** `/status`'s spend, against the budget when one is set (`max_budget_usd`). */
+export function spendText(cost: number | undefined, budget: number | undefined): string {
+  const spent = cost === undefined ? "unknown: no prices in the model catalog" : formatCost(cost);
+  if (budget === undefined) return spent;
+  const share = cost === undefined ? "" : ` (${Math.round((cost / budget) * 100)}%)`;
+  return `${spent} of the $${budget} budget${share}, max_budget_usd`;
+}
+
 /** The line shown before the prompt of a timer that fired (a wake-up or cron job) runs. */
 export function wakeupLine(t: Timer): string {
   const what = t.kind === "cron" ? `cron job ${t.id} (${t.cron})` : `wake-up ${t.id}`;
