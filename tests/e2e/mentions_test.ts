@@ -31,6 +31,7 @@ async function mentionRepo(dirs: { add(dir: Promise<string>): Promise<string> })
   await Deno.mkdir(join(repo, "src"));
   await Deno.writeTextFile(join(repo, "src", "main.py"), "print('hi')\n");
   await Deno.writeTextFile(join(outside, "secret.txt"), "OUTSIDE-SECRET\n");
+  await Deno.writeTextFile(join(repo, "big.log"), "line of the log\n".repeat(10_000));
   await Deno.symlink(join(outside, "secret.txt"), join(repo, "leak.txt"));
   await run("git", ["init", "-q"], repo);
   return repo;
@@ -47,7 +48,7 @@ Deno.test("exec: @notes.txt carries the file's text; e-mail, code span, missing 
   const repo = await mentionRepo(dirs);
   const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const prompt = "explain @notes.txt and @src/, mail bob@example.com, not `@dot.png`, " +
-    "also @missing.txt and @leak.txt.";
+    "also @missing.txt, @leak.txt and @big.log.";
   const result = await interpreter(["exec", prompt], { cwd: repo, home });
   assert.equal(result.code, 0, result.stderr);
   const body = bodyOf(fake, 0);
@@ -56,6 +57,14 @@ Deno.test("exec: @notes.txt carries the file's text; e-mail, code span, missing 
   // The typed text goes as typed.
   assert.ok(body.includes(JSON.stringify(prompt).slice(1, -1)), body);
   assert.doesNotMatch(body, /example\.com\\">|path=\\"dot.png|data:image|OUTSIDE-SECRET/);
+  assert.match(
+    body,
+    /\\nline of the log\\n\[cut: the first 100 KiB of 157 KiB are shown; read the rest/,
+  );
+  assert.match(
+    result.stderr,
+    /^note: @big\.log is long: only its first 100 KiB of 157 KiB are attached$/m,
+  );
   assert.match(
     result.stderr,
     /^note: @missing\.txt is left as typed: no such file .*missing\.txt$/m,
