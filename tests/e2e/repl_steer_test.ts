@@ -21,6 +21,10 @@ async function typeDuring(repo: string, pane: Pane, text: string, key: string): 
     throw new Error(`${error.message}:\n${await pane.screen()}`);
   });
   await pane.type(text, false);
+  // Shown under the spinner as it is typed (the REPL has the keys before the command ends).
+  await pane.waitFor(
+    new RegExp(`› ${text} {2}\\(Enter: send into this turn · Tab: run after it\\)`),
+  );
   await pane.key(key);
   await Deno.writeTextFile(join(repo, "go.flag"), "");
 }

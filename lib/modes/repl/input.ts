@@ -377,7 +377,7 @@ class TerminalInput implements ReplInput {
 
   /** The Esc key stops a turn and answers a question as Ctrl-C does; elsewhere it does nothing. */
   #escape(): void {
-    if (this.#mode === "busy") this.#onInterrupt?.();
+    if (this.#mode === "busy") this.#keys("\x03"); // as Ctrl-C: steering.ts hears it too
     else if (this.#mode === "answer") this.#onKeys?.("\x03");
   }
 

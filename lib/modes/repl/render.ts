@@ -56,6 +56,8 @@ export class Transcript {
   #running: { callId: string; lines: string[] } | undefined;
   /** The session's status line, drawn dim under the spinner (lib/modes/term/status_line.ts). */
   #statusLine: string | undefined;
+  /** What the user types during the turn, drawn under the spinner (steering.ts). */
+  typing: string | undefined;
 
   /** The model's answer, rendered as it streams. */
   #answer: AnswerText;
@@ -234,6 +236,7 @@ export class Transcript {
     const frame = FRAMES[Math.floor((Date.now() - spin.started) / 100) % FRAMES.length];
     const below = this.#progressLines().map((line) => `  ${line}`);
     if (this.#statusLine) below.push(this.#cutStatusLine(this.#statusLine));
+    if (this.typing) below.push(this.#cutStatusLine(terminalText(this.typing)));
     const lines = below.map((line) => `\n${this.#opts.style.dim(line)}`).join("");
     // Drawn from the start of the spinner's line down; the cursor goes back to that line.
     const back = below.length ? `\x1b[${below.length}A\r` : "";

@@ -28,9 +28,14 @@ export interface BusyKeys {
   take(): string;
 }
 
-/** The line being typed while a turn runs, edited as it comes (no echo: the transcript scrolls). */
+/** The line being typed while a turn runs, edited as it comes. */
 export class BusyLine {
   #text = "";
+
+  /** What is typed so far. */
+  get text(): string {
+    return this.#text;
+  }
 
   /** Takes keys typed during a turn; Ctrl-C calls `interrupt`. Without `to` lines wait. */
   keys(chunk: string, to: TypedDuringTurn | undefined, interrupt: () => void): void {
@@ -53,6 +58,12 @@ export class BusyLine {
     return text;
   }
 
+  /** Puts lines that were sent back in front of what is typed (the turn was stopped). */
+  restore(texts: string[]): void {
+    const back = texts.map((t) => t.replaceAll("\n", PASTED_NEWLINE));
+    this.#text = [...back, this.#text].filter((t) => t !== "").join(" ");
+  }
+
   #send(to: (text: string) => void, sink: TypedDuringTurn | undefined): void {
     if (!sink) return;
     const text = this.take().replaceAll(PASTED_NEWLINE, "\n");
@@ -60,16 +71,22 @@ export class BusyLine {
   }
 }
 
-/** Where the REPL's transcript is written. */
+/** Where the REPL's transcript is written; `typing` is drawn under its spinner. */
 interface ReplView {
-  transcript: { lines(lines: string[]): void };
+  transcript: { lines(lines: string[]): void; typing?: string };
   style: { dim(text: string): string };
 }
 
-/** The REPL's side: lines sent into a turn, and the prompts queued after it. */
+/**
+ * The REPL's side: lines sent into a turn, and the prompts queued after it. What is typed shows
+ * under the spinner; a line sent waits there until a request takes it. Stopping the turn (Ctrl-C,
+ * Esc) runs nothing more: what was queued or not yet taken comes back at the prompt.
+ */
 export class Steering implements TypedDuringTurn, BusyKeys {
   #queued: string[] = [];
   #line = new BusyLine();
+  #waiting: string[] = [];
+  #stopped = false;
   #session: () => Session | undefined;
   #repl: () => ReplView;
 
@@ -78,33 +95,54 @@ export class Steering implements TypedDuringTurn, BusyKeys {
     this.#repl = repl;
   }
 
-  #note(line: string): void {
-    const { transcript, style } = this.#repl();
-    transcript.lines([style.dim(line)]);
-  }
-
   keys(chunk: string, interrupt: () => void): void {
-    this.#line.keys(chunk, this, interrupt);
+    this.#line.keys(chunk, this, () => {
+      this.#stopped = true;
+      this.#line.restore(this.#queued.splice(0));
+      interrupt();
+    });
+    this.#show();
   }
 
   take(): string {
-    return this.#line.take();
+    const text = this.#line.take();
+    this.#show();
+    return text;
   }
 
   steer(text: string): void {
+    this.#waiting.push(text);
     const sent = this.#session()?.steer?.(text) ?? Promise.resolve(false);
-    void sent.then((landed) => {
-      if (!landed) return this.queue(text);
-      this.#note(`↳ steered: ${terminalText(text).split("\n").join("\n  ")}`);
-    }, () => this.queue(text));
+    const settle = (landed: boolean) => {
+      this.#waiting.splice(this.#waiting.indexOf(text), 1);
+      if (landed) {
+        const { transcript, style } = this.#repl();
+        transcript.lines([style.dim(`↳ steered: ${terminalText(text).split("\n").join("\n  ")}`)]);
+      } else if (this.#stopped) this.#line.restore([text]);
+      else this.queue(text);
+      this.#show();
+    };
+    void sent.then(settle, () => settle(false));
   }
 
   queue(text: string): void {
     this.#queued.push(text);
   }
 
-  /** The next queued prompt, oldest first. */
+  /** The next queued prompt, oldest first; a turn starts after it. */
   next(): string | undefined {
+    this.#stopped = false;
     return this.#queued.shift();
+  }
+
+  /** The line under the spinner: what is typed, else the last line waiting for a request. */
+  #show(): void {
+    const typed = this.#line.text.replaceAll(PASTED_NEWLINE, " ");
+    const waiting = this.#waiting.at(-1)?.replaceAll("\n", " ");
+    this.#repl().transcript.typing = typed
+      ? `› ${typed}  (Enter: send into this turn · Tab: run after it)`
+      : waiting
+      ? `↳ at the next request: ${waiting}`
+      : undefined;
   }
 }

@@ -44,3 +44,28 @@ Deno.test("a steered line is noted where it lands, or queued when the turn ended
     undefined,
   ]);
 });
+
+Deno.test("what is typed shows under the spinner; stopping the turn brings queued lines back", async () => {
+  const pending = Promise.withResolvers<boolean>();
+  const session = { steer: () => pending.promise } as unknown as Session;
+  const view = {
+    transcript: { lines: () => {}, typing: undefined as string | undefined },
+    style: { dim: (t: string) => t },
+  };
+  const steering = new Steering(() => session, () => view);
+  let interrupts = 0;
+  steering.keys("run tests", () => interrupts++);
+  assert.match(view.transcript.typing!, /^› run tests {2}\(Enter: send into this turn/);
+  steering.keys("\t", () => interrupts++);
+  steering.keys("fix it\r", () => interrupts++);
+  assert.equal(view.transcript.typing, "↳ at the next request: fix it");
+  steering.keys("half", () => interrupts++);
+  steering.keys("\x03", () => interrupts++);
+  assert.equal(interrupts, 1);
+  pending.resolve(false); // the stopped turn never made another request
+  await pending.promise;
+  await Promise.resolve();
+  assert.equal(steering.next(), undefined, "nothing runs after a stopped turn");
+  assert.equal(steering.take(), "fix it run tests half", "all of it waits at the prompt");
+  assert.equal(view.transcript.typing, undefined);
+});
