@@ -1,8 +1,8 @@
 /**
  * The compaction contract (issue 34, item 8), on the real CLI against the scripted fake provider:
  * an 8k window that long tool outputs fill again and again. After every compaction the opening
- * context (minimal's system prompt with AGENTS.md in it) is in each request exactly as in the
- * first one, the user's request is there word for word, and no request, the summary requests
+ * context (AGENTS.md in minimal's system prompt; in claude-code-bare's first user message, as a
+ * reminder before the prompt) is in each request exactly as in the first one, the user's request is there word for word, and no request, the summary requests
  * included, passes the window, even when one tool output alone brings the history past it.
  */
 import assert from "node:assert/strict";
@@ -27,11 +27,11 @@ function chapter(n: number, long: boolean): string {
  * the session's own counts, so every turn has to fit either role); then the answer, several
  * times over, so that a summary request taking one still leaves one to end the turn.
  */
-function script(chapters: number): ScriptTurn[] {
+function script(chapters: number, tool: { name: string; args: string }): ScriptTurn[] {
   const reads: ScriptTurn[] = Array.from({ length: chapters }, (_, i) => ({
     reply: {
       text: `Notes ${i + 1}: the chapters so far are about the ship's log; no walnuts yet.`,
-      tool_calls: [{ name: "bash", args: { command: `cat chapter${i + 1}.txt` } }],
+      tool_calls: [{ name: tool.name, args: { [tool.args]: `cat chapter${i + 1}.txt` } }],
     },
   }));
   const answer = { reply: { text: "None of the chapters mentions walnuts." } };
@@ -39,7 +39,7 @@ function script(chapters: number): ScriptTurn[] {
 }
 
 interface Body {
-  messages: { role: string; content: unknown }[];
+  messages: { role: string; content: string | { type: string; text?: string }[] }[];
   max_tokens?: number;
 }
 
@@ -48,7 +48,13 @@ const tokens = (body: unknown) => Math.ceil(JSON.stringify(body).length / 4);
 
 const isSummaryRequest = (body: Body) => JSON.stringify(body).includes(SUMMARY_ASK);
 
-Deno.test("10 compactions on an 8k window keep the opening context and the request verbatim, and no request passes the window", async () => {
+/** The text of a message's content, its parts joined (Chat sends one string, or parts). */
+function textOf(content: Body["messages"][number]["content"]): string {
+  return typeof content === "string" ? content : content.map((p) => p.text ?? "").join("\n\n");
+}
+
+/** Runs the chapter-reading task on an 8k window under `harness`; checks the contract. */
+async function contract(harness: string, tool: { name: string; args: string }) {
   await using dirs = tempDirs();
   const repo = await dirs.add(fixtureRepo("habits"));
   await Deno.writeTextFile(join(repo, "AGENTS.md"), `${AGENTS}\n`);
@@ -56,43 +62,49 @@ Deno.test("10 compactions on an 8k window keep the opening context and the reque
   for (let n = 1; n <= chapters; n++) {
     await Deno.writeTextFile(join(repo, `chapter${n}.txt`), chapter(n, n % 4 === 0));
   }
-  await using fake = startFakeProvider(script(chapters));
+  await using fake = startFakeProvider(script(chapters, tool));
   const home = await dirs.add(fakeHome(
     fake.baseUrl,
     "chat",
     `model_context_window = ${WINDOW}\nmodel_auto_compact_token_limit = 6000\n`,
   ));
-  const result = await interpreter(["exec", "--harness", "minimal", REQUEST], { cwd: repo, home });
+  const result = await interpreter(["exec", "--harness", harness, REQUEST], { cwd: repo, home });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(fake.failures, []);
   const bodies = fake.requests.map((r) => r.body as Body);
-  const summaries = bodies.filter(isSummaryRequest);
   const turns = bodies.filter((b) => !isSummaryRequest(b));
-  // The opening as the first request had it: the system message and the items before the prompt.
-  const first = turns[0].messages;
-  const promptAt = first.findIndex((m) => JSON.stringify(m.content).includes(REQUEST));
-  const opening = JSON.stringify(first.slice(0, promptAt));
-  assert.ok(opening.includes(AGENTS), "AGENTS.md opens the conversation");
+  // The opening: the messages before the user's request, and the context put before it.
+  const at = turns[0].messages.findIndex((m) => textOf(m.content).includes(REQUEST));
+  const before = JSON.stringify(turns[0].messages.slice(0, at));
+  const prefix = textOf(turns[0].messages[at].content).split(REQUEST)[0];
+  assert.ok((before + prefix).includes(AGENTS), "AGENTS.md opens the conversation");
   for (const [i, body] of turns.entries()) {
-    assert.equal(
-      JSON.stringify(body.messages.slice(0, promptAt)),
-      opening,
-      `turn request ${i + 1}`,
-    );
+    assert.equal(JSON.stringify(body.messages.slice(0, at)), before, `turn request ${i + 1}`);
+    assert.ok(textOf(body.messages[at].content).startsWith(prefix), `turn request ${i + 1}`);
     assert.ok(
-      body.messages.some((m) => m.role === "user" && JSON.stringify(m.content).includes(REQUEST)),
+      body.messages.some((m) => m.role === "user" && textOf(m.content).includes(REQUEST)),
       `turn request ${i + 1} carries the user's request word for word`,
     );
   }
-  // Each summary request, with the reply it leaves room for, fits the window.
+  // Each request fits the window; a summary request with the reply it leaves room for. (A turn
+  // request's output limit is the harness's: claude-code-bare asks for Claude Code's 32000.)
   for (const [i, body] of bodies.entries()) {
-    const size = tokens(body) + (body.max_tokens ?? 0);
+    const size = tokens(body) + (isSummaryRequest(body) ? body.max_tokens ?? 0 : 0);
     assert.ok(size <= WINDOW, `request ${i + 1} needs ${size} tokens`);
   }
   const compactions =
     bodies.filter((b, i) => isSummaryRequest(b) && !isSummaryRequest(bodies[i + 1]))
       .length;
   assert.ok(compactions >= 10, `${compactions} compactions`);
-  assert.ok(summaries.length > compactions, "some history was summarised in parts");
+  const summaries = bodies.length - turns.length;
+  assert.ok(summaries > compactions, "some history was summarised in parts");
   assert.equal(result.stdout.trim(), "None of the chapters mentions walnuts.");
+}
+
+Deno.test("10 compactions on an 8k window keep AGENTS.md in the system prompt and the request verbatim, no request past the window", async () => {
+  await contract("minimal", { name: "bash", args: "command" });
+});
+
+Deno.test("10 compactions on an 8k window keep AGENTS.md before the first prompt and the request verbatim, no request past the window", async () => {
+  await contract("claude-code-bare", { name: "Bash", args: "command" });
 });
