@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { commandSummaries } from "./commands.ts";
 import { GOAL_COMMAND } from "./goal_command.ts";
 import { HOOKS_COMMAND } from "./hooks_command.ts";
+import { IMAGE_COMMAND } from "./image_command.ts";
 import { INIT_COMMAND } from "./init_command.ts";
 import { MCP_COMMAND } from "./mcp_command.ts";
 import { MODEL_COMMAND } from "./model_command.ts";
@@ -20,6 +21,7 @@ Deno.test("the commands loaded on first use are listed with their modules' own n
     MCP_COMMAND,
     HOOKS_COMMAND,
     GOAL_COMMAND,
+    IMAGE_COMMAND,
   ];
   for (const command of modules) {
     assert.equal(listed.get(command.name), command.summary, `/${command.name}`);
