@@ -10,7 +10,7 @@ import { translateHistory } from "../harness/translate.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { emptyUsage } from "../model/message.ts";
 import { McpServers } from "../mcp/mcp_servers.ts";
-import { loadCatalog } from "../providers/catalog.ts";
+import { type Catalog, loadCatalog } from "../providers/catalog.ts";
 import { Resources } from "../tools/resources.ts";
 import { restoreState, snapshotState } from "../tools/session_state.ts";
 import { type AgentSession, openAgentSession } from "./agent_session.ts";
@@ -99,10 +99,7 @@ export async function openSession(
       agent.model,
       agent.contextWindow,
     );
-    if (agent.config.values.max_budget_usd !== undefined) {
-      const { requirePrice } = await import("./budget.ts");
-      requirePrice(catalog, agent.config.values, agent.settings, agent.model);
-    }
+    await requireStartPrice(catalog, agent);
     const info: SessionInfo = { ...infoOf(agent, opening), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
     const warn = (message: string) => io.onEvent({ type: "warning", message });
@@ -150,6 +147,13 @@ export async function openSession(
     await agent[Symbol.asyncDispose]();
     throw error;
   }
+}
+
+/** Refuses to start on a model `max_budget_usd` cannot be kept for (budget.ts); else nothing. */
+async function requireStartPrice(catalog: Catalog, agent: AgentSession): Promise<void> {
+  if (agent.config.values.max_budget_usd === undefined) return;
+  const { requirePrice } = await import("./budget.ts");
+  requirePrice(catalog, agent.config.values, agent.settings, agent.model);
 }
 
 /**
