@@ -14,6 +14,8 @@ export interface TypedDuringTurn {
   steer(text: string): void;
   /** Tab: the next prompt, after the turn. */
   queue(text: string): void;
+  /** Tab after `@`: completes the path being typed (mention_complete.ts). */
+  complete?(): void;
 }
 
 /** Stands for a newline inside a bracketed paste, so the paste stays one message (input.ts). */
@@ -43,8 +45,8 @@ export class BusyLine {
       if (ch === "\x03") interrupt();
       else if (ch === "\r" || ch === "\n") this.#send((text) => to?.steer(text), to);
       else if (ch === "\t") {
-        // After `@` Tab completes a path at the prompt (there is no line to show it in here).
-        if (!/(^|\s)@\S*$/.test(this.#text)) this.#send((text) => to?.queue(text), to);
+        if (/(^|\s)@\S*$/.test(this.#text)) to?.complete?.();
+        else this.#send((text) => to?.queue(text), to);
       } else if (ch === "\x7f" || ch === "\b") this.#text = [...this.#text].slice(0, -1).join("");
       else if (ch === "\x15") this.#text = "";
       else if (ch >= " ") this.#text += ch;
@@ -56,6 +58,11 @@ export class BusyLine {
     const text = this.#text;
     this.#text = "";
     return text;
+  }
+
+  /** Adds `text` at the end of the line (a completion). */
+  append(text: string): void {
+    this.#text += text;
   }
 
   /** Puts lines that were sent back in front of what is typed (the turn was stopped). */
@@ -75,6 +82,8 @@ export class BusyLine {
 interface ReplView {
   transcript: { lines(lines: string[]): void; typing?: string };
   style: { dim(text: string): string };
+  /** Where `@` paths are completed from. */
+  cwd: string;
 }
 
 /**
@@ -127,6 +136,23 @@ export class Steering implements TypedDuringTurn, BusyKeys {
 
   queue(text: string): void {
     this.#queued.push(text);
+  }
+
+  /** Extends the `@path` being typed as far as the names it can be agree (as at the prompt). */
+  complete(): void {
+    const before = this.#line.text;
+    void import("./mention_complete.ts")
+      .then((m) => m.completeMention(before, this.#repl().cwd))
+      .then(([found, word]) => {
+        if (this.#line.text !== before || found.length === 0) return;
+        const common = found.reduce((a, b) => {
+          let n = 0;
+          while (n < a.length && a[n] === b[n]) n++;
+          return a.slice(0, n);
+        });
+        this.#line.append(common.slice(word.length));
+        this.#show();
+      }, () => {});
   }
 
   /** The next queued prompt, oldest first; a turn starts after it. */

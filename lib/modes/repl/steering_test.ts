@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Session } from "../../session/types.ts";
+import { until } from "../../../tests/e2e/_poll.ts";
 import { BusyLine, Steering } from "./steering.ts";
 
 Deno.test("keys typed during a turn: Enter steers, Tab queues, the rest waits for the prompt", () => {
@@ -13,7 +14,7 @@ Deno.test("keys typed during a turn: Enter steers, Tab queues, the rest waits fo
   const interrupt = () => interrupts++;
   line.keys("use tabx\x7fs\r", to, interrupt);
   line.keys("\x1b[Athen test\t", to, interrupt);
-  line.keys("see @lib/\t", to, interrupt); // Tab after `@` completes at the prompt, never queues
+  line.keys("see @lib/\t", to, interrupt); // Tab after `@` completes (none here), never queues
   line.keys("a\u2424b\r\r", to, interrupt);
   line.keys("left\x03", to, interrupt);
   assert.deepEqual(sent, ["steer use tabs", "queue then test", "steer see @lib/a\nb"]);
@@ -30,6 +31,7 @@ Deno.test("a steered line is noted where it lands, or queued when the turn ended
   const view = {
     transcript: { lines: (l: string[]) => notes.push(...l) },
     style: { dim: (t: string) => t },
+    cwd: ".",
   };
   const steering = new Steering(() => session, () => view);
   steering.steer("first");
@@ -51,6 +53,7 @@ Deno.test("what is typed shows under the spinner; stopping the turn brings queue
   const view = {
     transcript: { lines: () => {}, typing: undefined as string | undefined },
     style: { dim: (t: string) => t },
+    cwd: ".",
   };
   const steering = new Steering(() => session, () => view);
   let interrupts = 0;
@@ -68,4 +71,34 @@ Deno.test("what is typed shows under the spinner; stopping the turn brings queue
   assert.equal(steering.next(), undefined, "nothing runs after a stopped turn");
   assert.equal(steering.take(), "fix it run tests half", "all of it waits at the prompt");
   assert.equal(view.transcript.typing, undefined);
+});
+
+Deno.test("Tab after `@` during a turn completes the path instead of queueing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "oi-steer-" });
+  try {
+    await Deno.mkdir(`${dir}/notes_folder`);
+    await Deno.writeTextFile(`${dir}/notes_folder/today.md`, "x");
+    const view = {
+      transcript: { lines: () => {}, typing: undefined as string | undefined },
+      style: { dim: (t: string) => t },
+      cwd: dir,
+    };
+    const steering = new Steering(() => undefined, () => view);
+    steering.keys("read @no\t", () => {});
+    await until(
+      "the completion",
+      () => Promise.resolve(/@notes_folder\//.test(view.transcript.typing ?? "")),
+      5_000,
+    );
+    steering.keys("to\t", () => {});
+    await until(
+      "the file",
+      () => Promise.resolve(/today\.md/.test(view.transcript.typing ?? "")),
+      5_000,
+    );
+    assert.equal(steering.next(), undefined, "nothing was queued");
+    assert.equal(steering.take(), "read @notes_folder/today.md");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
