@@ -50,7 +50,9 @@ export function inputRoom(window: Pick<CompactionWindow, "contextWindow" | "maxO
 
 /**
  * Asks `provider` for a summary of `state.messages` with the request `prompt`: in one request
- * when it fits `window` (or no window is given), else in parts. Throws the provider's failure.
+ * when it fits `window` (or no window is given), else in parts. A request the provider refuses
+ * as too long (the estimate counted short) is sent again in parts, then in parts half as big.
+ * Throws the provider's failure.
  */
 export async function askSummary(
   state: LoopState,
@@ -61,11 +63,27 @@ export async function askSummary(
 ): Promise<string> {
   const ask = { role: "user" as const, blocks: [{ type: "text" as const, text: prompt }] };
   const whole = [...state.messages, ask];
-  if (!window || requestTokens(state, whole, window) <= inputRoom(window)) {
+  if (!window) {
     return await oneSummary(provider, signal, { ...baseRequest(state), messages: whole });
   }
-  return await summaryInParts(state, provider, signal, prompt, window);
+  const inParts = (share: number) => summaryInParts(state, provider, signal, prompt, window, share);
+  try {
+    if (requestTokens(state, whole, window) > inputRoom(window)) return await inParts(1);
+    return await oneSummary(provider, signal, { ...baseRequest(state), messages: whole });
+  } catch (error) {
+    if (!(error instanceof TooLong)) throw error;
+  }
+  return await inParts(0.5).catch((error) => {
+    if (error instanceof TooLong) return inParts(0.25);
+    throw error;
+  });
 }
+
+/** The provider refused a summary request as longer than the model's window. */
+class TooLong extends Error {}
+
+/** An HTTP 413, or a 400 whose message speaks of the context or of tokens (each vendor's words). */
+const TOO_LONG = /context|token|too long|too large|exceed/i;
 
 function baseRequest(state: LoopState): ModelRequest {
   return { model: state.model, system: state.system, messages: [], tools: [] };
@@ -83,7 +101,9 @@ async function oneSummary(
   let summary: string | undefined;
   for await (const event of provider.stream(request, signal)) {
     if (event.type === "error") {
-      throw new Error(`Cannot compact the history: ${event.error.message}`);
+      const { status, message } = event.error;
+      const tooLong = status === 413 || (status === 400 && TOO_LONG.test(message));
+      throw new (tooLong ? TooLong : Error)(`Cannot compact the history: ${message}`);
     }
     if (event.type === "done") summary = textOf(event.blocks).trim();
   }
@@ -101,6 +121,7 @@ async function summaryInParts(
   signal: AbortSignal,
   prompt: string,
   window: CompactionWindow,
+  share: number,
 ): Promise<string> {
   // A model's own tokenizer may count a quarter more than the rough estimate (code, other
   // languages): parts are sized for that.
@@ -108,12 +129,13 @@ async function summaryInParts(
     ? (t) => Math.ceil(window.count(t) * 1.25)
     : window.count;
   const fixed = count(joinedSystem(state.system)) + count(prompt) + count(PARTS_OPENING) + 64;
-  const room = inputRoom(window) - fixed;
+  const room = Math.floor(inputRoom(window) * share) - fixed;
   if (room < 256) {
     throw new Error(
-      `Cannot compact the history: the system prompt and the summary request alone fill the ` +
-        `${window.contextWindow}-token window; set model_context_window to the model's real ` +
-        "window or choose a harness with a shorter system prompt",
+      `Cannot compact the history: the system prompt and the summary request leave too little ` +
+        `of the ${window.contextWindow}-token window for the conversation; set ` +
+        "model_context_window to the model's real window or choose a harness with a shorter " +
+        "system prompt",
     );
   }
   const pieces = transcript(withoutContext(state.messages));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { promptMessages, type SessionContext } from "../harness/context.ts";
-import { emptyUsage, type Message, systemText } from "../model/message.ts";
+import { emptyUsage, type Message, systemText, textOf } from "../model/message.ts";
 import { openProvider } from "../providers/mod.ts";
 import { testSettings } from "../providers/_testing.ts";
 import { startFakeProvider } from "../../tests/fake_provider/server.ts";
@@ -95,6 +95,34 @@ Deno.test("a history past the window is summarised in parts, each fitting it, an
     { role: "user", blocks: [CONTEXT.everyUser[0]] },
     skill,
   ]);
+});
+
+Deno.test("a summary request the provider refuses as too long is sent again in smaller parts", async () => {
+  const tooLong = {
+    status: 400,
+    body: { error: { message: "This model's maximum context length is 4096 tokens" } },
+  };
+  await using fake = startFakeProvider([
+    { error: tooLong },
+    ...Array.from({ length: 12 }, (_, i) => ({ reply: { text: `SUMMARY-${i + 1}` } })),
+  ], { allowForeignIds: true });
+  const provider = await openProvider(testSettings(fake.baseUrl, "chat"));
+  const state = {
+    model: "m",
+    system: CONTEXT.system,
+    messages: [{ role: "user" as const, blocks: [text("read them")] }, ...read(1, 16_000)],
+    usage: emptyUsage(),
+  };
+  const texts = { compaction: "Summarize.", compactionSummary: "{summary}" };
+  const signal = new AbortController().signal;
+  const history = await compactHistory(state, provider, signal, texts, undefined, {
+    contextWindow: 8192,
+  });
+  const bodies = fake.requests.map((r) => JSON.stringify(r.body));
+  assert.doesNotMatch(bodies[0], /in parts/, "the history fit: one request first");
+  assert.ok(bodies.length > 2, "then parts of at most half the room");
+  assert.ok(bodies.slice(1).every((b) => /comes in parts/.test(b)));
+  assert.equal(textOf(history[0].blocks), `SUMMARY-${bodies.length - 1}`);
 });
 
 Deno.test("lastRequest() is the prompt that opened the last turn, with its skills and the lines sent into it", () => {
