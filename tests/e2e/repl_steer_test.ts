@@ -64,7 +64,9 @@ Deno.test({
     assert.ok(id, left);
     // The session file has the steered message: resuming shows it in the recap.
     await using again = await Pane.open(["resume", id, "--yolo"], env);
-    await again.waitFor(/use tabs, not spaces[\s\S]*Switching to tabs\.[\s\S]*^› $/m);
+    await again.waitFor(
+      /\$ touch started[^\n]*\n↳ steered: use tabs, not spaces\nSwitching to tabs\.\n[\s\S]*^› $/m,
+    );
   },
 });
 
