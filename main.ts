@@ -128,16 +128,8 @@ async function main(argv: string[]): Promise<number> {
         const { runExport } = await load<typeof import("./lib/modes/export/export.ts")>("export");
         return await runExport(command.export);
       }
-      case "worktree": {
-        const { runWorktree } = await load<typeof import("./lib/modes/worktree/worktree.ts")>(
-          "worktree",
-        );
-        return await runWorktree(command.worktree);
-      }
-      case "doctor": {
-        const { runDoctor } = await load<typeof import("./lib/modes/doctor/doctor.ts")>("doctor");
-        return await runDoctor(command.options);
-      }
+      case "run":
+        return await command.run();
     }
   } catch (error) {
     return printError(error, verbose);

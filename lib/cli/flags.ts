@@ -4,7 +4,8 @@ import type { ReviewArgs } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
 import type { ExportArgs } from "../modes/export/export_args.ts";
-import type { DoctorArgs, WorktreeArgs } from "../modes/worktree/worktree_args.ts";
+import type { WorktreeArgs } from "../modes/worktree/worktree_args.ts";
+import type { DoctorArgs } from "../modes/doctor/doctor_args.ts";
 
 /** Flags every command that opens a session takes (and `debug config`, `debug harness`). */
 export interface SharedFlags {

@@ -9,7 +9,6 @@ import type { ExecOptions } from "../modes/exec/exec_options.ts";
 import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
 import type { ExportArgs } from "../modes/export/export_args.ts";
-import type { DoctorArgs, WorktreeArgs } from "../modes/worktree/worktree_args.ts";
 import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
 import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
 
@@ -37,8 +36,8 @@ export type Command =
   | { mode: "acp"; config: SessionConfig }
   | { mode: "eval"; eval: EvalCommand }
   | { mode: "export"; export: ExportArgs }
-  | { mode: "worktree"; worktree: WorktreeArgs }
-  | { mode: "doctor"; options: DoctorArgs }
+  /** A command that opens no session (`worktree`, `doctor`): its module, loaded when it runs. */
+  | { mode: "run"; run: () => Promise<number> }
   | { mode: "done" };
 
 /** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
@@ -49,9 +48,21 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     case "mcp":
     case "eval":
     case "export":
-    case "worktree":
-    case "doctor":
       return invocation;
+    case "worktree": {
+      const args = invocation.worktree;
+      return {
+        mode: "run",
+        run: async () => (await import("../modes/worktree/worktree.ts")).runWorktree(args),
+      };
+    }
+    case "doctor": {
+      const args = invocation.options;
+      return {
+        mode: "run",
+        run: async () => (await import("../modes/doctor/doctor.ts")).runDoctor(args),
+      };
+    }
     case "repl": {
       const config = await sessionConfigOf(invocation.options, { origin: "repl" });
       return { mode: "repl", prompt: invocation.prompt, config };

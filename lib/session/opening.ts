@@ -62,6 +62,12 @@ export interface Opening {
   readonly resumed?: ResumedSession;
   /** The copy `fork` made (it is what `resumed` continues). */
   readonly forked?: ForkedSession;
+  /** The worktree the session works in, as the banner names it (worktree_start.ts). */
+  readonly worktree?: string;
+  /** Added to the session's environment (a worktree's trust source). */
+  readonly env?: Record<string, string>;
+  /** Told as warnings once the session has started (a resumed session's worktree is gone). */
+  readonly notes?: string[];
 }
 
 /** What a front end may still change of a resolved opening: nothing the checks depended on. */
@@ -73,9 +79,13 @@ export type OpeningChanges = Omit<Partial<SessionConfig>, "cwd" | "resume" | "sk
  * saved session's directory is checked once found.
  */
 export async function resolveOpening(request: OpeningRequest): Promise<Opening> {
-  const { resume, ...config } = request.config;
+  const { resume, worktree, ...config } = request.config;
   if (request.cwd !== "saved" || !resume) await checkTrustedDirectory(config);
-  const fresh: Opening = { [RESOLVED]: true, config };
+  let fresh: Opening = { [RESOLVED]: true, config };
+  if (worktree !== undefined) {
+    const { intoNewWorktree } = await import("./worktree_start.ts");
+    fresh = { ...fresh, ...await intoNewWorktree(config, worktree, request.env) };
+  }
   return resume ? await resumedIn(fresh, resume, request) : fresh;
 }
 
@@ -110,7 +120,11 @@ export async function resumedIn(
     cwd: saved.header.cwd,
     settings: settingsInUse(saved),
   };
-  return { [RESOLVED]: true, config, resumed, ...(forked ? { forked } : {}) };
+  const opened: Opening = { [RESOLVED]: true, config, resumed, ...(forked ? { forked } : {}) };
+  // A session made in a worktree goes back into it, or is told it is gone (worktree_start.ts).
+  if (!resumed.cwd.startsWith(`${home}/worktrees/`)) return opened;
+  const { backToWorktree } = await import("./worktree_start.ts");
+  return { ...opened, ...await backToWorktree(config, resumed.cwd, home) };
 }
 
 /** `opening` with `changes` made to its config (a mode's sandbox, a local server picked). */
@@ -134,7 +148,8 @@ export function settingsConfig(settings: SessionSettings): OpeningChanges {
 
 /** `opening` without the saved session it continues (what `/new` opens next to it). */
 export function freshOpening(opening: Opening): Opening {
-  return { [RESOLVED]: true, config: opening.config };
+  const { worktree, env } = opening;
+  return { [RESOLVED]: true, config: opening.config, ...(worktree ? { worktree, env } : {}) };
 }
 
 /** Whether `value` came from `resolveOpening()` (or `reconfigured()`). */

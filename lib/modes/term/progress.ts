@@ -46,6 +46,7 @@ export function sessionLines(
           `workdir: ${info.cwd}\nmodel: ${info.model}\nprovider: ${info.provider} ` +
             `(${info.wireApi})\nharness: ${harnessLabel(info)}\n${info.sandbox}`,
         ),
+        ...(info.worktree ? [style.dim(`worktree: ${info.worktree}`)] : []),
         ...(info.contextNote ? [style.dim(info.contextNote)] : []),
       ];
     }
