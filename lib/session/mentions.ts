@@ -49,8 +49,9 @@ export async function expandMentions(
 class MentionMissing extends Error {}
 
 /**
- * The real path a mention of `path` names, inside the project or the working folder (or, with
- * `home`, under `~`), links resolved; an error saying why not. Shared with custom commands.
+ * The real path a mention of `path` names, inside the project or the working folder (or, for a
+ * `~/` path where `home` allows one, under `~`), links resolved; an error saying why not. Shared
+ * with custom commands.
  */
 export async function placeMention(
   t: TurnSetup,
@@ -64,7 +65,9 @@ export async function placeMention(
   const real = await sandbox.fs.realPath(full).catch(() => {
     throw new MentionMissing(`no such file ${full}`);
   });
-  const roots = [config.projectRoot, t.parts.config.cwd, ...(home ? [homedir()] : [])];
+  // `~` is a root only for a path typed with it: a link in the repository that points into the
+  // home folder (a hostile repository's `notes.txt -> ~/.ssh/id_ed25519`) is not followed.
+  const roots = [config.projectRoot, t.parts.config.cwd, ...(tilde ? [homedir()] : [])];
   const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
   if (!realRoots.some((r) => inside(real, r))) {
     throw new Error(`${full} is outside the workspace`);

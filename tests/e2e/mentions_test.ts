@@ -119,16 +119,27 @@ Deno.test("exec: an image mention for a text-only model is a note, to the user a
   assert.ok(!body.includes(PNG_HEAD));
 });
 
-Deno.test("REPL: a typed @mention and an /image go with the next prompt", async () => {
+Deno.test("REPL: @mention, @~/ and /image go with the next prompt; a link into ~ is not followed", async () => {
   await using dirs = tempDirs();
   await using fake = startFakeProvider([{ reply: { text: "one" } }, { reply: { text: "two" } }]);
   const repo = await mentionRepo(dirs);
   const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
-  const stdin = "summarize @notes.txt\n/image dot.png\nand this?\n";
-  const result = await pipedRepl([], { cwd: repo, home, stdin, env: { NO_COLOR: "1" } });
+  const user = await dirs.add(Deno.makeTempDir({ prefix: "oi-user-home-" }));
+  await Deno.writeTextFile(join(user, "todo.md"), "HOME-TODO\n");
+  await Deno.writeTextFile(join(user, "key.txt"), "HOME-KEY\n");
+  await Deno.symlink(join(user, "key.txt"), join(repo, "homelink.txt"));
+  const stdin = "summarize @notes.txt, @~/todo.md and @homelink.txt\n/image dot.png\nand this?\n";
+  const env = { NO_COLOR: "1", HOME: user };
+  const result = await pipedRepl([], { cwd: repo, home, stdin, env });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(fake.requests.filter((r) => r.method === "POST").length, 2, result.stdout);
   assert.match(bodyOf(fake, 0), /<file path=\\"notes.txt\\">\\nThe launch code word is PELICAN/);
+  assert.match(bodyOf(fake, 0), /<file path=\\"~\/todo.md\\">\\nHOME-TODO\\n/);
+  assert.ok(!bodyOf(fake, 0).includes("HOME-KEY"), "a link into ~ is not followed");
+  assert.match(
+    result.stdout,
+    /@homelink\.txt is left as typed: .*homelink\.txt is outside the workspace/,
+  );
   assert.match(result.stdout, /Attached .*dot\.png: it goes with your next prompt/);
   const second = bodyOf(fake, 1);
   assert.match(second, /and this\?/);
