@@ -138,6 +138,13 @@ Deno.test({
     await pane.type("/status");
     const out = await pane.settled(from);
     assert.match(out, /^cost: +\$\d+\.\d{4} of the \$5 budget \(\d+%\), max_budget_usd$/m);
+
+    // Under a budget, /model refuses a hosted model without a price, naming the table to add.
+    from = await pane.mark();
+    await pane.type("/model unpriced-model!");
+    const refused = await pane.settled(from);
+    assert.match(refused, /unpriced-model \(provider fake\) has no price/);
+    assert.match(refused, /\[model_prices\."unpriced-model"\]/);
     await pane.type("/exit");
     await pane.waitFor(/^EXIT:0$/m, from);
   },
