@@ -203,7 +203,9 @@ function outcomeOf(
   const runStatus = String(extra.run_status ?? "error");
   const status: RunStatus = out.timedOut
     ? "timeout"
-    : (["completed", "failed", "step_limit", "repeated_call", "aborted"].includes(runStatus)
+    : (["completed", "failed", "step_limit", "budget_limit", "repeated_call", "aborted"].includes(
+        runStatus,
+      )
       ? runStatus as RunStatus
       : "error");
   const error = out.timedOut

@@ -35,6 +35,8 @@ export type RunStatus =
   | "completed"
   | "failed"
   | "step_limit"
+  /** The run reached `--max-budget-usd` (`max_budget_usd`). */
+  | "budget_limit"
   | "repeated_call"
   | "aborted"
   | "timeout"
