@@ -44,6 +44,8 @@ export interface SubagentOptions {
   offeredModels?: () => readonly string[];
   /** Tells the user a defined sub-agent's notes (a model it asked for that is not offered). */
   warn?: (message: string) => void;
+  /** The session's spending limit reached (usage added to `parent` counts): the run ends. */
+  budgetStop?: () => TurnOutcome | undefined;
 }
 
 /** The shape of a run of `agentType` when it is a defined sub-agent. */
@@ -107,7 +109,12 @@ export function makeSubagentStep(ctx: TurnContext, opts: SubagentOptions): Subag
     let toolCalls = 0;
     const subState = new Map<string, unknown>();
     const subResources = new Resources();
-    const usageBefore = { ...state.usage };
+    let counted = { ...state.usage };
+    // The parent counts the tokens so far before each request, so that the budget sees them.
+    const countUsage = () => {
+      addUsage(opts.parent.usage, usageSince(state.usage, counted));
+      counted = { ...state.usage };
+    };
     const shape = definedShape(opts, step.agent.agentType, harness);
     const run = () =>
       runTurn(state, {
@@ -123,12 +130,13 @@ export function makeSubagentStep(ctx: TurnContext, opts: SubagentOptions): Subag
         toolSources: shape && !shape.mcp ? [] : opts.toolSources,
         sourcePlacement: opts.sourcePlacement,
         maxSteps: opts.maxSteps,
+        beforeRequest: () => Promise.resolve(countUsage()).then(() => opts.budgetStop?.()),
         signal: step.signal,
       });
     const hookOpts = { agent: step.agent, hooks: opts.hooks, signal: step.signal };
     const outcome = await untilStopped(state, hookOpts, run)
       .finally(() => disposeState(subState, subResources));
-    addUsage(opts.parent.usage, usageSince(state.usage, usageBefore));
+    countUsage();
     return { finalText: finalTextOf(outcome), toolCalls, status: outcome.status };
   };
 }

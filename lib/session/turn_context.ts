@@ -13,6 +13,7 @@ import type { AgentPool as AgentPoolSeam, TurnContext, WorktreeControl } from ".
 import { configureSession } from "./configure.ts";
 import { webSearchBackendOf } from "../tools/_search_backends.ts";
 import { artifactStore } from "./artifact_store.ts";
+import { budgetStop } from "./status.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionParts } from "./session_parts.ts";
@@ -134,6 +135,7 @@ export function turnContextOf(
     offeredModels: () =>
       catalogProvider(p.catalog, p.live.provider.settings)?.models.map((m) => m.id) ?? [],
     warn: (message) => p.io.onEvent({ type: "warning", message }),
+    budgetStop: () => budgetStop(p),
   };
   ctx.runSubagent = makeSubagentRunner(ctx, subagents);
   ctx.agents = lazyAgentPool(resources, p.hooks, {

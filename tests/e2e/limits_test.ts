@@ -99,6 +99,30 @@ Deno.test("a budget refuses a hosted model without a price at start; [model_pric
   assert.match(priced.stderr, /"max_turns" is read as max_turn_steps/);
 });
 
+Deno.test("a sub-agent's requests count against the budget and stop at it", async () => {
+  const agent = {
+    reply: {
+      tool_calls: [{
+        name: "Agent",
+        args: { description: "delegate", prompt: "keep going", subagent_type: "general-purpose" },
+      }],
+    },
+  };
+  const bash = (i: number) => ({
+    reply: { tool_calls: [{ name: "Bash", args: { command: `echo sub${i}` } }], usage: BIG },
+  });
+  const turns = [agent, ...Array.from({ length: 6 }, (_, i) => bash(i))];
+  const r = await exec(
+    ["--harness", "claude-code", "-m", "gpt-4.1", "--max-budget-usd", "0.30"],
+    turns,
+  );
+  assert.equal(r.code, 1, r.stderr);
+  // The parent's request, then the sub-agent's two: the third would pass the budget.
+  assert.equal(r.requests, 3);
+  assert.match(r.stderr, /^error: Stopped at the spending limit \(max_budget_usd = 0\.3\)/m);
+  assert.deepEqual(r.failures, []);
+});
+
 Deno.test("exec rejects a --max-turns or --max-budget-usd that is not a positive number", async () => {
   for (const args of [["--max-turns", "1.5"], ["--max-budget-usd", "-1"]]) {
     const r = await exec(args, []);
