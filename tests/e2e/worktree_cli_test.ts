@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { need } from "../../sandbox/_test_requires.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, fixtureRepo, interpreter, run } from "./_harness_env.ts";
+import { pipedRepl } from "./_setups_repo.ts";
 
 const BWRAP = await need("bwrap");
 
@@ -119,4 +120,30 @@ Deno.test("--worktree refuses a bad name and a folder outside a repository, nami
     await Deno.remove(home, { recursive: true });
     await Deno.remove(plain, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    `the REPL with --worktree=NAME names its worktree in the banner and works there${BWRAP.note}`,
+  ignore: BWRAP.ignore,
+  async fn() {
+    await using fake = await startFakeProvider([
+      { reply: { tool_calls: [{ name: "exec_command", args: { cmd: "pwd" } }] } },
+      { expect: { last_tool_result_contains: "worktrees" }, reply: { text: "In it." } },
+    ]);
+    const repo = await fixtureRepo("habits");
+    const home = await fakeHome(fake.baseUrl, "chat");
+    try {
+      const out = await pipedRepl(["--worktree=repl-wt"], { cwd: repo, home, stdin: "where?\n" });
+      assert.equal(out.code, 0, out.stderr);
+      const all = out.stdout + out.stderr;
+      assert.match(all, /worktree: repl-wt \(branch worktree-repl-wt\) at /);
+      assert.match(all, /In it\./);
+      assert.ok(await exists(join(home, "worktrees")), "the worktree went under the home");
+      assert.deepEqual(fake.failures, []);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
+  },
 });
