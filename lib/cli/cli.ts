@@ -236,7 +236,12 @@ function withRootFlags(invocation: Invocation, root: ExecFlags): Invocation {
 
 function commandPath(argv: string[]): string {
   if (argv[0] === "exec" || argv[0] === "e") return argv[1] === "review" ? "exec review " : "exec ";
-  if (["resume", "fork", "mcp-server", "acp", "export"].includes(argv[0])) return `${argv[0]} `;
+  if (["resume", "fork", "mcp-server", "acp", "export", "doctor"].includes(argv[0])) {
+    return `${argv[0]} `;
+  }
+  if (argv[0] === "worktree") {
+    return ["list", "remove"].includes(argv[1]) ? `worktree ${argv[1]} ` : "";
+  }
   if (argv[0] === "eval") {
     return argv[1] === "report" || argv[1] === "compare" ? `eval ${argv[1]} ` : "eval ";
   }
