@@ -7,8 +7,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../../errors.ts";
 import type { PromptOutcome } from "../../session/open.ts";
-import { limitWords } from "../../session/limit_words.ts";
-import { repeatedCallFailure } from "../term/loop_stop.ts";
+import { limitWords, repeatedCallFailure } from "../term/loop_stop.ts";
 
 /** A result of thread `threadId`: `text` as content and as structured content. */
 export function threadResult(threadId: string, text: string, isError = false): CallToolResult {

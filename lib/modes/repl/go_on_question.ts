@@ -5,7 +5,7 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import { raiseLimit } from "../../session/budget.ts";
-import { type LimitOutcome, usd } from "../../session/limit_words.ts";
+import { type LimitOutcome, usd } from "../term/loop_stop.ts";
 import type { Session } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
 

@@ -6,12 +6,11 @@ import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import type { LoopEvent } from "../../loop/events.ts";
 import { type Block, textOf } from "../../model/message.ts";
 import { formatDuration } from "../term/duration.ts";
-import { describeCall } from "../term/loop_stop.ts";
+import { describeCall, limitWords } from "../term/loop_stop.ts";
 import { changeTitle, commandTitle, mcpCallLine, sessionLines } from "../term/progress.ts";
 import { colorDiffLine, type Style } from "../term/style.ts";
 import { head, headAndTail, tail } from "../term/text_window.ts";
 import type { SessionEvent } from "../../session/open.ts";
-import { limitWords } from "../../session/limit_words.ts";
 import { ToolCallViews, type ToolView } from "../../session/tool_views/tool_view.ts";
 import { AnswerText } from "./answer_text.ts";
 

@@ -1,4 +1,7 @@
-/** How the front ends word a turn the loop guard stopped: the repeated call, and what to try. */
+/**
+ * How the front ends word a turn the loop guard stopped (the repeated call, and what to try) or a
+ * limit stopped (`max_turn_steps`, `max_budget_usd`: the limit, the spend, how to raise it).
+ */
 import type { RepeatedCall, TurnOutcome } from "../../loop/events.ts";
 
 /** A repeated call as one line: the tool and its arguments, cut to a readable length. */
@@ -20,4 +23,46 @@ export function repeatedCallFailure(
     }`
     : `Try another harness (${flag}) or a bigger model`;
   return { message, hint: `${detail ? `${detail}. ` : ""}${others}; ${setting}` };
+}
+
+/** A turn that ended at one of the user's limits. */
+export type LimitOutcome = Extract<TurnOutcome, { status: "step_limit" | "budget_limit" }>;
+
+/** What stopped the turn, the fix, and the key that stopped it (`--json`'s `reason`). */
+export interface LimitWords {
+  message: string;
+  hint: string;
+  reason: "max_turns" | "max_budget_usd";
+}
+
+/** USD as people read it: two decimals, more for amounts under a cent. */
+export function usd(amount: number): string {
+  return `$${amount >= 0.01 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`;
+}
+
+/** `outcome` in words; `raise` is how the front end takes a higher limit (flags by default). */
+export function limitWords(
+  outcome: LimitOutcome,
+  raise?: (key: string, to: string) => string,
+): LimitWords {
+  if (outcome.status === "step_limit") {
+    const to = String(outcome.limit * 2);
+    return {
+      message: `Stopped at the turn limit (max_turn_steps = ${outcome.limit}): the model made ` +
+        `${outcome.limit} requests without finishing the task`,
+      hint: `To let it continue, raise max_turn_steps (${
+        raise?.("max_turn_steps", to) ?? `--max-turns ${to} or -c max_turn_steps=${to}`
+      })`,
+      reason: "max_turns",
+    };
+  }
+  const to = (Math.max(outcome.limit, outcome.spent) * 2).toFixed(2);
+  return {
+    message: `Stopped at the spending limit (max_budget_usd = ${outcome.limit}): the session ` +
+      `has spent ${usd(outcome.spent)}`,
+    hint: `To let it continue, raise max_budget_usd (${
+      raise?.("max_budget_usd", to) ?? `--max-budget-usd ${to} or -c max_budget_usd=${to}`
+    })`,
+    reason: "max_budget_usd",
+  };
 }
