@@ -134,11 +134,20 @@ Deno.test({
     const repo = await fixtureRepo("habits");
     const home = await fakeHome(fake.baseUrl, "chat");
     try {
-      const out = await pipedRepl(["--worktree=repl-wt"], { cwd: repo, home, stdin: "where?\n" });
+      const out = await pipedRepl(["--worktree=repl-wt"], {
+        cwd: repo,
+        home,
+        stdin: "where?\n/status\n",
+      });
       assert.equal(out.code, 0, out.stderr);
       const all = out.stdout + out.stderr;
       assert.match(all, /worktree: repl-wt \(branch worktree-repl-wt\) at /);
       assert.match(all, /In it\./);
+      assert.match(
+        out.stdout,
+        /^worktree: {2,}repl-wt \(branch worktree-repl-wt\)/m,
+        "/status names it",
+      );
       assert.ok(await exists(join(home, "worktrees")), "the worktree went under the home");
       assert.deepEqual(fake.failures, []);
     } finally {

@@ -254,6 +254,7 @@ function status(_: string, ctx: CommandContext): void {
     ["approval", s.approval],
     ["network", s.network ? "allowed" : "blocked"],
     ["directory", s.cwd],
+    ...(s.worktree ? [["worktree", s.worktree] as [string, string]] : []),
     ["session", s.sessionId ?? "not saved"],
     ["file", s.sessionFile ?? "none"],
     [
