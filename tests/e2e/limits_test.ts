@@ -70,7 +70,7 @@ Deno.test("exec --max-budget-usd 0.30 at catalog prices and 100,000 prompt token
     r.stderr,
     /^error: Stopped at the spending limit \(max_budget_usd = 0\.3\): the session has spent \$0\.40$/m,
   );
-  assert.match(r.stderr, /^hint: .*--max-budget-usd 0\.80/m);
+  assert.match(r.stderr, /^hint: .*--max-budget-usd 0\.81 or -c max_budget_usd=0\.81\)$/m);
 
   const json = await exec(["--json", ...args], endlessTools(8, BIG));
   assert.equal(json.code, 1, json.stderr);

@@ -5,7 +5,7 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import { raiseLimit } from "../../session/budget.ts";
-import { type LimitOutcome, usd } from "../term/loop_stop.ts";
+import { type LimitOutcome, suggestedLimit, usd } from "../term/loop_stop.ts";
 import type { Session } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
 
@@ -24,11 +24,8 @@ export const GO_ON_PROMPT = "Go on with the task from where you stopped.";
 function limitOf(
   outcome: LimitOutcome,
 ): { key: "max_turn_steps" | "max_budget_usd"; now: number; next: number } {
-  if (outcome.status === "step_limit") {
-    return { key: "max_turn_steps", now: outcome.limit, next: outcome.limit * 2 };
-  }
-  const next = Math.ceil(Math.max(outcome.limit, outcome.spent) * 200) / 100;
-  return { key: "max_budget_usd", now: outcome.limit, next };
+  const key = outcome.status === "step_limit" ? "max_turn_steps" : "max_budget_usd";
+  return { key, now: outcome.limit, next: suggestedLimit(outcome) };
 }
 
 /**

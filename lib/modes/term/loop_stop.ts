@@ -40,13 +40,19 @@ export function usd(amount: number): string {
   return `$${amount >= 0.01 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`;
 }
 
+/** The higher limit to offer: twice the one reached (twice the spend when that is more). */
+export function suggestedLimit(outcome: LimitOutcome): number {
+  if (outcome.status === "step_limit") return outcome.limit * 2;
+  return Math.ceil(Math.max(outcome.limit, outcome.spent) * 200 - 1e-9) / 100;
+}
+
 /** `outcome` in words; `raise` is how the front end takes a higher limit (flags by default). */
 export function limitWords(
   outcome: LimitOutcome,
   raise?: (key: string, to: string) => string,
 ): LimitWords {
   if (outcome.status === "step_limit") {
-    const to = String(outcome.limit * 2);
+    const to = String(suggestedLimit(outcome));
     return {
       message: `Stopped at the turn limit (max_turn_steps = ${outcome.limit}): the model made ` +
         `${outcome.limit} requests without finishing the task`,
@@ -56,7 +62,7 @@ export function limitWords(
       reason: "max_turns",
     };
   }
-  const to = (Math.max(outcome.limit, outcome.spent) * 2).toFixed(2);
+  const to = String(suggestedLimit(outcome));
   return {
     message: `Stopped at the spending limit (max_budget_usd = ${outcome.limit}): the session ` +
       `has spent ${usd(outcome.spent)}`,
