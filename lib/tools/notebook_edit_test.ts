@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../errors.ts";
-import { formatLike, fsNotebookEdit } from "./notebook_edit.ts";
+import { fsNotebookEdit } from "./notebook_edit.ts";
+import { formatLike } from "./_notebook_edit_run.ts";
 import { tempWorkspace } from "./_test_workspace.ts";
 import { need } from "../../sandbox/_test_requires.ts";
 
