@@ -3,6 +3,7 @@
  * turn: the session adds it to the history before the turn's next model request, and the
  * transcript says so where it lands. Tab queues it as the next prompt, run once the turn has
  * ended; a line sent with Enter that no request took (the turn ended first) is queued too.
+ * A slash command sent with Enter is queued, not steered: it is for the REPL, not the model.
  * Text typed but not sent waits at the next prompt, as before.
  */
 import { terminalText } from "../../approval/visible.ts";
@@ -43,7 +44,7 @@ export class BusyLine {
   keys(chunk: string, to: TypedDuringTurn | undefined, interrupt: () => void): void {
     for (const ch of chunk.replace(SEQUENCE, "")) {
       if (ch === "\x03") interrupt();
-      else if (ch === "\r" || ch === "\n") this.#send((text) => to?.steer(text), to);
+      else if (ch === "\r" || ch === "\n") this.#send((text) => steerOrQueue(text, to), to);
       else if (ch === "\t") {
         if (/(^|\s)@\S*$/.test(this.#text)) to?.complete?.();
         else this.#send((text) => to?.queue(text), to);
@@ -171,4 +172,10 @@ export class Steering implements TypedDuringTurn, BusyKeys {
       ? `↳ at the next request: ${waiting}`
       : undefined;
   }
+}
+
+/** Enter: a slash command waits for the prompt (the model never sees it); other text steers. */
+function steerOrQueue(text: string, to: TypedDuringTurn | undefined): void {
+  if (/^\s*\/\S/.test(text)) to?.queue(text);
+  else to?.steer(text);
 }

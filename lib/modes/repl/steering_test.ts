@@ -16,8 +16,14 @@ Deno.test("keys typed during a turn: Enter steers, Tab queues, the rest waits fo
   line.keys("\x1b[Athen test\t", to, interrupt);
   line.keys("see @lib/\t", to, interrupt); // Tab after `@` completes (none here), never queues
   line.keys("a\u2424b\r\r", to, interrupt);
+  line.keys("/harness native\r", to, interrupt); // a slash command is the REPL's: it waits
   line.keys("left\x03", to, interrupt);
-  assert.deepEqual(sent, ["steer use tabs", "queue then test", "steer see @lib/a\nb"]);
+  assert.deepEqual(sent, [
+    "steer use tabs",
+    "queue then test",
+    "steer see @lib/a\nb",
+    "queue /harness native",
+  ]);
   assert.equal(interrupts, 1);
   assert.equal(line.take(), "left");
   line.keys("kept\r", undefined, interrupt);
