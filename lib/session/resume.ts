@@ -60,6 +60,8 @@ export async function findResumable(
   }
   const [newest] = await resumableSessions(lookup.home, {
     cwd: target.all ? undefined : lookup.cwd,
+    // Sessions made in the repository's worktrees (`--worktree`) are its sessions too.
+    alsoUnder: target.all ? undefined : await worktreesOf(lookup),
     origin: target.origin,
     limit: 1,
   });
@@ -67,10 +69,19 @@ export async function findResumable(
   throw noSavedSession(target, lookup);
 }
 
+/** The folder of the worktrees of the repository `lookup.cwd` is the root of, if it is one. */
+async function worktreesOf(lookup: ResumeLookup): Promise<string | undefined> {
+  const { findGitRoot } = await import("../workspace/git_root.ts");
+  const root = await findGitRoot(lookup.cwd).catch(() => undefined);
+  if (root === undefined || resolve(root) !== resolve(lookup.cwd)) return undefined;
+  const { worktreesFolder } = await import("../workspace/worktree.ts");
+  return await worktreesFolder(lookup.home, root);
+}
+
 /** The sessions one can resume (those that hold a user message), newest first. */
 export async function resumableSessions(
   home: string,
-  opts: { cwd?: string; origin?: SessionOrigin; limit?: number } = {},
+  opts: { cwd?: string; alsoUnder?: string; origin?: SessionOrigin; limit?: number } = {},
 ): Promise<SessionSummary[]> {
   return await findSessions(home, { ...opts, withPrompt: true });
 }

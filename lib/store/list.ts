@@ -24,8 +24,10 @@ export interface SessionSummary {
 
 /** Filters for `findSessions()`. */
 export interface FindOptions {
-  /** Only sessions started in this folder. */
+  /** Only sessions started in this folder (or, with `alsoUnder`, below that one). */
   cwd?: string;
+  /** With `cwd`: sessions started anywhere below this folder count too (a repository's worktrees). */
+  alsoUnder?: string;
   origin?: SessionOrigin;
   /** Only sessions that hold a message the user typed (not a fresh `/new` one, say). */
   withPrompt?: boolean;
@@ -52,7 +54,7 @@ export async function findSessions(
     for (const file of day) {
       try {
         const summary = await sessionSummary(file);
-        if (cwd !== undefined && resolve(summary.cwd) !== cwd) continue;
+        if (cwd !== undefined && !inPlace(resolve(summary.cwd), cwd, opts.alsoUnder)) continue;
         if (opts.origin && summary.origin !== opts.origin) continue;
         if (opts.withPrompt && summary.firstPrompt === undefined) continue;
         found.push(summary);
@@ -210,4 +212,9 @@ function userPrompt(line: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A session's folder is `cwd`, or lies below `under` when that is given. */
+function inPlace(folder: string, cwd: string, under: string | undefined): boolean {
+  return folder === cwd || (under !== undefined && folder.startsWith(`${resolve(under)}/`));
 }

@@ -60,8 +60,9 @@ Deno.test({
       const text = await interpreter(["worktree", "list"], ws);
       assert.match(text.stdout, /fix-login {2}branch worktree-fix-login {2}dirty: 1 uncommitted/);
 
-      // Resumed from the main repository, the session goes back into its worktree.
-      const resumed = await interpreter(["exec", "resume", row.session, "where are you"], ws);
+      // Resumed from the main repository (--last finds it there), the session goes back into
+      // its worktree.
+      const resumed = await interpreter(["exec", "resume", "--last", "where are you"], ws);
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.match(resumed.stderr, /worktree: fix-login/);
       assert.ok(resumed.stderr.includes(`workdir: ${path}`), resumed.stderr);
