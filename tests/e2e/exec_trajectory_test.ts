@@ -79,7 +79,10 @@ Deno.test("exec --trajectory writes what happened when the turn fails, and says 
   const results = t.steps[1].observation?.results ?? [];
   assert.equal(results.length, 1);
   assert.match(results[0].content ?? "", /Output:\none\s*$/);
-  assert.match(t.notes ?? "", /^The turn ended with step_limit: The model made 1 requests/);
+  assert.match(
+    t.notes ?? "",
+    /^The turn ended with step_limit: Stopped at the turn limit \(max_turn_steps = 1\): the model made 1 requests/,
+  );
   const counts = (t.final_metrics?.extra as { run_counts: Record<string, number> }).run_counts;
   assert.equal(counts.step_limit_stops, 1);
 });
