@@ -17,7 +17,13 @@ import {
   tokensCell,
 } from "./_format.ts";
 import { escapeHtml, runAnchor, runSection, taskAnchor } from "./_html_run.ts";
-import { differences, summarize, type SummaryRow, type TaskSummary } from "./stats.ts";
+import {
+  differences,
+  MIN_RUNS_FOR_INTERVAL,
+  summarize,
+  type SummaryRow,
+  type TaskSummary,
+} from "./stats.ts";
 
 /** What the page is called. */
 export interface HtmlReportOptions {
@@ -128,7 +134,9 @@ function table(rows: readonly SummaryRow[]): string {
 
 function tableRow(r: SummaryRow): string {
   const cells = [
-    `${r.best ? `${G.star} ` : ""}${escapeHtml(r.harness)}`,
+    `${r.tie ? '<span title="tie for best">= </span>' : r.best ? `${G.star} ` : ""}${
+      escapeHtml(r.harness)
+    }`,
     escapeHtml(r.model),
     passCell(r),
     intervalCell(r.interval, G),
@@ -167,14 +175,22 @@ function bars(rows: readonly SummaryRow[]): string {
 function verdict(rows: readonly SummaryRow[]): string {
   const found = differences(rows);
   const label = (r: SummaryRow) => `${escapeHtml(r.harness)} × ${escapeHtml(r.model)}`;
+  const tied = rows.filter((r) => r.tie);
+  const tie = tied.length > 0
+    ? `<p>= tie for best at ${percent(tied[0].passRate)}: ${tied.map(label).join(", ")}</p>\n`
+    : "";
   if (found.length > 0) {
-    return found.map((d) =>
-      `<p>${label(d.better)} is better than ${label(d.worse)} (intervals do not overlap)</p>`
-    ).join("\n");
+    return tie +
+      found.map((d) =>
+        `<p>${label(d.better)} is better than ${label(d.worse)} (intervals do not overlap)</p>`
+      ).join("\n");
   }
-  return rows.length < 2
-    ? ""
-    : "<p>No difference is larger than the noise: the 95% intervals overlap.</p>";
+  if (rows.length < 2) return "";
+  if (rows.every((r) => r.interval === null)) {
+    return `${tie}<p>No row has the ${MIN_RUNS_FOR_INTERVAL} runs an interval needs, so no ` +
+      `difference can be told from noise: run --repeat ${MIN_RUNS_FOR_INTERVAL} or more.</p>`;
+  }
+  return `${tie}<p>No difference is larger than the noise: the 95% intervals overlap.</p>`;
 }
 
 function runSections(

@@ -39,8 +39,10 @@ export interface SummaryRow {
   medianTimeSec: number;
   loopGuardStops: number;
   stepLimitStops: number;
-  /** The first row after sorting, when it passed at all. */
+  /** The first row after sorting, when it passed at all, and every row of the same pass rate. */
   best: boolean;
+  /** A best row that shares its pass rate with another: a tie, whatever the order says. */
+  tie: boolean;
   /** The row's runs by attempt. */
   runs: RunRecord[];
 }
@@ -93,9 +95,20 @@ export function summarize(records: readonly RunRecord[]): TaskSummary[] {
   return [...byTask.keys()].sort().map((task) => {
     const groups = groupBy(byTask.get(task)!, (r) => JSON.stringify([r.harness, r.model]));
     const rows = [...groups.values()].map(summarizeRow).sort(compareRows);
-    if (rows.length > 0 && rows[0].passRate > 0) rows[0].best = true;
+    markBest(rows);
     return { task, rows };
   });
+}
+
+/** Marks the top rows (pass rate above 0); several of equal pass rate are each marked a tie. */
+function markBest(rows: SummaryRow[]): void {
+  const top = rows[0]?.passRate ?? 0;
+  if (top <= 0) return;
+  const best = rows.filter((r) => r.passRate === top);
+  for (const r of best) {
+    r.best = true;
+    r.tie = best.length > 1;
+  }
 }
 
 /** The row of one harness × model's runs (all of one task). */
@@ -125,6 +138,7 @@ export function summarizeRow(runs: readonly RunRecord[]): SummaryRow {
     loopGuardStops: sum(sorted.map((r) => r.loop_guard_stops)),
     stepLimitStops: sum(sorted.map((r) => r.step_limit_stops)),
     best: false,
+    tie: false,
     runs: sorted,
   };
 }

@@ -67,7 +67,17 @@ Deno.test("summarize() makes a row per harness × model with medians and totals"
 Deno.test("summarize() sorts by pass rate, then steps, then tokens, and flags the best", () => {
   const rows = summarize(realisticRecords())[0].rows;
   assert.deepEqual(rows.map((r) => r.harness), ["native", "claude-code", "minimal"]);
-  assert.deepEqual(rows.map((r) => r.best), [true, false, false]);
+  assert.deepEqual(rows.map((r) => r.best), [true, true, false], "both 3/3 rows are best");
+  assert.deepEqual(rows.map((r) => r.tie), [true, true, false], "and each is marked a tie");
+
+  const alone = summarize([
+    ...makeRuns("a", 3, () => ({})),
+    ...makeRuns("b", 3, (i) => ({ passed: i === 1 })),
+  ])[0].rows;
+  assert.deepEqual(alone.map((r) => [r.harness, r.best, r.tie]), [
+    ["a", true, false],
+    ["b", false, false],
+  ]);
 
   const tied = summarize([
     ...makeRuns("a", 3, () => ({ requests: 5, tokens: { input: 900, output: 100, cached: 0 } })),

@@ -36,6 +36,9 @@ export interface TerminalReportOptions {
   width?: number;
 }
 
+/** The mark of rows tied for best, in place of the star. */
+const TIE = "=";
+
 /** The widest a bar gets, however wide the terminal. */
 const MAX_BAR = 40;
 
@@ -82,6 +85,7 @@ function taskBlock(summary: TaskSummary, opts: TerminalReportOptions): string[] 
     style.bold(heading),
     "",
     ...tableLines(summary.rows, style, g),
+    ...tieNote(summary.rows, style, g),
     ...stopNotes(summary.rows, style, g),
     "",
     style.bold("Pass rate"),
@@ -92,7 +96,7 @@ function taskBlock(summary: TaskSummary, opts: TerminalReportOptions): string[] 
 
 function tableLines(rows: readonly SummaryRow[], style: Style, g: Glyphs): string[] {
   const cells = rows.map((r) => [
-    r.best ? g.star : "",
+    r.tie ? TIE : r.best ? g.star : "",
     terminalText(r.harness),
     terminalText(r.model),
     passCell(r),
@@ -108,6 +112,19 @@ function tableLines(rows: readonly SummaryRow[], style: Style, g: Glyphs): strin
     style.bold(table.header),
     style.dim(table.rule),
     ...table.rows.map((line, i) => rows[i].best ? style.bold(line) : line),
+  ];
+}
+
+/** Under the table, when rows tie for best: which, and that their order is not a ranking. */
+function tieNote(rows: readonly SummaryRow[], style: Style, g: Glyphs): string[] {
+  const tied = rows.filter((r) => r.tie);
+  if (tied.length === 0) return [];
+  return [
+    "",
+    style.dim(
+      `${TIE} tie for best at ${percent(tied[0].passRate)}: ` +
+        `${tied.map((r) => rowLabel(r, g)).join(", ")} (listed by steps, then tokens)`,
+    ),
   ];
 }
 
@@ -151,7 +168,14 @@ function verdictLines(rows: readonly SummaryRow[], g: Glyphs): string[] {
     ];
   }
   if (rows.length < 2) return [];
-  const few = rows.some((r) => r.n < MIN_RUNS_FOR_INTERVAL);
+  if (rows.every((r) => r.interval === null)) {
+    return [
+      "",
+      `No row has the ${MIN_RUNS_FOR_INTERVAL} runs an interval needs, so no difference can be ` +
+      `told from noise: run --repeat ${MIN_RUNS_FOR_INTERVAL} or more.`,
+    ];
+  }
+  const few = rows.some((r) => r.interval === null);
   return [
     "",
     "No difference is larger than the noise: the 95% intervals overlap" +

@@ -18,19 +18,45 @@ Deno.test("renderReport() plain has no escape sequence and no character outside 
   const text = renderReport(realisticRecords(), { color: false });
   assert.ok(!text.includes("\x1b"));
   assert.ok(!NOT_PLAIN.test(text), `non-ASCII at: ${text.match(NOT_PLAIN)?.index}`);
-  assert.match(text, /^\*\s+native\s+gpt-4\.1\s+3\/3 100%\s+44-100%/m, "the best row is starred");
+  assert.match(text, /^=\s+native\s+gpt-4\.1\s+3\/3 100%\s+44-100%/m, "a tie is marked =");
+  assert.match(text, /^=\s+claude-code\s+gpt-4\.1\s+3\/3 100%/m, "on every tied row");
+  assert.match(text, /^= tie for best at 100%: native x gpt-4\.1, claude-code x gpt-4\.1 /m);
   assert.match(text, /native x gpt-4\.1\s+#{40} 100%/);
   assert.match(text, /minimal x gpt-4\.1\s+\.{40}\s+0%/);
   assert.match(text, /minimal x gpt-4\.1: 3 loop-guard stops/);
   assert.match(text, /No difference is larger than the noise/);
 });
 
-Deno.test("renderReport() with color draws block bars and stars the best row", () => {
+Deno.test("renderReport() stars a best row that is not tied, with no tie note", () => {
+  const text = renderReport([
+    ...makeRuns("strong", 3, () => ({})),
+    ...makeRuns("weak", 3, (i) => ({ passed: i === 1 })),
+  ], { color: false });
+  assert.match(text, /^\*\s+strong\s/m);
+  assert.match(text, /^ {3}weak\s/m);
+  assert.doesNotMatch(text, /tie/);
+});
+
+Deno.test("renderReport() says nothing of intervals overlapping when no row has one", () => {
+  const text = renderReport([
+    ...makeRuns("a", 2, () => ({})),
+    ...makeRuns("b", 2, () => ({ passed: false })),
+  ], { color: false });
+  assert.doesNotMatch(text, /intervals overlap|have none/);
+  assert.match(text, /^No row has the 3 runs an interval needs, .*--repeat 3 or more\.$/m);
+  const mixed = renderReport([
+    ...makeRuns("a", 3, () => ({})),
+    ...makeRuns("b", 2, () => ({})),
+  ], { color: false });
+  assert.match(mixed, /the 95% intervals overlap \(rows under 3 runs have none\)\./);
+});
+
+Deno.test("renderReport() with color draws block bars and marks the best rows", () => {
   const text = renderReport(realisticRecords(), { color: true });
   assert.ok(text.includes("\x1b["));
   assert.ok(text.includes(`native × gpt-4.1       \x1b[32m${"█".repeat(40)}\x1b[0m 100%`));
   assert.ok(text.includes(`minimal × gpt-4.1      \x1b[2m${"░".repeat(40)}\x1b[0m   0%`));
-  assert.ok(text.includes("★  native"));
+  assert.ok(text.includes("=  native"), "the tied rows carry = even in color");
 });
 
 Deno.test("renderReport() fits the bars to the width, within bounds", () => {
