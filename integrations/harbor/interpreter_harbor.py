@@ -9,9 +9,10 @@ task containers on Docker, Daytona, Modal, E2B and more. This one-file agent let
 
 Install: the release binary goes into the container through our ``install.sh`` (as root, into
 ``/usr/local/bin``), with curl installed first when neither curl nor wget is there.
-Run: ``interpreter exec --json --trajectory /logs/agent/trajectory.json --skip-git-repo-check
+Run: ``interpreter exec --json --trajectory <logs>/trajectory.json --skip-git-repo-check
 -c harness=<id> -m <model> -s danger-full-access -a never -`` with the instruction on stdin and the
-JSONL events kept in ``/logs/agent/interpreter.jsonl``. The task container is the isolation
+JSONL events kept in ``<logs>/interpreter.jsonl``, where ``<logs>`` is the environment's logs dir
+Harbor gives the agent (``environment_logs_dir``; ``/logs/agent`` unless Harbor says otherwise). The task container is the isolation
 boundary, so commands run unsandboxed and unapproved (``--ak sandbox=workspace-write`` keeps our
 sandbox where the container allows bubblewrap). After the run Harbor's context gets the tokens and
 cost from the trajectory's ``final_metrics`` (ATIF-v1.4).
@@ -44,15 +45,23 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from harbor.agents.installed.base import BaseInstalledAgent, with_prompt_template
-from harbor.environments.base import BaseEnvironment
-from harbor.models.agent.context import AgentContext
+from harbor.agents.installed import base as _installed_base
 
-if not hasattr(BaseInstalledAgent, "exec_as_root"):
+# Checked before any name of the new interface is imported: on Harbor 0.1.x importing
+# ``with_prompt_template`` would fail first, with Python's message instead of this one.
+if not hasattr(_installed_base.BaseInstalledAgent, "exec_as_root") or not hasattr(
+    _installed_base, "with_prompt_template"
+):
     raise ImportError(
         "error: interpreter_harbor needs Harbor's installed-agent interface of 2026-03-24 or later\n"
         "hint: upgrade Harbor past 0.1.45 (uv tool install --upgrade harbor)"
     )
+
+from harbor.environments.base import BaseEnvironment  # noqa: E402
+from harbor.models.agent.context import AgentContext  # noqa: E402
+
+BaseInstalledAgent = _installed_base.BaseInstalledAgent
+with_prompt_template = _installed_base.with_prompt_template
 
 RELEASES_URL = "https://github.com/openinterpreter/interpreter/releases"
 INSTALL_DIR = "/usr/local/bin"
@@ -137,8 +146,10 @@ class Interpreter(BaseInstalledAgent):
     """Runs ``interpreter exec`` in a Harbor task container and reports its tokens and cost."""
 
     SUPPORTS_ATIF = True
-    # Where the agent writes inside the container (Harbor's /logs/agent, the host's <trial>/agent).
-    AGENT_LOGS_DIR = "/logs/agent"
+    # Where the agent writes inside the container when Harbor does not say: Harbor sets
+    # ``environment_logs_dir`` (the environment's side of the host's <trial>/agent), /logs/agent
+    # by default, and releases before it had the attribute always used /logs/agent.
+    DEFAULT_AGENT_LOGS_DIR = "/logs/agent"
 
     def __init__(
         self,
@@ -164,6 +175,12 @@ class Interpreter(BaseInstalledAgent):
     @staticmethod
     def name() -> str:
         return "interpreter"
+
+    @property
+    def agent_logs_dir(self) -> str:
+        """The environment's logs dir for this agent, as Harbor set it, without a trailing "/"."""
+        configured = getattr(self, "environment_logs_dir", None)
+        return (str(configured) if configured else self.DEFAULT_AGENT_LOGS_DIR).rstrip("/") or "/"
 
     def get_version_command(self) -> str | None:
         return "interpreter --version"
@@ -210,7 +227,7 @@ class Interpreter(BaseInstalledAgent):
     def exec_argv(self) -> list[str]:
         """The ``interpreter exec`` command line; the instruction comes on stdin (the ``-``)."""
         argv = ["interpreter", "exec", "--json"]
-        argv += ["--trajectory", f"{self.AGENT_LOGS_DIR}/trajectory.json", "--skip-git-repo-check"]
+        argv += ["--trajectory", f"{self.agent_logs_dir}/trajectory.json", "--skip-git-repo-check"]
         if self.harness:
             argv += ["-c", f"harness={self.harness}"]
         argv += model_args(self.model_name)
@@ -218,7 +235,7 @@ class Interpreter(BaseInstalledAgent):
 
     def run_command(self, instruction: str) -> str:
         """The shell command ``run()`` executes: the instruction piped in, the events kept."""
-        events = shlex.quote(f"{self.AGENT_LOGS_DIR}/interpreter.jsonl")
+        events = shlex.quote(f"{self.agent_logs_dir}/interpreter.jsonl")
         return (
             f"printf '%s' {shlex.quote(instruction)} | {shlex.join(self.exec_argv())} "
             f"| tee {events}"

@@ -15,7 +15,7 @@ import logging
 import sys
 import types
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 
@@ -85,9 +85,12 @@ class BaseAgent:
         skills_dir: str | None = None,
         *args: Any,
         extra_env: dict[str, str] | None = None,
+        environment_logs_dir: PurePosixPath | None = None,
         **kwargs: Any,
     ) -> None:
         self.logs_dir = logs_dir
+        # As in Harbor 0.22.0: the environment's side of logs_dir, /logs/agent unless given.
+        self.environment_logs_dir = environment_logs_dir or PurePosixPath("/logs/agent")
         self.model_name = model_name
         self.logger = logger or logging.getLogger("harbor_stub")
         self._extra_env = dict(extra_env or {})
@@ -154,8 +157,19 @@ class BaseInstalledAgent(BaseAgent):
         return await self._exec(environment, command, None, env, cwd, timeout_sec)
 
 
-def install() -> None:
-    """Registers the stand-in as the ``harbor`` package (only the modules an agent imports)."""
+class LegacyInstalledAgent(BaseAgent):
+    """Harbor 0.1.x's installed-agent base: a Jinja install template and run commands."""
+
+    def create_run_agent_commands(self, instruction: str) -> list:
+        return []
+
+
+def install(legacy: bool = False) -> None:
+    """Registers the stand-in as the ``harbor`` package (only the modules an agent imports).
+
+    ``legacy`` registers Harbor 0.1.x's ``harbor.agents.installed.base`` instead: no
+    ``exec_as_root`` and no ``with_prompt_template``.
+    """
     modules = {
         "harbor": {},
         "harbor.agents": {},
@@ -172,6 +186,8 @@ def install() -> None:
         "harbor.models.agent": {},
         "harbor.models.agent.context": {"AgentContext": AgentContext},
     }
+    if legacy:
+        modules["harbor.agents.installed.base"] = {"BaseInstalledAgent": LegacyInstalledAgent}
     for name, attrs in modules.items():
         module = types.ModuleType(name)
         module.__dict__.update(attrs)

@@ -195,6 +195,22 @@ class RunTest(TempDirCase):
         self.assertNotIn("-m", automatic.exec_argv())
         self.assertFalse(any(arg.startswith("harness=") for arg in automatic.exec_argv()))
 
+    def test_the_run_writes_to_the_logs_dir_harbor_gives(self) -> None:
+        from pathlib import PurePosixPath
+
+        agent = make_agent(
+            self.tmp, model_name=MODEL, environment_logs_dir=PurePosixPath("/var/harbor/agent/"),
+        )
+        argv = agent.exec_argv()
+        self.assertEqual(argv[argv.index("--trajectory") + 1], "/var/harbor/agent/trajectory.json")
+        command = agent.run_command("hi")
+        self.assertTrue(command.endswith("| tee /var/harbor/agent/interpreter.jsonl"), command)
+        self.assertNotIn("/logs/agent", command)
+        # A Harbor without the attribute (before environment_logs_dir existed): /logs/agent.
+        older = make_agent(self.tmp, model_name=MODEL)
+        del older.environment_logs_dir
+        self.assertIn("/logs/agent/trajectory.json", older.exec_argv())
+
     def test_harbor_model_names_map_to_our_provider_and_model(self) -> None:
         cases = {
             "openai/gpt-5": ["-c", "model_provider=openai", "-m", "gpt-5"],
@@ -230,8 +246,9 @@ class RunTest(TempDirCase):
             'echo \'{"type":"turn.completed"}\'\n'
         )
         fake.chmod(0o755)
-        agent = make_agent(self.tmp, model_name=MODEL, harness="claude-code")
-        agent.AGENT_LOGS_DIR = str(self.tmp)
+        agent = make_agent(
+            self.tmp, model_name=MODEL, harness="claude-code", environment_logs_dir=self.tmp,
+        )
         instruction = "Line one with 'quotes', \"double\", $HOME and `ticks`\n\nLast line %s\n"
         env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
         done = subprocess.run(
@@ -276,6 +293,24 @@ class ContextTest(TempDirCase):
 
 
 class ModuleTest(unittest.TestCase):
+    def test_old_harbor_gets_our_message_on_import(self) -> None:
+        code = (
+            "import sys; sys.dont_write_bytecode = True\n"
+            f"sys.path[:0] = [{str(HERE)!r}, {str(REPO / 'integrations' / 'harbor')!r}]\n"
+            "import harbor_stub; harbor_stub.install(legacy=True)\n"
+            "import interpreter_harbor\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-B", "-c", code], capture_output=True, text=True, timeout=60,
+        )
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn(
+            "ImportError: error: interpreter_harbor needs Harbor's installed-agent interface",
+            out.stderr,
+        )
+        self.assertIn("hint: upgrade Harbor past 0.1.45", out.stderr)
+        self.assertNotIn("cannot import name", out.stderr)
+
     def test_name_and_import_path(self) -> None:
         self.assertEqual(Interpreter.name(), "interpreter")
         self.assertEqual(interpreter_harbor.Interpreter.__module__, "interpreter_harbor")
