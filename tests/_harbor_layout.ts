@@ -1,9 +1,12 @@
 /**
- * Checks a job folder against Harbor's models (../shared/reference/harbor.md §2): JSON Schemas
- * written from `JobConfig`, `JobResult`, `TrialConfig` and `TrialResult`, then every trial's
- * `agent/trajectory.json` against ATIF-v1.4. `harborLayoutProblems()` lists every problem found.
+ * Checks a job folder against Harbor's models (../shared/reference/harbor.md §2 and §9): JSON
+ * Schemas written from Harbor 0.22.0's `JobConfig`, `JobResult`, `TrialConfig` and
+ * `TrialResult`, then every trial's `agent/trajectory.json` against ATIF. Harbor ignores unknown
+ * keys, so the schemas do too; what Harbor rejects (an `environment.type` outside its enum, a
+ * task with neither or both of `path` and `name`, a wrong type) they reject.
+ * `harborLayoutProblems()` lists every problem found.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Ajv } from "ajv";
 import { atifProblems } from "./_atif.ts";
 
@@ -14,6 +17,56 @@ const timing = {
 };
 const uuid = { type: "string", pattern: "^[0-9a-f-]{36}$" };
 const count = { type: ["integer", "null"], minimum: 0 };
+
+/** Harbor 0.22.0's `EnvironmentType` (harbor.md §9); null names a custom `import_path`. */
+export const HARBOR_ENVIRONMENT_TYPES = [
+  "docker",
+  "daytona",
+  "e2b",
+  "modal",
+  "runloop",
+  "langsmith",
+  "ec2",
+  "gke",
+  "ack",
+  "openshift",
+  "novita",
+  "apple-container",
+  "singularity",
+  "islo",
+  "tensorlake",
+  "cwsandbox",
+  "wandb",
+  "use-computer",
+  "cua-cloud",
+  "blaxel",
+  "opensandbox",
+  "beam",
+  "skypilot",
+  "hf-sandbox",
+  "hyperbrowser",
+  "vercel",
+];
+
+const environment = {
+  type: "object",
+  properties: {
+    type: { enum: [...HARBOR_ENVIRONMENT_TYPES, null] },
+    import_path: { type: ["string", "null"] },
+    force_build: { type: "boolean" },
+    delete: { type: "boolean" },
+  },
+};
+
+/** `TaskConfig`: a local `path` or a package `name`, never both. */
+const task = {
+  type: "object",
+  properties: { path: { type: ["string", "null"] }, name: { type: ["string", "null"] } },
+  oneOf: [
+    { required: ["path"], properties: { path: { type: "string" }, name: { type: "null" } } },
+    { required: ["name"], properties: { name: { type: "string" }, path: { type: "null" } } },
+  ],
+};
 
 const agentConfig = {
   type: "object",
@@ -31,10 +84,11 @@ const trialConfig = {
   type: "object",
   required: ["task", "trial_name", "trials_dir", "agent"],
   properties: {
-    task: { type: "object", required: ["path"], properties: { path: { type: "string" } } },
+    task,
     trial_name: { type: "string" },
     trials_dir: { type: "string" },
     agent: agentConfig,
+    environment,
     job_id: uuid,
   },
 };
@@ -45,9 +99,12 @@ const SCHEMAS = {
     required: ["job_name", "n_attempts", "agents"],
     properties: {
       job_name: { type: "string" },
+      jobs_dir: { type: "string" },
       n_attempts: { type: "integer", minimum: 1 },
       n_concurrent_trials: { type: "integer", minimum: 1 },
+      environment,
       agents: { type: "array", minItems: 1, items: agentConfig },
+      tasks: { type: "array", items: task },
     },
   },
   "result.json": {
@@ -71,7 +128,29 @@ const SCHEMAS = {
             additionalProperties: {
               type: "object",
               required: ["n_trials", "n_errors", "metrics", "reward_stats", "exception_stats"],
-              properties: { metrics: { type: "array", items: { type: "object" } } },
+              properties: {
+                n_trials: { type: "integer", minimum: 0 },
+                n_errors: { type: "integer", minimum: 0 },
+                metrics: { type: "array", items: { type: "object" } },
+                // `dict[int, float]`: JSON keys are the k values.
+                pass_at_k: {
+                  type: "object",
+                  propertyNames: { pattern: "^[1-9][0-9]*$" },
+                  additionalProperties: { type: "number", minimum: 0, maximum: 1 },
+                },
+                reward_stats: {
+                  type: "object",
+                  additionalProperties: {
+                    type: "object",
+                    propertyNames: { pattern: "^-?[0-9]+(\\.[0-9]+)?$" },
+                    additionalProperties: { type: "array", items: { type: "string" } },
+                  },
+                },
+                exception_stats: {
+                  type: "object",
+                  additionalProperties: { type: "array", items: { type: "string" } },
+                },
+              },
             },
           },
         },
@@ -102,6 +181,8 @@ const SCHEMAS = {
     ],
     properties: {
       id: uuid,
+      task_name: { type: "string", minLength: 1 },
+      trial_name: { type: "string", minLength: 1 },
       trial_uri: { type: "string", pattern: "^file:///" },
       task_checksum: { type: "string", pattern: "^[0-9a-f]{64}$" },
       config: trialConfig,
@@ -109,6 +190,8 @@ const SCHEMAS = {
         type: "object",
         required: ["name", "version", "model_info"],
         properties: {
+          name: { type: "string" },
+          version: { type: "string" },
           model_info: {
             type: ["object", "null"],
             required: ["name", "provider"],
@@ -143,16 +226,36 @@ const validators = Object.fromEntries(
   Object.entries(SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)]),
 );
 
-async function problemsOf(file: string, schema: keyof typeof SCHEMAS): Promise<string[]> {
+/** Which of Harbor's models a document is checked against. */
+export type HarborSchema = keyof typeof SCHEMAS;
+
+/** Every way `doc` breaks `schema`, each prefixed with `label`; empty when Harbor loads it. */
+export function harborSchemaProblems(doc: unknown, schema: HarborSchema, label = ""): string[] {
+  const validate = validators[schema];
+  if (validate(doc)) return [];
+  return (validate.errors ?? []).map((e) => `${label}${e.instancePath} ${e.message}`);
+}
+
+async function problemsOf(file: string, schema: HarborSchema): Promise<string[]> {
   let doc: unknown;
   try {
     doc = JSON.parse(await Deno.readTextFile(file));
   } catch (error) {
     return [`${file}: ${(error as Error).message}`];
   }
-  const validate = validators[schema];
-  if (validate(doc)) return [];
-  return (validate.errors ?? []).map((e) => `${file}${e.instancePath} ${e.message}`);
+  return harborSchemaProblems(doc, schema, file);
+}
+
+/** Whether the job's `jobs_dir`/`job_name` name folder `dir`, the one actually written. */
+async function folderProblems(dir: string): Promise<string[]> {
+  try {
+    const config = JSON.parse(await Deno.readTextFile(join(dir, "config.json")));
+    const named = resolve(String(config.jobs_dir), String(config.job_name));
+    const [a, b] = await Promise.all([Deno.realPath(named).catch(() => named), Deno.realPath(dir)]);
+    return a === b ? [] : [`${dir}/config.json: jobs_dir/job_name name ${named}, not ${dir}`];
+  } catch {
+    return []; // The schema check reports an unreadable config.
+  }
 }
 
 /** Every way job folder `dir` breaks Harbor's layout; empty when `harbor view` can read it. */
@@ -160,6 +263,7 @@ export async function harborLayoutProblems(dir: string): Promise<string[]> {
   const problems = [
     ...await problemsOf(join(dir, "config.json"), "config.json"),
     ...await problemsOf(join(dir, "result.json"), "result.json"),
+    ...await folderProblems(dir),
   ];
   for await (const entry of Deno.readDir(dir)) {
     if (!entry.isDirectory) continue;

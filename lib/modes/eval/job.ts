@@ -66,7 +66,7 @@ export async function startJob(plan: JobPlan, jobDir: string): Promise<void> {
   }
   await Deno.mkdir(jobDir, { recursive: true });
   await writeJsonWhole(join(jobDir, PLAN_FILE), plan);
-  await writeJsonWhole(join(jobDir, "config.json"), jobConfig(plan, resolve(jobDir, "..")));
+  await writeJsonWhole(join(jobDir, "config.json"), jobConfig(plan, resolve(jobDir)));
 }
 
 /**

@@ -4,12 +4,24 @@
  * `agent/trajectory.json` and `verifier/`. Our own plan is kept beside them in `eval.json`;
  * each run's record rides in its trial result as `agent_result.metadata.interpreter`.
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { VERSION } from "../../version.ts";
+import { passAtK } from "./pass_at_k.ts";
 import type { EvalTask, RunRecord } from "./types.ts";
 
 /** The Harbor import path of our installed agent (integrations/harbor/interpreter_harbor.py). */
 const HARBOR_IMPORT_PATH = "interpreter_harbor:Interpreter";
+
+/** The name our Harbor agent reports (`Interpreter.name()`), which Harbor records in `agent_info`. */
+const HARBOR_AGENT_NAME = "interpreter";
+
+/**
+ * The environment recorded in configs. Harbor's `environment.type` is a strict enum with no
+ * value for eval's sandboxed copies on this machine (harbor.md §9), and any other value makes
+ * Harbor reject the job; `docker`, the type Harbor assumes when none is given, is recorded.
+ */
+const ENVIRONMENT = { type: "docker", force_build: false, delete: true };
 
 /** One planned run. */
 export interface TrialPlan {
@@ -42,9 +54,23 @@ export interface JobPlan {
   timeoutSec: number;
 }
 
-/** The agent name a harness runs under in Harbor's stats (`<agent>__<model>__<dataset>`). */
+/**
+ * The agent's name in the configs, one per harness: Harbor's viewer names a trial of an
+ * import-path agent by it, so the harnesses of one model get rows of their own there. The job's
+ * `stats.evals` are keyed by it too (`<agent>__<model>__<dataset>`), where Harbor would key by
+ * `agent_info.name`, the same `interpreter` for every harness, and pool the harnesses.
+ */
 function agentName(harness: string): string {
   return `interpreter-${harness}`;
+}
+
+/**
+ * The name of a task given on the command line: the name of the folder eval runs in, as Harbor
+ * names a task by its folder; characters a folder name cannot carry become "-".
+ */
+export function adHocTaskName(dir: string): string {
+  const name = basename(dir).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  return name || "task";
 }
 
 /** A trial name in Harbor's form: the task name cut to 32 characters and 7 random characters. */
@@ -52,7 +78,8 @@ export function trialName(task: string): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   const bytes = crypto.getRandomValues(new Uint8Array(7));
   const tail = [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
-  return `${task.slice(0, 32)}__${tail}`;
+  // Harbor strips trailing "_" and "-" from the cut name.
+  return `${task.slice(0, 32).replace(/[_-]+$/, "")}__${tail}`;
 }
 
 function agentConfig(harness: string, model: string) {
@@ -69,16 +96,16 @@ function taskPath(task: EvalTask, plan: JobPlan): string {
   return task.harborDir ?? plan.source;
 }
 
-/** The job's `config.json` (Harbor's JobConfig). */
-export function jobConfig(plan: JobPlan, jobsDir: string) {
+/** The job's `config.json` (Harbor's JobConfig); `jobs_dir`/`job_name` name `jobDir`. */
+export function jobConfig(plan: JobPlan, jobDir: string) {
   return {
-    job_name: plan.name,
-    jobs_dir: jobsDir,
+    job_name: basename(jobDir),
+    jobs_dir: dirname(jobDir),
     n_attempts: plan.repeat,
     timeout_multiplier: 1.0,
     n_concurrent_trials: plan.jobs,
     quiet: false,
-    environment: { type: "local", force_build: false, delete: true },
+    environment: ENVIRONMENT,
     verifier: { disable: false },
     agents: plan.pairs.map((p) => agentConfig(p.harness, p.model)),
     datasets: [],
@@ -94,7 +121,7 @@ export function trialConfig(trial: TrialPlan, plan: JobPlan, jobDir: string) {
     trials_dir: jobDir,
     timeout_multiplier: 1.0,
     agent: agentConfig(trial.harness, trial.model),
-    environment: { type: "local", force_build: false, delete: true },
+    environment: ENVIRONMENT,
     verifier: { disable: false },
     job_id: plan.id,
   };
@@ -131,8 +158,8 @@ export async function trialResult(
     task_checksum: await sha256(JSON.stringify(trial.task)),
     config: trialConfig(trial, plan, jobDir),
     agent_info: {
-      name: agentName(trial.harness),
-      version: "unknown",
+      name: HARBOR_AGENT_NAME,
+      version: VERSION,
       model_info: {
         name: slash < 0 ? record.model : record.model.slice(slash + 1),
         provider: record.provider,
@@ -144,7 +171,8 @@ export async function trialResult(
       n_output_tokens: record.tokens.output,
       cost_usd: record.cost_usd,
       rollout_details: null,
-      metadata: { interpreter: record },
+      // The harness as our Harbor agent records it, and eval's whole record of the run.
+      metadata: { harness: record.harness, harness_hash: record.harness_hash, interpreter: record },
     },
     verifier_result: record.reward === null ? null : { rewards: { reward: record.reward } },
     exception_info: exceptionOf(record),
@@ -219,7 +247,7 @@ function evalsOf(records: RunRecord[]) {
       n_trials: rewarded.length,
       n_errors: runs.filter((r) => exceptionOf(r) !== null).length,
       metrics: [{ mean }],
-      pass_at_k: {},
+      pass_at_k: passAtK(runs),
       reward_stats: { reward: rewardStats },
       exception_stats: exceptions,
     }];

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type JobPlan, jobResult, readRecords, trialName, trialResult } from "./job_layout.ts";
+import { VERSION } from "../../version.ts";
+import {
+  adHocTaskName,
+  jobConfig,
+  type JobPlan,
+  jobResult,
+  readRecords,
+  trialConfig,
+  trialName,
+  trialResult,
+} from "./job_layout.ts";
 import { makeRecord } from "./report/_test_records.ts";
 import type { EvalTask } from "./types.ts";
 
@@ -64,6 +74,8 @@ Deno.test("trialName() is the task name cut to 32 characters, two underscores an
   const name = trialName(long);
   assert.match(name, /^a{30}bc__[A-Za-z0-9]{7}$/);
   assert.equal(name.length, 32 + 2 + 7);
+  // Harbor strips trailing "_" and "-" from the cut name.
+  assert.match(trialName("a".repeat(31) + "-_rest"), /^a{31}__[A-Za-z0-9]{7}$/);
   const names = new Set(Array.from({ length: 50 }, () => trialName("t")));
   assert.equal(names.size, 50, "names are random");
 });
@@ -96,6 +108,30 @@ Deno.test("jobResult() gives Harbor's stats for a passed, a failed and a timed-o
     reward: { "1": ["task__pass001"], "0": ["task__fail002", "task__time003"] },
   });
   assert.deepEqual(group.exception_stats, { AgentTimeoutError: ["task__time003"] });
+  // 1 pass in 3 trials: pass@2 = 1 - C(2,2)/C(3,2); k = 4 would need 4 trials.
+  assert.deepEqual(Object.keys(group.pass_at_k), ["2"]);
+  assert.ok(Math.abs(group.pass_at_k["2"] - 2 / 3) < 1e-9, JSON.stringify(group.pass_at_k));
+});
+
+Deno.test("jobConfig() and trialConfig() name the folder written and an environment type Harbor accepts", () => {
+  const config = jobConfig(plan(), "/home/u/runs/my-job");
+  assert.equal(config.jobs_dir, "/home/u/runs");
+  assert.equal(config.job_name, "my-job");
+  assert.equal(config.environment.type, "docker");
+  assert.deepEqual(config.agents.map((a) => [a.name, a.kwargs.harness]), [
+    ["interpreter-native", "native"],
+  ]);
+  const trial = { name: "task__abcdefg", task: TASK, harness: "native", model: "m", attempt: 1 };
+  const trialCfg = trialConfig(trial, plan(), "/home/u/runs/my-job");
+  assert.equal(trialCfg.environment.type, "docker");
+  assert.equal(trialCfg.trials_dir, "/home/u/runs/my-job");
+});
+
+Deno.test("adHocTaskName() names a command-line task after its folder, in a task name's characters", () => {
+  assert.equal(adHocTaskName("/home/u/habit-tracker"), "habit-tracker");
+  assert.equal(adHocTaskName("/home/u/my app (v2)"), "my-app-v2-");
+  assert.equal(adHocTaskName("/home/u/.hidden"), "hidden");
+  assert.equal(adHocTaskName("/"), "task");
 });
 
 Deno.test("jobResult() keeps harnesses apart, and its cost is null when any run's cost is unknown", () => {
@@ -144,7 +180,12 @@ Deno.test("trialResult() carries the record in agent_result.metadata.interpreter
     name: "qwen/qwen3-coder",
     provider: "openrouter",
   });
-  assert.equal(result.agent_info.name, "interpreter-native");
+  // As our Harbor agent records itself; the harness rides in the configs and the metadata.
+  assert.equal(result.agent_info.name, "interpreter");
+  assert.equal(result.agent_info.version, VERSION);
+  assert.notEqual(VERSION, "unknown");
+  assert.equal(result.agent_result.metadata.harness, "native");
+  assert.equal(result.config.agent.kwargs.harness, "native");
   assert.equal(result.trial_name, "task__abcdefg");
   assert.equal(result.trial_uri, "file:///jobs/j/task__abcdefg");
   assert.deepEqual(result.verifier_result, { rewards: { reward: 0 } });
