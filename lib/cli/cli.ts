@@ -157,11 +157,7 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     .argument("[provider]", "only this provider's key (default: every key)")
     .action((provider: string | undefined) => onInvoke({ mode: "logout", provider }));
   addMcpServerCommand(program, addSharedFlags, onInvoke);
-  addSharedFlags(
-    program.command("acp").description(
-      "serve the agent to editors over the Agent Client Protocol on stdin and stdout",
-    ),
-  ).action((options: SharedFlags) => onInvoke({ mode: "acp", options }));
+  addAcpCommand(program, onInvoke);
   const mcp = addMcpCommand(program, onInvoke);
   const evalCmd = addEvalCommand(program, onInvoke);
   const worktree = addWorktreeCommands(program, onInvoke);
@@ -170,6 +166,16 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }
   return program;
+}
+
+/** `interpreter acp`, and its `--login` for an ACP client's terminal auth. */
+function addAcpCommand(program: Command, onInvoke: (inv: Invocation) => void): void {
+  addSharedFlags(
+    program.command("acp").description(
+      "serve the agent to editors over the Agent Client Protocol on stdin and stdout",
+    ),
+  ).option("--login", "open the REPL instead, to set up a provider and key (ACP terminal auth)")
+    .action((options: SharedFlags & { login?: boolean }) => onInvoke({ mode: "acp", options }));
 }
 
 /** `exec review`: exec's flags go before or after `review`; those after it win. */

@@ -90,7 +90,7 @@ export type Invocation =
   | { mode: "logout"; provider?: string }
   | { mode: "mcp"; mcp: McpArgs }
   | { mode: "mcp_server"; options: SharedFlags }
-  | { mode: "acp"; options: SharedFlags }
+  | { mode: "acp"; options: SharedFlags & { login?: boolean } }
   | { mode: "eval"; eval: EvalCommand }
   /** `interpreter export`. */
   | { mode: "export"; export: ExportArgs }

@@ -97,8 +97,15 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
     }
     case "mcp_server":
       return { mode: "mcp_server", config: await sessionConfigOf(invocation.options) };
-    case "acp":
-      return { mode: "acp", config: await sessionConfigOf(invocation.options, { origin: "acp" }) };
+    case "acp": {
+      // `--login` (ACP terminal auth): the REPL, whose provider and key setup runs on a terminal.
+      const origin = invocation.options.login ? "repl" : "acp";
+      const opened = await sessionConfigOf(invocation.options, { origin });
+      // The harness, model and effort a launcher sets in the environment, under the flags.
+      const { withAcpEnv } = await import("./acp_env.ts");
+      const config = withAcpEnv(opened, Deno.env.toObject());
+      return origin === "repl" ? { mode: "repl", config } : { mode: "acp", config };
+    }
   }
 }
 

@@ -11,12 +11,15 @@ export type Update = acp.SessionUpdate;
 export type ToolCall = Extract<Update, { sessionUpdate: "tool_call" }>;
 export type ToolCallUpdate = Extract<Update, { sessionUpdate: "tool_call_update" }>;
 
-/** One `interpreter acp` process and the SDK client connected to it. */
-export function startAgent(args: string[], env: { cwd: string; home: string }) {
+/** One `interpreter acp` process and the SDK client connected to it; `vars` go in its environment. */
+export function startAgent(
+  args: string[],
+  env: { cwd: string; home: string; vars?: Record<string, string> },
+) {
   const child = new Deno.Command(LAUNCHER, {
     args: ["acp", ...args],
     cwd: env.cwd,
-    env: { OPENINTERPRETER_HOME: env.home, FAKE_API_KEY: "test-key", NO_COLOR: "1" },
+    env: { OPENINTERPRETER_HOME: env.home, FAKE_API_KEY: "test-key", NO_COLOR: "1", ...env.vars },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -48,8 +48,12 @@ const PROTOCOL_VERSION = 1;
 /** Sessions one `session/list` page holds. */
 const PAGE = 50;
 
-/** The `initialize` answer: what this agent really supports. */
-function initializeResponse(): InitializeResponse {
+/**
+ * The `initialize` answer: what this agent really supports. Keys come from the environment or
+ * `auth.json`, so `authenticate` has nothing to do (an "agent" method); a client that can run the
+ * agent in a terminal is also offered the REPL's provider and key setup there (`acp --login`).
+ */
+function initializeResponse(terminalAuth: boolean): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentCapabilities: {
@@ -64,10 +68,20 @@ function initializeResponse(): InitializeResponse {
       description: "Uses the model provider's key: set it (OPENAI_API_KEY, say) in the " +
         "environment the editor starts interpreter with, or run interpreter once in a terminal " +
         "to store it",
-    }],
+    }, ...(terminalAuth ? [TERMINAL_LOGIN] : [])],
     agentInfo: { name: "interpreter", title: "Open Interpreter", version: VERSION },
   };
 }
+
+/** The terminal method: the client reruns `interpreter acp ARGS --login` in a terminal. */
+const TERMINAL_LOGIN = {
+  type: "terminal" as const,
+  id: "terminal-login",
+  name: "Set up a provider and key in a terminal",
+  description: "Opens interpreter in a terminal, which asks for the model provider's key when " +
+    "none is set and stores it in auth.json; type /exit when done",
+  args: ["--login"],
+};
 
 /** The sessions of one connection. Dispose it to stop and close them all. */
 export class AcpAgent implements AsyncDisposable {
@@ -92,7 +106,7 @@ export class AcpAgent implements AsyncDisposable {
 
   initialize(params: InitializeRequest): InitializeResponse {
     this.#capabilities = params.clientCapabilities;
-    return initializeResponse();
+    return initializeResponse(params.clientCapabilities?.auth?.terminal === true);
   }
 
   /** A no-op: key-based providers read their key from the environment or auth.json. */
