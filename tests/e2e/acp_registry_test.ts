@@ -4,7 +4,8 @@
  * for deno.json's version, and Harbor's per-harness entries carry `--harness`; `interpreter acp
  * --harness qwen-code`, started by the ACP SDK's client, reports qwen-code in its config options,
  * as does `INTERPRETER_HARNESS=qwen-code` (with `INTERPRETER_MODEL`, `INTERPRETER_EFFORT` and a flag that wins over its
- * variable), and `initialize` offers an auth method the registry accepts.
+ * variable), and `initialize` offers an auth method the registry accepts, the terminal one (`acp --login`, the
+ * REPL) only to a client that enables it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { Ajv } from "ajv";
 import { TARGETS } from "../../scripts/compile.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { startAgent } from "./_acp_client.ts";
-import { fakeHome, fixtureRepo, tempDirs } from "./_harness_env.ts";
+import { fakeHome, fixtureRepo, LAUNCHER, run, tempDirs } from "./_harness_env.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const DIR = join(ROOT, "integrations/acp-registry");
@@ -140,6 +141,21 @@ Deno.test("acp takes its harness from --harness or INTERPRETER_HARNESS, the flag
     const { harness } = await opened(["--harness", "native"], { INTERPRETER_HARNESS: "qwen-code" });
     assert.equal(harness, "native");
   });
+  await t.step(
+    "the terminal auth method's --login opens the REPL, with the variables",
+    async () => {
+      const env = {
+        OPENINTERPRETER_HOME: home,
+        FAKE_API_KEY: "k",
+        INTERPRETER_HARNESS: "qwen-code",
+      };
+      const login = await run(LAUNCHER, ["acp", "--login"], repo, env);
+      assert.equal(login.code, 0, login.stderr);
+      assert.match(login.stdout, /harness qwen-code/);
+      const served = await run(LAUNCHER, ["acp"], repo, env);
+      assert.equal(served.stdout, "", "without --login, ACP (which says nothing unasked)");
+    },
+  );
   await t.step("without either, the automatic choice (the control)", async () => {
     const { harness } = await opened([]);
     assert.notEqual(harness, "qwen-code");
