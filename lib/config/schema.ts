@@ -264,6 +264,8 @@ const settingsShape = {
   /** The loop guard's thresholds (`lib/hooks/loop_guard.ts`), over `loop_guard_repeats`. */
   loop_guard: loopGuardSchema,
   harness: z.string(),
+  /** `[harness_routes]`: model name or glob → harness id, consulted before the specs' `[match]`. */
+  harness_routes: stringMap,
   harness_guidance: z.boolean(),
   /** The harness's lean surface: true always, false never; unset: by the model's window and size. */
   lean: z.boolean(),

@@ -58,7 +58,7 @@ export function chooseHarness(input: HarnessChoiceInput): string {
   return FALLBACK_HARNESS;
 }
 
-function bestMatch(input: HarnessChoiceInput, byWire: boolean): string | undefined {
+export function bestMatch(input: HarnessChoiceInput, byWire: boolean): string | undefined {
   const matching = input.candidates.filter((c) =>
     (c.wireApis === undefined || c.wireApis.includes(input.wireApi)) &&
     matches(c.match, input, byWire)

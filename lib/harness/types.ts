@@ -139,6 +139,8 @@ export interface Harness {
   codeMode?: CodeModeSurface;
   /** Set when the session runs the harness in code mode: why (the model's rule). */
   codeModeReason?: string;
+  /** Why the session's start-up chose this harness (`chooseHarnessWhy`); absent: `/harness`. */
+  choiceReason?: string;
 }
 
 /** What a harness presents in lean mode (`[lean]` in the spec): core tools, a short prompt. */

@@ -14,7 +14,6 @@ import { userHarnessWarnings } from "../harness/user_harnesses.ts";
 import { renderContext, type SessionContext } from "../harness/context.ts";
 import { loadCatalog, modelVendors } from "../providers/catalog.ts";
 import { takesImages } from "../providers/image_gate.ts";
-import { chooseHarness } from "../harness/select.ts";
 import type { Harness, PromptVars, SandboxPromptFacts } from "../harness/types.ts";
 import type { Provider, ProviderSettings } from "../providers/types.ts";
 import { openProvider } from "../providers/mod.ts";
@@ -356,8 +355,10 @@ async function pickHarness(
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
   const catalog = await loadCatalog();
   const configured = config.values.harness;
-  const id = chooseHarness({
+  const { chooseHarnessWhy } = await import("../harness/routes.ts");
+  const choice = chooseHarnessWhy({
     configured,
+    routes: config.values.harness_routes,
     model,
     providerId: settings.id,
     providerName: settings.name,
@@ -374,7 +375,7 @@ async function pickHarness(
     takesImages: takesImages(catalog, settings, model),
   };
   const harness = sessionHarness(
-    await loadHarness(id, dirs),
+    await loadHarness(choice.id, dirs),
     config.values,
     lean,
     opts.io.ask !== undefined,
@@ -383,5 +384,6 @@ async function pickHarness(
     opts.hidden,
   );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
+  harness.choiceReason = choice.reason;
   return harness;
 }

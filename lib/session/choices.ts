@@ -179,10 +179,12 @@ export async function harnessChoices(
 ): Promise<Array<{ id: string; label: string; automatic: boolean; current: boolean }>> {
   const dirs = harnessDirs(agent);
   const ids = await listHarnessIds(dirs);
-  const automatic = chooseHarness({
+  const { chooseHarnessWhy } = await import("../harness/routes.ts");
+  const automatic = chooseHarnessWhy({
     ...choiceInput(current),
+    routes: agent.config.values.harness_routes,
     candidates: await loadHarnessCandidates(dirs),
-  });
+  }).id;
   const out = [];
   for (const id of ids) {
     const label = await loadHarness(id, dirs).then((h) => h.label, () => "(does not load)");

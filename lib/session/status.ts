@@ -106,10 +106,11 @@ export async function sessionTimersOf(parts: SessionParts, take?: "due"): Promis
   return take === "due" ? run.takeDueTimers(state) : sessionTimers(state);
 }
 
-/** `{ surface }` for a harness presented lean (or full although lean was asked); else `{}`. */
-export function harnessSurface(h: Harness): Pick<SessionInfo, "surface"> {
+/** `{ surface }` for a harness presented lean (or full although asked), and why it is in use. */
+export function harnessSurface(h: Harness): Pick<SessionInfo, "surface" | "harnessReason"> {
   const surface = surfaceNote(h);
-  return surface === undefined ? {} : { surface };
+  const harnessReason = h.choiceReason ?? "switched with /harness";
+  return surface === undefined ? { harnessReason } : { surface, harnessReason };
 }
 
 /** The harness as the banner and `/status` name it: "qwen-code (lean: 0.6B parameters)". */

@@ -141,11 +141,10 @@ export interface SessionInfo {
   provider: string;
   wireApi: string;
   harness: string;
-  /**
-   * How the harness is presented when the session asked for its lean surface, as the banner and
-   * `/status` show it after the id: "lean: 0.6B parameters" (see `surfaceNote()`).
-   */
+  /** The harness's lean surface when asked for, after the id: "lean: 0.6B parameters". */
   surface?: string;
+  /** Why the harness was chosen: a route, `[match]`, a reported family, the wire, config. */
+  harnessReason?: string;
   /** The harness's folder (its data: spec, prompts, tool files). */
   harnessDir?: string;
   /** `sandbox: …` and `approval: …` lines. */

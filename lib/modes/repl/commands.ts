@@ -289,8 +289,14 @@ async function harness(arg: string, ctx: CommandContext): Promise<void> {
       const auto = h.automatic ? ctx.style.dim(" (automatic)") : "";
       return `${mark} ${h.id.padEnd(width)}  ${h.label}${auto}`;
     }),
+    ...whyLine(session.status().harnessReason),
     ctx.style.dim("* in use; /harness ID switches, keeping the history"),
   ]);
+}
+
+/** Why the harness in use was chosen, for `/harness`. */
+function whyLine(reason: string | undefined): string[] {
+  return reason ? [`in use because: ${terminalSafe(reason)}`] : [];
 }
 
 async function diff(_: string, ctx: CommandContext): Promise<void> {

@@ -58,6 +58,7 @@ export function bannerLines(
     style.dim(`/help lists the commands; ${stop} stops a turn; Ctrl-D leaves`),
     ...(s.worktree ? [style.dim(`worktree: ${s.worktree}`)] : []),
     ...(s.contextNote && opts.notes.firstTime(s.contextNote) ? [style.dim(s.contextNote)] : []),
+    ...(s.harnessReason ? [style.dim(`harness chosen by: ${s.harnessReason}`)] : []),
   ];
 }
 

@@ -48,6 +48,7 @@ export function sessionLines(
         ),
         ...(info.worktree ? [style.dim(`worktree: ${info.worktree}`)] : []),
         ...(info.contextNote ? [style.dim(info.contextNote)] : []),
+        ...(info.harnessReason ? [style.dim(`harness chosen by: ${info.harnessReason}`)] : []),
       ];
     }
     case "warning":

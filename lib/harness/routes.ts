@@ -1,0 +1,49 @@
+/**
+ * The harness choice with its reason, as the banner and `/harness` show it, and
+ * `[harness_routes]`: model names or globs mapped to a harness id (written by hand or by
+ * `eval report --write-routes`), consulted after a configured harness and before `[match]`.
+ * Loaded when a session starts (kept out of the static start-up graph).
+ */
+import { globRegExp } from "./_glob.ts";
+import { bestMatch, FALLBACK_HARNESS, type HarnessChoiceInput } from "./select.ts";
+
+/** A harness and why it was chosen. */
+export interface HarnessChoice {
+  id: string;
+  reason: string;
+}
+
+/** The route for `model`: its exact name first, then the first glob matching, in table order. */
+export function routeFor(
+  routes: Record<string, string>,
+  model: string,
+): { pattern: string; id: string } | undefined {
+  if (Object.hasOwn(routes, model)) return { pattern: model, id: routes[model] };
+  const pattern = Object.keys(routes).find((p) => globRegExp(p).test(model));
+  return pattern === undefined ? undefined : { pattern, id: routes[pattern] };
+}
+
+/**
+ * `chooseHarness` (lib/harness/select.ts) with `[harness_routes]` and the reason: the configured
+ * harness, else a route, else `[match]` by name, provider or base URL, by a family the server
+ * reports, by the wire alone, else the default.
+ */
+export function chooseHarnessWhy(
+  input: HarnessChoiceInput & { routes?: Record<string, string> },
+): HarnessChoice {
+  if (input.configured) return { id: input.configured, reason: "configured (harness)" };
+  const route = routeFor(input.routes ?? {}, input.model);
+  if (route) {
+    return { id: route.id, reason: `route "${route.pattern}" in [harness_routes] (config.toml)` };
+  }
+  // The same order as chooseHarness: a match by name, provider, base URL or family first.
+  for (const byWire of [false, true]) {
+    for (const model of [input.model, ...input.modelFamilies ?? []]) {
+      const id = bestMatch({ ...input, model }, byWire);
+      if (!id) continue;
+      const by = byWire ? `wire ${input.wireApi}` : model === input.model ? "" : `family ${model}`;
+      return { id, reason: `[match] of ${id}${by && ` (reported ${by})`}` };
+    }
+  }
+  return { id: FALLBACK_HARNESS, reason: "default (nothing else matched)" };
+}
