@@ -5,11 +5,13 @@
  * requests are told apart from the parent's by their tools (a sub-agent gets no agent tools).
  * Each run checks the sub-agent's two answers reached the parent, its tokens are in the
  * parent's usage, its write outside the workspace of a workspace-write session did not land (its
- * sandbox is the parent's), its trajectory is a file of its own, and no process is left.
+ * sandbox is the parent's), its trajectory is embedded in the parent's, and no process is left.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeExecTrajectory } from "../lib/modes/exec/exec_trajectory.ts";
+import type { AtifObservationResult, AtifStep } from "../lib/trajectory/atif.ts";
+import { atifProblems } from "./_atif.ts";
 import { openSession, type PromptOutcome, type Session } from "../lib/session/open.ts";
 import type { SessionEvent } from "../lib/session/types.ts";
 import { startFakeProvider } from "./fake_provider/server.ts";
@@ -243,8 +245,8 @@ async function runParent(baseUrl: string, origin: string, model: string) {
 }
 
 /**
- * `exec --trajectory`'s file names the sub-agent's own trajectory, written beside it, by its
- * session id (the parent's id and the agent's).
+ * `exec --trajectory`'s file embeds the sub-agent's own run (ATIF-v1.7 `subagent_trajectories`),
+ * its id the parent's session id and the agent's, referenced from the result of the spawning call.
  */
 async function checkTrajectories(
   dir: string,
@@ -255,13 +257,22 @@ async function checkTrajectories(
   const path = join(dir, "run.json");
   await writeExecTrajectory(path, session, { outcome }, env);
   const parent = JSON.parse(await Deno.readTextFile(path));
-  const sub = JSON.parse(await Deno.readTextFile(join(dir, "run.agent-1.json")));
+  assert.deepEqual(atifProblems(parent), [], "the trajectory must pass Harbor's v1.7 checks");
+  assert.equal(parent.schema_version, "ATIF-v1.7");
   const sessionId = `${session.id}/agent-1`;
-  assert.deepEqual(parent.extra.subagent_trajectories, [
-    { session_id: sessionId, file: "run.agent-1.json" },
-  ]);
-  assert.equal(sub.session_id, sessionId);
+  assert.equal(parent.subagent_trajectories.length, 1);
+  const [sub] = parent.subagent_trajectories;
+  assert.equal(sub.trajectory_id, sessionId);
   assert.match(JSON.stringify(sub.steps), /sub answer two/);
+  const spawnCall = sub.agent.extra.parent_call_id;
+  const refs = parent.steps.flatMap((s: AtifStep) => s.observation?.results ?? [])
+    .filter((r: AtifObservationResult) => r.subagent_trajectory_ref);
+  assert.deepEqual(refs.map((r: AtifObservationResult) => r.source_call_id), [spawnCall]);
+  assert.deepEqual(refs[0].subagent_trajectory_ref, [{
+    trajectory_id: sessionId,
+    session_id: sessionId,
+  }]);
+  assert.match(parent.notes, /sub-agent/, "the totals that count the sub-agent say so");
 }
 
 Deno.test("a background sub-agent is spawned, messaged, waited for and closed in each harness", async () => {

@@ -1,7 +1,7 @@
 /**
  * A persistent sub-agent's trajectory: its own conversation as an ATIF file beside the session
  * file (`<session file>.agents/<agent id>.json`), its session id `<parent session id>/<agent id>`.
- * `exec --trajectory FILE` copies each next to FILE and names them in the parent's trajectory.
+ * `exec --trajectory FILE` embeds each in the parent's trajectory (ATIF-v1.7 `subagent_trajectories`).
  */
 import { join } from "node:path";
 import { trajectoryOf } from "../trajectory/atif.ts";

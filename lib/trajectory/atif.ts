@@ -1,5 +1,5 @@
 /**
- * A session's history as an ATIF trajectory (Agent Trajectory Interchange Format, `ATIF-v1.4`,
+ * A session's history as an ATIF trajectory (Agent Trajectory Interchange Format, `ATIF-v1.7`,
  * what Harbor reads: ../shared/reference/harbor.md §3). Pure: `exec --trajectory`, `eval` and
  * Harbor's shim build the same document from the same messages.
  *
@@ -11,20 +11,36 @@
  */
 import { addUsage, type Block, emptyUsage, type Message, type Usage } from "../model/message.ts";
 
-/** The ATIF version written: every Harbor from the Terminal-Bench 2.0 release on accepts it. */
-export const ATIF_VERSION = "ATIF-v1.4";
+/**
+ * The ATIF version written: Harbor's default since 0.22 (embedded sub-agent trajectories,
+ * `trajectory_id`, `extra` on tool calls and observation results).
+ */
+export const ATIF_VERSION = "ATIF-v1.7";
 
 /** A tool call of an agent step. */
 export interface AtifToolCall {
   tool_call_id: string;
   function_name: string;
   arguments: Record<string, unknown>;
+  /** What the call said beyond its arguments (its namespace, a freeform tool, unparsed text). */
+  extra?: Record<string, unknown>;
+}
+
+/** Names an embedded sub-agent trajectory by its `trajectory_id`. */
+export interface AtifSubagentRef {
+  trajectory_id: string;
+  session_id?: string;
+  extra?: Record<string, unknown>;
 }
 
 /** One result of a step's observation; `source_call_id` names a call of the same step. */
 export interface AtifObservationResult {
   source_call_id?: string;
   content?: string;
+  /** The sub-agent runs this call started, embedded in `subagent_trajectories`. */
+  subagent_trajectory_ref?: AtifSubagentRef[];
+  /** `is_error` when the call failed, the tool's name on a result without its call. */
+  extra?: Record<string, unknown>;
 }
 
 /** Token counts of one model request; `prompt_tokens` includes the cached ones. */
@@ -68,15 +84,25 @@ export interface AtifAgent {
   extra?: Record<string, unknown>;
 }
 
-/** A whole ATIF-v1.4 trajectory. */
+/**
+ * A whole ATIF trajectory: what we write is v1.7 (`trajectoryOf`); the type also reads the v1.4
+ * files of earlier job folders, which have no `trajectory_id`.
+ */
 export interface Trajectory {
-  schema_version: typeof ATIF_VERSION;
+  schema_version: `ATIF-v1.${number}`;
   session_id: string;
+  /**
+   * Unique among the trajectories of a run: the session id (a sub-agent's is `<parent>/<agent>`);
+   * always written, required on embedded ones, absent before v1.7.
+   */
+  trajectory_id?: string;
   agent: AtifAgent;
   steps: AtifStep[];
   notes?: string;
   final_metrics?: AtifFinalMetrics;
   extra?: Record<string, unknown>;
+  /** The sub-agents' own runs, each linked from the result of the call that spawned it. */
+  subagent_trajectories?: Trajectory[];
 }
 
 /** What the history does not say: who ran it, the run's totals, how it ended. */
@@ -110,6 +136,7 @@ export function trajectoryOf(messages: readonly Message[], meta: TrajectoryMeta)
   return {
     schema_version: ATIF_VERSION,
     session_id: meta.sessionId,
+    trajectory_id: meta.sessionId,
     agent,
     steps,
     ...(meta.notes ? { notes: meta.notes } : {}),
@@ -148,7 +175,18 @@ function agentStep(m: Extract<Message, { role: "assistant" }>): Omit<AtifStep, "
 }
 
 function toolCallOf(b: Extract<Block, { type: "tool_call" }>): AtifToolCall {
-  return { tool_call_id: b.id, function_name: b.name, arguments: argumentsOf(b) };
+  const call: AtifToolCall = {
+    tool_call_id: b.id,
+    function_name: b.name,
+    arguments: argumentsOf(b),
+  };
+  const extra = {
+    ...(b.namespace ? { namespace: b.namespace } : {}),
+    ...(b.freeform ? { freeform: true } : {}),
+    ...(b.args == null && b.rawArgs ? { unparsed_arguments: true } : {}),
+  };
+  if (Object.keys(extra).length > 0) call.extra = extra;
+  return call;
 }
 
 /** ATIF wants an object: other JSON goes under `input`, arguments that did not parse as raw text. */
@@ -175,7 +213,11 @@ function metricsOf(usage: Usage): AtifMetrics | undefined {
 /** Adds a tool result to the agent step that made the call; a failed one is listed in `extra`. */
 function addResult(step: AtifStep, m: Extract<Message, { role: "tool_result" }>): void {
   const results = step.observation?.results ?? [];
-  results.push({ source_call_id: m.callId, content: textOf(m) });
+  results.push({
+    source_call_id: m.callId,
+    content: textOf(m),
+    ...(m.isError ? { extra: { is_error: true } } : {}),
+  });
   step.observation = { results };
   if (m.isError) {
     const failed = (step.extra?.failed_tool_calls as string[] | undefined) ?? [];
@@ -187,7 +229,9 @@ function orphanResult(m: Extract<Message, { role: "tool_result" }>): Omit<AtifSt
   return {
     source: "system",
     message: `Result of ${m.name} call ${m.callId}`,
-    observation: { results: [{ content: textOf(m) }] },
+    observation: {
+      results: [{ content: textOf(m), ...(m.isError ? { extra: { is_error: true } } : {}) }],
+    },
     extra: {
       tool_call_id: m.callId,
       function_name: m.name,
@@ -196,7 +240,7 @@ function orphanResult(m: Extract<Message, { role: "tool_result" }>): Omit<AtifSt
   };
 }
 
-/** A message's text; an image is named by its type (ATIF-v1.4 messages are text only). */
+/** A message's text; an image is named by its type (the file keeps no image files beside it). */
 function textOf(m: Message): string {
   return m.blocks.map((b) => {
     if (b.type === "text") return b.text;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { atifProblems } from "../../tests/_atif.ts";
+import { atifProblems, atifV14Problems } from "../../tests/_atif.ts";
 import type { Message, Usage } from "../model/message.ts";
 import { ATIF_VERSION, type TrajectoryMeta, trajectoryOf } from "./atif.ts";
+import { withSubagents } from "./subagents.ts";
 
 const META: TrajectoryMeta = {
   sessionId: "0199a1b2-0000-7000-8000-000000000001",
@@ -125,7 +126,7 @@ Deno.test("a failed call keeps its error text and is listed in the step's extra"
     },
   ]);
   assert.deepEqual(t.steps[1].observation?.results, [
-    { source_call_id: "bad", content: "error: missing command" },
+    { source_call_id: "bad", content: "error: missing command", extra: { is_error: true } },
   ]);
   assert.deepEqual(t.steps[1].extra, { failed_tool_calls: ["bad"] });
 });
@@ -164,7 +165,7 @@ Deno.test("a result without its call in the step before becomes a system step", 
     step_id: 2,
     source: "system",
     message: "Result of shell call old",
-    observation: { results: [{ content: "x" }] },
+    observation: { results: [{ content: "x", extra: { is_error: true } }] },
     extra: { tool_call_id: "old", function_name: "shell", failed: true },
   });
 });
@@ -216,4 +217,93 @@ Deno.test("the checker finds what Harbor's validator rejects", () => {
     'step 3: timestamp "yesterday" is not ISO 8601',
     "step 3: source_call_id b names no call of the step",
   ]);
+});
+
+Deno.test("a trajectory is ATIF-v1.7 with its id; a call's namespace and a freeform tool go in its extra", () => {
+  const t = valid([
+    user("what time is it"),
+    {
+      role: "assistant",
+      blocks: [
+        { type: "tool_call", id: "c1", name: "now", args: {}, namespace: "clock" },
+        {
+          type: "tool_call",
+          id: "c2",
+          name: "apply_patch",
+          args: { input: "*** x" },
+          freeform: true,
+        },
+      ],
+      stop: "tool_calls",
+      usage: usage(5, 1),
+    },
+  ]);
+  assert.equal(t.schema_version, "ATIF-v1.7");
+  assert.equal(t.trajectory_id, META.sessionId);
+  assert.deepEqual(t.steps[1].tool_calls?.map((c) => c.extra), [
+    { namespace: "clock" },
+    { freeform: true },
+  ]);
+  assert.ok(atifV14Problems(JSON.parse(JSON.stringify(t))).length > 0, "v1.4 has no such fields");
+});
+
+Deno.test("a sub-agent's run is embedded and referenced from the result of the call that spawned it", () => {
+  const parent = trajectoryOf([
+    user("use a helper"),
+    {
+      role: "assistant",
+      blocks: [{ type: "tool_call", id: "spawn", name: "spawn_agent", args: { message: "go" } }],
+      stop: "tool_calls",
+      usage: usage(10, 1),
+    },
+    {
+      role: "tool_result",
+      callId: "spawn",
+      name: "spawn_agent",
+      blocks: [{ type: "text", text: "agent-1" }],
+      isError: false,
+    },
+  ], { ...META, usage: usage(1010, 101) });
+  const subId = `${META.sessionId}/agent-1`;
+  const sub = trajectoryOf([user("go"), {
+    role: "assistant",
+    blocks: [{ type: "text", text: "done" }],
+    stop: "end_turn",
+    usage: usage(1000, 100),
+  }], { ...META, sessionId: subId, agent: { ...META.agent, extra: { parent_call_id: "spawn" } } });
+  const t = JSON.parse(JSON.stringify(withSubagents(parent, [sub])));
+  assert.deepEqual(atifProblems(t), []);
+  assert.deepEqual(t.subagent_trajectories.map((s: { trajectory_id: string }) => s.trajectory_id), [
+    subId,
+  ]);
+  assert.deepEqual(t.steps[1].observation.results[0].subagent_trajectory_ref, [
+    { trajectory_id: subId, session_id: subId },
+  ]);
+  assert.match(t.notes, /1 sub-agent run/);
+  assert.equal(withSubagents(parent, []), parent, "nothing to embed leaves it as it was");
+  const twice = JSON.parse(JSON.stringify(withSubagents(parent, [sub, sub])));
+  assert.deepEqual(atifProblems(twice), [
+    `subagent_trajectories[1]: trajectory_id ${subId} is not unique`,
+  ]);
+});
+
+Deno.test("the checker applies v1.7's rules: llm_call_count 0, references naming a trajectory", () => {
+  const t = JSON.parse(JSON.stringify(trajectoryOf([user("hi")], META)));
+  t.steps.push({
+    step_id: 2,
+    source: "agent",
+    message: "",
+    llm_call_count: 0,
+    metrics: { prompt_tokens: 1 },
+  });
+  assert.deepEqual(atifProblems(t), ["step 2: metrics on a step with llm_call_count 0"]);
+  t.steps[1] = {
+    step_id: 2,
+    source: "system",
+    message: "",
+    observation: { results: [{ subagent_trajectory_ref: [{ session_id: "x" }] }] },
+  };
+  assert.ok(atifProblems(t).length > 0, "a reference needs trajectory_id or trajectory_path");
+  t.steps[1].observation.results[0].subagent_trajectory_ref = [{ trajectory_path: "sub.json" }];
+  assert.deepEqual(atifProblems(t), []);
 });

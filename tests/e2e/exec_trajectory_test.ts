@@ -13,7 +13,7 @@ async function readTrajectory(file: string): Promise<Trajectory> {
   return doc;
 }
 
-Deno.test("exec --json --trajectory writes the habit-tracker run as a valid ATIF-v1.4 trajectory", async () => {
+Deno.test("exec --json --trajectory writes the habit-tracker run as a valid ATIF-v1.7 trajectory", async () => {
   await using dirs = tempDirs();
   const repo = await dirs.add(fixtureRepo("habits"));
   const out = await dirs.add(Deno.makeTempDir());
@@ -28,7 +28,8 @@ Deno.test("exec --json --trajectory writes the habit-tracker run as a valid ATIF
   assert.equal(result.code, 0, result.stderr);
   const started = parseEventLines(result.stdout).find((e) => e.type === "thread.started");
   const t = await readTrajectory(file);
-  assert.equal(t.schema_version, "ATIF-v1.4");
+  assert.equal(t.schema_version, "ATIF-v1.7");
+  assert.equal(t.trajectory_id, t.session_id);
   assert.equal(t.session_id, started?.type === "thread.started" && started.thread_id);
   assert.equal(t.agent.name, "interpreter");
   assert.equal(t.agent.model_name, "fake-model");
@@ -85,4 +86,65 @@ Deno.test("exec --trajectory writes what happened when the turn fails, and says 
   );
   const counts = (t.final_metrics?.extra as { run_counts: Record<string, number> }).run_counts;
   assert.equal(counts.step_limit_stops, 1);
+});
+
+Deno.test("exec --trajectory embeds a sub-agent's run, linked from the call that spawned it", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const parent = (reply: Record<string, unknown>) => ({
+    reply: { ...reply, usage: { input_tokens: 10, output_tokens: 1 } },
+  });
+  const agentCall = (name: string, args: Record<string, unknown>) =>
+    parent({ tool_calls: [{ name, args, namespace: "multi_agent_v1" }] });
+  await using fake = startFakeProvider([], {
+    routes: [
+      {
+        model: "fake-model",
+        tools_include: ["spawn_agent"],
+        script: [
+          agentCall("spawn_agent", { message: "Look around" }),
+          agentCall("wait_agent", { targets: ["agent-1"], timeout_ms: 60_000 }),
+          parent({ text: "Done." }),
+        ],
+      },
+      {
+        model: "fake-model",
+        script: [{
+          reply: { text: "sub answer", usage: { input_tokens: 1000, output_tokens: 100 } },
+        }],
+      },
+    ],
+  });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "responses"));
+  const file = join(repo, "t.json");
+  const result = await interpreter(
+    ["exec", "--trajectory", "t.json", "--harness", "native", "use a helper"],
+    { cwd: repo, home },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(fake.remaining(), 0);
+  const t = await readTrajectory(file);
+  assert.equal(t.schema_version, "ATIF-v1.7");
+  const subs = t.subagent_trajectories ?? [];
+  assert.deepEqual(subs.map((s) => s.trajectory_id), [`${t.session_id}/agent-1`]);
+  assert.match(JSON.stringify(subs[0].steps), /sub answer/);
+  const spawn = t.steps.flatMap((s) => s.tool_calls ?? []).find((c) =>
+    c.function_name === "spawn_agent"
+  );
+  const refs = t.steps.flatMap((s) => s.observation?.results ?? [])
+    .filter((r) => r.subagent_trajectory_ref);
+  assert.deepEqual(refs.map((r) => r.source_call_id), [spawn?.tool_call_id]);
+  assert.deepEqual(refs[0].subagent_trajectory_ref?.map((r) => r.trajectory_id), [
+    subs[0].trajectory_id,
+  ]);
+  // The totals count the sub-agent's request; its embedded steps account for it.
+  assert.equal(t.final_metrics?.total_prompt_tokens, 3 * 10 + 1000);
+  assert.equal(subs[0].final_metrics?.total_prompt_tokens, 1000);
+  assert.match(t.notes ?? "", /1 sub-agent run/);
+  assert.deepEqual(
+    [...Deno.readDirSync(repo)].filter((e) => e.name.startsWith("t.")).map((e) => e.name),
+    [
+      "t.json",
+    ],
+  );
 });

@@ -1,8 +1,7 @@
 /** `exec --trajectory FILE`: the run as an ATIF trajectory, written when the run ends however it ends. */
-import { basename } from "node:path";
 import { VERSION } from "../../version.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
-import { trajectoryOf } from "../../trajectory/atif.ts";
+import { type Trajectory, trajectoryOf } from "../../trajectory/atif.ts";
 import { writeTrajectory } from "../../trajectory/write.ts";
 import type { RunCounts } from "../../trajectory/run_counts.ts";
 import { harnessHashOf, outputWriterFor } from "../../session/run_outputs.ts";
@@ -18,8 +17,9 @@ export interface RunEnding {
 }
 
 /**
- * Writes `session`'s history so far to `path` as ATIF, noting how the run ended when it failed;
- * never through a link (`env` names the session's bubblewrap, see output_file.ts).
+ * Writes `session`'s history so far to `path` as ATIF, noting how the run ended when it failed,
+ * each persistent sub-agent's run embedded; never through a link (`env` names the session's
+ * bubblewrap, see output_file.ts).
  */
 export async function writeExecTrajectory(
   path: string,
@@ -29,53 +29,48 @@ export async function writeExecTrajectory(
 ): Promise<void> {
   const { info } = session;
   const hash = await harnessHashOf(session);
-  const subagents = await writeSubagentTrajectories(path, session, env);
-  const trajectory = trajectoryOf(session.history(), {
-    sessionId: session.id,
-    agent: {
-      name: "interpreter",
-      version: VERSION,
-      modelName: info.model,
-      extra: {
-        provider: info.provider,
-        harness: info.harness,
-        wire_api: info.wireApi,
-        ...(hash ? { harness_hash: hash } : {}),
+  const trajectory = await withSubagentRuns(
+    session,
+    trajectoryOf(session.history(), {
+      sessionId: session.id,
+      agent: {
+        name: "interpreter",
+        version: VERSION,
+        modelName: info.model,
+        extra: {
+          provider: info.provider,
+          harness: info.harness,
+          wire_api: info.wireApi,
+          ...(hash ? { harness_hash: hash } : {}),
+        },
       },
-    },
-    usage: session.usage,
-    costUsd: session.status().cost,
-    notes: endingNote(ending),
-    finalExtra: {
-      ...(ending.counts ? { run_counts: ending.counts } : {}),
-      run_status: statusOf(ending),
-    },
-    ...(subagents.length ? { extra: { subagent_trajectories: subagents } } : {}),
-  });
+      usage: session.usage,
+      costUsd: session.status().cost,
+      notes: endingNote(ending),
+      finalExtra: {
+        ...(ending.counts ? { run_counts: ending.counts } : {}),
+        run_status: statusOf(ending),
+      },
+    }),
+  );
   await writeTrajectory(path, trajectory, { write: outputWriterFor(session, env) });
 }
 
-/**
- * Writes each persistent sub-agent's trajectory beside `path` (`<name>.<agent id>.json`) and
- * returns their references: the sub-agent's session id and the file's name.
- */
-async function writeSubagentTrajectories(
-  path: string,
-  session: Session,
-  env: Record<string, string>,
-): Promise<Array<{ session_id: string; file: string }>> {
+/** `own` with the session's persistent sub-agents' saved runs embedded (as it is when none). */
+async function withSubagentRuns(session: Session, own: Trajectory): Promise<Trajectory> {
   const sessionFile = session.status().sessionFile;
-  if (!sessionFile) return [];
+  if (!sessionFile) return own;
   const { savedAgentTrajectories } = await import("../../session/agent_trajectory.ts");
-  const refs: Array<{ session_id: string; file: string }> = [];
-  const stem = path.replace(/\.json$/, "");
-  for (const [id, text] of await savedAgentTrajectories(sessionFile)) {
-    const trajectory = JSON.parse(text);
-    const file = `${stem}.${id}.json`;
-    await writeTrajectory(file, trajectory, { write: outputWriterFor(session, env) });
-    refs.push({ session_id: trajectory.session_id, file: basename(file) });
+  const saved = await savedAgentTrajectories(sessionFile);
+  if (saved.size === 0) return own;
+  const found: Trajectory[] = [];
+  for (const id of [...saved.keys()].sort()) {
+    const sub = JSON.parse(saved.get(id) ?? "") as Trajectory;
+    // A file saved before v1.7 has no trajectory_id: its session id is unique among them.
+    found.push({ ...sub, schema_version: "ATIF-v1.7", trajectory_id: sub.session_id });
   }
-  return refs;
+  const { withSubagents } = await import("../../trajectory/subagents.ts");
+  return withSubagents(own, found);
 }
 
 /** A line on how the run ended; undefined when the turn completed. */
