@@ -6,12 +6,14 @@
  * a `conftest.py` gets nothing from the check that runs it.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import type { FakeRoute } from "../fake_provider/routes.ts";
 import { loadScript } from "../fake_provider/script.ts";
 import { harborLayoutProblems } from "../_harbor_layout.ts";
+import { adHocTaskName } from "../../lib/modes/eval/job_layout.ts";
+import { VERSION } from "../../lib/version.ts";
 import { EVAL_HARNESS_TOOLS } from "./_eval_env.ts";
 import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
 import { until } from "./_poll.ts";
@@ -54,6 +56,32 @@ async function trialDirs(job: string): Promise<string[]> {
   const out = [];
   for await (const e of Deno.readDir(job)) if (e.isDirectory) out.push(e.name);
   return out.sort();
+}
+
+/**
+ * What Harbor would record for the job of the first test: the folder's name, the agent as our
+ * Harbor agent reports itself with the harness kept apart, pass@2 of 3 repetitions, and a
+ * config with an `environment.type` outside Harbor's enum failing the layout check.
+ */
+async function assertHarborRecords(job: string, trials: string[]): Promise<void> {
+  const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
+  const config = await readJson(join(job, "config.json"));
+  assert.deepEqual([config.jobs_dir, config.job_name], [dirname(job), basename(job)]);
+  const result = await readJson(join(job, trials[0], "result.json"));
+  assert.deepEqual([result.agent_info.name, result.agent_info.version], ["interpreter", VERSION]);
+  assert.equal(result.config.agent.kwargs.harness, result.agent_result.metadata.harness);
+  const evals = (await readJson(join(job, "result.json"))).stats.evals;
+  assert.deepEqual(evals["interpreter-native__fake-model__adhoc"].pass_at_k, { "2": 1 });
+  assert.deepEqual(evals["interpreter-minimal__fake-model__adhoc"].pass_at_k, { "2": 0 });
+  const file = join(job, "config.json");
+  const text = await Deno.readTextFile(file);
+  try {
+    await Deno.writeTextFile(file, JSON.stringify({ ...config, environment: { type: "local" } }));
+    const problems = await harborLayoutProblems(job);
+    assert.ok(problems.some((p) => p.includes("/environment/type")), problems.join("\n"));
+  } finally {
+    await Deno.writeTextFile(file, text);
+  }
 }
 
 async function worktrees(repo: string): Promise<number> {
@@ -218,14 +246,20 @@ Deno.test("eval runs native, claude-code and minimal 3 times each in local clone
   assert.equal(rows[0].best, true);
 
   // The table, plain (NO_COLOR): the best row marked, pass rates with their intervals.
-  assert.match(result.stdout, /^\*\s+native\s+fake-model\s+3\/3 100%\s+44-100%/m);
+  // native and claude-code tie for best: both rows are marked "=".
+  assert.match(result.stdout, /^=\s+native\s+fake-model\s+3\/3 100%\s+44-100%/m);
+  assert.match(result.stdout, /^=\s+claude-code\s+fake-model\s+3\/3 100%/m);
   assert.match(result.stdout, /^\s+minimal\s+fake-model\s+0\/3 0%\s+0-56%/m);
   assert.ok(!result.stdout.includes("\x1b"), "NO_COLOR output has no escape codes");
 
   assert.deepEqual(await harborLayoutProblems(job), []);
   const trials = await trialDirs(job);
   assert.equal(trials.length, 9);
-  assert.deepEqual(trials.map((t) => t.replace(/__.{7}$/, "")), Array(9).fill("task"));
+  // The task given on the command line is named after its folder, as Harbor names a task.
+  const taskName = adHocTaskName(repo);
+  assert.notEqual(taskName, "task");
+  assert.deepEqual(trials.map((t) => t.replace(/__.{7}$/, "")), Array(9).fill(taskName));
+  await assertHarborRecords(job, trials);
 
   // --jobs 2 ran two at once: some agent runs overlap in time.
   const spans = await Promise.all(trials.map(async (t) => {
@@ -482,7 +516,7 @@ Deno.test("eval --harbor-config prints the Harbor job for the harnesses and mode
   );
   assert.ok(
     config.agents.every((a: Record<string, unknown>) =>
-      a.import_path === "interpreter_harbor:Interpreter" && a.model_name === "fake-model"
+      a.import_path === "interpreter_harbor:Interpreter" && a.model_name === "fake/fake-model"
     ),
   );
 
@@ -520,7 +554,10 @@ Deno.test("a run past --timeout is stopped, recorded as a timeout, and its traje
   assert.equal(result.code, 0, result.stderr);
   assert.match(
     result.stderr,
-    /FAIL {2}native × fake-model #1 \(task\) .*\(timeout: The agent ran past its time limit of 2 s\)/,
+    new RegExp(
+      `FAIL {2}native × fake-model #1 \\(${adHocTaskName(repo)}\\) .*` +
+        "\\(timeout: The agent ran past its time limit of 2 s\\)",
+    ),
   );
   const [trial] = await trialDirs(job);
   const trialResult = JSON.parse(await Deno.readTextFile(join(job, trial, "result.json")));

@@ -5,14 +5,13 @@
  */
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { createInterface } from "node:readline/promises";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { type EvalArgs, type EvalCommand, execFlagsOf } from "./eval_args.ts";
 import { type PreparedJob, prepareSource, readPlan, resumeJob, runJob, startJob } from "./job.ts";
-import { type JobPlan, readRecords } from "./job_layout.ts";
+import { adHocTaskName, type JobPlan, readRecords } from "./job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "./plan.ts";
 import { EvalProgress } from "./progress.ts";
 import { writeOutputs } from "./outputs.ts";
@@ -38,6 +37,8 @@ export async function runEval(command: EvalCommand): Promise<number> {
     const records = await readRecords(command.dir);
     console.log(renderReport(records, { color }));
     for (const line of await writeOutputs(command.dir, records, command)) console.error(line);
+    const { reportRoutes } = await import("./report/routes.ts");
+    for (const line of await reportRoutes(records, command.writeRoutes, env)) console.log(line);
     return 0;
   }
   return await runEvalJob(command.args, env, color);
@@ -108,25 +109,18 @@ async function planJob(
     oss: args.exec.oss,
     localProvider: args.exec.localProvider,
   };
+  if (args.harborConfig) {
+    const { printHarborConfig } = await import("./harbor_plan.ts");
+    await printHarborConfig(args, planConfig);
+    return undefined;
+  }
   const models = await planModels(splitList(args.model ?? ""), planConfig);
   // The runs have no terminal to ask on: they use the local server the plan found.
   if (args.exec.oss && !args.exec.localProvider) {
     args = { ...args, exec: { ...args.exec, localProvider: models[0].provider } };
   }
   const pairs = await planPairs(args.harness ?? "fitting", models, planConfig);
-  if (args.harborConfig) {
-    const { harborJobConfig } = await import("./harbor_config.ts");
-    console.log(harborJobConfig({
-      harnesses: [...new Set(pairs.map((p) => p.harness))],
-      models: models.map((m) => m.spec),
-      repeat: args.repeat,
-      jobs: args.jobs,
-      ...(args.tasks ? { tasksPath: resolve(args.tasks) } : {}),
-      ...(shimDir() ? { shimDir: shimDir() } : {}),
-    }));
-    return undefined;
-  }
-  const tasks = await tasksOf(args, pairs[0]);
+  const tasks = await tasksOf(args, pairs[0], cwd);
   const withChanges = Boolean(args.withChanges);
   const execFlags = execFlagsOf(args.exec);
   const { source, checkEnv, uncommitted } = await prepareSource(
@@ -179,6 +173,7 @@ async function planJob(
 async function tasksOf(
   args: EvalArgs,
   first: { harness: string; model: { spec: string } },
+  cwd: string,
 ): Promise<EvalTask[]> {
   if (args.tasks) {
     if (args.task) {
@@ -204,7 +199,7 @@ async function tasksOf(
         'Add --check "CMD", a command that exits 0 when the task is done (e.g. --check "npm test")',
     });
   }
-  return [{ name: "task", prompt: args.task, check: args.check }];
+  return [{ name: adHocTaskName(cwd), prompt: args.task, check: args.check }];
 }
 
 /** Says what will run (and its estimated cost); on a terminal asks to go on. */
@@ -250,14 +245,4 @@ function jobName(at: Date): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}__` +
     `${p(at.getHours())}-${p(at.getMinutes())}-${p(at.getSeconds())}`;
-}
-
-/** Where `interpreter_harbor.py` is in this checkout; undefined for a release binary. */
-function shimDir(): string | undefined {
-  const dir = fileURLToPath(new URL("../../../integrations/harbor", import.meta.url));
-  try {
-    return Deno.statSync(join(dir, "interpreter_harbor.py")).isFile ? dir : undefined;
-  } catch {
-    return undefined;
-  }
 }

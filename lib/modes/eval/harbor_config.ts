@@ -2,9 +2,17 @@
  * A Harbor job config (`harbor run -c job.yaml`) that runs an eval's harnesses × models in
  * Harbor's task containers through our Harbor agent, `interpreter_harbor:Interpreter`.
  */
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { stringify } from "yaml";
+import { builtinProvider } from "../../session/builtin_providers.ts";
 import { HARBOR_SHIM_DIR, shellWord } from "./harbor_tasks.ts";
+
+/** LiteLLM provider names (Harbor's model naming) whose interpreter id differs, as the shim maps them. */
+export const LITELLM_ALIASES: Readonly<Record<string, string>> = {
+  ollama_chat: "ollama",
+  lm_studio: "lmstudio",
+  zai: "zhipu",
+};
 
 /** Our Harbor installed agent, as Harbor imports it. */
 export const HARBOR_AGENT_IMPORT_PATH = "interpreter_harbor:Interpreter";
@@ -25,6 +33,17 @@ export interface HarborJobOptions {
   env?: string;
   /** The folder of `interpreter_harbor.py`, for PYTHONPATH; HARBOR_SHIM_DIR when not given. */
   shimDir?: string;
+  /** The job folder Harbor writes (`jobs_dir`/`job_name`); Harbor's `jobs/<time>` when not given. */
+  out?: string;
+}
+
+/**
+ * The name of the agent entry of `harness`: Harbor's viewer groups trials by the agent's
+ * configured name, so each harness of one model gets its own row. Never one of Harbor's built-in
+ * agent names (those would replace our agent), so Harbor loads the entry from its import path.
+ */
+export function harborAgentName(harness: string): string {
+  return `interpreter-${harness}`;
 }
 
 /**
@@ -42,13 +61,16 @@ export function harborJobConfig(opts: HarborJobOptions): string {
   checkOptions(opts);
   const agents = opts.harnesses.flatMap((harness) =>
     opts.models.map((model) => ({
+      name: harborAgentName(harness),
       import_path: HARBOR_AGENT_IMPORT_PATH,
       model_name: model,
       kwargs: { harness },
     }))
   );
   const env = opts.env ?? "docker";
+  const out = opts.out === undefined ? undefined : resolve(opts.out);
   const config = {
+    ...(out === undefined ? {} : { jobs_dir: dirname(out), job_name: basename(out) }),
     n_attempts: opts.repeat,
     n_concurrent_trials: opts.jobs,
     environment: env.includes(":") ? { import_path: env } : { type: env },
@@ -93,18 +115,31 @@ function header(opts: HarborJobOptions): string {
   const where = opts.shimDir === undefined
     ? ["# Run it from the interpreter repository, so that Python finds our agent"]
     : ["# Run it with PYTHONPATH set to the folder of our agent"];
+  const keys = apiKeys(opts.models);
+  const view = opts.out === undefined ? "jobs" : shellWord(dirname(resolve(opts.out)));
   return [
     `# Harbor job: interpreter on ${tasks}, ${attempts} of each harness × model.`,
     `#   harnesses: ${opts.harnesses.join(", ")}`,
     `#   models: ${opts.models.join(", ")}`,
     ...where,
-    "# (integrations/harbor/interpreter_harbor.py), with the provider's API key",
-    "# (ANTHROPIC_API_KEY, OPENAI_API_KEY...) set:",
+    keys.length > 0
+      ? `# (integrations/harbor/interpreter_harbor.py), with ${keys.join(", ")} set:`
+      : "# (integrations/harbor/interpreter_harbor.py):",
     `#   PYTHONPATH=${shellWord(opts.shimDir ?? HARBOR_SHIM_DIR)} harbor run -c job.yaml`,
-    "# Then open the results:",
-    "#   harbor view jobs",
-    "# Harbor's job stats group trials by agent and model, so the harnesses of one model share a",
-    "# row there; each trial's config.json names its harness (agent.kwargs.harness).",
+    ...(opts.out === undefined ? [] : [`# It writes the job to ${resolve(opts.out)}.`]),
+    "# Then open the results (one row per harness × model: each harness is its own agent):",
+    `#   harbor view ${view}`,
     "",
   ].join("\n");
+}
+
+/** The API key variables the models' providers read in the container, each once. */
+function apiKeys(models: readonly string[]): string[] {
+  const keys = models.flatMap((model) => {
+    const slash = model.indexOf("/");
+    const named = slash > 0 ? model.slice(0, slash).toLowerCase() : "openai";
+    const key = builtinProvider(LITELLM_ALIASES[named] ?? named)?.envKey;
+    return key ? [key] : [];
+  });
+  return [...new Set(keys)];
 }

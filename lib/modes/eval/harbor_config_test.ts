@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { parse } from "yaml";
-import { harborJobConfig } from "./harbor_config.ts";
+import { harborAgentName, harborJobConfig } from "./harbor_config.ts";
 
 Deno.test("harborJobConfig() writes one agent per harness × model on local tasks", () => {
   const text = harborJobConfig({
@@ -22,6 +22,7 @@ Deno.test("harborJobConfig() writes one agent per harness × model on local task
       ["native", "anthropic/claude-sonnet-4-5"],
       ["native", "openai/gpt-5"],
     ].map(([harness, model]) => ({
+      name: `interpreter-${harness}`,
       import_path: "interpreter_harbor:Interpreter",
       model_name: model,
       kwargs: { harness },
@@ -40,6 +41,10 @@ Deno.test("harborJobConfig() starts with a comment saying how to run and view th
   assert.match(comment, /^# {3}harnesses: minimal\n# {3}models: m$/m);
   assert.match(comment, /^# {3}PYTHONPATH=integrations\/harbor harbor run -c job\.yaml$/m);
   assert.match(comment, /^# {3}harbor view jobs$/m);
+  assert.match(
+    comment,
+    /^# \(integrations\/harbor\/interpreter_harbor\.py\), with OPENAI_API_KEY set:$/m,
+  );
   const shim = harborJobConfig({
     harnesses: ["minimal"],
     models: ["m"],
@@ -88,4 +93,29 @@ Deno.test("harborJobConfig() throws RangeError on no harness, no model or a coun
   assert.throws(() => harborJobConfig({ ...base, models: [] }), RangeError);
   assert.throws(() => harborJobConfig({ ...base, repeat: 0 }), RangeError);
   assert.throws(() => harborJobConfig({ ...base, jobs: 1.5 }), RangeError);
+});
+
+Deno.test("harborJobConfig() sends the job to --out and names only the keys its models use", () => {
+  const out = resolve("/tmp/evals/ab run");
+  const text = harborJobConfig({
+    harnesses: ["minimal"],
+    models: ["anthropic/claude-sonnet-4-5", "ollama_chat/qwen3", "zai/glm-4.6"],
+    repeat: 1,
+    jobs: 1,
+    out,
+  });
+  const config = parse(text);
+  assert.equal(config.jobs_dir, "/tmp/evals");
+  assert.equal(config.job_name, "ab run");
+  assert.match(text, /^# It writes the job to \/tmp\/evals\/ab run\.$/m);
+  assert.match(text, /^# {3}harbor view \/tmp\/evals$/m);
+  assert.match(text, /, with ANTHROPIC_API_KEY, ZHIPUAI_API_KEY set:$/m, "none for Ollama");
+  assert.doesNotMatch(text, /OPENAI_API_KEY/);
+});
+
+Deno.test("harborAgentName() is never one of Harbor's built-in agent names", () => {
+  // Harbor 0.22.0 loads a built-in agent by name before it looks at import_path.
+  for (const harness of ["claude-code", "codex", "qwen-code", "terminus-2", "opencode"]) {
+    assert.equal(harborAgentName(harness), `interpreter-${harness}`);
+  }
 });
