@@ -10,7 +10,7 @@ export type { FailedCalls } from "../../trajectory/run_counts.ts";
 
 /** One task: what the agent is asked, and how the result is checked. */
 export interface EvalTask {
-  /** A short name, unique within the job (`task` for a task given on the command line). */
+  /** A short name, unique within the job (for a task given on the command line, the folder's name). */
   name: string;
   /** The instruction given to the agent. */
   prompt: string;
