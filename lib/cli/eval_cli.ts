@@ -89,9 +89,12 @@ export function addEvalCommand(program: Command, onInvoke: (inv: Invocation) => 
     .option("--json <file>", "write every run's record as JSON")
     .option("--html <file>", "write the report as one HTML page")
     .option("--predictions <file>", "write SWE-bench predictions JSONL")
-    .action((dir: string, flags: { json?: string; html?: string; predictions?: string }) => {
-      invoke({ kind: "report", dir, ...flags });
-    });
+    .option("--write-routes", "add the harness routes the job supports to config.toml")
+    .action(
+      (dir: string, flags: Omit<Extract<EvalCommand, { kind: "report" }>, "kind" | "dir">) => {
+        invoke({ kind: "report", dir, ...flags });
+      },
+    );
   cmd.command("compare").description("put two jobs side by side")
     .argument("<dir1>", "the first job folder")
     .argument("<dir2>", "the second job folder")

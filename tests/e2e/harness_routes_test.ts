@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { FakeRoute } from "../fake_provider/routes.ts";
+import { loadScript } from "../fake_provider/script.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import { fakeHome, fixtureRepo, interpreter } from "./_harness_env.ts";
+import { EVAL_HARNESS_TOOLS } from "./_eval_env.ts";
+import { fakeHome, fixtureRepo, interpreter, REPO, tempDirs } from "./_harness_env.ts";
 import { pipedRepl } from "./_setups_repo.ts";
 
 const ROUTE = '[harness_routes]\n"qwen3-coder*" = "minimal"\n';
@@ -51,4 +55,50 @@ Deno.test("/harness names the route that chose the harness in use", async () => 
     await Deno.remove(home, { recursive: true });
     await Deno.remove(repo, { recursive: true });
   }
+});
+
+/** One fake model per harness, told apart by the harness's tools (as tests/e2e/eval_test.ts). */
+async function evalRoutes(plan: Record<string, string>): Promise<FakeRoute[]> {
+  return await Promise.all(
+    Object.entries(plan).map(async ([harness, quality]) => ({
+      model: "fake-model",
+      tools_include: EVAL_HARNESS_TOOLS[harness],
+      script: await loadScript(
+        join(REPO, "tests", "fixtures", "scripts", "eval", `${quality}_${harness}.jsonl`),
+      ),
+    })),
+  );
+}
+
+Deno.test("eval report --write-routes adds the winning harness to config.toml in place, and the next exec uses it", async () => {
+  await using dirs = tempDirs();
+  const repo = await dirs.add(fixtureRepo("habits"));
+  const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-routes-out-" }));
+  await using fake = startFakeProvider([], {
+    routes: await evalRoutes({ native: "looper", minimal: "fixer" }),
+  });
+  const home = await dirs.add(fakeHome(fake.baseUrl, "chat", "# my own note\n"));
+  const job = join(out, "job");
+  const ran = await interpreter([
+    "eval",
+    ...["--harness", "native,minimal", "--repeat", "5", "--jobs", "4"],
+    ...["--check", "python3 -m pytest -q -p no:cacheprovider", "--out", job, "fix the test"],
+  ], { cwd: repo, home });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.match(ran.stdout, /^ {2}fake-model: minimal 100% over native 0%$/m);
+
+  const report = await interpreter(["eval", "report", job, "--write-routes"], { cwd: repo, home });
+  assert.equal(report.code, 0, report.stderr);
+  assert.match(report.stdout, /^ {2}"fake-model" = "minimal"$/m);
+  const config = await Deno.readTextFile(join(home, "config.toml"));
+  assert.match(config, /^# my own note$/m, "comments are kept");
+  assert.match(config, /^\[harness_routes\]\n"fake-model" = "minimal"$/m);
+  assert.match(config, /^\[model_providers\.fake\]$/m);
+
+  const exec = await interpreter(["exec", "say done"], { cwd: repo, home });
+  assert.match(exec.stderr, /^harness: minimal$/m, exec.stderr);
+  assert.match(
+    exec.stderr,
+    /^harness chosen by: route "fake-model" in \[harness_routes\] \(config\.toml\)$/m,
+  );
 });

@@ -73,6 +73,8 @@ async function runEvalJob(
       ),
   });
   console.log(renderReport(outcome.records, { color }));
+  const { reportRoutes } = await import("./report/routes.ts");
+  for (const line of await reportRoutes(outcome.records, false, env)) console.log(line);
   for (const line of await writeOutputs(job.jobDir, outcome.records, args)) console.error(line);
   if (outcome.keptCopies) {
     console.error(

@@ -48,7 +48,15 @@ export interface ExecPassThrough {
 /** What the `eval` command group asked for. */
 export type EvalCommand =
   | { kind: "run"; args: EvalArgs }
-  | { kind: "report"; dir: string; json?: string; html?: string; predictions?: string }
+  | {
+    kind: "report";
+    dir: string;
+    json?: string;
+    html?: string;
+    predictions?: string;
+    /** Add the routes the job supports to `[harness_routes]` in the user's config.toml. */
+    writeRoutes?: boolean;
+  }
   | { kind: "compare"; dirs: [string, string] };
 
 /** The flags of `exec` for `pass`, approval `never` unless given. */
