@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeExecTrajectory } from "../lib/modes/exec/exec_trajectory.ts";
-import type { AtifObservationResult, AtifStep } from "../lib/trajectory/atif.ts";
+import type { AtifObservationResult, AtifStep, Trajectory } from "../lib/trajectory/atif.ts";
+import { exportSession } from "../lib/session/export/export.ts";
 import { atifProblems } from "./_atif.ts";
 import { openSession, type PromptOutcome, type Session } from "../lib/session/open.ts";
 import type { SessionEvent } from "../lib/session/types.ts";
@@ -273,6 +274,13 @@ async function checkTrajectories(
     session_id: sessionId,
   }]);
   assert.match(parent.notes, /sub-agent/, "the totals that count the sub-agent say so");
+  // `interpreter export --format atif` embeds it the same way.
+  const file = session.status().sessionFile ?? "";
+  const exported = JSON.parse(await exportSession(file, "atif", { home: dir }));
+  assert.deepEqual(atifProblems(exported), []);
+  assert.deepEqual(exported.subagent_trajectories.map((t: Trajectory) => t.trajectory_id), [
+    sessionId,
+  ]);
 }
 
 Deno.test("a background sub-agent is spawned, messaged, waited for and closed in each harness", async () => {

@@ -4,7 +4,7 @@
  * `exec --trajectory FILE` embeds each in the parent's trajectory (ATIF-v1.7 `subagent_trajectories`).
  */
 import { join } from "node:path";
-import { trajectoryOf } from "../trajectory/atif.ts";
+import { type Trajectory, trajectoryOf } from "../trajectory/atif.ts";
 import { VERSION } from "../version.ts";
 import type { PooledAgent } from "./agent_pool.ts";
 
@@ -66,4 +66,24 @@ export async function savedAgentTrajectories(sessionFile: string): Promise<Map<s
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return found;
+}
+
+/**
+ * `own` (the trajectory of the session saved at `sessionFile`) with its persistent sub-agents'
+ * saved runs embedded as ATIF-v1.7 `subagent_trajectories`; `own` itself when there are none.
+ */
+export async function withSavedSubagents(
+  sessionFile: string,
+  own: Trajectory,
+): Promise<Trajectory> {
+  const saved = await savedAgentTrajectories(sessionFile);
+  if (saved.size === 0) return own;
+  const found: Trajectory[] = [];
+  for (const id of [...saved.keys()].sort()) {
+    const sub = JSON.parse(saved.get(id) ?? "") as Trajectory;
+    // A file saved before v1.7 has no trajectory_id: its session id is unique among them.
+    found.push({ ...sub, schema_version: "ATIF-v1.7", trajectory_id: sub.session_id });
+  }
+  const { withSubagents } = await import("../trajectory/subagents.ts");
+  return withSubagents(own, found);
 }

@@ -60,17 +60,8 @@ export async function writeExecTrajectory(
 async function withSubagentRuns(session: Session, own: Trajectory): Promise<Trajectory> {
   const sessionFile = session.status().sessionFile;
   if (!sessionFile) return own;
-  const { savedAgentTrajectories } = await import("../../session/agent_trajectory.ts");
-  const saved = await savedAgentTrajectories(sessionFile);
-  if (saved.size === 0) return own;
-  const found: Trajectory[] = [];
-  for (const id of [...saved.keys()].sort()) {
-    const sub = JSON.parse(saved.get(id) ?? "") as Trajectory;
-    // A file saved before v1.7 has no trajectory_id: its session id is unique among them.
-    found.push({ ...sub, schema_version: "ATIF-v1.7", trajectory_id: sub.session_id });
-  }
-  const { withSubagents } = await import("../../trajectory/subagents.ts");
-  return withSubagents(own, found);
+  const { withSavedSubagents } = await import("../../session/agent_trajectory.ts");
+  return await withSavedSubagents(sessionFile, own);
 }
 
 /** A line on how the run ended; undefined when the turn completed. */

@@ -76,7 +76,11 @@ export async function exportSession(
 ): Promise<string> {
   if (format === "jsonl") return await rawRecords(file);
   const saved = await readSession(file);
-  if (format === "atif") return `${JSON.stringify(trajectoryFor(saved), null, 2)}\n`;
+  if (format === "atif") {
+    const { withSavedSubagents } = await import("../agent_trajectory.ts");
+    const trajectory = await withSavedSubagents(file, trajectoryFor(saved));
+    return `${JSON.stringify(trajectory, null, 2)}\n`;
+  }
   const readCall = callReader(await harnessesOf(saved, opts.home));
   const inUse = settingsInUse(saved);
   const name = await savedSessionName(opts.home, saved.header.id).catch(() => undefined);
