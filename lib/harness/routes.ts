@@ -4,7 +4,8 @@
  * `eval report --write-routes`), consulted after a configured harness and before `[match]`.
  * Loaded when a session starts (kept out of the static start-up graph).
  */
-import { globRegExp } from "./_glob.ts";
+import { ConfigError, UserError } from "../errors.ts";
+import { globProblem, globRegExp } from "./_glob.ts";
 import { bestMatch, FALLBACK_HARNESS, type HarnessChoiceInput } from "./select.ts";
 
 /** A harness and why it was chosen. */
@@ -18,6 +19,14 @@ export function routeFor(
   routes: Record<string, string>,
   model: string,
 ): { pattern: string; id: string } | undefined {
+  for (const pattern of Object.keys(routes)) {
+    const problem = globProblem(pattern);
+    if (problem) {
+      throw new ConfigError(`[harness_routes] in config.toml: ${problem}`, {
+        hint: 'Write a model name or a glob with "*" only, e.g. "qwen3-coder*" = "qwen-code"',
+      });
+    }
+  }
   if (Object.hasOwn(routes, model)) return { pattern: model, id: routes[model] };
   const pattern = Object.keys(routes).find((p) => globRegExp(p).test(model));
   return pattern === undefined ? undefined : { pattern, id: routes[pattern] };
@@ -46,4 +55,16 @@ export function chooseHarnessWhy(
     }
   }
   return { id: FALLBACK_HARNESS, reason: "default (nothing else matched)" };
+}
+
+/**
+ * `error` from loading the chosen harness, saying which route named it when a route did (an
+ * unknown harness id in `[harness_routes]`); other errors pass through as they are.
+ */
+export function routeLoadError(error: unknown, choice: HarnessChoice): unknown {
+  if (!(error instanceof UserError) || !choice.reason.startsWith("route ")) return error;
+  return new ConfigError(`${error.message}, named by ${choice.reason}`, {
+    hint: `${error.hint ?? ""}${error.hint ? "; " : ""}fix or remove that line of [harness_routes]`,
+    cause: error,
+  });
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { chooseHarnessWhy, routeFor } from "./routes.ts";
+import { UserError } from "../errors.ts";
+import { chooseHarnessWhy, routeFor, routeLoadError } from "./routes.ts";
 import type { HarnessCandidate } from "./select.ts";
 
 const QWEN: HarnessCandidate = {
@@ -41,4 +42,27 @@ Deno.test("a route's reason names it; chooseHarnessWhy: configured, [match], fam
     id: "native",
     reason: "default (nothing else matched)",
   });
+});
+
+Deno.test("a route pattern with unsupported glob syntax, or naming no harness, says which line to fix", () => {
+  assert.throws(
+    () => routeFor({ "q?": "native" }, "q1"),
+    /\[harness_routes\].*"\?" is not supported/,
+  );
+  const choice = chooseHarnessWhy({ ...BASE, routes: { "qwen*": "nope" } });
+  const err = routeLoadError(
+    new UserError('Unknown harness "nope"', { hint: "Available: pi" }),
+    choice,
+  );
+  assert.ok(err instanceof Error);
+  assert.equal(
+    err.message,
+    'Unknown harness "nope", named by route "qwen*" in [harness_routes] (config.toml)',
+  );
+  assert.equal(
+    (err as UserError).hint,
+    "Available: pi; fix or remove that line of [harness_routes]",
+  );
+  const other = new Error("disk");
+  assert.equal(routeLoadError(other, choice), other);
 });

@@ -355,7 +355,7 @@ async function pickHarness(
   const dirs = { builtinDir: BUILTIN_HARNESSES, userDir: join(config.home, "harnesses") };
   const catalog = await loadCatalog();
   const configured = config.values.harness;
-  const { chooseHarnessWhy } = await import("../harness/routes.ts");
+  const { chooseHarnessWhy, routeLoadError } = await import("../harness/routes.ts");
   const choice = chooseHarnessWhy({
     configured,
     routes: config.values.harness_routes,
@@ -375,7 +375,7 @@ async function pickHarness(
     takesImages: takesImages(catalog, settings, model),
   };
   const harness = sessionHarness(
-    await loadHarness(choice.id, dirs),
+    await loadHarness(choice.id, dirs).catch((e) => Promise.reject(routeLoadError(e, choice))),
     config.values,
     lean,
     opts.io.ask !== undefined,
