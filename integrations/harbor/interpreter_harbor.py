@@ -15,7 +15,7 @@ JSONL events kept in ``<logs>/interpreter.jsonl``, where ``<logs>`` is the envir
 Harbor gives the agent (``environment_logs_dir``; ``/logs/agent`` unless Harbor says otherwise). The task container is the isolation
 boundary, so commands run unsandboxed and unapproved (``--ak sandbox=workspace-write`` keeps our
 sandbox where the container allows bubblewrap). After the run Harbor's context gets the tokens and
-cost from the trajectory's ``final_metrics`` (ATIF-v1.4).
+cost from the trajectory's ``final_metrics`` (ATIF-v1.7).
 
 Agent keyword arguments (``--ak key=value``): ``harness`` (a harness id such as ``claude-code``;
 default: interpreter picks one for the model), ``sandbox`` (default ``danger-full-access``),
