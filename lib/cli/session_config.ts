@@ -11,6 +11,7 @@ import type { EvalCommand } from "../modes/eval/eval_args.ts";
 import type { ExportArgs } from "../modes/export/export_args.ts";
 import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
 import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
+import { resolveWorkdir } from "../session/workdir.ts";
 
 /** The flag that means "no sandbox and no approvals", named as the origin of both values. */
 const YOLO = "--yolo";
@@ -107,18 +108,6 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
       return origin === "repl" ? { mode: "repl", config } : { mode: "acp", config };
     }
   }
-}
-
-/** Resolves `-C/--cd` against the current directory and checks it is a directory. */
-async function resolveWorkdir(cd: string | undefined): Promise<string> {
-  const dir = resolve(Deno.cwd(), cd ?? ".");
-  const info = await Deno.stat(dir).catch(() => undefined);
-  if (!info?.isDirectory) {
-    throw new UsageError(`Cannot use "${dir}" as the working directory: it is not a directory`, {
-      hint: "Pass an existing directory to -C/--cd",
-    });
-  }
-  return dir;
 }
 
 /** The session `flags` ask for, started from `origin`, continuing `resume` when given. */

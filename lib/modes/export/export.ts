@@ -9,6 +9,7 @@ import { UsageError } from "../../errors.ts";
 import { exportSession, findSessionToExport, formatOfFile } from "../../session/export/export.ts";
 import { writeOutputText } from "../../session/run_outputs.ts";
 import type { ExportArgs } from "./export_args.ts";
+import { resolveWorkdir } from "../../session/workdir.ts";
 
 /** Runs `interpreter export`; the exit code. */
 export async function runExport(args: ExportArgs): Promise<number> {
@@ -20,7 +21,7 @@ export async function runExport(args: ExportArgs): Promise<number> {
       { hint: 'Run "interpreter export ID" or "interpreter export --last"' },
     );
   }
-  const cwd = await workdirOf(args.cd);
+  const cwd = await resolveWorkdir(args.cd);
   const home = configHome(Deno.env.toObject(), cwd);
   const target = args.id !== undefined
     ? { id: args.id }
@@ -38,17 +39,6 @@ export async function runExport(args: ExportArgs): Promise<number> {
   // deno-lint-ignore no-console -- the command's one line of output
   console.error(`Exported session ${found.id} (${format}) to ${file}`);
   return 0;
-}
-
-async function workdirOf(cd: string | undefined): Promise<string> {
-  const dir = resolve(Deno.cwd(), cd ?? ".");
-  const info = await Deno.stat(dir).catch(() => undefined);
-  if (!info?.isDirectory) {
-    throw new UsageError(`Cannot use "${dir}" as the working directory: it is not a directory`, {
-      hint: "Pass an existing directory to -C/--cd",
-    });
-  }
-  return dir;
 }
 
 async function writeAll(out: { write(p: Uint8Array): Promise<number> }, data: Uint8Array) {
