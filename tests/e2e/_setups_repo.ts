@@ -18,6 +18,11 @@ export async function setupsRepo(): Promise<string> {
   return dir;
 }
 
+/** The config.toml lines that trust the project at `repo`. */
+export function trustedProject(repo: string): string {
+  return `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`;
+}
+
 /** `interpreter ARGS` with `stdin` piped in (the REPL reading lines), to its end. */
 export async function pipedRepl(
   args: string[],

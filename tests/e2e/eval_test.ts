@@ -9,12 +9,11 @@ import assert from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import type { FakeRoute } from "../fake_provider/routes.ts";
 import { loadScript } from "../fake_provider/script.ts";
 import { harborLayoutProblems } from "../_harbor_layout.ts";
 import { adHocTaskName } from "../../lib/modes/eval/job_layout.ts";
 import { VERSION } from "../../lib/version.ts";
-import { EVAL_HARNESS_TOOLS } from "./_eval_env.ts";
+import { EVAL_HARNESS_TOOLS, evalRoutes } from "./_eval_env.ts";
 import { fakeHome, fixtureRepo, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
 import { until } from "./_poll.ts";
 
@@ -32,19 +31,6 @@ interface Run {
   session_id: string | null;
   harness_hash: string | null;
   diff: { files: number } | null;
-}
-
-/** One model per harness, all named `fake-model`: the fake tells them apart by their tools. */
-async function routes(plan: Record<string, string>): Promise<FakeRoute[]> {
-  return await Promise.all(
-    Object.entries(plan).map(async ([harness, quality]) => ({
-      model: "fake-model",
-      tools_include: EVAL_HARNESS_TOOLS[harness],
-      script: await loadScript(
-        join(REPO, "tests", "fixtures", "scripts", "eval", `${quality}_${harness}.jsonl`),
-      ),
-    })),
-  );
 }
 
 async function scriptLength(quality: string, harness: string): Promise<number> {
@@ -189,7 +175,7 @@ Deno.test("eval runs native, claude-code and minimal 3 times each in local clone
   const tmp = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-tmp-" }));
   const out = await dirs.add(Deno.makeTempDir({ prefix: "oi-eval-out-" }));
   const plan = { native: "fixer", "claude-code": "fumbler", minimal: "looper" };
-  await using fake = startFakeProvider([], { routes: await routes(plan) });
+  await using fake = startFakeProvider([], { routes: await evalRoutes(plan) });
   const home = await dirs.add(fakeHome(fake.baseUrl, "chat"));
   const job = join(out, "job");
   const [json, html, predictions] = ["runs.json", "report.html", "preds.jsonl"].map((f) =>

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { FakeRoute } from "../fake_provider/routes.ts";
-import { loadScript } from "../fake_provider/script.ts";
 import { startFakeProvider } from "../fake_provider/server.ts";
-import { EVAL_HARNESS_TOOLS } from "./_eval_env.ts";
-import { fakeHome, fixtureRepo, interpreter, REPO, tempDirs } from "./_harness_env.ts";
+import { evalRoutes } from "./_eval_env.ts";
+import { fakeHome, fixtureRepo, interpreter, tempDirs } from "./_harness_env.ts";
 import { pipedRepl } from "./_setups_repo.ts";
 
 const ROUTE = '[harness_routes]\n"qwen3-coder*" = "minimal"\n';
@@ -56,19 +54,6 @@ Deno.test("/harness names the route that chose the harness in use", async () => 
     await Deno.remove(repo, { recursive: true });
   }
 });
-
-/** One fake model per harness, told apart by the harness's tools (as tests/e2e/eval_test.ts). */
-async function evalRoutes(plan: Record<string, string>): Promise<FakeRoute[]> {
-  return await Promise.all(
-    Object.entries(plan).map(async ([harness, quality]) => ({
-      model: "fake-model",
-      tools_include: EVAL_HARNESS_TOOLS[harness],
-      script: await loadScript(
-        join(REPO, "tests", "fixtures", "scripts", "eval", `${quality}_${harness}.jsonl`),
-      ),
-    })),
-  );
-}
 
 Deno.test("eval report --write-routes adds the winning harness to config.toml in place, and the next exec uses it", async () => {
   await using dirs = tempDirs();

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, interpreter, REPO, run, tempDirs } from "./_harness_env.ts";
-import { pipedRepl } from "./_setups_repo.ts";
+import { pipedRepl, trustedProject } from "./_setups_repo.ts";
 
 /** The fixture's agent folders (not the other parts' files) and its one source file. */
 const AGENT_PATHS = [
@@ -47,7 +47,7 @@ function trustingHome(baseUrl: string, repo: string): Promise<string> {
   return fakeHome(
     baseUrl,
     "messages",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+    trustedProject(repo),
   );
 }
 
@@ -193,7 +193,7 @@ Deno.test("gemini-cli, qwen-code and opencode offer the defined sub-agents their
   const home = await dirs.add(fakeHome(
     fake.baseUrl,
     "chat",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+    trustedProject(repo),
   ));
   for (const harness of ["gemini-cli", "qwen-code", "opencode"]) {
     const result = await interpreter(["exec", "--harness", harness, "go"], { cwd: repo, home });

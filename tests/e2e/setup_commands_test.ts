@@ -12,7 +12,7 @@ import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { of, startAgent } from "./_acp_client.ts";
 import { fakeHome, interpreter } from "./_harness_env.ts";
 import { until } from "./_poll.ts";
-import { pipedRepl, setupsRepo } from "./_setups_repo.ts";
+import { pipedRepl, setupsRepo, trustedProject } from "./_setups_repo.ts";
 
 function replies(n: number): string {
   return Array.from({ length: n }, (_, i) => JSON.stringify({ reply: { text: `done ${i}` } }))
@@ -32,7 +32,7 @@ Deno.test("exec expands other agents' custom commands and sends unknown ones as 
   const home = await fakeHome(
     fake.baseUrl,
     "chat",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+    trustedProject(repo),
   );
   const userHome = await Deno.makeTempDir({ prefix: "oi-user-" });
   const env = { HOME: userHome };
@@ -126,7 +126,7 @@ Deno.test("the REPL lists custom commands with their files and runs one; ACP off
   const home = await fakeHome(
     fake.baseUrl,
     "chat",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+    trustedProject(repo),
   );
   try {
     const repl = await pipedRepl(["-s", "read-only"], {

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, interpreter } from "./_harness_env.ts";
-import { setupsRepo } from "./_setups_repo.ts";
+import { setupsRepo, trustedProject } from "./_setups_repo.ts";
 
 /** The names of the tools request `i` offered. */
 function toolNames(body: unknown): string[] {
@@ -44,7 +44,7 @@ Deno.test("the .mcp.json and .gemini/settings.json servers start only after inte
     fake.baseUrl,
     "messages",
     `harness = "claude-code"\napproval_policy = "never"\n` +
-      `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+      trustedProject(repo),
   );
   const userHome = await Deno.makeTempDir({ prefix: "oi-user-" });
   const started = join(userHome, "started.log");

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, interpreter } from "./_harness_env.ts";
 import { HAS_TMUX, Pane, PROMPT_LINE, SKIP } from "./_tmux_pane.ts";
-import { setupsRepo } from "./_setups_repo.ts";
+import { setupsRepo, trustedProject } from "./_setups_repo.ts";
 
 const call = (cmd: string) => ({
   reply: { tool_calls: [{ name: "exec_command", args: { cmd } }] },
@@ -42,7 +42,7 @@ Deno.test("Claude Code and Gemini CLI hooks and Claude's env take effect only af
   const home = await fakeHome(
     fake.baseUrl,
     "chat",
-    `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+    trustedProject(repo),
   );
   const userHome = await Deno.makeTempDir({ prefix: "oi-user-" });
   const env = { HOME: userHome };
@@ -85,7 +85,7 @@ Deno.test({
     const home = await fakeHome(
       fake.baseUrl,
       "chat",
-      `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+      trustedProject(repo),
     );
     const userHome = await Deno.makeTempDir({ prefix: "oi-user-" });
     try {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseScript, startFakeProvider } from "../fake_provider/server.ts";
 import { fakeHome, interpreter, tempDirs } from "./_harness_env.ts";
-import { setupsRepo } from "./_setups_repo.ts";
+import { setupsRepo, trustedProject } from "./_setups_repo.ts";
 
 function script(lines: unknown[]) {
   return parseScript(lines.map((line) => JSON.stringify(line)).join("\n"));
@@ -57,7 +57,7 @@ Deno.test("trust lists several kinds, debug config names the sources, and a comm
     { reply: { tool_calls: [{ name: "exec_command", args: { cmd } }] } },
     { expect: { last_tool_result_contains: "notes:0" }, reply: { text: "tried" } },
   ]));
-  const trusted = `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`;
+  const trusted = trustedProject(repo);
   const home = await dirs.add(fakeHome(fake.baseUrl, "chat", trusted));
   const opts = { cwd: repo, home, env: { HOME: userHome } };
 
