@@ -14,6 +14,8 @@ export interface FileStat {
   mtime: Date | null;
   /** Permission bits and file type as `Deno.FileInfo.mode`; null where the platform has none. */
   mode: number | null;
+  /** The device the file lives on; unset where the platform (or a fake) has none. */
+  dev?: number | null;
 }
 
 /** One entry of a folder listing. */
@@ -181,6 +183,7 @@ function toStat(info: Deno.FileInfo): FileStat {
     size: info.size,
     mtime: info.mtime,
     mode: info.mode,
+    dev: info.dev,
   };
 }
 

@@ -120,7 +120,9 @@ export async function restorePath(
 /**
  * Writes `target` whole, replacing what is there (a symlink too). The temporary file is made at
  * the workspace's top, which a sandboxed process cannot move away, so it is removed whatever
- * fails; only when the rename cannot cross file systems there is it made beside the target.
+ * fails. Only when the target's folder really is on another file system (a mount inside the
+ * workspace) is it made beside the target: a rename refused because the folder was swapped for a
+ * link meanwhile fails the file instead, so no temporary file is left in a folder moved away.
  */
 async function writeWhole(
   fs: RestoringFileSystem,
@@ -133,8 +135,18 @@ async function writeWhole(
     await fs.writeFileAtomic(target, file.bytes, { ...opts, tempDir: cwd });
   } catch (error) {
     if ((error as { code?: unknown }).code !== "EXDEV") throw error;
+    if (!await onOtherDevice(fs, cwd, dirname(target))) {
+      throw new Error("its folder changed while it was written (swapped for a link?)");
+    }
     await fs.writeFileAtomic(target, file.bytes, opts);
   }
+}
+
+/** Whether `folder` is a real folder (not a link) on another device than `cwd`. */
+async function onOtherDevice(fs: RestoringFileSystem, cwd: string, folder: string) {
+  const [top, here] = await Promise.all([fs.lstat(cwd), lstatOrUndefined(fs, folder)]);
+  if (!here?.isDirectory || here.isSymlink) return false;
+  return top.dev == null || here.dev == null || top.dev !== here.dev;
 }
 
 /**
