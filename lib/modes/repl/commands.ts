@@ -11,13 +11,11 @@ import {
   reconfigured,
   type Session,
   type SessionEvent,
-  type SessionStatus,
 } from "../../session/open.ts";
-import { harnessLabel } from "../../session/status.ts";
 import { colorDiff } from "./render.ts";
 import { nearestName } from "../../nearest.ts";
-import { spendText } from "../term/status_line.ts";
 import type { RawTerminal } from "./list_picker.ts";
+import type { LineSource } from "./arena_command.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
 import { isPromptCommand, promptHelpLines, runPromptCommand } from "./mcp_prompt_command.ts";
@@ -38,6 +36,8 @@ export interface CommandContext {
   resumeSession(): Promise<void>;
   /** Closes the current session and continues the saved session `id` (`/fork`). */
   continueSession(id: string): Promise<void>;
+  /** Lends the terminal to a child program (`/arena`; see arena_command.ts). */
+  onTerminal?<T>(run: (lines?: LineSource) => Promise<T>): Promise<T>;
   /** Reads one answer line (a picker's); null at end of input. */
   ask(prompt: string): Promise<string | null>;
   /** Hands the terminal's keys to a picker (`/model`); absent when input is not a terminal. */
@@ -93,11 +93,11 @@ const COMMANDS: Command[] = [
         ...await (await customCommands()).customHelpLines(ctx, builtinNames()),
       ])),
   },
-  {
-    name: "status",
-    summary: "provider, model, harness, sandbox, session and context",
-    run: status,
-  },
+  deferred(
+    "status",
+    "provider, model, harness, sandbox, session and context",
+    () => import("./status_command.ts").then((m) => m.STATUS_COMMAND),
+  ),
   deferred(
     "model",
     "pick a model, or switch: /model NAME or PROVIDER/NAME (NAME! if it is not listed)",
@@ -151,6 +151,11 @@ const COMMANDS: Command[] = [
     "export",
     "save this conversation as Markdown (.html, .jsonl, .json for ATIF): /export [FILE]",
     () => import("./export_command.ts").then((m) => m.EXPORT_COMMAND),
+  ),
+  deferred(
+    "arena",
+    "race a prompt across harnesses and models; apply the best diff or continue one",
+    () => import("./arena_command.ts").then((m) => m.ARENA_COMMAND),
   ),
   {
     name: "debug-config",
@@ -243,38 +248,6 @@ function helpLines(style: Style, promptLines: string[]): string[] {
   ];
 }
 
-function status(_: string, ctx: CommandContext): void {
-  const s = terminalSafe(ctx.session().status());
-  const percent = s.contextWindow ? Math.round((s.contextUsed / s.contextWindow) * 100) : 0;
-  const rows: Array<[string, string]> = [
-    ["provider", `${s.provider} (${s.wireApi})`],
-    ["model", s.model],
-    ["harness", harnessLabel(s)],
-    ["sandbox", s.sandbox.startsWith(s.sandboxMode) ? s.sandbox : `${s.sandboxMode}: ${s.sandbox}`],
-    ["approval", s.approval],
-    ["network", s.network ? "allowed" : "blocked"],
-    ["directory", s.cwd],
-    ...(s.worktree ? [["worktree", s.worktree] as [string, string]] : []),
-    ["session", s.sessionId ?? "not saved"],
-    ["file", s.sessionFile ?? "none"],
-    [
-      "context",
-      `${s.contextUsed} / ${s.contextWindow} tokens (${percent}%)` +
-      (s.contextNote ? ctx.style.dim(" · the window is a guess") : ""),
-    ],
-    [
-      "repairs",
-      s.toolCallRepairs === undefined
-        ? "off (tool_call_repair = false)"
-        : `${s.toolCallRepairs} tool call${s.toolCallRepairs === 1 ? "" : "s"} recovered from text`,
-    ],
-    ["tokens", `${s.tokens.input} in (${s.tokens.cached} cached), ${s.tokens.output} out`],
-    ["cost", spendText(s.cost, ctx.session().config.max_budget_usd)],
-    ...goalRows(s),
-  ];
-  ctx.print(rows.map(([k, v]) => `${ctx.style.dim(`${k}:`.padEnd(11))} ${v}`));
-}
-
 async function harness(arg: string, ctx: CommandContext): Promise<void> {
   const session = ctx.session();
   if (arg) {
@@ -365,15 +338,4 @@ async function compact(_: string, ctx: CommandContext): Promise<void> {
 
 async function debugConfig(_: string, ctx: CommandContext): Promise<void> {
   ctx.print(terminalText(await ctx.session().debugConfig()).replace(/\n$/, "").split("\n"));
-}
-
-/** The `/status` rows of the session's goal and timers (made terminal-safe by the caller). */
-function goalRows(s: SessionStatus): Array<[string, string]> {
-  const rows: Array<[string, string]> = [];
-  if (s.goal) {
-    const budget = s.goal.budget ? ` of ${s.goal.budget}` : "";
-    rows.push(["goal", `${s.goal.status}, ${s.goal.used}${budget}: ${s.goal.objective}`]);
-  }
-  for (const line of s.timers ?? []) rows.push(["timer", line]);
-  return rows;
 }

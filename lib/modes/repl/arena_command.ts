@@ -1,0 +1,260 @@
+/**
+ * `/arena ARGS`: runs `interpreter arena ARGS --handoff FILE` on the REPL's terminal (the arena is
+ * a front end of its own, so it runs as a child rather than being imported), then reads FILE: when
+ * the user picked "continue with X", the REPL continues X's session in its own folder. The current
+ * session stays whatever goes wrong.
+ */
+import { join } from "node:path";
+import { terminalText } from "../../approval/visible.ts";
+import { UsageError } from "../../errors.ts";
+import { interpreterCommand } from "../../session/self_command.ts";
+import { splitArgs } from "../../setups/commands/args.ts";
+import type { Session } from "../../session/open.ts";
+import type { Style } from "../term/style.ts";
+
+/** Reads the next line typed, or null at end of input or once `signal` fires. */
+export type LineSource = (signal: AbortSignal) => Promise<string | null>;
+
+/** What `/arena` uses of the REPL's command context. */
+export interface ArenaContext {
+  session(): Session;
+  print(lines: string[]): void;
+  style: Style;
+  /** Runs `task` with Ctrl-C tied to its signal, like a turn. */
+  interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * Lends the terminal to a child program while `run` runs: the line editor steps aside, or,
+   * where lines are read without one (plain mode), `lines` hands on each line typed. Absent when
+   * no one is at a terminal.
+   */
+  onTerminal?<T>(run: (lines?: LineSource) => Promise<T>): Promise<T>;
+  continueSession(id: string): Promise<void>;
+  /** Its `env` is the REPL's, which the child gets. */
+  reviewBase(): { env?: Record<string, string> };
+}
+
+/** A child process to run: its argv, folder, environment and where its stdin comes from. */
+export interface ChildRun {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** "inherit": the terminal; a `LineSource`: the lines it gives; "null": nothing. */
+  stdin: "inherit" | "null" | LineSource;
+}
+
+/** Runs a child to its end and answers its exit code (tests give a fake). */
+export type Spawner = (child: ChildRun, signal: AbortSignal) => Promise<number>;
+
+/** What the arena wrote to the handoff file. */
+export interface Handoff {
+  applied: string | null;
+  continue: { label: string; session_id: string; harness: string; model: string } | null;
+}
+
+interface Flag {
+  names: string[];
+  value?: string;
+  text: string;
+}
+
+/** The flags of `interpreter arena` (lib/cli/arena_cli.ts), for splitting and for the usage. */
+const FLAGS: Flag[] = [
+  { names: ["--harness"], value: "A,B", text: "harnesses to race (every harness × model pair)" },
+  { names: ["-m", "--model"], value: "M1,M2", text: "models to race" },
+  { names: ["--check"], value: "CMD", text: "a command that passes when the task is done" },
+  {
+    names: ["--pick"],
+    value: "best|N|none",
+    text: "apply without asking: best passes the check (needs --check), N a number or letter",
+  },
+  { names: ["-y", "--yes"], text: "apply protected paths (.git*, .openinterpreter/…) too" },
+  { names: ["--timeout"], value: "SECONDS", text: "stop a contestant after this long" },
+  { names: ["-c", "--config"], value: "KEY=VALUE", text: "a config override for every run" },
+  { names: ["-p", "--profile"], value: "NAME", text: "a config profile for every run" },
+  { names: ["-s", "--sandbox"], value: "MODE", text: "the contestants' sandbox mode" },
+  { names: ["--out"], value: "DIR", text: "the job folder (default ~/.openinterpreter/arena/…)" },
+];
+
+/** `/arena`, as the command list takes it. */
+export const ARENA_COMMAND = {
+  name: "arena",
+  summary: "race a prompt across harnesses and models; apply the best diff or continue one",
+  run: (arg: string, ctx: ArenaContext) => arena(arg, ctx),
+};
+
+/** `/arena ARGS` with the real `interpreter arena`; `spawn` runs the child. */
+export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild): Promise<void> {
+  if (arg.trim() === "") return ctx.print(usageLines(ctx.style));
+  const args = arenaArgs(arg);
+  const dir = await Deno.makeTempDir({ prefix: "oi-arena-handoff-" });
+  try {
+    const file = join(dir, "handoff.json");
+    const child = {
+      argv: [...interpreterCommand(), "arena", ...args.flags, "--handoff", file, ...args.prompt],
+      cwd: ctx.session().status().cwd,
+      env: ctx.reviewBase().env ?? Deno.env.toObject(),
+    };
+    const code = await ctx.interruptible((signal) =>
+      ctx.onTerminal
+        ? ctx.onTerminal((lines) => spawn({ ...child, stdin: lines ?? "inherit" }, signal))
+        : spawn({ ...child, stdin: "null" }, signal)
+    );
+    const handoff = await readHandoff(file);
+    if (handoff === undefined) {
+      if (code !== 0) ctx.print([`The arena failed (exit ${code}); this session goes on`]);
+      return;
+    }
+    const next = handoff.continue;
+    if (!next) return;
+    await ctx.continueSession(next.session_id).catch((error) => {
+      throw new UsageError(
+        `Cannot continue ${terminalText(next.label)}'s session ${terminalText(next.session_id)}: ` +
+          terminalText(String((error as Error).message ?? error)),
+        { hint: `This session goes on; try "interpreter resume ${next.session_id}"` },
+      );
+    });
+    const who = `${next.label} (${next.harness} × ${next.model})`;
+    ctx.print([ctx.style.bold(terminalText(`Continuing ${who}: session ${next.session_id}`))]);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/**
+ * `text` split as a shell splits words: the flags of `interpreter arena` with their values
+ * (anywhere, as on the command line, up to a `--`), and the other words joined into the prompt,
+ * passed after `--` so that it may start with a dash.
+ */
+export function arenaArgs(text: string): { flags: string[]; prompt: string[] } {
+  const words = splitArgs(text);
+  const flags: string[] = [];
+  const prompt: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word === "--") {
+      prompt.push(...words.slice(i + 1));
+      break;
+    }
+    if (!word.startsWith("-") || word === "-") {
+      prompt.push(word);
+      continue;
+    }
+    flags.push(word);
+    const flag = FLAGS.find((f) => f.names.includes(word));
+    if (!flag?.value) continue;
+    if (i + 1 >= words.length) {
+      throw new UsageError(`"${word}" needs a value: ${word} ${flag.value}`, {
+        hint: "/arena alone lists the flags",
+      });
+    }
+    flags.push(words[++i]);
+  }
+  return { flags, prompt: prompt.length ? ["--", prompt.join(" ")] : [] };
+}
+
+/**
+ * The handoff the arena wrote to `file`; undefined when it wrote none (it failed, or it was
+ * stopped). A file that is there but not the handoff's shape is refused.
+ */
+export async function readHandoff(file: string): Promise<Handoff | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw garbled(file, String((error as Error).message ?? error));
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw garbled(file, (error as Error).message);
+  }
+  const problem = handoffProblem(value);
+  if (problem) throw garbled(file, problem);
+  return value as Handoff;
+}
+
+/** What keeps `value` from being a handoff, or undefined. */
+function handoffProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "it is not a JSON object";
+  }
+  const { applied, continue: next } = value as Record<string, unknown>;
+  if (applied !== null && typeof applied !== "string") return `"applied" is not a label or null`;
+  if (next === null) return undefined;
+  if (typeof next !== "object" || next === undefined || Array.isArray(next)) {
+    return `"continue" is not an object or null`;
+  }
+  for (const key of ["label", "session_id", "harness", "model"]) {
+    const field = (next as Record<string, unknown>)[key];
+    if (typeof field !== "string" || field === "") return `"continue.${key}" is not a string`;
+  }
+  return undefined;
+}
+
+function garbled(file: string, why: string): UsageError {
+  return new UsageError(`Cannot read the arena's answer "${file}": ${why}`, {
+    hint: "This session goes on; the arena's job folder keeps every run (interpreter eval report)",
+  });
+}
+
+function usageLines(style: Style): string[] {
+  const shown = FLAGS.map((f) => `${f.names.join(", ")}${f.value ? ` ${f.value}` : ""}`);
+  const width = Math.max(...shown.map((s) => s.length)) + 2;
+  return [
+    style.bold("/arena [FLAGS] PROMPT") +
+    " runs PROMPT once per harness × model at the same time, each in a copy",
+    ...FLAGS.map((f, i) => `  ${shown[i].padEnd(width)}${f.text}`),
+    style.dim(
+      'Then pick one to apply, or "continue with X" to carry on X\'s conversation here; ' +
+        "each contestant starts from the prompt alone",
+    ),
+  ];
+}
+
+/** Runs `child` to its end; Ctrl-C reaches it from the terminal, and it cleans up itself. */
+export async function spawnChild(child: ChildRun, signal: AbortSignal): Promise<number> {
+  const [program, ...args] = child.argv;
+  const lines = typeof child.stdin === "function" ? child.stdin : undefined;
+  const process = new Deno.Command(program, {
+    args,
+    cwd: child.cwd,
+    env: child.env,
+    clearEnv: true,
+    stdin: lines ? "piped" : child.stdin as "inherit" | "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  if (lines) void feedLines(process.stdin, lines, process.status);
+  // A Ctrl-C that reached only this process (`kill -INT`) is passed on.
+  const onAbort = () => {
+    try {
+      process.kill("SIGINT");
+    } catch { /* it has ended */ }
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return (await process.status).code;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Writes each line `lines` gives to `stdin` until the child ends or input does. */
+async function feedLines(
+  stdin: WritableStream<Uint8Array>,
+  lines: LineSource,
+  ended: Promise<unknown>,
+): Promise<void> {
+  const writer = stdin.getWriter();
+  const stop = new AbortController();
+  void ended.finally(() => stop.abort());
+  const encoder = new TextEncoder();
+  try {
+    for (let line; (line = await lines(stop.signal)) !== null;) {
+      await writer.write(encoder.encode(line + "\n"));
+    }
+    await writer.close();
+  } catch { /* the child closed its input or ended */ }
+}

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { UsageError } from "../../errors.ts";
+import type { Session } from "../../session/open.ts";
+import { makeStyle } from "../term/style.ts";
+import {
+  arena,
+  arenaArgs,
+  type ArenaContext,
+  type ChildRun,
+  type LineSource,
+  spawnChild,
+} from "./arena_command.ts";
+
+/** A command context over a session in `cwd`; what it prints and continues is recorded. */
+function fakeContext(cwd: string, opts: { terminal?: boolean; lines?: LineSource } = {}) {
+  const printed: string[] = [];
+  const continued: string[] = [];
+  const session = { status: () => ({ cwd }) } as unknown as Session;
+  const ctx: ArenaContext = {
+    session: () => session,
+    print: (lines) => printed.push(...lines),
+    style: makeStyle(false),
+    interruptible: (task) => task(new AbortController().signal),
+    continueSession: (id) => {
+      continued.push(id);
+      return Promise.resolve();
+    },
+    reviewBase: () => ({ env: { MARK: "from-the-repl" } }),
+    ...(opts.terminal ? { onTerminal: (run) => run(opts.lines) } : {}),
+  };
+  return { ctx, printed, continued };
+}
+
+/** A spawner that records the child and writes `handoff` (when given) where it was told. */
+function fakeArena(handoff: string | undefined, code = 0) {
+  const runs: ChildRun[] = [];
+  const spawn = async (child: ChildRun) => {
+    runs.push(child);
+    const file = child.argv[child.argv.indexOf("--handoff") + 1];
+    if (handoff !== undefined) await Deno.writeTextFile(file, handoff);
+    return code;
+  };
+  return { runs, spawn, handoffFile: () => runs[0].argv[runs[0].argv.indexOf("--handoff") + 1] };
+}
+
+const CONTINUE_B = JSON.stringify({
+  applied: "b",
+  continue: { label: "b", session_id: "0190-abc", harness: "minimal", model: "fake-model" },
+});
+
+Deno.test("arenaArgs() keeps quoted flag values whole and joins the other words into the prompt", () => {
+  assert.deepEqual(
+    arenaArgs(`--harness native,minimal --check "python3 -m pytest -q" fix the streak bug`),
+    {
+      flags: ["--harness", "native,minimal", "--check", "python3 -m pytest -q"],
+      prompt: ["--", "fix the streak bug"],
+    },
+  );
+  assert.deepEqual(arenaArgs("fix it -y --pick none -- -v is wrong"), {
+    flags: ["-y", "--pick", "none"],
+    prompt: ["--", "fix it -v is wrong"],
+  });
+  assert.deepEqual(arenaArgs("--pick best"), { flags: ["--pick", "best"], prompt: [] });
+  assert.throws(() => arenaArgs("fix it --check"), (e: unknown) => {
+    assert.ok(e instanceof UsageError);
+    assert.match(e.message, /"--check" needs a value/);
+    return true;
+  });
+});
+
+Deno.test("arena() runs interpreter arena with the handoff flag in the session's folder, then continues the picked session", async () => {
+  const cwd = await Deno.makeTempDir();
+  try {
+    const { ctx, printed, continued } = fakeContext(cwd, { terminal: true });
+    const child = fakeArena(CONTINUE_B);
+    await arena(`-m fake-model --harness native,minimal "fix the bug"`, ctx, child.spawn);
+    const [run] = child.runs;
+    const argv = run.argv.slice(run.argv.indexOf("arena"));
+    assert.deepEqual(argv, [
+      "arena",
+      "-m",
+      "fake-model",
+      "--harness",
+      "native,minimal",
+      "--handoff",
+      child.handoffFile(),
+      "--",
+      "fix the bug",
+    ]);
+    assert.match(run.argv.join(" "), /main\.ts|interpreter/);
+    assert.equal(run.cwd, cwd);
+    assert.deepEqual(run.env, { MARK: "from-the-repl" });
+    assert.equal(run.stdin, "inherit");
+    assert.deepEqual(continued, ["0190-abc"]);
+    assert.deepEqual(printed, ["Continuing b (minimal × fake-model): session 0190-abc"]);
+    await assert.rejects(Deno.stat(dirname(child.handoffFile())), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("arena() keeps the session when the arena applied a patch, failed, or wrote a garbled handoff", async () => {
+  const cwd = await Deno.makeTempDir();
+  try {
+    const applied = fakeContext(cwd);
+    const child = fakeArena(JSON.stringify({ applied: "a", continue: null }));
+    await arena("fix it", applied.ctx, child.spawn);
+    assert.equal(child.runs[0].stdin, "null", "no terminal: the child reads nothing");
+    assert.deepEqual([applied.continued, applied.printed], [[], []]);
+
+    const failed = fakeContext(cwd, { terminal: true });
+    await arena("--pick best fix it", failed.ctx, fakeArena(undefined, 2).spawn);
+    assert.deepEqual(failed.printed, ["The arena failed (exit 2); this session goes on"]);
+    assert.deepEqual(failed.continued, []);
+
+    for (const text of ["{not json", '{"applied":null,"continue":{"label":"b"}}', "[]"]) {
+      const garbled = fakeContext(cwd, { terminal: true });
+      const child = fakeArena(text);
+      await assert.rejects(arena("fix it", garbled.ctx, child.spawn), (e: unknown) => {
+        assert.ok(e instanceof UsageError);
+        assert.match(e.message, /^Cannot read the arena's answer ".*handoff\.json": /);
+        assert.match(e.hint ?? "", /This session goes on/);
+        return true;
+      });
+      assert.deepEqual(garbled.continued, [], text);
+      await assert.rejects(Deno.stat(dirname(child.handoffFile())), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("arena() lists every flag of interpreter arena when given none", async () => {
+  const { ctx, printed, continued } = fakeContext("/nowhere");
+  const child = fakeArena(CONTINUE_B);
+  await arena("  ", ctx, child.spawn);
+  assert.equal(child.runs.length, 0);
+  assert.deepEqual(continued, []);
+  const text = printed.join("\n");
+  for (const flag of ["--harness", "--model", "--check", "--pick", "--yes", "--timeout", "--out"]) {
+    assert.match(text, new RegExp(`^  .*${flag}`, "m"), flag);
+  }
+  assert.match(printed[0], /^\/arena \[FLAGS\] PROMPT/);
+});
+
+Deno.test("spawnChild() hands the lines typed in plain mode to the child's stdin", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = join(dir, "answer");
+    const typed = ["continue with b"];
+    const lines: LineSource = (signal) =>
+      typed.length
+        ? Promise.resolve(typed.shift()!)
+        : new Promise((resolve) => signal.addEventListener("abort", () => resolve(null)));
+    const code = await spawnChild({
+      argv: ["sh", "-c", `read answer && printf '%s' "$answer" > '${out}'; exit 3`],
+      cwd: dir,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      stdin: lines,
+    }, new AbortController().signal);
+    assert.equal(code, 3);
+    assert.equal(await Deno.readTextFile(out), "continue with b");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
