@@ -160,6 +160,12 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   addAcpCommand(program, onInvoke);
   const mcp = addMcpCommand(program, onInvoke);
   const evalCmd = addEvalCommand(program, onInvoke);
+  program.command("arena [args...]").description(
+    "run a prompt through several harnesses; apply one",
+  )
+    .helpOption(false).allowUnknownOption().action((argv: string[]) =>
+      onInvoke({ mode: "arena", argv })
+    );
   const worktree = addWorktreeCommands(program, onInvoke);
   const groups = [program, debug, ...program.commands, ...debug.commands, ...mcp.commands];
   for (const cmd of [...groups, ...evalCmd.commands, ...worktree.commands]) {

@@ -92,6 +92,7 @@ export type Invocation =
   | { mode: "mcp_server"; options: SharedFlags }
   | { mode: "acp"; options: SharedFlags & { login?: boolean } }
   | { mode: "eval"; eval: EvalCommand }
+  | { mode: "arena"; argv: string[] }
   /** `interpreter export`. */
   | { mode: "export"; export: ExportArgs }
   | { mode: "worktree"; worktree: WorktreeArgs }

@@ -57,6 +57,13 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
         run: async () => (await import("../modes/worktree/worktree.ts")).runWorktree(args),
       };
     }
+    case "arena": {
+      const { argv } = invocation;
+      return {
+        mode: "run",
+        run: async () => (await import("./arena_cli.ts")).runArenaCommand(argv),
+      };
+    }
     case "doctor": {
       const args = invocation.options;
       return {

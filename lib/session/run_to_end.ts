@@ -29,6 +29,8 @@ export interface RunToEndOptions {
   graceMs?: number;
   /** Stops the program (its whole process group) when aborted. */
   signal?: AbortSignal;
+  /** Receives stdout as it arrives, chunk by chunk (it is still collected whole). */
+  onStdout?: (text: string) => void;
 }
 
 /**
@@ -51,7 +53,11 @@ export async function runToEnd(
     stdin: opts.stdin === undefined ? "null" : "piped",
   });
   const output = { stdout: [] as Uint8Array[], stderr: [] as Uint8Array[] };
-  const reading = readPipes(child, (pipe, chunk) => output[pipe].push(chunk));
+  const decoder = new TextDecoder();
+  const reading = readPipes(child, (pipe, chunk) => {
+    output[pipe].push(chunk);
+    if (pipe === "stdout" && opts.onStdout) opts.onStdout(decoder.decode(chunk, { stream: true }));
+  });
   let timedOut = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
   const kill = () => {

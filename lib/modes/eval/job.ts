@@ -9,11 +9,11 @@ import { openEvalGit } from "../../session/eval_sandboxes.ts";
 import { checkEnvironment, requireBubblewrap } from "./check_sandbox.ts";
 import { type CopySource, copySource, hasUncommittedChanges } from "./copies.ts";
 import { resolveVerifierEnv } from "./harbor_tasks.ts";
-import { EvalProgress } from "./progress.ts";
+import type { EvalProgress } from "./progress.ts";
 import { jobConfig, type JobPlan, jobResult, readRecords, type TrialPlan } from "./job_layout.ts";
 import { writeJsonWhole } from "../../trajectory/write.ts";
 import { planTrials } from "./plan.ts";
-import { runTrial, type TrialContext } from "./trial.ts";
+import { runTrial, type TrialContext, type TrialHooks } from "./trial.ts";
 import type { RunRecord } from "./types.ts";
 
 /** The file beside Harbor's `config.json` that holds eval's own plan. */
@@ -39,7 +39,9 @@ export interface JobRunOptions {
   self: string[];
   keep: boolean;
   env: Record<string, string>;
-  progress: (total: number, before: RunRecord[]) => EvalProgress;
+  progress: (total: number, before: RunRecord[]) => Pick<EvalProgress, "finished" | "stop">;
+  /** Watchers of each trial (the arena's status lines). */
+  hooks?: TrialHooks;
 }
 
 /** What a finished (or stopped) job has. */
@@ -149,6 +151,7 @@ export async function runJob(job: PreparedJob, opts: JobRunOptions): Promise<Job
       env: opts.env,
       checkEnv: job.checkEnv,
       signal: stop.controller.signal,
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
     };
     await writeResult();
     const queue = [...job.trials];

@@ -45,6 +45,20 @@ export interface TrialContext {
   /** The environment of setups and checks: filtered as for the agent's commands. */
   checkEnv: Record<string, string>;
   signal: AbortSignal;
+  /** Watchers of each trial's progress (the arena's status lines). */
+  hooks?: TrialHooks;
+}
+
+/** What a trial is doing now. */
+export type TrialPhase = "copying" | "running" | "checking";
+
+/** Optional watchers of a trial, and how a task without a check is treated. */
+export interface TrialHooks {
+  phase?: (trial: TrialPlan, phase: TrialPhase) => void;
+  /** The agent's `exec --json` stdout as it arrives. */
+  agentOutput?: (trial: TrialPlan, text: string) => void;
+  /** A task without a check gets no check at all (reward unknown) instead of a pass. */
+  skipMissingCheck?: boolean;
 }
 
 /** A run that cannot work for any trial (a config error): the whole eval stops with it. */
@@ -62,6 +76,7 @@ export async function runTrial(trial: TrialPlan, ctx: TrialContext): Promise<Run
   const started = new Date();
   const copyDir = join(ctx.copiesDir, trial.name);
   try {
+    ctx.hooks?.phase?.(trial, "copying");
     const copy = await makeCopy(ctx.source, copyDir, ctx.git);
     const record = await runInCopy(trial, copy, ctx, started);
     if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -91,7 +106,9 @@ async function runInCopy(
   const diff = await diffOf(copy, ctx.git);
   if (diff?.patch) await Deno.writeTextFile(join(dir, "agent", "patch.diff"), diff.patch);
   const checkStart = new Date();
-  const check = await runCheck(
+  ctx.hooks?.phase?.(trial, "checking");
+  const unchecked = ctx.hooks?.skipMissingCheck && !trial.task.check && !trial.task.harborDir;
+  const check = unchecked ? { reward: null, error: undefined } : await runCheck(
     { command: trial.task.check, harborDir: trial.task.harborDir },
     {
       workdir: copy.workdir,
@@ -167,6 +184,8 @@ async function runAgent(trial: TrialPlan, copy: Copy, ctx: TrialContext): Promis
     "-",
   ];
   const timeoutSec = trial.task.timeoutSec ?? ctx.timeoutSec;
+  ctx.hooks?.phase?.(trial, "running");
+  const output = ctx.hooks?.agentOutput;
   const out = await runToEnd(program, args, {
     cwd: copy.workdir,
     // The copy is trusted as its source is: the user decided about that repository.
@@ -175,6 +194,7 @@ async function runAgent(trial: TrialPlan, copy: Copy, ctx: TrialContext): Promis
     timeoutMs: timeoutSec * 1000,
     graceMs: GRACE_MS,
     signal: ctx.signal,
+    ...(output ? { onStdout: (text: string) => output(trial, text) } : {}),
   });
   await Deno.writeTextFile(join(dir, "interpreter.jsonl"), out.stdout);
   await Deno.writeTextFile(join(dir, "stderr.txt"), out.stderr);
