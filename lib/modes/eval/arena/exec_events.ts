@@ -53,8 +53,8 @@ export class ExecEventCounter {
   }
 
   #item(type: string, item: Record<string, unknown>): void {
-    const id = typeof item.id === "string" ? item.id : "";
-    const kind = item.type;
+    const { id, type: kind } = item;
+    if (typeof id !== "string") return;
     if (kind === "todo_list") {
       // Each plan the model writes starts or updates the list; its completion ends the turn.
       if (type === "item.completed") return;

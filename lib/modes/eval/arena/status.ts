@@ -66,7 +66,7 @@ export class ArenaStatus {
   /** Records a contestant's phase; a new phase kind restarts its clock. */
   update(label: string, phase: ContestantPhase): void {
     const before = this.#phases.get(label);
-    if (!before) return;
+    if (!before || samePhase(before, phase)) return;
     this.#phases.set(label, phase);
     const changed = before.kind !== phase.kind;
     if (changed) this.#since.set(label, Date.now());
@@ -132,6 +132,15 @@ export class ArenaStatus {
       return undefined;
     }
   }
+}
+
+/** Whether `a` and `b` show the same (a running count that did not move needs no redraw). */
+function samePhase(a: ContestantPhase, b: ContestantPhase): boolean {
+  if (a.kind === "running" && b.kind === "running") {
+    return a.requests === b.requests && a.toolCalls === b.toolCalls;
+  }
+  return a.kind === b.kind &&
+    (a.kind === "waiting" || a.kind === "copying" || a.kind === "checking");
 }
 
 /** `running 0:12 · 3 requests · 5 tool calls`, `✓ passed 0:41`, `error: …`. */
