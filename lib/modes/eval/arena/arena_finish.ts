@@ -39,12 +39,9 @@ export async function finishArena(
     return record ? [{ contestant, record }] : [];
   });
   const decided = decidedPick(args, rows);
-  console.log(
-    renderArenaTable(rows, {
-      color: opts.color,
-      ...decided.picked ? { picked: decided.picked } : {},
-    }),
-  );
+  const picked = decided.picked ? { picked: decided.picked } : {};
+  const table = { color: opts.color, checked: Boolean(args.check), ...picked };
+  console.log(renderArenaTable(rows, table).trimEnd());
   listTrajectories(arena.job.jobDir, rows);
   for (const line of await learnedRoutes(arena, env)) console.log(line);
   const terminal = Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
