@@ -29,7 +29,10 @@ export type ContestantPhase =
 /** How the status lines are drawn. */
 export interface ArenaStatusOptions {
   color: boolean;
-  /** Whether a check ran; without one a finished run is `done`, not passed or failed. Default true. */
+  /**
+   * Whether a check ran; without one a finished run is `done`, not passed or failed. By default
+   * a run whose reward is unknown (null) had none.
+   */
   checked?: boolean;
   /** Columns to cut lines to; on a terminal sink the console's width when not given. */
   width?: number;
@@ -166,7 +169,7 @@ export function phaseText(
 function doneText(r: RunRecord, color: boolean, checked: boolean): string {
   const time = clock(r.time_sec.agent + r.time_sec.check);
   const why = r.status === "completed" ? "" : ` (${r.status})`;
-  if (!checked) return `done ${time}${why}`;
+  if (!checked || r.reward === null) return `done ${time}${why}`;
   if (r.passed) return `${color ? "✓ " : ""}passed ${time}${why}`;
   return `${color ? "✗ " : ""}failed ${time}${why}`;
 }
@@ -174,7 +177,7 @@ function doneText(r: RunRecord, color: boolean, checked: boolean): string {
 function paint(phase: ContestantPhase, text: string, style: Style, checked: boolean): string {
   if (phase.kind === "error") return style.red(text);
   if (phase.kind === "waiting") return style.dim(text);
-  if (phase.kind !== "done" || !checked) return text;
+  if (phase.kind !== "done" || !checked || phase.record.reward === null) return text;
   return phase.record.passed ? style.green(text) : style.red(text);
 }
 

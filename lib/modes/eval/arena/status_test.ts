@@ -132,6 +132,14 @@ Deno.test("ArenaStatus says done, not passed, when no check ran", () => {
   assert.match(sink.text, /^a {2}native × fake-model +done 0:41\n$/);
 });
 
+Deno.test("ArenaStatus says done for a run whose reward is unknown (no check ran)", () => {
+  const sink = fakeSink(false);
+  const status = new ArenaStatus(sink, CONTESTANTS.slice(0, 1), { color: false });
+  status.update("a", { kind: "done", record: { ...FAILED, status: "completed", reward: null } });
+  status.stop();
+  assert.match(sink.text, /^a {2}native x fake-model +done 0:38\n$/);
+});
+
 Deno.test("ArenaStatus cuts a long line to the terminal's width", () => {
   const sink = fakeSink(true);
   const long = [{ label: "a", harness: "native", model: `model-${"x".repeat(120)}` }];

@@ -21,7 +21,10 @@ export interface ArenaTableOptions {
   color: boolean;
   /** The label of the contestant chosen, marked in the first column. */
   picked?: string;
-  /** Whether a check ran; without one the check column shows the missing mark. Default true. */
+  /**
+   * Whether a check ran; without one the check column shows the missing mark, as it does for a
+   * run whose reward is unknown (null).
+   */
   checked?: boolean;
 }
 
@@ -94,7 +97,7 @@ export function renderArenaTable(
 }
 
 function checkCell(record: RunRecord, checked: boolean, g: Glyphs): string {
-  if (!checked) return g.none;
+  if (!checked || record.reward === null) return g.none;
   return record.passed ? "pass" : "fail";
 }
 

@@ -98,10 +98,13 @@ Deno.test("renderArenaTable() with color marks the picked row and styles it", ()
   assert.match(table, /─/);
 });
 
-Deno.test("renderArenaTable() shows no verdict when no check ran", () => {
+Deno.test("renderArenaTable() shows no verdict when no check ran or the reward is unknown", () => {
   const [, , ...rows] = cells(renderArenaTable(ROWS.slice(0, 1), { color: false, checked: false }));
   assert.equal(rows[0][3], "-");
   assert.equal(rows[0][0], "a", "nothing picked: no mark");
+  const unknown = { ...ROWS[1], record: { ...ROWS[1].record, reward: null } };
+  const [, , unchecked] = cells(renderArenaTable([unknown], { color: false }));
+  assert.deepEqual(unchecked.slice(0, 4), ["b", "minimal", "fake-model", "-"]);
 });
 
 Deno.test("renderArenaTable() writes hostile names and errors as visible text", () => {
