@@ -160,18 +160,23 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
   addAcpCommand(program, onInvoke);
   const mcp = addMcpCommand(program, onInvoke);
   const evalCmd = addEvalCommand(program, onInvoke);
-  program.command("arena [args...]").description(
-    "run a prompt through several harnesses; apply one",
-  )
-    .helpOption(false).allowUnknownOption().action((argv: string[]) =>
-      onInvoke({ mode: "arena", argv })
-    );
+  addArenaCommand(program, onInvoke);
   const worktree = addWorktreeCommands(program, onInvoke);
   const groups = [program, debug, ...program.commands, ...debug.commands, ...mcp.commands];
   for (const cmd of [...groups, ...evalCmd.commands, ...worktree.commands]) {
     cmd.exitOverride().configureOutput({ outputError: () => {} });
   }
   return program;
+}
+
+/** `arena ARGS`: lib/cli/arena_cli.ts parses them when it runs. */
+function addArenaCommand(program: Command, onInvoke: (inv: Invocation) => void): void {
+  program.command("arena [args...]").description(
+    "run a prompt through several harnesses; apply one",
+  )
+    .helpOption(false).allowUnknownOption().action((argv: string[]) =>
+      onInvoke({ mode: "arena", argv })
+    );
 }
 
 /** `interpreter acp`, and its `--login` for an ACP client's terminal auth. */
