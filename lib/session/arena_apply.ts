@@ -35,8 +35,13 @@ export interface PatchReview {
   protectedPaths: string[];
 }
 
-/** How `applyReviewedPatch()` ended: git's first error line when the patch does not apply. */
-export type PatchOutcome = { applied: true } | { applied: false; conflict: string };
+/**
+ * How `applyReviewedPatch()` ended: git's first error line when the patch does not apply, and the
+ * paths that could not be put back when git failed midway (none: the tree is as it was).
+ */
+export type PatchOutcome =
+  | { applied: true }
+  | { applied: false; conflict: string; notRestored?: string[] };
 
 /** Names that make a path trust-relevant wherever they appear in it (compared in lower case). */
 const TRUST_NAMES = new Set(
@@ -105,8 +110,8 @@ export async function applyReviewedPatch(
     const before = await snapshot(root, review.files);
     const applied = await git.result(["apply", patchFile], root);
     if (applied.ok) return { applied: true };
-    await restore(root, before);
-    return { applied: false, conflict: applied.error };
+    const notRestored = await restore(root, before);
+    return { applied: false, conflict: applied.error, notRestored };
   } finally {
     for (const watch of watches) await watch.close();
   }
@@ -246,35 +251,62 @@ async function openWatches(
   return watches;
 }
 
-/** What each file held before the patch: its bytes and mode, or undefined when it was absent. */
-type Snapshot = Map<string, { bytes: Uint8Array; mode: number } | undefined>;
+/** What each path held before the patch; for an absent one, the nearest folder that existed. */
+type Snapshot = Map<
+  string,
+  { kind: "file"; bytes: Uint8Array; mode: number } | { kind: "absent"; existing: string } | {
+    kind: "other";
+  }
+>;
 
 async function snapshot(root: string, files: string[]): Promise<Snapshot> {
   const taken: Snapshot = new Map();
   for (const path of files) {
     const full = join(root, path);
     const info = await Deno.lstat(full).catch(() => undefined);
-    taken.set(
-      path,
-      info?.isFile
-        ? { bytes: await Deno.readFile(full), mode: (info.mode ?? 0o644) & 0o7777 }
-        : undefined,
-    );
+    if (info?.isFile) {
+      const mode = (info.mode ?? 0o644) & 0o7777;
+      taken.set(path, { kind: "file", bytes: await Deno.readFile(full), mode });
+    } else if (info === undefined) {
+      taken.set(path, { kind: "absent", existing: await nearestExisting(root, dirname(full)) });
+    } else taken.set(path, { kind: "other" });
   }
   return taken;
 }
 
-/** Puts back what `snapshot()` saw, never through a path that became a symbolic link. */
-async function restore(root: string, taken: Snapshot): Promise<void> {
+async function nearestExisting(root: string, dir: string): Promise<string> {
+  while (dir !== root && !(await Deno.lstat(dir).catch(() => undefined))) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * Puts back what `snapshot()` saw, never through a path that became a symbolic link, and removes
+ * the folders git made; answers the paths it could not put back.
+ */
+async function restore(root: string, taken: Snapshot): Promise<string[]> {
+  const failed: string[] = [];
   for (const [path, was] of taken) {
-    if (await firstLink(root, path) !== undefined) continue;
     const full = join(root, path);
-    if (was === undefined) {
-      await Deno.remove(full).catch(() => {});
-      continue;
+    try {
+      if (was.kind === "other" || await firstLink(root, path) !== undefined) continue;
+      if (was.kind === "absent") {
+        await Deno.remove(full).catch(() => {});
+        if (await Deno.lstat(full).catch(() => undefined)) throw new Error("still there");
+        await removeMadeFolders(dirname(full), was.existing);
+        continue;
+      }
+      await Deno.writeFile(full, was.bytes, { mode: was.mode });
+      await Deno.chmod(full, was.mode);
+    } catch {
+      failed.push(path);
     }
-    await Deno.mkdir(dirname(full), { recursive: true });
-    await Deno.writeFile(full, was.bytes, { mode: was.mode });
-    await Deno.chmod(full, was.mode);
+  }
+  return failed;
+}
+
+/** Removes the folders from `dir` up to `existing` (not included) while they are empty. */
+async function removeMadeFolders(dir: string, existing: string): Promise<void> {
+  for (; dir !== existing && dir.startsWith(existing); dir = dirname(dir)) {
+    if (!(await Deno.remove(dir).then(() => true, () => false))) return;
   }
 }

@@ -51,7 +51,7 @@ export async function applyChosenPatch(req: ApplyRequest): Promise<AppliedPatch>
       review,
       env: req.env,
     });
-    if (!outcome.applied) throw conflict(req, outcome.conflict);
+    if (!outcome.applied) throw conflict(req, outcome.conflict, outcome.notRestored ?? []);
     return { files: review.files, protectedPaths: review.protectedPaths };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
@@ -86,8 +86,8 @@ async function confirmProtected(req: ApplyRequest, review: PatchReview): Promise
 
 function refusal(req: ApplyRequest, refused: string[]): UserError {
   return new UserError(
-    `Did not apply the patch of ${req.label}: it writes through symbolic links or into .git, ` +
-      `which the arena never does: ${refused.join(", ")}`,
+    `Did not apply the patch of ${req.label}: it touches paths the arena never writes: ` +
+      refused.join(", "),
     {
       hint: `Review ${req.patchFile} and apply what you trust of it yourself, or run the ` +
         "arena again",
@@ -95,9 +95,12 @@ function refusal(req: ApplyRequest, refused: string[]): UserError {
   );
 }
 
-function conflict(req: ApplyRequest, gitSaid: string): UserError {
+function conflict(req: ApplyRequest, gitSaid: string, notRestored: string[]): UserError {
+  const changed = notRestored.length === 0
+    ? "nothing was changed"
+    : `it stopped midway, and these could not be put back as they were: ${notRestored.join(", ")}`;
   return new UserError(
-    `The patch of ${req.label} does not apply: ${gitSaid}; nothing was changed`,
+    `The patch of ${req.label} does not apply: ${gitSaid}; ${changed}`,
     {
       hint: `Apply it yourself with git apply ${req.patchFile} after resolving, or run the ` +
         "arena again",

@@ -245,7 +245,32 @@ Deno.test({
       "",
     ].join("\n");
     const ask = () => Promise.reject(new Error("asked"));
-    await assert.rejects(applyChosenPatch(r.request(patch, { yes: true, ask })), UserError);
+    await assert.rejects(
+      applyChosenPatch(r.request(patch, { yes: true, ask })),
+      /never writes: \.git\/hooks\/pre-commit \(inside a \.git folder\)$/,
+    );
     assert.equal(await r.read(".git/hooks/pre-commit"), undefined);
+  },
+});
+
+Deno.test({
+  name: `applyChosenPatch() puts every file back when git fails midway${BWRAP.note}`,
+  ignore,
+  async fn() {
+    await using r = await repo({ "a.txt": "one\n" });
+    const patch = await patchOf(r, async () => {
+      await r.write("a.txt", "two\n");
+      await r.write("m/n/made.txt", "new\n");
+      await r.write("x/new.txt", "new\n");
+    });
+    // `git apply --check` passes, then git cannot make the folder x: it writes a.txt first.
+    await r.write("x", "a file where the patch needs a folder\n");
+    const before = await tree(r.root);
+    await assert.rejects(
+      applyChosenPatch(r.request(patch)),
+      /The patch of b does not apply: .*x\/new\.txt.*; nothing was changed$/,
+    );
+    assert.deepEqual(await tree(r.root), before);
+    assert.equal(await Deno.lstat(join(r.root, "m")).catch(() => undefined), undefined);
   },
 });
