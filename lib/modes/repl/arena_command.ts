@@ -12,9 +12,6 @@ import { splitArgs } from "../../setups/commands/args.ts";
 import type { Session } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
 
-/** Reads the next line typed, or null at end of input or once `signal` fires. */
-export type LineSource = (signal: AbortSignal) => Promise<string | null>;
-
 /** What `/arena` uses of the REPL's command context. */
 export interface ArenaContext {
   session(): Session;
@@ -22,12 +19,8 @@ export interface ArenaContext {
   style: Style;
   /** Runs `task` with Ctrl-C tied to its signal, like a turn. */
   interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
-  /**
-   * Lends the terminal to a child program while `run` runs: the line editor steps aside, or,
-   * where lines are read without one (plain mode), `lines` hands on each line typed. Absent when
-   * no one is at a terminal.
-   */
-  onTerminal?<T>(run: (lines?: LineSource) => Promise<T>): Promise<T>;
+  /** Lends the terminal to a child while `run` runs; absent when no one is at a terminal. */
+  onTerminal?<T>(run: () => Promise<T>): Promise<T>;
   continueSession(id: string): Promise<void>;
   /** Its `env` is the REPL's, which the child gets. */
   reviewBase(): { env?: Record<string, string> };
@@ -38,8 +31,8 @@ export interface ChildRun {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
-  /** "inherit": the terminal; a `LineSource`: the lines it gives; "null": nothing. */
-  stdin: "inherit" | "null" | LineSource;
+  /** "inherit": the terminal's; "null": nothing to read. */
+  stdin: "inherit" | "null";
 }
 
 /** Runs a child to its end and answers its exit code (tests give a fake). */
@@ -48,7 +41,8 @@ export type Spawner = (child: ChildRun, signal: AbortSignal) => Promise<number>;
 /** What the arena wrote to the handoff file. */
 export interface Handoff {
   applied: string | null;
-  continue: { label: string; session_id: string; harness: string; model: string } | null;
+  /** `session_id` is null when the contestant's run saved no session. */
+  continue: { label: string; session_id: string | null; harness: string; model: string } | null;
 }
 
 interface Flag {
@@ -73,6 +67,7 @@ const FLAGS: Flag[] = [
   { names: ["-p", "--profile"], value: "NAME", text: "a config profile for every run" },
   { names: ["-s", "--sandbox"], value: "MODE", text: "the contestants' sandbox mode" },
   { names: ["--out"], value: "DIR", text: "the job folder (default ~/.openinterpreter/arena/…)" },
+  { names: ["-C", "--cd"], value: "DIR", text: "the repository (default: this session's folder)" },
 ];
 
 /** `/arena`, as the command list takes it. */
@@ -96,7 +91,7 @@ export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild):
     };
     const code = await ctx.interruptible((signal) =>
       ctx.onTerminal
-        ? ctx.onTerminal((lines) => spawn({ ...child, stdin: lines ?? "inherit" }, signal))
+        ? ctx.onTerminal(() => spawn({ ...child, stdin: "inherit" }, signal))
         : spawn({ ...child, stdin: "null" }, signal)
     );
     const handoff = await readHandoff(file);
@@ -106,15 +101,19 @@ export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild):
     }
     const next = handoff.continue;
     if (!next) return;
-    await ctx.continueSession(next.session_id).catch((error) => {
+    const who = `${next.label} (${next.harness} × ${next.model})`;
+    if (next.session_id === null) {
+      return ctx.print([terminalText(`${who} saved no session to continue; this session goes on`)]);
+    }
+    const id = next.session_id;
+    await ctx.continueSession(id).catch((error) => {
       throw new UsageError(
-        `Cannot continue ${terminalText(next.label)}'s session ${terminalText(next.session_id)}: ` +
+        `Cannot continue ${terminalText(who)}'s session ${terminalText(id)}: ` +
           terminalText(String((error as Error).message ?? error)),
-        { hint: `This session goes on; try "interpreter resume ${next.session_id}"` },
+        { hint: `This session goes on; try "interpreter resume ${terminalText(id)}"` },
       );
     });
-    const who = `${next.label} (${next.harness} × ${next.model})`;
-    ctx.print([ctx.style.bold(terminalText(`Continuing ${who}: session ${next.session_id}`))]);
+    ctx.print([ctx.style.bold(terminalText(`Continuing ${who}: session ${id}`))]);
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
@@ -186,8 +185,10 @@ function handoffProblem(value: unknown): string | undefined {
   if (typeof next !== "object" || next === undefined || Array.isArray(next)) {
     return `"continue" is not an object or null`;
   }
+  const fields = next as Record<string, unknown>;
   for (const key of ["label", "session_id", "harness", "model"]) {
-    const field = (next as Record<string, unknown>)[key];
+    const field = fields[key];
+    if (key === "session_id" && field === null) continue;
     if (typeof field !== "string" || field === "") return `"continue.${key}" is not a string`;
   }
   return undefined;
@@ -216,17 +217,15 @@ function usageLines(style: Style): string[] {
 /** Runs `child` to its end; Ctrl-C reaches it from the terminal, and it cleans up itself. */
 export async function spawnChild(child: ChildRun, signal: AbortSignal): Promise<number> {
   const [program, ...args] = child.argv;
-  const lines = typeof child.stdin === "function" ? child.stdin : undefined;
   const process = new Deno.Command(program, {
     args,
     cwd: child.cwd,
     env: child.env,
     clearEnv: true,
-    stdin: lines ? "piped" : child.stdin as "inherit" | "null",
+    stdin: child.stdin,
     stdout: "inherit",
     stderr: "inherit",
   }).spawn();
-  if (lines) void feedLines(process.stdin, lines, process.status);
   // A Ctrl-C that reached only this process (`kill -INT`) is passed on.
   const onAbort = () => {
     try {
@@ -239,22 +238,4 @@ export async function spawnChild(child: ChildRun, signal: AbortSignal): Promise<
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
-}
-
-/** Writes each line `lines` gives to `stdin` until the child ends or input does. */
-async function feedLines(
-  stdin: WritableStream<Uint8Array>,
-  lines: LineSource,
-  ended: Promise<unknown>,
-): Promise<void> {
-  const writer = stdin.getWriter();
-  const stop = new AbortController();
-  void ended.finally(() => stop.abort());
-  const encoder = new TextEncoder();
-  try {
-    for (let line; (line = await lines(stop.signal)) !== null;) {
-      await writer.write(encoder.encode(line + "\n"));
-    }
-    await writer.close();
-  } catch { /* the child closed its input or ended */ }
 }

@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { UsageError } from "../../errors.ts";
 import type { Session } from "../../session/open.ts";
 import { makeStyle } from "../term/style.ts";
-import {
-  arena,
-  arenaArgs,
-  type ArenaContext,
-  type ChildRun,
-  type LineSource,
-  spawnChild,
-} from "./arena_command.ts";
+import { arena, arenaArgs, type ArenaContext, type ChildRun } from "./arena_command.ts";
 
 /** A command context over a session in `cwd`; what it prints and continues is recorded. */
-function fakeContext(cwd: string, opts: { terminal?: boolean; lines?: LineSource } = {}) {
+function fakeContext(cwd: string, opts: { terminal?: boolean } = {}) {
   const printed: string[] = [];
   const continued: string[] = [];
   const session = { status: () => ({ cwd }) } as unknown as Session;
@@ -27,7 +20,7 @@ function fakeContext(cwd: string, opts: { terminal?: boolean; lines?: LineSource
       return Promise.resolve();
     },
     reviewBase: () => ({ env: { MARK: "from-the-repl" } }),
-    ...(opts.terminal ? { onTerminal: (run) => run(opts.lines) } : {}),
+    ...(opts.terminal ? { onTerminal: (run) => run() } : {}),
   };
   return { ctx, printed, continued };
 }
@@ -114,6 +107,18 @@ Deno.test("arena() keeps the session when the arena applied a patch, failed, or 
     assert.deepEqual(failed.printed, ["The arena failed (exit 2); this session goes on"]);
     assert.deepEqual(failed.continued, []);
 
+    const unsaved = fakeContext(cwd, { terminal: true });
+    const noSession = { label: "a", session_id: null, harness: "native", model: "m" };
+    await arena(
+      "fix it",
+      unsaved.ctx,
+      fakeArena(JSON.stringify({ applied: "a", continue: noSession })).spawn,
+    );
+    assert.deepEqual(unsaved.printed, [
+      "a (native × m) saved no session to continue; this session goes on",
+    ]);
+    assert.deepEqual(unsaved.continued, []);
+
     for (const text of ["{not json", '{"applied":null,"continue":{"label":"b"}}', "[]"]) {
       const garbled = fakeContext(cwd, { terminal: true });
       const child = fakeArena(text);
@@ -144,24 +149,68 @@ Deno.test("arena() lists every flag of interpreter arena when given none", async
   assert.match(printed[0], /^\/arena \[FLAGS\] PROMPT/);
 });
 
-Deno.test("spawnChild() hands the lines typed in plain mode to the child's stdin", async () => {
-  const dir = await Deno.makeTempDir();
+const INPUT = new URL("./input.ts", import.meta.url).href;
+const COMMAND = new URL("./arena_command.ts", import.meta.url).href;
+
+/**
+ * A REPL in plain mode reading piped stdin: it reads a line; then stdin is read directly (as the
+ * arena's picker reads it: a read left waiting by the REPL would take that line), a child runs on
+ * its stdin as /arena does, and the REPL reads again.
+ */
+const PLAIN_REPL = `
+import { plainInput } from ${JSON.stringify(INPUT)};
+import { spawnChild } from ${JSON.stringify(COMMAND)};
+const input = plainInput({ write: () => {}, showPrompt: false });
+console.log("repl: " + await input.line("> "));
+const bytes = new Uint8Array(100);
+const n = await Deno.stdin.read(bytes);
+console.log("direct: " + new TextDecoder().decode(bytes.subarray(0, n ?? 0)).trim());
+const argv = ["sh", "-c", "read answer && echo child: $answer"];
+const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+const code = await spawnChild({ argv, cwd: ".", env, stdin: "inherit" }, new AbortController().signal);
+console.log("repl: " + await input.line("> ") + " after exit " + code);
+`;
+
+Deno.test("spawnChild() in plain mode: the child reads the line typed while it runs, the REPL the next", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", PLAIN_REPL],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const writer = child.stdin.getWriter();
+  let seen = "";
+  const upTo = async (text: string) => {
+    while (!seen.includes(text)) {
+      const { value, done } = await stdout.read();
+      if (done) break;
+      seen += value;
+    }
+  };
   try {
-    const out = join(dir, "answer");
-    const typed = ["continue with b"];
-    const lines: LineSource = (signal) =>
-      typed.length
-        ? Promise.resolve(typed.shift()!)
-        : new Promise((resolve) => signal.addEventListener("abort", () => resolve(null)));
-    const code = await spawnChild({
-      argv: ["sh", "-c", `read answer && printf '%s' "$answer" > '${out}'; exit 3`],
-      cwd: dir,
-      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-      stdin: lines,
-    }, new AbortController().signal);
-    assert.equal(code, 3);
-    assert.equal(await Deno.readTextFile(out), "continue with b");
+    // Each line is sent once the one before was taken, as a person types at the prompt.
+    await writer.write(new TextEncoder().encode("/arena fix it\n"));
+    await upTo("repl: /arena fix it\n");
+    await writer.write(new TextEncoder().encode("diff a\n"));
+    await upTo("direct: diff a\n");
+    await writer.write(new TextEncoder().encode("continue with b\n"));
+    await upTo("child: continue with b\n");
+    await writer.write(new TextEncoder().encode("next prompt\n"));
+    await writer.close();
+    await upTo("after exit");
+    await upTo("\n");
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    clearTimeout(deadline);
+    await writer.close().catch(() => {});
+    const stderr = await new Response(child.stderr).text();
+    await child.status;
+    assert.equal(
+      seen,
+      "repl: /arena fix it\ndirect: diff a\nchild: continue with b\n" +
+        "repl: next prompt after exit 0\n",
+      stderr,
+    );
   }
 });

@@ -15,7 +15,6 @@ import {
 import { colorDiff } from "./render.ts";
 import { nearestName } from "../../nearest.ts";
 import type { RawTerminal } from "./list_picker.ts";
-import type { LineSource } from "./arena_command.ts";
 import { FORK_COMMANDS } from "./fork_command.ts";
 import { PLAN_COMMAND } from "./plan_command.ts";
 import { isPromptCommand, promptHelpLines, runPromptCommand } from "./mcp_prompt_command.ts";
@@ -37,7 +36,7 @@ export interface CommandContext {
   /** Closes the current session and continues the saved session `id` (`/fork`). */
   continueSession(id: string): Promise<void>;
   /** Lends the terminal to a child program (`/arena`; see arena_command.ts). */
-  onTerminal?<T>(run: (lines?: LineSource) => Promise<T>): Promise<T>;
+  onTerminal?<T>(run: () => Promise<T>): Promise<T>;
   /** Reads one answer line (a picker's); null at end of input. */
   ask(prompt: string): Promise<string | null>;
   /** Hands the terminal's keys to a picker (`/model`); absent when input is not a terminal. */

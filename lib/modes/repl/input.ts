@@ -46,50 +46,44 @@ const PASTED_NEWLINE = "\u2424";
 // deno-lint-ignore no-control-regex -- the paste markers start with ESC
 const PASTE = /(\x1b\[20[01]~)/;
 
-/** Lines from stdin as they arrive; a prompt is shown only when `showPrompt`. */
+/**
+ * Lines from stdin; a prompt is shown only when `showPrompt`. Stdin is read only while a line is
+ * awaited, so that a program run in between (`/arena`'s picker) reads its answers itself.
+ */
 export function plainInput(opts: { write(text: string): void; showPrompt: boolean }): ReplInput {
-  const lines: string[] = [];
-  let waiting: ((line: string | null) => void) | undefined;
+  const decoder = new TextDecoder();
+  let buffered = "";
   let ended = false;
-  (async () => {
-    let rest = "";
-    for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop()!;
-      for (const part of parts) push(part.replace(/\r$/, ""));
-    }
-    if (rest) push(rest);
-    ended = true;
-    waiting?.(null);
-  })().catch(() => {
-    ended = true;
-    waiting?.(null);
-  });
-  function push(line: string) {
-    if (waiting) {
-      const w = waiting;
-      waiting = undefined;
-      w(line);
-    } else lines.push(line);
-  }
-  const read = (prompt: string, signal?: AbortSignal): Promise<string | null> => {
-    if (signal?.aborted) return Promise.resolve(null);
+  let reading: Promise<void> | undefined;
+  const more = () =>
+    reading ??= (async () => {
+      const chunk = new Uint8Array(4096);
+      const n = await Deno.stdin.read(chunk).catch(() => null);
+      if (n === null) ended = true;
+      else buffered += decoder.decode(chunk.subarray(0, n), { stream: true });
+    })().finally(() => reading = undefined);
+  const read = async (prompt: string, signal?: AbortSignal): Promise<string | null> => {
+    if (signal?.aborted) return null;
     if (opts.showPrompt) opts.write(prompt);
-    if (lines.length) return Promise.resolve(lines.shift()!);
-    if (ended) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const withdraw = () => {
-        // A line that comes later waits for the next read.
-        if (waiting === take) waiting = undefined;
-        resolve(null);
-      };
-      const take = (line: string | null) => {
-        signal?.removeEventListener("abort", withdraw);
-        resolve(line);
-      };
-      waiting = take;
-      signal?.addEventListener("abort", withdraw, { once: true });
-    });
+    // A line that comes after the signal fired waits for the next read.
+    const withdrawn = new Promise<void>((resolve) =>
+      signal?.addEventListener("abort", () => resolve(), { once: true })
+    );
+    for (;;) {
+      const end = buffered.indexOf("\n");
+      if (end >= 0) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        return line.replace(/\r$/, "");
+      }
+      if (ended) {
+        const rest = buffered;
+        buffered = "";
+        return rest || null;
+      }
+      await Promise.race([more(), withdrawn]);
+      if (signal?.aborted) return null;
+    }
   };
   return {
     next: (prompt, signal) => continued((p) => read(p, signal), prompt),

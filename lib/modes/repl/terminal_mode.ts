@@ -4,7 +4,6 @@
  */
 import type { SessionConfig } from "../../session/open.ts";
 import type { ReplInput } from "./input.ts";
-import type { LineSource } from "./arena_command.ts";
 import { type RawTerminal, withRawTerminal } from "./list_picker.ts";
 import { PLAN_PROMPT } from "./plan_command.ts";
 import type { Transcript } from "./render.ts";
@@ -34,23 +33,17 @@ export function promptIn(term: Terminal, prompt: string): string {
 
 /**
  * How a command's pickers (`/model`) reach the user: the terminal's keys in raw mode, numbered
- * lines in plain mode, or neither (a pipe: the command lists instead); a child's (`/arena`) gets
- * the terminal, or in plain mode the lines read.
+ * lines in plain mode, or neither (a pipe: the command lists instead); a child's (`/arena`)
+ * gets the terminal while the line editor steps aside.
  */
 export function pickerAccess(parts: { term: Terminal; input: ReplInput }): {
   rawTerminal?<T>(run: (terminal: RawTerminal) => Promise<T>): Promise<T>;
   numbered?: boolean;
-  onTerminal?<T>(run: (lines?: LineSource) => Promise<T>): Promise<T>;
+  onTerminal?<T>(run: () => Promise<T>): Promise<T>;
 } {
   const { term, input } = parts;
   if (!term.interactive) return {};
-  if (term.plain) {
-    const onTerminal = <T>(run: (lines?: LineSource) => Promise<T>) =>
-      run((signal) => input.line("", signal));
-    return { numbered: term.plainMode, onTerminal };
-  }
-  return {
-    rawTerminal: (run) => input.suspend(() => withRawTerminal(writeOut, run)),
-    onTerminal: (run) => input.suspend(() => run()),
-  };
+  const onTerminal = <T>(run: () => Promise<T>) => input.suspend(run);
+  if (term.plain) return { numbered: term.plainMode, onTerminal };
+  return { rawTerminal: (run) => input.suspend(() => withRawTerminal(writeOut, run)), onTerminal };
 }
