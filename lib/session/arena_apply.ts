@@ -79,10 +79,13 @@ export async function reviewPatch(
   const files = [...new Set([...numstatPaths(forward), ...numstatPaths(backward)])].sort();
   const patchText = await Deno.readTextFile(opts.patchFile);
   const refused = [
-    ...linkModes(summary, patchText),
+    ...linkModes(summary),
     ...files.filter(isInsideGitFolder).map((path) => `${path} (inside a .git folder)`),
     ...(await linksOnTheWay(opts.root, files)),
   ];
+  if (refused.length === 0 && LINK_HEADER.test(patchText)) {
+    refused.push("a symbolic link (mode 120000)");
+  }
   return { files, refused, protectedPaths: files.filter(isTrustRelevant) };
 }
 
@@ -125,9 +128,13 @@ function numstatPaths(out: string): string[] {
   });
 }
 
-/** The refusals for symbolic links the patch makes, changes or deletes (mode 120000). */
-function linkModes(summary: string, patchText: string): string[] {
-  const named = summary.split("\n").flatMap((line) => {
+/** A header line of a link's diff: git's summary leaves out links whose mode stays. */
+const LINK_HEADER =
+  /^(?:new file mode|deleted file mode|old mode|new mode) 120000$|^index [0-9a-f]+\.\.[0-9a-f]+ 120000$/m;
+
+/** The refusals for symbolic links git's summary says the patch makes or deletes (mode 120000). */
+function linkModes(summary: string): string[] {
+  return summary.split("\n").flatMap((line) => {
     const made = /^ (?:create|delete) mode 120000 (.+)$/.exec(line);
     const changed = /^ mode change (\d+) => (\d+) (.+)$/.exec(line);
     if (made) return [`${made[1]} (a symbolic link)`];
@@ -136,10 +143,6 @@ function linkModes(summary: string, patchText: string): string[] {
     }
     return [];
   });
-  const headers =
-    /^(?:new file mode|deleted file mode|old mode|new mode) 120000$|^index [0-9a-f]+\.\.[0-9a-f]+ 120000$/m;
-  if (named.length === 0 && headers.test(patchText)) return ["a symbolic link (mode 120000)"];
-  return named;
 }
 
 /** The refusals for paths that lead through a symbolic link in the working tree now. */

@@ -41,7 +41,8 @@ export async function applyChosenPatch(req: ApplyRequest): Promise<AppliedPatch>
   try {
     const patchFile = join(dir, "patch.diff");
     await Deno.writeTextFile(patchFile, req.patch);
-    const review = await reviewPatch({ root: req.root, patchFile, env: req.env });
+    const review = await reviewPatch({ root: req.root, patchFile, env: req.env })
+      .catch((error) => Promise.reject(withManualRoute(error, req)));
     if (review.refused.length > 0) throw refusal(req, review.refused);
     await confirmProtected(req, review);
     const outcome = await applyReviewedPatch({
@@ -82,6 +83,16 @@ async function confirmProtected(req: ApplyRequest, review: PatchReview): Promise
     `Did not apply the patch of ${req.label}: its changes to ${listed} were not allowed`,
     { hint: `Apply it yourself with git apply ${req.patchFile} after reviewing it` },
   );
+}
+
+/** A `UserError` whose hint also says how to apply the patch by hand. */
+function withManualRoute(error: unknown, req: ApplyRequest): unknown {
+  if (!(error instanceof UserError)) return error;
+  const manual = `apply it yourself with git apply ${req.patchFile}`;
+  const hint = error.hint
+    ? `${error.hint}; or ${manual}`
+    : manual[0].toUpperCase() + manual.slice(1);
+  return new UserError(error.message, { hint, exitCode: error.exitCode, cause: error });
 }
 
 function refusal(req: ApplyRequest, refused: string[]): UserError {
