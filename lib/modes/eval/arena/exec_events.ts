@@ -1,13 +1,18 @@
 /**
  * Live counts of a contestant's run, read from the `interpreter exec --json` lines it writes
  * (see ../../exec/exec_json_types.ts). The stream has no event per model request, so requests
- * are inferred: the turn's first, then one each time the model's output follows tool results.
- * Calls one reply made with nothing between them count as one request each; the final record,
- * read from the trajectory, has the exact numbers.
+ * are inferred from the order a reply's items come in: its reasoning, then its text, then its
+ * calls. Output after a call's result, or reasoning or text after text, begins a new request.
+ * Calls one reply made with nothing between them count as one request each, and calls that
+ * failed before running (an unknown tool, bad arguments) write no item; the final record, read
+ * from the trajectory, has the exact numbers.
  */
 
 /** The item kinds a tool call makes. */
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
+
+/** How far the current reply has come; a reply's items come in this order. */
+type Stage = "fresh" | "reasoning" | "text" | "calling" | "result";
 
 /** Counts tool calls and model requests from `exec --json` output, fed in chunks as it comes. */
 export class ExecEventCounter {
@@ -15,8 +20,7 @@ export class ExecEventCounter {
   #toolCalls = 0;
   #requests = 0;
   #seen = new Set<string>();
-  /** The last thing seen was a tool's result: the model's next output is a new request. */
-  #afterTools = false;
+  #stage: Stage = "fresh";
 
   /** Adds a chunk of stdout; a line split across chunks is read once whole. */
   push(text: string): void {
@@ -43,10 +47,11 @@ export class ExecEventCounter {
     if (!isRecord(event) || typeof event.type !== "string") return;
     if (event.type === "turn.started") {
       this.#requests++;
-      this.#afterTools = false;
-    } else if (event.type === "turn.completed" && this.#afterTools) {
+      this.#stage = "fresh";
+    } else if (event.type === "turn.completed" && this.#stage === "result") {
+      // The last reply, after the last result, had nothing to show.
       this.#requests++;
-      this.#afterTools = false;
+      this.#stage = "fresh";
     } else if (event.type.startsWith("item.") && isRecord(event.item)) {
       this.#item(event.type, event.item);
     }
@@ -55,35 +60,37 @@ export class ExecEventCounter {
   #item(type: string, item: Record<string, unknown>): void {
     const { id, type: kind } = item;
     if (typeof id !== "string") return;
+    if (kind === "reasoning") return this.#reply("reasoning");
+    if (kind === "agent_message") return this.#reply("text");
     if (kind === "todo_list") {
       // Each plan the model writes starts or updates the list; its completion ends the turn.
       if (type === "item.completed") return;
       this.#call();
-      this.#afterTools = true;
+      this.#stage = "result";
       return;
     }
-    if (typeof kind === "string" && TOOL_ITEMS.has(kind)) {
-      if (type === "item.updated") return;
-      if (!this.#seen.has(id)) {
-        this.#seen.add(id);
-        this.#call();
-      }
-      // Calls run one after another: a result means none is still running.
-      if (type === "item.completed") this.#afterTools = true;
-      return;
+    if (typeof kind !== "string" || !TOOL_ITEMS.has(kind) || type === "item.updated") return;
+    if (!this.#seen.has(id)) {
+      this.#seen.add(id);
+      this.#call();
     }
-    if (kind === "reasoning" || kind === "agent_message") this.#modelOutput();
+    // Calls run one after another: a result means none is still running.
+    if (type === "item.completed") this.#stage = "result";
   }
 
   #call(): void {
-    this.#modelOutput();
+    this.#reply("calling");
     this.#toolCalls++;
   }
 
-  #modelOutput(): void {
-    if (!this.#afterTools) return;
-    this.#requests++;
-    this.#afterTools = false;
+  /** Output of the model at `stage` of a reply: a new reply when it cannot follow the last. */
+  #reply(stage: Stage): void {
+    // Reasoning and text open a reply; calls follow its text and each other until a result.
+    const following = stage === "calling"
+      ? this.#stage !== "result"
+      : this.#stage === "fresh" || this.#stage === "reasoning";
+    if (!following) this.#requests++;
+    this.#stage = stage;
   }
 }
 

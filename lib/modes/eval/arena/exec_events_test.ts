@@ -104,6 +104,26 @@ Deno.test("ExecEventCounter skips garbage lines and keeps counting after them", 
   assert.equal(counter.requests, 1);
 });
 
+Deno.test("ExecEventCounter counts a reply whose calls wrote no item by its text", () => {
+  const counter = new ExecEventCounter();
+  counter.push(
+    [
+      { type: "turn.started" },
+      // A reply whose one call named an unknown tool: only its text shows.
+      { type: "item.completed", item: { id: "item_0", type: "agent_message", text: "Run it" } },
+      { type: "item.completed", item: { id: "item_1", type: "reasoning", text: "Try again" } },
+      { type: "item.completed", item: { id: "item_2", type: "agent_message", text: "Now" } },
+      { type: "item.started", item: command("item_3", "in_progress") },
+      { type: "item.completed", item: command("item_3", "completed") },
+      // The same again without reasoning.
+      { type: "item.completed", item: { id: "item_4", type: "agent_message", text: "Edit" } },
+      { type: "item.completed", item: { id: "item_5", type: "agent_message", text: "Done." } },
+    ].map((e) => `${JSON.stringify(e)}\n`).join(""),
+  );
+  assert.equal(counter.toolCalls, 1);
+  assert.equal(counter.requests, 4);
+});
+
 Deno.test("ExecEventCounter counts a command once from its start to its end", () => {
   const counter = new ExecEventCounter();
   counter.push(
