@@ -108,10 +108,12 @@ export async function applyReviewedPatch(
   const watches = await openWatches(opts.cwd, root, review.protectedPaths, opts.env);
   try {
     await using git = await openApplyGit(opts.env, root, { writable: true, allowed });
-    const checked = await git.result(["apply", "--check", patchFile], root);
+    // A user's `apply.whitespace=fix` would change the contestant's lines as they go in.
+    const apply = ["apply", "--whitespace=nowarn"];
+    const checked = await git.result([...apply, "--check", patchFile], root);
     if (!checked.ok) return { applied: false, conflict: checked.error };
     const before = await snapshot(root, review.files);
-    const applied = await git.result(["apply", patchFile], root);
+    const applied = await git.result([...apply, patchFile], root);
     if (applied.ok) return { applied: true };
     const notRestored = await restore(root, before);
     return { applied: false, conflict: applied.error, notRestored };

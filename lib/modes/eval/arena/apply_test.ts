@@ -100,18 +100,19 @@ Deno.test({
   async fn() {
     await using r = await repo({ "a.txt": "one\n", "gone.txt": "x\n", "bin": bytes(0, 1, 2) });
     const patch = await patchOf(r, async () => {
-      await r.write("a.txt", "one\ntwo\n");
+      await r.write("a.txt", "one\ntwo  \n");
       await Deno.remove(join(r.root, "gone.txt"));
       await r.write("bin", bytes(0, 9, 255, 0));
       await r.write("src/new.txt", "new\n");
     });
     await r.write("untouched.txt", "mine\n");
+    await r.git("config", "apply.whitespace", "fix");
     const applied = await applyChosenPatch(r.request(patch));
     assert.deepEqual(applied, {
       files: ["a.txt", "bin", "gone.txt", "src/new.txt"],
       protectedPaths: [],
     });
-    assert.equal(new TextDecoder().decode(await r.read("a.txt")), "one\ntwo\n");
+    assert.equal(new TextDecoder().decode(await r.read("a.txt")), "one\ntwo  \n");
     assert.deepEqual(await r.read("bin"), bytes(0, 9, 255, 0));
     assert.equal(await r.read("gone.txt"), undefined);
     assert.equal(new TextDecoder().decode(await r.read("src/new.txt")), "new\n");
