@@ -14,7 +14,7 @@ export interface FileStat {
   mtime: Date | null;
   /** Permission bits and file type as `Deno.FileInfo.mode`; null where the platform has none. */
   mode: number | null;
-  /** The device the file lives on; unset where the platform (or a fake) has none. */
+  /** The device; unset where unknown. */
   dev?: number | null;
 }
 

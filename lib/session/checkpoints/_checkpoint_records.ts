@@ -13,7 +13,7 @@
 import * as z from "zod";
 import type { Block } from "../../model/message.ts";
 import { sha256Hex } from "../../tools/_edit_history.ts";
-import { badPath } from "./_restore_files.ts";
+import { badPath } from "./_restore_paths.ts";
 import type { PathState } from "./_tree_snapshot.ts";
 
 /** What one turn changed: each path's state before and after it. */

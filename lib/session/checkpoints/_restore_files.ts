@@ -8,31 +8,14 @@
  * between the checks below and the write leads to a place the kernel refuses. The checks by path
  * only give a clear message in the ordinary case.
  */
-import { dirname, isAbsolute, join, normalize } from "node:path";
-import { DEFAULT_PROTECTED_NAMES } from "../../../sandbox/bwrap_args.ts";
+import { dirname, join } from "node:path";
 import type { FileStat, RestoringFileSystem } from "../../../sandbox/file_system.ts";
 import { UserError } from "../../errors.ts";
 import type { BlobStore } from "./_checkpoint_blobs.ts";
+import { badPath } from "./_restore_paths.ts";
 import type { OpenRestoreWriter } from "./_restore_writer.ts";
 import { type PathState, sameState, stateNow } from "./_tree_snapshot.ts";
 import type { ConfirmOverwrite, RewindResult } from "./checkpoint_types.ts";
-
-/** Why `path` is not a workspace-relative path a checkpoint may name; undefined when it is. */
-export function badPath(path: string): string | undefined {
-  if (path === "" || isAbsolute(path) || path.includes("\\") || path.includes("\0")) {
-    return "it is not a relative path";
-  }
-  const parts = path.split("/");
-  if (normalize(path) !== path || parts.some((p) => p === ".." || p === "." || p === "")) {
-    return "it is not a normalized path inside the workspace";
-  }
-  const named = parts.find((p) => DEFAULT_PROTECTED_NAMES.includes(p));
-  if (named) {
-    return `it is inside a ${named} folder, which a restore never writes ` +
-      `(${DEFAULT_PROTECTED_NAMES.join(", ")} stay as they are)`;
-  }
-  return undefined;
-}
 
 /** What `restoreStates()` works with. */
 export interface RestoreJob {
@@ -119,10 +102,8 @@ export async function restorePath(
 
 /**
  * Writes `target` whole, replacing what is there (a symlink too). The temporary file is made at
- * the workspace's top, which a sandboxed process cannot move away, so it is removed whatever
- * fails. Only when the target's folder really is on another file system (a mount inside the
- * workspace) is it made beside the target: a rename refused because the folder was swapped for a
- * link meanwhile fails the file instead, so no temporary file is left in a folder moved away.
+ * the workspace's top, which a sandboxed process cannot move away; beside the target only when
+ * its folder is a mount of another device (a rename refused for a folder swapped meanwhile fails).
  */
 async function writeWhole(
   fs: RestoringFileSystem,
@@ -136,13 +117,13 @@ async function writeWhole(
   } catch (error) {
     if ((error as { code?: unknown }).code !== "EXDEV") throw error;
     if (!await onOtherDevice(fs, cwd, dirname(target))) {
-      throw new Error("its folder changed while it was written (swapped for a link?)");
+      throw new Error("its folder changed while it was written");
     }
     await fs.writeFileAtomic(target, file.bytes, opts);
   }
 }
 
-/** Whether `folder` is a real folder (not a link) on another device than `cwd`. */
+/** Whether `folder` is a real folder on another device than `cwd`. */
 async function onOtherDevice(fs: RestoringFileSystem, cwd: string, folder: string) {
   const [top, here] = await Promise.all([fs.lstat(cwd), lstatOrUndefined(fs, folder)]);
   if (!here?.isDirectory || here.isSymlink) return false;

@@ -28,7 +28,7 @@ import {
   type TurnChanges,
   type TurnCheckpoint,
 } from "./_checkpoint_records.ts";
-import { badPath, restoreStates } from "./_restore_files.ts";
+import { badPath } from "./_restore_paths.ts";
 import type { OpenRestoreWriter } from "./_restore_writer.ts";
 import { quiesce, runningWorkOf } from "../_running_work.ts";
 import {
@@ -247,6 +247,7 @@ export class Checkpoints implements AsyncDisposable {
     }
     const { cwd, openWriter } = this.#deps;
     const job = { cwd, blobs: await this.#store(), left: this.#state.left, openWriter, confirm };
+    const { restoreStates } = await import("./_restore_files.ts");
     return await restoreStates(earliest, job, result);
   }
 
