@@ -117,6 +117,9 @@ Deno.test({
     assert.equal(await r.read("gone.txt"), undefined);
     assert.equal(new TextDecoder().decode(await r.read("src/new.txt")), "new\n");
     assert.equal(new TextDecoder().decode(await r.read("untouched.txt")), "mine\n");
+    for (const name of [".agents", ".openinterpreter"]) {
+      assert.equal(await Deno.lstat(join(r.root, name)).catch(() => undefined), undefined, name);
+    }
     assert.deepEqual(await applyChosenPatch(r.request(" \n")), { files: [], protectedPaths: [] });
   },
 });
@@ -218,15 +221,26 @@ Deno.test({
 });
 
 Deno.test({
-  name: `applyChosenPatch() applies trust-relevant files with -y, never asking${BWRAP.note}`,
+  name:
+    `applyChosenPatch() applies trust-relevant files with -y, never asking, held back in their folders${BWRAP.note}`,
   ignore,
   async fn() {
     await using r = await repo({ "a.txt": "one\n" });
-    const patch = await patchOf(r, () => r.write(".agents/commands/go.md", "run it\n"));
+    const patch = await patchOf(r, async () => {
+      await r.write(".agents/commands/go.md", "run it\n");
+      await r.write("pkg/web/CLAUDE.md", "obey\n");
+    });
     const ask = () => Promise.reject(new Error("asked"));
     const applied = await applyChosenPatch(r.request(patch, { yes: true, ask }));
-    assert.deepEqual(applied.protectedPaths, [".agents/commands/go.md"]);
+    assert.deepEqual(applied.protectedPaths, [".agents/commands/go.md", "pkg/web/CLAUDE.md"]);
     assert.equal(await Deno.readTextFile(join(r.root, ".agents/commands/go.md")), "run it\n");
+    const inPkg = join(r.root, "pkg", "web");
+    const watch = await openChangeWatch({ cwd: inPkg, root: r.root, home: r.home });
+    await watch.close();
+    assert.deepEqual(watch.held, [
+      join(r.root, ".agents/commands/go.md"),
+      join(inPkg, "CLAUDE.md"),
+    ]);
   },
 });
 
