@@ -96,7 +96,9 @@ export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild):
     );
     const handoff = await readHandoff(file);
     if (handoff === undefined) {
-      if (code !== 0) ctx.print([`The arena failed (exit ${code}); this session goes on`]);
+      const stopped = code === 130 || code === 143 || code === 129;
+      const ended = stopped ? "The arena was stopped" : `The arena failed (exit ${code})`;
+      if (code !== 0) ctx.print([`${ended}; this session goes on`]);
       return;
     }
     const next = handoff.continue;

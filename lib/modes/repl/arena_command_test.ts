@@ -105,6 +105,8 @@ Deno.test("arena() keeps the session when the arena applied a patch, failed, or 
     const failed = fakeContext(cwd, { terminal: true });
     await arena("--pick best fix it", failed.ctx, fakeArena(undefined, 2).spawn);
     assert.deepEqual(failed.printed, ["The arena failed (exit 2); this session goes on"]);
+    await arena("fix it", failed.ctx, fakeArena(undefined, 130).spawn);
+    assert.equal(failed.printed[1], "The arena was stopped; this session goes on");
     assert.deepEqual(failed.continued, []);
 
     const unsaved = fakeContext(cwd, { terminal: true });
