@@ -38,6 +38,12 @@ export interface ArenaStatusOptions {
   width?: number;
 }
 
+/** Columns kept for the phase when names are cut: `running 12:34 · 56 requests · 78 tool calls`. */
+const PHASE_ROOM = 44;
+
+/** The fewest columns a name is cut to, however narrow the terminal. */
+const MIN_NAME = 12;
+
 /** The live status block of an arena's contestants. */
 export class ArenaStatus {
   #sink: ProgressSink;
@@ -103,18 +109,16 @@ export class ArenaStatus {
 
   #line(index: number): string {
     const style = makeStyle(this.#opts.color);
-    const text = cut(this.#plainLine(index, Date.now()), this.#width());
+    const width = this.#width();
+    const text = cut(this.#plainLine(index, Date.now(), width), width);
     const phase = this.#phases.get(this.#contestants[index].label)!;
     return paint(phase, text, style, this.#opts.checked ?? true);
   }
 
-  #plainLine(index: number, now: number): string {
-    const g = glyphsFor(this.#opts.color);
-    const names = this.#contestants.map((c) =>
-      `${terminalText(c.harness)} ${g.times} ${terminalText(c.model)}`
-    );
+  #plainLine(index: number, now: number, width = this.#width()): string {
     const labelWidth = Math.max(...this.#contestants.map((c) => c.label.length));
-    const nameWidth = Math.max(...names.map((n) => n.length));
+    const names = this.#names(width === undefined ? undefined : width - labelWidth - 5);
+    const nameWidth = Math.max(...names.map((n) => [...n].length));
     const c = this.#contestants[index];
     const seconds = (now - this.#since.get(c.label)!) / 1000;
     const phase = phaseText(this.#phases.get(c.label)!, {
@@ -122,8 +126,19 @@ export class ArenaStatus {
       color: this.#opts.color,
       checked: this.#opts.checked ?? true,
     });
-    const label = terminalText(c.label).padEnd(labelWidth);
-    return `${label}  ${names[index].padEnd(nameWidth)}   ${phase}`;
+    const name = names[index] + " ".repeat(nameWidth - [...names[index]].length);
+    return `${terminalText(c.label).padEnd(labelWidth)}  ${name}   ${phase}`;
+  }
+
+  /** `harness × model` of each contestant, cut to leave the phase room in `columns`. */
+  #names(columns: number | undefined): string[] {
+    const g = glyphsFor(this.#opts.color);
+    const names = this.#contestants.map((c) =>
+      `${terminalText(c.harness)} ${g.times} ${terminalText(c.model)}`
+    );
+    if (columns === undefined) return names;
+    const room = Math.max(MIN_NAME, columns - PHASE_ROOM);
+    return names.map((n) => cut(n, room + 1));
   }
 
   #width(): number | undefined {

@@ -140,7 +140,23 @@ Deno.test("ArenaStatus says done for a run whose reward is unknown (no check ran
   assert.match(sink.text, /^a {2}native x fake-model +done 0:38\n$/);
 });
 
-Deno.test("ArenaStatus cuts a long line to the terminal's width", () => {
+Deno.test("ArenaStatus cuts a long model name so the phase stays in the terminal's width", () => {
+  const sink = fakeSink(true);
+  const long = [
+    { label: "a", harness: "native", model: `model-${"x".repeat(120)}` },
+    { label: "b", harness: "minimal", model: "fake-model" },
+  ];
+  const status = new ArenaStatus(sink, long, { color: false, width: 80 });
+  status.update("a", { kind: "running", requests: 2, toolCalls: 2 });
+  status.update("b", { kind: "checking" });
+  status.stop();
+  const [a, b] = screen(sink.text);
+  assert.match(a, /^a {2}native x model-x+… {3}running 0:00 · 2 requests · 2 tool calls$/);
+  assert.ok([...a].length < 80, a);
+  assert.match(b, /^b {2}minimal x fake-model {2,}checking$/);
+});
+
+Deno.test("ArenaStatus cuts every line to a narrow terminal's width", () => {
   const sink = fakeSink(true);
   const long = [{ label: "a", harness: "native", model: `model-${"x".repeat(120)}` }];
   const status = new ArenaStatus(sink, long, { color: false, width: 40 });
