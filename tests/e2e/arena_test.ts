@@ -63,6 +63,13 @@ Deno.test("arena --pick best applies the passing contestant with the fewest fail
     assert.ok((await Deno.stat(file)).isFile, file);
   }
   assert.equal(result.stdout.match(/interpreter resume \S+/g)?.length, 3, result.stdout);
+
+  // The job folder is an eval job folder.
+  const job = result.stdout.match(/^Job folder: (\S+)/m)![1];
+  const report = await interpreter(["eval", "report", job], { cwd: repo, home });
+  assert.equal(report.code, 0, report.stderr);
+  assert.match(report.stdout, /^=\s+claude-code\s+fake-model\s+1\/1 100%/m, report.stdout);
+  assert.match(report.stdout, /^\s+minimal\s+fake-model\s+0\/1 0%/m);
 });
 
 Deno.test("arena --pick none runs the contestants and leaves the working tree byte for byte as it was", async () => {
@@ -86,7 +93,7 @@ Deno.test("arena --pick none runs the contestants and leaves the working tree by
   assert.deepEqual(await Deno.readFile(join(repo, "habits.py")), before);
 });
 
-Deno.test("arena --pick best without --check is refused with exit 2 before any request", async () => {
+Deno.test("arena refuses --pick best without --check (exit 2) and a folder outside git, before any request", async () => {
   await using dirs = tempDirs();
   const repo = await dirs.add(fixtureRepo("habits"));
   await using fake = startFakeProvider([], { routes: await arenaRoutes() });
@@ -101,4 +108,15 @@ Deno.test("arena --pick best without --check is refused with exit 2 before any r
   assert.match(result.stderr, /hint: Add --check "CMD"/);
   assert.equal(fake.requests.length, 0);
   assert.deepEqual(await gitLines(repo, "status", "--porcelain"), []);
+
+  // Outside git the changes could not come back as a patch: refused, naming why and the fix.
+  const plain = await dirs.add(Deno.makeTempDir({ prefix: "oi-arena-plain-" }));
+  const outside = await interpreter(["arena", "--harness", "native,minimal", PROMPT], {
+    cwd: plain,
+    home,
+  });
+  assert.equal(outside.code, 1, outside.stderr);
+  assert.match(outside.stderr, /not in a git repository: the arena brings/);
+  assert.match(outside.stderr, /hint: Run it in a git repository/);
+  assert.equal(fake.requests.length, 0);
 });

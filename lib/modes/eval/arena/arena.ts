@@ -8,6 +8,7 @@
 import { join, resolve } from "node:path";
 import { configHome } from "../../../config/load.ts";
 import { UserError } from "../../../errors.ts";
+import { openEvalGit } from "../../../session/eval_sandboxes.ts";
 import { interpreterCommand } from "../../../session/self_command.ts";
 import { colorWanted } from "../../term/style.ts";
 import { execFlagsOf } from "../eval_args.ts";
@@ -58,17 +59,9 @@ async function planArena(args: ArenaArgs, env: Record<string, string>): Promise<
   const { source, checkEnv } = await prepareSource(
     { source: cwd, withChanges: true, execFlags, tasks },
     env,
-  );
-  if (!source.git) {
-    throw new UserError(
-      `"${cwd}" is not in a git repository: the arena brings each contestant's changes back ` +
-        "as a git patch",
-      {
-        hint:
-          "Run it in a git repository (git init, then commit), or compare with interpreter eval",
-      },
-    );
-  }
+  ).catch(async (error) => {
+    throw await isOutsideGit(cwd, env) ? outsideGitError(cwd) : error;
+  });
   const started = new Date();
   const name = jobName(started);
   const plan: JobPlan = {
@@ -93,6 +86,26 @@ async function planArena(args: ArenaArgs, env: Record<string, string>): Promise<
   const cost = estimateCost(trials, models);
   const job = { plan, jobDir, trials, done: [], source, checkEnv, ...(cost ? { cost } : {}) };
   return { job, contestants, byTrial, arenaHome, cwd };
+}
+
+/** Whether `cwd` lies outside any git repository (asked only after eval refused the folder). */
+async function isOutsideGit(cwd: string, env: Record<string, string>): Promise<boolean> {
+  try {
+    await using git = await openEvalGit({ env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
+    return await git.repositoryTop(cwd) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+function outsideGitError(cwd: string): UserError {
+  return new UserError(
+    `"${cwd}" is not in a git repository: the arena brings each contestant's changes back ` +
+      "as a git patch",
+    {
+      hint: "Run it in a git repository (git init, then commit), or compare with interpreter eval",
+    },
+  );
 }
 
 /** Harbor's job name form, `2026-12-02__16-40-05`, with milliseconds: arenas may start together. */
