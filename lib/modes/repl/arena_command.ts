@@ -59,7 +59,7 @@ const FLAGS: Flag[] = [
   {
     names: ["--pick"],
     value: "best|N|none",
-    text: "apply without asking: best passes the check (needs --check), N a number or letter",
+    text: "apply without asking: the best that passed --check, that one, or nothing",
   },
   { names: ["-y", "--yes"], text: "apply protected paths (.git*, .openinterpreter/…) too" },
   { names: ["--timeout"], value: "SECONDS", text: "stop a contestant after this long" },
