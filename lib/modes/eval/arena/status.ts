@@ -83,6 +83,15 @@ export class ArenaStatus {
     else if (changed) this.#sink.write(`${this.#line(this.#index(label))}\n`);
   }
 
+  /** Prints a line (a warning) above the block, which is drawn again below it. */
+  note(text: string): void {
+    if (!this.#sink.terminal) return this.#sink.write(`${text}\n`);
+    const up = this.#drawn > 0 ? `\x1b[${this.#drawn}A` : "";
+    this.#sink.write(`${up}\r\x1b[J${text}\n`);
+    this.#drawn = 0;
+    this.#redraw();
+  }
+
   /** Ends the clock; on a terminal the block is drawn a last time and left on screen. */
   stop(): void {
     if (this.#timer === undefined) return;

@@ -41,6 +41,7 @@ function screen(text: string): string[] {
     const sequence = token.match(/^\x1b\[(\d*)([A-Za-z])$/);
     if (sequence?.[2] === "A") row = Math.max(0, row - Number(sequence[1] || 1));
     else if (sequence?.[2] === "K") rows[row] = "";
+    else if (sequence?.[2] === "J") rows.splice(row, Infinity, "");
     else if (sequence?.[2] === "m") continue;
     else if (token.startsWith("\x1b")) assert.fail(`escape ${JSON.stringify(token)}`);
     else if (token === "\n") rows[++row] ??= "";
@@ -82,6 +83,24 @@ Deno.test("ArenaStatus redraws its block in place on a terminal and leaves the f
     "b  minimal x fake-model       error: The copy failed:",
     "c  claude-code x fake-model   failed 0:38 (timeout)",
   ]);
+});
+
+Deno.test("ArenaStatus prints a note above its block", () => {
+  for (const terminal of [true, false]) {
+    const sink = fakeSink(terminal);
+    const status = new ArenaStatus(sink, CONTESTANTS.slice(0, 2), { color: false, width: 200 });
+    status.update("a", { kind: "copying" });
+    status.note("warning: no price for fake-model");
+    status.update("b", { kind: "checking" });
+    status.stop();
+    const shown = terminal ? screen(sink.text) : sink.text.trimEnd().split("\n");
+    assert.deepEqual(shown.map((l) => l.replace(/ +/g, " ")), [
+      ...terminal ? [] : ["a native x fake-model copying"],
+      "warning: no price for fake-model",
+      ...terminal ? ["a native x fake-model copying"] : [],
+      "b minimal x fake-model checking",
+    ]);
+  }
 });
 
 Deno.test("ArenaStatus shows the running clock and counts", () => {
