@@ -49,7 +49,7 @@ export async function finishArena(
   let choice: Choice = { continue: false, ...decided.picked ? { label: decided.picked } : {} };
   if (decided.note) console.error(decided.note);
   else if (!args.pick && reader) {
-    choice = await choose(arena.contestants, {
+    choice = await choose(rows.map((r) => r.contestant), {
       handoff: Boolean(args.handoff),
       io: {
         ask: (question) => reader.ask(question),
