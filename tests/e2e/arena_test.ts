@@ -48,6 +48,10 @@ Deno.test("arena --pick best applies the passing contestant with the fewest fail
   assert.match(result.stdout, /^\s+b\s+minimal\s+fake-model\s+fail\s/m);
   assert.match(result.stdout, /^\s+c\s+claude-code\s+fake-model\s+pass\s/m);
   assert.match(result.stderr, /Applied a \(native × fake-model\): 1 file changed/);
+  // One status line per phase change without a terminal.
+  for (const phase of ["copying", "running", "checking"]) {
+    assert.match(result.stderr, new RegExp(`^c\\s+claude-code\\b.*${phase}`, "m"), result.stderr);
+  }
 
   // Only the winner's fix is in the working tree: no scratch.txt from minimal.
   assert.match(await Deno.readTextFile(join(repo, "habits.py")), /\(today - previous\)\.days/);
@@ -87,6 +91,7 @@ Deno.test("arena --pick none runs the contestants and leaves the working tree by
   assert.deepEqual(fake.failures, []);
   assert.ok(fake.requests.length >= 7, "both contestants ran");
   assert.match(result.stderr, /Nothing applied \(--pick none\)/);
+  assert.doesNotMatch(result.stderr, /checking/, "without --check no check runs");
   // Without --check the check column shows no result.
   assert.match(result.stdout, /^\s+a\s+native\s+fake-model\s+[-—]\s/m, result.stdout);
   assert.deepEqual(await gitLines(repo, "status", "--porcelain"), []);

@@ -106,8 +106,8 @@ async function runInCopy(
   const diff = await diffOf(copy, ctx.git);
   if (diff?.patch) await Deno.writeTextFile(join(dir, "agent", "patch.diff"), diff.patch);
   const checkStart = new Date();
-  ctx.hooks?.phase?.(trial, "checking");
   const unchecked = ctx.hooks?.skipMissingCheck && !trial.task.check && !trial.task.harborDir;
+  if (!unchecked) ctx.hooks?.phase?.(trial, "checking");
   const check = unchecked ? { reward: null, error: undefined } : await runCheck(
     { command: trial.task.check, harborDir: trial.task.harborDir },
     {
