@@ -29,7 +29,10 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function arenaProgram(onParsed: (prompt: string | undefined, flags: ArenaFlags) => void): Command {
+/** The `arena` command as commander sees it (its options are the REPL's /arena flags too). */
+export function arenaProgram(
+  onParsed: (prompt: string | undefined, flags: ArenaFlags) => void,
+): Command {
   return new Command("interpreter arena")
     .description(
       "run one prompt through several harnesses and models at once, compare them, apply one",

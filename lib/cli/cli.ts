@@ -171,11 +171,11 @@ function buildProgram(version: string, onInvoke: (inv: Invocation) => void): Com
 
 /** `arena ARGS`: lib/cli/arena_cli.ts parses them when it runs. */
 function addArenaCommand(program: Command, onInvoke: (inv: Invocation) => void): void {
-  program.command("arena [args...]").description(
+  program.command("arena [options] [prompt...]").description(
     "run a prompt through several harnesses; apply one",
   )
-    .helpOption(false).allowUnknownOption().action((argv: string[]) =>
-      onInvoke({ mode: "arena", argv })
+    .helpOption(false).allowUnknownOption().action((first?: string, rest: string[] = []) =>
+      onInvoke({ mode: "arena", argv: first === undefined ? [] : [first, ...rest] })
     );
 }
 

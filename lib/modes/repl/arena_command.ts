@@ -51,8 +51,11 @@ interface Flag {
   text: string;
 }
 
-/** The flags of `interpreter arena` (lib/cli/arena_cli.ts), for splitting and for the usage. */
-const FLAGS: Flag[] = [
+/**
+ * The flags of `interpreter arena` (lib/cli/arena_cli.ts), for splitting and for the usage; a
+ * REPL module may not import lib/cli, so arena_command_test.ts compares the two lists.
+ */
+export const ARENA_FLAGS: Flag[] = [
   { names: ["--harness"], value: "A,B", text: "harnesses to race (every harness × model pair)" },
   { names: ["-m", "--model"], value: "M1,M2", text: "models to race" },
   { names: ["--check"], value: "CMD", text: "a command that passes when the task is done" },
@@ -141,7 +144,7 @@ export function arenaArgs(text: string): { flags: string[]; prompt: string[] } {
       continue;
     }
     flags.push(word);
-    const flag = FLAGS.find((f) => f.names.includes(word));
+    const flag = ARENA_FLAGS.find((f) => f.names.includes(word));
     if (!flag?.value) continue;
     if (i + 1 >= words.length) {
       throw new UsageError(`"${word}" needs a value: ${word} ${flag.value}`, {
@@ -203,12 +206,12 @@ function garbled(file: string, why: string): UsageError {
 }
 
 function usageLines(style: Style): string[] {
-  const shown = FLAGS.map((f) => `${f.names.join(", ")}${f.value ? ` ${f.value}` : ""}`);
+  const shown = ARENA_FLAGS.map((f) => `${f.names.join(", ")}${f.value ? ` ${f.value}` : ""}`);
   const width = Math.max(...shown.map((s) => s.length)) + 2;
   return [
     style.bold("/arena [FLAGS] PROMPT") +
     " runs PROMPT once per harness × model at the same time, each in a copy",
-    ...FLAGS.map((f, i) => `  ${shown[i].padEnd(width)}${f.text}`),
+    ...ARENA_FLAGS.map((f, i) => `  ${shown[i].padEnd(width)}${f.text}`),
     style.dim(
       'Then pick one to apply, or "continue with X" to carry on X\'s conversation here; ' +
         "each contestant starts from the prompt alone",

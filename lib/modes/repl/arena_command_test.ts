@@ -3,7 +3,14 @@ import { dirname } from "node:path";
 import { UsageError } from "../../errors.ts";
 import type { Session } from "../../session/open.ts";
 import { makeStyle } from "../term/style.ts";
-import { arena, arenaArgs, type ArenaContext, type ChildRun } from "./arena_command.ts";
+import { arenaProgram } from "../../cli/arena_cli.ts";
+import {
+  arena,
+  ARENA_FLAGS,
+  arenaArgs,
+  type ArenaContext,
+  type ChildRun,
+} from "./arena_command.ts";
 
 /** A command context over a session in `cwd`; what it prints and continues is recorded. */
 function fakeContext(cwd: string, opts: { terminal?: boolean } = {}) {
@@ -215,4 +222,12 @@ Deno.test("spawnChild() in plain mode: the child reads the line typed while it r
       stderr,
     );
   }
+});
+
+Deno.test("/arena splits and lists exactly the flags interpreter arena takes", () => {
+  const cli = arenaProgram(() => {}).options.filter((o) => !o.hidden).map((o) =>
+    [o.short, o.long].filter(Boolean).join(" ") + (o.required || o.optional ? " value" : "")
+  );
+  const repl = ARENA_FLAGS.map((f) => f.names.join(" ") + (f.value ? " value" : ""));
+  assert.deepEqual(repl.sort(), cli.sort());
 });

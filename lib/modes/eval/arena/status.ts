@@ -9,13 +9,7 @@ import { makeStyle, type Style } from "../../term/style.ts";
 import { glyphsFor } from "../report/_format.ts";
 import type { ProgressSink } from "../progress.ts";
 import type { RunRecord } from "../types.ts";
-
-/** One harness × model pair in the arena, `a`, `b`, `c`… in order. */
-export interface Contestant {
-  label: string;
-  harness: string;
-  model: string;
-}
+import type { Contestant } from "./plan.ts";
 
 /** Where a contestant is. */
 export type ContestantPhase =

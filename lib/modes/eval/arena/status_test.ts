@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { ProgressSink } from "../progress.ts";
 import { makeRecord } from "../report/_test_records.ts";
-import { ArenaStatus, type Contestant, phaseText } from "./status.ts";
+import type { Contestant } from "./plan.ts";
+import { ArenaStatus, phaseText } from "./status.ts";
 
 const CONTESTANTS: Contestant[] = [
   { label: "a", harness: "native", model: "fake-model" },

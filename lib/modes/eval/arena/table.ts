@@ -13,7 +13,8 @@ import {
   tokensCell,
 } from "../report/_format.ts";
 import type { RunRecord } from "../types.ts";
-import { clock, type Contestant } from "./status.ts";
+import type { Contestant } from "./plan.ts";
+import { clock } from "./status.ts";
 
 /** How the table is drawn. */
 export interface ArenaTableOptions {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeRecord } from "../report/_test_records.ts";
-import type { Contestant } from "./status.ts";
+import type { Contestant } from "./plan.ts";
 import { renderArenaTable } from "./table.ts";
 
 const ROWS: Array<{ contestant: Contestant; record: ReturnType<typeof makeRecord> }> = [
