@@ -4,6 +4,7 @@
  */
 // deno-lint-ignore-file no-console -- the user interface layer prints (STYLE.md)
 import { join } from "node:path";
+import { terminalText } from "../../../approval/visible.ts";
 import { UserError } from "../../../errors.ts";
 import { writeJsonWhole } from "../../../trajectory/write.ts";
 import { readRecords } from "../job_layout.ts";
@@ -127,8 +128,9 @@ async function applyRow(
     return true;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    console.error(`error: ${error.message}`);
-    if (error.hint) console.error(`hint: ${error.hint}`);
+    // The message names paths the model chose.
+    console.error(`error: ${terminalText(error.message)}`);
+    if (error.hint) console.error(`hint: ${terminalText(error.hint)}`);
     return false;
   }
 }

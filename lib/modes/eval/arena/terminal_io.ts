@@ -2,6 +2,7 @@
  * The arena's questions on the terminal: lines read from stdin only when asked (so a pager can
  * have the terminal in between), and a patch shown through `$PAGER` when it does not fit.
  */
+import { terminalText } from "../../../approval/visible.ts";
 
 const encoder = new TextEncoder();
 
@@ -35,13 +36,15 @@ export class LineReader {
 
   /** A yes/no question; only `y` or `yes` is a yes. */
   async confirm(question: string): Promise<boolean> {
-    const answer = (await this.ask(`${question} [y/N] `))?.trim().toLowerCase();
+    const answer = (await this.ask(`${terminalText(question)} [y/N] `))?.trim().toLowerCase();
     return answer === "y" || answer === "yes";
   }
 }
 
 /** Shows `text` on stdout, through `$PAGER` when stdout is a terminal it does not fit. */
-export async function showPaged(text: string, env: Record<string, string>): Promise<void> {
+export async function showPaged(patch: string, env: Record<string, string>): Promise<void> {
+  // The model wrote the patch: its escape sequences are shown, not run.
+  const text = terminalText(patch);
   const lines = text.split("\n").length;
   const rows = Deno.stdout.isTerminal() ? Deno.consoleSize().rows : Infinity;
   if (lines < rows - 1) return writeAll(Deno.stdout, text.endsWith("\n") ? text : text + "\n");
