@@ -11,7 +11,7 @@ import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { type EvalArgs, type EvalCommand, execFlagsOf } from "./eval_args.ts";
 import { type PreparedJob, prepareSource, readPlan, resumeJob, runJob, startJob } from "./job.ts";
-import { adHocTaskName, type JobPlan, readRecords } from "./job_layout.ts";
+import { adHocTaskName, jobName, type JobPlan, readRecords } from "./job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "./plan.ts";
 import { EvalProgress } from "./progress.ts";
 import { writeOutputs } from "./outputs.ts";
@@ -240,11 +240,4 @@ function signalExitCode(signal: Deno.Signal | undefined): number {
 async function isInside(path: string, root: string): Promise<boolean> {
   const [file, dir] = await Promise.all([Deno.realPath(path), Deno.realPath(root)]);
   return file === dir || file.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-/** Harbor's job name form: `2026-12-02__16-40-05`. */
-function jobName(at: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}__` +
-    `${p(at.getHours())}-${p(at.getMinutes())}-${p(at.getSeconds())}`;
 }

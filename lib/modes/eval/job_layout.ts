@@ -275,3 +275,14 @@ export async function readRecords(dir: string): Promise<RunRecord[]> {
   }
   return out.sort((a, b) => a.trial.localeCompare(b.trial));
 }
+
+/**
+ * Harbor's job name form, `2026-12-02__16-40-05`; with `millis`, `…-05-123` (arenas may start
+ * within one second).
+ */
+export function jobName(at: Date, opts: { millis?: boolean } = {}): string {
+  const p = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}__` +
+    `${p(at.getHours())}-${p(at.getMinutes())}-${p(at.getSeconds())}` +
+    (opts.millis ? `-${p(at.getMilliseconds(), 3)}` : "");
+}

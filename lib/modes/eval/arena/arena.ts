@@ -13,7 +13,7 @@ import { interpreterCommand } from "../../../session/self_command.ts";
 import { colorWanted } from "../../term/style.ts";
 import { execFlagsOf } from "../eval_args.ts";
 import { prepareSource, startJob } from "../job.ts";
-import { adHocTaskName, type JobPlan } from "../job_layout.ts";
+import { adHocTaskName, jobName, type JobPlan } from "../job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "../plan.ts";
 import type { EvalTask } from "../types.ts";
 import type { ArenaArgs } from "./arena_args.ts";
@@ -63,7 +63,7 @@ async function planArena(args: ArenaArgs, env: Record<string, string>): Promise<
     throw await isOutsideGit(cwd, env) ? outsideGitError(cwd) : error;
   });
   const started = new Date();
-  const name = jobName(started);
+  const name = jobName(started, { millis: true });
   const plan: JobPlan = {
     id: crypto.randomUUID(),
     name,
@@ -106,11 +106,4 @@ function outsideGitError(cwd: string): UserError {
       hint: "Run it in a git repository (git init, then commit), or compare with interpreter eval",
     },
   );
-}
-
-/** Harbor's job name form, `2026-12-02__16-40-05`, with milliseconds: arenas may start together. */
-function jobName(at: Date): string {
-  const p = (n: number, width = 2) => String(n).padStart(width, "0");
-  return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}__` +
-    `${p(at.getHours())}-${p(at.getMinutes())}-${p(at.getSeconds())}-${p(at.getMilliseconds(), 3)}`;
 }
