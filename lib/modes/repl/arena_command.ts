@@ -22,6 +22,8 @@ export interface ArenaContext {
   /** Lends the terminal to a child while `run` runs; absent when no one is at a terminal. */
   onTerminal?<T>(run: () => Promise<T>): Promise<T>;
   continueSession(id: string): Promise<void>;
+  /** Lets the next line be `continue with X` (`/arena continue X`). */
+  offerContinue?(labels: string[]): void;
   /** Its `env` is the REPL's, which the child gets. */
   reviewBase(): { env?: Record<string, string> };
 }
@@ -38,12 +40,25 @@ export interface ChildRun {
 /** Runs a child to its end and answers its exit code (tests give a fake). */
 export type Spawner = (child: ChildRun, signal: AbortSignal) => Promise<number>;
 
+/** A contestant as the handoff names it; `session_id` is null when its run saved none. */
+export interface HandoffContestant {
+  label: string;
+  session_id: string | null;
+  harness: string;
+  model: string;
+}
+
 /** What the arena wrote to the handoff file. */
 export interface Handoff {
   applied: string | null;
-  /** `session_id` is null when the contestant's run saved no session. */
-  continue: { label: string; session_id: string | null; harness: string; model: string } | null;
+  /** The contestant picked with `continue with X`. */
+  continue: HandoffContestant | null;
+  /** Every contestant that finished (absent from an older arena). */
+  contestants?: HandoffContestant[];
 }
+
+/** The contestants of this REPL's last arena, for `/arena continue X` afterwards. */
+let lastContestants: HandoffContestant[] = [];
 
 interface Flag {
   names: string[];
@@ -83,6 +98,8 @@ export const ARENA_COMMAND = {
 /** `/arena ARGS` with the real `interpreter arena`; `spawn` runs the child. */
 export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild): Promise<void> {
   if (arg.trim() === "") return ctx.print(usageLines(ctx.style));
+  const later = /^continue\s+(?:with\s+)?([a-z])$/i.exec(arg.trim())?.[1];
+  if (later) return await continueLater(later, ctx);
   const args = arenaArgs(arg);
   const dir = await Deno.makeTempDir({ prefix: "oi-arena-handoff-" });
   try {
@@ -104,24 +121,54 @@ export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild):
       if (code !== 0) ctx.print([`${ended}; this session goes on`]);
       return;
     }
-    const next = handoff.continue;
-    if (!next) return;
-    const who = `${next.label} (${next.harness} × ${next.model})`;
-    if (next.session_id === null) {
-      return ctx.print([terminalText(`${who} saved no session to continue; this session goes on`)]);
-    }
-    const id = next.session_id;
-    await ctx.continueSession(id).catch((error) => {
-      throw new UsageError(
-        `Cannot continue ${terminalText(who)}'s session ${terminalText(id)}: ` +
-          terminalText(String((error as Error).message ?? error)),
-        { hint: `This session goes on; try "interpreter resume ${terminalText(id)}"` },
-      );
-    });
-    ctx.print([ctx.style.bold(terminalText(`Continuing ${who}: session ${id}`))]);
+    lastContestants = (handoff.contestants ?? []).filter((c) => c.session_id !== null);
+    if (handoff.continue) return await continueContestant(handoff.continue, ctx);
+    const labels = lastContestants.map((c) => c.label);
+    if (labels.length === 0) return;
+    ctx.offerContinue?.(labels);
+    ctx.print([
+      ctx.style.dim(
+        `To carry on a contestant's conversation here: continue with ${labels.join("|")}` +
+          " (or /arena continue X later)",
+      ),
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/** `/arena continue X`: continues contestant X of this REPL's last arena. */
+async function continueLater(which: string, ctx: ArenaContext): Promise<void> {
+  const label = which.toLowerCase();
+  const found = lastContestants.find((c) => c.label === label);
+  if (lastContestants.length === 0) {
+    throw new UsageError("No arena ran in this REPL yet, so there is no contestant to continue", {
+      hint: "/arena --harness a,b PROMPT runs one; each contestant's session is kept",
+    });
+  }
+  if (!found) {
+    throw new UsageError(`The last arena has no contestant "${terminalText(which)}" to continue`, {
+      hint: `Continue one of ${lastContestants.map((c) => c.label).join(", ")}`,
+    });
+  }
+  await continueContestant(found, ctx);
+}
+
+/** Continues `next`'s session in place of the current one, which stays if that fails. */
+async function continueContestant(next: HandoffContestant, ctx: ArenaContext): Promise<void> {
+  const who = `${next.label} (${next.harness} × ${next.model})`;
+  if (next.session_id === null) {
+    return ctx.print([terminalText(`${who} saved no session to continue; this session goes on`)]);
+  }
+  const id = next.session_id;
+  await ctx.continueSession(id).catch((error) => {
+    throw new UsageError(
+      `Cannot continue ${terminalText(who)}'s session ${terminalText(id)}: ` +
+        terminalText(String((error as Error).message ?? error)),
+      { hint: `This session goes on; try "interpreter resume ${terminalText(id)}"` },
+    );
+  });
+  ctx.print([ctx.style.bold(terminalText(`Continuing ${who}: session ${id}`))]);
 }
 
 /**
@@ -184,17 +231,26 @@ function handoffProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return "it is not a JSON object";
   }
-  const { applied, continue: next } = value as Record<string, unknown>;
+  const { applied, continue: next, contestants } = value as Record<string, unknown>;
   if (applied !== null && typeof applied !== "string") return `"applied" is not a label or null`;
-  if (next === null) return undefined;
-  if (typeof next !== "object" || next === undefined || Array.isArray(next)) {
-    return `"continue" is not an object or null`;
+  if (contestants !== undefined && !Array.isArray(contestants)) {
+    return `"contestants" is not a list`;
   }
-  const fields = next as Record<string, unknown>;
+  const all = (contestants ?? []) as unknown[];
+  return (next === null ? undefined : contestantProblem(next, "continue")) ??
+    all.map((c, i) => contestantProblem(c, `contestants[${i}]`)).find(Boolean);
+}
+
+/** What keeps `value` (at `where` in the handoff) from being a contestant, or undefined. */
+function contestantProblem(value: unknown, where: string): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `"${where}" is not an object`;
+  }
+  const fields = value as Record<string, unknown>;
   for (const key of ["label", "session_id", "harness", "model"]) {
     const field = fields[key];
     if (key === "session_id" && field === null) continue;
-    if (typeof field !== "string" || field === "") return `"continue.${key}" is not a string`;
+    if (typeof field !== "string" || field === "") return `"${where}.${key}" is not a string`;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import { UsageError } from "../../errors.ts";
 import type { Session } from "../../session/open.ts";
 import { makeStyle } from "../term/style.ts";
 import { arenaProgram } from "../../cli/arena_cli.ts";
+import { arenaContinueLine } from "./repl_hints.ts";
 import {
   arena,
   ARENA_FLAGS,
@@ -230,4 +231,32 @@ Deno.test("/arena splits and lists exactly the flags interpreter arena takes", (
   );
   const repl = ARENA_FLAGS.map((f) => f.names.join(" ") + (f.value ? " value" : ""));
   assert.deepEqual(repl.sort(), cli.sort());
+});
+
+Deno.test("after an arena, continue with X (or /arena continue X) continues that contestant's session", async () => {
+  const { ctx, printed, continued } = fakeContext("/work", { terminal: true });
+  let offered: string[] = [];
+  ctx.offerContinue = (labels) => offered = labels;
+  const contestants = [
+    { label: "a", session_id: "0190-aaa", harness: "native", model: "fake-model" },
+    { label: "b", session_id: "0190-bbb", harness: "minimal", model: "fake-model" },
+    { label: "c", session_id: null, harness: "claude-code", model: "fake-model" },
+  ];
+  const picked = fakeArena(JSON.stringify({ applied: "a", continue: null, contestants }));
+  await arena("--harness native,minimal,claude-code --pick best fix it", ctx, picked.spawn);
+  assert.deepEqual(continued, []);
+  assert.deepEqual(offered, ["a", "b"], "c saved no session");
+  assert.match(printed.join("\n"), /continue with a\|b/);
+
+  assert.equal(arenaContinueLine("continue with B", offered), "/arena continue b");
+  assert.equal(arenaContinueLine("continue a", offered), "/arena continue a");
+  assert.equal(arenaContinueLine("continue with c", offered), undefined);
+  assert.equal(arenaContinueLine("continue the refactor", offered), undefined);
+  assert.equal(arenaContinueLine("continue with a", undefined), undefined);
+
+  const none = fakeArena(undefined);
+  await arena("continue b", ctx, none.spawn);
+  assert.deepEqual([continued, none.runs.length], [["0190-bbb"], 0]);
+  assert.match(printed.at(-1)!, /Continuing b \(minimal × fake-model\): session 0190-bbb/);
+  await assert.rejects(() => arena("continue with z", ctx, none.spawn), /no contestant "z"/);
 });

@@ -35,6 +35,8 @@ export interface CommandContext {
   resumeSession(): Promise<void>;
   /** Closes the current session and continues the saved session `id` (`/fork`). */
   continueSession(id: string): Promise<void>;
+  /** Lets the next line be `continue with X` for one of `labels` (after `/arena`). */
+  offerContinue?(labels: string[]): void;
   /** Lends the terminal to a child program (`/arena`; see arena_command.ts). */
   onTerminal?<T>(run: () => Promise<T>): Promise<T>;
   /** Reads one answer line (a picker's); null at end of input. */

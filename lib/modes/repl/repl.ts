@@ -32,7 +32,7 @@ import { goOn } from "./go_on.ts";
 import { PLAN_PROMPT, reviewPlan } from "./plan_command.ts";
 import { ProviderSetup } from "./provider_setup.ts";
 import { settleLocalProvider } from "../../session/setup.ts";
-import { inReplTerms, resumeHint } from "./repl_hints.ts";
+import { arenaContinueLine, inReplTerms, resumeHint } from "./repl_hints.ts";
 import { bannerLines, ContextNotes, keptSettings, replSessionIO } from "./session_io.ts";
 import type { Transcript } from "./render.ts";
 import { replTrustQuestion } from "./trust_question.ts";
@@ -137,6 +137,7 @@ class Repl {
   /** The session's status-line script, on a terminal (issue 33). */
   #script: StatusScript | undefined;
   #steering: import("./steering.ts").Steering | undefined; // loaded at the first turn
+  #arenaLabels: string[] | undefined; // the next line may be "continue with X" (/arena)
 
   constructor(parts: ReplParts) {
     this.#p = parts;
@@ -202,8 +203,10 @@ class Repl {
         if (!term.interactive || fromArgs) this.#echo(line);
         await this.#remember(line);
         let send: string | undefined = line;
-        if (isCommand(line)) {
-          const result = await this.#command(line);
+        const arenaPick = arenaContinueLine(line, this.#arenaLabels);
+        this.#arenaLabels = undefined;
+        if (isCommand(line) || arenaPick) {
+          const result = await this.#command(arenaPick ?? line);
           if (result === "exit") break;
           // A command may send a prompt of its own (an MCP server's, /mcp__SERVER__PROMPT).
           send = typeof result === "object" ? result.prompt : undefined;
@@ -345,6 +348,7 @@ class Repl {
         if (id) await this.#replace({ id });
       },
       continueSession: (id) => this.#replace({ id }),
+      offerContinue: (labels) => void (this.#arenaLabels = labels),
       ask: (prompt) => this.#p.input.next(prompt),
       // A review talks to the model in use (after /model too), not the start-up one.
       reviewBase: () => ({

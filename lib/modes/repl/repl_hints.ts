@@ -53,3 +53,12 @@ export function resumeHint(session: Session | undefined): string {
   }
   return `To resume this session: interpreter resume ${sessionId}\n`;
 }
+
+/**
+ * `/arena continue X` for a line `continue with X` (or `continue X`) typed just after an arena
+ * whose contestants `labels` could be continued; undefined for any other line.
+ */
+export function arenaContinueLine(line: string, labels: string[] | undefined): string | undefined {
+  const label = /^\s*continue\s+(?:with\s+)?([a-z])\s*$/i.exec(line)?.[1]?.toLowerCase();
+  return label && labels?.includes(label) ? `/arena continue ${label}` : undefined;
+}

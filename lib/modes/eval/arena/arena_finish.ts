@@ -22,10 +22,21 @@ interface Row {
   record: RunRecord;
 }
 
+/** A contestant's conversation, which the REPL can continue. */
+interface HandoffContestant {
+  label: string;
+  session_id: string | null;
+  harness: string;
+  model: string;
+}
+
 /** What `--handoff FILE` receives. */
 interface Handoff {
   applied: string | null;
-  continue: { label: string; session_id: string | null; harness: string; model: string } | null;
+  /** The contestant picked with `continue with X`. */
+  continue: HandoffContestant | null;
+  /** Every contestant that finished, for a `continue with X` typed after the arena. */
+  contestants: HandoffContestant[];
 }
 
 /** Shows the results, applies the choice; answers the exit code. */
@@ -65,6 +76,7 @@ export async function finishArena(
     await writeHandoff(args.handoff, {
       applied: applied ? chosen!.contestant.label : null,
       continue: applied && choice.continue ? continueOf(chosen!) : null,
+      contestants: rows.map(continueOf),
     });
   }
   return chosen && !applied ? 1 : 0;
@@ -135,7 +147,7 @@ async function applyRow(
   }
 }
 
-function continueOf(row: Row): Handoff["continue"] {
+function continueOf(row: Row): HandoffContestant {
   const { label, harness, model } = row.contestant;
   return { label, session_id: row.record.session_id, harness, model };
 }
