@@ -61,6 +61,8 @@ export async function finishArena(
   let choice: Choice = { continue: false, ...decided.picked ? { label: decided.picked } : {} };
   if (decided.note) console.error(decided.note);
   else if (!args.pick && reader) {
+    const best = bestPassing(rows);
+    if (best) console.error(`--pick best would apply ${best.contestant.label}.`);
     choice = await choose(rows.map((r) => r.contestant), {
       handoff: Boolean(args.handoff),
       io: {
