@@ -14,7 +14,8 @@ export async function runContestants(
   const { contestants, byTrial } = arena;
   const sink = {
     write: (text: string) => writeAll(text),
-    terminal: Deno.stderr.isTerminal(),
+    // A dumb terminal (the REPL's plain mode) gets whole lines, never a redraw.
+    terminal: Deno.stderr.isTerminal() && opts.env.TERM !== "dumb",
   };
   const status = new ArenaStatus(sink, contestants, { color: opts.color });
   const counters = new Map(contestants.map((c) => [c.label, new ExecEventCounter()]));
