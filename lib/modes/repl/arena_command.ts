@@ -22,6 +22,8 @@ export interface ArenaContext {
   /** Lends the terminal to a child while `run` runs; absent when no one is at a terminal. */
   onTerminal?<T>(run: () => Promise<T>): Promise<T>;
   continueSession(id: string): Promise<void>;
+  /** The REPL's plain mode (numbered choices, no redraws). */
+  numbered?: boolean;
   /** Lets the next line be `continue with X` (`/arena continue X`). */
   offerContinue?(labels: string[]): void;
   /** Its `env` is the REPL's, which the child gets. */
@@ -107,7 +109,11 @@ export async function arena(arg: string, ctx: ArenaContext, spawn = spawnChild):
     const child = {
       argv: [...interpreterCommand(), "arena", ...args.flags, "--handoff", file, ...args.prompt],
       cwd: ctx.session().status().cwd,
-      env: ctx.reviewBase().env ?? Deno.env.toObject(),
+      env: {
+        ...ctx.reviewBase().env ?? Deno.env.toObject(),
+        // Plain mode: the arena's status comes as whole lines too.
+        ...ctx.numbered ? { TERM: "dumb" } : {},
+      },
     };
     const code = await ctx.interruptible((signal) =>
       ctx.onTerminal

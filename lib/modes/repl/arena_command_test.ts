@@ -260,3 +260,12 @@ Deno.test("after an arena, continue with X (or /arena continue X) continues that
   assert.match(printed.at(-1)!, /Continuing b \(minimal × fake-model\): session 0190-bbb/);
   await assert.rejects(() => arena("continue with z", ctx, none.spawn), /no contestant "z"/);
 });
+
+Deno.test("/arena in plain mode runs the arena under TERM=dumb, so its status is whole lines", async () => {
+  const { ctx } = fakeContext("/work");
+  const plain = fakeArena(JSON.stringify({ applied: null, continue: null }));
+  await arena("--harness native,minimal fix it", { ...ctx, numbered: true }, plain.spawn);
+  const styled = fakeArena(JSON.stringify({ applied: null, continue: null }));
+  await arena("--harness native,minimal fix it", ctx, styled.spawn);
+  assert.deepEqual([plain.runs[0].env.TERM, styled.runs[0].env.TERM], ["dumb", undefined]);
+});
