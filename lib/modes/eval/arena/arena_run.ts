@@ -4,6 +4,7 @@ import { type JobOutcome, runJob } from "../job.ts";
 import type { TrialPlan } from "../job_layout.ts";
 import { ExecEventCounter } from "./exec_events.ts";
 import { ArenaStatus } from "./status.ts";
+import { writeAll } from "./terminal_io.ts";
 import type { PlannedArena } from "./plan.ts";
 
 /** Runs every contestant's trial; the job's outcome. */
@@ -13,7 +14,7 @@ export async function runContestants(
 ): Promise<JobOutcome> {
   const { contestants, byTrial } = arena;
   const sink = {
-    write: (text: string) => writeAll(text),
+    write: (text: string) => writeAll(Deno.stderr, text),
     // A dumb terminal (the REPL's plain mode) gets whole lines, never a redraw.
     terminal: Deno.stderr.isTerminal() && opts.env.TERM !== "dumb",
   };
@@ -64,12 +65,4 @@ export async function runContestants(
   } finally {
     status.stop();
   }
-}
-
-const encoder = new TextEncoder();
-
-function writeAll(text: string): void {
-  const bytes = encoder.encode(text);
-  let done = 0;
-  while (done < bytes.length) done += Deno.stderr.writeSync(bytes.subarray(done));
 }

@@ -3,6 +3,7 @@
  * have the terminal in between), and a patch shown through `$PAGER` when it does not fit.
  */
 import { terminalText } from "../../../approval/visible.ts";
+import { saidYes } from "../../term/trust_lines.ts";
 
 const encoder = new TextEncoder();
 
@@ -36,8 +37,7 @@ export class LineReader {
 
   /** A yes/no question; only `y` or `yes` is a yes. */
   async confirm(question: string): Promise<boolean> {
-    const answer = (await this.ask(`${terminalText(question)} [y/N] `))?.trim().toLowerCase();
-    return answer === "y" || answer === "yes";
+    return saidYes(await this.ask(`${terminalText(question)} [y/N] `));
   }
 }
 
@@ -60,7 +60,8 @@ export async function showPaged(patch: string, env: Record<string, string>): Pro
   await child.status;
 }
 
-function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
+/** Writes all of `text` to `file`. */
+export function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
   const bytes = encoder.encode(text);
   let done = 0;
   while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
