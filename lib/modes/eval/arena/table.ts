@@ -13,7 +13,7 @@ import {
   tokensCell,
 } from "../report/_format.ts";
 import type { RunRecord } from "../types.ts";
-import type { Contestant } from "./plan.ts";
+import { type Contestant, failedCalls } from "./plan.ts";
 import { clock } from "./status.ts";
 
 /** How the table is drawn. */
@@ -106,10 +106,6 @@ function checkCell(record: RunRecord, checked: boolean, g: Glyphs): string {
 function diffCell(diff: RunRecord["diff"], color: boolean, g: Glyphs): string {
   if (!diff) return g.none;
   return `+${diff.added} ${color ? "−" : "-"}${diff.deleted}`;
-}
-
-function failedCalls(record: RunRecord): number {
-  return Object.values(record.failed_tool_calls).reduce((n, k) => n + k, 0);
 }
 
 /** How the run ended when not completed, and why it or its check failed, briefly. */
