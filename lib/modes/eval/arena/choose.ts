@@ -23,9 +23,13 @@ export type Answer =
 
 /** The question, naming every answer it takes. */
 export function pickerQuestion(contestants: Contestant[], handoff: boolean): string {
-  const range = `a-${contestants.at(-1)!.label}`;
-  return `Apply which? [${range}] · diff X to see X's diff · none` +
+  return `Apply which? [${letters(contestants)}] · diff X to see X's diff · none` +
     (handoff ? " · continue with X" : "") + " ";
+}
+
+/** The contestants' letters: `a-c`. */
+function letters(contestants: Contestant[]): string {
+  return `a-${contestants.at(-1)!.label}`;
 }
 
 /** Reads one answer to the picker's question. */
@@ -36,8 +40,8 @@ export function readAnswer(text: string, contestants: Contestant[], handoff: boo
     which === undefined ? undefined : contestantNamed(which, contestants)?.label;
   const [verb, ...rest] = words;
   const target = named(rest.at(-1));
-  const wanted = `Answer a letter ${pickerQuestion(contestants, handoff).match(/\[(.*?)\]/)![1]}` +
-    `, a number, diff X, none${handoff ? " or continue with X" : ""}`;
+  const wanted = `Answer a letter ${letters(contestants)}, a number, diff X, none` +
+    (handoff ? " or continue with X" : "");
   if (verb === "diff") {
     return target ? { kind: "diff", label: target } : { kind: "unclear", message: wanted };
   }
