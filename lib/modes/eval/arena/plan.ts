@@ -46,7 +46,7 @@ export function contestantsOf(pairs: Array<{ harness: string; model: string }>):
 }
 
 /** `a` for 0, `b` for 1… */
-export function labelOf(index: number): string {
+function labelOf(index: number): string {
   return String.fromCharCode(97 + index);
 }
 
