@@ -6,7 +6,7 @@
  */
 import { ConfigError, UserError } from "../errors.ts";
 import { globProblem, globRegExp } from "./_glob.ts";
-import { bestMatch, FALLBACK_HARNESS, type HarnessChoiceInput } from "./select.ts";
+import { FALLBACK_HARNESS, type HarnessChoiceInput, matchedHarness } from "./select.ts";
 
 /** A harness and why it was chosen. */
 export interface HarnessChoice {
@@ -45,16 +45,11 @@ export function chooseHarnessWhy(
   if (route) {
     return { id: route.id, reason: `route "${route.pattern}" in [harness_routes] (config.toml)` };
   }
-  // The same order as chooseHarness: a match by name, provider, base URL or family first.
-  for (const byWire of [false, true]) {
-    for (const model of [input.model, ...input.modelFamilies ?? []]) {
-      const id = bestMatch({ ...input, model }, byWire);
-      if (!id) continue;
-      const by = byWire ? `wire ${input.wireApi}` : model === input.model ? "" : `family ${model}`;
-      return { id, reason: `[match] of ${id}${by && ` (reported ${by})`}` };
-    }
-  }
-  return { id: FALLBACK_HARNESS, reason: "default (nothing else matched)" };
+  const matched = matchedHarness(input);
+  if (!matched) return { id: FALLBACK_HARNESS, reason: "default (nothing else matched)" };
+  const { id, model, byWire } = matched;
+  const by = byWire ? `wire ${input.wireApi}` : model === input.model ? "" : `family ${model}`;
+  return { id, reason: `[match] of ${id}${by && ` (reported ${by})`}` };
 }
 
 /**

@@ -46,19 +46,28 @@ export const FALLBACK_HARNESS = "native";
  * name, else FALLBACK_HARNESS.
  */
 export function chooseHarness(input: HarnessChoiceInput): string {
-  if (input.configured) return input.configured;
+  return input.configured || (matchedHarness(input)?.id ?? FALLBACK_HARNESS);
+}
+
+/**
+ * The candidate `[match]` picks for `input` (its `configured` aside), with the name it matched
+ * (the model's or a reported family's) and whether by the wire alone; undefined when none does.
+ */
+export function matchedHarness(
+  input: HarnessChoiceInput,
+): { id: string; model: string; byWire: boolean } | undefined {
   // A match by name, provider, base URL or family comes before a match by the wire alone, so
   // GLM on the Messages wire gets zcode and DeepSeek claude-code-bare, not claude-code.
   for (const byWire of [false, true]) {
     for (const model of [input.model, ...input.modelFamilies ?? []]) {
-      const chosen = bestMatch({ ...input, model }, byWire);
-      if (chosen) return chosen;
+      const id = bestMatch({ ...input, model }, byWire);
+      if (id) return { id, model, byWire };
     }
   }
-  return FALLBACK_HARNESS;
+  return undefined;
 }
 
-export function bestMatch(input: HarnessChoiceInput, byWire: boolean): string | undefined {
+function bestMatch(input: HarnessChoiceInput, byWire: boolean): string | undefined {
   const matching = input.candidates.filter((c) =>
     (c.wireApis === undefined || c.wireApis.includes(input.wireApi)) &&
     matches(c.match, input, byWire)
