@@ -69,9 +69,14 @@ export async function projectMcpDefinitions(
 
 /** The SHA-256 of `value` as JSON with every object's keys sorted, in hex. */
 export async function definitionDigest(value: unknown): Promise<string> {
-  const text = JSON.stringify(sortedKeys(value));
+  const text = canonicalJson(value);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** `value` as JSON with every object's keys sorted, so that key order does not count. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortedKeys(value));
 }
 
 function sortedKeys(value: unknown): unknown {

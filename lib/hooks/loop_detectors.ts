@@ -5,6 +5,7 @@
  * (`SameCallRun`: failing, or a read), a cycle of two to four calls with the same outcomes
  * (`CycleWatch`), and steps that only repeat earlier calls (`ProgressWatch`).
  */
+import { canonicalJson } from "../config/project_definitions.ts";
 import type { LoopShape } from "../harness/loop_shape_names.ts";
 import type { RepeatedCall } from "../loop/events.ts";
 import type { HookCall, HookResult } from "../loop/tool_hooks.ts";
@@ -50,7 +51,7 @@ export function seenCall(
   call: Pick<HookCall, "name" | "args" | "rawArgs" | "capability" | "mutates">,
   result: HookResult,
 ): SeenCall {
-  const key = JSON.stringify([call.name, canonical(call.args ?? call.rawArgs)]);
+  const key = JSON.stringify([call.name, canonicalJson(call.args ?? call.rawArgs)]);
   const isFailure = failed(result);
   return {
     name: call.name,
@@ -207,18 +208,7 @@ function gistOf(result: HookResult): string {
 function fingerprint(result: HookResult): string {
   const output = result.output;
   if (typeof output !== "object" || output === null) return result.text;
-  return canonical(
+  return canonicalJson(
     Object.fromEntries(Object.entries(output).filter(([k]) => !VOLATILE_FIELDS.has(k))),
-  );
-}
-
-/** JSON with object keys sorted, so that key order does not make two calls differ. */
-function canonical(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_, v) =>
-      v && typeof v === "object" && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
-        : v,
   );
 }

@@ -3,6 +3,7 @@
  * (its schema made acceptable to every wire), and a `tools/call` result as text and images for
  * the model, an `isError` result as a ToolError. Pure.
  */
+import { canonicalJson } from "../config/project_definitions.ts";
 import { ToolError } from "../errors.ts";
 import {
   capImages,
@@ -138,13 +139,13 @@ export function resultForModel(
  */
 function saysTheSame(texts: string[], structured: Record<string, unknown>): boolean {
   const values = texts.map(parsed);
-  const wanted = canonical(structured);
-  if (values.some((v) => canonical(v) === wanted)) return true;
+  const wanted = canonicalJson(structured);
+  if (values.some((v) => canonicalJson(v) === wanted)) return true;
   const keys = Object.keys(structured);
   if (keys.length !== 1 || keys[0] !== "result") return false;
-  const inner = canonical(structured.result);
-  return values.some((v) => canonical(v) === inner) ||
-    (texts.length > 0 && canonical(values) === inner) ||
+  const inner = canonicalJson(structured.result);
+  return values.some((v) => canonicalJson(v) === inner) ||
+    (texts.length > 0 && canonicalJson(values) === inner) ||
     (texts.length === 1 && texts[0].trim() === String(structured.result));
 }
 
@@ -154,15 +155,4 @@ function parsed(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** JSON text of `value` with every object's keys in order, so key order does not count. */
-function canonical(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_key, v) =>
-      v && typeof v === "object" && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-        : v,
-  );
 }
