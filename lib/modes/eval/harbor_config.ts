@@ -6,16 +6,20 @@ import { basename, dirname, join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { builtinProvider } from "../../session/builtin_providers.ts";
 import { HARBOR_SHIM_DIR, shellWord } from "./harbor_tasks.ts";
+import { HARBOR_AGENT_IMPORT_PATH, harborAgentName } from "./job_layout.ts";
 
 /** LiteLLM provider names (Harbor's model naming) whose interpreter id differs, as the shim maps them. */
-export const LITELLM_ALIASES: Readonly<Record<string, string>> = {
+const LITELLM_ALIASES: Readonly<Record<string, string>> = {
   ollama_chat: "ollama",
   lm_studio: "lmstudio",
   zai: "zhipu",
 };
 
-/** Our Harbor installed agent, as Harbor imports it. */
-export const HARBOR_AGENT_IMPORT_PATH = "interpreter_harbor:Interpreter";
+/** Our provider id for the provider part of a Harbor model name (LiteLLM's, any case). */
+export function providerIdOf(named: string): string {
+  const id = named.toLowerCase();
+  return LITELLM_ALIASES[id] ?? id;
+}
 
 /** What the job runs and how widely. */
 export interface HarborJobOptions {
@@ -35,15 +39,6 @@ export interface HarborJobOptions {
   shimDir?: string;
   /** The job folder Harbor writes (`jobs_dir`/`job_name`); Harbor's `jobs/<time>` when not given. */
   out?: string;
-}
-
-/**
- * The name of the agent entry of `harness`: Harbor's viewer groups trials by the agent's
- * configured name, so each harness of one model gets its own row. Never one of Harbor's built-in
- * agent names (those would replace our agent), so Harbor loads the entry from its import path.
- */
-export function harborAgentName(harness: string): string {
-  return `interpreter-${harness}`;
 }
 
 /**
@@ -90,7 +85,8 @@ function tasksOf(tasksPath: string | undefined) {
   return isFile(join(path, "task.toml")) ? { tasks: [{ path }] } : { datasets: [{ path }] };
 }
 
-function isFile(path: string): boolean {
+/** Whether `path` is a file (false when it is missing). */
+export function isFile(path: string): boolean {
   try {
     return Deno.statSync(path).isFile;
   } catch {
@@ -137,8 +133,7 @@ function header(opts: HarborJobOptions): string {
 function apiKeys(models: readonly string[]): string[] {
   const keys = models.flatMap((model) => {
     const slash = model.indexOf("/");
-    const named = slash > 0 ? model.slice(0, slash).toLowerCase() : "openai";
-    const key = builtinProvider(LITELLM_ALIASES[named] ?? named)?.envKey;
+    const key = builtinProvider(providerIdOf(slash > 0 ? model.slice(0, slash) : "openai"))?.envKey;
     return key ? [key] : [];
   });
   return [...new Set(keys)];

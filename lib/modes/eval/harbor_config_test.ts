@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { parse } from "yaml";
-import { harborAgentName, harborJobConfig } from "./harbor_config.ts";
+import { harborJobConfig } from "./harbor_config.ts";
+import { harborAgentName } from "./job_layout.ts";
 
 Deno.test("harborJobConfig() writes one agent per harness × model on local tasks", () => {
   const text = harborJobConfig({

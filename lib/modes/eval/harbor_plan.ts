@@ -12,7 +12,7 @@ import { UsageError } from "../../errors.ts";
 import { BUILTIN_PROVIDERS, builtinProvider } from "../../session/builtin_providers.ts";
 import type { WireApi } from "../../providers/types.ts";
 import type { EvalArgs } from "./eval_args.ts";
-import { harborJobConfig, LITELLM_ALIASES } from "./harbor_config.ts";
+import { harborJobConfig, isFile, providerIdOf } from "./harbor_config.ts";
 import { type PlanConfig, type PlannedModel, planPairs, splitList } from "./plan.ts";
 
 /** A model as Harbor will be given it, and what is wrong with it for Harbor, if anything. */
@@ -93,8 +93,7 @@ function harborModel(
       },
     };
   }
-  const named = spec.slice(0, slash).toLowerCase();
-  const id = LITELLM_ALIASES[named] ?? named;
+  const id = providerIdOf(spec.slice(0, slash));
   if (builtinProvider(id)) return { planned: { spec, provider: id, wireApi: wireOf(id)! } };
   const fromConfig = id in configured;
   return {
@@ -142,14 +141,6 @@ function shimDir(): string | undefined {
 function isDirectory(path: string): boolean {
   try {
     return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
   } catch {
     return false;
   }

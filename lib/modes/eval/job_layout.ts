@@ -11,7 +11,7 @@ import { passAtK } from "./pass_at_k.ts";
 import type { EvalTask, RunRecord } from "./types.ts";
 
 /** The Harbor import path of our installed agent (integrations/harbor/interpreter_harbor.py). */
-const HARBOR_IMPORT_PATH = "interpreter_harbor:Interpreter";
+export const HARBOR_AGENT_IMPORT_PATH = "interpreter_harbor:Interpreter";
 
 /** The name our Harbor agent reports (`Interpreter.name()`), which Harbor records in `agent_info`. */
 const HARBOR_AGENT_NAME = "interpreter";
@@ -59,8 +59,10 @@ export interface JobPlan {
  * import-path agent by it, so the harnesses of one model get rows of their own there. The job's
  * `stats.evals` are keyed by it too (`<agent>__<model>__<dataset>`), where Harbor would key by
  * `agent_info.name`, the same `interpreter` for every harness, and pool the harnesses.
+ * Never one of Harbor's built-in agent names (those would replace our agent), so Harbor loads the
+ * entry from its import path.
  */
-function agentName(harness: string): string {
+export function harborAgentName(harness: string): string {
   return `interpreter-${harness}`;
 }
 
@@ -84,8 +86,8 @@ export function trialName(task: string): string {
 
 function agentConfig(harness: string, model: string) {
   return {
-    name: agentName(harness),
-    import_path: HARBOR_IMPORT_PATH,
+    name: harborAgentName(harness),
+    import_path: HARBOR_AGENT_IMPORT_PATH,
     model_name: model,
     kwargs: { harness },
     env: {},
@@ -230,7 +232,7 @@ function evalsOf(records: RunRecord[]) {
   const groups = new Map<string, RunRecord[]>();
   for (const r of records) {
     const model = r.model.includes("/") ? r.model.slice(r.model.indexOf("/") + 1) : r.model;
-    const key = `${agentName(r.harness)}__${model}__adhoc`;
+    const key = `${harborAgentName(r.harness)}__${model}__adhoc`;
     groups.set(key, [...groups.get(key) ?? [], r]);
   }
   return Object.fromEntries([...groups].map(([key, runs]) => {
