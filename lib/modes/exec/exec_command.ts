@@ -7,6 +7,7 @@
  */
 import { terminalText } from "../../approval/visible.ts";
 import type { Block } from "../../model/message.ts";
+import { customCommandOf, promptCommand } from "../../session/command_prompt.ts";
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import type { AnswerSchema } from "../../session/types.ts";
 
@@ -20,15 +21,12 @@ export async function execPrompt(
   signal: AbortSignal,
   opts: { before: Block[]; typed: () => Promise<Block[]>; outputSchema?: AnswerSchema },
 ): Promise<PromptOutcome> {
-  const commands = prompt.startsWith("/")
-    ? await import("../../session/command_prompt.ts")
-    : undefined;
-  const call = await commands?.customCommandOf(session, prompt);
-  if (!commands || !call) {
+  const call = await customCommandOf(session, prompt);
+  if (!call) {
     const input: Block[] = [...opts.before, ...await opts.typed()];
     return await session.prompt(input, signal, { outputSchema: opts.outputSchema });
   }
   const note = (message: string) => console.error(`note: ${terminalText(message)}`);
   const expanded = await session.commands.expand(call.command, call.args, signal);
-  return await commands.promptCommand(session, expanded, signal, { ...opts, note });
+  return await promptCommand(session, expanded, signal, { ...opts, note });
 }
