@@ -29,8 +29,6 @@ import {
 import type { ApprovalRequest, SessionIO } from "../../session/types.ts";
 import { acpAskUser } from "./ask_user.ts";
 import { AVAILABLE_COMMANDS, runCommand, slashCommand } from "./commands.ts";
-
-const customCommands = () => import("./custom_commands.ts");
 import {
   configOptions,
   effortOf,
@@ -44,6 +42,9 @@ import { answerOf, permissionContent, permissionOptions } from "./permission.ts"
 import { promptBlocks, promptText } from "./prompt_blocks.ts";
 import { replayUpdates } from "./replay.ts";
 import { chunk, SessionUpdates } from "./updates.ts";
+
+/** Custom slash commands (issue 33), loaded when the first session announces its commands. */
+const customCommands = () => import("./custom_commands.ts");
 
 /** What every session of a connection shares. */
 export interface AcpSessionDeps {

@@ -46,7 +46,7 @@ export async function promptOrCommand(
  * `blocks` with the `@path` mentions of their text attached (lib/session/mentions.ts): files
  * inside the workspace only, never `~`; each note (a mention left as typed) goes to `note`.
  */
-export async function withMentions(
+async function withMentions(
   session: Session,
   blocks: Block[],
   note: (message: string) => void,

@@ -213,7 +213,7 @@ export function arenaArgs(text: string): { flags: string[]; prompt: string[] } {
  * The handoff the arena wrote to `file`; undefined when it wrote none (it failed, or it was
  * stopped). A file that is there but not the handoff's shape is refused.
  */
-export async function readHandoff(file: string): Promise<Handoff | undefined> {
+async function readHandoff(file: string): Promise<Handoff | undefined> {
   let text: string;
   try {
     text = await Deno.readTextFile(file);

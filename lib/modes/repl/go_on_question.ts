@@ -18,7 +18,7 @@ export interface GoOnIO {
 }
 
 /** The prompt a turn that goes on is sent: the model picks up where it stopped. */
-export const GO_ON_PROMPT = "Go on with the task from where you stopped.";
+const GO_ON_PROMPT = "Go on with the task from where you stopped.";
 
 /** The limit's key, its value now and the one suggested (double). */
 function limitOf(

@@ -139,7 +139,7 @@ function withLabel(label: string, lines: string[]): string[] {
 }
 
 /** A call's start: `Command: make test` for a command, `Tool: read notes.txt` for the others. */
-export function toolStartLabels(lines: string[]): string[] {
+function toolStartLabels(lines: string[]): string[] {
   return lines.map((line) => {
     if (line.startsWith("$ ")) return `Command: ${line.slice(2)}`;
     if (line.startsWith("• ")) return `Tool: ${line.slice(2)}`;
@@ -148,7 +148,7 @@ export function toolStartLabels(lines: string[]): string[] {
 }
 
 /** A call's end: `Result: exit 0 in 1.2 s`, its output under it as before. */
-export function toolEndLabels(lines: string[]): string[] {
+function toolEndLabels(lines: string[]): string[] {
   if (lines.length === 0) return lines;
   const [first, ...rest] = lines;
   return [`Result: ${first.trim().replace(/^[✓✗] /, "")}`, ...rest];

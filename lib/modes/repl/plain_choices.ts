@@ -26,7 +26,7 @@ interface Chosen {
  * follow the number of the option it names (a note after "no"); `other` accepts other answers
  * as they are typed (the letters of the approval line).
  */
-export async function chooseNumber(
+async function chooseNumber(
   io: NumberedIO,
   opts: { labels: string[]; prompt: string; rest?: number; other?: RegExp },
 ): Promise<Chosen | string | undefined> {

@@ -38,7 +38,7 @@ export interface StatusScriptOptions {
 }
 
 /** Fewest milliseconds between two runs. */
-export const STATUS_SCRIPT_THROTTLE_MS = 300;
+const STATUS_SCRIPT_THROTTLE_MS = 300;
 
 /** One session's status-line script (see the module comment). */
 export class StatusScript {
@@ -110,7 +110,7 @@ function stderrNote(stderr: string): string {
 }
 
 /** Claude Code's status JSON for `facts`. */
-export function statusInput(
+function statusInput(
   facts: StatusScriptFacts,
   at: { projectDir: string; started: number },
 ): Record<string, unknown> {
