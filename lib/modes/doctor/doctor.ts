@@ -5,7 +5,6 @@
  * object `{ ok, checks: [{ name, ok, detail, fix }] }`. Exit 1 when a check a session needs
  * failed (the sandbox, the key of the provider in use).
  */
-import { resolve } from "node:path";
 import { terminalText } from "../../approval/visible.ts";
 import {
   configChecks,
@@ -17,11 +16,12 @@ import {
 } from "../../session/doctor_checks.ts";
 import { mcpChecks, providerChecks } from "../../session/doctor_reach.ts";
 import { loadSessionConfig } from "../../session/setup.ts";
+import { resolveWorkdir } from "../../session/workdir.ts";
 import type { DoctorArgs } from "./doctor_args.ts";
 
 /** Every check, in the order the report shows them. */
 async function allChecks(args: DoctorArgs, env: Record<string, string>): Promise<DoctorCheck[]> {
-  const cwd = resolve(Deno.cwd(), args.cd ?? ".");
+  const cwd = await resolveWorkdir(args.cd);
   const checks = [await versionCheck(), ...await sandboxChecks(env), await ripgrepCheck()];
   checks.push(terminalCheck(env));
   const config = await loadSessionConfig({ cwd }, { env }).catch((error: Error) => error);

@@ -3,15 +3,15 @@
  * `interpreter worktree list` and `interpreter worktree remove NAME [--force]`: the worktrees
  * sessions work in (`--worktree`, the worktree tools), listed with their state or removed.
  */
-import { resolve } from "node:path";
 import { terminalText } from "../../approval/visible.ts";
+import { resolveWorkdir } from "../../session/workdir.ts";
 import { removeSessionWorktree, worktreeRows } from "../../session/worktree_admin.ts";
 import type { WorktreeArgs } from "./worktree_args.ts";
 
 /** Runs one `worktree` command; the exit code. */
 export async function runWorktree(args: WorktreeArgs): Promise<number> {
   const env = Deno.env.toObject();
-  const cwd = resolve(Deno.cwd(), args.cd ?? ".");
+  const cwd = await resolveWorkdir(args.cd);
   if (args.command === "remove") {
     const wt = await removeSessionWorktree(cwd, env, args.name, args.force);
     console.log(terminalText(`Removed worktree ${wt.name} (${wt.path}) and branch ${wt.branch}`));
