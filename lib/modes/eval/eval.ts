@@ -10,7 +10,15 @@ import { createInterface } from "node:readline/promises";
 import { configHome } from "../../config/load.ts";
 import { UsageError } from "../../errors.ts";
 import { type EvalArgs, type EvalCommand, execFlagsOf } from "./eval_args.ts";
-import { type PreparedJob, prepareSource, readPlan, resumeJob, runJob, startJob } from "./job.ts";
+import {
+  type PreparedJob,
+  prepareSource,
+  readPlan,
+  resumeJob,
+  runJob,
+  signalExitCode,
+  startJob,
+} from "./job.ts";
 import { adHocTaskName, jobName, type JobPlan, readRecords } from "./job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "./plan.ts";
 import { EvalProgress } from "./progress.ts";
@@ -229,11 +237,6 @@ async function confirm(
   } finally {
     rl.close();
   }
-}
-
-/** 128 plus the number of the signal that stopped the job, as a shell reports it. */
-function signalExitCode(signal: Deno.Signal | undefined): number {
-  return 128 + (signal === "SIGHUP" ? 1 : signal === "SIGTERM" ? 15 : 2);
 }
 
 /** Whether `path` lies in folder `root` (both by their real paths). */

@@ -53,6 +53,11 @@ export interface JobOutcome {
   keptCopies?: string;
 }
 
+/** 128 plus the number of the signal that stopped the job, as a shell reports it. */
+export function signalExitCode(signal: Deno.Signal | undefined): number {
+  return 128 + (signal === "SIGHUP" ? 1 : signal === "SIGTERM" ? 15 : 2);
+}
+
 /** The signals that stop a job cleanly. */
 const STOP_SIGNALS: Deno.Signal[] = Deno.build.os === "windows"
   ? ["SIGINT"]

@@ -12,7 +12,7 @@ import { openEvalGit } from "../../../session/eval_sandboxes.ts";
 import { interpreterCommand } from "../../../session/self_command.ts";
 import { colorWanted } from "../../term/style.ts";
 import { execFlagsOf } from "../eval_args.ts";
-import { prepareSource, startJob } from "../job.ts";
+import { prepareSource, signalExitCode, startJob } from "../job.ts";
 import { adHocTaskName, jobName, type JobPlan } from "../job_layout.ts";
 import { estimateCost, planModels, planPairs, planTrials, splitList } from "../plan.ts";
 import type { EvalTask } from "../types.ts";
@@ -37,7 +37,7 @@ export async function runArena(args: ArenaArgs): Promise<number> {
   });
   if (outcome.interrupted) {
     console.error(`Interrupted: nothing was applied. The runs so far are in ${job.jobDir}`);
-    return 128 + (outcome.signal === "SIGHUP" ? 1 : outcome.signal === "SIGTERM" ? 15 : 2);
+    return signalExitCode(outcome.signal);
   }
   return await finishArena(arena, outcome.records, { args, env, color });
 }
