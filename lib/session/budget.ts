@@ -7,12 +7,7 @@ import type { ConfigValues } from "../config/schema.ts";
 import { UserError } from "../errors.ts";
 import type { Catalog } from "../providers/catalog.ts";
 import type { ProviderSettings } from "../providers/types.ts";
-import { modelPrice, type PriceOptions } from "./cost.ts";
-
-/** Where prices come from under `values`: `[model_prices]`, local servers at $0 under a budget. */
-export function priceOptionsOf(values: ConfigValues): PriceOptions {
-  return { prices: values.model_prices, budget: values.max_budget_usd !== undefined };
-}
+import { modelPrice, priceOptionsOf } from "./cost.ts";
 
 /**
  * Refuses a model the budget cannot be kept for: a hosted model with no price in the catalog or

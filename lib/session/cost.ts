@@ -3,6 +3,7 @@
  * tokens used since the last charge are charged at the prices of the model in use, so a session
  * that switched models pays each model's part at its own prices.
  */
+import type { ConfigValues } from "../config/schema.ts";
 import type { TurnOutcome } from "../loop/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/message.ts";
 import { type Catalog, findModel, loadCatalog } from "../providers/catalog.ts";
@@ -25,6 +26,13 @@ export interface PriceOptions {
   prices?: PriceTables;
   /** A budget is set: a model on a local server then costs $0 instead of nothing known. */
   budget?: boolean;
+}
+
+/** Where prices come from under `values`: `[model_prices]`, local servers at $0 under a budget. */
+export function priceOptionsOf(
+  values: Pick<ConfigValues, "model_prices" | "max_budget_usd">,
+): PriceOptions {
+  return { prices: values.model_prices, budget: values.max_budget_usd !== undefined };
 }
 
 /**

@@ -225,8 +225,7 @@ export class LiveSession implements Session {
 
   /** Stops at the budget; compacts when the history is near the window (not before an answer). */
   async #beforeRequest(signal: AbortSignal): Promise<TurnOutcome | void> {
-    chargeCost(this.#p, this.#cost);
-    const overBudget = this.#cost.stopAt(this.config.max_budget_usd);
+    const overBudget = chargeCost(this.#p, this.#cost);
     if (overBudget) return overBudget;
     const { loop, limits } = this.#state;
     await loadTokenizer(loop, limits.compactAt);
@@ -277,6 +276,7 @@ export class LiveSession implements Session {
       plan: this.#plan,
       currentCall: () => this.#turn?.callId ?? "",
       turnAllow: () => this.#turn?.allow,
+      budgetStop: () => chargeCost(this.#p, this.#cost),
     };
   }
 

@@ -7,37 +7,28 @@ import type { Harness } from "../harness/types.ts";
 import { contextTokens } from "./compaction.ts";
 import { currentGoal, goalFigures } from "../tools/goals.ts";
 import { sessionTimers, type Timer, timerLine } from "../tools/schedule.ts";
-import { type CostMeter, modelPrice } from "./cost.ts";
+import { type CostMeter, modelPrice, priceOptionsOf } from "./cost.ts";
 import type { TurnOutcome } from "../loop/events.ts";
 import type { ProviderSettings } from "../providers/types.ts";
 import type { SessionParts } from "./session_parts.ts";
 import type { SessionInfo, SessionStatus } from "./types.ts";
 
-/** Each session's meter, known from its first charge: its sub-agents check the budget with it. */
-const meters = new WeakMap<SessionParts, CostMeter>();
-
-/** Charges the tokens used since the last charge at the prices of the model in use. */
-export function chargeCost(parts: SessionParts, cost: CostMeter): void {
-  meters.set(parts, cost);
+/**
+ * Charges the tokens used since the last charge (a sub-agent's so far included) at the prices of
+ * the model in use; the turn's end when the cost has reached `max_budget_usd`, which the session
+ * and its sub-agents ask before each model request.
+ */
+export function chargeCost(parts: SessionParts, cost: CostMeter): TurnOutcome | undefined {
   const { loop } = parts.state;
   const values = parts.live.agent.config.values;
-  const price = modelPrice(parts.catalog, parts.live.provider.settings, loop.model, {
-    prices: values.model_prices,
-    budget: values.max_budget_usd !== undefined,
-  });
+  const price = modelPrice(
+    parts.catalog,
+    parts.live.provider.settings,
+    loop.model,
+    priceOptionsOf(values),
+  );
   cost.charge(loop.usage, price);
-}
-
-/**
- * The turn's end when the session's cost (a sub-agent's tokens so far included) has reached
- * `max_budget_usd`; a sub-agent asks before each of its requests.
- */
-export function budgetStop(parts: SessionParts): TurnOutcome | undefined {
-  const cost = meters.get(parts);
-  const limit = parts.live.agent.config.values.max_budget_usd;
-  if (!cost || limit === undefined) return undefined;
-  chargeCost(parts, cost);
-  return cost.stopAt(limit);
+  return cost.stopAt(values.max_budget_usd);
 }
 
 /** Refuses a model `max_budget_usd` cannot be kept for (no price); nothing without a budget. */

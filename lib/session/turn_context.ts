@@ -7,13 +7,13 @@ import { DEFAULT_MCP_DEFER_TOKENS } from "../config/schema.ts";
 import { loopGuardLimits } from "../hooks/loop_guard.ts";
 import { sessionToolHooks } from "../hooks/session_chain.ts";
 import type { ToolHooks } from "../loop/tool_hooks.ts";
+import type { TurnOutcome } from "../loop/events.ts";
 import { takesImages } from "../providers/image_gate.ts";
 import type { SourcePlacement } from "../loop/tool_sources.ts";
 import type { AgentPool as AgentPoolSeam, TurnContext, WorktreeControl } from "../tools/types.ts";
 import { configureSession } from "./configure.ts";
 import { webSearchBackendOf } from "../tools/_search_backends.ts";
 import { artifactStore } from "./artifact_store.ts";
-import { budgetStop } from "./status.ts";
 import type { PlanMode } from "./plan_mode.ts";
 import type { SessionHooks } from "./session_hooks.ts";
 import type { SessionParts } from "./session_parts.ts";
@@ -36,6 +36,8 @@ export interface TurnSetup {
   currentCall: () => string;
   /** Permission rules allowed for the running turn only (`PromptOptions.allowedRules`). */
   turnAllow?: () => readonly string[] | undefined;
+  /** The turn's end when the session's spending limit is reached (`max_budget_usd`). */
+  budgetStop?: () => TurnOutcome | undefined;
 }
 
 /** The links every tool call passes: approval, the harness's reminders, the loop guard. */
@@ -135,7 +137,7 @@ export function turnContextOf(
     offeredModels: () =>
       catalogProvider(p.catalog, p.live.provider.settings)?.models.map((m) => m.id) ?? [],
     warn: (message) => p.io.onEvent({ type: "warning", message }),
-    budgetStop: () => budgetStop(p),
+    budgetStop: t.budgetStop,
   };
   ctx.runSubagent = makeSubagentRunner(ctx, subagents);
   ctx.agents = lazyAgentPool(resources, p.hooks, {
