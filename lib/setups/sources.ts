@@ -192,6 +192,16 @@ function errorLine(text: string, error: unknown): number | undefined {
   return text.slice(0, Number(position[1])).split("\n").length;
 }
 
+/**
+ * The one warning a bad setup file or entry becomes (the others still count): the error's message
+ * and, when it has one, its hint (the fix).
+ */
+export function setupWarning(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const hint = (error as { hint?: string }).hint;
+  return hint ? `${error.message}. ${hint}` : error.message;
+}
+
 /** Anything with a name that several sources may define. */
 export interface NamedDefinition {
   name: string;

@@ -7,7 +7,7 @@
  */
 import { join, relative, sep } from "node:path";
 import { locationsOf } from "../locations.ts";
-import { readSetupFile, resolveClashes, type SetupContext } from "../sources.ts";
+import { readSetupFile, resolveClashes, type SetupContext, setupWarning } from "../sources.ts";
 import { type AgentFile, parseAgentFile } from "./parse.ts";
 import { type AgentDefinition, BUILTIN_AGENT_TYPES, type FoundAgents } from "./types.ts";
 
@@ -33,7 +33,7 @@ export async function discoverAgents(ctx: SetupContext): Promise<FoundAgents> {
       const text = await readSetupFile(file.path, ctx, file.scope);
       return text === undefined ? undefined : await parseAgentFile(text, file);
     } catch (error) {
-      warnings.push(warningOf(error));
+      warnings.push(setupWarning(error));
       return undefined;
     }
   }));
@@ -48,13 +48,6 @@ export async function discoverAgents(ctx: SetupContext): Promise<FoundAgents> {
   const defined = read.filter((d): d is AgentDefinition => d !== undefined);
   const { kept, warnings: clashes } = resolveClashes([...builtins, ...defined], "sub-agent");
   return { agents: kept.filter((d) => d.scope !== "builtin"), warnings: [...warnings, ...clashes] };
-}
-
-/** The text of a warning for `error`: its message and, when it has one, its hint. */
-export function warningOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const hint = (error as { hint?: string }).hint;
-  return hint ? `${error.message}. ${hint}` : error.message;
 }
 
 /** The agent files under `dir` (none when it is missing), sorted, links not followed. */

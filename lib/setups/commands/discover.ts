@@ -7,9 +7,8 @@
  * is a warning, never a failure of the others.
  */
 import { join, relative, sep } from "node:path";
-import { ConfigError } from "../../errors.ts";
 import { type FoundLocation, locationsOf } from "../locations.ts";
-import { readSetupFile, resolveClashes, type SetupContext } from "../sources.ts";
+import { readSetupFile, resolveClashes, type SetupContext, setupWarning } from "../sources.ts";
 import { parseCommandFile } from "./command_file.ts";
 import type { CustomCommand } from "./types.ts";
 
@@ -36,7 +35,7 @@ export async function discoverCommands(ctx: SetupContext): Promise<CommandCatalo
         const rel = relative(location.absolute, path).split(sep).join("/");
         found.push(parseCommandFile(text, { path, relative: rel, vendor: location.vendor, scope }));
       } catch (error) {
-        warnings.push(warningOf(error));
+        warnings.push(setupWarning(error));
       }
     }
   }
@@ -99,11 +98,4 @@ async function commandFiles(location: FoundLocation): Promise<string[]> {
   };
   await walk(location.absolute, 0);
   return out;
-}
-
-function warningOf(error: unknown): string {
-  if (error instanceof ConfigError) {
-    return error.hint ? `${error.message} (${error.hint})` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
 }

@@ -15,6 +15,7 @@ import {
   readSetupFile,
   type SetupContext,
   type SetupVendor,
+  setupWarning,
   VENDOR_NAMES,
 } from "../sources.ts";
 import { mapServer, serversOf } from "./map.ts";
@@ -96,7 +97,7 @@ async function readJson(
     return text === undefined ? undefined : parseSetupJson(text, path);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    warnings.push(error.hint ? `${error.message} (${error.hint})` : error.message);
+    warnings.push(setupWarning(error));
     return undefined;
   }
 }

@@ -14,7 +14,13 @@ import { describeOrigin } from "../../config/origin.ts";
 import type { EffectiveConfig } from "../../config/mod.ts";
 import { definitionDigest } from "../../config/project_definitions.ts";
 import { locationsOf } from "../locations.ts";
-import { parseSetupJson, readSetupFile, type SetupContext, userVendorDir } from "../sources.ts";
+import {
+  parseSetupJson,
+  readSetupFile,
+  type SetupContext,
+  setupWarning,
+  userVendorDir,
+} from "../sources.ts";
 import { parseRuleLists, type PermissionRule, RULE_LISTS } from "./rules.ts";
 
 /** Every rule found, the warnings about bad ones, and the project allow rules not yet trusted. */
@@ -102,7 +108,7 @@ async function addClaudeFile(
     out.warnings.push(...found.warnings);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    out.warnings.push(error.hint ? `${error.message}; ${error.hint}` : error.message);
+    out.warnings.push(setupWarning(error));
   }
 }
 

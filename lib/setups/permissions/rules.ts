@@ -5,6 +5,7 @@
  * they hold under every harness.
  */
 import { ConfigError } from "../../errors.ts";
+import { setupWarning } from "../sources.ts";
 
 /** The three lists, in the order they decide: deny, then ask, then allow. */
 export const RULE_LISTS = ["deny", "ask", "allow"] as const;
@@ -140,7 +141,7 @@ export function parseRuleLists(
         rules.push(parseRule(item, { ...where, list, key }));
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        warnings.push(error.hint ? `${error.message}; ${error.hint}` : error.message);
+        warnings.push(setupWarning(error));
       }
     }
   }

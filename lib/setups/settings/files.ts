@@ -7,7 +7,13 @@
  */
 import { ConfigError } from "../../errors.ts";
 import { locationsOf } from "../locations.ts";
-import { parseSetupJson, readSetupFile, type SetupContext, type SetupVendor } from "../sources.ts";
+import {
+  parseSetupJson,
+  readSetupFile,
+  type SetupContext,
+  type SetupVendor,
+  setupWarning,
+} from "../sources.ts";
 
 /** One settings file read: its path, whose format, whose it is, and its top-level object. */
 export interface SettingsFile {
@@ -37,7 +43,7 @@ export async function readSettingsFiles(
       files.push({ path: location.absolute, vendor, scope, data: data as Record<string, unknown> });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      warnings.push(error.hint ? `${error.message}. ${error.hint}` : error.message);
+      warnings.push(setupWarning(error));
     }
   }
   return { files, warnings };
