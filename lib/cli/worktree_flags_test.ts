@@ -13,6 +13,7 @@ Deno.test("--worktree [NAME] reaches the session config of the REPL and of exec"
   assert.equal(exec.mode, "exec");
   if (exec.mode === "exec") assert.equal(exec.config.worktree, true);
   const plain = await commandOf(parseArgs(["exec", "do it"], "test"));
+  assert.equal(plain.mode, "exec");
   if (plain.mode === "exec") assert.equal(plain.config.worktree, undefined);
   await assert.rejects(
     () => commandOf(parseArgs(["exec", "--worktree=x", "resume", "--last", "go"], "test")),
