@@ -116,7 +116,7 @@ export interface OpenSandboxOptions {
   readablePaths?: string[];
   /** Names kept read-only under each writable root; default `DEFAULT_PROTECTED_NAMES`. */
   protectedNames?: readonly string[];
-  /** Existing paths hidden from commands (bubblewrap only); see `SandboxPolicy.masked`. */
+  /** Existing paths hidden from commands (bubblewrap, sandbox-exec): `SandboxPolicy.masked`. */
   masked?: SandboxPolicy["masked"];
   /** The OS to sandbox for; default the running one. */
   os?: typeof Deno.build.os;

@@ -43,11 +43,11 @@ export type PatchOutcome =
   | { applied: true }
   | { applied: false; conflict: string; notRestored?: string[] };
 
-/** Names that make a path trust-relevant wherever they appear in it (compared in lower case). */
-const TRUST_NAMES = new Set(
-  [".openinterpreter", ".agents", ".claude", ".mcp.json", ...DEFAULT_PROTECTED_NAMES]
-    .map((name) => name.toLowerCase()),
-);
+/**
+ * Names that make a path trust-relevant wherever they appear in it (compared in lower case): the
+ * sandbox's protected names, ours and other agents'.
+ */
+const TRUST_NAMES = new Set(DEFAULT_PROTECTED_NAMES.map((name) => name.toLowerCase()));
 
 /** Whether `path` (relative, `/`-separated) decides what later sessions trust or run. */
 export function isTrustRelevant(path: string): boolean {
