@@ -56,9 +56,7 @@ export const IMAGE_COMMAND = {
 export async function droppedImage(line: string): Promise<{ name: string; block: Block } | null> {
   const path = unquoted(line.trim());
   if (!path || path.includes("\n") || !/\.(png|jpe?g|gif|webp)$/i.test(path)) return null;
-  const full = expanded(path);
-  const info = await Deno.stat(full).catch(() => null);
-  if (!info?.isFile) return null;
+  // Not a regular file, or not an image: the line is sent as typed.
   return await imageAt(path).catch(() => null);
 }
 
