@@ -37,14 +37,14 @@ export function learnedRoutes(records: readonly RunRecord[]): LearnedRoute[] {
   return out;
 }
 
-/** A TOML key for `model`, always quoted. */
-function tomlKey(model: string): string {
-  return JSON.stringify(model);
+/** A route's `[harness_routes]` line, its model always quoted. */
+function routeLine(route: LearnedRoute): string {
+  return `${JSON.stringify(route.model)} = "${route.harness}"`;
 }
 
 /** The `[harness_routes]` lines for `routes`. */
-export function routeLines(routes: readonly LearnedRoute[]): string[] {
-  return ["[harness_routes]", ...routes.map((r) => `${tomlKey(r.model)} = "${r.harness}"`)];
+function routeLines(routes: readonly LearnedRoute[]): string[] {
+  return ["[harness_routes]", ...routes.map(routeLine)];
 }
 
 /** The report's routes section: what won, the config lines, or why none is suggested. */
@@ -85,10 +85,9 @@ export function withRoutes(text: string, routes: readonly LearnedRoute[]): strin
   for (let i = start + 1; i < end; i++) if (/^\s*[^#\s]/.test(lines[i])) last = i;
   const added: string[] = [];
   for (const route of routes) {
-    const line = `${tomlKey(route.model)} = "${route.harness}"`;
     const at = lines.findIndex((l, i) => i > start && i < end && keyOf(l) === route.model);
-    if (at === -1) added.push(line);
-    else lines[at] = line;
+    if (at === -1) added.push(routeLine(route));
+    else lines[at] = routeLine(route);
   }
   lines.splice(last + 1, 0, ...added);
   return lines.join("\n");
