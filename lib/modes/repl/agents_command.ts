@@ -3,12 +3,12 @@
  * users and projects defined in our own and other agents' files (issue 33), each with its
  * vendor, source file, tools and model.
  */
-import { relative } from "node:path";
 import { terminalSafe } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
 import { VENDOR_NAMES } from "../../setups/sources.ts";
 import { type AgentDefinition, HARNESS_AGENT_TYPES } from "../../setups/agents/types.ts";
 import type { Style } from "../term/style.ts";
+import { shownPath } from "./shown_path.ts";
 
 /** What `/agents` reaches of the REPL. */
 interface AgentsContext {
@@ -35,8 +35,7 @@ export function agentsLines(
     return lines;
   }
   for (const a of terminalSafe(defined)) {
-    const inside = relative(cwd, a.source);
-    const where = inside.startsWith("..") || inside.startsWith("/") ? a.source : inside;
+    const where = shownPath(a.source, cwd);
     const vendor = VENDOR_NAMES[a.vendor];
     const facts = [
       `tools: ${a.tools?.join(", ") ?? "all"}`,

@@ -3,7 +3,6 @@
  * `/commands` lists them with their vendor and file, and `/help` shows them in a group of their
  * own. A command that cannot be expanded prints its error and sends nothing.
  */
-import { relative } from "node:path";
 import { terminalSafe, terminalText } from "../../approval/visible.ts";
 import { UserError } from "../../errors.ts";
 import { customCommandOf, promptCommand } from "../../session/command_prompt.ts";
@@ -11,6 +10,7 @@ import type { CommandCatalog, CustomCommand } from "../../session/custom_command
 import type { PromptOutcome, Session } from "../../session/open.ts";
 import type { Style } from "../term/style.ts";
 import { VENDOR_NAMES } from "../../setups/sources.ts";
+import { shownPath } from "./shown_path.ts";
 
 /** What the custom commands reach of the REPL. */
 export interface CustomCommandContext {
@@ -66,7 +66,9 @@ export function commandLines(
   return [
     ...commands.map((c) =>
       `${style.bold(usage(c).padEnd(width))} ${c.description ?? ""} ${
-        style.dim(`(${VENDOR_NAMES[c.vendor] ?? c.vendor}, ${c.scope}: ${shown(c.source, cwd)})`)
+        style.dim(
+          `(${VENDOR_NAMES[c.vendor] ?? c.vendor}, ${c.scope}: ${shownPath(c.source, cwd)})`,
+        )
       }`
     ),
     ...catalog.warnings.map((w) => style.dim(`warning: ${terminalText(w)}`)),
@@ -75,11 +77,6 @@ export function commandLines(
 
 function usage(c: CustomCommand): string {
   return c.argumentHint ? `/${c.name} ${c.argumentHint}` : `/${c.name}`;
-}
-
-function shown(path: string, cwd: string): string {
-  const inside = relative(cwd, path);
-  return inside.startsWith("..") || inside.startsWith("/") ? path : inside;
 }
 
 /** The `/help` group of the custom commands; none when there are none. */

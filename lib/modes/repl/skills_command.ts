@@ -2,11 +2,11 @@
  * `/skills`: the Agent Skills the session found, each with its description and where it comes
  * from (repo, user or system, and its SKILL.md; inside the working directory relative to it).
  */
-import { relative } from "node:path";
 import { terminalSafe } from "../../approval/visible.ts";
 import type { Session } from "../../session/open.ts";
 import type { SkillListing } from "../../session/types.ts";
 import type { Style } from "../term/style.ts";
+import { shownPath } from "./shown_path.ts";
 
 /** What `/skills` reaches of the REPL. */
 interface SkillsContext {
@@ -21,8 +21,7 @@ function skillsLines(skills: SkillListing[], cwd: string, style: Style): string[
     return ["No skills found (a skill is a folder with SKILL.md under .agents/skills)"];
   }
   return terminalSafe(skills).flatMap((s) => {
-    const inside = relative(cwd, s.path);
-    const where = inside.startsWith("..") || inside.startsWith("/") ? s.path : inside;
+    const where = shownPath(s.path, cwd);
     return [`${style.bold(s.name)}  ${s.description}`, `  ${style.dim(`${s.scope}: ${where}`)}`];
   });
 }
