@@ -8,6 +8,7 @@ import { terminalText } from "../../../approval/visible.ts";
 import { UserError } from "../../../errors.ts";
 import { writeJsonWhole } from "../../../trajectory/write.ts";
 import { readRecords } from "../job_layout.ts";
+import { plural } from "../report/_format.ts";
 import type { RunRecord } from "../types.ts";
 import type { ArenaArgs } from "./arena_args.ts";
 import { applyChosenPatch } from "./apply.ts";
@@ -134,9 +135,7 @@ async function applyRow(
     const files = applied.files.length;
     console.error(
       files
-        ? `Applied ${label} (${harness} × ${model}): ${files} file${
-          files === 1 ? "" : "s"
-        } changed.`
+        ? `Applied ${label} (${harness} × ${model}): ${plural(files, "file")} changed.`
         : `${label} (${harness} × ${model}) changed nothing: nothing to apply.`,
     );
     return true;

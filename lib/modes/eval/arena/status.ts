@@ -6,7 +6,7 @@
  */
 import { terminalText } from "../../../approval/visible.ts";
 import { makeStyle, type Style } from "../../term/style.ts";
-import { glyphsFor } from "../report/_format.ts";
+import { glyphsFor, plural } from "../report/_format.ts";
 import type { ProgressSink } from "../progress.ts";
 import type { RunRecord } from "../types.ts";
 import type { Contestant } from "./plan.ts";
@@ -209,10 +209,6 @@ function cut(text: string, width: number | undefined): string {
 /** A message's first line, made safe for the terminal. */
 function oneLine(message: string): string {
   return terminalText(message.trim().split("\n")[0] ?? "");
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** `0:12`, `12:05`, `1:02:03`. */

@@ -28,6 +28,11 @@ export function glyphsFor(color: boolean): Glyphs {
     : { star: "*", none: "-", range: "-", times: "x", full: "#", empty: ".", rule: "-" };
 }
 
+/** `1 request`, `3 requests`. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** A rate as a whole percent: `67%`; a small non-zero rate is `<1%`. */
 export function percent(rate: number): string {
   if (rate > 0 && rate < 0.005) return "<1%";

@@ -5,6 +5,7 @@
 import type { AtifMetrics, AtifStep, AtifToolCall, Trajectory } from "../../../trajectory/atif.ts";
 import { formatCost } from "../../term/status_line.ts";
 import type { RunRecord } from "../types.ts";
+import { plural } from "./_format.ts";
 
 /** `text` safe inside an HTML element or a quoted attribute. */
 export function escapeHtml(text: string): string {
@@ -162,8 +163,4 @@ function metricsText(m: AtifMetrics): string {
 /** `12,345`, the same on every machine. */
 function num(n: number): string {
   return n.toLocaleString("en-US");
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -15,6 +15,7 @@ import {
   layoutTable,
   passCell,
   percent,
+  plural,
   rowLabel,
   secondsCell,
   tokensCell,
@@ -181,8 +182,4 @@ function verdictLines(rows: readonly SummaryRow[], g: Glyphs): string[] {
     "No difference is larger than the noise: the 95% intervals overlap" +
     (few ? ` (rows under ${MIN_RUNS_FOR_INTERVAL} runs have none).` : "."),
   ];
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
