@@ -10,7 +10,7 @@ import { translateHistory } from "../harness/translate.ts";
 import type { LoopState } from "../loop/agent_loop.ts";
 import { emptyUsage } from "../model/message.ts";
 import { McpServers } from "../mcp/mcp_servers.ts";
-import { type Catalog, loadCatalog } from "../providers/catalog.ts";
+import { loadCatalog } from "../providers/catalog.ts";
 import { Resources } from "../tools/resources.ts";
 import { restoreState, snapshotState } from "../tools/session_state.ts";
 import { type AgentSession, openAgentSession } from "./agent_session.ts";
@@ -22,7 +22,7 @@ import { SessionRelay } from "./relay.ts";
 import { isOpening, type Opening, resolveOpening } from "./opening.ts";
 import { withSettingsInUse } from "./resume.ts";
 import { requestOptions, wireLabel } from "./setup.ts";
-import { harnessSurface } from "./status.ts";
+import { harnessSurface, requireBudgetPrice } from "./status.ts";
 import { startupModelNote } from "./settings_check.ts";
 import { SessionHooks } from "./session_hooks.ts";
 import { settleDefinitionTrust } from "./trust.ts";
@@ -99,7 +99,7 @@ export async function openSession(
       agent.model,
       agent.contextWindow,
     );
-    await requireStartPrice(catalog, agent);
+    await requireBudgetPrice({ catalog, live: { agent } }, agent);
     const info: SessionInfo = { ...infoOf(agent, opening), contextNote: limits.guessNote };
     io.onEvent({ type: "session_started", info });
     const warn = (message: string) => io.onEvent({ type: "warning", message });
@@ -147,13 +147,6 @@ export async function openSession(
     await agent[Symbol.asyncDispose]();
     throw error;
   }
-}
-
-/** Refuses to start on a model `max_budget_usd` cannot be kept for (budget.ts); else nothing. */
-async function requireStartPrice(catalog: Catalog, agent: AgentSession): Promise<void> {
-  if (agent.config.values.max_budget_usd === undefined) return;
-  const { requirePrice } = await import("./budget.ts");
-  requirePrice(catalog, agent.config.values, agent.settings, agent.model);
 }
 
 /**

@@ -31,9 +31,12 @@ export function chargeCost(parts: SessionParts, cost: CostMeter): TurnOutcome | 
   return cost.stopAt(values.max_budget_usd);
 }
 
-/** Refuses a model `max_budget_usd` cannot be kept for (no price); nothing without a budget. */
+/**
+ * Refuses a model `max_budget_usd` cannot be kept for (no price), at start and on a model change;
+ * nothing without a budget (budget.ts loads only with one).
+ */
 export async function requireBudgetPrice(
-  parts: SessionParts,
+  parts: Pick<SessionParts, "catalog"> & { live: Pick<SessionParts["live"], "agent"> },
   route: { settings: Pick<ProviderSettings, "id" | "baseUrl">; model: string },
 ): Promise<void> {
   const values = parts.live.agent.config.values;
