@@ -12,7 +12,7 @@ import { commandOf, fetchUrlOf } from "../../approval/policy.ts";
 import { SOURCE_CAPABILITY_PREFIX } from "../../loop/tool_sources.ts";
 import { parsePatch } from "../../tools/_patch_parse.ts";
 import { bashPatternMatches, commandParts, strippedPart } from "./bash_match.ts";
-import type { PermissionRule } from "./rules.ts";
+import { type PermissionRule, RULE_TOOL_CAPABILITIES } from "./rules.ts";
 
 /** One tool call as rules see it. */
 export interface RuleCall {
@@ -23,33 +23,6 @@ export interface RuleCall {
   /** The user's home, for `~/` patterns. */
   userHome?: string;
 }
-
-/** The capabilities each Claude Code tool name stands for. */
-const TOOL_CAPABILITIES: Record<string, readonly string[]> = {
-  Bash: ["shell.run", "shell.start", "shell.monitor"],
-  PowerShell: ["shell.run", "shell.start"],
-  Read: ["fs.read", "fs.grep", "fs.glob", "fs.list", "image.view", "fs.str_replace_editor:view"],
-  Edit: [
-    "fs.edit",
-    "fs.write",
-    "fs.apply_patch",
-    "fs.notebook_edit",
-    "fs.str_replace_editor",
-    "undo_edit",
-  ],
-  MultiEdit: ["fs.edit"],
-  Write: ["fs.write"],
-  NotebookEdit: ["fs.notebook_edit"],
-  Glob: ["fs.glob"],
-  Grep: ["fs.grep"],
-  LS: ["fs.list"],
-  WebFetch: ["web.fetch"],
-  WebSearch: ["web.search"],
-  Agent: ["agent.run", "agent.spawn"],
-  Task: ["agent.run", "agent.spawn"],
-  Skill: ["skill.load"],
-  TodoWrite: ["todo.write"],
-};
 
 /** The capability a call counts as: `str_replace_editor`'s `view` is a read, not an edit. */
 function callKind(call: Pick<RuleCall, "capability" | "input">): string {
@@ -63,7 +36,7 @@ function callKind(call: Pick<RuleCall, "capability" | "input">): string {
 export function toolCovers(rule: Pick<PermissionRule, "tool">, capability: string): boolean {
   if (rule.tool === "*") return true;
   if (rule.tool.startsWith("mcp__")) return mcpCovers(rule.tool, capability);
-  return (TOOL_CAPABILITIES[rule.tool] ?? []).includes(capability);
+  return (RULE_TOOL_CAPABILITIES[rule.tool] ?? []).includes(capability);
 }
 
 /** True when `rule` covers `call`; for `Bash`, when it covers the one command part `part`. */
@@ -71,7 +44,7 @@ export function ruleMatches(rule: PermissionRule, call: RuleCall, part?: string)
   const kind = callKind(call);
   // A path no one may read may not be written either.
   const readDenyCoversEdit = rule.list === "deny" && rule.tool === "Read" &&
-    rule.specifier !== undefined && TOOL_CAPABILITIES.Edit.includes(kind);
+    rule.specifier !== undefined && RULE_TOOL_CAPABILITIES.Edit.includes(kind);
   if (!toolCovers(rule, kind) && !readDenyCoversEdit) return false;
   const spec = rule.specifier;
   if (spec === undefined) return true;
@@ -101,7 +74,7 @@ export function bashParts(call: RuleCall, forAllow: boolean): Array<string | und
 
 /** True when the call runs a command line (its rules match per part). */
 export function isCommandCall(call: Pick<RuleCall, "capability">): boolean {
-  return TOOL_CAPABILITIES.Bash.includes(call.capability);
+  return RULE_TOOL_CAPABILITIES.Bash.includes(call.capability);
 }
 
 /** The absolute files or folders a file call touches. */

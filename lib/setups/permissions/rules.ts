@@ -32,29 +32,39 @@ export interface PermissionRule {
   root: string;
 }
 
-/** Claude Code's tool names a rule may use besides `mcp__…` names. */
-export const RULE_TOOLS: ReadonlySet<string> = new Set([
-  "*",
-  "Bash",
-  "PowerShell",
-  "Read",
-  "Edit",
-  "Write",
-  "MultiEdit",
-  "NotebookEdit",
-  "Glob",
-  "Grep",
-  "LS",
-  "WebFetch",
-  "WebSearch",
-  "Agent",
-  "Task",
-  "Skill",
-  "TodoWrite",
-]);
+/**
+ * Claude Code's tool names a rule may use besides `mcp__…` names, and the capabilities each
+ * stands for (`match.ts`): `Bash` every capability that runs a command line, `Edit` every one
+ * that changes files, `Read` every one that reads them.
+ */
+export const RULE_TOOL_CAPABILITIES: Readonly<Record<string, readonly string[]>> = {
+  Bash: ["shell.run", "shell.start", "shell.monitor"],
+  PowerShell: ["shell.run", "shell.start"],
+  Read: ["fs.read", "fs.grep", "fs.glob", "fs.list", "image.view", "fs.str_replace_editor:view"],
+  Edit: [
+    "fs.edit",
+    "fs.write",
+    "fs.apply_patch",
+    "fs.notebook_edit",
+    "fs.str_replace_editor",
+    "undo_edit",
+  ],
+  Write: ["fs.write"],
+  MultiEdit: ["fs.edit"],
+  NotebookEdit: ["fs.notebook_edit"],
+  Glob: ["fs.glob"],
+  Grep: ["fs.grep"],
+  LS: ["fs.list"],
+  WebFetch: ["web.fetch"],
+  WebSearch: ["web.search"],
+  Agent: ["agent.run", "agent.spawn"],
+  Task: ["agent.run", "agent.spawn"],
+  Skill: ["skill.load"],
+  TodoWrite: ["todo.write"],
+};
 
-/** Tools whose specifier is a path pattern. */
-export const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit"]);
+/** The tool names a rule may use besides `mcp__…` names: `*` and those above. */
+const RULE_TOOLS: ReadonlySet<string> = new Set(["*", ...Object.keys(RULE_TOOL_CAPABILITIES)]);
 
 const SHAPE = /^([A-Za-z_*][\w*-]*)(?:\((.*)\))?$/s;
 
