@@ -6,6 +6,7 @@
  * failed (the sandbox, the key of the provider in use).
  */
 import { terminalText } from "../../approval/visible.ts";
+import { UserError } from "../../errors.ts";
 import {
   configChecks,
   type DoctorCheck,
@@ -26,7 +27,8 @@ async function allChecks(args: DoctorArgs, env: Record<string, string>): Promise
   checks.push(terminalCheck(env));
   const config = await loadSessionConfig({ cwd }, { env }).catch((error: Error) => error);
   if (config instanceof Error) {
-    const hint = "hint" in config ? String(config.hint) : undefined;
+    // A config error without a hint has none to show (not the text "undefined").
+    const hint = config instanceof UserError ? config.hint : undefined;
     checks.push({ name: "config", ok: false, detail: config.message, fix: hint, needed: true });
     return checks;
   }
