@@ -33,12 +33,15 @@ export interface WorktreeRow {
   session?: string;
 }
 
+/** Throws a worktree module's `ToolError` as the `UserError` a command shows, others as they are. */
+function asUserError(error: unknown): never {
+  throw error instanceof ToolError ? new UserError(error.message, { hint: error.hint }) : error;
+}
+
 /** The facts every command works with: environment, interpreter home, repository. */
 async function contextOf(cwd: string, env: Record<string, string>) {
   const home = configHome(env, cwd);
-  const repo = await repositoryAt(cwd).catch((error) => {
-    throw error instanceof ToolError ? new UserError(error.message, { hint: error.hint }) : error;
-  });
+  const repo = await repositoryAt(cwd).catch(asUserError);
   return { git: { env, home }, home, repo };
 }
 
@@ -86,9 +89,7 @@ export async function removeSessionWorktree(
   force: boolean,
 ): Promise<Worktree> {
   const { git, home, repo } = await contextOf(cwd, env);
-  const path = await worktreePath(home, repo.repoRoot, name).catch((error) => {
-    throw error instanceof ToolError ? new UserError(error.message, { hint: error.hint }) : error;
-  });
+  const path = await worktreePath(home, repo.repoRoot, name).catch(asUserError);
   const found = (await listedWorktrees(git, repo.repoRoot)).includes(path)
     ? await worktreeAt(home, path)
     : undefined;
@@ -114,8 +115,6 @@ export async function removeSessionWorktree(
   }
   // The branch removed with it is the one the worktree was made with.
   const made = { ...wt, branch: worktreeBranch(name) };
-  await removeWorktree(git, made, force).catch((error) => {
-    throw error instanceof ToolError ? new UserError(error.message, { hint: error.hint }) : error;
-  });
+  await removeWorktree(git, made, force).catch(asUserError);
   return made;
 }
