@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from "commander";
 import { UsageError } from "../errors.ts";
 import type { ArenaArgs, ArenaPick } from "../modes/eval/arena/arena_args.ts";
 import type { ExecPassThrough } from "../modes/eval/eval_args.ts";
+import { collect, positive } from "./eval_cli.ts";
 
 /** The arena's flags as commander parses them. */
 interface ArenaFlags extends ExecPassThrough {
@@ -24,10 +25,6 @@ const EXAMPLES = `
 Examples:
   interpreter arena --harness native,minimal,claude-code --check "npm test" --pick best "fix the failing test"
   interpreter arena -m gpt-5,qwen3-coder --harness native "add a --verbose flag"`;
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 /** The `arena` command as commander sees it (its options are the REPL's /arena flags too). */
 export function arenaProgram(
@@ -100,7 +97,7 @@ function arenaArgsOf(prompt: string | undefined, flags: ArenaFlags): ArenaArgs {
     check: flags.check,
     ...(pick ? { pick } : {}),
     yes: Boolean(flags.yes),
-    timeout: positive(flags.timeout, "--timeout"),
+    timeout: positive(flags.timeout, "--timeout", { example: 600 }),
     out: flags.out,
     handoff: flags.handoff,
     exec: { config, profile, sandbox, cd },
@@ -114,16 +111,6 @@ function pickOf(text: string): ArenaPick {
   throw new UsageError(`--pick takes best, none, a letter or a number, not "${text}"`, {
     hint: "For example --pick best (with --check), --pick b or --pick 2",
   });
-}
-
-function positive(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new UsageError(`${flag} takes a whole number of 1 or more, not "${text}"`, {
-      hint: `For example ${flag} 600`,
-    });
-  }
-  return n;
 }
 
 /** Runs `interpreter arena ARGS`; answers the exit code. */

@@ -22,7 +22,8 @@ Examples:
   interpreter eval report ~/.openinterpreter/evals/2026-12-02__16-40-05 --html report.html
   interpreter eval --harness claude-code,native -m anthropic/claude-sonnet-4-5 --harbor-config > job.yaml`;
 
-function collect(value: string, previous: string[]): string[] {
+/** Commander's collector of a repeatable option's values. */
+export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
@@ -164,11 +165,12 @@ function checkResumeAlone(task: string | undefined, flags: EvalFlags): void {
   }
 }
 
-function positive(text: string, flag: string): number {
+/** `text` as a whole number of 1 or more; a usage error naming `flag` (and `example`) if not. */
+export function positive(text: string, flag: string, opts: { example?: number } = {}): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) {
     throw new UsageError(`${flag} takes a whole number of 1 or more, not "${text}"`, {
-      hint: `For example ${flag} 3`,
+      hint: `For example ${flag} ${opts.example ?? 3}`,
     });
   }
   return n;
