@@ -19,7 +19,7 @@ const uuid = { type: "string", pattern: "^[0-9a-f-]{36}$" };
 const count = { type: ["integer", "null"], minimum: 0 };
 
 /** Harbor 0.22.0's `EnvironmentType` (harbor.md §9); null names a custom `import_path`. */
-export const HARBOR_ENVIRONMENT_TYPES = [
+const HARBOR_ENVIRONMENT_TYPES = [
   "docker",
   "daytona",
   "e2b",
