@@ -118,7 +118,7 @@ export async function mcpChecks(
     return {
       name,
       ok: false,
-      detail: `${view.status}: ${view.reason ?? notes.join("; ") ?? "no reason given"}${log}`,
+      detail: `${view.status}: ${view.reason ?? (notes.join("; ") || "no reason given")}${log}`,
       fix: `Fix [mcp_servers.${view.id}] in the config, or set enabled = false there`,
     };
   });
