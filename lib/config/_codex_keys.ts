@@ -56,7 +56,7 @@ export function isCodexOnlyKey(path: readonly string[]): boolean {
 }
 
 /** What `[tui] notifications` can list. */
-export const NOTIFICATION_KINDS = ["agent-turn-complete", "approval-requested"] as const;
+const NOTIFICATION_KINDS = ["agent-turn-complete", "approval-requested"] as const;
 /** One kind of notification. */
 export type NotificationKind = typeof NOTIFICATION_KINDS[number];
 

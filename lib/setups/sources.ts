@@ -40,7 +40,7 @@ export const VENDOR_NAMES: Record<SetupVendor, string> = {
 };
 
 /** Most bytes of one setup file (a command, an agent, a settings file). */
-export const SETUP_FILE_MAX_BYTES = 256 * 1024;
+const SETUP_FILE_MAX_BYTES = 256 * 1024;
 
 /** What every reader of other agents' setups needs to know about the session. */
 export interface SetupContext {
@@ -151,7 +151,7 @@ export function parseSetupJson(text: string, path: string): unknown {
 }
 
 /** `text` without `//` and `/* *\/` comments and trailing commas, strings left as they are. */
-export function stripJsonComments(text: string): string {
+function stripJsonComments(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];

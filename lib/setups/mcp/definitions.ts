@@ -27,7 +27,7 @@ export async function setupMcpDefinitions(ctx: SetupContext): Promise<RunnableDe
 }
 
 /** The digest under which the user's trust in `server` is kept. */
-export function setupMcpKey(server: SetupMcpServer): Promise<string> {
+function setupMcpKey(server: SetupMcpServer): Promise<string> {
   const { enabled: _, ...definition } = server.entry;
   return definitionDigest(["mcp_server", server.name, server.source, definition]);
 }

@@ -104,7 +104,7 @@ function pathsOf(call: RuleCall, kind: string): string[] {
  * directory. A pattern also covers what lies inside a folder it names; in a deny or ask rule, a
  * bare relative pattern (`src/**`, `.env`) matches at any depth below the working directory.
  */
-export function pathMatches(rule: PermissionRule, path: string, call: RuleCall): boolean {
+function pathMatches(rule: PermissionRule, path: string, call: RuleCall): boolean {
   const base = patternBase(rule, call);
   if (base === undefined) return false;
   const candidates = [base.pattern];

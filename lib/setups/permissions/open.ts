@@ -1,6 +1,6 @@
 /**
- * A session's permission gate, opened at start (loaded with `import()`: the rule matcher is no
- * part of a session that has no rules to read).
+ * A session's permission gate, opened at start (loaded with `import()`: the rule matcher stays
+ * out of the start-up static graph).
  */
 import type { EffectiveConfig } from "../../config/mod.ts";
 import { readProjectTrust } from "../../config/trust_store.ts";
@@ -9,7 +9,7 @@ import { type PermissionGate, permissionGate } from "./gate.ts";
 import { loadRules } from "./load.ts";
 
 /** The gate over every rule `config`'s session reads, and its warnings about bad rules. */
-export async function openPermissionGate(
+async function openPermissionGate(
   config: EffectiveConfig,
   opts: { env: Record<string, string | undefined>; isHeldBack?: (path: string) => boolean },
 ): Promise<{ gate: PermissionGate; warnings: string[] }> {

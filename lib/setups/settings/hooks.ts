@@ -24,7 +24,7 @@ export interface VendorHookSource {
 }
 
 /** Gemini CLI's hook events that we have, by our name. */
-export const GEMINI_EVENTS: Readonly<Record<string, HookEvent>> = {
+const GEMINI_EVENTS: Readonly<Record<string, HookEvent>> = {
   BeforeTool: "PreToolUse",
   AfterTool: "PostToolUse",
   BeforeAgent: "UserPromptSubmit",
