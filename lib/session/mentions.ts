@@ -7,11 +7,12 @@
  * readable stays as typed, with a note saying why; it is never an error.
  */
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Block } from "../model/message.ts";
 import type { MentionExpansion, MentionOptions } from "./custom_command_types.ts";
 import { imageMime } from "../model/image_mime.ts";
 import { takesImages } from "../providers/image_gate.ts";
+import { isWithin } from "../workspace/_file_checks.ts";
 import { findMentions, looksLikePath, type Mention } from "./mentions_find.ts";
 import type { TurnSetup } from "./turn_context.ts";
 
@@ -69,7 +70,7 @@ export async function placeMention(
   // home folder (a hostile repository's `notes.txt -> ~/.ssh/id_ed25519`) is not followed.
   const roots = [config.projectRoot, t.parts.config.cwd, ...(tilde ? [homedir()] : [])];
   const realRoots = await Promise.all(roots.map((r) => Deno.realPath(r).catch(() => r)));
-  if (!realRoots.some((r) => inside(real, r))) {
+  if (!realRoots.some((r) => isWithin(real, r))) {
     throw new Error(`${full} is outside the workspace`);
   }
   if (workspace.isHeldBack(real)) {
@@ -149,9 +150,4 @@ function kib(bytes: number): string {
   return bytes >= 1024 * 1024
     ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
     : `${Math.ceil(bytes / 1024)} KiB`;
-}
-
-function inside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
