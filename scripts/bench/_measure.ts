@@ -70,7 +70,7 @@ export function benchRuns(): number {
 }
 
 /** The machine's load, as `/proc/loadavg` has it (empty where there is none). */
-export async function loadLine(): Promise<string> {
+async function loadLine(): Promise<string> {
   const load = await Deno.readTextFile("/proc/loadavg").catch(() => "");
   return `load ${load.trim() || "unknown"}`;
 }
