@@ -11,6 +11,7 @@ async function schema(name: string) {
   const file = new URL(`./fixtures/atif/${name}`, import.meta.url);
   return new Ajv({ allErrors: true }).compile(JSON.parse(await Deno.readTextFile(file)));
 }
+type Validator = Awaited<ReturnType<typeof schema>>;
 const validateV17 = await schema("atif-v1.7.schema.json");
 const validateV14 = await schema("atif-v1.4.schema.json");
 
@@ -24,16 +25,18 @@ type Json = Record<string, unknown>;
 
 /** Every way `doc` breaks the v1.7 schema or Harbor's validator rules; empty when it is valid. */
 export function atifProblems(doc: unknown): string[] {
-  if (!validateV17(doc)) {
-    return (validateV17.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
-  }
-  return ruleProblems(doc as Json, "");
+  return problemsWith(validateV17, doc);
 }
 
 /** Every way `doc` breaks ATIF-v1.4 (Harbor 0.1.18's models); empty when it is valid. */
 export function atifV14Problems(doc: unknown): string[] {
-  if (!validateV14(doc)) {
-    return (validateV14.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+  return problemsWith(validateV14, doc);
+}
+
+/** The schema's errors, or when there are none the validator's rules broken. */
+function problemsWith(validate: Validator, doc: unknown): string[] {
+  if (!validate(doc)) {
+    return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
   }
   return ruleProblems(doc as Json, "");
 }
