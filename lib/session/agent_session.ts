@@ -377,11 +377,13 @@ async function pickHarness(
   const harness = sessionHarness(
     await loadHarness(choice.id, dirs).catch((e) => Promise.reject(routeLoadError(e, choice))),
     config.values,
-    lean,
-    opts.io.ask !== undefined,
-    route,
-    opts.io.answersQuestions === true,
-    opts.hidden,
+    {
+      lean,
+      canAsk: opts.io.ask !== undefined,
+      route,
+      answersQuestions: opts.io.answersQuestions === true,
+      hidden: opts.hidden,
+    },
   );
   for (const warning of await userHarnessWarnings(dirs.userDir, harness.id)) opts.io.warn(warning);
   harness.choiceReason = choice.reason;

@@ -259,15 +259,13 @@ async function nextHarness(
     wire: state.route.wireApi,
     takesImages: takesImages(t.parts.catalog, t.parts.live.provider.settings, state.loop.model),
   };
-  return sessionHarness(
-    loaded,
-    agent.config.values,
+  return sessionHarness(loaded, agent.config.values, {
     lean,
-    agent.canAsk,
+    canAsk: agent.canAsk,
     route,
-    agent.answersQuestions,
-    agent.permissions?.hidden,
-  );
+    answersQuestions: agent.answersQuestions,
+    hidden: agent.permissions?.hidden,
+  });
 }
 
 /** The sandbox change `update` asks for, checked; undefined when it asks for none. */

@@ -36,19 +36,30 @@ export function leanReason(
   });
 }
 
+/** How a session shapes its harness (`sessionHarness()`). */
+export interface SessionHarnessOptions {
+  /** Why the session asked for the lean surface; undefined: the full one. */
+  lean?: string;
+  /** Someone answers approval questions; default true. */
+  canAsk?: boolean;
+  /** The model and wire in use: code mode follows them, image tools follow `takesImages`. */
+  route?: { model: string; wire: WireApi; takesImages?: boolean };
+  /** Someone answers the model's questions and plans; default true. */
+  answersQuestions?: boolean;
+  /** The capabilities a permission rule hides. */
+  hidden?: (capability: string) => boolean;
+}
+
 /**
  * `h` with the tools this session's config calls for (a tool's `when` in harness.toml), in its
- * lean surface when `lean` (why the session asked for it) is given.
+ * lean surface when `opts.lean` (why the session asked for it) is given.
  */
 export function sessionHarness(
   h: Harness,
   values: ConfigValues,
-  lean?: string,
-  canAsk = true,
-  route?: { model: string; wire: WireApi; takesImages?: boolean },
-  answersQuestions = true,
-  hidden?: (capability: string) => boolean,
+  opts: SessionHarnessOptions = {},
 ): Harness {
+  const { lean, canAsk = true, route, answersQuestions = true, hidden } = opts;
   const mcpServers = Object.values(values.mcp_servers ?? {}).some((s) => s.enabled !== false);
   // Code mode is the full surface of the models that run in it; a lean session stays classic.
   const code = lean === undefined && route && values.code_mode !== false
