@@ -99,6 +99,43 @@ export interface FoundLocation extends SetupLocation {
   folder?: string;
 }
 
+/** Most folder levels below a commands or agents folder that are walked. */
+const MAX_DEPTH = 8;
+
+/**
+ * The definition files of folder location `location` (none when it is missing), sorted, at most
+ * `maxFiles`: those with one of its extensions, in sub-folders too where the vendor has them,
+ * dotfiles left out. A link is followed (a dotfiles manager links definitions in);
+ * `readSetupFile()` then checks that a project's file stays inside the project.
+ */
+export async function definitionFiles(
+  location: FoundLocation,
+  maxFiles: number,
+): Promise<string[]> {
+  const { extensions, recursive } = location.files ?? { extensions: [".md"], recursive: false };
+  const out: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (out.length >= maxFiles || entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      const kind = entry.isSymlink ? await Deno.stat(path).catch(() => undefined) : entry;
+      if (kind?.isDirectory && recursive && depth < MAX_DEPTH) await walk(path, depth + 1);
+      else if (kind?.isFile && extensions.some((e) => entry.name.toLowerCase().endsWith(e))) {
+        out.push(path);
+      }
+    }
+  };
+  await walk(location.absolute, 0);
+  return out;
+}
+
 /**
  * The kinds read in a project that is not trusted: what can run nothing (commands' text, whose
  * shell pre-execution and `allowed-tools` still wait for trust, sub-agents, which never get more

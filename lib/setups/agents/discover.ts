@@ -5,22 +5,21 @@
  * does not load is a warning naming it; names clash as everywhere in lib/setups (built-in agent
  * types, then the user's, then the project's).
  */
-import { join, relative, sep } from "node:path";
-import { locationsOf } from "../locations.ts";
+import { relative, sep } from "node:path";
+import { definitionFiles, locationsOf } from "../locations.ts";
 import { readSetupFile, resolveClashes, type SetupContext, setupWarning } from "../sources.ts";
 import { type AgentFile, parseAgentFile } from "./parse.ts";
 import { type AgentDefinition, BUILTIN_AGENT_TYPES, type FoundAgents } from "./types.ts";
 
-/** Most files read from one agents folder, and most folder levels below it. */
+/** Most files read from one agents folder. */
 const MAX_FILES = 200;
-const MAX_DEPTH = 8;
 
 /** The sub-agents of a session in `ctx`, clashes resolved, with the warnings to show once. */
 export async function discoverAgents(ctx: SetupContext): Promise<FoundAgents> {
   const warnings: string[] = [];
   const files: AgentFile[] = [];
   for (const location of locationsOf("agents", ctx)) {
-    const found = await agentFiles(location.absolute, location.files);
+    const found = await definitionFiles(location, MAX_FILES);
     for (const path of found) {
       const relName = relative(location.absolute, path).replace(/\.[^.]+$/, "").split(sep)
         .join("/");
@@ -48,31 +47,4 @@ export async function discoverAgents(ctx: SetupContext): Promise<FoundAgents> {
   const defined = read.filter((d): d is AgentDefinition => d !== undefined);
   const { kept, warnings: clashes } = resolveClashes([...builtins, ...defined], "sub-agent");
   return { agents: kept.filter((d) => d.scope !== "builtin"), warnings: [...warnings, ...clashes] };
-}
-
-/** The agent files under `dir` (none when it is missing), sorted, links not followed. */
-async function agentFiles(
-  dir: string,
-  opts: { extensions: readonly string[]; recursive: boolean } | undefined,
-): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (folder: string, depth: number): Promise<void> => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(folder));
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      if (out.length >= MAX_FILES) return;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory && opts?.recursive && depth < MAX_DEPTH) await walk(path, depth + 1);
-      else if (!entry.isDirectory && opts?.extensions.some((e) => entry.name.endsWith(e))) {
-        out.push(path);
-      }
-    }
-  };
-  await walk(dir, 0);
-  return out;
 }

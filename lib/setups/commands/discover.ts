@@ -6,15 +6,14 @@
  * before the project's (`resolveClashes()`), one warning per clash naming both files. A bad file
  * is a warning, never a failure of the others.
  */
-import { join, relative, sep } from "node:path";
-import { type FoundLocation, locationsOf } from "../locations.ts";
+import { relative, sep } from "node:path";
+import { definitionFiles, locationsOf } from "../locations.ts";
 import { readSetupFile, resolveClashes, type SetupContext, setupWarning } from "../sources.ts";
 import { parseCommandFile } from "./command_file.ts";
 import type { CustomCommand } from "./types.ts";
 
-/** Most files one commands folder is walked for, and how deep. */
+/** Most files one commands folder is walked for. */
 const MAX_FILES = 2000;
-const MAX_DEPTH = 8;
 
 /** The commands found and what went wrong on the way. */
 export interface CommandCatalog {
@@ -27,7 +26,7 @@ export async function discoverCommands(ctx: SetupContext): Promise<CommandCatalo
   const warnings: string[] = [];
   const found: CustomCommand[] = [];
   for (const location of locationsOf("commands", ctx)) {
-    for (const path of await commandFiles(location)) {
+    for (const path of await definitionFiles(location, MAX_FILES)) {
       const scope = location.scope;
       try {
         const text = await readSetupFile(path, ctx, scope);
@@ -70,32 +69,4 @@ export function findCommand(
   name: string,
 ): CustomCommand | undefined {
   return commands.find((c) => c.name === name) ?? commands.find((c) => c.aliases.includes(name));
-}
-
-/** The command files under a commands folder, sorted, sub-folders where the vendor has them. */
-async function commandFiles(location: FoundLocation): Promise<string[]> {
-  const { extensions, recursive } = location.files ?? { extensions: [".md"], recursive: false };
-  const out: string[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(dir));
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (out.length >= MAX_FILES || entry.name.startsWith(".")) continue;
-      const path = join(dir, entry.name);
-      // A link is followed (a dotfiles manager links commands in); readSetupFile() then checks
-      // that a project's file stays inside the project.
-      const kind = entry.isSymlink ? await Deno.stat(path).catch(() => undefined) : entry;
-      if (kind?.isDirectory && recursive && depth < MAX_DEPTH) await walk(path, depth + 1);
-      else if (kind?.isFile && extensions.some((e) => entry.name.toLowerCase().endsWith(e))) {
-        out.push(path);
-      }
-    }
-  };
-  await walk(location.absolute, 0);
-  return out;
 }
