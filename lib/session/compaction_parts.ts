@@ -35,7 +35,7 @@ export interface CompactionWindow {
 }
 
 /** Tokens kept free for the summary in a request sent in parts. */
-export function summaryRoom(window: Pick<CompactionWindow, "contextWindow" | "maxOutput">) {
+function summaryRoom(window: Pick<CompactionWindow, "contextWindow" | "maxOutput">) {
   const share = Math.floor(window.contextWindow * 0.15);
   return Math.min(Math.max(share, 256), 4096, window.maxOutput ?? Infinity);
 }
@@ -44,7 +44,7 @@ export function summaryRoom(window: Pick<CompactionWindow, "contextWindow" | "ma
  * The input tokens a summary request may hold: the window less the room for the reply and a
  * margin for what an estimate misses (each wire's framing, a tokenizer that counts more).
  */
-export function inputRoom(window: Pick<CompactionWindow, "contextWindow" | "maxOutput">) {
+function inputRoom(window: Pick<CompactionWindow, "contextWindow" | "maxOutput">) {
   return window.contextWindow - summaryRoom(window) - Math.ceil(window.contextWindow * 0.1);
 }
 

@@ -58,7 +58,7 @@ export function modelPrice(
 }
 
 /** A provider kind that runs on the user's machine (Ollama, LM Studio, llama.cpp, vLLM). */
-export function isLocalProvider(id: string): boolean {
+function isLocalProvider(id: string): boolean {
   return (LOCAL_PROVIDERS as readonly string[]).includes(id);
 }
 

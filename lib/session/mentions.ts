@@ -17,7 +17,7 @@ import { findMentions, looksLikePath, type Mention } from "./mentions_find.ts";
 import type { TurnSetup } from "./turn_context.ts";
 
 /** Most bytes of a mentioned text file put into a prompt; the rest is cut, with a note. */
-export const MENTION_TEXT_BYTES = 100 * 1024;
+const MENTION_TEXT_BYTES = 100 * 1024;
 /** The largest image attached: providers refuse larger ones. */
 const MENTION_IMAGE_BYTES = 20 * 1024 * 1024;
 /** Most entries of a mentioned folder listed. */

@@ -33,7 +33,7 @@ export interface WorktreeOpening {
 }
 
 /** The banner's line for `wt`. */
-export function worktreeLine(wt: Pick<Worktree, "name" | "branch" | "path">): string {
+function worktreeLine(wt: Pick<Worktree, "name" | "branch" | "path">): string {
   return `${wt.name} (branch ${wt.branch || "detached"}) at ${wt.path}`;
 }
 

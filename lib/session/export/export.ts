@@ -23,7 +23,7 @@ import { markdownOf } from "./markdown.ts";
 export type ExportFormat = "md" | "html" | "jsonl" | "atif";
 
 /** The formats, in the order help lists them. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl", "atif"];
+const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl", "atif"];
 
 /** The file extension each format is written with. */
 export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {
