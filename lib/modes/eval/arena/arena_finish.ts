@@ -53,7 +53,7 @@ export async function finishArena(
   });
   const decided = decidedPick(args, rows);
   const picked = decided.picked ? { picked: decided.picked } : {};
-  const table = { color: opts.color, checked: Boolean(args.check), ...picked };
+  const table = { color: opts.color, ...picked };
   console.log(renderArenaTable(rows, table).trimEnd());
   listTrajectories(arena.job.jobDir, rows);
   for (const line of await learnedRoutes(arena, env)) console.log(line);

@@ -23,11 +23,6 @@ export type ContestantPhase =
 /** How the status lines are drawn. */
 export interface ArenaStatusOptions {
   color: boolean;
-  /**
-   * Whether a check ran; without one a finished run is `done`, not passed or failed. By default
-   * a run whose reward is unknown (null) had none.
-   */
-  checked?: boolean;
   /** Columns to cut lines to; on a terminal sink the console's width when not given. */
   width?: number;
 }
@@ -115,7 +110,7 @@ export class ArenaStatus {
     const width = this.#width();
     const text = cut(this.#plainLine(index, Date.now(), width), width);
     const phase = this.#phases.get(this.#contestants[index].label)!;
-    return paint(phase, text, style, this.#opts.checked ?? true);
+    return paint(phase, text, style);
   }
 
   #plainLine(index: number, now: number, width = this.#width()): string {
@@ -124,11 +119,7 @@ export class ArenaStatus {
     const nameWidth = Math.max(...names.map((n) => [...n].length));
     const c = this.#contestants[index];
     const seconds = (now - this.#since.get(c.label)!) / 1000;
-    const phase = phaseText(this.#phases.get(c.label)!, {
-      seconds,
-      color: this.#opts.color,
-      checked: this.#opts.checked ?? true,
-    });
+    const phase = phaseText(this.#phases.get(c.label)!, { seconds, color: this.#opts.color });
     const name = names[index] + " ".repeat(nameWidth - [...names[index]].length);
     return `${terminalText(c.label).padEnd(labelWidth)}  ${name}   ${phase}`;
   }
@@ -164,10 +155,13 @@ function samePhase(a: ContestantPhase, b: ContestantPhase): boolean {
     (a.kind === "waiting" || a.kind === "copying" || a.kind === "checking");
 }
 
-/** `running 0:12 · 3 requests · 5 tool calls`, `✓ passed 0:41`, `error: …`. */
+/**
+ * `running 0:12 · 3 requests · 5 tool calls`, `✓ passed 0:41`, `error: …`; a finished run whose
+ * reward is unknown (no check ran: the arena had no --check) is `done`.
+ */
 export function phaseText(
   phase: ContestantPhase,
-  { seconds, color, checked }: { seconds: number; color: boolean; checked: boolean },
+  { seconds, color }: { seconds: number; color: boolean },
 ): string {
   switch (phase.kind) {
     case "waiting":
@@ -180,22 +174,22 @@ export function phaseText(
     case "error":
       return `error: ${oneLine(phase.message)}`;
     case "done":
-      return doneText(phase.record, color, checked);
+      return doneText(phase.record, color);
   }
 }
 
-function doneText(r: RunRecord, color: boolean, checked: boolean): string {
+function doneText(r: RunRecord, color: boolean): string {
   const time = clock(r.time_sec.agent + r.time_sec.check);
   const why = r.status === "completed" ? "" : ` (${r.status})`;
-  if (!checked || r.reward === null) return `done ${time}${why}`;
+  if (r.reward === null) return `done ${time}${why}`;
   if (r.passed) return `${color ? "✓ " : ""}passed ${time}${why}`;
   return `${color ? "✗ " : ""}failed ${time}${why}`;
 }
 
-function paint(phase: ContestantPhase, text: string, style: Style, checked: boolean): string {
+function paint(phase: ContestantPhase, text: string, style: Style): string {
   if (phase.kind === "error") return style.red(text);
   if (phase.kind === "waiting") return style.dim(text);
-  if (phase.kind !== "done" || !checked || phase.record.reward === null) return text;
+  if (phase.kind !== "done" || phase.record.reward === null) return text;
   return phase.record.passed ? style.green(text) : style.red(text);
 }
 

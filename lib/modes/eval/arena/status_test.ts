@@ -146,8 +146,8 @@ Deno.test("ArenaStatus prints a line per phase change, not per count, off a term
 
 Deno.test("ArenaStatus says done, not passed, when no check ran", () => {
   const sink = fakeSink(false);
-  const status = new ArenaStatus(sink, CONTESTANTS.slice(0, 2), { color: true, checked: false });
-  status.update("a", { kind: "done", record: PASSED });
+  const status = new ArenaStatus(sink, CONTESTANTS.slice(0, 2), { color: true });
+  status.update("a", { kind: "done", record: { ...PASSED, reward: null } });
   status.stop();
   assert.match(sink.text, /^a {2}native × fake-model +done 0:41\n$/);
 });
@@ -200,7 +200,7 @@ Deno.test("ArenaStatus writes a hostile model name and error as visible text", (
 });
 
 Deno.test("phaseText() names each phase", () => {
-  const at = { seconds: 75, color: false, checked: true };
+  const at = { seconds: 75, color: false };
   assert.equal(phaseText({ kind: "waiting" }, at), "waiting");
   assert.equal(phaseText({ kind: "copying" }, at), "copying");
   assert.equal(phaseText({ kind: "checking" }, at), "checking");
@@ -212,5 +212,5 @@ Deno.test("phaseText() names each phase", () => {
     phaseText({ kind: "done", record: FAILED }, { ...at, color: true }),
     "✗ failed 0:38 (timeout)",
   );
-  assert.equal(phaseText({ kind: "done", record: PASSED }, { ...at, checked: false }), "done 0:41");
+  assert.equal(phaseText({ kind: "done", record: { ...PASSED, reward: null } }, at), "done 0:41");
 });

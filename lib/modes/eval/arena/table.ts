@@ -22,11 +22,6 @@ export interface ArenaTableOptions {
   color: boolean;
   /** The label of the contestant chosen, marked in the first column. */
   picked?: string;
-  /**
-   * Whether a check ran; without one the check column shows the missing mark, as it does for a
-   * run whose reward is unknown (null).
-   */
-  checked?: boolean;
 }
 
 /** The longest error text shown in the note column. */
@@ -71,13 +66,12 @@ export function renderArenaTable(
   if (rows.length === 0) return "No contestant finished.\n";
   const style = makeStyle(opts.color);
   const g = glyphsFor(opts.color);
-  const checked = opts.checked ?? true;
   const cells = rows.map(({ contestant, record }) => [
     contestant.label === opts.picked ? (opts.color ? "→" : "*") : "",
     terminalText(contestant.label),
     terminalText(contestant.harness),
     terminalText(contestant.model),
-    checkCell(record, checked, g),
+    checkCell(record, g),
     record.diff ? String(record.diff.files) : g.none,
     diffCell(record.diff, opts.color, g),
     String(record.requests),
@@ -97,8 +91,9 @@ export function renderArenaTable(
   ].join("\n") + "\n";
 }
 
-function checkCell(record: RunRecord, checked: boolean, g: Glyphs): string {
-  if (!checked || record.reward === null) return g.none;
+/** The check's verdict; the missing mark when its reward is unknown (no --check: none ran). */
+function checkCell(record: RunRecord, g: Glyphs): string {
+  if (record.reward === null) return g.none;
   return record.passed ? "pass" : "fail";
 }
 

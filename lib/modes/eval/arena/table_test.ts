@@ -99,12 +99,13 @@ Deno.test("renderArenaTable() with color marks the picked row and styles it", ()
 });
 
 Deno.test("renderArenaTable() shows no verdict when no check ran or the reward is unknown", () => {
-  const [, , ...rows] = cells(renderArenaTable(ROWS.slice(0, 1), { color: false, checked: false }));
+  const unchecked = { ...ROWS[0], record: { ...ROWS[0].record, reward: null } };
+  const [, , ...rows] = cells(renderArenaTable([unchecked], { color: false }));
   assert.equal(rows[0][3], "-");
   assert.equal(rows[0][0], "a", "nothing picked: no mark");
   const unknown = { ...ROWS[1], record: { ...ROWS[1].record, reward: null } };
-  const [, , unchecked] = cells(renderArenaTable([unknown], { color: false }));
-  assert.deepEqual(unchecked.slice(0, 4), ["b", "minimal", "fake-model", "-"]);
+  const [, , failed] = cells(renderArenaTable([unknown], { color: false }));
+  assert.deepEqual(failed.slice(0, 4), ["b", "minimal", "fake-model", "-"]);
 });
 
 Deno.test("renderArenaTable() writes hostile names and errors as visible text", () => {
