@@ -18,7 +18,7 @@ const DONE = "[DONE]";
  * ignoring `stream: true`, or an error in disguise: it throws instead of streaming. So does an
  * HTML page (`HtmlReplyError`), which is a proxy or a sign-in page answering instead of the API.
  */
-export async function openEventStream(
+async function openEventStream(
   request: WireRequest,
   signal: AbortSignal,
   limits: StreamLimits,
