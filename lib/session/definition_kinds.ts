@@ -40,16 +40,18 @@ export function definitionNames(definitions: readonly RunnableDefinition[]): str
   );
 }
 
+const RUN_OUTSIDE =
+  "hooks, MCP servers and status-line commands run as your own commands, outside the sandbox";
+const UNASKED = "allowed-tools and allow rules let tool calls run without a question";
+
 /** What trusting a kind does, for the sentence that asks. */
 const EFFECT: Record<RunnableDefinition["kind"], string> = {
-  hook: "hooks, MCP servers and status-line commands run as your own commands, outside the sandbox",
-  mcp_server:
-    "hooks, MCP servers and status-line commands run as your own commands, outside the sandbox",
-  status_line:
-    "hooks, MCP servers and status-line commands run as your own commands, outside the sandbox",
+  hook: RUN_OUTSIDE,
+  mcp_server: RUN_OUTSIDE,
+  status_line: RUN_OUTSIDE,
   command: "commands' shell pre-execution runs in the sandbox",
-  allowed_tools: "allowed-tools and allow rules let tool calls run without a question",
-  allow_rule: "allowed-tools and allow rules let tool calls run without a question",
+  allowed_tools: UNASKED,
+  allow_rule: UNASKED,
   env: "env settings reach the commands that run",
 };
 
