@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
         return await runExport(command.export);
       }
       case "run":
-        return await command.run();
+        return await command.run(await load(command.module));
     }
   } catch (error) {
     return printError(error, verbose);

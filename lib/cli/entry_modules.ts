@@ -19,6 +19,9 @@ export const ENTRY_MODULES = {
   acp: "lib/modes/acp/acp.ts",
   eval: "lib/modes/eval/eval.ts",
   export: "lib/modes/export/export.ts",
+  worktree: "lib/modes/worktree/worktree.ts",
+  doctor: "lib/modes/doctor/doctor.ts",
+  arena: "lib/cli/arena_cli.ts",
   fsHelper: "sandbox/fs_helper_main.ts",
   codeCell: "sandbox/code_cell_main.ts",
 } as const;

@@ -10,6 +10,7 @@ import type { McpArgs } from "../modes/mcp_cli/mcp_args.ts";
 import type { EvalCommand } from "../modes/eval/eval_args.ts";
 import type { ExportArgs } from "../modes/export/export_args.ts";
 import type { ResumeTarget, SessionConfig, SessionOrigin } from "../session/types.ts";
+import type { ENTRY_MODULES } from "./entry_modules.ts";
 import type { ExecFlags, Invocation, ResumeFlags, SharedFlags } from "./flags.ts";
 import { resolveWorkdir } from "../session/workdir.ts";
 
@@ -37,8 +38,11 @@ export type Command =
   | { mode: "acp"; config: SessionConfig }
   | { mode: "eval"; eval: EvalCommand }
   | { mode: "export"; export: ExportArgs }
-  /** A command that opens no session (`worktree`, `doctor`): its module, loaded when it runs. */
-  | { mode: "run"; run: () => Promise<number> }
+  /**
+   * A command that opens no session (`worktree`, `doctor`, `arena`): main.ts loads `module` when
+   * it runs, by path as it loads every command's (entry_modules.ts), and hands it to `run`.
+   */
+  | { mode: "run"; module: keyof typeof ENTRY_MODULES; run(loaded: unknown): Promise<number> }
   | { mode: "done" };
 
 /** The command an invocation asks for: flags mapped to a `SessionConfig` and options. */
@@ -52,24 +56,16 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
       return invocation;
     case "worktree": {
       const args = invocation.worktree;
-      return {
-        mode: "run",
-        run: async () => (await import("../modes/worktree/worktree.ts")).runWorktree(args),
-      };
+      type Module = typeof import("../modes/worktree/worktree.ts");
+      return runIn<Module>("worktree", (m) => m.runWorktree(args));
     }
     case "arena": {
       const { argv } = invocation;
-      return {
-        mode: "run",
-        run: async () => (await import("./arena_cli.ts")).runArenaCommand(argv),
-      };
+      return runIn<typeof import("./arena_cli.ts")>("arena", (m) => m.runArenaCommand(argv));
     }
     case "doctor": {
       const args = invocation.options;
-      return {
-        mode: "run",
-        run: async () => (await import("../modes/doctor/doctor.ts")).runDoctor(args),
-      };
+      return runIn<typeof import("../modes/doctor/doctor.ts")>("doctor", (m) => m.runDoctor(args));
     }
     case "repl": {
       const config = await sessionConfigOf(invocation.options, { origin: "repl" });
@@ -115,6 +111,14 @@ export async function commandOf(invocation: Invocation): Promise<Command> {
       return origin === "repl" ? { mode: "repl", config } : { mode: "acp", config };
     }
   }
+}
+
+/** The `run` command of `module`, which `run` uses once main.ts has loaded it. */
+function runIn<T>(
+  module: keyof typeof ENTRY_MODULES,
+  run: (loaded: T) => Promise<number>,
+): Command {
+  return { mode: "run", module, run: (loaded) => run(loaded as T) };
 }
 
 /** The session `flags` ask for, started from `origin`, continuing `resume` when given. */
