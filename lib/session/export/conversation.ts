@@ -72,9 +72,9 @@ export const COMPACTION_NOTE =
 /** The document of a session's `events`, its harness at the start and how calls are read. */
 export function exportDoc(
   events: readonly SessionRecord[],
-  opts: { meta: ExportMeta; harness: string; readCall: CallReader; cwd?: string },
+  opts: { meta: ExportMeta; harness: string; readCall: CallReader },
 ): ExportDoc {
-  const builder = new DocBuilder(opts.readCall, opts.harness, opts.cwd ?? opts.meta.cwd);
+  const builder = new DocBuilder(opts.readCall, opts.harness, opts.meta.cwd);
   for (const event of events) builder.add(event);
   const entries = builder.entries();
   return { title: titleOf(opts.meta, entries), meta: opts.meta, entries };
