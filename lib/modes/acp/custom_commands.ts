@@ -34,9 +34,7 @@ export async function promptOrCommand(
   signal: AbortSignal,
   note: (message: string) => void,
 ): Promise<PromptOutcome> {
-  const call = prompt.text.trim().startsWith("/")
-    ? await customCommandOf(session, prompt.text, BUILTINS)
-    : undefined;
+  const call = await customCommandOf(session, prompt.text, BUILTINS);
   if (!call) return await session.prompt(await withMentions(session, prompt.blocks, note), signal);
   const expanded = await session.commands.expand(call.command, call.args, signal);
   return await promptCommand(session, expanded, signal, { note });
