@@ -10,7 +10,7 @@ import { UsageError } from "../errors.ts";
 import type { ReasoningEffort, SessionConfig } from "../session/types.ts";
 
 /** The variables, by the setting each sets. */
-export const ACP_ENV = {
+const ACP_ENV = {
   harness: "INTERPRETER_HARNESS",
   model: "INTERPRETER_MODEL",
   effort: "INTERPRETER_EFFORT",

@@ -148,7 +148,7 @@ function startupTimeoutSec(entry: McpServerEntry): number | undefined {
 /** `mcp list`: a table of the stdio servers and one of the HTTP servers. */
 function serverListLines(
   servers: Record<string, McpServerEntry>,
-  setup: Map<string, SetupServerInfo> = new Map(),
+  setup: Map<string, SetupServerInfo>,
 ): string[] {
   const names = Object.keys(servers).sort();
   if (names.length === 0) {
