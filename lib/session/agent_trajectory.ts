@@ -4,7 +4,7 @@
  * `exec --trajectory FILE` embeds each in the parent's trajectory (ATIF-v1.7 `subagent_trajectories`).
  */
 import { join } from "node:path";
-import { type Trajectory, trajectoryOf } from "../trajectory/atif.ts";
+import { ATIF_VERSION, type Trajectory, trajectoryOf } from "../trajectory/atif.ts";
 import { VERSION } from "../version.ts";
 import type { PooledAgent } from "./agent_pool.ts";
 
@@ -78,12 +78,9 @@ export async function withSavedSubagents(
 ): Promise<Trajectory> {
   const saved = await savedAgentTrajectories(sessionFile);
   if (saved.size === 0) return own;
-  const found: Trajectory[] = [];
-  for (const id of [...saved.keys()].sort()) {
-    const sub = JSON.parse(saved.get(id) ?? "") as Trajectory;
-    // A file saved before v1.7 has no trajectory_id: its session id is unique among them.
-    found.push({ ...sub, schema_version: "ATIF-v1.7", trajectory_id: sub.session_id });
-  }
+  // A file saved before v1.7 is read as one; withSubagents() gives it its trajectory_id.
+  const found = [...saved].sort(([a], [b]) => a < b ? -1 : 1)
+    .map(([, text]): Trajectory => ({ ...JSON.parse(text), schema_version: ATIF_VERSION }));
   const { withSubagents } = await import("../trajectory/subagents.ts");
   return withSubagents(own, found);
 }
