@@ -3,6 +3,7 @@
  * line below them (done/total, passes so far, elapsed and estimated remaining time).
  */
 import { terminalText } from "../../approval/visible.ts";
+import { failedCallsOf } from "./report/stats.ts";
 import type { RunRecord } from "./types.ts";
 
 /** Where the progress goes. */
@@ -83,7 +84,7 @@ export class EvalProgress {
 
 /** `[3/27] pass  native × gpt-5 #1 (fix-bug)  12 steps, 1 failed call, 4.2s`. */
 export function runLine(r: RunRecord, done: number, total: number): string {
-  const failed = Object.values(r.failed_tool_calls).reduce((n, k) => n + k, 0);
+  const failed = failedCallsOf(r);
   const verdict = r.passed ? "pass" : "FAIL";
   const why = r.status === "completed" ? "" : `  (${r.status}${r.error ? `: ${r.error}` : ""})`;
   return terminalText(

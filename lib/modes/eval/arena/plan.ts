@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../../../errors.ts";
 import type { PreparedJob } from "../job.ts";
+import { failedCallsOf } from "../report/stats.ts";
 import type { RunRecord } from "../types.ts";
 
 /** One harness × model pair of the arena. */
@@ -69,11 +70,6 @@ export function requireContestant(which: string, contestants: Contestant[]): Con
   });
 }
 
-/** Every failed tool call of a run, of any kind. */
-export function failedCalls(record: RunRecord): number {
-  return Object.values(record.failed_tool_calls).reduce((n, c) => n + c, 0);
-}
-
 function diffSize(record: RunRecord): number {
   return record.diff ? record.diff.added + record.diff.deleted : Number.POSITIVE_INFINITY;
 }
@@ -84,7 +80,7 @@ export function rankContestants<T extends { record: RunRecord }>(entries: readon
   return [...entries].sort((x, y) => {
     const [a, b] = [x.record, y.record];
     return Number(b.passed) - Number(a.passed) ||
-      failedCalls(a) - failedCalls(b) ||
+      failedCallsOf(a) - failedCallsOf(b) ||
       compareNumbers(cost(a), cost(b)) ||
       compareNumbers(diffSize(a), diffSize(b));
   });

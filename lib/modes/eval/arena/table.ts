@@ -13,7 +13,8 @@ import {
   tokensCell,
 } from "../report/_format.ts";
 import type { RunRecord } from "../types.ts";
-import { type Contestant, failedCalls } from "./plan.ts";
+import { failedCallsOf } from "../report/stats.ts";
+import type { Contestant } from "./plan.ts";
 import { clock } from "./status.ts";
 
 /** How the table is drawn. */
@@ -75,7 +76,7 @@ export function renderArenaTable(
     record.diff ? String(record.diff.files) : g.none,
     diffCell(record.diff, opts.color, g),
     String(record.requests),
-    String(failedCalls(record)),
+    String(failedCallsOf(record)),
     tokensCell(record.tokens.input + record.tokens.output),
     costCell(record.cost_usd, g),
     clock(record.time_sec.agent + record.time_sec.check),

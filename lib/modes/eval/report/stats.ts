@@ -156,7 +156,7 @@ export function differences(rows: readonly SummaryRow[]): Difference[] {
 }
 
 /** Failed calls of every kind in one run. */
-function failedCallsOf(r: RunRecord): number {
+export function failedCallsOf(r: RunRecord): number {
   const f = r.failed_tool_calls;
   return f.arguments + f.unknown_tool + f.format + f.command + f.other;
 }
